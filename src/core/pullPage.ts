@@ -1,0 +1,237 @@
+import type { BranchRef, DatabaseRef, Pull, PullComment, PullState } from '../shared/wire';
+import type { MarkdownRenderer } from './markdown';
+
+// The HTML of the pull request webview, built in the host from API data. Every string from the
+// server goes through escapeHtml or the sanitizing markdown renderer; nothing is trusted.
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+export function sameDatabase(a: DatabaseRef, b: DatabaseRef): boolean {
+  return a.owner === b.owner && a.name === b.name;
+}
+
+/** `branch` for a branch of `home`, `owner/name:branch` for a branch of another database (a fork). */
+export function branchRefLabel(ref: BranchRef, home: DatabaseRef): string {
+  return sameDatabase(ref.database, home)
+    ? ref.branch_name
+    : `${ref.database.owner}/${ref.database.name}:${ref.branch_name}`;
+}
+
+export function pullStateLabel(state: PullState): string {
+  switch (state) {
+    case 'open':
+      return 'Open';
+    case 'closed':
+      return 'Closed';
+    case 'merged':
+      return 'Merged';
+    default:
+      // Unknown states are shown as the server sent them (enums are open).
+      return state;
+  }
+}
+
+/** Which actions a pull in this state offers; unknown states offer none but refresh. */
+export function actionsForState(state: PullState): readonly ('merge' | 'close' | 'reopen')[] {
+  switch (state) {
+    case 'open':
+      return ['merge', 'close'];
+    case 'closed':
+      return ['reopen'];
+    default:
+      return [];
+  }
+}
+
+const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+/** "3 hours ago", "just now"; the server's timestamps against the caller's clock. */
+export function relativeTime(iso: string, now: Date): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  const seconds = Math.round((t - now.getTime()) / 1000);
+  const abs = Math.abs(seconds);
+  const fmt = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+  for (const [unit, size] of UNITS) {
+    if (abs >= size) return fmt.format(Math.trunc(seconds / size), unit);
+  }
+  return 'just now';
+}
+
+/** "2026-11-21 10:58 UTC" — unambiguous for a reader in any time zone. */
+export function absoluteTime(iso: string): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  return `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function timeHtml(iso: string, now: Date): string {
+  return `<time datetime="${escapeHtml(iso)}" title="${escapeHtml(absoluteTime(iso))}">${escapeHtml(
+    relativeTime(iso, now),
+  )}</time>`;
+}
+
+export interface PullPageInput {
+  /** The database the pull belongs to (its `to_branch` database). */
+  db: DatabaseRef;
+  pull: Pull;
+  comments: readonly PullComment[];
+  now: Date;
+  /** Present when the host has a web page for this pull. */
+  webUrl?: string;
+}
+
+const ACTION_LABELS: Record<string, string> = {
+  merge: 'Merge',
+  close: 'Close',
+  reopen: 'Reopen',
+};
+
+/** The inner HTML of the view's content area; re-rendered after every action. */
+export function renderPullContent(input: PullPageInput, md: MarkdownRenderer): string {
+  const { pull, db, now } = input;
+  const stateClass = `state state-${/^[a-z_]+$/.test(pull.state) ? pull.state : 'unknown'}`;
+  const from = branchRefLabel(pull.from_branch, db);
+  const to = branchRefLabel(pull.to_branch, db);
+  const description = pull.description?.trim()
+    ? md.render(pull.description)
+    : '<p class="empty">No description provided.</p>';
+
+  const buttons = [
+    ...actionsForState(pull.state).map(
+      (a) => `<button type="button" data-action="${a}"${a === 'merge' ? ' class="primary"' : ''}>${ACTION_LABELS[a]}</button>`,
+    ),
+    '<button type="button" data-toggle="edit" class="secondary">Edit</button>',
+    '<button type="button" data-action="refresh" class="secondary">Refresh</button>',
+    input.webUrl ? '<button type="button" data-action="openOnWeb" class="secondary">Open on Web</button>' : '',
+  ].join('');
+
+  const comments = input.comments.length
+    ? input.comments
+        .map((c) => {
+          const edited = c.updated_at !== c.created_at ? ' <span class="edited">(edited)</span>' : '';
+          return (
+            `<article class="comment" data-comment-id="${escapeHtml(c.comment_id)}">` +
+            `<div class="comment-head"><strong>${escapeHtml(c.author)}</strong> commented ${timeHtml(c.created_at, now)}${edited}</div>` +
+            `<div class="comment-body markdown">${md.render(c.body)}</div></article>`
+          );
+        })
+        .join('')
+    : '<p class="empty">No comments yet.</p>';
+
+  return [
+    `<header>`,
+    `<h1><span class="pull-title">${escapeHtml(pull.title)}</span> <span class="pull-number">#${pull.pull_number}</span></h1>`,
+    `<p class="meta"><span class="${stateClass}">${escapeHtml(pullStateLabel(pull.state))}</span> `,
+    `<strong class="creator">${escapeHtml(pull.creator)}</strong> wants to merge `,
+    `<code class="from-branch">${escapeHtml(from)}</code> into <code class="to-branch">${escapeHtml(to)}</code>`,
+    ` in <span class="database">${escapeHtml(db.owner)}/${escapeHtml(db.name)}</span></p>`,
+    `<p class="times">Opened ${timeHtml(pull.created_at, now)}</p>`,
+    `</header>`,
+    `<div class="actions">${buttons}</div>`,
+    `<form class="edit-form" hidden>`,
+    `<label>Title <input name="title" type="text" required value="${escapeHtml(pull.title)}"></label>`,
+    `<label>Description <textarea name="description" rows="6">${escapeHtml(pull.description ?? '')}</textarea></label>`,
+    `<div class="form-buttons"><button type="submit">Save</button><button type="button" data-toggle="edit" class="secondary">Cancel</button></div>`,
+    `</form>`,
+    `<section class="description markdown">${description}</section>`,
+    `<section class="comments"><h2>Comments (${input.comments.length})</h2>${comments}</section>`,
+  ].join('');
+}
+
+export interface PullDocumentInput {
+  title: string;
+  /** A fresh random value per render; the only script and style allowed carry it. */
+  nonce: string;
+  /** `webview.cspSource`. */
+  cspSource: string;
+  /** The webview URI of dist/webview/pull.js. */
+  scriptUri: string;
+  contentHtml: string;
+}
+
+/** The Content-Security-Policy of the view: no inline script, no remote script, no frames. */
+export function pullViewCsp(cspSource: string, nonce: string): string {
+  return [
+    `default-src 'none'`,
+    `img-src ${cspSource} https:`,
+    `style-src ${cspSource} 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'`,
+    `font-src ${cspSource}`,
+    `form-action 'none'`,
+    `base-uri 'none'`,
+    `frame-src 'none'`,
+  ].join('; ');
+}
+
+const STYLE = `
+body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 20px 20px; max-width: 900px; }
+h1 { font-size: 1.5em; margin: 0.8em 0 0.3em; }
+.pull-number { color: var(--vscode-descriptionForeground); font-weight: normal; }
+.meta, .times { margin: 0.3em 0; }
+.times, .comment-head, .empty, .edited { color: var(--vscode-descriptionForeground); }
+.state { display: inline-block; padding: 1px 8px; border-radius: 10px; font-weight: 600; color: var(--vscode-badge-foreground); background: var(--vscode-badge-background); }
+.state-open { background: var(--vscode-charts-green, #388a34); color: #fff; }
+.state-merged { background: var(--vscode-charts-purple, #8250df); color: #fff; }
+.state-closed { background: var(--vscode-charts-red, #c33); color: #fff; }
+.actions, .form-buttons { display: flex; gap: 8px; margin: 12px 0; flex-wrap: wrap; }
+button { font: inherit; padding: 4px 12px; border: 1px solid var(--vscode-button-border, transparent); color: var(--vscode-button-foreground); background: var(--vscode-button-background); cursor: pointer; }
+button:hover { background: var(--vscode-button-hoverBackground); }
+button.secondary { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); }
+button:disabled { opacity: 0.5; cursor: default; }
+section { border-top: 1px solid var(--vscode-panel-border, #8884); padding-top: 8px; margin-top: 12px; }
+h2 { font-size: 1.1em; }
+.comment { border: 1px solid var(--vscode-panel-border, #8884); border-radius: 4px; margin: 10px 0; }
+.comment-head { padding: 6px 10px; background: var(--vscode-sideBarSectionHeader-background, #8881); }
+.comment-body { padding: 0 10px; }
+.markdown code, code { font-family: var(--vscode-editor-font-family); }
+.markdown pre { background: var(--vscode-textCodeBlock-background); padding: 8px; overflow: auto; }
+.markdown img { max-width: 100%; }
+label { display: block; margin: 8px 0; }
+input[type=text], textarea { display: block; width: 100%; box-sizing: border-box; font: inherit; color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, #8884); padding: 4px; }
+textarea { font-family: var(--vscode-editor-font-family); }
+.busy { opacity: 0.6; }
+`;
+
+/** The whole webview document: CSP, style, content and the new-comment box. */
+export function renderPullDocument(input: PullDocumentInput): string {
+  const { nonce } = input;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(pullViewCsp(input.cspSource, nonce))}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>${escapeHtml(input.title)}</title>
+<style nonce="${escapeHtml(nonce)}">${STYLE}</style>
+</head>
+<body>
+<main id="content">${input.contentHtml}</main>
+<section class="new-comment">
+<h2>Add a comment</h2>
+<form id="comment-form">
+<textarea id="comment-body" name="body" rows="5" placeholder="Leave a comment (markdown)" aria-label="Comment"></textarea>
+<div class="form-buttons"><button type="submit" id="comment-submit">Comment</button></div>
+</form>
+</section>
+<script nonce="${escapeHtml(nonce)}" src="${escapeHtml(input.scriptUri)}"></script>
+</body>
+</html>`;
+}

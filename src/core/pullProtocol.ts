@@ -1,0 +1,58 @@
+// Messages between the pull request webview (src/webview/pull.ts) and its host
+// (src/views/pullPanel.ts). The webview is untrusted territory — it renders other people's
+// markdown — so the host accepts only messages that parse here and ignores everything else.
+
+export type PullAction = 'merge' | 'close' | 'reopen' | 'refresh' | 'openOnWeb';
+
+export const PULL_ACTIONS: readonly PullAction[] = ['merge', 'close', 'reopen', 'refresh', 'openOnWeb'];
+
+/** Webview → host. */
+export type PullWebviewMessage =
+  | { type: 'action'; action: PullAction }
+  | { type: 'comment'; body: string }
+  | { type: 'edit'; title: string; description: string };
+
+/** Host → webview. */
+export type PullHostMessage =
+  /** New inner HTML for the content area (already sanitized by the host). */
+  | { type: 'update'; html: string }
+  /** An action is running (buttons disabled) or finished. */
+  | { type: 'busy'; busy: boolean }
+  /** The comment was posted: clear the box. */
+  | { type: 'commented' }
+  /** The edit was saved: close the edit form. */
+  | { type: 'edited' };
+
+/** Longest comment, title or description the host forwards; beyond that it is not a typo. */
+export const MAX_TEXT_LENGTH = 65_536;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Validates a message posted by the webview; undefined for anything malformed. */
+export function parsePullWebviewMessage(raw: unknown): PullWebviewMessage | undefined {
+  if (!isRecord(raw)) return undefined;
+  switch (raw['type']) {
+    case 'action': {
+      const action = raw['action'];
+      return typeof action === 'string' && (PULL_ACTIONS as readonly string[]).includes(action)
+        ? { type: 'action', action: action as PullAction }
+        : undefined;
+    }
+    case 'comment': {
+      const body = raw['body'];
+      if (typeof body !== 'string' || body.length > MAX_TEXT_LENGTH) return undefined;
+      return { type: 'comment', body };
+    }
+    case 'edit': {
+      const title = raw['title'];
+      const description = raw['description'];
+      if (typeof title !== 'string' || typeof description !== 'string') return undefined;
+      if (title.length > MAX_TEXT_LENGTH || description.length > MAX_TEXT_LENGTH) return undefined;
+      return { type: 'edit', title, description };
+    }
+    default:
+      return undefined;
+  }
+}
