@@ -5,14 +5,47 @@ export const EXTENSION_ID = 'versioned-db.versioned-db' as const;
 
 export const Commands = {
   showLog: 'versionedDb.showLog',
+  // Accounts and the local hub (F1)
+  signIn: 'versionedDb.signIn',
+  signOut: 'versionedDb.signOut',
+  startLocalHub: 'versionedDb.startLocalHub',
+  stopLocalHub: 'versionedDb.stopLocalHub',
+  // Databases tree (F1)
+  refreshTree: 'versionedDb.refreshTree',
+  refreshNode: 'versionedDb.refreshNode',
+  loadMore: 'versionedDb.loadMore',
+  filterPulls: 'versionedDb.filterPulls',
+  addDatabase: 'versionedDb.addDatabase',
+  removeDatabase: 'versionedDb.removeDatabase',
+  createDatabase: 'versionedDb.createDatabase',
+  // Versioning (F1)
+  createBranch: 'versionedDb.createBranch',
+  createTag: 'versionedDb.createTag',
+  createRelease: 'versionedDb.createRelease',
+  forkDatabase: 'versionedDb.forkDatabase',
+  copyCommitHash: 'versionedDb.copyCommitHash',
+  copyDatabaseName: 'versionedDb.copyDatabaseName',
+  openOnWeb: 'versionedDb.openOnWeb',
 } as const;
 
 export const Views = {
   container: 'versionedDb',
+  databases: 'versionedDb.databases',
 } as const;
 
 export const Settings = {
   section: 'versionedDb',
+  hosts: 'versionedDb.hosts',
+  localHubDataDirectory: 'versionedDb.localHub.dataDirectory',
+  localHubStartOnActivation: 'versionedDb.localHub.startOnActivation',
+  localHubUserName: 'versionedDb.localHub.userName',
 } as const;
 
-export const ContextKeys = {} as const;
+export const ContextKeys = {
+  /** True when at least one account is signed in on some host (welcome views). */
+  signedIn: 'versionedDb.signedIn',
+  /** True when at least one database is in the tree (welcome views). */
+  hasDatabases: 'versionedDb.hasDatabases',
+  /** True while the built-in local hub runs. */
+  localHubRunning: 'versionedDb.localHubRunning',
+} as const;

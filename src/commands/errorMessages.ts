@@ -1,0 +1,147 @@
+// The one classification of failures into what a user reads and what they can do about it.
+// Classified by type, HTTP status and error code, never by message text. No vscode here so it is
+// unit-testable; reportError.ts turns the result into a notification.
+import { ApiError, OperationFailedError } from '../api/index';
+
+export type ErrorAction =
+  | { readonly kind: 'signIn'; readonly hostId: string | undefined }
+  | { readonly kind: 'copyRequestId'; readonly requestId: string }
+  | { readonly kind: 'showLog' };
+
+export interface ErrorPresentation {
+  readonly message: string;
+  readonly actions: readonly ErrorAction[];
+}
+
+export interface ErrorContext {
+  /** What the user tried, as a verb phrase: "create branch dev", "load branches". */
+  readonly action?: string;
+  /** The host the request went to, so "Sign in" signs in there. */
+  readonly hostId?: string;
+  readonly hostLabel?: string;
+}
+
+/**
+ * True when the error only says the user (or VS Code) cancelled. Cancelling is a normal outcome:
+ * callers return quietly instead of showing anything.
+ */
+export function isCancellation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { name?: unknown; code?: unknown; message?: unknown };
+  // AbortSignal aborts (DOMException AbortError / undici), and vscode.CancellationError ("Canceled").
+  return e.name === 'AbortError' || e.name === 'Canceled' || e.code === 'ABORT_ERR';
+}
+
+/** A user-facing message and fixing actions, or undefined for a cancellation (show nothing). */
+export function describeError(error: unknown, context: ErrorContext = {}): ErrorPresentation | undefined {
+  if (isCancellation(error)) return undefined;
+  const prefix = context.action ? `Could not ${context.action}` : 'The request failed';
+  const host = context.hostLabel ?? context.hostId ?? 'the host';
+
+  if (error instanceof OperationFailedError) {
+    const op = error.operation;
+    const e = op.error;
+    const what = context.action ? `${capitalize(context.action)} failed` : `The ${op.type} operation failed`;
+    const message = e
+      ? `${what}: ${e.title}${e.detail ? ` — ${e.detail}` : ''} (${e.code})`
+      : `${what} without a reason from the server (operation ${op.id}).`;
+    return { message, actions: [{ kind: 'showLog' }] };
+  }
+
+  if (error instanceof ApiError) {
+    const actions: ErrorAction[] = [];
+    let message: string;
+    const detail = error.detail ? ` ${ensurePeriod(error.detail)}` : '';
+    switch (error.status) {
+      case 401:
+        message = `${prefix}: ${host} needs you to sign in (the token is missing, expired or revoked).`;
+        actions.push({ kind: 'signIn', hostId: context.hostId });
+        break;
+      case 403:
+        message = `${prefix}: you need ${missingPermission(error.method, error.path)}.${detail}`;
+        break;
+      case 404:
+        message = `${prefix}: not found.${detail || ' The database may not exist, or it is private and this account has no access.'}`;
+        break;
+      case 409:
+        message = `${prefix}: it already exists or conflicts with the current state.${detail}`;
+        break;
+      case 422:
+        message = `${prefix}: ${error.title}.${detail}`;
+        break;
+      case 429:
+        message = `${prefix}: ${host} is rate limiting requests; try again in a moment.`;
+        break;
+      default:
+        message = error.status >= 500
+          ? `${prefix}: ${host} had an internal problem (${error.status}).${detail}`
+          : `${prefix}: ${error.title}.${detail}`;
+    }
+    message += ` (${error.code})`;
+    if (error.requestId) actions.push({ kind: 'copyRequestId', requestId: error.requestId });
+    return { message, actions };
+  }
+
+  if (isNetworkError(error)) {
+    return {
+      message: `${prefix}: cannot reach ${host} (${networkCode(error)}). Check the address in versionedDb.hosts or start the local hub.`,
+      actions: [{ kind: 'showLog' }],
+    };
+  }
+
+  const text = error instanceof Error ? error.message : String(error);
+  return { message: `${prefix}: ${text}`, actions: [{ kind: 'showLog' }] };
+}
+
+/**
+ * Which permission a 403 means, from the request the client sent. The API only says "forbidden";
+ * telling the user what to ask for is what makes the message useful.
+ */
+export function missingPermission(method: string | undefined, path: string | undefined): string {
+  const p = (path ?? '').replace(/^.*?\/databases/, '/databases').split('?')[0]!;
+  const m = (method ?? '').toUpperCase();
+  const db = /^\/databases\/([^/]+)\/([^/]+)/.exec(p);
+  const name = db ? `${safeDecode(db[1]!)}/${safeDecode(db[2]!)}` : 'this database';
+  if (m === 'POST' && p === '/databases') {
+    return 'permission to create databases under that owner (yourself, or an organization where your role may create databases)';
+  }
+  if (m === 'POST' && /\/forks$/.test(p)) return `read access to ${name} and ownership of the namespace you fork into`;
+  if (m === 'POST' && /\/pulls\/[^/]+\/merge$/.test(p)) return `write access to ${name} to merge`;
+  if (m === 'PATCH' && /\/pulls\/[^/]+$/.test(p)) return `to be the pull request's creator or have write access to ${name}`;
+  if (m === 'POST' && /\/pulls\/[^/]+\/comments$/.test(p)) return `read access to ${name} to comment`;
+  if (m === 'POST' && /\/pulls$/.test(p)) return `read access to both databases of the pull request`;
+  if (m === 'POST' && /\/(branches|tags|releases|imports|imports\/uploads)$/.test(p)) return `write access to ${name}`;
+  if (m === 'GET' && /^\/operations\//.test(p)) return 'access to the database this operation belongs to';
+  return `a permission this account lacks on ${name}`;
+}
+
+function isNetworkError(error: unknown): boolean {
+  return networkCode(error) !== undefined;
+}
+
+function networkCode(error: unknown): string | undefined {
+  const codes = ['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET'];
+  let e: unknown = error;
+  for (let depth = 0; depth < 4 && typeof e === 'object' && e !== null; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && codes.includes(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function ensurePeriod(s: string): string {
+  return /[.!?]$/.test(s) ? s : `${s}.`;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

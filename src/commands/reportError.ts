@@ -1,0 +1,32 @@
+import * as vscode from 'vscode';
+import { Commands } from '../shared/ids';
+import type { Logger } from '../core/logger';
+import { describeError, type ErrorContext } from './errorMessages';
+
+export { isCancellation, describeError, type ErrorContext } from './errorMessages';
+
+/**
+ * The one place a failure becomes UI: a notification with actions that fix the cause
+ * ("Sign in" on 401, "Copy request id" when the server gave one). Cancellation shows nothing.
+ * Never throws and does not wait for the user: the notification's actions run when picked.
+ */
+export function reportError(error: unknown, context: ErrorContext = {}, log?: Logger): void {
+  const presentation = describeError(error, context);
+  if (!presentation) {
+    log?.debug(`${context.action ?? 'request'} cancelled`);
+    return;
+  }
+  log?.error(presentation.message);
+  const labels = new Map<string, (typeof presentation.actions)[number]>();
+  for (const a of presentation.actions) {
+    labels.set(a.kind === 'signIn' ? 'Sign in' : a.kind === 'copyRequestId' ? 'Copy request id' : 'Show log', a);
+  }
+  void (async () => {
+    const picked = await vscode.window.showErrorMessage(presentation.message, ...labels.keys());
+    const action = picked === undefined ? undefined : labels.get(picked);
+    if (!action) return;
+    if (action.kind === 'signIn') await vscode.commands.executeCommand(Commands.signIn, action.hostId);
+    else if (action.kind === 'copyRequestId') await vscode.env.clipboard.writeText(action.requestId);
+    else await vscode.commands.executeCommand(Commands.showLog);
+  })().catch((e: unknown) => log?.warn(`could not show an error notification: ${String(e)}`));
+}

@@ -1,0 +1,159 @@
+// How each resource reads in the tree: label, one-line description, full tooltip, state.
+// Pure: times are relative to a `now` the caller passes; nothing reads settings.
+import type { Branch, Database, DatabaseRef, Operation, PullSummary, Release, Tag } from '../shared/wire';
+import { formatRelativeTime, formatTimestamp } from './relativeTime';
+import { shortHash } from './commitHash';
+
+/** A tooltip as data; the tree provider renders it (escaping server text). */
+export interface Tooltip {
+  readonly title: string;
+  readonly fields: readonly (readonly [string, string])[];
+  /** Free text such as a description or message, shown below the fields. */
+  readonly body?: string;
+}
+
+export interface NodeText {
+  readonly label: string;
+  readonly description?: string;
+  readonly tooltip: Tooltip;
+}
+
+function join(...parts: (string | undefined)[]): string | undefined {
+  const kept = parts.filter((p): p is string => p !== undefined && p !== '');
+  return kept.length ? kept.join(' · ') : undefined;
+}
+
+function fields(...pairs: [string, string | undefined][]): (readonly [string, string])[] {
+  return pairs.filter((p): p is [string, string] => p[1] !== undefined && p[1] !== '');
+}
+
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return `${bytes} B`;
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let v = bytes;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return u === 0 ? `${v} B` : `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
+}
+
+export function refText(ref: DatabaseRef): string {
+  return `${ref.owner}/${ref.name}`;
+}
+
+export function describeDatabase(ref: DatabaseRef, db: Database | undefined, now: number): NodeText {
+  const label = refText(ref);
+  if (!db) return { label, tooltip: { title: label, fields: [] } };
+  return {
+    label,
+    description: join(
+      db.visibility === 'private' ? 'private' : undefined,
+      db.parent ? `fork of ${refText(db.parent)}` : undefined,
+      formatRelativeTime(db.last_write_at, now),
+    ),
+    tooltip: {
+      title: label,
+      fields: fields(
+        ['Visibility', db.visibility],
+        ['Size', formatBytes(db.size_bytes)],
+        ['Stars', String(db.star_count)],
+        ['Fork network', String(db.fork_network_count)],
+        ['Forked from', db.parent ? refText(db.parent) : undefined],
+        ['Network root', db.network_root ? refText(db.network_root) : undefined],
+        ['Last write', formatTimestamp(db.last_write_at)],
+      ),
+      ...(db.description ? { body: db.description } : {}),
+    },
+  };
+}
+
+export function describeBranch(b: Branch, now: number): NodeText {
+  return {
+    label: b.name,
+    description: join(shortHash(b.head_commit_sha), formatRelativeTime(b.last_updated_at, now)),
+    tooltip: {
+      title: `Branch ${b.name}`,
+      fields: fields(['Head commit', b.head_commit_sha], ['Updated', formatTimestamp(b.last_updated_at)]),
+    },
+  };
+}
+
+export function describeTag(t: Tag, now: number): NodeText {
+  return {
+    label: t.name,
+    description: join(shortHash(t.commit_sha), t.message ? firstLine(t.message) : undefined, formatRelativeTime(t.tagged_at, now)),
+    tooltip: {
+      title: `${t.message !== undefined ? 'Annotated tag' : 'Tag'} ${t.name}`,
+      fields: fields(['Commit', t.commit_sha], ['Tagged', formatTimestamp(t.tagged_at)]),
+      ...(t.message ? { body: t.message } : {}),
+    },
+  };
+}
+
+export function describeRelease(r: Release, now: number): NodeText {
+  return {
+    label: r.title || r.tag,
+    description: join(r.tag, shortHash(r.commit_sha), formatRelativeTime(r.created_at, now)),
+    tooltip: {
+      title: `Release ${r.title}`,
+      fields: fields(
+        ['Tag', r.tag],
+        ['Commit', r.commit_sha],
+        ['Created', formatTimestamp(r.created_at)],
+        ['Updated', r.updated_at !== r.created_at ? formatTimestamp(r.updated_at) : undefined],
+      ),
+      ...(r.description ? { body: r.description } : {}),
+    },
+  };
+}
+
+export function describePull(p: PullSummary, now: number): NodeText {
+  return {
+    label: `#${p.pull_number} ${p.title}`,
+    description: join(p.state, p.creator, formatRelativeTime(p.created_at, now)),
+    tooltip: {
+      title: `Pull request #${p.pull_number}: ${p.title}`,
+      fields: fields(['State', p.state], ['Creator', p.creator], ['Opened', formatTimestamp(p.created_at)]),
+      ...(p.description ? { body: p.description } : {}),
+    },
+  };
+}
+
+export function describeFork(ref: DatabaseRef): NodeText {
+  return { label: refText(ref), tooltip: { title: `Fork ${refText(ref)}`, fields: [] } };
+}
+
+export function isOperationActive(op: Pick<Operation, 'status'>): boolean {
+  return op.status === 'queued' || op.status === 'running';
+}
+
+export function describeOperation(op: Operation, now: number): NodeText {
+  const result = op.result;
+  let outcome: string | undefined;
+  if (op.status === 'failed' && op.error) outcome = `${op.error.title} (${op.error.code})`;
+  else if (result?.database) outcome = `created ${refText(result.database)}`;
+  else if (result?.pull_id !== undefined) outcome = `pull #${String(result.pull_id)}`;
+  else if (typeof result?.commit_sha === 'string') outcome = `commit ${shortHash(result.commit_sha)}`;
+  return {
+    label: `${op.type} ${op.status}`,
+    description: join(formatRelativeTime(op.created_at, now), outcome),
+    tooltip: {
+      title: `Operation ${op.type}`,
+      fields: fields(
+        ['Status', op.status],
+        ['Id', op.id],
+        ['Enqueued', formatTimestamp(op.created_at)],
+        ['Error', op.error ? `${op.error.title} (${op.error.code}, ${op.error.status})` : undefined],
+        ['Result', outcome],
+      ),
+      ...(op.error?.detail ? { body: op.error.detail } : {}),
+    },
+  };
+}
+
+function firstLine(text: string): string {
+  const line = text.split(/\r?\n/, 1)[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
