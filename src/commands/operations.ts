@@ -1,0 +1,72 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../core/logger';
+import type { OperationError } from '../shared/wire';
+import { runOperation, type OperationOutcome, type OperationStart, type OperationWaiter } from './operationsRunner';
+import { operationErrorMessage, operationProgressMessage, stoppedWaitingMessage } from './operationsText';
+
+export type { OperationOutcome, OperationStart, OperationWaiter } from './operationsRunner';
+
+export interface OperationProgressOptions {
+  /** The notification's title, e.g. "Merging pull request #3". */
+  title: string;
+  /** The operation in words for follow-up messages, e.g. "the merge of pull request #3". */
+  what: string;
+  /** A ref the server already returned, or the call that starts the operation (run under the notification). */
+  start: OperationStart;
+  /** Usually the HubClient of the host the operation runs on. */
+  client: OperationWaiter;
+  log?: Logger;
+}
+
+/**
+ * The operations watcher used by merge, fork and import: a cancellable progress notification
+ * while the operation is polled through `client.waitForOperation` (1 s doubling to 10 s).
+ *
+ * Cancelling only stops the waiting — v2 has no cancel endpoint — and the user is told so.
+ * Resolves with the outcome; the caller turns `succeeded` and `failed` into its own message
+ * (see `showOperationFailure`). Rejects for HTTP/network errors, which go to reportError.
+ */
+export async function withOperationProgress(opts: OperationProgressOptions): Promise<OperationOutcome> {
+  const startedAt = Date.now();
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: opts.title, cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort());
+      try {
+        progress.report({ message: 'Starting…' });
+        return await runOperation({
+          start: opts.start,
+          waiter: opts.client,
+          signal: controller.signal,
+          log: opts.log,
+          onUpdate: (op) => progress.report({ message: operationProgressMessage(op, Date.now() - startedAt) }),
+        });
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+  if (outcome.kind === 'stoppedWaiting') {
+    void vscode.window.showInformationMessage(stoppedWaitingMessage(opts.what, outcome.ref !== undefined));
+  }
+  return outcome;
+}
+
+const COPY_REQUEST_ID = 'Copy request id';
+const COPY_OPERATION_ID = 'Copy operation id';
+
+/**
+ * Shows a failed operation: its OperationError's title, detail and code, with "Copy request id"
+ * (when the client knows the request that reported it) and "Copy operation id".
+ */
+export async function showOperationFailure(
+  what: string,
+  error: OperationError,
+  ids: { operationId: string; requestId?: string },
+): Promise<void> {
+  const actions = ids.requestId ? [COPY_REQUEST_ID, COPY_OPERATION_ID] : [COPY_OPERATION_ID];
+  const choice = await vscode.window.showErrorMessage(operationErrorMessage(what, error), ...actions);
+  if (choice === COPY_REQUEST_ID && ids.requestId) await vscode.env.clipboard.writeText(ids.requestId);
+  if (choice === COPY_OPERATION_ID) await vscode.env.clipboard.writeText(ids.operationId);
+}

@@ -1,0 +1,35 @@
+import type { Operation, OperationError } from '../shared/wire';
+
+// Words for operation progress and outcomes, kept apart from the vscode calls so they are tested
+// as plain functions.
+
+/** The progress notification's message for a poll answer. */
+export function operationProgressMessage(op: Operation, elapsedMs: number): string {
+  const seconds = Math.round(elapsedMs / 1000);
+  const since = seconds >= 1 ? ` (${seconds} s)` : '';
+  switch (op.status) {
+    case 'queued':
+      return `Queued on the server${since}…`;
+    case 'running':
+      return `Running${since}…`;
+    case 'succeeded':
+      return 'Done';
+    case 'failed':
+      return 'Failed';
+    default:
+      return `${op.status}${since}…`;
+  }
+}
+
+/** "Merge conflict in table t (409 CONFLICT)" plus the detail when there is one. */
+export function operationErrorMessage(what: string, error: OperationError): string {
+  const detail = error.detail ? ` ${error.detail}` : '';
+  return `${what} failed: ${error.title}.${detail} (${error.status} ${error.code})`.replace('..', '.');
+}
+
+/** Said when the user stops waiting: the truth, since v2 has no cancel endpoint. */
+export function stoppedWaitingMessage(what: string, started: boolean): string {
+  return started
+    ? `Stopped waiting for ${what}. It was not cancelled: it keeps running on the server (see Operations in the Versioned DB view).`
+    : `Stopped waiting for ${what}. The request may already have reached the server; check Operations in the Versioned DB view.`;
+}

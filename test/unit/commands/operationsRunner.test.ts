@@ -1,0 +1,123 @@
+import { strict as assert } from 'node:assert';
+import { runOperation, type OperationWaiter } from '../../../src/commands/operationsRunner';
+import { operationErrorMessage, operationProgressMessage, stoppedWaitingMessage } from '../../../src/commands/operationsText';
+import { OperationFailedError } from '../../../src/api/errors';
+import type { Operation, OperationRef } from '../../../src/shared/wire';
+
+const ref: OperationRef = { id: 'owners/alice/repos/db/jobs/1', href: 'http://hub/api/v2/operations/owners/alice/repos/db/jobs/1' };
+
+function op(status: string, over: Partial<Operation> = {}): Operation {
+  return { id: ref.id, type: 'merge', status, created_at: '2026-11-21T10:00:00Z', cancelable: false, ...over };
+}
+
+/** A waiter that replays states, one per tick, honouring the signal like the real client. */
+function scripted(states: Operation[], final: 'return' | 'throw' = 'return'): OperationWaiter & { polled: number } {
+  const w = {
+    polled: 0,
+    async waitForOperation(_r: OperationRef, opts?: { signal?: AbortSignal; onUpdate?: (o: Operation) => void }) {
+      for (const s of states) {
+        await new Promise((r) => setTimeout(r, 1));
+        if (opts?.signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+        w.polled++;
+        opts?.onUpdate?.(s);
+        if (s.status === 'failed' && final === 'throw') throw new OperationFailedError(s);
+        if (s.status === 'succeeded' || s.status === 'failed') return s;
+      }
+      // Never ends by itself: wait for the abort.
+      return new Promise<Operation>((_, reject) =>
+        opts?.signal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }))),
+      );
+    },
+  };
+  return w;
+}
+
+describe('operations watcher', () => {
+  it('starts the operation, reports every state and ends succeeded', async () => {
+    const seen: string[] = [];
+    let started = 0;
+    const outcome = await runOperation({
+      start: async () => {
+        started++;
+        return ref;
+      },
+      waiter: scripted([op('queued'), op('running'), op('succeeded', { result: { pull_id: 3 } })]),
+      signal: new AbortController().signal,
+      onUpdate: (o) => seen.push(o.status),
+    });
+    assert.equal(started, 1);
+    assert.deepEqual(seen, ['queued', 'running', 'succeeded']);
+    assert.equal(outcome.kind, 'succeeded');
+    assert.deepEqual(outcome.kind === 'succeeded' && outcome.operation.result, { pull_id: 3 });
+  });
+
+  it('turns a failed operation (thrown by the client) into its OperationError', async () => {
+    const error = { status: 409, code: 'CONFLICT', title: 'Merge conflict', detail: 'Conflicts in table: parts' };
+    const outcome = await runOperation({
+      start: ref,
+      waiter: scripted([op('running'), op('failed', { error })], 'throw'),
+      signal: new AbortController().signal,
+    });
+    assert.equal(outcome.kind, 'failed');
+    assert.deepEqual(outcome.kind === 'failed' && outcome.error, error);
+    assert.equal(
+      operationErrorMessage('Merging pull request #3', error),
+      'Merging pull request #3 failed: Merge conflict. Conflicts in table: parts (409 CONFLICT)',
+    );
+  });
+
+  it('a failed operation without a recorded error still says it failed', async () => {
+    const outcome = await runOperation({ start: ref, waiter: scripted([op('failed')]), signal: new AbortController().signal });
+    assert.equal(outcome.kind, 'failed');
+    assert.equal(outcome.kind === 'failed' && outcome.error.code, 'OPERATION_FAILED');
+  });
+
+  it('stopping the wait ends with stoppedWaiting and never pretends the server op was cancelled', async () => {
+    const controller = new AbortController();
+    const waiter = scripted([op('queued'), op('running')]);
+    const run = runOperation({ start: ref, waiter, signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    const outcome = await run;
+    assert.equal(outcome.kind, 'stoppedWaiting');
+    assert.equal(outcome.kind === 'stoppedWaiting' && outcome.ref, ref);
+    assert.equal(outcome.kind === 'stoppedWaiting' && outcome.last?.status, 'running');
+    assert.match(stoppedWaitingMessage('the merge', true), /not cancelled: it keeps running on the server/);
+  });
+
+  it('stopping before the start call answers reports that the request may have reached the server', async () => {
+    const controller = new AbortController();
+    const run = runOperation({
+      start: (signal) =>
+        new Promise<OperationRef>((_, reject) =>
+          signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }))),
+        ),
+      waiter: scripted([]),
+      signal: controller.signal,
+    });
+    controller.abort();
+    const outcome = await run;
+    assert.equal(outcome.kind, 'stoppedWaiting');
+    assert.equal(outcome.kind === 'stoppedWaiting' && outcome.ref, undefined);
+    assert.match(stoppedWaitingMessage('the merge', false), /may already have reached the server/);
+  });
+
+  it('lets HTTP errors of the start call through to reportError', async () => {
+    const boom = Object.assign(new Error('403'), { name: 'ApiError', status: 403 });
+    await assert.rejects(
+      runOperation({
+        start: async () => {
+          throw boom;
+        },
+        waiter: scripted([]),
+        signal: new AbortController().signal,
+      }),
+      (e: unknown) => e === boom,
+    );
+  });
+
+  it('progress messages say where the operation is', () => {
+    assert.equal(operationProgressMessage(op('queued'), 0), 'Queued on the server…');
+    assert.equal(operationProgressMessage(op('running'), 3200), 'Running (3 s)…');
+    assert.equal(operationProgressMessage(op('paused'), 2000), 'paused (2 s)…');
+  });
+});
