@@ -1,0 +1,452 @@
+import { getGlobalDispatcher, type Dispatcher } from 'undici';
+import type { Logger } from '../core/logger';
+import type { Envelope, Meta } from '../shared/wire';
+import { ApiError, ClientErrorCodes, RefusedUrlError } from './errors';
+import { excerptOf, redactText, redactUrl } from './redact';
+import { abortReason, jitter, type Timing } from './timing';
+
+/** A token, or a function asked before every request (so sign-out takes effect at once). */
+export type TokenSource = string | (() => string | undefined | Promise<string | undefined>);
+
+export interface TransportConfig {
+  baseUrl: string;
+  token: TokenSource | undefined;
+  userAgent: string;
+  dispatcher: Dispatcher | undefined;
+  logger: Logger;
+  timing: Timing;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  maxRetries: number;
+  maxRetryAfterMs: number;
+}
+
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Escaped path under `/api/v2` (with its query string), e.g. `/databases/a/b/branches?page_token=x`. */
+  path?: string;
+  /** Instead of `path`: an absolute URL that must be on the configured origin (operation hrefs). */
+  url?: string;
+  body?: unknown;
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number;
+}
+
+/** Responses kept in memory are capped; 64 MiB is far above any page or 1000-row result. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+const RETRYABLE_STATUS = new Set([429, 503]);
+const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
+const STATUS_CODES: Record<number, string> = {
+  400: 'VALIDATION_FAILED',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  422: 'UNPROCESSABLE',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/**
+ * One HTTP exchange with the API: auth (configured origin only), timeouts, bounded retries for
+ * GET, size limits, envelope unwrapping, Problem → ApiError, and one debug line per attempt.
+ */
+export class Transport {
+  readonly origin: string;
+  /** Path of `/api/v2` under the site root, e.g. `/api/v2` or `/prefix/api/v2`. */
+  readonly apiPrefix: string;
+  readonly dispatcher: Dispatcher;
+  readonly logger: Logger;
+  readonly timing: Timing;
+  private readonly config: TransportConfig;
+  /** Token strings seen so far, scrubbed from anything that is logged or thrown. */
+  private readonly knownSecrets = new Set<string>();
+
+  constructor(config: TransportConfig) {
+    let site: URL;
+    try {
+      site = new URL(config.baseUrl);
+    } catch {
+      throw new TypeError(`Not a valid site URL: ${JSON.stringify(config.baseUrl)}`);
+    }
+    if (site.protocol !== 'http:' && site.protocol !== 'https:') {
+      throw new TypeError(`The site URL must use http or https: ${JSON.stringify(config.baseUrl)}`);
+    }
+    if (site.username || site.password) {
+      throw new TypeError('The site URL must not contain credentials; sign in instead.');
+    }
+    this.config = config;
+    this.origin = site.origin;
+    this.apiPrefix = `${site.pathname.replace(/\/+$/, '')}/api/v2`;
+    this.dispatcher = config.dispatcher ?? getGlobalDispatcher();
+    this.logger = config.logger;
+    this.timing = config.timing;
+    if (typeof config.token === 'string') this.knownSecrets.add(config.token);
+  }
+
+  get defaultTimeoutMs(): number {
+    return this.config.timeoutMs;
+  }
+
+  get secrets(): string[] {
+    return [...this.knownSecrets];
+  }
+
+  /** Resolves the absolute path for a request, refusing URLs off the configured origin. */
+  resolvePath(req: Pick<ApiRequest, 'path' | 'url'>): string {
+    if (req.url !== undefined) {
+      const u = checkSameOrigin(req.url, this.origin);
+      return u.pathname + u.search;
+    }
+    return this.apiPrefix + (req.path ?? '');
+  }
+
+  async request<T>(req: ApiRequest): Promise<Envelope<T>> {
+    const path = this.resolvePath(req);
+    const signal = req.signal;
+    const retryable = req.method === 'GET';
+    for (let attempt = 0; ; attempt++) {
+      if (signal?.aborted) throw abortReason(signal);
+      const outcome = await this.attempt(req.method, path, req.body, signal, req.timeoutMs ?? this.config.timeoutMs);
+      if (outcome.kind === 'done') return outcome.envelope;
+      const err = outcome.error;
+      const canRetry = retryable && attempt < this.config.maxRetries && outcome.retryable;
+      if (!canRetry) throw err;
+      let delay = jitter(1000 * 2 ** attempt, 0.2, this.timing.random);
+      if (err.retryAfterMs !== undefined) {
+        if (err.retryAfterMs > this.config.maxRetryAfterMs) throw err;
+        delay = err.retryAfterMs;
+      }
+      this.logger.debug(`${req.method} ${redactUrl(path)} retry ${attempt + 1}/${this.config.maxRetries} in ${delay}ms (${err.code})`);
+      await this.timing.sleep(delay, signal);
+    }
+  }
+
+  private async token(): Promise<string | undefined> {
+    const t = this.config.token;
+    const value = typeof t === 'function' ? await t() : t;
+    if (value) this.knownSecrets.add(value);
+    return value || undefined;
+  }
+
+  private async attempt(
+    method: string,
+    path: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+    timeoutMs: number,
+  ): Promise<{ kind: 'done'; envelope: Envelope<never> } | { kind: 'error'; error: ApiError; retryable: boolean }> {
+    const started = this.timing.now();
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.config.userAgent,
+    };
+    const token = await this.token();
+    // Every request here goes to the configured origin (resolvePath guarantees it).
+    if (token) headers['authorization'] = `Bearer ${token}`;
+    let payload: string | undefined;
+    if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers['content-type'] = 'application/json';
+    }
+    const logPath = redactUrl(path);
+    const timer = new TimeoutController(timeoutMs, signal);
+    const fail = (error: ApiError, retryable: boolean): { kind: 'error'; error: ApiError; retryable: boolean } => {
+      this.logger.debug(
+        `${method} ${logPath} ${error.status || error.code} ${Math.round(this.timing.now() - started)}ms` +
+          (error.requestId ? ` request-id=${error.requestId}` : ''),
+      );
+      return { kind: 'error', error, retryable };
+    };
+    try {
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await this.dispatcher.request({
+          origin: this.origin,
+          path,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: payload ?? null,
+          signal: timer.signal,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        });
+      } catch (err) {
+        if (signal?.aborted) throw abortReason(signal);
+        const transportErr = this.transportError(err, timer.timedOut, method, path);
+        return fail(transportErr, !timer.timedOut && RETRYABLE_NETWORK_CODES.has(errorCode(err) ?? ''));
+      }
+      const status = res.statusCode;
+      const requestId = headerValue(res.headers, 'x-request-id');
+      const retryAfterMs = parseRetryAfter(headerValue(res.headers, 'retry-after'), Date.now());
+      let text: string;
+      try {
+        text = await readLimited(res, this.config.maxResponseBytes);
+      } catch (err) {
+        if (signal?.aborted) throw abortReason(signal);
+        if (err instanceof TooLargeError) {
+          return fail(
+            new ApiError({
+              status,
+              code: ClientErrorCodes.responseTooLarge,
+              title: `The response is larger than the ${formatBytes(this.config.maxResponseBytes)} limit`,
+              method,
+              path,
+              isProblem: false,
+              ...(requestId ? { requestId } : {}),
+            }),
+            false,
+          );
+        }
+        const transportErr = this.transportError(err, timer.timedOut, method, path);
+        return fail(transportErr, !timer.timedOut && RETRYABLE_NETWORK_CODES.has(errorCode(err) ?? ''));
+      }
+      if (status >= 200 && status < 300) {
+        const envelope = parseEnvelope(text);
+        if (!envelope) {
+          return fail(
+            new ApiError({
+              status,
+              code: ClientErrorCodes.malformedResponse,
+              title: 'The server answered without an API envelope (no `data`)',
+              method,
+              path,
+              isProblem: false,
+              excerpt: excerptOf(text, this.secrets),
+              ...(requestId ? { requestId } : {}),
+            }),
+            false,
+          );
+        }
+        this.logger.debug(
+          `${method} ${logPath} ${status} ${Math.round(this.timing.now() - started)}ms` + (requestId ? ` request-id=${requestId}` : ''),
+        );
+        return { kind: 'done', envelope: envelope as Envelope<never> };
+      }
+      const error = errorFromBody(status, text, { method, path, requestId, retryAfterMs, secrets: this.secrets });
+      return fail(error, RETRYABLE_STATUS.has(status));
+    } finally {
+      timer.dispose();
+    }
+  }
+
+  private transportError(err: unknown, timedOut: boolean, method: string, path: string): ApiError {
+    if (timedOut || errorCode(err) === 'UND_ERR_HEADERS_TIMEOUT' || errorCode(err) === 'UND_ERR_BODY_TIMEOUT') {
+      return new ApiError({
+        status: 0,
+        code: ClientErrorCodes.timeout,
+        title: 'The server did not answer in time',
+        method,
+        path,
+        isProblem: false,
+        cause: err,
+      });
+    }
+    const code = errorCode(err);
+    const msg = err instanceof Error ? redactText(err.message, this.secrets) : String(err);
+    return new ApiError({
+      status: 0,
+      code: ClientErrorCodes.network,
+      title: `Could not reach ${this.origin}`,
+      detail: code ? `${code}: ${msg}` : msg,
+      method,
+      path,
+      isProblem: false,
+      cause: err,
+    });
+  }
+}
+
+/** Parses `url` and checks it is on `origin`; throws RefusedUrlError before anything is sent. */
+export function checkSameOrigin(url: string, origin: string): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new RefusedUrlError(`Refusing to follow an invalid URL: ${JSON.stringify(redactUrl(url))}`, url);
+  }
+  if (u.origin !== origin) {
+    throw new RefusedUrlError(
+      `Refusing to follow ${u.origin}: it is not the configured site ${origin}, and it would receive your credentials.`,
+      url,
+    );
+  }
+  return u;
+}
+
+/** Builds the ApiError for a non-2xx answer, from a Problem body when there is one. */
+export function errorFromBody(
+  status: number,
+  text: string,
+  ctx: { method: string; path: string; requestId?: string | undefined; retryAfterMs?: number | undefined; secrets: readonly string[] },
+): ApiError {
+  const problem = parseProblem(text);
+  const requestId = (problem?.request_id || undefined) ?? ctx.requestId;
+  const common = {
+    status,
+    method: ctx.method,
+    path: ctx.path,
+    ...(requestId ? { requestId } : {}),
+    ...(ctx.retryAfterMs !== undefined ? { retryAfterMs: ctx.retryAfterMs } : {}),
+  };
+  if (status >= 300 && status < 400) {
+    return new ApiError({
+      ...common,
+      code: ClientErrorCodes.unexpectedRedirect,
+      title: `The server redirected (${status}); API requests are never redirected`,
+      isProblem: false,
+    });
+  }
+  if (problem) {
+    return new ApiError({
+      ...common,
+      code: problem.code || STATUS_CODES[status] || (status >= 500 ? 'INTERNAL' : 'UNKNOWN'),
+      title: redactText(problem.title || `HTTP ${status}`, ctx.secrets),
+      ...(problem.detail ? { detail: redactText(problem.detail, ctx.secrets) } : {}),
+      ...(problem.type ? { type: problem.type } : {}),
+      ...(problem.instance ? { instance: problem.instance } : {}),
+      isProblem: true,
+    });
+  }
+  const excerpt = excerptOf(text, ctx.secrets);
+  return new ApiError({
+    ...common,
+    code: STATUS_CODES[status] ?? (status >= 500 ? 'INTERNAL' : 'UNKNOWN'),
+    title: `HTTP ${status}${text.trim() ? ' (not an API error body)' : ' with an empty body'}`,
+    isProblem: false,
+    ...(excerpt ? { excerpt } : {}),
+  });
+}
+
+interface LooseProblem {
+  type?: string;
+  title?: string;
+  detail?: string;
+  instance?: string;
+  code?: string;
+  request_id?: string;
+}
+
+function parseProblem(text: string): LooseProblem | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const o = v as Record<string, unknown>;
+  const str = (k: string): string | undefined => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
+  // A Problem has at least a code or a title; anything else (e.g. a bare `{ "error": ... }`) is not one.
+  if (str('code') === undefined && str('title') === undefined) return undefined;
+  const p: LooseProblem = {};
+  for (const k of ['type', 'title', 'detail', 'instance', 'code', 'request_id'] as const) {
+    const s = str(k);
+    if (s !== undefined) p[k] = s;
+  }
+  return p;
+}
+
+function parseEnvelope(text: string): { data: unknown; meta?: Meta } | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const o = v as { data?: unknown; meta?: unknown };
+  if (o.data === undefined || o.data === null) return undefined;
+  const meta = typeof o.meta === 'object' && o.meta !== null ? (o.meta as Meta) : undefined;
+  return meta ? { data: o.data, meta } : { data: o.data };
+}
+
+class TooLargeError extends Error {}
+
+async function readLimited(res: Dispatcher.ResponseData, limit: number): Promise<string> {
+  const declared = Number(headerValue(res.headers, 'content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    res.body.destroy();
+    throw new TooLargeError();
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of res.body) {
+    const b = chunk as Buffer;
+    total += b.length;
+    if (total > limit) {
+      res.body.destroy();
+      throw new TooLargeError();
+    }
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
+export function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** `Retry-After` as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const date = Date.parse(v);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - nowMs);
+}
+
+export function errorCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  // undici wraps socket errors; the OS code may sit on the cause.
+  for (let i = 0; i < 3 && typeof e === 'object' && e !== null; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
+    if (code === 'UND_ERR_SOCKET') {
+      const inner = (e as { cause?: unknown }).cause;
+      const innerCode = typeof inner === 'object' && inner !== null ? (inner as { code?: unknown }).code : undefined;
+      return typeof innerCode === 'string' ? innerCode : code;
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MiB` : `${Math.round(n / 1024)} KiB`;
+}
+
+/** One attempt's deadline, linked to the caller's signal. */
+export class TimeoutController {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly onAbort: () => void;
+  timedOut = false;
+
+  constructor(
+    timeoutMs: number,
+    private readonly outer: AbortSignal | undefined,
+  ) {
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort(new DOMException('The request timed out.', 'TimeoutError'));
+    }, timeoutMs);
+    this.onAbort = () => this.controller.abort(abortReason(outer));
+    if (outer?.aborted) this.onAbort();
+    else outer?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.outer?.removeEventListener('abort', this.onAbort);
+  }
+}
