@@ -1,0 +1,143 @@
+// Starts code-server (VS Code in the browser, from the pinned toolchain) with a fresh
+// user-data folder, a .vsix installed and the given user settings; stops it again.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A free TCP port on 127.0.0.1 (the OS picks it; we release it just before the server binds). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Settings that keep a test VS Code quiet and deterministic. */
+export const QUIET_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'workbench.enableExperiments': false,
+  'security.workspace.trust.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'update.mode': 'none',
+  'window.commandCenter': false,
+  'chat.disableAIFeatures': true,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'git.enabled': false,
+};
+
+function runTool(cmd, args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { out += d; });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} failed (${code}):\n${out}`))));
+  });
+}
+
+/**
+ * @param {object} o
+ * @param {ReturnType<import('./toolchain.mjs').toolchainPaths>} o.toolchain
+ * @param {string[]} o.vsixes   packages to install
+ * @param {object} o.settings   user settings (merged over QUIET_SETTINGS)
+ * @param {string} [o.baseDir]  where user-data/, extensions/ and workspace/ go (temp when absent)
+ * @param {string} [o.workspaceDir]
+ * @param {Record<string,string>} [o.env]
+ */
+export async function startCodeServer({ toolchain, vsixes, settings, baseDir, workspaceDir, env: extraEnv = {}, log = () => {}, port }) {
+  const base = baseDir ?? mkdtempSync(join(tmpdir(), 'vdb-vscode-'));
+  const userDataDir = join(base, 'user-data');
+  const extensionsDir = join(base, 'extensions');
+  const workspace = workspaceDir ?? join(base, 'workspace');
+  for (const d of [join(userDataDir, 'User'), extensionsDir, workspace]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), `${JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2)}\n`);
+
+  const env = {
+    ...process.env,
+    ...extraEnv,
+    PATH: `${join(toolchain.nodeHome, 'bin')}:${process.env.PATH}`,
+    // code-server reads these; keep it from phoning home or opening a browser.
+    CS_DISABLE_FILE_DOWNLOADS: '0',
+  };
+  delete env.VSCODE_IPC_HOOK_CLI;
+  const common = ['--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+  for (const vsix of vsixes) {
+    log(`code-server: installing ${vsix}`);
+    await runTool(toolchain.node, [toolchain.codeServerHome, ...common, '--install-extension', vsix, '--force'], env);
+  }
+
+  const p = port ?? (await freePort());
+  const child = spawn(toolchain.node, [
+    toolchain.codeServerHome,
+    '--auth', 'none',
+    '--bind-addr', `127.0.0.1:${p}`,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    ...common,
+    workspace,
+  ], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: false });
+  let output = '';
+  child.stdout.on('data', (d) => { output += d; });
+  child.stderr.on('data', (d) => { output += d; });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`code-server did not start within 60 s:\n${output}`)), 60_000);
+    const check = () => {
+      const m = /HTTP server listening on (http:\/\/[^\s]+)/.exec(output);
+      if (m) { clearTimeout(timer); resolve(m[1].replace(/\/$/, '')); }
+    };
+    child.stdout.on('data', check);
+    child.stderr.on('data', check);
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`code-server exited (${code}):\n${output}`)); });
+  });
+  log(`code-server: ${url} (user data ${userDataDir})`);
+
+  async function stop() {
+    if (child.exitCode !== null || child.signalCode) return;
+    await new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    });
+  }
+  return {
+    url,
+    folderUrl: `${url}/?folder=${encodeURIComponent(workspace)}`,
+    userDataDir,
+    extensionsDir,
+    workspaceDir: workspace,
+    output: () => output,
+    stop,
+    process: child,
+  };
+}
+
+/** Every file under `dir` whose name matches `re` (the log folders are nested by session/window). */
+export function findFiles(dir, re, acc = []) {
+  let entries;
+  try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return acc; }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) findFiles(p, re, acc);
+    else if (re.test(e.name)) acc.push(p);
+  }
+  return acc;
+}
+
+export function readIfExists(path) {
+  try { return statSync(path).isFile() ? readFileSync(path, 'utf8') : ''; } catch { return ''; }
+}

@@ -1,0 +1,129 @@
+// The `ctx` every scenario receives: the page, the hub, and helpers that act like a person
+// at the keyboard (command palette, quick picks, input boxes, notifications, tree rows).
+// Every helper waits for what it expects, with a timeout; none sleeps a fixed time.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const DEFAULT_TIMEOUT = 20_000;
+
+/**
+ * @typedef {object} HubHandle
+ * @property {string} url
+ * @property {string} dataDir
+ * @property {(user?: string) => Promise<string>} token
+ * @property {(path: string, init?: object) => Promise<{ status: number, body: any }>} api
+ */
+
+/**
+ * @typedef {object} ScenarioContext
+ * @property {import('playwright-core').Page} page
+ * @property {HubHandle} hub
+ * @property {string} workspaceDir
+ * @property {string} artifactsDir
+ * @property {(title: string) => Promise<void>} runCommand
+ * @property {(answer: string | RegExp, opts?: { timeout?: number }) => Promise<void>} quickPick
+ * @property {(text: string, opts?: { timeout?: number }) => Promise<void>} inputBox
+ * @property {(text: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} waitForNotification
+ * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} treeItem
+ * @property {() => Promise<void>} openView
+ * @property {(name: string) => Promise<string>} screenshot
+ * @property {() => string} extensionLog
+ * @property {(message: string) => void} log
+ */
+
+function escapeRegExp(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A string matches exactly (whole label); a RegExp is used as given. */
+function labelPattern(label) {
+  return typeof label === 'string' ? new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) : label;
+}
+
+/** Helpers bound to one page; `artifactsDir` changes per scenario through `forScenario`. */
+export function createHelpers(page) {
+  const quickInput = page.locator('.quick-input-widget');
+  const quickInputBox = quickInput.locator('.quick-input-box input');
+
+  async function openQuickInputWith(text) {
+    // F1 opens the command palette with '>' already typed, whatever the keybinding platform.
+    await page.keyboard.press('Escape');
+    await page.locator('.monaco-workbench').focus().catch(() => undefined);
+    await page.keyboard.press('F1');
+    await quickInputBox.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
+    await quickInputBox.fill(text);
+  }
+
+  function quickRow(label) {
+    return quickInput.locator('.monaco-list-row').filter({
+      has: page.locator('.label-name').filter({ hasText: labelPattern(label) }),
+    });
+  }
+
+  async function runCommand(title) {
+    await openQuickInputWith(`>${title}`);
+    const row = quickRow(title).first();
+    await row.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
+    await row.click();
+    await quickInput.waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT }).catch(() => undefined);
+  }
+
+  async function quickPick(answer, { timeout = DEFAULT_TIMEOUT } = {}) {
+    await quickInputBox.waitFor({ state: 'visible', timeout });
+    if (typeof answer === 'string') await quickInputBox.fill(answer);
+    const row = quickRow(answer).first();
+    await row.waitFor({ state: 'visible', timeout });
+    await row.click();
+  }
+
+  async function inputBox(text, { timeout = DEFAULT_TIMEOUT } = {}) {
+    await quickInputBox.waitFor({ state: 'visible', timeout });
+    await quickInputBox.fill(text);
+    await quickInputBox.press('Enter');
+  }
+
+  async function waitForNotification(text, { timeout = DEFAULT_TIMEOUT } = {}) {
+    const toast = page.locator('.notifications-toasts .notification-toast').filter({
+      has: page.locator('.notification-list-item-message', { hasText: text }),
+    }).first();
+    await toast.waitFor({ state: 'visible', timeout });
+    return toast;
+  }
+
+  async function treeItem(label, { timeout = DEFAULT_TIMEOUT } = {}) {
+    const row = page.locator('.part.sidebar .monaco-list-row, .part.panel .monaco-list-row, .part.auxiliarybar .monaco-list-row').filter({
+      has: page.locator('.label-name, .monaco-highlighted-label').filter({ hasText: labelPattern(label) }),
+    }).first();
+    await row.waitFor({ state: 'visible', timeout });
+    return row;
+  }
+
+  async function openView() {
+    const item = page.locator('.part.activitybar .action-item a.action-label[aria-label^="Versioned DB"], .part.activitybar .action-item [aria-label^="Versioned DB"]').first();
+    await item.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
+    const sidebarTitle = page.locator('.part.sidebar .composite.title h2', { hasText: /Versioned DB/i });
+    if (!(await sidebarTitle.isVisible())) await item.click();
+    await sidebarTitle.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
+  }
+
+  return { runCommand, quickPick, inputBox, waitForNotification, treeItem, openView, quickInput };
+}
+
+/** The full ctx for one scenario. */
+export function scenarioContext({ page, hub, workspaceDir, artifactsDir, helpers, extensionLog, log }) {
+  mkdirSync(artifactsDir, { recursive: true });
+  return {
+    page,
+    hub,
+    workspaceDir,
+    artifactsDir,
+    ...helpers,
+    async screenshot(name) {
+      const path = join(artifactsDir, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+      await page.screenshot({ path });
+      return path;
+    },
+    extensionLog,
+    log,
+  };
+}

@@ -1,0 +1,81 @@
+// Finds the errors a user would be shown or that would hide a bug: error lines in the
+// extension's own "Versioned DB" log, and what the extension host reports about this extension.
+import { findFiles, readIfExists } from './codeServer.mjs';
+
+export const EXTENSION_ID = 'versioned-db.versioned-db';
+const ERROR_LINE = /^\d{4}-\d\d-\d\d[ T][\d:.]+ \[error\]/;
+const ABOUT_US = /versioned-db|versionedDb|Versioned DB/;
+
+/** Reads log files incrementally so each scenario sees only the lines written while it ran. */
+export class LogWatch {
+  /** @param {string} logsRoot the user-data logs/ folder */
+  constructor(logsRoot) {
+    this.logsRoot = logsRoot;
+    /** @type {Map<string, number>} */
+    this.offsets = new Map();
+  }
+
+  extensionLogFiles() {
+    return findFiles(this.logsRoot, /^(\d+-)?Versioned DB\.log$/);
+  }
+
+  hostLogFiles() {
+    return findFiles(this.logsRoot, /^(remote)?exthost\d*\.log$/);
+  }
+
+  /** The whole extension log so far. */
+  extensionLog() {
+    return this.extensionLogFiles().map((f) => readIfExists(f)).join('');
+  }
+
+  /** New text of `file` since the last call. */
+  #fresh(file) {
+    const text = readIfExists(file);
+    const from = this.offsets.get(file) ?? 0;
+    this.offsets.set(file, text.length);
+    return text.slice(from);
+  }
+
+  /**
+   * Error lines (with the lines that continue them, e.g. stack frames) written since the last call.
+   * Extension-host lines count only when they are about this extension.
+   */
+  newErrors() {
+    const errors = [];
+    for (const f of this.extensionLogFiles()) errors.push(...errorBlocks(this.#fresh(f)).map((b) => `Versioned DB log: ${b}`));
+    for (const f of this.hostLogFiles()) {
+      errors.push(...errorBlocks(this.#fresh(f)).filter((b) => ABOUT_US.test(b)).map((b) => `extension host: ${b}`));
+    }
+    return errors;
+  }
+}
+
+/** Each `[error]` line plus the following lines that have no timestamp of their own. */
+export function errorBlocks(text) {
+  const lines = text.split('\n');
+  const blocks = [];
+  let current = null;
+  for (const line of lines) {
+    if (/^\d{4}-\d\d-\d\d[ T][\d:.]+ \[/.test(line)) {
+      if (current) blocks.push(current.join('\n'));
+      current = ERROR_LINE.test(line) ? [line] : null;
+    } else if (current && line.trim()) {
+      current.push(line);
+    }
+  }
+  if (current) blocks.push(current.join('\n'));
+  return blocks;
+}
+
+/** Browser console errors and page errors that name this extension (the workbench has its own noise). */
+export function watchPage(page) {
+  const errors = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && ABOUT_US.test(msg.text())) errors.push(`browser console: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => {
+    const text = `${err.message}\n${err.stack ?? ''}`;
+    if (ABOUT_US.test(text)) errors.push(`page error: ${text}`);
+  });
+  return { take: () => errors.splice(0, errors.length) };
+}

@@ -1,0 +1,60 @@
+// Builds the .vsix the way a release would (`npm run package`: production bundle + vsce) and
+// checks that it carries only what runs: the bundles, media, the manifest and the docs.
+import { spawn } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './toolchain.mjs';
+
+export const VSIX = join(ROOT, 'dist', 'versioned-db.vsix');
+
+/** Files a .vsix may hold under extension/ (vsce adds its own manifest files at the root). */
+const ALLOWED = [/^dist\//, /^media\//, /^package\.json$/, /^README\.md$/, /^LICENSE(\.(md|txt))?$/, /^CHANGELOG\.md$/];
+const FORBIDDEN_IN_DIST = [/\.map$/, /\.vsix$/, /\.meta\.json$/];
+
+export function buildVsix({ log = () => {} } = {}) {
+  log('vsix: npm run package');
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'package'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { out += d; });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`npm run package failed (exit ${code}):\n${out}`));
+      resolve(VSIX);
+    });
+  });
+}
+
+/** Entry names of a zip file, read from its central directory. */
+export function zipEntries(file) {
+  const buf = readFileSync(file);
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
+    if (buf.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
+  }
+  if (eocd < 0) throw new Error(`${file} is not a zip file`);
+  const count = buf.readUInt16LE(eocd + 10);
+  let p = buf.readUInt32LE(eocd + 16);
+  const names = [];
+  for (let n = 0; n < count; n++) {
+    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error(`${file}: bad central directory`);
+    const nameLen = buf.readUInt16LE(p + 28);
+    const extraLen = buf.readUInt16LE(p + 30);
+    const commentLen = buf.readUInt16LE(p + 32);
+    names.push(buf.toString('utf8', p + 46, p + 46 + nameLen));
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return names;
+}
+
+/** Throws listing every file the package should not carry; returns the packaged files and size. */
+export function checkVsix(file = VSIX) {
+  const files = zipEntries(file).filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length));
+  const bad = files.filter((f) => !ALLOWED.some((re) => re.test(f)) || FORBIDDEN_IN_DIST.some((re) => re.test(f)));
+  if (!files.includes('package.json') || !files.includes('dist/extension.js')) {
+    throw new Error(`${file} lacks package.json or dist/extension.js: ${files.join(', ')}`);
+  }
+  if (bad.length) throw new Error(`${file} carries files that do not run: ${bad.join(', ')}`);
+  return { files, bytes: statSync(file).size };
+}

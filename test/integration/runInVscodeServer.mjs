@@ -1,0 +1,158 @@
+// Runs the integration suite (test/integration/**/*.test.ts) inside the real extension host of
+// the plain VS Code server shipped in the code-server package, the way @vscode/test-electron
+// does on a desktop: the workbench (in Chromium) loads the extension from this folder
+// (extensionDevelopmentPath) and calls test/integration/index.ts `run()` (extensionTestsPath).
+// The suite writes its results to a file that this driver waits for. Exit code 1 on failure.
+// Env: INTEGRATION_GREP=<text> runs only matching tests; INTEGRATION_TIMEOUT_S (default 600).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import * as esbuild from 'esbuild';
+import { chromium } from 'playwright-core';
+import { findFiles, freePort } from '../e2e/lib/codeServer.mjs';
+import { startHub } from '../e2e/lib/hub.mjs';
+import { ensureToolchain, ROOT } from '../e2e/lib/toolchain.mjs';
+
+const OUT = join(ROOT, '.artifacts', 'integration');
+const BUNDLE = join(OUT, 'suite');
+const started = Date.now();
+const log = (m) => console.log(`[integration ${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${m}`);
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+];
+
+function testFiles(dir = join(ROOT, 'test', 'integration')) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return testFiles(p);
+    return e.name.endsWith('.test.ts') ? [p] : [];
+  });
+}
+
+/** The suite as CJS beside index.js: `vscode` is the host's, mocha loads from node_modules. */
+async function bundleSuite() {
+  rmSync(BUNDLE, { recursive: true, force: true });
+  const tests = testFiles();
+  const entryPoints = [join(ROOT, 'test', 'integration', 'index.ts'), ...tests].map((p) => ({
+    in: p,
+    // test/integration/tree/foo.test.ts -> tree.foo.test.js, all in one folder for index.ts.
+    out: relative(join(ROOT, 'test', 'integration'), p).replace(/\.ts$/, '').split(/[\\/]/).join('.'),
+  }));
+  await esbuild.build({
+    entryPoints,
+    outdir: BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: 'inline',
+    external: ['vscode', 'mocha'],
+    logLevel: 'warning',
+    nodePaths: [join(ROOT, 'node_modules')],
+  });
+  return tests.length;
+}
+
+function run(cmd, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { out += d; });
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} failed (${code}):\n${out}`))));
+  });
+}
+
+async function main() {
+  const toolchain = await ensureToolchain({ log });
+  log('building the extension (dist/) and bundling the suite');
+  await run(process.execPath, ['esbuild.mjs']);
+  const count = await bundleSuite();
+  if (count === 0) throw new Error('no test/integration/**/*.test.ts files');
+
+  const cleanups = [];
+  const cleanup = async () => { for (const c of cleanups.reverse()) await c().catch(() => undefined); cleanups.length = 0; };
+  process.once('SIGINT', () => { cleanup().finally(() => process.exit(130)); });
+  process.once('SIGTERM', () => { cleanup().finally(() => process.exit(143)); });
+
+  const work = join(OUT, 'run');
+  rmSync(work, { recursive: true, force: true });
+  const dirs = Object.fromEntries(['server-data', 'user-data', 'extensions', 'workspace'].map((d) => [d, join(work, d)]));
+  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+  const resultsFile = join(work, 'results.json');
+  let server;
+  try {
+    const hub = await startHub({ log });
+    cleanups.push(() => hub.stop());
+    const settings = { 'versionedDb.hosts': [{ name: 'Test Hub', url: hub.url }] };
+    const config = { resultsFile, hubUrl: hub.url, hubDataDir: hub.dataDir, token: await hub.token('alice'), settings, grep: process.env.INTEGRATION_GREP };
+    writeFileSync(join(BUNDLE, 'config.json'), JSON.stringify(config, null, 2));
+    // Machine-scoped settings of the remote side; application settings are applied by index.ts.
+    mkdirSync(join(dirs['server-data'], 'data', 'Machine'), { recursive: true });
+    writeFileSync(join(dirs['server-data'], 'data', 'Machine', 'settings.json'), JSON.stringify(settings, null, 2));
+
+    const port = await freePort();
+    server = spawn(toolchain.node, [
+      toolchain.vscodeServerMain,
+      '--host', '127.0.0.1', '--port', String(port),
+      '--without-connection-token', '--accept-server-license-terms', '--enable-smoke-test-driver',
+      '--disable-telemetry',
+      '--server-data-dir', dirs['server-data'], '--user-data-dir', dirs['user-data'], '--extensions-dir', dirs.extensions,
+    ], {
+      cwd: ROOT,
+      env: { ...process.env, PATH: `${join(toolchain.nodeHome, 'bin')}:${process.env.PATH}`, VERSIONED_DB_TEST_CONFIG: join(BUNDLE, 'config.json') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let serverOut = '';
+    server.stdout.on('data', (d) => { serverOut += d; });
+    server.stderr.on('data', (d) => { serverOut += d; });
+    cleanups.push(() => new Promise((resolve) => {
+      if (server.exitCode !== null) return resolve();
+      server.once('exit', resolve);
+      server.kill('SIGTERM');
+      setTimeout(() => server.kill('SIGKILL'), 5000).unref();
+    }));
+    const base = `http://127.0.0.1:${port}`;
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`VS Code server did not start:\n${serverOut}`)), 60_000);
+      const check = () => { if (/Extension host agent started|Server bound to|listening on/i.test(serverOut)) { clearTimeout(timer); resolve(); } };
+      server.stdout.on('data', check);
+      server.stderr.on('data', check);
+      server.on('exit', (c) => { clearTimeout(timer); reject(new Error(`VS Code server exited (${c}):\n${serverOut}`)); });
+    });
+
+    const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+    const payload = [['extensionDevelopmentPath', remote(ROOT)], ['extensionTestsPath', remote(join(BUNDLE, 'index'))]];
+    const url = `${base}/?folder=${encodeURIComponent(dirs.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    log(`VS Code server on ${base}; running ${count} test file(s) in its extension host`);
+    const browser = await chromium.launch({ executablePath: toolchain.chromium, args: CHROMIUM_ARGS, headless: true });
+    cleanups.push(() => browser.close());
+    const page = await browser.newPage();
+    await page.goto(url, { waitUntil: 'domcontentloaded' });
+
+    const limit = Number(process.env.INTEGRATION_TIMEOUT_S || 600) * 1000;
+    const t0 = Date.now();
+    while (!existsSync(resultsFile)) {
+      if (Date.now() - t0 > limit) throw new Error(`no results after ${limit / 1000} s; extension host log:\n${hostLog(dirs)}`);
+      if (server.exitCode !== null) throw new Error(`VS Code server exited (${server.exitCode}):\n${serverOut}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+    console.log(`\n${results.report}\n`);
+    console.log(`  ${results.passes} passing, ${results.failures} failing, ${results.pending} pending (${(results.durationMs / 1000).toFixed(1)} s in the extension host)`);
+    if (results.failures > 0) console.log(`  logs: ${join(dirs['server-data'], 'data', 'logs')}`);
+    return results.failures > 0 || results.passes === 0 ? 1 : 0;
+  } finally {
+    await cleanup();
+  }
+}
+
+function hostLog(dirs) {
+  return findFiles(join(dirs['server-data']), /exthost\d*\.log$/).map((f) => readFileSync(f, 'utf8')).join('\n').slice(-6000);
+}
+
+main().then((code) => process.exit(code), (e) => {
+  console.error(`integration: ${e.stack ?? e}`);
+  process.exit(1);
+});
