@@ -1,0 +1,350 @@
+import { strict as assert } from 'node:assert';
+import {
+  commentOnPullCommand,
+  createPullCommand,
+  defaultPullTitle,
+  editPullCommand,
+  mergePullCommand,
+  pullTargetFromArg,
+  pullWebUrl,
+  resolvePullTarget,
+  setPullStateCommand,
+  type PullApi,
+  type PullEnv,
+  type PullTarget,
+  type WatchOptions,
+} from '../../../src/commands/pullActions';
+import { runOperation } from '../../../src/commands/operationsRunner';
+import { OperationFailedError } from '../../../src/api/errors';
+import type { InputOptions, PickItem, PickOptions, Ui } from '../../../src/platform/ui';
+import type { Branch, CreatePullBody, DatabaseRef, Operation, OperationError, Pull, PullComment } from '../../../src/shared/wire';
+
+const alice = { owner: 'alice', name: 'inventory' };
+const bobFork = { owner: 'bob', name: 'inventory' };
+
+/** An in-memory server with the shape of the API: enough state to see what a command changed. */
+class FakeServer implements PullApi {
+  pulls: Pull[] = [];
+  comments: PullComment[] = [];
+  branches = new Map<string, Branch[]>([
+    ['alice/inventory', [branch('main'), branch('prices')]],
+    ['bob/inventory', [branch('main'), branch('fix-typo')]],
+  ]);
+  forks = new Map<string, DatabaseRef[]>([['alice/inventory', [bobFork]]]);
+  roots = new Map<string, DatabaseRef>([['bob/inventory', alice]]);
+  mergeOutcome: 'succeeded' | OperationError = 'succeeded';
+  calls: string[] = [];
+
+  private key(db: DatabaseRef): string {
+    return `${db.owner}/${db.name}`;
+  }
+  async getDatabase(db: DatabaseRef) {
+    this.calls.push(`getDatabase ${this.key(db)}`);
+    const root = this.roots.get(this.key(db));
+    return root ? { network_root: root } : {};
+  }
+  async listForks(db: DatabaseRef) {
+    return this.forks.get(this.key(db)) ?? [];
+  }
+  async listBranches(db: DatabaseRef, page?: { pageToken?: string }) {
+    // Two pages, to prove every page is read.
+    const all = this.branches.get(this.key(db)) ?? [];
+    return page?.pageToken ? { items: all.slice(1) } : all.length > 1 ? { items: all.slice(0, 1), nextPageToken: 'p2' } : { items: all };
+  }
+  async listPulls(_db: DatabaseRef, page?: { pageToken?: string }) {
+    const half = Math.ceil(this.pulls.length / 2);
+    return page?.pageToken ? { items: this.pulls.slice(half) } : { items: this.pulls.slice(0, half), nextPageToken: 'next' };
+  }
+  async getPull(_db: DatabaseRef, n: number | string) {
+    const p = this.pulls.find((x) => x.pull_number === Number(n));
+    if (!p) throw Object.assign(new Error('not found'), { name: 'ApiError', status: 404 });
+    return { ...p };
+  }
+  async createPull(db: DatabaseRef, body: CreatePullBody) {
+    this.calls.push(`createPull ${JSON.stringify(body)}`);
+    const p: Pull = { pull_number: this.pulls.length + 1, state: 'open', created_at: '2026-11-21T10:00:00Z', creator: 'alice', ...body };
+    assert.deepEqual(body.to_branch.database, { owner: db.owner, name: db.name });
+    this.pulls.push(p);
+    return p;
+  }
+  async updatePull(_db: DatabaseRef, n: number | string, patch: Partial<Pull>) {
+    this.calls.push(`updatePull #${n} ${JSON.stringify(patch)}`);
+    const p = this.pulls.find((x) => x.pull_number === Number(n));
+    if (!p) throw Object.assign(new Error('not found'), { name: 'ApiError', status: 404 });
+    Object.assign(p, patch);
+    return { ...p };
+  }
+  async listPullComments() {
+    return this.comments;
+  }
+  async createPullComment(_db: DatabaseRef, n: number | string, body: { body: string }) {
+    this.calls.push(`comment #${n} ${body.body}`);
+    const c = { comment_id: String(this.comments.length + 1), author: 'alice', body: body.body, created_at: 'now', updated_at: 'now' };
+    this.comments.push(c);
+    return c;
+  }
+  async mergePull(_db: DatabaseRef, n: number | string) {
+    this.calls.push(`merge #${n}`);
+    return { id: `owners/alice/repos/inventory/jobs/${n}`, href: `http://hub/api/v2/operations/owners/alice/repos/inventory/jobs/${n}` };
+  }
+  async waitForOperation(ref: { id: string }, opts?: { onUpdate?: (o: Operation) => void }) {
+    const base: Operation = { id: ref.id, type: 'merge', status: 'running', created_at: 'now', cancelable: false };
+    opts?.onUpdate?.(base);
+    if (this.mergeOutcome === 'succeeded') {
+      const n = Number(ref.id.split('/').pop());
+      this.pulls.find((x) => x.pull_number === n)!.state = 'merged';
+      return { ...base, status: 'succeeded', result: { pull_id: n } };
+    }
+    throw new OperationFailedError({ ...base, status: 'failed', error: this.mergeOutcome });
+  }
+}
+
+function branch(name: string): Branch {
+  return { name, head_commit_sha: `${name}0000000000000000000000000000`.slice(0, 32) };
+}
+
+function pull(n: number, state: string, title = `Pull ${n}`): Pull {
+  return {
+    pull_number: n,
+    title,
+    state,
+    created_at: '2026-11-21T09:00:00Z',
+    creator: 'bob',
+    from_branch: { database: alice, branch_name: 'prices' },
+    to_branch: { database: alice, branch_name: 'main' },
+  };
+}
+
+type Answer = unknown;
+
+/** A Ui that answers from a script and records what the user was shown. */
+class ScriptedUi implements Ui {
+  answers: Answer[] = [];
+  shown: string[] = [];
+  picks: { title: string; labels: string[] }[] = [];
+  inputs: InputOptions[] = [];
+  errors: unknown[] = [];
+  confirms: string[] = [];
+  private next(): Answer {
+    if (!this.answers.length) throw new Error('the script ran out of answers');
+    return this.answers.shift();
+  }
+  async pick<T>(items: readonly PickItem<T>[] | Promise<readonly PickItem<T>[]>, options: PickOptions): Promise<T | undefined> {
+    const list = await items;
+    this.picks.push({ title: options.title, labels: list.map((i) => i.label) });
+    const a = this.next();
+    if (a === undefined) return undefined;
+    const found = list.find((i) => i.label === a);
+    assert.ok(found, `"${String(a)}" is not offered in ${options.title}: ${list.map((i) => i.label).join(', ')}`);
+    return found.value;
+  }
+  async pickOrType<T>(items: readonly PickItem<T>[] | Promise<readonly PickItem<T>[]>, options: PickOptions) {
+    const list = await items;
+    this.picks.push({ title: options.title, labels: list.map((i) => i.label) });
+    const a = this.next() as string | undefined;
+    if (a === undefined) return undefined;
+    const found = list.find((i) => i.label === a);
+    return found ? { value: found.value } : { typed: a };
+  }
+  async pickMany<T>(): Promise<T[] | undefined> {
+    throw new Error('not used');
+  }
+  async input(options: InputOptions): Promise<string | undefined> {
+    this.inputs.push(options);
+    const a = this.next() as string | undefined;
+    if (a !== undefined && options.validate) assert.equal(options.validate(a), undefined, `input "${a}" rejected`);
+    return a;
+  }
+  async info(message: string) {
+    this.shown.push(message);
+    return undefined;
+  }
+  async confirm(message: string) {
+    this.confirms.push(message);
+    return this.next() as boolean;
+  }
+  async withProgress<T>(_t: string, task: (p: { report(m: string): void }, s: AbortSignal) => Promise<T>) {
+    return task({ report: () => undefined }, new AbortController().signal);
+  }
+  async copy() {}
+  async openExternal() {
+    return true;
+  }
+  error(error: unknown) {
+    this.errors.push(error);
+  }
+}
+
+function setup(hosts = [{ id: 'h1', label: 'Hub', siteUrl: 'http://hub' }]) {
+  const server = new FakeServer();
+  const ui = new ScriptedUi();
+  const changed: PullTarget[] = [];
+  const shownPulls: PullTarget[] = [];
+  const failures: { what: string; error: OperationError; operationId: string }[] = [];
+  const watched: WatchOptions[] = [];
+  const env: PullEnv = {
+    ui,
+    log: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+    hosts: () => hosts,
+    clientFor: () => server,
+    knownDatabases: () => [alice],
+    watch: async (o) => {
+      watched.push(o);
+      return runOperation({ start: o.start, waiter: o.client, signal: new AbortController().signal });
+    },
+    showOperationFailure: async (what, error, ids) => {
+      failures.push({ what, error, operationId: ids.operationId });
+    },
+    showPull: async (t) => {
+      shownPulls.push(t);
+    },
+    pullChanged: (t) => changed.push(t),
+  };
+  return { server, ui, env, changed, shownPulls, failures, watched };
+}
+
+const node = (n: number) => ({ hostId: 'h1', db: alice, pull: { pull_number: n } });
+
+describe('pull request commands', () => {
+  it('reads the pull from a tree node or an explicit target, and refuses junk', () => {
+    assert.deepEqual(pullTargetFromArg(node(3)), { hostId: 'h1', db: alice, pullNumber: 3 });
+    assert.deepEqual(pullTargetFromArg({ hostId: 'h1', database: alice, pullNumber: 4 }), { hostId: 'h1', db: alice, pullNumber: 4 });
+    assert.equal(pullTargetFromArg({ hostId: 'h1', db: alice, pullNumber: -1 }), undefined);
+    assert.equal(pullTargetFromArg('alice/inventory#3'), undefined);
+  });
+
+  it('from the palette, asks for the database and offers only pulls in the wanted state, across pages', async () => {
+    const { server, ui, env } = setup();
+    server.pulls = [pull(1, 'open'), pull(2, 'closed'), pull(3, 'merged'), pull(4, 'open')];
+    ui.answers = ['alice/inventory', '#4 Pull 4'];
+    const t = await resolvePullTarget(env, undefined, ['open']);
+    assert.deepEqual(t, { hostId: 'h1', db: alice, pullNumber: 4 });
+    assert.deepEqual(ui.picks[1]!.labels, ['#1 Pull 1', '#4 Pull 4']);
+  });
+
+  it('opens a pull from a fork branch into main, then shows it', async () => {
+    const { ui, env, shownPulls, changed } = setup();
+    ui.answers = ['main', 'bob/inventory:fix-typo', 'Fix typo', 'Fixes a **typo**'];
+    const created = await createPullCommand(env, { hostId: 'h1', db: alice });
+    assert.ok(created);
+    assert.deepEqual(created.from_branch, { database: bobFork, branch_name: 'fix-typo' });
+    assert.deepEqual(created.to_branch, { database: alice, branch_name: 'main' });
+    assert.equal(created.title, 'Fix typo');
+    assert.equal(created.description, 'Fixes a **typo**');
+    // The from picker lists the database's own branches first, then the fork's, never the target itself.
+    assert.deepEqual(ui.picks[1]!.labels, ['prices', 'bob/inventory:main', 'bob/inventory:fix-typo']);
+    assert.equal(ui.inputs[0]!.value, 'Fix typo');
+    assert.deepEqual(shownPulls, [{ hostId: 'h1', db: alice, pullNumber: 1 }]);
+    assert.equal(changed.length, 1);
+  });
+
+  it('opening from a fork walks up to the network root and offers the root and its forks', async () => {
+    const { ui, env } = setup();
+    ui.answers = ['main', undefined];
+    await createPullCommand(env, { hostId: 'h1', db: bobFork });
+    assert.deepEqual(ui.picks[0]!.labels, ['main', 'fix-typo']);
+    assert.deepEqual(ui.picks[1]!.labels, ['fix-typo', 'alice/inventory:main', 'alice/inventory:prices']);
+  });
+
+  it('dismissing any step opens nothing', async () => {
+    const { server, ui, env } = setup();
+    ui.answers = ['main', 'prices', undefined];
+    assert.equal(await createPullCommand(env, { hostId: 'h1', db: alice }), undefined);
+    assert.equal(server.pulls.length, 0);
+  });
+
+  it('omits an empty description instead of sending ""', async () => {
+    const { server, ui, env } = setup();
+    ui.answers = ['main', 'prices', 'Prices', '  '];
+    await createPullCommand(env, { hostId: 'h1', db: alice });
+    assert.ok(!server.calls.some((c) => c.includes('"description"')));
+  });
+
+  it('edits title and description, sending only what changed', async () => {
+    const { server, ui, env, changed } = setup();
+    server.pulls = [pull(1, 'open', 'Old title')];
+    ui.answers = ['Old title', 'New description'];
+    const updated = await editPullCommand(env, node(1));
+    assert.equal(updated?.description, 'New description');
+    assert.deepEqual(server.calls.filter((c) => c.startsWith('updatePull')), ['updatePull #1 {"description":"New description"}']);
+    assert.equal(changed.length, 1);
+  });
+
+  it('an edit that changes nothing sends nothing and says so', async () => {
+    const { server, ui, env } = setup();
+    server.pulls = [pull(1, 'open', 'Same')];
+    await editPullCommand(env, node(1), { title: 'Same', description: '' });
+    assert.ok(!server.calls.some((c) => c.startsWith('updatePull')));
+    assert.match(ui.shown[0]!, /unchanged/);
+  });
+
+  it('closes and reopens', async () => {
+    const { server, ui, env } = setup();
+    server.pulls = [pull(1, 'open')];
+    assert.equal((await setPullStateCommand(env, node(1), 'closed'))?.state, 'closed');
+    assert.match(ui.shown.at(-1)!, /#1 is closed/);
+    assert.equal((await setPullStateCommand(env, node(1), 'open'))?.state, 'open');
+    assert.equal(server.pulls[0]!.state, 'open');
+  });
+
+  it('posts a comment and refuses an empty one', async () => {
+    const { server, ui, env } = setup();
+    server.pulls = [pull(1, 'open')];
+    assert.equal((await commentOnPullCommand(env, node(1), 'LGTM'))?.body, 'LGTM');
+    assert.equal(await commentOnPullCommand(env, node(1), '   '), undefined);
+    assert.deepEqual(server.comments.map((c) => c.body), ['LGTM']);
+    assert.match(ui.shown[0]!, /empty comment/);
+  });
+
+  it('merges after confirmation, watching the operation, and ends with the pull merged', async () => {
+    const { server, ui, env, watched } = setup();
+    server.pulls = [pull(2, 'open', 'Add prices')];
+    ui.answers = [true];
+    const r = await mergePullCommand(env, node(2));
+    assert.equal(r.kind, 'merged');
+    assert.equal(r.kind === 'merged' && r.pull.state, 'merged');
+    assert.match(ui.confirms[0]!, /Merge pull request #2 "Add prices"\?/);
+    assert.match(watched[0]!.title, /Merging pull request #2 into main/);
+    assert.match(ui.shown[0]!, /Pull request #2 is merged: prices → main/);
+  });
+
+  it('declining the confirmation merges nothing', async () => {
+    const { server, ui, env } = setup();
+    server.pulls = [pull(2, 'open')];
+    ui.answers = [false];
+    assert.equal((await mergePullCommand(env, node(2))).kind, 'dismissed');
+    assert.ok(!server.calls.includes('merge #2'));
+  });
+
+  it('a failed merge shows the OperationError and leaves the pull open', async () => {
+    const { server, ui, env, failures } = setup();
+    server.pulls = [pull(2, 'open')];
+    server.mergeOutcome = { status: 409, code: 'CONFLICT', title: 'Merge conflict', detail: 'Conflicts in: parts' };
+    ui.answers = [true];
+    const r = await mergePullCommand(env, node(2));
+    assert.equal(r.kind, 'failed');
+    assert.deepEqual(failures, [
+      { what: 'Merging pull request #2', error: server.mergeOutcome, operationId: 'owners/alice/repos/inventory/jobs/2' },
+    ]);
+    assert.equal(server.pulls[0]!.state, 'open');
+  });
+
+  it('does not offer to merge a pull that is no longer open', async () => {
+    const { server, ui, env } = setup();
+    server.pulls = [pull(2, 'closed')];
+    assert.equal((await mergePullCommand(env, node(2))).kind, 'notOpen');
+    assert.match(ui.shown[0]!, /closed; only an open pull request can be merged/);
+  });
+
+  it('API errors go to the one error reporter', async () => {
+    const { ui, env } = setup();
+    assert.equal(await setPullStateCommand(env, node(99), 'closed'), undefined);
+    assert.equal((await mergePullCommand(env, node(99))).kind, 'error');
+    assert.deepEqual(ui.errors.map((e) => (e as { status?: number }).status), [404, 404]);
+  });
+
+  it('builds the web address and a title from a branch name', () => {
+    assert.equal(pullWebUrl('https://site.example/', { hostId: 'h', db: alice, pullNumber: 5 }), 'https://site.example/repositories/alice/inventory/pulls/5');
+    assert.equal(defaultPullTitle('add-prices_table'), 'Add prices table');
+  });
+});
