@@ -115,7 +115,7 @@ export class Transport {
       const err = outcome.error;
       const canRetry = retryable && attempt < this.config.maxRetries && outcome.retryable;
       if (!canRetry) throw err;
-      let delay = jitter(1000 * 2 ** attempt, 0.2, this.timing.random);
+      let delay = jitter(1000 * 2 ** attempt, 0.2, () => this.timing.random());
       if (err.retryAfterMs !== undefined) {
         if (err.retryAfterMs > this.config.maxRetryAfterMs) throw err;
         delay = err.retryAfterMs;
