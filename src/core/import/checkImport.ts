@@ -1,0 +1,178 @@
+import { MAX_IMPORT_BYTES, type Cell } from './tableReader';
+
+export type ImportOperationKind = 'create' | 'overwrite' | 'update' | 'replace';
+export const IMPORT_OPERATION_KINDS: readonly ImportOperationKind[] = ['create', 'overwrite', 'update', 'replace'];
+
+/** The destination table as the branch has it now. */
+export interface ImportTarget {
+  table: string;
+  exists: boolean;
+  /** Existing columns, in table order (empty when the table does not exist). */
+  columns: readonly string[];
+  /** Existing primary key columns (empty when the table does not exist). */
+  primaryKeys: readonly string[];
+}
+
+export interface ImportCheckInput {
+  fileSize: number;
+  /** Header of the file. */
+  sourceColumns: readonly string[];
+  /** The first rows (a preview), used to check primary key values. */
+  rows: readonly (readonly Cell[])[];
+  operation: ImportOperationKind;
+  target: ImportTarget;
+  /** For a new table (create/overwrite): its primary key, as source column names. */
+  primaryKeys: readonly string[];
+  /** Source column → table column, for every source column that is imported. */
+  columnMap: Readonly<Record<string, string>>;
+}
+
+export type ImportCheckCode =
+  | 'empty-file'
+  | 'no-rows'
+  | 'file-too-large'
+  | 'table-exists'
+  | 'table-missing'
+  | 'header-mismatch'
+  | 'unmapped-columns'
+  | 'bad-column-map'
+  | 'primary-key-missing'
+  | 'primary-key-required'
+  | 'primary-key-values';
+
+export interface ImportProblem {
+  code: ImportCheckCode;
+  severity: 'error' | 'warning';
+  /** Says what is wrong and how to fix it. */
+  message: string;
+}
+
+/** Whether an operation can apply to the table as it is; undefined when it can. */
+export function operationUnavailableReason(operation: ImportOperationKind, tableExists: boolean, table: string): string | undefined {
+  if (operation === 'create' && tableExists) return `Table ${table} already exists: choose overwrite, update or replace, or type a new table name.`;
+  if ((operation === 'update' || operation === 'replace') && !tableExists) {
+    return `Table ${table} does not exist, so there is nothing to ${operation}: choose create, or pick an existing table.`;
+  }
+  return undefined;
+}
+
+/** What each operation does, for the picker (matches Dolt's `table import` -c, -c -f, -u, -r). */
+export const OPERATION_DESCRIPTIONS: Readonly<Record<ImportOperationKind, string>> = {
+  create: 'Create a new table from the file. The table must not exist yet.',
+  overwrite: 'Replace the table, schema included, with one created from the file.',
+  update: 'Upsert the file\'s rows into the existing table: new keys are added, existing keys updated.',
+  replace: 'Empty the existing table (keeping its schema), then insert the file\'s rows.',
+};
+
+/**
+ * Checks an import before any byte is uploaded. Returns every problem found (errors block the
+ * upload; warnings are shown), each with a message that says how to fix it.
+ */
+export function checkImport(input: ImportCheckInput): ImportProblem[] {
+  const problems: ImportProblem[] = [];
+  const error = (code: ImportCheckCode, message: string): void => void problems.push({ code, severity: 'error', message });
+  const warn = (code: ImportCheckCode, message: string): void => void problems.push({ code, severity: 'warning', message });
+  const { target, operation } = input;
+
+  if (input.fileSize === 0) {
+    error('empty-file', 'The file is empty. Choose a file with a header row and at least one data row.');
+    return problems;
+  }
+  if (input.fileSize > MAX_IMPORT_BYTES) {
+    error(
+      'file-too-large',
+      `The file is ${(input.fileSize / 1024 ** 3).toFixed(2)} GiB; imports are limited to 1 GiB. Split it into smaller files and import them one after another with "update".`,
+    );
+  }
+  if (input.rows.length === 0) {
+    error('no-rows', 'The file has a header but no data rows. Add rows below the header, or choose another file.');
+  }
+
+  const unavailable = operationUnavailableReason(operation, target.exists, target.table);
+  if (unavailable) error(operation === 'create' ? 'table-exists' : 'table-missing', unavailable);
+
+  // Column map: keys must be source columns, values distinct.
+  const sourceSet = new Set(input.sourceColumns);
+  const destinations = new Map<string, string>();
+  for (const [source, dest] of Object.entries(input.columnMap)) {
+    if (!sourceSet.has(source)) {
+      error('bad-column-map', `The column map names "${source}", which is not a column of the file. Remove it from the column map.`);
+      continue;
+    }
+    const other = destinations.get(dest.toLowerCase());
+    if (other !== undefined) {
+      error('bad-column-map', `File columns "${other}" and "${source}" are both mapped to "${dest}". Map each file column to a different table column.`);
+    }
+    destinations.set(dest.toLowerCase(), source);
+  }
+  const mapped = input.sourceColumns.filter((c) => Object.hasOwn(input.columnMap, c));
+
+  const intoExisting = target.exists && (operation === 'update' || operation === 'replace');
+  if (intoExisting) {
+    const tableColumns = new Map(target.columns.map((c) => [c.toLowerCase(), c]));
+    const unknown = mapped.filter((s) => !tableColumns.has(input.columnMap[s]!.toLowerCase()));
+    if (unknown.length > 0) {
+      error(
+        'header-mismatch',
+        `The file's header does not match table ${target.table}: ${list(unknown.map((s) => (input.columnMap[s] === s ? s : `${s} → ${input.columnMap[s]}`)))} ` +
+          `${unknown.length === 1 ? 'is not a column' : 'are not columns'} of the table (it has ${list(target.columns)}). ` +
+          'Rename the header, map the column to a table column, or leave it out of the column map.',
+      );
+    }
+    if (mapped.length === 0) {
+      error('header-mismatch', `No column of the file matches a column of table ${target.table} (it has ${list(target.columns)}). Rename the header or map the columns.`);
+    }
+    const missingKeys = target.primaryKeys.filter((k) => !destinations.has(k.toLowerCase()));
+    if (missingKeys.length > 0) {
+      error(
+        'primary-key-missing',
+        `Primary key ${missingKeys.length === 1 ? 'column' : 'columns'} ${list(missingKeys)} of table ${target.table} ` +
+          `${missingKeys.length === 1 ? 'is' : 'are'} missing from the file. Add ${missingKeys.length === 1 ? 'that column' : 'those columns'} to the file, or map a file column to ${missingKeys.length === 1 ? 'it' : 'them'}.`,
+      );
+    }
+    const unfilled = target.columns.filter((c) => !destinations.has(c.toLowerCase()) && !missingKeys.includes(c));
+    if (unfilled.length > 0 && operation === 'replace') {
+      warn('unmapped-columns', `Table columns ${list(unfilled)} get no value from the file; after the replace they hold their default (or NULL).`);
+    }
+  } else {
+    // A new table (create, or overwrite which recreates it from the file).
+    if (input.primaryKeys.length === 0) {
+      error('primary-key-required', 'A new table needs a primary key. Choose one or more columns whose values identify each row.');
+    }
+    const unknownKeys = input.primaryKeys.filter((k) => !sourceSet.has(k));
+    if (unknownKeys.length > 0) {
+      error('primary-key-missing', `Primary key ${list(unknownKeys)} is not a column of the file. Choose primary key columns from the file's header.`);
+    }
+    const unmappedKeys = input.primaryKeys.filter((k) => sourceSet.has(k) && !Object.hasOwn(input.columnMap, k));
+    if (unmappedKeys.length > 0) {
+      error('primary-key-missing', `Primary key ${list(unmappedKeys)} is left out of the column map. Include it, or choose another key.`);
+    }
+    const keyIdx = input.primaryKeys.map((k) => input.sourceColumns.indexOf(k)).filter((i) => i >= 0);
+    if (keyIdx.length === input.primaryKeys.length && keyIdx.length > 0) {
+      const seen = new Map<string, number>();
+      for (let r = 0; r < input.rows.length; r++) {
+        const row = input.rows[r]!;
+        const emptyAt = keyIdx.find((i) => row[i] === null || row[i] === undefined);
+        if (emptyAt !== undefined) {
+          error('primary-key-values', `Row ${r + 1} has no value for primary key column "${input.sourceColumns[emptyAt]}". Fill it in, or choose another key.`);
+          break;
+        }
+        const key = JSON.stringify(keyIdx.map((i) => row[i]));
+        const before = seen.get(key);
+        if (before !== undefined) {
+          error(
+            'primary-key-values',
+            `Rows ${before + 1} and ${r + 1} have the same primary key (${keyIdx.map((i) => row[i]).join(', ')}). Choose a key that is unique in every row, or remove the duplicate.`,
+          );
+          break;
+        }
+        seen.set(key, r);
+      }
+    }
+  }
+  return problems;
+}
+
+function list(names: readonly string[]): string {
+  return names.map((n) => `"${n}"`).join(', ');
+}

@@ -1,0 +1,140 @@
+import { createReadStream } from 'node:fs';
+import ExcelJS from 'exceljs';
+import { ImportParseError } from '../importParseError';
+import type { Cell, TableReader } from '../tableReader';
+import { checkHeader } from './header';
+import { formatDate } from './objectRows';
+
+/**
+ * The first worksheet of a workbook, streamed with exceljs' WorkbookReader. Its first non-empty
+ * row is the header; fully empty rows are skipped. Styles are read so that date-formatted
+ * numbers come back as dates.
+ */
+export async function openXlsxReader(filePath: string, options: { signal?: AbortSignal }): Promise<TableReader> {
+  const file = createReadStream(filePath, options.signal ? { signal: options.signal } : {});
+  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  });
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    file.destroy();
+  };
+  const fail = async (err: unknown, row?: number): Promise<never> => {
+    await close();
+    if (err instanceof ImportParseError || (err instanceof Error && err.name === 'AbortError')) throw err;
+    if (options.signal?.aborted) throw options.signal.reason;
+    throw new ImportParseError(
+      `the file could not be read as an Excel workbook (${err instanceof Error ? err.message : String(err)}). ` +
+        'Save it from your spreadsheet program as "Excel Workbook (.xlsx)".',
+      { fileType: 'xlsx', reason: 'bad-syntax', ...(row !== undefined ? { row } : {}), cause: err },
+    );
+  };
+
+  let sheetRows: AsyncIterator<ExcelJS.Row>;
+  let header: { cells: Cell[]; sheetRow: number } | undefined;
+  try {
+    const sheets = workbook[Symbol.asyncIterator]();
+    const sheet = await sheets.next();
+    if (sheet.done) {
+      await close();
+      throw new ImportParseError('the workbook has no worksheet. Add a sheet with a header row.', { fileType: 'xlsx', reason: 'empty' });
+    }
+    sheetRows = sheet.value[Symbol.asyncIterator]();
+    for (;;) {
+      const r = await sheetRows.next();
+      if (r.done) break;
+      const cells = rowCells(r.value);
+      if (cells.some((c) => c !== null)) {
+        header = { cells: trimTrailingNulls(cells), sheetRow: r.value.number };
+        break;
+      }
+    }
+  } catch (err) {
+    return fail(err);
+  }
+  if (!header) {
+    await close();
+    throw new ImportParseError('the first worksheet is empty. Put the column names in its first row.', {
+      fileType: 'xlsx',
+      reason: 'empty',
+    });
+  }
+  const columns = checkHeader('xlsx', header.cells);
+  const width = columns.length;
+
+  async function* rows(): AsyncGenerator<Cell[]> {
+    let rowNumber = 0;
+    try {
+      for (;;) {
+        options.signal?.throwIfAborted();
+        let r: IteratorResult<ExcelJS.Row>;
+        try {
+          r = await sheetRows.next();
+        } catch (err) {
+          return await fail(err, rowNumber + 1);
+        }
+        if (r.done) return;
+        const cells = rowCells(r.value);
+        if (!cells.some((c) => c !== null)) continue;
+        rowNumber++;
+        if (cells.length > width && cells.slice(width).some((c) => c !== null)) {
+          throw new ImportParseError(
+            `sheet row ${r.value.number} has a value in column ${columnLetter(width + 1)} or later, beyond the ${width} named columns. ` +
+              'Give that column a name in the header row, or clear the cell.',
+            { fileType: 'xlsx', reason: 'bad-row', row: rowNumber },
+          );
+        }
+        const row = cells.slice(0, width);
+        while (row.length < width) row.push(null);
+        yield row;
+      }
+    } finally {
+      await close();
+    }
+  }
+
+  return { fileType: 'xlsx', columns, rows, close };
+}
+
+function rowCells(row: ExcelJS.Row): Cell[] {
+  const values = row.values;
+  if (!Array.isArray(values)) return [];
+  const cells: Cell[] = [];
+  // row.values is 1-based and sparse: index 1 is column A.
+  for (let i = 1; i < values.length; i++) cells.push(cellText(values[i]));
+  return cells;
+}
+
+function trimTrailingNulls(cells: Cell[]): Cell[] {
+  let end = cells.length;
+  while (end > 0 && cells[end - 1] === null) end--;
+  return cells.slice(0, end);
+}
+
+function cellText(value: unknown): Cell {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value === '' ? null : value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return formatDate(value);
+  if (typeof value === 'object') {
+    const v = value as Record<string, unknown>;
+    if (Array.isArray(v['richText'])) return (v['richText'] as { text: string }[]).map((t) => t.text).join('');
+    if ('result' in v) return cellText(v['result']);
+    if ('formula' in v || 'sharedFormula' in v) return null; // formula never calculated
+    if (typeof v['error'] === 'string') return v['error'];
+    if (typeof v['text'] === 'string') return v['text'];
+  }
+  return String(value);
+}
+
+function columnLetter(n: number): string {
+  let s = '';
+  for (let x = n; x > 0; x = Math.floor((x - 1) / 26)) s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
+  return s;
+}
