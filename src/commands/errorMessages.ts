@@ -1,7 +1,7 @@
 // The one classification of failures into what a user reads and what they can do about it.
 // Classified by type, HTTP status and error code, never by message text. No vscode here so it is
 // unit-testable; reportError.ts turns the result into a notification.
-import { ApiError, OperationFailedError } from '../api/index';
+import { ApiError, ClientErrorCodes, OperationFailedError } from '../api/index';
 
 export type ErrorAction =
   | { readonly kind: 'signIn'; readonly hostId: string | undefined }
@@ -46,6 +46,14 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
       ? `${what}: ${e.title}${e.detail ? ` — ${e.detail}` : ''} (${e.code})`
       : `${what} without a reason from the server (operation ${op.id}).`;
     return { message, actions: [{ kind: 'showLog' }] };
+  }
+
+  if (error instanceof ApiError && error.status === 0) {
+    const why = error.code === ClientErrorCodes.timeout ? 'it did not answer in time' : `cannot connect (${error.code})`;
+    return {
+      message: `${prefix}: ${host} is unreachable — ${why}. Check the address in versionedDb.hosts, or start the local hub.`,
+      actions: [{ kind: 'showLog' }],
+    };
   }
 
   if (error instanceof ApiError) {

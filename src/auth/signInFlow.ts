@@ -1,0 +1,80 @@
+// The sign-in conversation: host, method, credential, validation with GET /user, storage.
+// Written against the Ui interface so unit tests script it; no token is stored before GET /user
+// accepts it, and no token is ever logged.
+import type { User } from '../shared/wire';
+import type { Logger } from '../core/logger';
+import type { Ui } from '../platform/ui';
+import type { Account, AccountStore, CredentialKind } from './accountStore';
+import type { HostInfo } from './clientSource';
+
+export interface SignInDeps {
+  readonly ui: Ui;
+  readonly accounts: Pick<AccountStore, 'add'>;
+  hosts(): readonly HostInfo[];
+  /** GET /user with exactly this token (not the stored one). */
+  validate(siteUrl: string, token: string, signal: AbortSignal): Promise<User>;
+  /** The browser round trip; resolves an access token. */
+  oauth(siteUrl: string, signal: AbortSignal): Promise<string>;
+  /** Starting/signing in to the built-in hub is its own flow (a token from its CLI). */
+  signInToLocalHub(): Promise<Account | undefined>;
+  readonly log: Logger;
+}
+
+type Method = 'token' | 'oauth' | 'localHub';
+
+export async function signIn(deps: SignInDeps, hostId?: string): Promise<Account | undefined> {
+  const hosts = deps.hosts();
+  let host = hostId ? hosts.find((h) => h.id === hostId) : undefined;
+  if (hostId === 'local-hub' && !host) return deps.signInToLocalHub();
+  if (!host) {
+    const items = [
+      ...hosts.filter((h) => !h.isLocal).map((h) => ({ label: h.label, description: h.siteUrl, value: h as HostInfo | 'local' })),
+      { label: 'Local Hub', description: 'built in, runs offline on this machine', value: 'local' as const },
+    ];
+    const picked = await deps.ui.pick(items, { title: 'Sign In', placeholder: 'Sign in to which host?' });
+    if (!picked) return undefined;
+    if (picked === 'local') return deps.signInToLocalHub();
+    host = picked;
+  }
+  if (host.isLocal) return deps.signInToLocalHub();
+  const method = await deps.ui.pick<Method>(
+    [
+      { label: 'Personal access token', description: `create one at ${host.siteUrl}/settings/tokens`, value: 'token' },
+      { label: 'Sign in with the browser', description: 'OAuth 2.0', value: 'oauth' },
+    ],
+    { title: `Sign In to ${host.label}`, placeholder: 'How do you want to sign in?' },
+  );
+  if (!method) return undefined;
+  const site = host;
+  try {
+    let token: string | undefined;
+    let kind: CredentialKind;
+    if (method === 'token') {
+      token = (await deps.ui.input({
+        title: `Sign In to ${site.label}`,
+        prompt: `Paste a personal access token from ${site.siteUrl}/settings/tokens`,
+        password: true,
+        validate: (v) => (v.trim() === '' ? 'Paste the token.' : /\s/.test(v.trim()) ? 'A token has no spaces.' : undefined),
+      }))?.trim();
+      kind = 'token';
+    } else {
+      token = await deps.ui.withProgress(`Signing in to ${site.label} in the browser…`, (_p, signal) => deps.oauth(site.siteUrl, signal));
+      kind = 'oauth';
+    }
+    if (!token) return undefined;
+    const credential = token;
+    const user = await deps.ui.withProgress(`Checking the token with ${site.label}…`, (_p, signal) =>
+      deps.validate(site.siteUrl, credential, signal),
+    );
+    const account = await deps.accounts.add(
+      { hostId: site.id, username: user.username, ...(user.display_name ? { displayName: user.display_name } : {}), kind },
+      credential,
+    );
+    deps.log.info(`signed in to ${site.label} as ${user.username} (${kind})`);
+    void deps.ui.info(`Signed in to ${site.label} as ${user.username}.`);
+    return account;
+  } catch (e) {
+    deps.ui.error(e, { action: `sign in to ${site.label}`, hostId: site.id, hostLabel: site.label });
+    return undefined;
+  }
+}

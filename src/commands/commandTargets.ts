@@ -1,0 +1,74 @@
+// Resolving what a command acts on: the tree node it was invoked on, or a pick from the palette.
+import type { DatabaseRef } from '../shared/wire';
+import type { Account } from '../auth/accountStore';
+import { databaseOf, type TreeNode } from '../tree/treeNodes';
+import type { CommandDeps } from './commandDeps';
+
+export interface DatabaseTarget {
+  readonly hostId: string;
+  readonly db: DatabaseRef;
+}
+
+export function isTreeNode(value: unknown): value is TreeNode {
+  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string';
+}
+
+/** The host a command runs against: the node's, the only one, or the user's pick. */
+export async function resolveHost(deps: CommandDeps, node: unknown, title: string): Promise<string | undefined> {
+  if (typeof node === 'string' && deps.clients.host(node)) return node;
+  if (isTreeNode(node)) {
+    if (node.kind === 'host') return node.hostId;
+    const d = databaseOf(node);
+    if (d) return d.hostId;
+  }
+  const hosts = deps.clients.hosts();
+  if (hosts.length === 0) {
+    void deps.ui.info('No host is configured. Add one to the versionedDb.hosts setting, or run "Versioned DB: Start Local Hub".');
+    return undefined;
+  }
+  if (hosts.length === 1) return hosts[0]!.id;
+  return deps.ui.pick(
+    hosts.map((h) => ({
+      label: h.label,
+      description: h.siteUrl,
+      detail: deps.accounts.activeAccount(h.id) ? `signed in as ${deps.accounts.activeAccount(h.id)!.username}` : 'not signed in',
+      value: h.id,
+    })),
+    { title, placeholder: 'Pick a host' },
+  );
+}
+
+/** The database a command acts on: from the node, or picked among the databases in the tree. */
+export async function resolveDatabase(deps: CommandDeps, node: unknown, title: string): Promise<DatabaseTarget | undefined> {
+  if (isTreeNode(node)) {
+    if (node.kind === 'fork') return { hostId: node.hostId, db: node.fork };
+    const d = databaseOf(node);
+    if (d) return d;
+  }
+  const items = deps.databases.hostIds().flatMap((hostId) =>
+    deps.databases.list(hostId).map((db) => ({
+      label: `${db.owner}/${db.name}`,
+      description: deps.clients.labelOf(hostId),
+      value: { hostId, db },
+    })),
+  );
+  if (items.length === 0) {
+    void deps.ui.info('No database in the tree yet. Run "Versioned DB: Add Database…" first.');
+    return undefined;
+  }
+  if (items.length === 1) return items[0]!.value;
+  return deps.ui.pick(items, { title, placeholder: 'Pick a database' });
+}
+
+/** The signed-in account on a host, offering to sign in when there is none. */
+export async function requireAccount(deps: CommandDeps, hostId: string, why: string): Promise<Account | undefined> {
+  const account = deps.accounts.activeAccount(hostId);
+  if (account) return account;
+  const choice = await deps.ui.info(`${why} needs an account on ${deps.clients.labelOf(hostId)}.`, 'Sign In');
+  if (choice !== 'Sign In') return undefined;
+  return deps.signIn(hostId);
+}
+
+export function refName(db: DatabaseRef): string {
+  return `${db.owner}/${db.name}`;
+}

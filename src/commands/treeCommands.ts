@@ -1,0 +1,29 @@
+// Refresh, "Load more" and the client-side pull request state filter.
+import type { PullState } from '../shared/wire';
+import type { CommandDeps } from './commandDeps';
+import { isTreeNode, resolveDatabase } from './commandTargets';
+
+export function refreshNode(deps: CommandDeps, node?: unknown): void {
+  deps.tree.refresh(isTreeNode(node) ? node : undefined);
+}
+
+export async function loadMore(deps: CommandDeps, node?: unknown): Promise<void> {
+  if (!isTreeNode(node) || (node.kind !== 'loadMore' && node.kind !== 'category')) return;
+  await deps.tree.loadMore(node);
+}
+
+const PULL_STATES: readonly PullState[] = ['open', 'closed', 'merged'];
+
+/** Which pull request states the tree shows for a database (open by default); none picked = all. */
+export async function filterPulls(deps: CommandDeps, node?: unknown): Promise<readonly PullState[] | undefined> {
+  const t = await resolveDatabase(deps, node, 'Filter Pull Requests');
+  if (!t) return undefined;
+  const current = deps.tree.pullStateFilter(t.hostId, t.db);
+  const picked = await deps.ui.pickMany(
+    PULL_STATES.map((s) => ({ label: s, picked: current.length === 0 || current.includes(s), value: s })),
+    { title: `Pull requests of ${t.db.owner}/${t.db.name}`, placeholder: 'States to show (none = all)' },
+  );
+  if (!picked) return undefined;
+  deps.tree.setPullStateFilter(t.hostId, t.db, picked.length === PULL_STATES.length ? [] : picked);
+  return picked;
+}

@@ -1,0 +1,132 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../core/logger';
+import type { InputOptions, PickItem, PickOptions, ProgressReporter, Ui } from '../platform/ui';
+import type { ErrorContext } from './errorMessages';
+import { reportError } from './reportError';
+
+type Item<T> = vscode.QuickPickItem & { value?: T; typed?: string };
+
+/** The real UI: `vscode.window` behind the Ui interface the command logic is written against. */
+export class VscodeUi implements Ui {
+  constructor(private readonly log: Logger) {}
+
+  async pick<T>(items: readonly PickItem<T>[] | Promise<readonly PickItem<T>[]>, options: PickOptions): Promise<T | undefined> {
+    const mapped: Promise<Item<T>[]> = Promise.resolve(items).then((list) =>
+      list.map((i): Item<T> => ({ ...toQuickPickItem(i), value: i.value })),
+    );
+    const picked = await vscode.window.showQuickPick<Item<T>>(mapped, {
+      title: options.title,
+      placeHolder: options.placeholder,
+      ignoreFocusOut: true,
+      matchOnDescription: true,
+    });
+    return picked?.value;
+  }
+
+  async pickOrType<T>(
+    items: readonly PickItem<T>[] | Promise<readonly PickItem<T>[]>,
+    options: PickOptions,
+  ): Promise<{ value: T } | { typed: string } | undefined> {
+    const qp = vscode.window.createQuickPick<Item<T>>();
+    qp.title = options.title;
+    qp.placeholder = options.placeholder;
+    qp.ignoreFocusOut = true;
+    qp.matchOnDescription = true;
+    qp.busy = true;
+    let fixed: Item<T>[] = [];
+    const render = (): void => {
+      const typed = qp.value.trim();
+      const extra: Item<T>[] = typed && !fixed.some((i) => i.label === typed)
+        ? [{ label: typed, description: 'use what you typed', typed, alwaysShow: true }]
+        : [];
+      qp.items = [...fixed, ...extra];
+    };
+    void Promise.resolve(items).then(
+      (list) => {
+        fixed = list.map((i) => ({ ...toQuickPickItem(i), value: i.value }));
+        qp.busy = false;
+        render();
+      },
+      (e: unknown) => {
+        qp.busy = false;
+        this.error(e, { action: 'load the choices' });
+      },
+    );
+    return new Promise((resolve) => {
+      let done = false;
+      qp.onDidChangeValue(render);
+      qp.onDidAccept(() => {
+        const sel = qp.selectedItems[0];
+        if (!sel) return;
+        done = true;
+        resolve(sel.typed !== undefined ? { typed: sel.typed } : { value: sel.value as T });
+        qp.hide();
+      });
+      qp.onDidHide(() => {
+        if (!done) resolve(undefined);
+        qp.dispose();
+      });
+      qp.show();
+    });
+  }
+
+  async pickMany<T>(items: readonly PickItem<T>[], options: PickOptions): Promise<T[] | undefined> {
+    const picked = await vscode.window.showQuickPick(
+      items.map((i): Item<T> => ({ ...toQuickPickItem(i), value: i.value })),
+      { title: options.title, placeHolder: options.placeholder, canPickMany: true, ignoreFocusOut: true },
+    );
+    return picked?.map((p) => p.value as T);
+  }
+
+  async input(options: InputOptions): Promise<string | undefined> {
+    return vscode.window.showInputBox({
+      title: options.title,
+      prompt: options.prompt,
+      placeHolder: options.placeholder,
+      value: options.value,
+      password: options.password,
+      ignoreFocusOut: true,
+      validateInput: options.validate ? (v) => options.validate?.(v) : undefined,
+    });
+  }
+
+  async info(message: string, ...actions: string[]): Promise<string | undefined> {
+    return vscode.window.showInformationMessage(message, ...actions);
+  }
+
+  async confirm(message: string, confirmLabel: string, detail?: string): Promise<boolean> {
+    const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, confirmLabel);
+    return answer === confirmLabel;
+  }
+
+  async withProgress<T>(title: string, task: (progress: ProgressReporter, signal: AbortSignal) => Promise<T>): Promise<T> {
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort());
+        try {
+          return await task({ report: (message) => progress.report({ message }) }, controller.signal);
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+  }
+
+  async copy(text: string): Promise<void> {
+    await vscode.env.clipboard.writeText(text);
+  }
+
+  async openExternal(url: string): Promise<boolean> {
+    return vscode.env.openExternal(vscode.Uri.parse(url));
+  }
+
+  error(error: unknown, context?: ErrorContext): void {
+    reportError(error, context, this.log);
+  }
+}
+
+function toQuickPickItem<T>(i: PickItem<T>): vscode.QuickPickItem {
+  return { label: i.label, description: i.description, detail: i.detail, picked: i.picked };
+}

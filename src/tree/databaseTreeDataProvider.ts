@@ -1,0 +1,226 @@
+import * as vscode from 'vscode';
+import { Commands } from '../shared/ids';
+import {
+  describeBranch,
+  describeDatabase,
+  describeFork,
+  describeOperation,
+  describePull,
+  describeRelease,
+  describeTag,
+  type NodeText,
+  type Tooltip,
+} from '../core/nodeDescriptions';
+import { describeError } from '../commands/errorMessages';
+import { Disposable } from '../platform/disposable';
+import type { DatabaseTreeModel } from './databaseTreeModel';
+import { CATEGORY_LABELS, type Category, type TreeNode } from './treeNodes';
+
+/** How the tree names hosts and whether an account is signed in there (for labels and menus). */
+export interface HostPresentation {
+  labelOf(hostId: string): string;
+  accountLabel(hostId: string): string | undefined;
+  siteUrl(hostId: string): string | undefined;
+}
+
+const CATEGORY_ICONS: Record<Category, string> = {
+  branches: 'git-branch',
+  tags: 'tag',
+  releases: 'package',
+  pulls: 'git-pull-request',
+  forks: 'repo-forked',
+  operations: 'pulse',
+};
+
+/** Renders DatabaseTreeModel nodes as VS Code tree items: labels, descriptions, icons, menus. */
+export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
+  private readonly changed = this._register(new vscode.EventEmitter<TreeNode | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(
+    private readonly model: DatabaseTreeModel,
+    private readonly hosts: HostPresentation,
+  ) {
+    super();
+    this._register(model.onDidChange((node) => this.changed.fire(node)));
+  }
+
+  getChildren(element?: TreeNode): Promise<TreeNode[]> {
+    return this.model.children(element);
+  }
+
+  getParent(element: TreeNode): TreeNode | undefined {
+    switch (element.kind) {
+      case 'host':
+        return undefined;
+      case 'database':
+        return this.model.hostNode(element.hostId);
+      case 'category':
+        return this.model.databaseNode(element.hostId, element.db);
+      default:
+        return element.parent;
+    }
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    const now = Date.now();
+    const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
+    const None = vscode.TreeItemCollapsibleState.None;
+    switch (node.kind) {
+      case 'host': {
+        const account = this.hosts.accountLabel(node.hostId);
+        const item = new vscode.TreeItem(this.hosts.labelOf(node.hostId), vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `host:${node.hostId}`;
+        item.description = account ? account : 'not signed in';
+        item.tooltip = render({
+          title: this.hosts.labelOf(node.hostId),
+          fields: [
+            ['Site', this.hosts.siteUrl(node.hostId) ?? 'not running'],
+            ['Account', account ?? 'none (public databases only)'],
+          ],
+        });
+        item.iconPath = new vscode.ThemeIcon(node.hostId === 'local-hub' ? 'server-environment' : 'globe');
+        item.contextValue = account ? 'host.signedIn' : 'host.signedOut';
+        return item;
+      }
+      case 'database': {
+        const text = describeDatabase(node.db, this.model.databaseInfo(node.hostId, node.db), now);
+        const item = this.fromText(text, Collapsed);
+        item.id = `db:${node.hostId}:${node.db.owner}/${node.db.name}`;
+        const info = this.model.databaseInfo(node.hostId, node.db);
+        item.iconPath = new vscode.ThemeIcon(info?.visibility === 'private' ? 'lock' : 'database');
+        item.contextValue = 'database';
+        return item;
+      }
+      case 'category': {
+        const item = new vscode.TreeItem(CATEGORY_LABELS[node.category], Collapsed);
+        item.id = `cat:${node.hostId}:${node.db.owner}/${node.db.name}:${node.category}`;
+        item.iconPath = new vscode.ThemeIcon(CATEGORY_ICONS[node.category]);
+        item.contextValue = node.category;
+        if (node.category === 'pulls') {
+          const states = this.model.pullStateFilter(node.hostId, node.db);
+          item.description = states.length === 0 ? 'all' : states.join(', ');
+        }
+        return item;
+      }
+      case 'branch': {
+        const item = this.fromText(describeBranch(node.branch, now), None);
+        item.iconPath = new vscode.ThemeIcon('git-branch');
+        item.contextValue = 'branch';
+        return item;
+      }
+      case 'tag': {
+        const item = this.fromText(describeTag(node.tag, now), None);
+        item.iconPath = new vscode.ThemeIcon('tag');
+        item.contextValue = 'tag';
+        return item;
+      }
+      case 'release': {
+        const item = this.fromText(describeRelease(node.release, now), None);
+        item.iconPath = new vscode.ThemeIcon('package');
+        item.contextValue = 'release';
+        return item;
+      }
+      case 'pull': {
+        const item = this.fromText(describePull(node.pull, now), None);
+        const state = node.pull.state;
+        item.iconPath = pullIcon(state);
+        // F2 attaches pull commands to these: pull.open / pull.closed / pull.merged (pull.other when unknown).
+        item.contextValue = `pull.${state === 'open' || state === 'closed' || state === 'merged' ? state : 'other'}`;
+        return item;
+      }
+      case 'fork': {
+        const item = this.fromText(describeFork(node.fork), None);
+        item.iconPath = new vscode.ThemeIcon('repo-forked');
+        item.contextValue = 'fork';
+        return item;
+      }
+      case 'operation': {
+        const item = this.fromText(describeOperation(node.operation, now), None);
+        item.iconPath = operationIcon(node.operation.status);
+        const s = node.operation.status;
+        item.contextValue = `operation.${s === 'queued' || s === 'running' || s === 'succeeded' || s === 'failed' ? s : 'other'}`;
+        return item;
+      }
+      case 'loadMore': {
+        const item = new vscode.TreeItem('Load more…', None);
+        item.iconPath = new vscode.ThemeIcon('more');
+        item.contextValue = 'loadMore';
+        item.command = { command: Commands.loadMore, title: 'Load More', arguments: [node] };
+        return item;
+      }
+      case 'error': {
+        const presentation = describeError(node.error, { action: 'load this' });
+        const item = new vscode.TreeItem(presentation?.message ?? 'Loading was cancelled', None);
+        item.description = 'click to retry';
+        item.tooltip = `${presentation?.message ?? ''}\n\nClick to retry.`;
+        item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+        item.contextValue = 'error';
+        item.command = { command: Commands.refreshNode, title: 'Retry', arguments: [node] };
+        return item;
+      }
+      case 'message': {
+        const item = new vscode.TreeItem(node.text, None);
+        item.iconPath = new vscode.ThemeIcon('info');
+        item.contextValue = 'message';
+        if (node.action) {
+          item.description = node.action.title;
+          item.command = { command: node.action.command, title: node.action.title, arguments: [...(node.action.args ?? [])] };
+        }
+        return item;
+      }
+    }
+  }
+
+  private fromText(text: NodeText, state: vscode.TreeItemCollapsibleState): vscode.TreeItem {
+    const item = new vscode.TreeItem(text.label, state);
+    if (text.description) item.description = text.description;
+    item.tooltip = render(text.tooltip);
+    return item;
+  }
+}
+
+/** Server text goes through appendText so markdown and links in it are shown, never interpreted. */
+function render(t: Tooltip): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown('**');
+  md.appendText(t.title);
+  md.appendMarkdown('**\n\n');
+  for (const [k, v] of t.fields) {
+    md.appendText(`${k}: ${v}`);
+    md.appendMarkdown('  \n');
+  }
+  if (t.body) {
+    md.appendMarkdown('\n---\n\n');
+    md.appendText(t.body);
+  }
+  return md;
+}
+
+function pullIcon(state: string): vscode.ThemeIcon {
+  switch (state) {
+    case 'open':
+      return new vscode.ThemeIcon('git-pull-request', new vscode.ThemeColor('charts.green'));
+    case 'merged':
+      return new vscode.ThemeIcon('git-merge', new vscode.ThemeColor('charts.purple'));
+    case 'closed':
+      return new vscode.ThemeIcon('git-pull-request-closed', new vscode.ThemeColor('charts.red'));
+    default:
+      return new vscode.ThemeIcon('git-pull-request');
+  }
+}
+
+function operationIcon(status: string): vscode.ThemeIcon {
+  switch (status) {
+    case 'queued':
+      return new vscode.ThemeIcon('clock');
+    case 'running':
+      return new vscode.ThemeIcon('sync~spin');
+    case 'succeeded':
+      return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+    case 'failed':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+    default:
+      return new vscode.ThemeIcon('question');
+  }
+}

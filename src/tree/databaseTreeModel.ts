@@ -1,0 +1,415 @@
+// The tree MODEL: what the Databases view shows and how it loads, with no vscode import, so it is
+// unit-tested with a fake backend. databaseTreeDataProvider.ts renders it for VS Code.
+import type { Branch, Database, DatabaseRef, Operation, PullState, PullSummary, Release, Tag } from '../shared/wire';
+import type { Logger } from '../core/logger';
+import { isOperationActive } from '../core/nodeDescriptions';
+import { CATEGORIES, CATEGORY_LABELS } from './treeNodes';
+import type {
+  Category,
+  CategoryNode,
+  DatabaseNode,
+  ErrorNode,
+  HostNode,
+  ItemNode,
+  LoadMoreNode,
+  MessageNode,
+  TreeNode,
+} from './treeNodes';
+
+export interface Page<T> {
+  items: T[];
+  nextPageToken?: string;
+}
+
+type Opts = { signal?: AbortSignal };
+
+/** The client calls the tree makes (HubClient satisfies it). */
+export interface TreeClient {
+  getDatabase(db: DatabaseRef, opts?: Opts): Promise<Database>;
+  listBranches(db: DatabaseRef, params?: { pageToken?: string }, opts?: Opts): Promise<Page<Branch>>;
+  listTags(db: DatabaseRef, params?: { pageToken?: string }, opts?: Opts): Promise<Page<Tag>>;
+  listReleases(db: DatabaseRef, params?: { pageToken?: string }, opts?: Opts): Promise<Page<Release>>;
+  listPulls(db: DatabaseRef, params?: { pageToken?: string }, opts?: Opts): Promise<Page<PullSummary>>;
+  listForks(db: DatabaseRef, opts?: Opts): Promise<DatabaseRef[]>;
+  listOperations(db: DatabaseRef, params?: { pageToken?: string }, opts?: Opts): Promise<Page<Operation>>;
+}
+
+/** Hosts, accounts and databases as the tree sees them. */
+export interface TreeBackend {
+  /** Hosts that can be reached now (configured hosts; the local hub while it runs). */
+  availableHostIds(): readonly string[];
+  isSignedIn(hostId: string): boolean;
+  databases(hostId: string): readonly DatabaseRef[];
+  /** Hosts that have databases in the list, reachable or not. */
+  hostIdsWithDatabases(): readonly string[];
+  client(hostId: string): TreeClient;
+}
+
+export interface TreeModelOptions {
+  backend: TreeBackend;
+  log: Logger;
+  /** How often a list with running operations refreshes itself. */
+  operationPollMs?: number;
+  /** Injectable timer, so tests control time. */
+  setTimer?: (fn: () => void, ms: number) => { dispose(): void };
+  /** Command ids the model puts on message nodes (kept out of the model's logic). */
+  commands: { startLocalHub: string; addDatabase: string; signIn: string };
+  localHubHostId: string;
+}
+
+interface ListState {
+  items: unknown[];
+  nextPageToken: string | undefined;
+  error: unknown;
+  loaded: boolean;
+  /** Bumped on refresh so a late answer to an older load is dropped. */
+  generation: number;
+  pending: Promise<void> | undefined;
+  timer: { dispose(): void } | undefined;
+}
+
+export const DEFAULT_PULL_STATES: readonly PullState[] = ['open'];
+
+export class DatabaseTreeModel {
+  private readonly listeners = new Set<(node: TreeNode | undefined) => void>();
+  private readonly hostNodes = new Map<string, HostNode>();
+  private readonly dbNodes = new Map<string, DatabaseNode>();
+  private readonly categoryNodes = new Map<string, CategoryNode>();
+  private readonly lists = new Map<string, ListState>();
+  private readonly infos = new Map<string, { info?: Database; error?: unknown; pending?: Promise<void> }>();
+  private readonly pullStates = new Map<string, readonly PullState[]>();
+  private disposed = false;
+
+  constructor(private readonly o: TreeModelOptions) {}
+
+  /** Fires with the node whose children changed, or undefined for the whole tree. */
+  onDidChange(listener: (node: TreeNode | undefined) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  // ---- structure -------------------------------------------------------------------------
+
+  /**
+   * Root: one node per host that has databases or a signed-in account. Empty when there is
+   * nothing at all, so VS Code shows the welcome view ("no account" / "no database").
+   */
+  roots(): HostNode[] {
+    const b = this.o.backend;
+    const withDbs = b.hostIdsWithDatabases();
+    if (withDbs.length === 0) return [];
+    const ids = [...withDbs];
+    for (const id of b.availableHostIds()) if (!ids.includes(id) && b.isSignedIn(id)) ids.push(id);
+    return ids.map((id) => this.hostNode(id));
+  }
+
+  hostNode(hostId: string): HostNode {
+    let n = this.hostNodes.get(hostId);
+    if (!n) this.hostNodes.set(hostId, (n = { kind: 'host', hostId }));
+    return n;
+  }
+
+  databaseNode(hostId: string, db: DatabaseRef): DatabaseNode {
+    const key = dbKey(hostId, db);
+    let n = this.dbNodes.get(key);
+    if (!n) this.dbNodes.set(key, (n = { kind: 'database', hostId, db: { owner: db.owner, name: db.name } }));
+    return n;
+  }
+
+  categoryNode(hostId: string, db: DatabaseRef, category: Category): CategoryNode {
+    const key = `${dbKey(hostId, db)} ${category}`;
+    let n = this.categoryNodes.get(key);
+    if (!n) this.categoryNodes.set(key, (n = { kind: 'category', hostId, db: this.databaseNode(hostId, db).db, category }));
+    return n;
+  }
+
+  /** The Database resource last fetched for a node (for its description), if any. */
+  databaseInfo(hostId: string, db: DatabaseRef): Database | undefined {
+    return this.infos.get(dbKey(hostId, db))?.info;
+  }
+
+  /** Remember a Database the caller already has (from create/add), saving a request. */
+  setDatabaseInfo(hostId: string, info: Database): void {
+    this.infos.set(dbKey(hostId, info), { info });
+    this.fire(this.dbNodes.get(dbKey(hostId, info)) ? this.hostNode(hostId) : undefined);
+  }
+
+  async children(node?: TreeNode): Promise<TreeNode[]> {
+    if (!node) return this.roots();
+    switch (node.kind) {
+      case 'host':
+        return this.hostChildren(node);
+      case 'database':
+        return this.databaseChildren(node);
+      case 'category':
+        return this.categoryChildren(node);
+      default:
+        return [];
+    }
+  }
+
+  private hostChildren(node: HostNode): TreeNode[] {
+    const b = this.o.backend;
+    const dbs = b.databases(node.hostId);
+    if (!b.availableHostIds().includes(node.hostId)) {
+      const isLocal = node.hostId === this.o.localHubHostId;
+      return [
+        message(node, isLocal ? 'The local hub is stopped.' : 'This host is no longer in the versionedDb.hosts setting.',
+          isLocal ? { command: this.o.commands.startLocalHub, title: 'Start Local Hub' } : undefined),
+      ];
+    }
+    if (dbs.length === 0) {
+      return [message(node, 'No databases yet: add one by owner/name.', { command: this.o.commands.addDatabase, title: 'Add Database', args: [node] })];
+    }
+    return dbs.map((db) => this.databaseNode(node.hostId, db));
+  }
+
+  private databaseChildren(node: DatabaseNode): TreeNode[] {
+    const state = this.infos.get(dbKey(node.hostId, node.db));
+    if (!state?.info && !state?.pending && !state?.error) void this.loadDatabaseInfo(node);
+    if (state?.error) return [{ kind: 'error', parent: node, error: state.error }];
+    return CATEGORIES.map((c) => this.categoryNode(node.hostId, node.db, c));
+  }
+
+  /** Fetches the Database for the node's description; a failure becomes the node's error child. */
+  private async loadDatabaseInfo(node: DatabaseNode): Promise<void> {
+    const key = dbKey(node.hostId, node.db);
+    const entry: { info?: Database; error?: unknown; pending?: Promise<void> } = {};
+    this.infos.set(key, entry);
+    entry.pending = (async () => {
+      try {
+        entry.info = await this.o.backend.client(node.hostId).getDatabase(node.db);
+      } catch (e) {
+        entry.error = e;
+        this.o.log.warn(`could not load ${node.db.owner}/${node.db.name}: ${String(e)}`);
+      }
+      entry.pending = undefined;
+      if (this.infos.get(key) === entry) {
+        // The label's description changes (host level re-render); an error replaces the children.
+        this.fire(entry.error ? node : this.hostNode(node.hostId));
+      }
+    })();
+    return entry.pending;
+  }
+
+  private async categoryChildren(node: CategoryNode): Promise<TreeNode[]> {
+    const state = this.list(node);
+    if (!state.loaded && !state.error) await this.loadPage(node, state, undefined);
+    const out: TreeNode[] = [];
+    const items = this.visibleItems(node, state);
+    out.push(...items);
+    if (state.error) out.push({ kind: 'error', parent: node, error: state.error } satisfies ErrorNode);
+    if (state.nextPageToken !== undefined && !state.error) out.push({ kind: 'loadMore', parent: node } satisfies LoadMoreNode);
+    if (out.length === 0) out.push(message(node, this.emptyText(node)));
+    return out;
+  }
+
+  private visibleItems(node: CategoryNode, state: ListState): ItemNode[] {
+    const base = { hostId: node.hostId, db: node.db, parent: node };
+    switch (node.category) {
+      case 'branches':
+        return (state.items as Branch[]).map((branch) => ({ ...base, kind: 'branch', branch }));
+      case 'tags':
+        return (state.items as Tag[]).map((tag) => ({ ...base, kind: 'tag', tag }));
+      case 'releases':
+        return (state.items as Release[]).map((release) => ({ ...base, kind: 'release', release }));
+      case 'pulls': {
+        const states = this.pullStateFilter(node.hostId, node.db);
+        return (state.items as PullSummary[])
+          .filter((p) => states.length === 0 || states.includes(p.state))
+          .map((pull) => ({ ...base, kind: 'pull', pull }));
+      }
+      case 'forks':
+        return (state.items as DatabaseRef[]).map((fork) => ({ ...base, kind: 'fork', fork }));
+      case 'operations':
+        return (state.items as Operation[]).map((operation) => ({ ...base, kind: 'operation', operation }));
+    }
+  }
+
+  private emptyText(node: CategoryNode): string {
+    if (node.category === 'pulls') {
+      const states = this.pullStateFilter(node.hostId, node.db);
+      return states.length === 0 ? 'No pull requests' : `No ${states.join(' or ')} pull requests`;
+    }
+    return `No ${CATEGORY_LABELS[node.category].toLowerCase()}`;
+  }
+
+  // ---- loading ---------------------------------------------------------------------------
+
+  private list(node: CategoryNode): ListState {
+    const key = `${dbKey(node.hostId, node.db)} ${node.category}`;
+    let s = this.lists.get(key);
+    if (!s) {
+      s = { items: [], nextPageToken: undefined, error: undefined, loaded: false, generation: 0, pending: undefined, timer: undefined };
+      this.lists.set(key, s);
+    }
+    return s;
+  }
+
+  private loadPage(node: CategoryNode, state: ListState, pageToken: string | undefined): Promise<void> {
+    if (state.pending) return state.pending;
+    const generation = state.generation;
+    const run = (async () => {
+      try {
+        const page = await this.fetch(node, pageToken);
+        if (state.generation !== generation) return;
+        state.items = pageToken === undefined ? page.items : [...state.items, ...page.items];
+        // An empty token means the last page, exactly like an absent one.
+        state.nextPageToken = page.nextPageToken ? page.nextPageToken : undefined;
+        state.error = undefined;
+        state.loaded = true;
+      } catch (e) {
+        if (state.generation !== generation) return;
+        state.error = e;
+        this.o.log.warn(`could not load ${node.category} of ${node.db.owner}/${node.db.name}: ${String(e)}`);
+      } finally {
+        if (state.generation === generation) state.pending = undefined;
+      }
+      if (node.category === 'operations') this.scheduleOperationsRefresh(node, state);
+    })();
+    state.pending = run;
+    return run;
+  }
+
+  private async fetch(node: CategoryNode, pageToken: string | undefined): Promise<Page<unknown>> {
+    const client = this.o.backend.client(node.hostId);
+    const params = pageToken === undefined ? {} : { pageToken };
+    switch (node.category) {
+      case 'branches':
+        return client.listBranches(node.db, params);
+      case 'tags':
+        return client.listTags(node.db, params);
+      case 'releases':
+        return client.listReleases(node.db, params);
+      case 'pulls':
+        return client.listPulls(node.db, params);
+      case 'forks':
+        return { items: await client.listForks(node.db) };
+      case 'operations':
+        return client.listOperations(node.db, params);
+    }
+  }
+
+  /** Running operations refresh themselves until none is queued or running. */
+  private scheduleOperationsRefresh(node: CategoryNode, state: ListState): void {
+    state.timer?.dispose();
+    state.timer = undefined;
+    if (this.disposed || state.error) return;
+    if (!(state.items as Operation[]).some(isOperationActive)) return;
+    const setTimer = this.o.setTimer ?? defaultTimer;
+    state.timer = setTimer(() => {
+      state.timer = undefined;
+      this.refresh(node);
+    }, this.o.operationPollMs ?? 2000);
+  }
+
+  /** Appends the next page under a category; the "Load more" node calls this. */
+  async loadMore(node: LoadMoreNode | CategoryNode): Promise<void> {
+    const category = node.kind === 'loadMore' ? node.parent : node;
+    const state = this.list(category);
+    if (state.nextPageToken === undefined) return;
+    await this.loadPage(category, state, state.nextPageToken);
+    this.fire(category);
+  }
+
+  // ---- refresh ---------------------------------------------------------------------------
+
+  /** Forgets what was loaded under `node` (everything when undefined) and re-renders it. */
+  refresh(node?: TreeNode): void {
+    if (!node) {
+      for (const s of this.lists.values()) this.reset(s);
+      this.infos.clear();
+      this.fire(undefined);
+      return;
+    }
+    switch (node.kind) {
+      case 'host':
+        this.forEachList((key, s) => key.startsWith(`${node.hostId} `) && this.reset(s));
+        for (const key of [...this.infos.keys()]) if (key.startsWith(`${node.hostId} `)) this.infos.delete(key);
+        this.fire(node);
+        return;
+      case 'database':
+        this.forEachList((key, s) => key.startsWith(`${dbKey(node.hostId, node.db)} `) && this.reset(s));
+        this.infos.delete(dbKey(node.hostId, node.db));
+        this.fire(node);
+        return;
+      case 'category':
+        this.reset(this.list(node));
+        this.fire(node);
+        return;
+      case 'error':
+      case 'message':
+        if (node.parent.kind === 'database') this.infos.delete(dbKey(node.parent.hostId, node.parent.db));
+        this.refresh(node.parent);
+        return;
+      case 'loadMore':
+        this.refresh(node.parent);
+        return;
+      default:
+        this.refresh(node.parent);
+    }
+  }
+
+  /** For other features (pull requests, imports): reload one database's lists after a change. */
+  refreshDatabase(hostId: string, db: DatabaseRef, categories?: readonly Category[]): void {
+    if (!this.dbNodes.has(dbKey(hostId, db))) return;
+    if (!categories) {
+      this.refresh(this.databaseNode(hostId, db));
+      return;
+    }
+    for (const c of categories) this.refresh(this.categoryNode(hostId, db, c));
+  }
+
+  // ---- pull state filter -----------------------------------------------------------------
+
+  pullStateFilter(hostId: string, db: DatabaseRef): readonly PullState[] {
+    return this.pullStates.get(dbKey(hostId, db)) ?? DEFAULT_PULL_STATES;
+  }
+
+  /** Filters pulls on the client (the API has no filter); empty means every state. */
+  setPullStateFilter(hostId: string, db: DatabaseRef, states: readonly PullState[]): void {
+    this.pullStates.set(dbKey(hostId, db), [...states]);
+    this.fire(this.categoryNode(hostId, db, 'pulls'));
+  }
+
+  // ---- lifecycle -------------------------------------------------------------------------
+
+  dispose(): void {
+    this.disposed = true;
+    for (const s of this.lists.values()) s.timer?.dispose();
+    this.listeners.clear();
+  }
+
+  private reset(s: ListState): void {
+    s.generation++;
+    s.items = [];
+    s.nextPageToken = undefined;
+    s.error = undefined;
+    s.loaded = false;
+    s.pending = undefined;
+    s.timer?.dispose();
+    s.timer = undefined;
+  }
+
+  private forEachList(fn: (key: string, s: ListState) => unknown): void {
+    for (const [k, s] of this.lists) fn(k, s);
+  }
+
+  private fire(node: TreeNode | undefined): void {
+    if (this.disposed) return;
+    for (const l of [...this.listeners]) l(node);
+  }
+}
+
+function dbKey(hostId: string, db: DatabaseRef): string {
+  return `${hostId} ${db.owner}/${db.name}`;
+}
+
+function message(parent: TreeNode, text: string, action?: MessageNode['action']): MessageNode {
+  return action ? { kind: 'message', parent, text, action } : { kind: 'message', parent, text };
+}
+
+function defaultTimer(fn: () => void, ms: number): { dispose(): void } {
+  const t = setTimeout(fn, ms);
+  return { dispose: () => clearTimeout(t) };
+}

@@ -1,0 +1,107 @@
+// The tree's node shapes: plain data, no vscode. The model creates them; the provider renders them.
+import type { Branch, Database, DatabaseRef, Operation, PullSummary, Release, Tag } from '../shared/wire';
+
+export const CATEGORIES = ['branches', 'tags', 'releases', 'pulls', 'forks', 'operations'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const CATEGORY_LABELS: Record<Category, string> = {
+  branches: 'Branches',
+  tags: 'Tags',
+  releases: 'Releases',
+  pulls: 'Pull Requests',
+  forks: 'Forks',
+  operations: 'Operations',
+};
+
+export interface HostNode {
+  readonly kind: 'host';
+  readonly hostId: string;
+}
+
+export interface DatabaseNode {
+  readonly kind: 'database';
+  readonly hostId: string;
+  readonly db: DatabaseRef;
+}
+
+export interface CategoryNode {
+  readonly kind: 'category';
+  readonly hostId: string;
+  readonly db: DatabaseRef;
+  readonly category: Category;
+}
+
+interface ItemBase {
+  readonly hostId: string;
+  readonly db: DatabaseRef;
+  readonly parent: CategoryNode;
+}
+
+export interface BranchNode extends ItemBase {
+  readonly kind: 'branch';
+  readonly branch: Branch;
+}
+export interface TagNode extends ItemBase {
+  readonly kind: 'tag';
+  readonly tag: Tag;
+}
+export interface ReleaseNode extends ItemBase {
+  readonly kind: 'release';
+  readonly release: Release;
+}
+export interface PullNode extends ItemBase {
+  readonly kind: 'pull';
+  readonly pull: PullSummary;
+}
+export interface ForkNode extends ItemBase {
+  readonly kind: 'fork';
+  readonly fork: DatabaseRef;
+}
+export interface OperationNode extends ItemBase {
+  readonly kind: 'operation';
+  readonly operation: Operation;
+}
+
+export interface LoadMoreNode {
+  readonly kind: 'loadMore';
+  readonly parent: CategoryNode;
+}
+
+/** A failed load, shown in place of the children it could not load; retry refreshes `parent`. */
+export interface ErrorNode {
+  readonly kind: 'error';
+  readonly parent: TreeNode;
+  readonly error: unknown;
+}
+
+/** A short note such as "No branches" or "Local hub is stopped", optionally with a command. */
+export interface MessageNode {
+  readonly kind: 'message';
+  readonly parent: TreeNode;
+  readonly text: string;
+  readonly action?: { readonly command: string; readonly title: string; readonly args?: readonly unknown[] };
+}
+
+export type ItemNode = BranchNode | TagNode | ReleaseNode | PullNode | ForkNode | OperationNode;
+export type TreeNode = HostNode | DatabaseNode | CategoryNode | ItemNode | LoadMoreNode | ErrorNode | MessageNode;
+
+/** Everything a command invoked on a node needs to know about the database it belongs to. */
+export function databaseOf(node: TreeNode): { hostId: string; db: DatabaseRef } | undefined {
+  switch (node.kind) {
+    case 'database':
+    case 'category':
+    case 'branch':
+    case 'tag':
+    case 'release':
+    case 'pull':
+    case 'fork':
+    case 'operation':
+      return { hostId: node.hostId, db: node.db };
+    case 'loadMore':
+      return { hostId: node.parent.hostId, db: node.parent.db };
+    default:
+      return undefined;
+  }
+}
+
+export type DatabaseInfo = Database;
