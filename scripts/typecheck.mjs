@@ -10,6 +10,7 @@ const projects = [
   'src/api/tsconfig.json',
   'src/hub/tsconfig.json',
   'src/renderer/tsconfig.json',
+  'src/webview/tsconfig.json',
   'test/tsconfig.json',
 ];
 let failed = false;

@@ -208,6 +208,7 @@ label { display: block; margin: 8px 0; }
 input[type=text], textarea { display: block; width: 100%; box-sizing: border-box; font: inherit; color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, #8884); padding: 4px; }
 textarea { font-family: var(--vscode-editor-font-family); }
 .busy { opacity: 0.6; }
+.error { color: var(--vscode-errorForeground); }
 `;
 
 /** The whole webview document: CSP, style, content and the new-comment box. */

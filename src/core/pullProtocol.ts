@@ -8,6 +8,8 @@ export const PULL_ACTIONS: readonly PullAction[] = ['merge', 'close', 'reopen', 
 
 /** Webview → host. */
 export type PullWebviewMessage =
+  /** The script has loaded and listens: the host (re)sends the current content. */
+  | { type: 'ready' }
   | { type: 'action'; action: PullAction }
   | { type: 'comment'; body: string }
   | { type: 'edit'; title: string; description: string };
@@ -34,6 +36,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 export function parsePullWebviewMessage(raw: unknown): PullWebviewMessage | undefined {
   if (!isRecord(raw)) return undefined;
   switch (raw['type']) {
+    case 'ready':
+      return { type: 'ready' };
     case 'action': {
       const action = raw['action'];
       return typeof action === 'string' && (PULL_ACTIONS as readonly string[]).includes(action)

@@ -26,6 +26,14 @@ export const Commands = {
   copyCommitHash: 'versionedDb.copyCommitHash',
   copyDatabaseName: 'versionedDb.copyDatabaseName',
   openOnWeb: 'versionedDb.openOnWeb',
+  // Pull requests (F2)
+  createPullRequest: 'versionedDb.createPullRequest',
+  showPullRequest: 'versionedDb.showPullRequest',
+  editPullRequest: 'versionedDb.editPullRequest',
+  closePullRequest: 'versionedDb.closePullRequest',
+  reopenPullRequest: 'versionedDb.reopenPullRequest',
+  commentOnPullRequest: 'versionedDb.commentOnPullRequest',
+  mergePullRequest: 'versionedDb.mergePullRequest',
 } as const;
 
 export const Views = {

@@ -1,0 +1,106 @@
+import * as vscode from 'vscode';
+import type { DatabaseRef, OperationError } from '../shared/wire';
+import type { Logger } from '../core/logger';
+import type { Ui } from '../platform/ui';
+import { Commands } from '../shared/ids';
+import { PullPanels } from '../views/pullPanel';
+import {
+  commentOnPullCommand,
+  createPullCommand,
+  editPullCommand,
+  mergePullCommand,
+  pullTargetFromArg,
+  pullWebUrl,
+  resolvePullTarget,
+  setPullStateCommand,
+  type PullApi,
+  type PullEnv,
+  type PullTarget,
+} from './pullActions';
+import type { OperationOutcome, OperationStart, OperationWaiter } from './operationsRunner';
+
+/**
+ * What the pull request commands need from the rest of the extension. The shape is a subset of
+ * the versioning commands' CommandDeps (src/commands/commandDeps.ts), so the composition root
+ * passes the same object plus the extension URI.
+ */
+export interface PullCommandDeps {
+  readonly extensionUri: vscode.Uri;
+  readonly ui: Ui;
+  readonly log: Logger;
+  readonly clients: {
+    hosts(): readonly { readonly id: string; readonly label: string; readonly siteUrl: string }[];
+    clientFor(hostId: string): PullApi;
+  };
+  readonly databases: { list(hostId: string): readonly DatabaseRef[] };
+  readonly tree: { refreshDatabase(hostId: string, db: DatabaseRef, categories?: readonly ('pulls' | 'operations')[]): void };
+  readonly operations: {
+    run(opts: { title: string; what: string; start: OperationStart; client: OperationWaiter; log?: Logger }): Promise<OperationOutcome>;
+    showFailure(what: string, error: OperationError, ids: { operationId: string; requestId?: string }): Promise<void>;
+  };
+}
+
+/** Registers every pull request command and the pull request view; dispose to unregister. */
+export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
+  const webUrl = (t: PullTarget): string | undefined => {
+    const host = deps.clients.hosts().find((h) => h.id === t.hostId);
+    return host ? pullWebUrl(host.siteUrl, t) : undefined;
+  };
+
+  // The panels and the env refer to each other (buttons run commands; commands refresh panels).
+  let panels: PullPanels | undefined;
+  const env: PullEnv = {
+    ui: deps.ui,
+    log: deps.log,
+    hosts: () => deps.clients.hosts(),
+    clientFor: (hostId) => deps.clients.clientFor(hostId),
+    knownDatabases: (hostId) => deps.databases.list(hostId),
+    watch: (o) => deps.operations.run({ ...o, log: deps.log }),
+    showOperationFailure: (what, error, ids) => deps.operations.showFailure(what, error, ids),
+    showPull: async (t) => panels?.show(t),
+    pullChanged: (t) => {
+      deps.tree.refreshDatabase(t.hostId, t.db, ['pulls', 'operations']);
+      panels?.refresh(t);
+    },
+  };
+
+  panels = new PullPanels({
+    extensionUri: deps.extensionUri,
+    clientFor: env.clientFor,
+    webUrl,
+    log: deps.log,
+    actions: {
+      merge: (t) => mergePullCommand(env, t),
+      setState: (t, state) => setPullStateCommand(env, t, state),
+      comment: async (t, body) => (await commentOnPullCommand(env, t, body)) !== undefined,
+      edit: async (t, title, description) => (await editPullCommand(env, t, { title, description })) !== undefined,
+      openOnWeb: async (t) => {
+        const url = webUrl(t);
+        if (url) await deps.ui.openExternal(url);
+      },
+    },
+  });
+
+  const showPull = async (arg: unknown): Promise<void> => {
+    const target = pullTargetFromArg(arg) ?? (await resolvePullTarget(env, arg, []));
+    if (target) await panels?.show(target);
+  };
+
+  return vscode.Disposable.from(
+    panels,
+    vscode.commands.registerCommand(Commands.createPullRequest, (arg?: unknown) => createPullCommand(env, arg, presetFrom(arg))),
+    vscode.commands.registerCommand(Commands.showPullRequest, showPull),
+    vscode.commands.registerCommand(Commands.editPullRequest, (arg?: unknown) => editPullCommand(env, arg)),
+    vscode.commands.registerCommand(Commands.closePullRequest, (arg?: unknown) => setPullStateCommand(env, arg, 'closed')),
+    vscode.commands.registerCommand(Commands.reopenPullRequest, (arg?: unknown) => setPullStateCommand(env, arg, 'open')),
+    vscode.commands.registerCommand(Commands.commentOnPullRequest, (arg?: unknown) => commentOnPullCommand(env, arg)),
+    vscode.commands.registerCommand(Commands.mergePullRequest, (arg?: unknown) => mergePullCommand(env, arg)),
+  );
+}
+
+/** Invoked on a branch node: that branch is the likely source. */
+function presetFrom(arg: unknown): { fromBranch?: string } {
+  if (typeof arg !== 'object' || arg === null) return {};
+  const b = (arg as { kind?: unknown; branch?: { name?: unknown } }).branch;
+  return (arg as { kind?: unknown }).kind === 'branch' && typeof b?.name === 'string' ? { fromBranch: b.name } : {};
+}

@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { Logger } from '../core/logger';
+import { createMarkdownRenderer, type MarkdownRenderer } from '../core/markdown';
+import { escapeHtml, renderPullContent, renderPullDocument } from '../core/pullPage';
+import { parsePullWebviewMessage, type PullHostMessage, type PullWebviewMessage } from '../core/pullProtocol';
+import { Disposable } from '../platform/disposable';
+import type { PullApi, PullTarget } from '../commands/pullActions';
+
+export const PULL_VIEW_TYPE = 'versionedDb.pull';
+
+/** What the view's buttons do: the same command logic the palette uses (src/commands/pullActions.ts). */
+export interface PullViewActions {
+  merge(target: PullTarget): Promise<unknown>;
+  setState(target: PullTarget, state: 'open' | 'closed'): Promise<unknown>;
+  /** Resolves true when the comment was posted. */
+  comment(target: PullTarget, body: string): Promise<boolean>;
+  /** Resolves true when the edit was saved (or there was nothing to change). */
+  edit(target: PullTarget, title: string, description: string): Promise<boolean>;
+  openOnWeb(target: PullTarget): Promise<void>;
+}
+
+export interface PullPanelsDeps {
+  extensionUri: vscode.Uri;
+  clientFor(hostId: string): PullApi;
+  /** The web page of the pull, when the host has one. */
+  webUrl(target: PullTarget): string | undefined;
+  actions: PullViewActions;
+  log: Logger;
+}
+
+function keyOf(t: PullTarget): string {
+  return `${t.hostId}\n${t.db.owner}/${t.db.name}#${t.pullNumber}`;
+}
+
+/** One webview per pull request: showing an open pull again reveals its panel. */
+export class PullPanels extends Disposable {
+  private readonly panels = new Map<string, PullPanel>();
+  private readonly md = createMarkdownRenderer();
+
+  constructor(private readonly deps: PullPanelsDeps) {
+    super();
+  }
+
+  async show(target: PullTarget): Promise<void> {
+    const key = keyOf(target);
+    const existing = this.panels.get(key);
+    if (existing) {
+      existing.reveal();
+      await existing.reload();
+      return;
+    }
+    const panel = new PullPanel(target, this.deps, this.md, () => this.panels.delete(key));
+    this.panels.set(key, panel);
+    this._register(panel);
+    await panel.reload();
+  }
+
+  /** After any change to the pull (from the view, the palette or the tree): re-read and re-render. */
+  refresh(target: PullTarget): void {
+    void this.panels.get(keyOf(target))?.reload();
+  }
+
+  /** For tests: the panel of a pull, if open. */
+  panelFor(target: PullTarget): PullPanel | undefined {
+    return this.panels.get(keyOf(target));
+  }
+
+  override dispose(): void {
+    this.panels.clear();
+    super.dispose();
+  }
+}
+
+export class PullPanel extends Disposable {
+  private readonly panel: vscode.WebviewPanel;
+  private content = '<p>Loading…</p>';
+  private loading: Promise<void> | undefined;
+  private reloadAgain = false;
+  private disposed = false;
+  /** The last HTML sent, for tests and for the script's `ready`. */
+  lastContent = '';
+
+  constructor(
+    readonly target: PullTarget,
+    private readonly deps: PullPanelsDeps,
+    private readonly md: MarkdownRenderer,
+    onDispose: () => void,
+  ) {
+    super();
+    const scriptRoot = vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview');
+    this.panel = this._register(
+      vscode.window.createWebviewPanel(
+        PULL_VIEW_TYPE,
+        `Pull #${target.pullNumber} · ${target.db.name}`,
+        vscode.ViewColumn.Active,
+        { enableScripts: true, enableCommandUris: false, localResourceRoots: [scriptRoot], retainContextWhenHidden: false },
+      ),
+    );
+    this._register(
+      this.panel.onDidDispose(() => {
+        this.disposed = true;
+        onDispose();
+        this.dispose();
+      }),
+    );
+    this._register(this.panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)));
+    this.setDocument();
+  }
+
+  reveal(): void {
+    this.panel.reveal();
+  }
+
+  private setDocument(): void {
+    const webview = this.panel.webview;
+    const scriptUri = webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview', 'pull.js'));
+    webview.html = renderPullDocument({
+      title: this.panel.title,
+      nonce: randomBytes(18).toString('base64'),
+      cspSource: webview.cspSource,
+      scriptUri: scriptUri.toString(),
+      contentHtml: this.content,
+    });
+  }
+
+  private post(message: PullHostMessage): void {
+    if (!this.disposed) void this.panel.webview.postMessage(message);
+  }
+
+  /** Re-reads the pull and its comments; concurrent calls collapse into one more read. */
+  reload(): Promise<void> {
+    if (this.loading) {
+      this.reloadAgain = true;
+      return this.loading;
+    }
+    this.loading = (async () => {
+      do {
+        this.reloadAgain = false;
+        await this.loadOnce();
+      } while (this.reloadAgain && !this.disposed);
+    })().finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  private async loadOnce(): Promise<void> {
+    const { hostId, db, pullNumber } = this.target;
+    const client = this.deps.clientFor(hostId);
+    try {
+      const [pull, comments] = await Promise.all([client.getPull(db, pullNumber), client.listPullComments(db, pullNumber)]);
+      const webUrl = this.deps.webUrl(this.target);
+      this.content = renderPullContent({ db, pull, comments, now: new Date(), ...(webUrl ? { webUrl } : {}) }, this.md);
+      this.panel.title = `#${pull.pull_number} ${pull.title}`;
+    } catch (err) {
+      // Shown in the view with a retry, never as a toast: the view may refresh in the background.
+      this.deps.log.warn(`pull view ${db.owner}/${db.name}#${pullNumber}: ${String(err)}`);
+      const message = err instanceof Error ? err.message : String(err);
+      this.content =
+        `<p class="error">Could not load pull request #${pullNumber} of ${escapeHtml(db.owner)}/${escapeHtml(db.name)}: ` +
+        `${escapeHtml(message)}</p><div class="actions"><button type="button" data-action="refresh">Retry</button></div>`;
+    }
+    this.lastContent = this.content;
+    this.post({ type: 'update', html: this.content });
+  }
+
+  private onMessage(raw: unknown): void {
+    const msg = parsePullWebviewMessage(raw);
+    if (!msg) {
+      this.deps.log.warn('pull view sent a message that is not understood; ignored');
+      return;
+    }
+    void this.handle(msg);
+  }
+
+  /** Runs one message from the view; exposed for integration tests that play the user's clicks. */
+  async handle(msg: PullWebviewMessage): Promise<void> {
+    if (msg.type === 'ready') {
+      this.post({ type: 'update', html: this.content });
+      return;
+    }
+    const { actions } = this.deps;
+    this.post({ type: 'busy', busy: true });
+    try {
+      switch (msg.type) {
+        case 'action':
+          switch (msg.action) {
+            case 'merge':
+              await actions.merge(this.target);
+              break;
+            case 'close':
+              await actions.setState(this.target, 'closed');
+              break;
+            case 'reopen':
+              await actions.setState(this.target, 'open');
+              break;
+            case 'openOnWeb':
+              await actions.openOnWeb(this.target);
+              break;
+            case 'refresh':
+              break;
+          }
+          break;
+        case 'comment':
+          if (await actions.comment(this.target, msg.body)) this.post({ type: 'commented' });
+          break;
+        case 'edit':
+          if (await actions.edit(this.target, msg.title, msg.description)) this.post({ type: 'edited' });
+          break;
+      }
+      // Every action ends with the view showing the server's state.
+      await this.reload();
+    } finally {
+      this.post({ type: 'busy', busy: false });
+    }
+  }
+}
