@@ -28,6 +28,15 @@ const builds = [
     external: ['vscode'],
     metafile: true,
   },
+  // Pull request view's script (browser, classic script loaded under a nonce by src/views/pullPanel.ts).
+  {
+    ...common,
+    entryPoints: ['src/webview/pull.ts'],
+    outfile: 'dist/webview/pull.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
 ];
 
 if (watch) {
