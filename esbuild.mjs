@@ -18,6 +18,20 @@ const common = {
 
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
+  // The local hub CLI + server (`node dist/hub.js`, also run by the extension with
+  // ELECTRON_RUN_AS_NODE): self-contained, no node_modules at run time. The DoltLite glue finds
+  // its .wasm through import.meta.url, which a CJS bundle lacks: point it at dist/hub.js and
+  // copy sqlite3.wasm beside it (see copyHubWasm below).
+  {
+    ...common,
+    entryPoints: ['src/hub/main.ts'],
+    outfile: 'dist/hub.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    define: { 'import.meta.url': '__hubImportMetaUrl' },
+    banner: { js: "const __hubImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
+  },
   {
     ...common,
     entryPoints: ['src/extension.ts'],
@@ -37,7 +51,34 @@ const builds = [
     format: 'iife',
     target: 'es2022',
   },
+  // Notebook result grid (browser, ESM: VS Code imports it and calls `activate`), and the same
+  // grid as a classic script for the SQL result webview panel.
+  {
+    ...common,
+    entryPoints: ['src/renderer/notebookRenderer.ts'],
+    outfile: 'dist/renderer.js',
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    define: { 'process.env.NODE_ENV': '"production"' },
+  },
+  {
+    ...common,
+    entryPoints: ['src/renderer/resultPanel.ts'],
+    outfile: 'dist/resultPanel.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    define: { 'process.env.NODE_ENV': '"production"' },
+  },
 ];
+
+// The hub's engine loads dist/sqlite3.wasm (beside dist/hub.js) at run time.
+{
+  const { copyFileSync, mkdirSync } = await import('node:fs');
+  mkdirSync('dist', { recursive: true });
+  copyFileSync('node_modules/@dolthub/doltlite-wasm/sqlite3.wasm', 'dist/sqlite3.wasm');
+}
 
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();

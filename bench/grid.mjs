@@ -1,0 +1,187 @@
+// Result grid benchmark in Chromium: time to first paint and scroll frame cost of the
+// virtualized grid (src/renderer/resultGrid.ts) against a plain full-DOM <table> built in the
+// same page from the same data, and memory against the JSON size. Prints ratios; never
+// passes or fails on time.
+//
+//   node bench/grid.mjs            # 1,000 x 10 and 100,000 x 20
+//   node bench/grid.mjs --quick    # 1,000 x 10 only
+//
+// The page receives the result as JSON text ("the data arrives"), parses it, and the clock
+// runs from just after the parse to the second animation frame after the grid is built
+// (the first frame that shows it).
+import * as esbuild from 'esbuild';
+import { chromium } from 'playwright-core';
+
+const quick = process.argv.includes('--quick');
+const SIZES = quick ? [[1000, 10]] : [[1000, 10], [100000, 20]];
+const SCROLL_FRAMES = 120;
+const TABLE_TIMEOUT_MS = 120000;
+
+const TYPES = ['bigint', 'varchar(255)', 'decimal(10,2)', 'datetime(6)', 'text', 'tinyint(1)', 'blob', 'double'];
+
+function makeResult(rows, cols) {
+  const columns = [];
+  for (let c = 0; c < cols; c++) {
+    columns.push({ name: c === 0 ? 'id' : `col_${c}`, type: c === 0 ? 'bigint' : TYPES[c % TYPES.length], is_primary_key: c === 0, source_table: 't' });
+  }
+  const data = new Array(rows);
+  for (let r = 0; r < rows; r++) {
+    const row = new Array(cols);
+    for (let c = 0; c < cols; c++) {
+      const t = columns[c].type;
+      if (c > 0 && (r + c) % 17 === 0) row[c] = null;
+      else if (t === 'bigint') row[c] = String(r * 7 + c);
+      else if (t === 'decimal(10,2)') row[c] = ((r * 31 + c) % 100000 / 100).toFixed(2);
+      else if (t === 'datetime(6)') row[c] = `2026-0${1 + (r % 9)}-1${r % 10} 12:${String(r % 60).padStart(2, '0')}:00.000000`;
+      else if (t === 'tinyint(1)') row[c] = String(r % 2);
+      else if (t === 'blob') row[c] = '<binary>';
+      else if (t === 'double') row[c] = String((r * 1.37 + c) / 3);
+      else if (t === 'text') row[c] = r % 50 === 0 ? 'long text '.repeat(30) : `note ${r}`;
+      else row[c] = `name ${r} ${c}`;
+    }
+    data[r] = row;
+  }
+  return { columns, rows: data, status: 'success' };
+}
+
+const bundle = await esbuild.build({
+  entryPoints: ['src/renderer/resultGrid.ts'],
+  bundle: true,
+  write: false,
+  format: 'iife',
+  globalName: 'VdbGrid',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  define: { 'process.env.NODE_ENV': '"production"' },
+});
+const gridJs = bundle.outputFiles[0].text;
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--enable-precise-memory-info', '--js-flags=--expose-gc',
+  ],
+});
+
+function pct(values, p) {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+async function runOne(kind, json, rowsN, colsN) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.setContent('<!doctype html><html><body style="margin:0"><div id="host"></div></body></html>');
+  await page.addScriptTag({ content: gridJs });
+  await page.evaluate(() => globalThis.gc?.());
+  const heapBefore = await page.evaluate(() => performance.memory?.usedJSHeapSize ?? 0);
+  const res = await page.evaluate(
+    async ({ kind, json, frames, timeoutMs }) => {
+      const raf = () => new Promise((r) => requestAnimationFrame(() => r()));
+      const host = document.getElementById('host');
+      const result = JSON.parse(json);
+      const t0 = performance.now();
+      let scroller;
+      if (kind === 'grid') {
+        const output = { v: 1, result, sql: 'select', target: { hostId: 'h', owner: 'o', name: 'db', ref: 'main' }, ranAt: '', elapsedMs: 0, limit: 0 };
+        new VdbGrid.ResultGrid(output, { copy() {}, export() {} }, host, { maxHeight: 600 });
+        scroller = host.querySelector('.vdb-grid');
+      } else {
+        const wrap = document.createElement('div');
+        wrap.style.cssText = 'height:600px;overflow:auto';
+        const table = document.createElement('table');
+        const thead = document.createElement('thead');
+        const hr = document.createElement('tr');
+        for (const c of result.columns) {
+          const th = document.createElement('th');
+          th.textContent = c.name;
+          th.style.cssText = 'position:sticky;top:0';
+          hr.appendChild(th);
+        }
+        thead.appendChild(hr);
+        table.appendChild(thead);
+        const tbody = document.createElement('tbody');
+        const deadline = t0 + timeoutMs;
+        for (let r = 0; r < result.rows.length; r++) {
+          const tr = document.createElement('tr');
+          const row = result.rows[r];
+          for (let c = 0; c < row.length; c++) {
+            const td = document.createElement('td');
+            td.textContent = row[c] === null ? 'NULL' : row[c];
+            tr.appendChild(td);
+          }
+          tbody.appendChild(tr);
+          if ((r & 1023) === 0 && performance.now() > deadline) return { timedOut: true };
+        }
+        table.appendChild(tbody);
+        wrap.appendChild(table);
+        host.appendChild(wrap);
+        scroller = wrap;
+      }
+      await raf();
+      await raf();
+      const firstPaint = performance.now() - t0;
+      const domNodes = document.getElementsByTagName('*').length;
+      // Scroll: one step per frame; measure the script + layout work of each step, and the
+      // frame-to-frame interval the browser achieved.
+      const work = [];
+      const intervals = [];
+      const step = Math.max(1, Math.floor((scroller.scrollHeight - scroller.clientHeight) / frames));
+      let last = performance.now();
+      for (let i = 0; i < frames; i++) {
+        await raf();
+        const now = performance.now();
+        intervals.push(now - last);
+        const s = performance.now();
+        scroller.scrollTop += step;
+        if (i % 10 === 0) scroller.scrollLeft += 150;
+        scroller.dispatchEvent(new Event('scroll'));
+        await Promise.resolve();
+        void scroller.offsetHeight;
+        void document.body.getBoundingClientRect();
+        work.push(performance.now() - s);
+        last = performance.now();
+      }
+      return { firstPaint, work, intervals, domNodes, heap: performance.memory?.usedJSHeapSize ?? 0, jsonBytes: json.length };
+    },
+    { kind, json, frames: SCROLL_FRAMES, timeoutMs: TABLE_TIMEOUT_MS },
+  );
+  await page.evaluate(() => globalThis.gc?.());
+  const heapAfterGc = await page.evaluate(() => performance.memory?.usedJSHeapSize ?? 0);
+  await page.close();
+  if (res.timedOut) return { kind, timedOut: true };
+  return {
+    kind,
+    firstPaint: res.firstPaint,
+    workP95: pct(res.work, 95),
+    workMax: Math.max(...res.work),
+    frameP95: pct(res.intervals.slice(1), 95),
+    domNodes: res.domNodes,
+    heapGrowth: heapAfterGc - heapBefore,
+    jsonBytes: res.jsonBytes,
+  };
+}
+
+const f = (n) => n.toFixed(1);
+const lines = [];
+for (const [rowsN, colsN] of SIZES) {
+  const json = JSON.stringify(makeResult(rowsN, colsN));
+  const grid = await runOne('grid', json, rowsN, colsN);
+  const table = await runOne('table', json, rowsN, colsN);
+  const label = `${rowsN.toLocaleString('en-US')} x ${colsN} (${(json.length / 1e6).toFixed(1)} MB JSON)`;
+  console.log(`\n${label}`);
+  console.log(`  grid : first paint ${f(grid.firstPaint)} ms, scroll step p95 ${f(grid.workP95)} ms (max ${f(grid.workMax)}), frame p95 ${f(grid.frameP95)} ms, ${grid.domNodes} DOM nodes, heap ${(grid.heapGrowth / 1e6).toFixed(1)} MB = ${(grid.heapGrowth / grid.jsonBytes).toFixed(2)}x JSON`);
+  if (table.timedOut) {
+    console.log(`  table: did not finish building within ${TABLE_TIMEOUT_MS / 1000} s`);
+    lines.push(`| ${label} | ${f(grid.firstPaint)} | > ${TABLE_TIMEOUT_MS} (gave up) | — | ${f(grid.workP95)} | — | ${f(grid.frameP95)} | — | ${(grid.heapGrowth / grid.jsonBytes).toFixed(2)}x | — |`);
+  } else {
+    console.log(`  table: first paint ${f(table.firstPaint)} ms, scroll step p95 ${f(table.workP95)} ms (max ${f(table.workMax)}), frame p95 ${f(table.frameP95)} ms, ${table.domNodes} DOM nodes, heap ${(table.heapGrowth / 1e6).toFixed(1)} MB = ${(table.heapGrowth / table.jsonBytes).toFixed(2)}x JSON`);
+    console.log(`  ratio grid/table: first paint ${(grid.firstPaint / table.firstPaint).toFixed(3)}, scroll step p95 ${(grid.workP95 / table.workP95).toFixed(2)}, heap ${(grid.heapGrowth / table.heapGrowth).toFixed(2)}`);
+    lines.push(`| ${label} | ${f(grid.firstPaint)} | ${f(table.firstPaint)} | ${(grid.firstPaint / table.firstPaint).toFixed(3)} | ${f(grid.workP95)} | ${f(table.workP95)} | ${f(grid.frameP95)} | ${f(table.frameP95)} | ${(grid.heapGrowth / grid.jsonBytes).toFixed(2)}x | ${(table.heapGrowth / table.jsonBytes).toFixed(2)}x |`);
+  }
+}
+console.log('\n| result | grid first paint ms | table first paint ms | ratio | grid scroll step p95 ms | table scroll step p95 ms | grid frame p95 ms | table frame p95 ms | grid heap / JSON | table heap / JSON |');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
+for (const l of lines) console.log(l);
+await browser.close();

@@ -1,0 +1,252 @@
+// The grid's state without the DOM: which rows are visible in which order (quick filter +
+// type-aware sort), the selection, and column widths. The DOM layer (resultGrid.ts) only
+// reads from it, so everything a user can do to the data is unit-tested in Node.
+import type { Cell, QueryColumn } from '../shared/wire';
+import { sortRowIndexes, valueKind, type SortDirection, type SortKey, type ValueKind } from '../shared/queryResultSort';
+import { NULL_DISPLAY } from '../shared/queryResultFormat';
+
+export interface CellPos {
+  row: number;
+  col: number;
+}
+
+/** An inclusive rectangle in view coordinates (view row index, column index). */
+export interface CellRange {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+
+export const MIN_COLUMN_WIDTH = 48;
+export const MAX_INITIAL_COLUMN_WIDTH = 360;
+
+/** Initial column width in px from the header and a sample of values (monospace-ish estimate). */
+export function estimateColumnWidth(column: QueryColumn, rows: readonly (readonly Cell[])[], col: number, charPx = 7.5): number {
+  let chars = column.name.length + 3; // room for the sort arrow
+  const sample = Math.min(rows.length, 200);
+  for (let r = 0; r < sample; r++) {
+    const cell = rows[r]?.[col] ?? null;
+    const len = cell === null ? NULL_DISPLAY.length : Math.min(cell.length, 80);
+    if (len > chars) chars = len;
+  }
+  return Math.max(MIN_COLUMN_WIDTH, Math.min(MAX_INITIAL_COLUMN_WIDTH, Math.round(chars * charPx + 16)));
+}
+
+export class GridModel {
+  readonly columns: readonly QueryColumn[];
+  readonly rows: readonly (readonly Cell[])[];
+  readonly kinds: readonly ValueKind[];
+  readonly widths: number[];
+
+  private filterText = '';
+  private sortKeys: SortKey[] = [];
+  private filtered: number[];
+  private viewRows: number[];
+  private anchor: CellPos | undefined;
+  private focus: CellPos | undefined;
+
+  constructor(columns: readonly QueryColumn[], rows: readonly (readonly Cell[])[]) {
+    this.columns = columns;
+    this.rows = rows;
+    this.kinds = columns.map((c) => valueKind(c.type));
+    this.widths = columns.map((c, i) => estimateColumnWidth(c, rows, i));
+    this.filtered = rows.map((_, i) => i);
+    this.viewRows = this.filtered;
+  }
+
+  // ---- view (filter + sort) ----
+
+  get rowCount(): number {
+    return this.viewRows.length;
+  }
+
+  get columnCount(): number {
+    return this.columns.length;
+  }
+
+  get filter(): string {
+    return this.filterText;
+  }
+
+  get sort(): readonly SortKey[] {
+    return this.sortKeys;
+  }
+
+  /** The source row index shown at a view position. */
+  sourceRow(viewRow: number): number {
+    return this.viewRows[viewRow] ?? -1;
+  }
+
+  cell(viewRow: number, col: number): Cell {
+    const r = this.viewRows[viewRow];
+    if (r === undefined) return null;
+    return this.rows[r]?.[col] ?? null;
+  }
+
+  /**
+   * Keeps rows where any cell contains the text (case-insensitive). NULL matches "null".
+   * The selection is cleared: its view positions no longer mean the same rows.
+   */
+  setFilter(text: string): void {
+    const needle = text.trim().toLowerCase();
+    if (needle === this.filterText) return;
+    this.filterText = needle;
+    if (!needle) {
+      this.filtered = this.rows.map((_, i) => i);
+    } else {
+      const out: number[] = [];
+      const nullMatches = NULL_DISPLAY.toLowerCase().includes(needle);
+      for (let r = 0; r < this.rows.length; r++) {
+        const row = this.rows[r] as readonly Cell[];
+        for (let c = 0; c < row.length; c++) {
+          const v = row[c];
+          if (v === null ? nullMatches : v.toLowerCase().includes(needle)) {
+            out.push(r);
+            break;
+          }
+        }
+      }
+      this.filtered = out;
+    }
+    this.applySort();
+    this.clearSelection();
+  }
+
+  /**
+   * Header click: cycles the column through ascending, descending, unsorted. With `add`
+   * (shift-click) the column becomes a further key instead of replacing the sort.
+   */
+  toggleSort(col: number, add = false): void {
+    const i = this.sortKeys.findIndex((k) => k.column === col);
+    const current = i >= 0 ? this.sortKeys[i] : undefined;
+    const next: SortDirection | undefined = !current ? 'asc' : current.direction === 'asc' ? 'desc' : undefined;
+    if (add) {
+      if (i >= 0) this.sortKeys.splice(i, 1);
+      if (next) this.sortKeys.splice(i >= 0 ? i : this.sortKeys.length, 0, { column: col, direction: next });
+    } else {
+      this.sortKeys = next ? [{ column: col, direction: next }] : [];
+    }
+    this.applySort();
+  }
+
+  setSort(keys: readonly SortKey[]): void {
+    this.sortKeys = keys.slice();
+    this.applySort();
+  }
+
+  sortDirection(col: number): SortDirection | undefined {
+    return this.sortKeys.find((k) => k.column === col)?.direction;
+  }
+
+  private applySort(): void {
+    this.viewRows = this.sortKeys.length ? sortRowIndexes(this.rows, this.filtered, this.sortKeys, this.kinds) : this.filtered;
+  }
+
+  // ---- column widths ----
+
+  resizeColumn(col: number, width: number): number {
+    const w = Math.max(MIN_COLUMN_WIDTH, Math.round(width));
+    if (col >= 0 && col < this.widths.length) this.widths[col] = w;
+    return w;
+  }
+
+  // ---- selection ----
+
+  get active(): CellPos | undefined {
+    return this.focus;
+  }
+
+  get selection(): CellRange | undefined {
+    if (!this.anchor || !this.focus) return undefined;
+    return {
+      top: Math.min(this.anchor.row, this.focus.row),
+      bottom: Math.max(this.anchor.row, this.focus.row),
+      left: Math.min(this.anchor.col, this.focus.col),
+      right: Math.max(this.anchor.col, this.focus.col),
+    };
+  }
+
+  isSelected(row: number, col: number): boolean {
+    const s = this.selection;
+    return !!s && row >= s.top && row <= s.bottom && col >= s.left && col <= s.right;
+  }
+
+  clearSelection(): void {
+    this.anchor = undefined;
+    this.focus = undefined;
+  }
+
+  private clamp(p: CellPos): CellPos | undefined {
+    if (this.rowCount === 0 || this.columnCount === 0) return undefined;
+    return {
+      row: Math.max(0, Math.min(this.rowCount - 1, p.row)),
+      col: Math.max(0, Math.min(this.columnCount - 1, p.col)),
+    };
+  }
+
+  /** Click (or click + shift to extend from the anchor). */
+  selectCell(p: CellPos, extend = false): void {
+    const c = this.clamp(p);
+    if (!c) return;
+    if (!extend || !this.anchor) this.anchor = c;
+    this.focus = c;
+  }
+
+  /** Row header click: the whole row; with shift, every row from the anchor's row. */
+  selectRow(row: number, extend = false): void {
+    const c = this.clamp({ row, col: 0 });
+    if (!c) return;
+    const last = this.columnCount - 1;
+    if (!extend || !this.anchor) this.anchor = { row: c.row, col: 0 };
+    else this.anchor = { row: this.anchor.row, col: 0 };
+    this.focus = { row: c.row, col: last };
+  }
+
+  selectColumn(col: number, extend = false): void {
+    const c = this.clamp({ row: 0, col });
+    if (!c) return;
+    if (!extend || !this.anchor) this.anchor = { row: 0, col: c.col };
+    else this.anchor = { row: 0, col: this.anchor.col };
+    this.focus = { row: this.rowCount - 1, col: c.col };
+  }
+
+  selectAll(): void {
+    if (this.rowCount === 0 || this.columnCount === 0) return;
+    this.anchor = { row: 0, col: 0 };
+    this.focus = { row: this.rowCount - 1, col: this.columnCount - 1 };
+  }
+
+  /** Arrow keys (dr/dc), with shift extending the range. Starts at the top-left when empty. */
+  move(dr: number, dc: number, extend = false): void {
+    const from = this.focus ?? { row: 0, col: 0 };
+    const to = this.focus ? { row: from.row + dr, col: from.col + dc } : from;
+    this.selectCell(to, extend);
+  }
+
+  /** Home/End/Ctrl+Home/Ctrl+End style jumps to an absolute position. */
+  moveTo(p: Partial<CellPos>, extend = false): void {
+    const from = this.focus ?? { row: 0, col: 0 };
+    this.selectCell({ row: p.row ?? from.row, col: p.col ?? from.col }, extend);
+  }
+
+  /**
+   * The selected cells as a small result (columns + rows in view order), or the whole
+   * view when nothing is selected. This is what "Copy" formats.
+   */
+  selectedData(): { columns: QueryColumn[]; rows: Cell[][] } {
+    const s = this.selection ?? { top: 0, bottom: this.rowCount - 1, left: 0, right: this.columnCount - 1 };
+    const columns = this.columns.slice(s.left, s.right + 1);
+    const rows: Cell[][] = [];
+    for (let r = s.top; r <= s.bottom; r++) {
+      const src = this.rows[this.viewRows[r] as number] as readonly Cell[];
+      rows.push(src.slice(s.left, s.right + 1));
+    }
+    return { columns, rows };
+  }
+
+  /** Every row in the current view order (filter + sort applied). */
+  viewData(): Cell[][] {
+    return this.viewRows.map((r) => this.rows[r] as Cell[]);
+  }
+}

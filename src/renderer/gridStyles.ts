@@ -1,0 +1,80 @@
+// The grid's CSS, built from VS Code's theme variables so it follows light, dark and
+// high-contrast themes. Injected once per document as a <style> element (with the page's
+// CSP nonce in the SQL result panel).
+
+export const ROW_HEIGHT = 22;
+export const HEADER_HEIGHT = 26;
+export const GUTTER_WIDTH = 56;
+export const MAX_GRID_HEIGHT = 440;
+
+const CSS = `
+.vdb-result { font-family: var(--vscode-font-family, sans-serif); font-size: var(--vscode-font-size, 13px);
+  color: var(--vscode-foreground); position: relative; }
+.vdb-toolbar { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; padding: 4px 0; }
+.vdb-summary { color: var(--vscode-descriptionForeground); margin-right: auto; }
+.vdb-toolbar input, .vdb-toolbar select { background: var(--vscode-input-background); color: var(--vscode-input-foreground);
+  border: 1px solid var(--vscode-input-border, var(--vscode-widget-border, transparent)); padding: 2px 4px; font: inherit; }
+.vdb-toolbar input:focus, .vdb-toolbar select:focus, .vdb-toolbar button:focus, .vdb-grid:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
+.vdb-toolbar button { background: var(--vscode-button-secondaryBackground, var(--vscode-button-background));
+  color: var(--vscode-button-secondaryForeground, var(--vscode-button-foreground)); border: none; padding: 3px 8px; cursor: pointer; font: inherit; }
+.vdb-toolbar button:hover { background: var(--vscode-button-secondaryHoverBackground, var(--vscode-button-hoverBackground)); }
+.vdb-banner { border-left: 4px solid; padding: 6px 10px; margin: 4px 0; background: var(--vscode-editorWidget-background); }
+.vdb-banner.warning { border-color: var(--vscode-editorWarning-foreground, #cca700); }
+.vdb-banner.error { border-color: var(--vscode-editorError-foreground, #f14c4c); }
+.vdb-banner.info { border-color: var(--vscode-editorInfo-foreground, #3794ff); }
+.vdb-banner-title { font-weight: 600; }
+.vdb-banner-message { font-family: var(--vscode-editor-font-family, monospace); white-space: pre-wrap; margin: 4px 0; }
+.vdb-banner-advice { color: var(--vscode-descriptionForeground); }
+.vdb-grid { position: relative; overflow: auto; border: 1px solid var(--vscode-editorWidget-border, var(--vscode-widget-border, #8884));
+  background: var(--vscode-editor-background); font-family: var(--vscode-editor-font-family, monospace);
+  font-size: var(--vscode-editor-font-size, 12px); contain: strict; }
+.vdb-canvas { position: relative; }
+.vdb-header { position: sticky; top: 0; z-index: 2; height: ${HEADER_HEIGHT}px;
+  background: var(--vscode-editorGroupHeader-tabsBackground, var(--vscode-editor-background));
+  border-bottom: 1px solid var(--vscode-editorWidget-border, #8884); }
+.vdb-corner { position: sticky; left: 0; z-index: 3; width: ${GUTTER_WIDTH}px; height: ${HEADER_HEIGHT}px; display: inline-block;
+  background: inherit; border-right: 1px solid var(--vscode-editorWidget-border, #8884); box-sizing: border-box; }
+.vdb-hcell { position: absolute; top: 0; height: ${HEADER_HEIGHT}px; line-height: ${HEADER_HEIGHT}px; padding: 0 18px 0 6px; box-sizing: border-box;
+  font-weight: 600; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; cursor: pointer; user-select: none;
+  border-right: 1px solid var(--vscode-editorWidget-border, #8884); }
+.vdb-hcell.pk .vdb-hname::before { content: '🔑 '; font-size: 10px; }
+.vdb-sort { position: absolute; right: 8px; top: 0; color: var(--vscode-descriptionForeground); }
+.vdb-resizer { position: absolute; right: -3px; top: 0; width: 7px; height: 100%; cursor: col-resize; z-index: 1; }
+.vdb-resizer:hover, .vdb-resizer.active { background: var(--vscode-sash-hoverBorder, var(--vscode-focusBorder)); }
+.vdb-row { position: absolute; left: 0; top: 0; height: ${ROW_HEIGHT}px; }
+.vdb-row.odd .vdb-cell { background: var(--vscode-list-hoverBackground, transparent); }
+.vdb-rownum { position: sticky; left: 0; z-index: 1; display: inline-block; width: ${GUTTER_WIDTH}px; height: ${ROW_HEIGHT}px; line-height: ${ROW_HEIGHT}px;
+  box-sizing: border-box; padding-right: 6px; text-align: right; color: var(--vscode-editorLineNumber-foreground, var(--vscode-descriptionForeground));
+  background: var(--vscode-editor-background); border-right: 1px solid var(--vscode-editorWidget-border, #8884); cursor: pointer; user-select: none; }
+.vdb-cell { position: absolute; top: 0; height: ${ROW_HEIGHT}px; line-height: ${ROW_HEIGHT}px; padding: 0 6px; box-sizing: border-box;
+  overflow: hidden; white-space: nowrap; text-overflow: ellipsis; border-right: 1px solid var(--vscode-editorWidget-border, #8882);
+  border-bottom: 1px solid var(--vscode-editorWidget-border, #8881); user-select: none; cursor: cell; contain: strict; }
+.vdb-cell.num { text-align: right; font-variant-numeric: tabular-nums; }
+.vdb-cell.null, .vdb-cell.binary { color: var(--vscode-disabledForeground, var(--vscode-descriptionForeground)); font-style: italic; }
+.vdb-cell.binary { font-style: normal; }
+.vdb-cell.long::after { content: '⤢'; position: absolute; right: 2px; color: var(--vscode-textLink-foreground); font-size: 10px; }
+.vdb-row .vdb-cell.selected { background: var(--vscode-list-inactiveSelectionBackground, #264f7840);
+  color: var(--vscode-list-inactiveSelectionForeground, inherit); }
+.vdb-grid:focus .vdb-row .vdb-cell.selected { background: var(--vscode-list-activeSelectionBackground, #264f78);
+  color: var(--vscode-list-activeSelectionForeground, inherit); }
+.vdb-cell.active { outline: 1px solid var(--vscode-list-focusOutline, var(--vscode-focusBorder)); outline-offset: -1px; }
+.vdb-empty { padding: 8px; color: var(--vscode-descriptionForeground); }
+.vdb-detail { border: 1px solid var(--vscode-editorWidget-border, #8884); background: var(--vscode-editorWidget-background); margin-top: 4px; }
+.vdb-detail-head { display: flex; gap: 6px; align-items: center; padding: 2px 6px; border-bottom: 1px solid var(--vscode-editorWidget-border, #8884); }
+.vdb-detail-head span { margin-right: auto; color: var(--vscode-descriptionForeground); }
+.vdb-detail-head button { background: none; border: none; color: var(--vscode-textLink-foreground); cursor: pointer; font: inherit; }
+.vdb-detail pre { margin: 0; padding: 6px; max-height: 240px; overflow: auto; white-space: pre-wrap; word-break: break-all;
+  font-family: var(--vscode-editor-font-family, monospace); }
+.vdb-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;
+
+const STYLE_ID = 'vdb-grid-styles';
+
+export function injectStyles(doc: Document, nonce?: string): void {
+  if (doc.getElementById(STYLE_ID)) return;
+  const style = doc.createElement('style');
+  style.id = STYLE_ID;
+  if (nonce) style.nonce = nonce;
+  style.textContent = CSS;
+  (doc.head ?? doc.documentElement).appendChild(style);
+}

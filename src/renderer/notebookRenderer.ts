@@ -1,0 +1,78 @@
+// Notebook renderer entry (dist/renderer.js, ESM, loaded by VS Code into the notebook
+// webview for outputs of QUERY_RESULT_MIME). Declares the few renderer API types it uses
+// instead of depending on the vscode-notebook-renderer package.
+import { isQueryOutput, type GridToHostMessage, type HostToGridMessage } from '../shared/queryResultOutput';
+import type { CopyFormat, ExportFormat } from '../shared/queryResultFormat';
+import { ResultGrid, type GridHost } from './resultGrid';
+
+interface OutputItem {
+  readonly id: string;
+  readonly mime: string;
+  json(): unknown;
+  text(): string;
+}
+
+interface RendererContext {
+  postMessage?(message: unknown): void;
+  onDidReceiveMessage?(listener: (e: unknown) => void): { dispose(): void };
+}
+
+interface RendererApi {
+  renderOutputItem(item: OutputItem, element: HTMLElement, signal?: AbortSignal): void;
+  disposeOutputItem?(id?: string): void;
+}
+
+/** Clipboard in the webview itself, for when no host messaging is available. */
+function copyInPage(text: string): void {
+  void navigator.clipboard?.writeText(text).catch(() => undefined);
+}
+
+export function activate(ctx: RendererContext): RendererApi {
+  const grids = new Map<string, ResultGrid>();
+  const post = (m: GridToHostMessage): boolean => {
+    if (!ctx.postMessage) return false;
+    ctx.postMessage(m);
+    return true;
+  };
+  ctx.onDidReceiveMessage?.((raw) => {
+    const m = raw as HostToGridMessage;
+    if (m.type === 'exported') for (const g of grids.values()) g.announce(`Saved to ${m.path}`);
+  });
+  const host: GridHost = {
+    copy(text: string, format: CopyFormat, rows: number) {
+      if (!post({ type: 'copy', text, format, rows })) copyInPage(text);
+    },
+    export(format: ExportFormat, content: string, suggestedName: string, rows: number) {
+      post({ type: 'export', format, content, suggestedName, rows });
+    },
+  };
+  return {
+    renderOutputItem(item, element) {
+      grids.get(item.id)?.dispose();
+      grids.delete(item.id);
+      element.replaceChildren();
+      let data: unknown;
+      try {
+        data = item.json();
+      } catch {
+        data = undefined;
+      }
+      if (!isQueryOutput(data)) {
+        const p = element.ownerDocument.createElement('div');
+        p.textContent = 'This output is not a Versioned DB query result (or it was saved by a newer version). Run the cell again.';
+        element.appendChild(p);
+        return;
+      }
+      grids.set(item.id, new ResultGrid(data, host, element));
+    },
+    disposeOutputItem(id) {
+      if (id === undefined) {
+        for (const g of grids.values()) g.dispose();
+        grids.clear();
+        return;
+      }
+      grids.get(id)?.dispose();
+      grids.delete(id);
+    },
+  };
+}

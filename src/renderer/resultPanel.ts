@@ -1,0 +1,50 @@
+// Webview script of the SQL result panel (dist/resultPanel.js): the same grid as the notebook,
+// for queries run from a plain .sql editor. Talks to the host through acquireVsCodeApi.
+import type { GridToHostMessage, HostToGridMessage } from '../shared/queryResultOutput';
+import { ResultGrid } from './resultGrid';
+
+declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
+
+const vscode = acquireVsCodeApi();
+const post = (m: GridToHostMessage): void => vscode.postMessage(m);
+const root = document.getElementById('root') as HTMLElement;
+const nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
+let grid: ResultGrid | undefined;
+
+function status(text: string): void {
+  const p = document.createElement('div');
+  p.className = 'vdb-empty';
+  p.textContent = text;
+  root.replaceChildren(p);
+}
+
+window.addEventListener('message', (event: MessageEvent<HostToGridMessage>) => {
+  const m = event.data;
+  switch (m.type) {
+    case 'running':
+      grid?.dispose();
+      grid = undefined;
+      status(`Running at ${m.target.owner}/${m.target.name} @ ${m.target.ref}…`);
+      break;
+    case 'show':
+      grid?.dispose();
+      root.replaceChildren();
+      grid = new ResultGrid(
+        m.output,
+        {
+          copy: (text, format, rows) => post({ type: 'copy', text, format, rows }),
+          export: (format, content, suggestedName, rows) => post({ type: 'export', format, content, suggestedName, rows }),
+        },
+        root,
+        { maxHeight: Math.max(200, window.innerHeight - 120), nonce },
+      );
+      break;
+    case 'exported':
+      grid?.announce(`Saved to ${m.path}`);
+      break;
+    case 'copied':
+      grid?.announce(`Copied ${m.rows} rows`);
+      break;
+  }
+});
+post({ type: 'ready' });

@@ -1,0 +1,117 @@
+// What the extension host hands the grid (notebook output under QUERY_RESULT_MIME, or the
+// SQL result panel), and the messages the grid sends back. Shared by host and renderer.
+import type { QueryResult, QueryStatus } from './wire';
+
+/** Where a query ran. `ref` is what the user chose (branch, tag or commit). */
+export interface QueryTarget {
+  hostId: string;
+  owner: string;
+  name: string;
+  ref: string;
+}
+
+export interface QueryOutput {
+  /** Payload version, so a saved notebook from a newer build is recognised. */
+  v: 1;
+  result: QueryResult;
+  sql: string;
+  target: QueryTarget;
+  /** Host label for display (e.g. "Local hub"). */
+  hostLabel?: string;
+  /** The commit the ref pointed at when the query ran (when the ref is a branch or tag). */
+  commit?: string;
+  /** ISO time the query finished. */
+  ranAt: string;
+  elapsedMs: number;
+  /** The row limit that was asked for. */
+  limit: number;
+  /** Set by the host when the branch has moved since this ran (its head now). */
+  movedTo?: string;
+}
+
+export function isQueryOutput(v: unknown): v is QueryOutput {
+  if (!v || typeof v !== 'object') return false;
+  const o = v as Partial<QueryOutput>;
+  return (
+    o.v === 1 &&
+    !!o.result &&
+    Array.isArray(o.result.columns) &&
+    Array.isArray(o.result.rows) &&
+    typeof o.result.status === 'string' &&
+    !!o.target &&
+    typeof o.target.ref === 'string'
+  );
+}
+
+/** Messages the grid posts to the host. */
+export type GridToHostMessage =
+  | { type: 'copy'; text: string; format: string; rows: number }
+  | { type: 'export'; format: 'csv' | 'json' | 'markdown'; content: string; suggestedName: string; rows: number }
+  | { type: 'ready' };
+
+/** Messages the host posts to the grid (panel webview only). */
+export type HostToGridMessage =
+  | { type: 'show'; output: QueryOutput }
+  | { type: 'running'; sql: string; target: QueryTarget }
+  | { type: 'exported'; path: string }
+  | { type: 'copied'; rows: number };
+
+export interface StatusBanner {
+  severity: 'warning' | 'error' | 'info';
+  title: string;
+  /** The server's message, verbatim. */
+  message: string;
+  /** What the user can do about it. */
+  advice: string;
+}
+
+/**
+ * The banner for a non-success result: the server's own message plus what to do next.
+ * Returns undefined for success without a message.
+ */
+export function statusBanner(result: Pick<QueryResult, 'status' | 'message' | 'rows'>, limit?: number): StatusBanner | undefined {
+  const status: QueryStatus = result.status;
+  const message = result.message ?? '';
+  switch (status) {
+    case 'success':
+      return undefined;
+    case 'row_limit':
+      return {
+        severity: 'warning',
+        title: `Showing the first ${result.rows.length.toLocaleString('en-US')} rows only`,
+        message,
+        advice:
+          `The result has more rows than the limit${limit ? ` (${limit.toLocaleString('en-US')})` : ''}. ` +
+          'Add a WHERE or LIMIT clause, or raise the "versionedDb.sql.rowLimit" setting (the server caps it).',
+      };
+    case 'timeout':
+      return {
+        severity: 'warning',
+        title: 'The query timed out',
+        message,
+        advice:
+          'Narrow the query (filter on an indexed column, select fewer rows) or raise "versionedDb.sql.timeoutMs" (the server caps it at 60000 ms).',
+      };
+    case 'error':
+      return {
+        severity: 'error',
+        title: 'The query failed',
+        message,
+        advice: 'Fix the SQL and run the cell again. Only read-only statements can run here.',
+      };
+    case 'not_workspace':
+      return {
+        severity: 'error',
+        title: 'This ref cannot be queried',
+        message,
+        advice: 'Pick a branch, a tag or a full commit hash with the target picker in the cell status bar.',
+      };
+    default:
+      return {
+        severity: 'warning',
+        title: `Query status: ${status}`,
+        message,
+        advice: 'The server reported a status this version does not know; the rows shown may be incomplete.',
+      };
+  }
+}
