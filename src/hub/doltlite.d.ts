@@ -1,0 +1,40 @@
+// The few parts of the DoltLite (sqlite3 WASM) JS API the hub uses. The package ships no types.
+declare module '@dolthub/doltlite-wasm/sqlite3-node.mjs' {
+  export interface Sqlite3Stmt {
+    readonly pointer: number;
+    readonly columnCount: number;
+    getColumnName(i: number): string;
+    step(): boolean;
+    finalize(): void;
+    bind(values: unknown[]): Sqlite3Stmt;
+  }
+  export interface Sqlite3Db {
+    readonly pointer: number;
+    exec(sql: string, opts?: { bind?: unknown[] }): Sqlite3Db;
+    prepare(sql: string): Sqlite3Stmt;
+    selectValue(sql: string, bind?: unknown[]): unknown;
+    selectValues(sql: string, bind?: unknown[]): unknown[];
+    selectObjects(sql: string, bind?: unknown[]): Record<string, unknown>[];
+    createFunction(name: string, fn: (ctx: number, ...args: unknown[]) => unknown, opts?: { arity?: number; deterministic?: boolean }): Sqlite3Db;
+    close(): void;
+  }
+  export interface Sqlite3Capi {
+    sqlite3_js_db_export(db: number): Uint8Array;
+    sqlite3_js_posix_create_file(path: string, data: Uint8Array): void;
+    sqlite3_progress_handler(db: number, n: number, cb: ((arg: number) => number) | 0, arg: number): void;
+    sqlite3_column_decltype(stmt: number, i: number): string | null;
+    sqlite3_column_table_name(stmt: number, i: number): string | null;
+    sqlite3_column_origin_name(stmt: number, i: number): string | null;
+    sqlite3_column_type(stmt: number, i: number): number;
+    sqlite3_column_text(stmt: number, i: number): string | null;
+    sqlite3_changes(db: number): number;
+    sqlite3_get_autocommit(db: number): number;
+  }
+  export interface Sqlite3 {
+    capi: Sqlite3Capi;
+    oo1: { DB: new (filename: string, flags: string) => Sqlite3Db };
+    config: { warn: (...a: unknown[]) => void; error: (...a: unknown[]) => void; log: (...a: unknown[]) => void; debug: (...a: unknown[]) => void };
+  }
+  const init: (opts?: { locateFile?: (file: string, dir: string) => string; print?: (...a: unknown[]) => void; printErr?: (...a: unknown[]) => void }) => Promise<Sqlite3>;
+  export default init;
+}

@@ -1,0 +1,52 @@
+// Messages between the hub's main thread and its DoltLite worker threads.
+import type { QueryResult } from '../shared/wire';
+
+/** A database file: its key (`owner/name`), its path on disk and the version main last wrote. */
+export interface DbFile {
+  key: string;
+  path: string;
+  version: number;
+}
+
+export interface Author {
+  name: string;
+  email: string;
+}
+
+export type Revision = { branch: string } | { commitHex: string } | { ref: string };
+
+export interface ImportSpec {
+  filePath: string;
+  fileType: string;
+  table: string;
+  operation: string;
+  primaryKeys: string[];
+  columnMap?: Record<string, string>;
+  branch: string;
+  newBranch?: string;
+  commitMessage: string;
+}
+
+export type WriteScript =
+  | { kind: 'create' }
+  | { kind: 'branch'; name: string; from: Revision }
+  | { kind: 'tag'; name: string; from: Revision; message?: string }
+  | { kind: 'merge'; fromBranch: string; fromFile?: DbFile; toBranch: string; message: string }
+  | { kind: 'import'; spec: ImportSpec }
+  | { kind: 'sql'; branch: string; statements: string[]; message: string; date?: string };
+
+export type EngineRequest =
+  | { op: 'query'; db: DbFile; ref: Revision; sql: string; limit: number; timeoutMs: number; dbName: string }
+  | { op: 'read'; db: DbFile; what: 'branches' | 'tags' | 'commit'; ref?: Revision }
+  | { op: 'write'; db: DbFile; nextVersion: number; author: Author; script: WriteScript };
+
+export interface BranchRow { name: string; hashHex: string; date: string }
+export interface TagRow { name: string; hashHex: string; message: string; date: string }
+
+export type WriteResult =
+  | { ok: true; commitHex?: string; sizeBytes: number }
+  | { ok: false; code: 'CONFLICT' | 'NOT_FOUND' | 'VALIDATION_FAILED' | 'UNPROCESSABLE'; message: string; tables?: string[] };
+
+export type EngineResponse =
+  | { id: number; ok: true; value: QueryResult | BranchRow[] | TagRow[] | { hashHex: string | null } | WriteResult }
+  | { id: number; ok: false; message: string };

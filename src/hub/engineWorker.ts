@@ -1,0 +1,416 @@
+// Runs inside a worker thread: owns one DoltLite (SQLite WASM) instance whose in-memory file
+// system caches database files loaded from disk. A long query blocks only this thread; the
+// main thread keeps serving HTTP. Writes persist atomically before they are reported done.
+import { parentPort } from 'node:worker_threads';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import init from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
+import type { Sqlite3, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
+import type { QueryColumn, QueryResult, Cell } from '../shared/wire';
+import { BINARY_CELL } from '../shared/wire';
+import type { Author, BranchRow, DbFile, EngineRequest, EngineResponse, Revision, TagRow, WriteResult, WriteScript } from './engineProtocol';
+import { callsMutatingProcedure, mysqlNow, translateQuery } from './mysqlDialect';
+import { writeFileAtomicSync } from './atomicFile';
+import { runImport } from './tableImport';
+
+const SQLITE_INTEGER = 1;
+const SQLITE_FLOAT = 2;
+const SQLITE_BLOB = 4;
+const SQLITE_NULL = 5;
+
+export function locateWasm(file: string): string {
+  const beside = join(__dirname, file);
+  if (existsSync(beside)) return beside;
+  return createRequire(__filename).resolve(`@dolthub/doltlite-wasm/${file}`);
+}
+
+export class SqlRefused extends Error {}
+
+export class EngineCore {
+  private readonly loaded = new Map<string, number>();
+
+  constructor(readonly sqlite3: Sqlite3) {}
+
+  static async create(): Promise<EngineCore> {
+    const sqlite3 = await init({ locateFile: (f) => locateWasm(f), print: () => undefined, printErr: () => undefined });
+    // The oo1 layer prints every failed step to the console; failures reach us as exceptions.
+    sqlite3.config.warn = () => undefined;
+    sqlite3.config.error = () => undefined;
+    sqlite3.config.log = () => undefined;
+    sqlite3.config.debug = () => undefined;
+    return new EngineCore(sqlite3);
+  }
+
+  memPath(key: string): string {
+    return '/' + key.replace('/', '~') + '.db';
+  }
+
+  ensure(db: DbFile): string {
+    const mem = this.memPath(db.key);
+    if (this.loaded.get(db.key) !== db.version) {
+      const buf = readFileSync(db.path);
+      // The glue accepts plain typed arrays only, not Buffer.
+      this.sqlite3.capi.sqlite3_js_posix_create_file(mem, new Uint8Array(buf.buffer, buf.byteOffset, buf.length));
+      this.loaded.set(db.key, db.version);
+    }
+    return mem;
+  }
+
+  openAt(db: DbFile, rev: Revision | undefined, mode: 'r' | 'c'): Sqlite3Db {
+    const mem = this.ensure(db);
+    const at = rev === undefined ? '' : '@' + ('branch' in rev ? rev.branch : 'commitHex' in rev ? rev.commitHex : rev.ref);
+    return new this.sqlite3.oo1.DB(mem + at, mode);
+  }
+
+  async handle(req: EngineRequest): Promise<unknown> {
+    switch (req.op) {
+      case 'query':
+        return this.query(req.db, req.ref, req.sql, req.limit, req.timeoutMs, req.dbName);
+      case 'read':
+        return this.read(req.db, req.what, req.ref);
+      case 'write':
+        return this.write(req.db, req.nextVersion, req.author, req.script);
+    }
+  }
+
+  query(db: DbFile, ref: Revision, q: string, limit: number, timeoutMs: number, dbName: string): QueryResult {
+    const t = translateQuery(q);
+    if (t.kind === 'invalid') return { columns: [], rows: [], status: 'error', message: t.message };
+    let conn: Sqlite3Db;
+    try {
+      conn = this.openAt(db, ref, 'r');
+    } catch (e) {
+      // Opening at a branch, tag or commit that does not exist: the server answers 404.
+      return { columns: [], rows: [], status: 'error', message: engineMessage(e), ref_not_found: true } as QueryResult;
+    }
+    try {
+      conn.createFunction('now', () => mysqlNow(), { arity: 0 });
+      conn.createFunction('database', () => dbName, { arity: 0 });
+      let sql: string;
+      let fixedTypes: string[] | undefined;
+      if (t.kind === 'showTables') {
+        sql = `SELECT name AS "Tables_in_${dbName.replace(/"/g, '""')}" FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'dolt\\_%' ESCAPE '\\' ORDER BY name`;
+        fixedTypes = ['varchar(64)'];
+      } else if (t.kind === 'describe' || t.kind === 'showCreateTable') {
+        const exists = conn.selectValue(`SELECT count(*) FROM sqlite_master WHERE type IN ('table','view') AND name = ?`, [t.table]);
+        if (Number(exists) === 0) return { columns: [], rows: [], status: 'error', message: `table not found: ${t.table}` };
+        const lit = `'${t.table.replace(/'/g, "''")}'`;
+        if (t.kind === 'describe') {
+          sql = `SELECT name AS "Field", type AS "Type", CASE WHEN "notnull" OR pk > 0 THEN 'NO' ELSE 'YES' END AS "Null", CASE WHEN pk > 0 THEN 'PRI' ELSE '' END AS "Key", dflt_value AS "Default", '' AS "Extra" FROM pragma_table_info(${lit}) ORDER BY cid`;
+          fixedTypes = ['varchar(64)', 'longtext', 'varchar(3)', 'char(3)', 'text', 'varchar(256)'];
+        } else {
+          sql = `SELECT name AS "Table", sql AS "Create Table" FROM sqlite_master WHERE type IN ('table','view') AND name = ${lit}`;
+          fixedTypes = ['varchar(64)', 'longtext'];
+        }
+      } else {
+        if (callsMutatingProcedure(t.sql)) {
+          return { columns: [], rows: [], status: 'error', message: 'This endpoint is read-only: version-control procedures that change the database are not allowed.' };
+        }
+        sql = t.sql;
+      }
+      return this.runSelect(conn, sql, limit, timeoutMs, fixedTypes);
+    } finally {
+      conn.close();
+    }
+  }
+
+  private runSelect(conn: Sqlite3Db, sql: string, limit: number, timeoutMs: number, fixedTypes?: string[]): QueryResult {
+    const capi = this.sqlite3.capi;
+    const deadline = Date.now() + timeoutMs;
+    let timedOut = false;
+    capi.sqlite3_progress_handler(conn.pointer, 1000, () => {
+      if (Date.now() > deadline) {
+        timedOut = true;
+        return 1;
+      }
+      return 0;
+    }, 0);
+    let stmt;
+    try {
+      stmt = conn.prepare(sql);
+    } catch (e) {
+      capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
+      return { columns: [], rows: [], status: timedOut ? 'timeout' : 'error', message: timedOut ? timeoutMessage(timeoutMs) : engineMessage(e) };
+    }
+    const rows: Cell[][] = [];
+    let status: QueryResult['status'] = 'success';
+    let message = '';
+    const n = stmt.columnCount;
+    const firstTypes: number[] = new Array(n).fill(SQLITE_NULL);
+    // SQLite keeps decimal(p,s) values as numbers ("0.5"); MySQL prints the declared scale ("0.50").
+    const scales: (number | undefined)[] = [];
+    for (let i = 0; i < n; i++) {
+      const m = /^\s*(?:decimal|numeric)\s*\(\s*\d+\s*,\s*(\d+)\s*\)/i.exec(capi.sqlite3_column_decltype(stmt.pointer, i) ?? '');
+      scales.push(m ? Number(m[1]) : undefined);
+    }
+    try {
+      while (stmt.step()) {
+        if (rows.length >= limit) {
+          status = 'row_limit';
+          message = `The result has more than ${limit} rows; only the first ${limit} are returned. Narrow the query or raise the limit.`;
+          break;
+        }
+        const row: Cell[] = [];
+        for (let i = 0; i < n; i++) {
+          const ty = capi.sqlite3_column_type(stmt.pointer, i);
+          if (firstTypes[i] === SQLITE_NULL && ty !== SQLITE_NULL) firstTypes[i] = ty;
+          if (ty === SQLITE_NULL) row.push(null);
+          else if (ty === SQLITE_BLOB) row.push(BINARY_CELL);
+          else {
+            const text = capi.sqlite3_column_text(stmt.pointer, i) ?? '';
+            const scale = scales[i];
+            row.push(scale !== undefined && (ty === SQLITE_INTEGER || ty === SQLITE_FLOAT) ? withScale(text, scale) : text);
+          }
+        }
+        rows.push(row);
+      }
+    } catch (e) {
+      capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
+      const columns = this.columns(conn, stmt, firstTypes, fixedTypes);
+      stmt.finalize();
+      if (timedOut) return { columns, rows: [], status: 'timeout', message: timeoutMessage(timeoutMs) };
+      return { columns, rows: [], status: 'error', message: engineMessage(e) };
+    }
+    capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
+    const columns = this.columns(conn, stmt, firstTypes, fixedTypes);
+    stmt.finalize();
+    return { columns, rows, status, message };
+  }
+
+  private columns(conn: Sqlite3Db, stmt: { pointer: number; columnCount: number; getColumnName(i: number): string }, firstTypes: number[], fixedTypes?: string[]): QueryColumn[] {
+    const capi = this.sqlite3.capi;
+    const pkCache = new Map<string, Set<string>>();
+    const cols: QueryColumn[] = [];
+    for (let i = 0; i < stmt.columnCount; i++) {
+      const name = stmt.getColumnName(i);
+      if (fixedTypes) {
+        cols.push({ name, type: fixedTypes[i] ?? 'text', is_primary_key: false, source_table: '' });
+        continue;
+      }
+      const decl = capi.sqlite3_column_decltype(stmt.pointer, i);
+      const table = capi.sqlite3_column_table_name(stmt.pointer, i) ?? '';
+      const origin = capi.sqlite3_column_origin_name(stmt.pointer, i) ?? '';
+      let isPk = false;
+      if (table !== '' && origin !== '') {
+        let pks = pkCache.get(table);
+        if (!pks) {
+          pks = new Set();
+          try {
+            for (const r of conn.selectObjects(`SELECT name, pk FROM pragma_table_info(?)`, [table])) {
+              if (Number(r['pk']) > 0) pks.add(String(r['name']));
+            }
+          } catch {
+            // Virtual tables (dolt_log, ...) have no table_info; they have no primary key to show.
+          }
+          pkCache.set(table, pks);
+        }
+        isPk = pks.has(origin);
+      }
+      const type = decl && decl.trim() !== '' ? decl.toLowerCase() : expressionType(firstTypes[i] ?? SQLITE_NULL);
+      cols.push({ name, type, is_primary_key: isPk, source_table: table });
+    }
+    return cols;
+  }
+
+  read(db: DbFile, what: 'branches' | 'tags' | 'commit', ref?: Revision): BranchRow[] | TagRow[] | { hashHex: string | null } {
+    if (what === 'commit') {
+      if (!ref) throw new Error('ref required');
+      let conn: Sqlite3Db;
+      try {
+        conn = this.openAt(db, ref, 'r');
+      } catch {
+        return { hashHex: null };
+      }
+      try {
+        return { hashHex: String(conn.selectValue(`SELECT dolt_hashof('HEAD')`)) };
+      } catch {
+        return { hashHex: null };
+      } finally {
+        conn.close();
+      }
+    }
+    const conn = this.openAt(db, undefined, 'r');
+    try {
+      if (what === 'branches') {
+        return conn.selectObjects(`SELECT name, hash, latest_commit_date FROM dolt_branches WHERE remote = '' OR remote IS NULL ORDER BY name`).map((r) => ({
+          name: String(r['name']),
+          hashHex: String(r['hash']),
+          date: String(r['latest_commit_date'] ?? ''),
+        }));
+      }
+      return conn.selectObjects(`SELECT tag_name, tag_hash, message, date FROM dolt_tags ORDER BY tag_name`).map((r) => ({
+        name: String(r['tag_name']),
+        hashHex: String(r['tag_hash']),
+        message: String(r['message'] ?? ''),
+        date: String(r['date'] ?? ''),
+      }));
+    } finally {
+      conn.close();
+    }
+  }
+
+  async write(db: DbFile, nextVersion: number, author: Author, script: WriteScript): Promise<WriteResult> {
+    const mem = this.memPath(db.key);
+    if (script.kind === 'create') {
+      const conn = new this.sqlite3.oo1.DB(mem, 'c');
+      try {
+        return this.persist(conn, db, nextVersion);
+      } finally {
+        conn.close();
+      }
+    }
+    const conn = this.openAt(db, undefined, 'c');
+    let ok = false;
+    try {
+      conn.exec(`SELECT dolt_config('user.name', ?)`, { bind: [author.name] });
+      conn.exec(`SELECT dolt_config('user.email', ?)`, { bind: [author.email] });
+      const result = await this.applyScript(conn, db, author, script);
+      if (!result.ok) return result;
+      const persisted = this.persist(conn, db, nextVersion);
+      ok = true;
+      return persisted.ok ? { ...persisted, commitHex: result.commitHex } : persisted;
+    } finally {
+      conn.close();
+      // A failed script may have left the in-memory copy half-changed: reload it next time.
+      if (!ok) this.loaded.delete(db.key);
+    }
+  }
+
+  private persist(conn: Sqlite3Db, db: DbFile, nextVersion: number): WriteResult & { ok: true } {
+    const bytes = this.sqlite3.capi.sqlite3_js_db_export(conn.pointer);
+    writeFileAtomicSync(db.path, bytes);
+    this.loaded.set(db.key, nextVersion);
+    return { ok: true, sizeBytes: statSync(db.path).size };
+  }
+
+  private async applyScript(conn: Sqlite3Db, db: DbFile, author: Author, script: WriteScript): Promise<WriteResult> {
+    const authorArg = `${author.name} <${author.email}>`;
+    switch (script.kind) {
+      case 'branch': {
+        const start = this.revisionHex(db, script.from);
+        if (!start) return { ok: false, code: 'NOT_FOUND', message: 'The source revision does not exist.' };
+        conn.exec(`SELECT dolt_branch(?, ?)`, { bind: [script.name, start] });
+        return { ok: true, commitHex: start, sizeBytes: 0 };
+      }
+      case 'tag': {
+        const start = this.revisionHex(db, script.from);
+        if (!start) return { ok: false, code: 'NOT_FOUND', message: 'The source revision does not exist.' };
+        if (script.message !== undefined) {
+          conn.exec(`SELECT dolt_tag('-m', ?, ?, ?)`, { bind: [script.message, script.name, start] });
+        } else {
+          conn.exec(`SELECT dolt_tag(?, ?)`, { bind: [script.name, start] });
+        }
+        return { ok: true, commitHex: start, sizeBytes: 0 };
+      }
+      case 'sql': {
+        conn.exec(`SELECT dolt_checkout(?)`, { bind: [script.branch] });
+        conn.exec('BEGIN');
+        try {
+          for (const s of script.statements) conn.exec(s);
+          conn.exec('COMMIT');
+        } catch (e) {
+          conn.exec('ROLLBACK');
+          throw e;
+        }
+        const args = ['-A', '-m', script.message, '--author', authorArg];
+        if (script.date) args.push('--date', script.date);
+        const hex = String(conn.selectValue(`SELECT dolt_commit(${args.map(() => '?').join(', ')})`, args));
+        return { ok: true, commitHex: hex, sizeBytes: 0 };
+      }
+      case 'merge':
+        return this.merge(conn, db, script, authorArg);
+      case 'import':
+        return runImport(conn, script.spec, authorArg);
+      case 'create':
+        return { ok: true, sizeBytes: 0 };
+    }
+  }
+
+  private merge(conn: Sqlite3Db, _db: DbFile, script: Extract<WriteScript, { kind: 'merge' }>, _authorArg: string): WriteResult {
+    let source = script.fromBranch;
+    let remote: string | undefined;
+    if (script.fromFile) {
+      const forkMem = this.ensure(script.fromFile);
+      remote = `fork_${Date.now().toString(36)}`;
+      conn.exec(`SELECT dolt_remote('add', ?, ?)`, { bind: [remote, 'file://' + forkMem] });
+      conn.exec(`SELECT dolt_fetch(?)`, { bind: [remote] });
+      source = `${remote}/${script.fromBranch}`;
+    }
+    conn.exec(`SELECT dolt_checkout(?)`, { bind: [script.toBranch] });
+    conn.exec('BEGIN');
+    try {
+      conn.selectValue(`SELECT dolt_merge(?, '--no-ff', '-m', ?)`, [source, script.message]);
+    } catch (e) {
+      let tables: string[] = [];
+      try {
+        tables = conn.selectObjects(`SELECT "table" FROM dolt_conflicts`).map((r) => String(r['table']));
+      } catch {
+        // Not a conflict: the message says what went wrong.
+      }
+      try { conn.exec('ROLLBACK'); } catch { /* already rolled back */ }
+      if (tables.length > 0) {
+        return { ok: false, code: 'CONFLICT', message: `Merge conflict in table${tables.length > 1 ? 's' : ''}: ${tables.join(', ')}`, tables };
+      }
+      return { ok: false, code: 'UNPROCESSABLE', message: engineMessage(e) };
+    }
+    // A clean dolt_merge commits and ends the transaction itself.
+    if (this.sqlite3.capi.sqlite3_get_autocommit(conn.pointer) === 0) conn.exec('COMMIT');
+    if (remote) conn.exec(`SELECT dolt_remote('remove', ?)`, { bind: [remote] });
+    const hex = String(conn.selectValue(`SELECT dolt_hashof('HEAD')`));
+    return { ok: true, commitHex: hex, sizeBytes: 0 };
+  }
+
+  private revisionHex(db: DbFile, rev: Revision): string | null {
+    const r = this.read(db, 'commit', rev) as { hashHex: string | null };
+    return r.hashHex;
+  }
+}
+
+export function withScale(text: string, scale: number): string {
+  const m = /^(-?\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) return text;
+  const frac = (m[2] ?? '').padEnd(scale, '0');
+  if (frac.length > scale) return text;
+  return scale === 0 ? (m[1] as string) : `${m[1]}.${frac}`;
+}
+
+function expressionType(sqliteType: number): string {
+  switch (sqliteType) {
+    case SQLITE_INTEGER: return 'bigint';
+    case SQLITE_FLOAT: return 'double';
+    case SQLITE_BLOB: return 'blob';
+    default: return 'text';
+  }
+}
+
+function timeoutMessage(ms: number): string {
+  return `The query ran longer than ${ms} ms and was stopped.`;
+}
+
+export function engineMessage(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  // "SQLITE_ERROR: sqlite3 result code 1: no such table: x" -> "no such table: x"
+  return m.replace(/^SQLITE_[A-Z_]+: sqlite3 result code \d+: /, '');
+}
+
+/** Worker entry: answer requests one at a time. */
+export async function runEngineWorker(): Promise<void> {
+  const port = parentPort;
+  if (!port) throw new Error('runEngineWorker must run in a worker thread');
+  const core = await EngineCore.create();
+  // Main sends one request at a time per worker; the chain keeps that true even if it did not.
+  let chain: Promise<void> = Promise.resolve();
+  port.on('message', (msg: { id: number; req: EngineRequest }) => {
+    chain = chain.then(async () => {
+      let resp: EngineResponse;
+      try {
+        resp = { id: msg.id, ok: true, value: (await core.handle(msg.req)) as never };
+      } catch (e) {
+        resp = { id: msg.id, ok: false, message: engineMessage(e) };
+      }
+      port.postMessage(resp);
+    });
+  });
+  port.postMessage({ ready: true });
+}

@@ -1,0 +1,213 @@
+// `node dist/hub.js <command>`: the local hub's command line. The same file is the entry of the
+// engine's worker threads (see engineWorker.ts), told apart by workerData.
+import { isMainThread, workerData } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Logger } from '../core/logger';
+import { runEngineWorker } from './engineWorker';
+import { HubServer } from './hubServer';
+import { Store } from './store';
+import type { OrgRole } from './store';
+import { ORG_ROLES } from './store';
+import { hashPassword, hashToken, newToken } from './credentials';
+import { isValidName } from './validate';
+import { seed } from './seed';
+import { extensionClient } from './oauth';
+
+const USAGE = `Usage:
+  hub serve --data DIR [--host 127.0.0.1] [--port N] [--upload-port N] [--page-size N] [--max-rows N] [--upload-ttl SECONDS] [--verbose]
+  hub user add NAME --data DIR [--email E] [--password P]
+  hub token create --user NAME --data DIR
+  hub org add NAME --member USER[:ROLE] [--member ...] --data DIR     (ROLE: owner, writer, reader; default writer)
+  hub seed --data DIR`;
+
+class UsageError extends Error {}
+
+interface Parsed {
+  positional: string[];
+  flags: Map<string, string[]>;
+}
+
+const BOOLEAN_FLAGS = new Set(['verbose', 'help']);
+
+function parseArgs(argv: string[]): Parsed {
+  const positional: string[] = [];
+  const flags = new Map<string, string[]>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
+      let value: string;
+      if (eq > 0) value = a.slice(eq + 1);
+      else if (BOOLEAN_FLAGS.has(name)) value = 'true';
+      else {
+        const next = argv[i + 1];
+        if (next === undefined || next.startsWith('--')) throw new UsageError(`--${name} needs a value.`);
+        value = next;
+        i++;
+      }
+      flags.set(name, [...(flags.get(name) ?? []), value]);
+    } else {
+      positional.push(a);
+    }
+  }
+  return { positional, flags };
+}
+
+function flag(p: Parsed, name: string): string | undefined {
+  const v = p.flags.get(name);
+  return v ? v[v.length - 1] : undefined;
+}
+
+function intFlag(p: Parsed, name: string, def: number, min = 0): number {
+  const v = flag(p, name);
+  if (v === undefined) return def;
+  if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`--${name} must be an integer >= ${min}.`);
+  return Number(v);
+}
+
+function checkFlags(p: Parsed, allowed: string[]): void {
+  for (const k of p.flags.keys()) if (!allowed.includes(k)) throw new UsageError(`Unknown option --${k}.`);
+}
+
+function dataDir(p: Parsed): string {
+  const d = flag(p, 'data');
+  if (!d) throw new UsageError('--data DIR is required.');
+  return resolve(d);
+}
+
+function stderrLogger(verbose: boolean): Logger {
+  const line = (level: string, m: unknown, args: unknown[]): void => {
+    process.stderr.write(`[hub ${level}] ${m instanceof Error ? m.stack ?? m.message : String(m)}${args.length ? ' ' + args.map(String).join(' ') : ''}\n`);
+  };
+  return {
+    trace: (m, ...a) => { if (verbose) line('trace', m, a); },
+    debug: (m, ...a) => { if (verbose) line('debug', m, a); },
+    info: (m, ...a) => line('info', m, a),
+    warn: (m, ...a) => line('warn', m, a),
+    error: (m, ...a) => line('error', m, a),
+  };
+}
+
+function workerScript(): string {
+  return __filename;
+}
+
+function workerExecArgv(): string[] {
+  // Under tsx (tests importing the sources) the worker must load TypeScript too.
+  return __filename.endsWith('.ts') ? ['--import', 'tsx'] : [];
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const p = parseArgs(argv);
+  const [cmd, sub, arg] = p.positional;
+  if (!cmd || p.flags.has('help')) {
+    process.stdout.write(USAGE + '\n');
+    return cmd ? 0 : 2;
+  }
+  if (cmd === 'serve') {
+    checkFlags(p, ['data', 'host', 'port', 'upload-port', 'page-size', 'max-rows', 'upload-ttl', 'verbose']);
+    const logger = stderrLogger(flag(p, 'verbose') === 'true');
+    const hub = new HubServer({
+      dataDir: dataDir(p),
+      host: flag(p, 'host') ?? '127.0.0.1',
+      port: intFlag(p, 'port', 0),
+      uploadPort: intFlag(p, 'upload-port', 0),
+      pageSize: intFlag(p, 'page-size', 50, 1),
+      maxRows: intFlag(p, 'max-rows', 10000, 1),
+      uploadTtlSeconds: intFlag(p, 'upload-ttl', 600, 1),
+      logger,
+      workerScript: workerScript(),
+      workerExecArgv: workerExecArgv(),
+    });
+    await hub.start();
+    process.stdout.write(`Hub listening on ${hub.url}\n`);
+    await new Promise<void>((res) => {
+      const stop = (): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        res();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    await hub.stop();
+    return 0;
+  }
+  if (cmd === 'user' && sub === 'add') {
+    checkFlags(p, ['data', 'email', 'password']);
+    if (!arg || !isValidName(arg)) throw new UsageError('user add NAME: NAME must be letters, digits, "-" or "_".');
+    const store = new Store(dataDir(p));
+    const email = flag(p, 'email') ?? `${arg}@example.com`;
+    const password = flag(p, 'password');
+    store.mutateAccounts((s) => {
+      if (s.users[arg] || s.orgs[arg]) throw new UsageError(`"${arg}" is already a user or organization.`);
+      s.users[arg] = { username: arg, email, display_name: '', created_at: new Date().toISOString(), ...(password ? { password_hash: hashPassword(password) } : {}) };
+      if (!s.oauth_clients[extensionClient().client_id]) s.oauth_clients[extensionClient().client_id] = extensionClient();
+    });
+    process.stderr.write(`Added user ${arg}\n`);
+    return 0;
+  }
+  if (cmd === 'token' && sub === 'create') {
+    checkFlags(p, ['data', 'user']);
+    const user = flag(p, 'user');
+    if (!user) throw new UsageError('--user NAME is required.');
+    const dir = dataDir(p);
+    if (!existsSync(dir)) throw new UsageError(`${dir} does not exist.`);
+    const store = new Store(dir);
+    const token = newToken('vdbp');
+    store.mutateAccounts((s) => {
+      if (!s.users[user]) throw new UsageError(`No user named "${user}".`);
+      s.tokens.push({ hash: hashToken(token), username: user, kind: 'personal', created_at: new Date().toISOString() });
+    });
+    process.stdout.write(token + '\n');
+    return 0;
+  }
+  if (cmd === 'org' && sub === 'add') {
+    checkFlags(p, ['data', 'member']);
+    if (!arg || !isValidName(arg)) throw new UsageError('org add NAME: NAME must be letters, digits, "-" or "_".');
+    const members: Record<string, OrgRole> = {};
+    for (const m of p.flags.get('member') ?? []) {
+      const [u, role = 'writer'] = m.split(':');
+      if (!u || !ORG_ROLES.includes(role as OrgRole)) throw new UsageError(`--member ${m}: expected USER[:${ORG_ROLES.join('|')}].`);
+      members[u] = role as OrgRole;
+    }
+    if (!Object.values(members).includes('owner')) {
+      const first = Object.keys(members)[0];
+      if (!first) throw new UsageError('An organization needs at least one --member.');
+    }
+    const store = new Store(dataDir(p));
+    store.mutateAccounts((s) => {
+      if (s.users[arg] || s.orgs[arg]) throw new UsageError(`"${arg}" is already a user or organization.`);
+      for (const u of Object.keys(members)) if (!s.users[u]) throw new UsageError(`No user named "${u}".`);
+      s.orgs[arg] = { name: arg, members, created_at: new Date().toISOString() };
+    });
+    process.stderr.write(`Added organization ${arg}\n`);
+    return 0;
+  }
+  if (cmd === 'seed') {
+    checkFlags(p, ['data', 'verbose']);
+    const dir = dataDir(p);
+    const m = await seed(dir, workerScript(), stderrLogger(flag(p, 'verbose') === 'true'), workerExecArgv());
+    process.stderr.write(`Seeded ${dir}: users ${m.users.map((u) => u.username).join(', ')}; databases ${m.databases.map((d) => `${d.owner}/${d.name}`).join(', ')}\n`);
+    return 0;
+  }
+  throw new UsageError(`Unknown command "${p.positional.join(' ')}".`);
+}
+
+if (!isMainThread && (workerData as { role?: string } | null)?.role === 'doltlite-engine') {
+  void runEngineWorker();
+} else if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      if (e instanceof UsageError) {
+        process.stderr.write(`hub: ${e.message}\n\n${USAGE}\n`);
+        process.exit(2);
+      }
+      process.stderr.write(`hub: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}
