@@ -1,16 +1,52 @@
 import * as vscode from 'vscode';
 import { Commands } from './shared/ids';
+import { taggedLogger } from './platform/logger';
+import { AccountServices } from './auth/accountServices';
+import { DatabaseTree } from './tree/databaseTree';
+import { VscodeUi } from './commands/vscodeUi';
+import { registerCommands } from './commands/registerCommands';
+import { showOperationFailure, withOperationProgress } from './commands/operations';
+
+/** What activate returns: the live objects, for integration tests and sibling features. */
+export interface VersionedDbApi {
+  readonly services: AccountServices;
+  readonly tree: DatabaseTree;
+}
 
 // Composition root only: construct, register, push to context.subscriptions.
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(context: vscode.ExtensionContext): VersionedDbApi {
   const log = vscode.window.createOutputChannel('Versioned DB', { log: true });
+  const ui = new VscodeUi(taggedLogger(log, 'ui'));
+  const services = new AccountServices(context, ui, taggedLogger(log, 'auth'));
+  const tree = new DatabaseTree(context, services, taggedLogger(log, 'tree'));
+  const commandDeps = {
+    ui,
+    clients: services.clients,
+    accounts: services.accounts,
+    accountStore: services.accounts,
+    databases: tree.databases,
+    tree: tree.model,
+    operations: { run: withOperationProgress, showFailure: showOperationFailure },
+    signIn: (hostId?: string) => services.signIn(hostId),
+    localHub: services.localHub,
+    validate: (site: string, token: string, signal: AbortSignal) => services.validate(site, token, signal),
+    log: taggedLogger(log, 'commands'),
+  };
   context.subscriptions.push(
     log,
+    services,
+    tree,
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
+    ...registerCommands(commandDeps),
   );
+  // The demo's folder setting: start after activation returns, so activation itself stays fast.
+  if (services.currentSettings.localHub.startOnActivation) {
+    setTimeout(() => void vscode.commands.executeCommand(Commands.startLocalHub), 0);
+  }
   log.info('Versioned DB activated');
+  return { services, tree };
 }
 
 export function deactivate(): void {
-  // Disposables registered on the context are released by VS Code.
+  // Disposables registered on the context are released by VS Code (the local hub process too).
 }
