@@ -6,12 +6,9 @@ import type { SettingsSnapshot } from '../platform/settings';
 import type { AccountStore } from './accountStore';
 import type { ClientSource, HostInfo } from './clientSource';
 
-/**
- * The built-in local hub's host id. Not its URL: the hub listens on a fresh port each start, and
- * databases, accounts and notebooks keyed by this id must survive restarts.
- */
-export const LOCAL_HUB_HOST_ID = 'local-hub';
-export const LOCAL_HUB_LABEL = 'Local Hub';
+import { LOCAL_HUB_HOST_ID, LOCAL_HUB_LABEL } from './localHubIds';
+
+export { LOCAL_HUB_HOST_ID, LOCAL_HUB_LABEL } from './localHubIds';
 
 /** What the client source needs to know about the local hub process. */
 export interface LocalHubLocation {

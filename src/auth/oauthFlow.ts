@@ -13,7 +13,7 @@ import { Disposable } from '../platform/disposable';
 
 /** The OAuth client the local hub registers for this extension (and a hosted service would). */
 export const OAUTH_CLIENT_ID = 'versioned-db-vscode';
-const CALLBACK_PATH = '/oauth-callback';
+const CALLBACK_PATH = '/auth-callback'; // registered by the hub (src/hub/oauth.ts)
 const WAIT_MS = 5 * 60_000;
 
 /**

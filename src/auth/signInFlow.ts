@@ -6,6 +6,7 @@ import type { Logger } from '../core/logger';
 import type { Ui } from '../platform/ui';
 import type { Account, AccountStore, CredentialKind } from './accountStore';
 import type { HostInfo } from './clientSource';
+import { LOCAL_HUB_HOST_ID } from './localHubIds';
 
 export interface SignInDeps {
   readonly ui: Ui;
@@ -25,7 +26,7 @@ type Method = 'token' | 'oauth' | 'localHub';
 export async function signIn(deps: SignInDeps, hostId?: string): Promise<Account | undefined> {
   const hosts = deps.hosts();
   let host = hostId ? hosts.find((h) => h.id === hostId) : undefined;
-  if (hostId === 'local-hub' && !host) return deps.signInToLocalHub();
+  if (hostId === LOCAL_HUB_HOST_ID && !host) return deps.signInToLocalHub();
   if (!host) {
     const items = [
       ...hosts.filter((h) => !h.isLocal).map((h) => ({ label: h.label, description: h.siteUrl, value: h as HostInfo | 'local' })),

@@ -1,6 +1,6 @@
 // Sign out, and the local hub: start (seed if new, local user, token, sign in, sample databases), stop.
 import type { Account, AccountStore } from '../auth/accountStore';
-import { LOCAL_HUB_HOST_ID, LOCAL_HUB_LABEL } from '../auth/accountClientSource';
+import { LOCAL_HUB_HOST_ID, LOCAL_HUB_LABEL } from '../auth/localHubIds';
 import type { LocalHubStart } from '../auth/localHub';
 import type { User } from '../shared/wire';
 import type { CommandDeps } from './commandDeps';

@@ -14,6 +14,7 @@ import {
 import { describeError } from '../commands/errorMessages';
 import { Disposable } from '../platform/disposable';
 import type { DatabaseTreeModel } from './databaseTreeModel';
+import { LOCAL_HUB_HOST_ID } from '../auth/localHubIds';
 import { CATEGORY_LABELS, type Category, type TreeNode } from './treeNodes';
 
 /** How the tree names hosts and whether an account is signed in there (for labels and menus). */
@@ -79,7 +80,7 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
             ['Account', account ?? 'none (public databases only)'],
           ],
         });
-        item.iconPath = new vscode.ThemeIcon(node.hostId === 'local-hub' ? 'server-environment' : 'globe');
+        item.iconPath = new vscode.ThemeIcon(node.hostId === LOCAL_HUB_HOST_ID ? 'server-environment' : 'globe');
         item.contextValue = account ? 'host.signedIn' : 'host.signedOut';
         return item;
       }

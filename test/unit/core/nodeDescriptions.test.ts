@@ -1,0 +1,109 @@
+import { strict as assert } from 'node:assert';
+import {
+  describeBranch,
+  describeDatabase,
+  describeOperation,
+  describePull,
+  describeRelease,
+  describeTag,
+  formatBytes,
+} from '../../../src/core/nodeDescriptions';
+import { formatRelativeTime, formatTimestamp } from '../../../src/core/relativeTime';
+import { isCommitHash, shortHash } from '../../../src/core/commitHash';
+
+const NOW = Date.parse('2026-03-10T12:00:00Z');
+const HASH = 'rmnjb8cjc5tblj21ed4qs821649eduie';
+
+describe('relative times and hashes', () => {
+  it('says how long ago, in words', () => {
+    assert.equal(formatRelativeTime('2026-03-10T11:59:50Z', NOW), 'just now');
+    assert.equal(formatRelativeTime('2026-03-10T11:57:00Z', NOW), '3 minutes ago');
+    assert.equal(formatRelativeTime('2026-03-10T10:00:00Z', NOW), '2 hours ago');
+    assert.equal(formatRelativeTime('2026-03-09T12:00:00Z', NOW), 'yesterday');
+    assert.equal(formatRelativeTime('2025-03-10T12:00:00Z', NOW), 'last year');
+    assert.equal(formatRelativeTime(undefined, NOW), undefined);
+    assert.equal(formatRelativeTime('garbage', NOW), undefined);
+  });
+
+  it('shows full timestamps in UTC', () => {
+    assert.equal(formatTimestamp('2026-03-10T11:57:00.123Z'), '2026-03-10 11:57:00 UTC');
+  });
+
+  it('shortens commit hashes and recognises them', () => {
+    assert.equal(shortHash(HASH), 'rmnjb8cj');
+    assert.ok(isCommitHash(HASH));
+    assert.ok(!isCommitHash('main'));
+    assert.ok(!isCommitHash(HASH.toUpperCase()));
+    assert.ok(!isCommitHash(`${HASH}w`.slice(1).replace(/.$/, 'w')));
+  });
+
+  it('formats sizes', () => {
+    assert.equal(formatBytes(512), '512 B');
+    assert.equal(formatBytes(1536), '1.5 KB');
+    assert.equal(formatBytes(50 * 1024 * 1024), '50 MB');
+  });
+});
+
+describe('node descriptions', () => {
+  it('branch: short hash and relative time; tooltip has the full hash', () => {
+    const t = describeBranch({ name: 'main', head_commit_sha: HASH, last_updated_at: '2026-03-10T11:00:00Z' }, NOW);
+    assert.equal(t.label, 'main');
+    assert.equal(t.description, 'rmnjb8cj · 1 hour ago');
+    assert.deepEqual(t.tooltip.fields[0], ['Head commit', HASH]);
+  });
+
+  it('branch without a time shows only the hash', () => {
+    assert.equal(describeBranch({ name: 'b', head_commit_sha: HASH }, NOW).description, 'rmnjb8cj');
+  });
+
+  it('tag: annotated tags show the first line of their message', () => {
+    const t = describeTag({ name: 'v1', commit_sha: HASH, message: 'First release\nmore', tagged_at: '2026-03-08T12:00:00Z' }, NOW);
+    assert.equal(t.description, 'rmnjb8cj · First release · 2 days ago');
+    assert.match(t.tooltip.title, /^Annotated tag v1/);
+    assert.equal(t.tooltip.body, 'First release\nmore');
+    assert.match(describeTag({ name: 'v0', commit_sha: HASH }, NOW).tooltip.title, /^Tag v0/);
+  });
+
+  it('release: title, tag and commit', () => {
+    const r = describeRelease({ tag: 'v1', title: 'One', commit_sha: HASH, created_at: '2026-03-10T11:00:00Z', updated_at: '2026-03-10T11:00:00Z', description: '**notes**' }, NOW);
+    assert.equal(r.label, 'One');
+    assert.equal(r.description, 'v1 · rmnjb8cj · 1 hour ago');
+    assert.equal(r.tooltip.body, '**notes**');
+    assert.ok(!r.tooltip.fields.some(([k]) => k === 'Updated'), 'never-edited release shows no Updated');
+  });
+
+  it('pull: number, title, state, creator', () => {
+    const p = describePull({ pull_number: 7, title: 'Fix prices', state: 'merged', created_at: '2026-03-10T11:00:00Z', creator: 'bob' }, NOW);
+    assert.equal(p.label, '#7 Fix prices');
+    assert.equal(p.description, 'merged · bob · 1 hour ago');
+  });
+
+  it('operation: failed ones show the error title and code; fork results name the fork', () => {
+    const failed = describeOperation(
+      { id: 'owners/a/repos/b/jobs/1', type: 'merge', status: 'failed', created_at: '2026-03-10T11:59:00Z', cancelable: false, error: { status: 409, code: 'CONFLICT', title: 'Merge conflict', detail: 'in prices' } },
+      NOW,
+    );
+    assert.equal(failed.label, 'merge failed');
+    assert.equal(failed.description, '1 minute ago · Merge conflict (CONFLICT)');
+    assert.equal(failed.tooltip.body, 'in prices');
+    const fork = describeOperation(
+      { id: 'x', type: 'fork', status: 'succeeded', created_at: '2026-03-10T11:00:00Z', cancelable: false, result: { database: { owner: 'bob', name: 'prices' } } },
+      NOW,
+    );
+    assert.match(fork.description ?? '', /created bob\/prices/);
+    const unknown = describeOperation({ id: 'y', type: 'dolt_ci', status: 'running', created_at: '2026-03-10T11:00:00Z', cancelable: false }, NOW);
+    assert.equal(unknown.label, 'dolt_ci running');
+  });
+
+  it('database: private, fork of, last write; tooltip has size and network', () => {
+    const d = describeDatabase(
+      { owner: 'bob', name: 'prices' },
+      { owner: 'bob', name: 'prices', visibility: 'private', fork_network_count: 3, star_count: 1, size_bytes: 2048, parent: { owner: 'alice', name: 'prices' }, last_write_at: '2026-03-10T11:00:00Z' },
+      NOW,
+    );
+    assert.equal(d.label, 'bob/prices');
+    assert.equal(d.description, 'private · fork of alice/prices · 1 hour ago');
+    assert.ok(d.tooltip.fields.some(([k, v]) => k === 'Size' && v === '2.0 KB'));
+    assert.equal(describeDatabase({ owner: 'a', name: 'b' }, undefined, NOW).description, undefined);
+  });
+});
