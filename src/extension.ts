@@ -6,6 +6,7 @@ import { DatabaseTree } from './tree/databaseTree';
 import { VscodeUi } from './commands/vscodeUi';
 import { registerCommands } from './commands/registerCommands';
 import { showOperationFailure, withOperationProgress } from './commands/operations';
+import { registerImportCommands } from './commands/importCommands';
 
 /** What activate returns: the live objects, for integration tests and sibling features. */
 export interface VersionedDbApi {
@@ -38,6 +39,7 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     tree,
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     ...registerCommands(commandDeps),
+    registerImportCommands(commandDeps),
   );
   // The demo's folder setting: start after activation returns, so activation itself stays fast.
   if (services.currentSettings.localHub.startOnActivation) {

@@ -34,6 +34,8 @@ export const Commands = {
   reopenPullRequest: 'versionedDb.reopenPullRequest',
   commentOnPullRequest: 'versionedDb.commentOnPullRequest',
   mergePullRequest: 'versionedDb.mergePullRequest',
+  // Imports (C)
+  importFile: 'versionedDb.importFile',
 } as const;
 
 export const Views = {

@@ -64,6 +64,21 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<ImportOperationKind, string
   replace: 'Empty the existing table (keeping its schema), then insert the file\'s rows.',
 };
 
+/** An empty file or one over 1 GiB: checked first, before the file is even parsed. */
+export function fileSizeProblem(fileSize: number): ImportProblem | undefined {
+  if (fileSize === 0) {
+    return { code: 'empty-file', severity: 'error', message: 'The file is empty. Choose a file with a header row and at least one data row.' };
+  }
+  if (fileSize > MAX_IMPORT_BYTES) {
+    return {
+      code: 'file-too-large',
+      severity: 'error',
+      message: `The file is ${(fileSize / 1024 ** 3).toFixed(2)} GiB; imports are limited to 1 GiB. Split it into smaller files and import them one after another with "update".`,
+    };
+  }
+  return undefined;
+}
+
 /**
  * Checks an import before any byte is uploaded. Returns every problem found (errors block the
  * upload; warnings are shown), each with a message that says how to fix it.
@@ -74,15 +89,10 @@ export function checkImport(input: ImportCheckInput): ImportProblem[] {
   const warn = (code: ImportCheckCode, message: string): void => void problems.push({ code, severity: 'warning', message });
   const { target, operation } = input;
 
-  if (input.fileSize === 0) {
-    error('empty-file', 'The file is empty. Choose a file with a header row and at least one data row.');
-    return problems;
-  }
-  if (input.fileSize > MAX_IMPORT_BYTES) {
-    error(
-      'file-too-large',
-      `The file is ${(input.fileSize / 1024 ** 3).toFixed(2)} GiB; imports are limited to 1 GiB. Split it into smaller files and import them one after another with "update".`,
-    );
+  const sizeProblem = fileSizeProblem(input.fileSize);
+  if (sizeProblem) {
+    problems.push(sizeProblem);
+    if (sizeProblem.code === 'empty-file') return problems;
   }
   if (input.rows.length === 0) {
     error('no-rows', 'The file has a header but no data rows. Add rows below the header, or choose another file.');
