@@ -1,0 +1,200 @@
+// Pull requests inside a real extension host against the seeded local hub: the command logic
+// with the real API client, the real progress notification and a real webview panel. Only the
+// person is scripted (quick pick answers, the merge confirmation); every result is checked on
+// the server and in the HTML the view shows.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { HubClient } from '../../src/api/index';
+import { showOperationFailure, withOperationProgress } from '../../src/commands/operations';
+import {
+  commentOnPullCommand,
+  createPullCommand,
+  editPullCommand,
+  mergePullCommand,
+  setPullStateCommand,
+  type PullEnv,
+  type PullTarget,
+} from '../../src/commands/pullActions';
+import { silentLogger } from '../../src/core/logger';
+import type { InputOptions, PickItem, PickOptions, Ui } from '../../src/platform/ui';
+import { EXTENSION_ID } from '../../src/shared/ids';
+import { PullPanels, type PullPanel } from '../../src/views/pullPanel';
+import { integrationConfig } from './testEnv';
+
+/** Answers prompts from a queue, like a person who knows what to click. */
+class ScriptedUi implements Ui {
+  answers: unknown[] = [];
+  infos: string[] = [];
+  errors: unknown[] = [];
+  private next(): unknown {
+    assert.ok(this.answers.length, 'the test script ran out of answers');
+    return this.answers.shift();
+  }
+  async pick<T>(items: readonly PickItem<T>[] | Promise<readonly PickItem<T>[]>, _o: PickOptions): Promise<T | undefined> {
+    const list = await items;
+    const want = this.next();
+    const found = list.find((i) => i.label === want);
+    assert.ok(found, `"${String(want)}" not offered: ${list.map((i) => i.label).join(', ')}`);
+    return found.value;
+  }
+  async pickOrType<T>(items: readonly PickItem<T>[] | Promise<readonly PickItem<T>[]>, o: PickOptions) {
+    const v = await this.pick(items, o);
+    return v === undefined ? undefined : { value: v };
+  }
+  async pickMany<T>(): Promise<T[] | undefined> {
+    return undefined;
+  }
+  async input(_o: InputOptions) {
+    return this.next() as string | undefined;
+  }
+  async info(message: string) {
+    this.infos.push(message);
+    return undefined;
+  }
+  async confirm() {
+    return this.next() as boolean;
+  }
+  withProgress<T>(title: string, task: (p: { report(m: string): void }, s: AbortSignal) => Promise<T>): Promise<T> {
+    return Promise.resolve(
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () =>
+        task({ report: () => undefined }, new AbortController().signal),
+      ),
+    );
+  }
+  async copy() {}
+  async openExternal() {
+    return true;
+  }
+  error(error: unknown) {
+    this.errors.push(error);
+  }
+}
+
+function allTabs(): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+}
+
+function pullTabs(): vscode.Tab[] {
+  return allTabs().filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('versionedDb.pull'));
+}
+
+async function eventually(check: () => boolean, timeoutMs = 10_000): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return check();
+}
+
+describe('pull requests against the local hub', function () {
+  this.timeout(120_000);
+  const config = integrationConfig();
+  const client = new HubClient({ baseUrl: config.hubUrl, token: config.token });
+  const db = { owner: 'alice', name: 'prices' };
+  const hostId = 'integration-hub';
+  const ui = new ScriptedUi();
+  let panels: PullPanels;
+  let target: PullTarget;
+
+  const env: PullEnv = {
+    ui,
+    log: silentLogger,
+    hosts: () => [{ id: hostId, label: 'Test Hub', siteUrl: config.hubUrl }],
+    clientFor: () => client,
+    knownDatabases: () => [db],
+    watch: (o) => withOperationProgress(o),
+    showOperationFailure,
+    showPull: (t) => panels.show(t),
+    pullChanged: (t) => panels.refresh(t),
+  };
+
+  before(() => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext, 'extension not loaded');
+    panels = new PullPanels({
+      extensionUri: ext.extensionUri,
+      clientFor: () => client,
+      webUrl: () => undefined,
+      log: silentLogger,
+      actions: {
+        merge: (t) => mergePullCommand(env, t),
+        setState: (t, s) => setPullStateCommand(env, t, s),
+        comment: async (t, body) => (await commentOnPullCommand(env, t, body)) !== undefined,
+        edit: async (t, title, description) => (await editPullCommand(env, t, { title, description })) !== undefined,
+        openOnWeb: async () => undefined,
+      },
+    });
+  });
+
+  after(() => panels.dispose());
+
+  function panel(): PullPanel {
+    const p = panels.panelFor(target);
+    assert.ok(p, 'the pull request view is not open');
+    return p;
+  }
+
+  it('opens a pull request from a branch into main and shows it in its own view', async () => {
+    ui.answers = ['main', 'experiment', 'Prices in cents, take two', 'Second try after **review**.'];
+    const pull = await createPullCommand(env, { hostId, db });
+    assert.deepEqual(ui.errors, []);
+    assert.ok(pull, 'no pull request was created');
+    target = { hostId, db, pullNumber: pull.pull_number };
+    const onServer = await client.getPull(db, pull.pull_number);
+    assert.equal(onServer.state, 'open');
+    assert.equal(onServer.from_branch.branch_name, 'experiment');
+    assert.equal(onServer.to_branch.branch_name, 'main');
+
+    // The workbench reports tabs asynchronously: wait for the view's tab to appear.
+    const found = await eventually(() => pullTabs().length === 1 && /Prices in cents, take two/.test(pullTabs()[0]!.label));
+    assert.ok(found, `no pull request view titled after the pull among the tabs: ${allTabs().map((t) => t.label).join(', ')}`);
+    assert.match(panel().lastContent, /Prices in cents, take two/);
+    assert.match(panel().lastContent, /state-open">Open/);
+    assert.match(panel().lastContent, /<strong>review<\/strong>/);
+  });
+
+  it('a comment posted from the view lands on the server and renders as sanitized markdown', async () => {
+    await panel().handle({ type: 'comment', body: 'Checked: **fine**. [quit](command:workbench.action.quit)' });
+    const comments = await client.listPullComments(db, target.pullNumber);
+    assert.equal(comments.at(-1)?.body, 'Checked: **fine**. [quit](command:workbench.action.quit)');
+    assert.match(panel().lastContent, /<strong>fine<\/strong>/);
+    assert.doesNotMatch(panel().lastContent, /href="command:/);
+  });
+
+  it('edits the title from the view', async () => {
+    await panel().handle({ type: 'edit', title: 'Prices in cents', description: 'Second try.' });
+    assert.equal((await client.getPull(db, target.pullNumber)).title, 'Prices in cents');
+    assert.match(panel().lastContent, /pull-title">Prices in cents</);
+  });
+
+  it('closes and reopens from the view; the view follows the server', async () => {
+    await panel().handle({ type: 'action', action: 'close' });
+    assert.equal((await client.getPull(db, target.pullNumber)).state, 'closed');
+    assert.match(panel().lastContent, /state-closed">Closed/);
+    assert.match(panel().lastContent, /data-action="reopen"/);
+
+    await panel().handle({ type: 'action', action: 'reopen' });
+    assert.equal((await client.getPull(db, target.pullNumber)).state, 'open');
+    assert.match(panel().lastContent, /state-open">Open/);
+  });
+
+  it('merges after confirmation with the progress notification and ends merged', async () => {
+    ui.answers = [true];
+    ui.infos = [];
+    await panel().handle({ type: 'action', action: 'merge' });
+    assert.deepEqual(ui.errors, []);
+    assert.equal((await client.getPull(db, target.pullNumber)).state, 'merged');
+    assert.match(panel().lastContent, /state-merged">Merged/);
+    assert.doesNotMatch(panel().lastContent, /data-action="merge"/);
+    assert.ok(ui.infos.some((m) => /is merged: experiment → main/.test(m)), ui.infos.join(' | '));
+    const ops = await client.listOperations(db);
+    assert.ok(ops.items.some((o) => o.type === 'merge' && o.status === 'succeeded'));
+  });
+
+  it('showing the same pull again reuses its view', async () => {
+    await panels.show(target);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(pullTabs().length, 1);
+  });
+});
