@@ -34,6 +34,13 @@ export const Commands = {
   reopenPullRequest: 'versionedDb.reopenPullRequest',
   commentOnPullRequest: 'versionedDb.commentOnPullRequest',
   mergePullRequest: 'versionedDb.mergePullRequest',
+  // SQL notebooks and the result grid (E)
+  newSqlNotebook: 'versionedDb.newSqlNotebook',
+  pickCellTarget: 'versionedDb.pickCellTarget',
+  pickNotebookTarget: 'versionedDb.pickNotebookTarget',
+  runSqlInEditor: 'versionedDb.runSqlInEditor',
+  showQueryHistory: 'versionedDb.showQueryHistory',
+  clearQueryHistory: 'versionedDb.clearQueryHistory',
   // Imports (C)
   importFile: 'versionedDb.importFile',
 } as const;
@@ -49,6 +56,10 @@ export const Settings = {
   localHubDataDirectory: 'versionedDb.localHub.dataDirectory',
   localHubStartOnActivation: 'versionedDb.localHub.startOnActivation',
   localHubUserName: 'versionedDb.localHub.userName',
+  sqlRowLimit: 'versionedDb.sql.rowLimit',
+  sqlTimeoutMs: 'versionedDb.sql.timeoutMs',
+  sqlHistorySize: 'versionedDb.sql.historySize',
+  notebooksSaveOutputs: 'versionedDb.notebooks.saveOutputs',
 } as const;
 
 export const ContextKeys = {
@@ -58,4 +69,12 @@ export const ContextKeys = {
   hasDatabases: 'versionedDb.hasDatabases',
   /** True while the built-in local hub runs. */
   localHubRunning: 'versionedDb.localHubRunning',
+} as const;
+
+/** The SQL notebook type, its controller and the result grid renderer (package.json `notebooks`, `notebookRenderer`). */
+export const Notebooks = {
+  type: 'versionedDb.sqlNotebook',
+  controller: 'versionedDb.sqlController',
+  renderer: 'versionedDb.queryResultRenderer',
+  resultPanel: 'versionedDb.sqlResult',
 } as const;

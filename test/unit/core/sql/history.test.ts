@@ -45,3 +45,33 @@ describe('query history', () => {
     assert.equal(historyLabel(entry('1', 'x'.repeat(100)), 10), `${'x'.repeat(9)}…`);
   });
 });
+
+import { markdownFallback } from '../../../../src/core/sql/markdownFallback';
+
+describe('markdown fallback of an output', () => {
+  const base = {
+    v: 1 as const,
+    sql: 'select',
+    target,
+    ranAt: '2026-01-01T00:00:00Z',
+    elapsedMs: 12.4,
+    limit: 2,
+  };
+
+  it('shows the first rows and how many more there are', () => {
+    const md = markdownFallback(
+      { ...base, result: { status: 'success', columns: [{ name: 'id', type: 'int' }], rows: [['1'], ['2'], ['3']] } },
+      2,
+    );
+    assert.match(md, /alice\/shop @ main · 3 rows · 12 ms/);
+    assert.match(md, /\| id \|\n\| --- \|\n\| 1 \|\n\| 2 \|/);
+    assert.match(md, /1 more rows/);
+    assert.doesNotMatch(md, /\| 3 \|/);
+  });
+
+  it('carries the banner of a row_limit or error result with the server message', () => {
+    const md = markdownFallback({ ...base, result: { status: 'error', columns: [], rows: [], message: 'no such table: nope' } });
+    assert.match(md, /The query failed/);
+    assert.match(md, /no such table: nope/);
+  });
+});
