@@ -7,6 +7,7 @@ import { VscodeUi } from './commands/vscodeUi';
 import { registerCommands } from './commands/registerCommands';
 import { showOperationFailure, withOperationProgress } from './commands/operations';
 import { registerImportCommands } from './commands/importCommands';
+import { registerPullCommands } from './commands/pullCommands';
 
 /** What activate returns: the live objects, for integration tests and sibling features. */
 export interface VersionedDbApi {
@@ -40,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     ...registerCommands(commandDeps),
     registerImportCommands(commandDeps),
+    registerPullCommands({ ...commandDeps, extensionUri: context.extensionUri, log: taggedLogger(log, 'pulls') }),
   );
   // The demo's folder setting: start after activation returns, so activation itself stays fast.
   if (services.currentSettings.localHub.startOnActivation) {
