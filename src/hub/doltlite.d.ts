@@ -7,6 +7,7 @@ declare module '@dolthub/doltlite-wasm/sqlite3-node.mjs' {
     step(): boolean;
     finalize(): void;
     bind(values: unknown[]): Sqlite3Stmt;
+    reset(clearBindings?: boolean): Sqlite3Stmt;
   }
   export interface Sqlite3Db {
     readonly pointer: number;

@@ -1,6 +1,194 @@
+// The import operation inside an engine worker: read the assembled file with the shared readers
+// (src/core/import), then create/overwrite/update/replace the table the way Dolt's
+// `table import -c / -c -f / -u / -r` does, in one transaction and one commit. Any bad cell
+// fails the whole import with its row and column, and nothing is committed.
 import type { Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { ImportSpec, WriteResult } from './engineProtocol';
+import { openTableReader } from '../core/import/openTableReader';
+import { ColumnTypeInferrer } from '../core/import/inferColumnTypes';
+import { ImportParseError } from '../core/import/importParseError';
+import type { Cell, ImportFileKind, TableReader } from '../core/import/tableReader';
 
-export async function runImport(_conn: Sqlite3Db, _spec: ImportSpec, _author: string): Promise<WriteResult> {
-  return { ok: false, code: 'UNPROCESSABLE', message: 'imports are not available yet' };
+interface TableColumn {
+  name: string;
+  type: string;
+  notNull: boolean;
+  pk: boolean;
+}
+
+class ImportFailure extends Error {
+  constructor(readonly code: 'VALIDATION_FAILED' | 'NOT_FOUND' | 'CONFLICT', message: string) {
+    super(message);
+  }
+}
+
+const q = (ident: string): string => `"${ident.replace(/"/g, '""')}"`;
+
+export async function runImport(conn: Sqlite3Db, spec: ImportSpec, author: string): Promise<WriteResult> {
+  try {
+    return await importInto(conn, spec, author);
+  } catch (e) {
+    try { conn.exec('ROLLBACK'); } catch { /* no transaction open */ }
+    if (e instanceof ImportFailure) return { ok: false, code: e.code, message: e.message };
+    if (e instanceof ImportParseError) return { ok: false, code: 'VALIDATION_FAILED', message: e.message };
+    throw e;
+  }
+}
+
+async function openReader(spec: ImportSpec, table: string): Promise<TableReader> {
+  return openTableReader(spec.fileType as ImportFileKind, spec.filePath, spec.fileType === 'sql' ? { sqlTable: table } : {});
+}
+
+async function importInto(conn: Sqlite3Db, spec: ImportSpec, author: string): Promise<WriteResult> {
+  const target = spec.newBranch ?? spec.branch;
+  if (spec.newBranch) conn.exec(`SELECT dolt_branch(?, ?)`, { bind: [spec.newBranch, spec.branch] });
+  conn.exec(`SELECT dolt_checkout(?)`, { bind: [target] });
+
+  const existing: TableColumn[] = conn.selectObjects(`SELECT name, type, "notnull" AS nn, pk FROM pragma_table_info(?) ORDER BY cid`, [spec.table]).map((r) => ({
+    name: String(r['name']),
+    type: String(r['type'] ?? ''),
+    notNull: Number(r['nn']) === 1,
+    pk: Number(r['pk']) > 0,
+  }));
+  const exists = existing.length > 0;
+  const op = spec.operation;
+  if (op === 'create' && exists) throw new ImportFailure('CONFLICT', `Table ${spec.table} already exists on ${target}; use overwrite, update or replace.`);
+  if ((op === 'update' || op === 'replace') && !exists) throw new ImportFailure('NOT_FOUND', `Table ${spec.table} does not exist on ${target}; use create.`);
+
+  let reader = await openReader(spec, spec.table);
+  const sourceCols = [...reader.columns];
+  const map = spec.columnMap ?? {};
+  for (const k of Object.keys(map)) {
+    if (!sourceCols.includes(k)) {
+      await reader.close();
+      throw new ImportFailure('VALIDATION_FAILED', `column_map names "${k}", which is not a column of the file (its columns: ${sourceCols.join(', ')}).`);
+    }
+  }
+  const destCols = sourceCols.map((c) => map[c] ?? c);
+  if (new Set(destCols).size !== destCols.length) {
+    await reader.close();
+    throw new ImportFailure('VALIDATION_FAILED', 'Two file columns map to the same table column; fix column_map.');
+  }
+
+  let columns: TableColumn[];
+  const newTable = op === 'create' || op === 'overwrite';
+  if (newTable) {
+    const requested = spec.primaryKeys.length > 0 ? spec.primaryKeys : [...(reader.declaredPrimaryKeys ?? [])];
+    const pks = requested.map((k) => (sourceCols.includes(k) ? (map[k] ?? k) : k));
+    for (const k of pks) {
+      if (!destCols.includes(k)) {
+        await reader.close();
+        throw new ImportFailure('VALIDATION_FAILED', `Primary key column "${k}" is not in the file (its columns: ${sourceCols.join(', ')}).`);
+      }
+    }
+    if (pks.length === 0) {
+      await reader.close();
+      throw new ImportFailure('VALIDATION_FAILED', 'A new table needs a primary key: set primary_keys to one or more columns of the file.');
+    }
+    let types: string[];
+    const declared = reader.declaredTypes;
+    if (declared && sourceCols.every((c) => declared[c] !== undefined)) {
+      types = sourceCols.map((c) => declared[c] as string);
+    } else {
+      // First pass: infer MySQL-style types over the whole file (as `dolt table import -c`).
+      const inferrer = new ColumnTypeInferrer(sourceCols);
+      for await (const row of reader.rows()) inferrer.observe(row);
+      types = inferrer.types();
+      reader = await openReader(spec, spec.table);
+    }
+    columns = destCols.map((name, i) => ({ name, type: types[i] as string, notNull: pks.includes(name), pk: pks.includes(name) }));
+    // The key keeps the order the caller gave.
+    const pkOrder = pks;
+    conn.exec('BEGIN');
+    if (op === 'overwrite' && exists) conn.exec(`DROP TABLE ${q(spec.table)}`);
+    const defs = columns.map((c) => `${q(c.name)} ${c.type}${c.notNull ? ' NOT NULL' : ''}`);
+    conn.exec(`CREATE TABLE ${q(spec.table)} (${defs.join(', ')}, PRIMARY KEY (${pkOrder.map(q).join(', ')}))`);
+  } else {
+    const byName = new Map(existing.map((c) => [c.name, c]));
+    for (let i = 0; i < destCols.length; i++) {
+      if (!byName.has(destCols[i] as string)) {
+        await reader.close();
+        const via = destCols[i] !== sourceCols[i] ? ` (from file column "${sourceCols[i]}")` : '';
+        throw new ImportFailure('VALIDATION_FAILED', `Column "${destCols[i]}"${via} is not in table ${spec.table} (its columns: ${existing.map((c) => c.name).join(', ')}). Map it with column_map.`);
+      }
+    }
+    const missingPk = existing.filter((c) => c.pk && !destCols.includes(c.name));
+    if (op === 'update' && missingPk.length > 0) {
+      await reader.close();
+      throw new ImportFailure('VALIDATION_FAILED', `The file has no column for primary key ${missingPk.map((c) => c.name).join(', ')} of ${spec.table}, so rows cannot be matched.`);
+    }
+    columns = destCols.map((n) => byName.get(n) as TableColumn);
+    conn.exec('BEGIN');
+    if (op === 'replace') conn.exec(`DELETE FROM ${q(spec.table)}`);
+  }
+
+  const colList = columns.map((c) => q(c.name)).join(', ');
+  const params = columns.map(() => '?').join(', ');
+  let sql = `INSERT INTO ${q(spec.table)} (${colList}) VALUES (${params})`;
+  if (op === 'update') {
+    const pkCols = existing.filter((c) => c.pk).map((c) => q(c.name));
+    const setCols = columns.filter((c) => !c.pk).map((c) => `${q(c.name)} = excluded.${q(c.name)}`);
+    sql += pkCols.length === 0 ? '' : setCols.length > 0 ? ` ON CONFLICT (${pkCols.join(', ')}) DO UPDATE SET ${setCols.join(', ')}` : ` ON CONFLICT (${pkCols.join(', ')}) DO NOTHING`;
+  }
+  const stmt = conn.prepare(sql);
+  const checkers = columns.map((c) => cellChecker(c));
+  let rowNo = 0;
+  try {
+    for await (const row of reader.rows()) {
+      rowNo++;
+      const values: (string | number | null)[] = new Array(columns.length);
+      for (let i = 0; i < columns.length; i++) {
+        const problem = checkers[i]!(row[i] ?? null);
+        if (typeof problem === 'string') {
+          throw new ImportFailure('VALIDATION_FAILED', `${spec.fileType.toUpperCase()} row ${rowNo}, column "${sourceCols[i]}": ${problem}`);
+        }
+        values[i] = problem.value;
+      }
+      stmt.bind(values);
+      try {
+        stmt.step();
+      } catch (e) {
+        const msg = e instanceof Error ? e.message.replace(/^SQLITE_[A-Z_]+: sqlite3 result code \d+: /, '') : String(e);
+        const col = /constraint failed: [^.]+\.(\S+)/.exec(msg)?.[1];
+        throw new ImportFailure('VALIDATION_FAILED', `${spec.fileType.toUpperCase()} row ${rowNo}${col ? `, column "${col}"` : ''}: ${msg}${/UNIQUE|PRIMARY/.test(msg) ? ' (a primary key value appears twice)' : ''}`);
+      }
+      stmt.reset();
+    }
+  } finally {
+    stmt.finalize();
+    await reader.close();
+  }
+  if (rowNo === 0) throw new ImportFailure('VALIDATION_FAILED', `The file has a header but no rows; nothing to import into ${spec.table}.`);
+  conn.exec('COMMIT');
+  const hex = String(conn.selectValue(`SELECT dolt_commit('-A', '--allow-empty', '-m', ?, '--author', ?)`, [spec.commitMessage, author]));
+  return { ok: true, commitHex: hex, sizeBytes: 0 };
+}
+
+type Checked = string | { value: string | number | null };
+
+/** Validates a cell against the column's declared type, as MySQL/Dolt would on insert. */
+function cellChecker(col: TableColumn): (v: Cell) => Checked {
+  const t = col.type.toLowerCase().trim();
+  const nullCheck = (v: Cell): Checked | undefined => (v === null ? (col.notNull ? `NULL is not allowed in ${col.pk ? 'primary key ' : 'NOT NULL '}column "${col.name}".` : { value: null }) : undefined);
+  if (/^(tinyint\(1\)|bool|boolean)$/.test(t)) {
+    return (v) => nullCheck(v) ?? (/^(true|1)$/i.test(v as string) ? { value: 1 } : /^(false|0)$/i.test(v as string) ? { value: 0 } : `"${v}" is not a boolean (true/false/1/0).`);
+  }
+  if (/^(tinyint|smallint|mediumint|int|integer|bigint)\b/.test(t)) {
+    return (v) => nullCheck(v) ?? (/^[+-]?\d+$/.test((v as string).trim()) ? { value: (v as string).trim() } : `"${v}" is not an integer (column type ${col.type}).`);
+  }
+  if (/^(decimal|numeric|float|double|real)\b/.test(t)) {
+    return (v) => nullCheck(v) ?? (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test((v as string).trim()) ? { value: (v as string).trim() } : `"${v}" is not a number (column type ${col.type}).`);
+  }
+  if (/^date$/.test(t)) {
+    return (v) => nullCheck(v) ?? (/^\d{4}-\d{2}-\d{2}$/.test(v as string) && !Number.isNaN(Date.parse(v as string)) ? { value: v } : `"${v}" is not a date (YYYY-MM-DD).`);
+  }
+  if (/^(datetime|timestamp)/.test(t)) {
+    return (v) => nullCheck(v) ?? (/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z?)?$/.test(v as string) ? { value: (v as string).replace('T', ' ').replace(/Z$/, '') } : `"${v}" is not a datetime (YYYY-MM-DD HH:MM:SS).`);
+  }
+  const len = /^(?:var)?char\((\d+)\)/.exec(t);
+  if (len) {
+    const max = Number(len[1]);
+    return (v) => nullCheck(v) ?? ([...(v as string)].length <= max ? { value: v } : `the value is ${[...(v as string)].length} characters, longer than ${col.type} allows.`);
+  }
+  return (v) => nullCheck(v) ?? { value: v };
 }
