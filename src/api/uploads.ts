@@ -49,8 +49,11 @@ type CreateSession = (body: CreateImportUploadBody, signal: AbortSignal | undefi
 
 interface Source {
   size: number;
-  /** The bytes of [offset, offset + length); a fresh buffer for files, a view for bytes. */
-  read(offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * The bytes of [offset, offset + length): read into `scratch` for files (one buffer per
+   * worker, reused part after part), a view without copying for bytes.
+   */
+  read(offset: number, length: number, scratch: () => Buffer): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -67,9 +70,8 @@ async function openSource(file: string | Uint8Array): Promise<Source> {
   const { size } = await fh.stat();
   return {
     size,
-    read: async (offset, length) => {
-      // One buffer per part in flight bounds memory to about partSize × concurrency.
-      const buf = Buffer.allocUnsafeSlow(length);
+    read: async (offset, length, scratch) => {
+      const buf = scratch().subarray(0, length);
       let got = 0;
       while (got < length) {
         const { bytesRead } = await fh.read(buf, got, length - got, offset + got);
@@ -126,12 +128,17 @@ export async function uploadImportParts(transport: Transport, createSession: Cre
     let firstError: unknown;
     let next = 0;
     const worker = async (): Promise<void> => {
+      // Memory stays at partSize × concurrency whatever the file size: each worker reads every
+      // part into the same buffer. It is reused only after storage has answered 2xx for the
+      // previous part, i.e. after the whole body was sent.
+      let buffer: Buffer | undefined;
+      const scratch = (): Buffer => (buffer ??= Buffer.allocUnsafeSlow(Math.min(partSize, size)));
       while (!stop.signal.aborted) {
         const index = next++;
         if (index >= numParts) return;
         const offset = index * partSize;
         const length = Math.min(partSize, size - offset);
-        const bytes = await source.read(offset, length);
+        const bytes = await source.read(offset, length, scratch);
         md5s[index] = md5Base64(bytes);
         const etag = await putPart(transport.dispatcher, transport.timing, transport, {
           url: urls[index]!,
