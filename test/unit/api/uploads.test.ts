@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { filePartsMd5, HubClient, UploadError, type UploadProgress } from '../../../src/api/index';
 import { readBody, sendJson, startLoopback } from '../../helpers/loopback';
-import { FakeTiming } from './fakes';
+import { FakeTiming, RecordingLogger } from './fakes';
 
 const TOKEN = 'pat_upload_SECRET_42';
 const db = { owner: 'acme', name: 'inv' };
@@ -179,6 +179,32 @@ describe('uploadImport', () => {
     assert.equal(env.attempts.get(2), 3);
     assert.deepEqual(timing.sleeps, [1000, 2000]);
     assert.equal(r.completed_parts.length, 2);
+  });
+
+  it('honours Retry-After from storage on a 429 before retrying the part', async () => {
+    env = await setup({
+      behave: (n, attempt, _req, res) => {
+        if (n !== 1 || attempt > 1) return false;
+        res.writeHead(429, { 'retry-after': '3' }).end();
+        return true;
+      },
+    });
+    const timing = new FakeTiming();
+    const client = new HubClient({ baseUrl: env.hub.origin, timing });
+    await client.uploadImport({ db, file: Buffer.alloc(10, 1), fileType: 'csv' });
+    assert.deepEqual(timing.sleeps, [3000]);
+    assert.equal(env.attempts.get(1), 2);
+  });
+
+  it('logs each part with origin and path only: no signature, no token', async () => {
+    env = await setup();
+    const logger = new RecordingLogger();
+    const client = new HubClient({ baseUrl: env.hub.origin, token: TOKEN, logger });
+    await client.uploadImport({ db, file: Buffer.alloc(2048, 1), fileType: 'csv', partSize: 1024 });
+    const partLines = logger.lines.filter((l) => l.includes('/bucket/'));
+    assert.equal(partLines.length, 2);
+    assert.match(partLines[0]!, new RegExp(`^debug PUT ${env.storage.origin}/bucket/part-\\d part \\d/2 200 \\d+ms$`));
+    assert.ok(!logger.text.includes('sig0') && !logger.text.includes('X-Amz') && !logger.text.includes(TOKEN), logger.text);
   });
 
   it('gives up on a part after 4 attempts (waits 1 s, 2 s, 4 s)', async () => {
