@@ -26,6 +26,7 @@ export interface ApiErrorInit {
   type?: string;
   instance?: string;
   method: string;
+  /** The request path; its query (SQL text, page tokens) is dropped. */
   path: string;
   /** True when the body was a Problem; false for proxy pages, empty bodies and transport failures. */
   isProblem: boolean;
@@ -56,7 +57,8 @@ export class ApiError extends Error {
   readonly retryAfterMs: number | undefined;
 
   constructor(init: ApiErrorInit) {
-    super(apiErrorMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
+    const path = init.path.split('?')[0] ?? init.path;
+    super(apiErrorMessage({ ...init, path }), init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
     this.code = init.code;
     this.title = init.title;
@@ -65,7 +67,7 @@ export class ApiError extends Error {
     this.type = init.type;
     this.instance = init.instance;
     this.method = init.method;
-    this.path = init.path;
+    this.path = path;
     this.isProblem = init.isProblem;
     this.excerpt = init.excerpt;
     this.retryAfterMs = init.retryAfterMs;

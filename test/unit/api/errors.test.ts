@@ -181,3 +181,21 @@ describe('HubClient errors', () => {
     assert.deepEqual(err.toProblem(), { title: 'Dup', status: 422, code: 'UNPROCESSABLE', request_id: 'r9' });
   });
 });
+
+describe('ApiError path', () => {
+  it('drops the query (SQL text, page tokens) from path and message', async () => {
+    const agent = mockAgent();
+    try {
+      agent
+        .get(ORIGIN)
+        .intercept({ path: (p) => p.startsWith('/api/v2/databases/acme/inventory/sql?'), method: 'GET' })
+        .reply(400, { title: 'Bad ref', status: 400, code: 'VALIDATION_FAILED', request_id: 'r' });
+      const client = new HubClient({ baseUrl: ORIGIN, dispatcher: agent });
+      const err = await failure(client.runSql(db, { ref: 'nope', q: 'SELECT secret_column FROM payroll' }));
+      assert.equal(err.path, '/api/v2/databases/acme/inventory/sql');
+      assert.ok(!err.message.includes('payroll'), err.message);
+    } finally {
+      await agent.close();
+    }
+  });
+});
