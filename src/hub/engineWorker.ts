@@ -97,7 +97,7 @@ export class EngineCore {
         if (Number(exists) === 0) return { columns: [], rows: [], status: 'error', message: `table not found: ${t.table}` };
         const lit = `'${t.table.replace(/'/g, "''")}'`;
         if (t.kind === 'describe') {
-          sql = `SELECT name AS "Field", type AS "Type", CASE WHEN "notnull" OR pk > 0 THEN 'NO' ELSE 'YES' END AS "Null", CASE WHEN pk > 0 THEN 'PRI' ELSE '' END AS "Key", dflt_value AS "Default", '' AS "Extra" FROM pragma_table_info(${lit}) ORDER BY cid`;
+          sql = `SELECT name AS "Field", lower(type) AS "Type", CASE WHEN "notnull" OR pk > 0 THEN 'NO' ELSE 'YES' END AS "Null", CASE WHEN pk > 0 THEN 'PRI' ELSE '' END AS "Key", dflt_value AS "Default", '' AS "Extra" FROM pragma_table_info(${lit}) ORDER BY cid`;
           fixedTypes = ['varchar(64)', 'longtext', 'varchar(3)', 'char(3)', 'text', 'varchar(256)'];
         } else {
           sql = `SELECT name AS "Table", sql AS "Create Table" FROM sqlite_master WHERE type IN ('table','view') AND name = ${lit}`;
