@@ -1,0 +1,239 @@
+import { strict as assert } from 'node:assert';
+import { DatabaseTreeModel, type Page, type TreeBackend, type TreeClient } from '../../../src/tree/databaseTreeModel';
+import type { CategoryNode, TreeNode } from '../../../src/tree/treeNodes';
+import type { Branch, DatabaseRef, Operation, PullSummary } from '../../../src/shared/wire';
+import { ApiError } from '../../../src/api/index';
+import { silent } from '../commands/fakeUi';
+
+const H = 'https://h.example';
+const DB: DatabaseRef = { owner: 'alice', name: 'prices' };
+const hash = (n: number): string => String(n).padStart(32, '0');
+
+function branchPages(total: number, pageSize: number): (token?: string) => Page<Branch> {
+  return (token) => {
+    const start = token ? Number(token) : 0;
+    const items = Array.from({ length: Math.min(pageSize, total - start) }, (_, i) => ({ name: `b${start + i}`, head_commit_sha: hash(start + i) }));
+    const next = start + pageSize < total ? String(start + pageSize) : '';
+    return next ? { items, nextPageToken: next } : { items, nextPageToken: '' };
+  };
+}
+
+class FakeClient implements TreeClient {
+  calls: string[] = [];
+  branches = branchPages(5, 2);
+  pulls: PullSummary[] = [];
+  operations: Operation[] = [];
+  failBranches: unknown;
+  async getDatabase(db: DatabaseRef) {
+    this.calls.push('getDatabase');
+    return { ...db, visibility: 'public', fork_network_count: 0, star_count: 0, size_bytes: 1 };
+  }
+  async listBranches(_db: DatabaseRef, p?: { pageToken?: string }) {
+    this.calls.push(`branches ${p?.pageToken ?? ''}`);
+    if (this.failBranches) throw this.failBranches;
+    return this.branches(p?.pageToken);
+  }
+  async listTags() {
+    return { items: [] };
+  }
+  async listReleases() {
+    return { items: [] };
+  }
+  async listPulls(_db: DatabaseRef, p?: { pageToken?: string }) {
+    this.calls.push(`pulls ${p?.pageToken ?? ''}`);
+    return { items: this.pulls };
+  }
+  async listForks() {
+    return [{ owner: 'bob', name: 'prices' }];
+  }
+  async listOperations() {
+    this.calls.push('operations');
+    return { items: this.operations };
+  }
+}
+
+function setup(opts: { dbs?: Record<string, DatabaseRef[]>; available?: string[]; signedIn?: string[] } = {}) {
+  const client = new FakeClient();
+  const dbs = opts.dbs ?? { [H]: [DB] };
+  const timers: { fn: () => void; ms: number; disposed: boolean }[] = [];
+  const backend: TreeBackend = {
+    availableHostIds: () => opts.available ?? [H],
+    isSignedIn: (h) => (opts.signedIn ?? []).includes(h),
+    databases: (h) => dbs[h] ?? [],
+    hostIdsWithDatabases: () => Object.keys(dbs).filter((h) => dbs[h]!.length > 0),
+    client: () => client,
+  };
+  const model = new DatabaseTreeModel({
+    backend,
+    log: silent,
+    commands: { startLocalHub: 'start', addDatabase: 'add', signIn: 'signIn' },
+    localHubHostId: 'local-hub',
+    setTimer: (fn, ms) => {
+      const t = { fn, ms, disposed: false };
+      timers.push(t);
+      return { dispose: () => (t.disposed = true) };
+    },
+  });
+  const fired: (TreeNode | undefined)[] = [];
+  model.onDidChange((n) => fired.push(n));
+  return { model, client, timers, fired };
+}
+
+function labels(nodes: TreeNode[]): string[] {
+  return nodes.map((n) => {
+    switch (n.kind) {
+      case 'branch':
+        return n.branch.name;
+      case 'pull':
+        return `#${n.pull.pull_number}`;
+      case 'fork':
+        return `${n.fork.owner}/${n.fork.name}`;
+      case 'operation':
+        return n.operation.status;
+      case 'message':
+        return `(${n.text})`;
+      default:
+        return `[${n.kind}]`;
+    }
+  });
+}
+
+const branchesNode = (m: DatabaseTreeModel): CategoryNode => m.categoryNode(H, DB, 'branches');
+
+describe('DatabaseTreeModel', () => {
+  it('is empty with no databases anywhere, so the welcome view shows', async () => {
+    const { model } = setup({ dbs: {}, signedIn: [H] });
+    assert.deepEqual(await model.children(), []);
+  });
+
+  it('hosts → databases → the six categories', async () => {
+    const { model } = setup();
+    const [host] = await model.children();
+    assert.equal(host?.kind, 'host');
+    const [db] = await model.children(host);
+    assert.equal(db?.kind, 'database');
+    const cats = await model.children(db);
+    assert.deepEqual(cats.map((c) => (c.kind === 'category' ? c.category : '')), ['branches', 'tags', 'releases', 'pulls', 'forks', 'operations']);
+  });
+
+  it('also lists signed-in hosts without databases once any database exists, with an add hint', async () => {
+    const other = 'https://other.example';
+    const { model } = setup({ available: [H, other], signedIn: [other] });
+    const hosts = await model.children();
+    assert.deepEqual(hosts.map((h) => (h.kind === 'host' ? h.hostId : '')), [H, other]);
+    const children = await model.children(hosts[1]);
+    assert.equal(children[0]?.kind, 'message');
+    assert.match((children[0] as { text: string }).text, /No databases/);
+  });
+
+  it('a stopped local hub shows a note with Start Local Hub, not an error', async () => {
+    const { model } = setup({ dbs: { 'local-hub': [DB] }, available: [] });
+    const [host] = await model.children();
+    const [note] = await model.children(host);
+    assert.equal(note?.kind, 'message');
+    assert.equal((note as { action?: { command: string } }).action?.command, 'start');
+  });
+
+  it('loads one page at a time with a Load more node, until the last page', async () => {
+    const { model, client, fired } = setup();
+    const node = branchesNode(model);
+    assert.deepEqual(labels(await model.children(node)), ['b0', 'b1', '[loadMore]']);
+    const more = (await model.children(node))[2]!;
+    assert.equal(more.kind, 'loadMore');
+    await model.loadMore(more as never);
+    assert.ok(fired.includes(node), 'the category re-renders after Load more');
+    assert.deepEqual(labels(await model.children(node)), ['b0', 'b1', 'b2', 'b3', '[loadMore]']);
+    await model.loadMore(node);
+    assert.deepEqual(labels(await model.children(node)), ['b0', 'b1', 'b2', 'b3', 'b4'], 'an empty next token ends paging');
+    assert.deepEqual(client.calls.filter((c) => c.startsWith('branches')), ['branches ', 'branches 2', 'branches 4']);
+  });
+
+  it('answers from cache until refreshed; refresh reloads from the first page', async () => {
+    const { model, client } = setup();
+    const node = branchesNode(model);
+    await model.children(node);
+    await model.children(node);
+    assert.equal(client.calls.filter((c) => c.startsWith('branches')).length, 1);
+    model.refresh(node);
+    await model.children(node);
+    assert.deepEqual(client.calls.filter((c) => c.startsWith('branches')), ['branches ', 'branches ']);
+  });
+
+  it('an error becomes an error node; retry loads again', async () => {
+    const { model, client } = setup();
+    client.failBranches = new ApiError({ status: 500, code: 'INTERNAL', title: 'Boom', method: 'GET', path: '/x', isProblem: true });
+    const node = branchesNode(model);
+    const children = await model.children(node);
+    assert.deepEqual(labels(children), ['[error]']);
+    assert.equal((await model.children(node))[0]?.kind, 'error', 'no reload storm while the error shows');
+    client.failBranches = undefined;
+    model.refresh(children[0]);
+    assert.deepEqual(labels(await model.children(node)), ['b0', 'b1', '[loadMore]']);
+  });
+
+  it('filters pulls by state on the client, open by default', async () => {
+    const { model } = setup();
+    const pull = (n: number, state: string): PullSummary => ({ pull_number: n, title: `p${n}`, state, created_at: '2026-01-01T00:00:00Z', creator: 'bob' });
+    const { client } = { client: (model as unknown as { o: { backend: TreeBackend } }).o.backend.client(H) as FakeClient };
+    client.pulls = [pull(1, 'open'), pull(2, 'closed'), pull(3, 'merged'), pull(4, 'open')];
+    const node = model.categoryNode(H, DB, 'pulls');
+    assert.deepEqual(labels(await model.children(node)), ['#1', '#4']);
+    model.setPullStateFilter(H, DB, ['closed', 'merged']);
+    assert.deepEqual(labels(await model.children(node)), ['#2', '#3']);
+    model.setPullStateFilter(H, DB, []);
+    assert.deepEqual(labels(await model.children(node)), ['#1', '#2', '#3', '#4']);
+    client.pulls = [pull(2, 'closed')];
+    model.setPullStateFilter(H, DB, ['open']);
+    model.refresh(node);
+    assert.deepEqual(labels(await model.children(node)), ['(No open pull requests)']);
+  });
+
+  it('running operations refresh themselves until they end', async () => {
+    const { model, client, timers } = setup();
+    const op = (status: string): Operation => ({ id: 'owners/alice/repos/prices/jobs/1', type: 'fork', status, created_at: '2026-01-01T00:00:00Z', cancelable: false });
+    client.operations = [op('running')];
+    const node = model.categoryNode(H, DB, 'operations');
+    assert.deepEqual(labels(await model.children(node)), ['running']);
+    assert.equal(timers.length, 1, 'a refresh is scheduled while one runs');
+    client.operations = [op('succeeded')];
+    timers[0]!.fn();
+    assert.deepEqual(labels(await model.children(node)), ['succeeded']);
+    assert.equal(timers.length, 1, 'no further refresh once every operation ended');
+    assert.equal(client.calls.filter((c) => c === 'operations').length, 2);
+  });
+
+  it('refreshDatabase reloads just the named lists (for pulls, imports, forks)', async () => {
+    const { model, client } = setup();
+    const [host] = await model.children();
+    await model.children(host);
+    await model.children(branchesNode(model));
+    await model.children(model.categoryNode(H, DB, 'pulls'));
+    model.refreshDatabase(H, DB, ['pulls']);
+    await model.children(branchesNode(model));
+    await model.children(model.categoryNode(H, DB, 'pulls'));
+    assert.equal(client.calls.filter((c) => c.startsWith('branches')).length, 1);
+    assert.equal(client.calls.filter((c) => c.startsWith('pulls')).length, 2);
+  });
+
+  it('a late answer to a load that was refreshed away is dropped', async () => {
+    const { model, client } = setup();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const original = client.branches;
+    client.branches = (t) => original(t);
+    const slow = client.listBranches.bind(client);
+    client.listBranches = async () => {
+      await gate;
+      return { items: [{ name: 'stale', head_commit_sha: hash(9) }] };
+    };
+    const node = branchesNode(model);
+    const first = model.children(node);
+    model.refresh(node);
+    client.listBranches = slow;
+    const second = await model.children(node);
+    release();
+    await first;
+    assert.deepEqual(labels(second), ['b0', 'b1', '[loadMore]']);
+    assert.deepEqual(labels(await model.children(node)), ['b0', 'b1', '[loadMore]']);
+  });
+});
