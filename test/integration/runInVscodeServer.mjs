@@ -136,12 +136,17 @@ async function main() {
     while (!existsSync(resultsFile)) {
       if (Date.now() - t0 > limit) throw new Error(`no results after ${limit / 1000} s; extension host log:\n${hostLog(dirs)}`);
       if (server.exitCode !== null) throw new Error(`VS Code server exited (${server.exitCode}):\n${serverOut}`);
+      // The host exits once run() settles; if it did so without results, the suite failed to load.
+      if (/Extension host with pid \d+ exiting/.test(hostLog(dirs))) {
+        await new Promise((r) => setTimeout(r, 2000));
+        if (!existsSync(resultsFile)) throw new Error(`the extension host exited without results (the suite failed to load?):\n${hostLog(dirs)}`);
+      }
       await new Promise((r) => setTimeout(r, 500));
     }
     const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
     console.log(`\n${results.report}\n`);
     console.log(`  ${results.passes} passing, ${results.failures} failing, ${results.pending} pending (${(results.durationMs / 1000).toFixed(1)} s in the extension host)`);
-    if (results.failures > 0) console.log(`  logs: ${join(dirs['server-data'], 'data', 'logs')}`);
+    if (results.failures > 0) console.log(`  logs: ${join(dirs['user-data'], 'logs')}`);
     return results.failures > 0 || results.passes === 0 ? 1 : 0;
   } finally {
     await cleanup();
@@ -149,7 +154,10 @@ async function main() {
 }
 
 function hostLog(dirs) {
-  return findFiles(join(dirs['server-data']), /exthost\d*\.log$/).map((f) => readFileSync(f, 'utf8')).join('\n').slice(-6000);
+  // The server keeps its logs under --user-data-dir: logs/<session>/exthostN/remoteexthost.log.
+  return findFiles(join(dirs['user-data'], 'logs'), /exthost\d*\.log$/)
+    .map((f) => readFileSync(f, 'utf8').split('\n').filter((l) => !/^\s+file:\/\//.test(l)).join('\n'))
+    .join('\n').slice(-6000);
 }
 
 main().then((code) => process.exit(code), (e) => {

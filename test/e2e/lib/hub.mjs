@@ -2,7 +2,7 @@
 // data folder on a free port, for the end-to-end and integration runners, and the demo.
 // Same steps as test/helpers/hub.ts, in plain .mjs so the runners need no TypeScript loader.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './toolchain.mjs';
@@ -78,6 +78,7 @@ export async function startHub({ dataDir, seed = true, log = () => {} } = {}) {
     if (user) h.authorization = `Bearer ${await token(user)}`;
     if (json !== undefined) h['content-type'] = 'application/json';
     const res = await fetch(`${url}/api/v2${path.startsWith('/') ? path : `/${path}`}`, {
+      method: json !== undefined || rest.body !== undefined ? 'POST' : 'GET',
       ...rest,
       headers: h,
       body: json !== undefined ? JSON.stringify(json) : rest.body,
@@ -88,13 +89,16 @@ export async function startHub({ dataDir, seed = true, log = () => {} } = {}) {
     return { status: res.status, body };
   }
 
-  async function stop() {
-    if (child.exitCode !== null || child.signalCode) return;
-    await new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-    });
+  /** Stops the server; removes the data folder when this call created it (unless keep). */
+  async function stop({ keep = false } = {}) {
+    if (child.exitCode === null && !child.signalCode) {
+      await new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      });
+    }
+    if (!dataDir && !keep) rmSync(data, { recursive: true, force: true });
   }
 
   return { url, dataDir: data, token, api, stop, output: () => output, process: child };

@@ -8,7 +8,7 @@ import { ROOT } from './toolchain.mjs';
 export const VSIX = join(ROOT, 'dist', 'versioned-db.vsix');
 
 /** Files a .vsix may hold under extension/ (vsce adds its own manifest files at the root). */
-const ALLOWED = [/^dist\//, /^media\//, /^package\.json$/, /^README\.md$/, /^LICENSE(\.(md|txt))?$/, /^CHANGELOG\.md$/];
+const ALLOWED = [/^dist\//, /^media\//, /^package\.json$/, /^readme\.md$/i, /^license(\.(md|txt))?$/i, /^changelog\.md$/i];
 const FORBIDDEN_IN_DIST = [/\.map$/, /\.vsix$/, /\.meta\.json$/];
 
 export function buildVsix({ log = () => {} } = {}) {
