@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { answerHostPick, confirmDialog } from './pullHelpers.mjs';
+
+export const name = 'a pull request merges from the command palette with a progress notification and ends merged';
+
+/** @param {import('../lib/context.mjs').ScenarioContext} ctx */
+export async function run(ctx) {
+  const before = await ctx.hub.api('/databases/alice/prices/pulls/1');
+  assert.equal(before.status, 200);
+  assert.equal(before.body.data.state, 'open', 'the seeded pull #1 should start open');
+
+  await ctx.runCommand('Versioned DB: Merge Pull Request…');
+  await answerHostPick(ctx);
+  await ctx.quickPick('alice/prices');
+  await ctx.quickPick('#1 Add the 2025 prices');
+  await confirmDialog(ctx, 'Merge', /Merge pull request #1 "Add the 2025 prices"\?/);
+
+  // The progress notification is up while the merge operation is polled.
+  await ctx.waitForNotification(/Merging pull request #1 into main/);
+  await ctx.screenshot('merging');
+  const done = await ctx.waitForNotification(/Pull request #1 is merged: prices-2025 → main/, { timeout: 60_000 });
+  await ctx.screenshot('merged');
+  assert.ok(await done.getByRole('button', { name: 'Show Pull Request' }).isVisible(), 'the merged notification links to the pull');
+
+  const after = await ctx.hub.api('/databases/alice/prices/pulls/1');
+  assert.equal(after.body.data.state, 'merged');
+  const ops = await ctx.hub.api('/databases/alice/prices/operations');
+  assert.ok(ops.body.data.some((o) => o.type === 'merge' && o.status === 'succeeded' && String(o.result?.pull_id) === '1'));
+}

@@ -1,0 +1,23 @@
+// Helpers for the pull request scenarios (not a scenario: the runner only takes NN-name.mjs).
+
+/** When several hosts are configured the commands first ask which one: answer "Test Hub". */
+export async function answerHostPick(ctx) {
+  const widget = ctx.page.locator('.quick-input-widget');
+  await widget.waitFor({ state: 'visible', timeout: 20_000 });
+  const title = await widget.locator('.quick-input-title').innerText().catch(() => '');
+  if (/^Host/.test(title.trim())) await ctx.quickPick('Test Hub');
+}
+
+/** Waits for the modal dialog whose message matches, and presses the button labelled `button`. */
+export async function confirmDialog(ctx, button, message) {
+  const dialog = ctx.page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ state: 'visible', timeout: 20_000 });
+  if (message) await dialog.locator('.dialog-message-text', { hasText: message }).waitFor({ timeout: 5_000 });
+  await dialog.locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^\\s*${button}\\s*$`) }).first().click();
+  await dialog.waitFor({ state: 'hidden', timeout: 20_000 });
+}
+
+/** The document inside the active pull request webview (two iframes deep in the workbench). */
+export function pullView(ctx) {
+  return ctx.page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
+}
