@@ -5,14 +5,18 @@ import { AccountServices } from './auth/accountServices';
 import { DatabaseTree } from './tree/databaseTree';
 import { VscodeUi } from './commands/vscodeUi';
 import { registerCommands } from './commands/registerCommands';
+import type { AccountCommandDeps } from './commands/accountCommands';
 import { showOperationFailure, withOperationProgress } from './commands/operations';
 import { registerImportCommands } from './commands/importCommands';
 import { registerPullCommands } from './commands/pullCommands';
+import { registerSqlNotebooks } from './notebook/sqlNotebooks';
 
 /** What activate returns: the live objects, for integration tests and sibling features. */
 export interface VersionedDbApi {
   readonly services: AccountServices;
   readonly tree: DatabaseTree;
+  /** Everything F1's command logic runs with; tests swap `ui` for a scripted one. */
+  readonly commandDeps: AccountCommandDeps;
 }
 
 // Composition root only: construct, register, push to context.subscriptions.
@@ -21,7 +25,7 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
   const ui = new VscodeUi(taggedLogger(log, 'ui'));
   const services = new AccountServices(context, ui, taggedLogger(log, 'auth'));
   const tree = new DatabaseTree(context, services, taggedLogger(log, 'tree'));
-  const commandDeps = {
+  const commandDeps: AccountCommandDeps = {
     ui,
     clients: services.clients,
     accounts: services.accounts,
@@ -42,13 +46,14 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     ...registerCommands(commandDeps),
     registerImportCommands(commandDeps),
     registerPullCommands({ ...commandDeps, extensionUri: context.extensionUri, log: taggedLogger(log, 'pulls') }),
+    ...registerSqlNotebooks(context, { ui, clients: services.clients, databases: tree.databases, log: taggedLogger(log, 'sql') }).disposables,
   );
   // The demo's folder setting: start after activation returns, so activation itself stays fast.
   if (services.currentSettings.localHub.startOnActivation) {
     setTimeout(() => void vscode.commands.executeCommand(Commands.startLocalHub), 0);
   }
   log.info('Versioned DB activated');
-  return { services, tree };
+  return { services, tree, commandDeps };
 }
 
 export function deactivate(): void {
