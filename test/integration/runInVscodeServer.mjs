@@ -13,7 +13,9 @@ import { findFiles, freePort } from '../e2e/lib/codeServer.mjs';
 import { startHub } from '../e2e/lib/hub.mjs';
 import { ensureToolchain, ROOT } from '../e2e/lib/toolchain.mjs';
 
-const OUT = join(ROOT, '.artifacts', 'integration');
+// One folder per run (other runs may be going on in this tree), inside the repo so that the
+// bundled suite resolves `mocha` from its node_modules. Kept when the run fails.
+const OUT = join(ROOT, '.artifacts', 'integration', `run-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
 const BUNDLE = join(OUT, 'suite');
 const started = Date.now();
 const log = (m) => console.log(`[integration ${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${m}`);
@@ -76,12 +78,12 @@ async function main() {
   process.once('SIGINT', () => { cleanup().finally(() => process.exit(130)); });
   process.once('SIGTERM', () => { cleanup().finally(() => process.exit(143)); });
 
-  const work = join(OUT, 'run');
-  rmSync(work, { recursive: true, force: true });
+  const work = OUT;
   const dirs = Object.fromEntries(['server-data', 'user-data', 'extensions', 'workspace'].map((d) => [d, join(work, d)]));
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   const resultsFile = join(work, 'results.json');
   let server;
+  let removeRun = false;
   try {
     const hub = await startHub({ log });
     cleanups.push(() => hub.stop());
@@ -146,10 +148,13 @@ async function main() {
     const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
     console.log(`\n${results.report}\n`);
     console.log(`  ${results.passes} passing, ${results.failures} failing, ${results.pending} pending (${(results.durationMs / 1000).toFixed(1)} s in the extension host)`);
-    if (results.failures > 0) console.log(`  logs: ${join(dirs['user-data'], 'logs')}`);
-    return results.failures > 0 || results.passes === 0 ? 1 : 0;
+    const failed = results.failures > 0 || results.passes === 0;
+    if (failed) console.log(`  logs: ${join(dirs['user-data'], 'logs')}`);
+    else removeRun = true;
+    return failed ? 1 : 0;
   } finally {
     await cleanup();
+    if (removeRun) rmSync(OUT, { recursive: true, force: true });
   }
 }
 
