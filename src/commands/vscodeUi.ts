@@ -36,7 +36,8 @@ export class VscodeUi implements Ui {
     let fixed: Item<T>[] = [];
     const render = (): void => {
       const typed = qp.value.trim();
-      const extra: Item<T>[] = typed && !fixed.some((i) => i.label === typed)
+      // Labels may start with a codicon (`$(git-branch) main`): typing "main" picks that item, not a copy.
+      const extra: Item<T>[] = typed && !fixed.some((i) => i.label.replace(/^\$\([\w~-]+\)\s*/, '') === typed)
         ? [{ label: typed, description: 'use what you typed', typed, alwaysShow: true }]
         : [];
       qp.items = [...fixed, ...extra];

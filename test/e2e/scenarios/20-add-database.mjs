@@ -1,0 +1,20 @@
+import assert from 'node:assert/strict';
+
+export const name = 'add a database by owner/name; it shows in the tree with its branches';
+
+/** @param {import('../lib/context.mjs').ScenarioContext} ctx */
+export async function run(ctx) {
+  await ctx.openView();
+  await ctx.runCommand('Versioned DB: Add Database…');
+  await ctx.inputBox('alice/prices');
+  await ctx.waitForNotification('Added alice/prices.');
+
+  await (await ctx.treeItem('alice/prices')).click();
+  await (await ctx.treeItem('Branches')).click();
+  const main = await ctx.treeItem('main');
+  // The row's description is the short head hash the server reports.
+  const { body } = await ctx.hub.api('/databases/alice/prices/branches');
+  const head = body.data.find((b) => b.name === 'main').head_commit_sha;
+  assert.match(await main.innerText(), new RegExp(head.slice(0, 8)));
+  await ctx.screenshot('database-branches');
+}
