@@ -2,6 +2,7 @@
 // (src/core/import), then create/overwrite/update/replace the table the way Dolt's
 // `table import -c / -c -f / -u / -r` does, in one transaction and one commit. Any bad cell
 // fails the whole import with its row and column, and nothing is committed.
+import { statSync } from 'node:fs';
 import type { Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { ImportSpec, WriteResult } from './engineProtocol';
 import { openTableReader } from '../core/import/openTableReader';
@@ -20,6 +21,20 @@ class ImportFailure extends Error {
   constructor(readonly code: 'VALIDATION_FAILED' | 'NOT_FOUND' | 'CONFLICT', message: string) {
     super(message);
   }
+}
+
+/** Files up to this size are parsed once (rows kept in memory between inference and insert). */
+const BUFFER_LIMIT = 128 * 1024 * 1024;
+
+function bufferedReader(from: TableReader, rows: Cell[][]): TableReader {
+  return {
+    fileType: from.fileType,
+    columns: from.columns,
+    rows: async function* () {
+      yield* rows;
+    },
+    close: async () => undefined,
+  };
 }
 
 const q = (ident: string): string => `"${ident.replace(/"/g, '""')}"`;
@@ -90,11 +105,18 @@ async function importInto(conn: Sqlite3Db, spec: ImportSpec, author: string): Pr
     if (declared && sourceCols.every((c) => declared[c] !== undefined)) {
       types = sourceCols.map((c) => declared[c] as string);
     } else {
-      // First pass: infer MySQL-style types over the whole file (as `dolt table import -c`).
+      // Infer MySQL-style types over the whole file first (as `dolt table import -c`). Parsing
+      // dominates import time, so files up to BUFFER_LIMIT keep their rows for the insert pass
+      // instead of being parsed twice.
       const inferrer = new ColumnTypeInferrer(sourceCols);
-      for await (const row of reader.rows()) inferrer.observe(row);
+      const keep = statSync(spec.filePath).size <= BUFFER_LIMIT;
+      const kept: Cell[][] = [];
+      for await (const row of reader.rows()) {
+        inferrer.observe(row);
+        if (keep) kept.push(row);
+      }
       types = inferrer.types();
-      reader = await openReader(spec, spec.table);
+      reader = keep ? bufferedReader(reader, kept) : await openReader(spec, spec.table);
     }
     columns = destCols.map((name, i) => ({ name, type: types[i] as string, notNull: pks.includes(name), pk: pks.includes(name) }));
     // The key keeps the order the caller gave.
