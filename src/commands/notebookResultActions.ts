@@ -1,0 +1,79 @@
+// What the result grid asks of the host (notebook renderer messaging or the SQL result panel):
+// put text on the clipboard, save a whole result through the save dialog. Messages come from a
+// webview, so their shape is checked before anything is written.
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import type { Logger } from '../core/logger';
+import type { GridToHostMessage } from '../shared/queryResultOutput';
+import { EXPORT_FORMATS, FORMAT_LABELS, type ExportFormat } from '../shared/queryResultFormat';
+
+const FILTERS: Record<ExportFormat, Record<string, string[]>> = {
+  csv: { 'CSV (comma-separated)': ['csv'] },
+  json: { JSON: ['json'] },
+  markdown: { Markdown: ['md', 'markdown'] },
+};
+
+export function parseGridMessage(raw: unknown): GridToHostMessage | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const m = raw as Record<string, unknown>;
+  if (m.type === 'ready') return { type: 'ready' };
+  if (m.type === 'copy' && typeof m.text === 'string') {
+    return { type: 'copy', text: m.text, format: String(m.format ?? ''), rows: Number(m.rows) || 0 };
+  }
+  if (
+    m.type === 'export' &&
+    typeof m.content === 'string' &&
+    typeof m.suggestedName === 'string' &&
+    (EXPORT_FORMATS as readonly unknown[]).includes(m.format)
+  ) {
+    return { type: 'export', format: m.format as ExportFormat, content: m.content, suggestedName: m.suggestedName, rows: Number(m.rows) || 0 };
+  }
+  return undefined;
+}
+
+/** A file name from the grid, reduced to a safe base name (no folders, no odd characters). */
+export function safeFileName(name: string, format: ExportFormat): string {
+  const base = path.basename(name).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '') || 'result';
+  const ext = format === 'markdown' ? '.md' : `.${format}`;
+  return base.toLowerCase().endsWith(ext) ? base : `${base}${ext}`;
+}
+
+/** Handles one grid message; returns what to post back (e.g. where the file was saved). */
+export async function handleGridMessage(
+  raw: unknown,
+  log: Logger,
+): Promise<{ type: 'exported'; path: string } | { type: 'copied'; rows: number } | undefined> {
+  const m = parseGridMessage(raw);
+  if (!m) {
+    log.warn('ignored a malformed message from the result grid');
+    return undefined;
+  }
+  if (m.type === 'copy') {
+    await vscode.env.clipboard.writeText(m.text);
+    vscode.window.setStatusBarMessage(`Copied ${m.rows} ${m.rows === 1 ? 'row' : 'rows'} as ${m.format.toUpperCase()}`, 3000);
+    return { type: 'copied', rows: m.rows };
+  }
+  if (m.type === 'export') {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const name = safeFileName(m.suggestedName, m.format);
+    const uri = await vscode.window.showSaveDialog({
+      title: `Export ${m.rows.toLocaleString('en-US')} rows as ${FORMAT_LABELS[m.format]}`,
+      saveLabel: 'Export',
+      filters: FILTERS[m.format],
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+    });
+    if (!uri) return undefined;
+    try {
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(m.content));
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Could not write ${uri.fsPath || uri.toString()}: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+    log.info(`exported ${m.rows} rows as ${m.format} to ${uri.toString()}`);
+    void vscode.window.showInformationMessage(`Exported ${m.rows.toLocaleString('en-US')} rows to ${path.basename(uri.path)}.`, 'Open').then((a) => {
+      if (a === 'Open') void vscode.commands.executeCommand('vscode.open', uri);
+    });
+    return { type: 'exported', path: uri.fsPath || uri.toString() };
+  }
+  return undefined;
+}

@@ -1,0 +1,164 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../core/logger';
+import type { ErrorContext } from '../commands/errorMessages';
+import { describeError, isCancellation } from '../commands/errorMessages';
+import { Notebooks } from '../shared/ids';
+import { QUERY_RESULT_MIME } from '../shared/mime';
+import type { QueryOutput, QueryTarget } from '../shared/queryResultOutput';
+import { resolveCellTarget } from '../core/sql/notebookDocument';
+import { splitStatements } from '../core/sql/statements';
+import { markdownFallback } from '../core/sql/markdownFallback';
+import { targetLabel } from '../core/sql/refs';
+import { runQuery, type RefResolver, type SqlClient } from './queryRunner';
+import type { QueryHistoryStore } from './queryHistoryStore';
+import type { SqlSettings } from './sqlSettings';
+import { OutputMeta, targetOf } from './sqlNotebookSerializer';
+
+export interface SqlRunDeps {
+  clientFor(hostId: string): SqlClient;
+  labelOf(hostId: string): string;
+  refs: RefResolver;
+  history: QueryHistoryStore;
+  settings(): SqlSettings;
+  /** F1's reportError: notification with "Sign in" / "Copy request id"; silent for cancellation. */
+  reportError(error: unknown, context: ErrorContext): void;
+  log: Logger;
+}
+
+/** The cell's target: its own metadata, else the notebook's. */
+export function cellTarget(cell: vscode.NotebookCell): QueryTarget | undefined {
+  return resolveCellTarget(targetOf(cell.metadata), targetOf(cell.notebook.metadata));
+}
+
+/** One query output as a notebook output: the grid's JSON plus a markdown table fallback. */
+export function toCellOutput(output: QueryOutput): vscode.NotebookCellOutput {
+  return new vscode.NotebookCellOutput(
+    [
+      vscode.NotebookCellOutputItem.json(output, QUERY_RESULT_MIME),
+      vscode.NotebookCellOutputItem.text(markdownFallback(output), 'text/markdown'),
+    ],
+    { [OutputMeta.commit]: output.commit, [OutputMeta.ref]: output.target.ref },
+  );
+}
+
+/**
+ * Runs SQL cells in order at each cell's target. Every statement of a cell gets its own
+ * result grid; a statement that does not succeed stops the cell. Cancel aborts the request.
+ */
+export class SqlNotebookController implements vscode.Disposable {
+  private readonly controller: vscode.NotebookController;
+  private order = 0;
+  private readonly onDidRunEmitter = new vscode.EventEmitter<vscode.NotebookCell>();
+  /** Fires after a cell ran (the status bar re-checks whether its branch moved). */
+  readonly onDidRun = this.onDidRunEmitter.event;
+
+  constructor(private readonly deps: SqlRunDeps) {
+    this.controller = vscode.notebooks.createNotebookController(Notebooks.controller, Notebooks.type, 'Versioned DB SQL');
+    this.controller.supportedLanguages = ['sql'];
+    this.controller.supportsExecutionOrder = true;
+    this.controller.description = 'Runs read-only SQL at a branch, tag or commit';
+    this.controller.executeHandler = (cells, notebook) => this.execute(cells, notebook);
+  }
+
+  private async execute(cells: vscode.NotebookCell[], _notebook: vscode.NotebookDocument): Promise<void> {
+    for (const cell of cells) {
+      if (cell.kind !== vscode.NotebookCellKind.Code) continue;
+      const ok = await this.runCell(cell);
+      // Running all: a failed cell stops the rest, as later cells usually depend on it.
+      if (!ok && cells.length > 1) break;
+    }
+  }
+
+  private async runCell(cell: vscode.NotebookCell): Promise<boolean> {
+    const execution = this.controller.createNotebookCellExecution(cell);
+    execution.executionOrder = ++this.order;
+    execution.start(Date.now());
+    const abort = new AbortController();
+    const sub = execution.token.onCancellationRequested(() => abort.abort());
+    const target = cellTarget(cell);
+    try {
+      if (!target) {
+        await execution.replaceOutput(
+          errorOutput('No database to run at. Click the database item in this cell\'s status bar (or "Change Where This Notebook Runs…") and pick a database and a branch, tag or commit.'),
+        );
+        execution.end(false, Date.now());
+        return false;
+      }
+      const statements = splitStatements(cell.document.getText());
+      if (statements.length === 0) {
+        await execution.clearOutput();
+        execution.end(true, Date.now());
+        return true;
+      }
+      const settings = this.deps.settings();
+      const client = this.deps.clientFor(target.hostId);
+      const resolution = await this.deps.refs.resolve(target, { signal: abort.signal, fresh: true });
+      const outputs: vscode.NotebookCellOutput[] = [];
+      let ok = true;
+      for (const s of statements) {
+        const output = await runQuery(client, target, s.text, settings, {
+          signal: abort.signal,
+          ...(resolution.commit ? { commit: resolution.commit } : {}),
+          hostLabel: this.deps.labelOf(target.hostId),
+        });
+        outputs.push(toCellOutput(output));
+        await execution.replaceOutput(outputs);
+        void this.deps.history
+          .add({
+            id: `${output.ranAt}-${Math.random().toString(36).slice(2, 8)}`,
+            sql: s.text,
+            target,
+            ranAt: output.ranAt,
+            status: String(output.result.status),
+            rowCount: output.result.rows.length,
+            elapsedMs: output.elapsedMs,
+            ...(output.commit ? { commit: output.commit } : {}),
+          })
+          .then(undefined, (e: unknown) => this.deps.log.warn(`could not save query history: ${String(e)}`));
+        this.deps.log.info(`ran at ${targetLabel(target)}: ${output.result.status}, ${output.result.rows.length} rows, ${output.elapsedMs} ms`);
+        // row_limit still shows useful rows; anything else but success stops the cell.
+        if (output.result.status !== 'success' && output.result.status !== 'row_limit') {
+          ok = false;
+          break;
+        }
+      }
+      execution.end(ok, Date.now());
+      return ok;
+    } catch (e) {
+      if (isCancellation(e) || abort.signal.aborted) {
+        await execution.replaceOutput(infoOutput('Cancelled. The request was aborted; run the cell again to retry.')).then(undefined, () => undefined);
+        execution.end(undefined, Date.now());
+        return false;
+      }
+      const context: ErrorContext = {
+        action: target ? `run the query at ${targetLabel(target)}` : 'run the query',
+        ...(target ? { hostId: target.hostId, hostLabel: this.deps.labelOf(target.hostId) } : {}),
+      };
+      const text = describeError(e, context)?.message ?? String(e);
+      await execution.replaceOutput(errorOutput(text)).then(undefined, () => undefined);
+      execution.end(false, Date.now());
+      this.deps.reportError(e, context);
+      return false;
+    } finally {
+      sub.dispose();
+      this.onDidRunEmitter.fire(cell);
+    }
+  }
+
+  dispose(): void {
+    this.controller.dispose();
+    this.onDidRunEmitter.dispose();
+  }
+}
+
+function errorOutput(message: string): vscode.NotebookCellOutput {
+  const err = new Error(message);
+  err.name = 'Versioned DB';
+  // No stack: it would show extension internals, not the user's problem.
+  err.stack = undefined;
+  return new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error(err)]);
+}
+
+function infoOutput(message: string): vscode.NotebookCellOutput {
+  return new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(message, 'text/plain')]);
+}

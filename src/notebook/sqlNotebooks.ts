@@ -1,0 +1,108 @@
+// Wires SQL notebooks, the result grid's host side and the .sql result panel. extension.ts
+// calls this once; everything created here is returned as disposables.
+import * as vscode from 'vscode';
+import type { Logger } from '../core/logger';
+import type { Ui } from '../platform/ui';
+import type { DatabaseRef } from '../shared/wire';
+import { Notebooks, Settings } from '../shared/ids';
+import type { CommandClients } from '../commands/commandDeps';
+import { EditorTargets, registerNotebookCommands } from '../commands/notebookCommands';
+import { handleGridMessage } from '../commands/notebookResultActions';
+import { RefResolver } from './queryRunner';
+import { QueryHistoryStore } from './queryHistoryStore';
+import { SchemaService } from './schemaService';
+import { SqlCellStatusBar } from './sqlCellStatusBar';
+import { registerSqlLanguageFeatures } from './sqlLanguageFeatures';
+import { SqlNotebookController } from './sqlNotebookController';
+import { SqlNotebookSerializer } from './sqlNotebookSerializer';
+import { SqlResultPanel } from './sqlResultPanel';
+import { readSqlSettings } from './sqlSettings';
+
+export interface SqlNotebookHostDeps {
+  readonly ui: Ui;
+  readonly clients: CommandClients;
+  readonly databases: { hostIds(): string[]; list(hostId: string): readonly DatabaseRef[] };
+  readonly log: Logger;
+}
+
+/** The live parts, for integration tests. */
+export interface SqlNotebookApi {
+  readonly history: QueryHistoryStore;
+  readonly refs: RefResolver;
+  readonly panel: SqlResultPanel;
+}
+
+export function registerSqlNotebooks(
+  context: vscode.ExtensionContext,
+  deps: SqlNotebookHostDeps,
+): { disposables: vscode.Disposable[]; api: SqlNotebookApi } {
+  const settings = () => readSqlSettings(vscode.workspace.getConfiguration());
+  const clientFor = (hostId: string) => deps.clients.clientFor(hostId);
+  const refs = new RefResolver(clientFor);
+  const history = new QueryHistoryStore(context.globalState, () => settings().historySize);
+  const schemas = new SchemaService(clientFor, refs, deps.log);
+  const editorTargets = new EditorTargets(context.workspaceState);
+  const onGridMessage = (raw: unknown) => handleGridMessage(raw, deps.log);
+  const panel = new SqlResultPanel(context.extensionUri, onGridMessage, deps.log);
+  const statusBar = new SqlCellStatusBar(refs, (id) => deps.clients.labelOf(id));
+  const controller = new SqlNotebookController({
+    clientFor,
+    labelOf: (id) => deps.clients.labelOf(id),
+    refs,
+    history,
+    settings,
+    reportError: (e, ctx) => deps.ui.error(e, ctx),
+    log: deps.log,
+  });
+
+  // Outputs are transient (not dirtying or saved) unless the setting asks to save them.
+  const serializer = new SqlNotebookSerializer(() => settings().saveOutputs);
+  let registration = vscode.workspace.registerNotebookSerializer(Notebooks.type, serializer, { transientOutputs: !settings().saveOutputs });
+  const configSub = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (!e.affectsConfiguration(Settings.notebooksSaveOutputs)) return;
+    registration.dispose();
+    registration = vscode.workspace.registerNotebookSerializer(Notebooks.type, serializer, { transientOutputs: !settings().saveOutputs });
+  });
+
+  const messaging = vscode.notebooks.createRendererMessaging(Notebooks.renderer);
+  const messageSub = messaging.onDidReceiveMessage(async ({ editor, message }) => {
+    try {
+      const reply = await handleGridMessage(message, deps.log);
+      if (reply) void messaging.postMessage(reply, editor);
+    } catch (e) {
+      deps.ui.error(e, { action: 'act on the result' });
+    }
+  });
+
+  const commands = registerNotebookCommands({
+    ui: deps.ui,
+    clients: deps.clients,
+    databases: deps.databases,
+    refs,
+    history,
+    panel,
+    settings,
+    editorTargets,
+    onTargetsChanged: () => {
+      refs.forget();
+      statusBar.refresh();
+    },
+    log: deps.log,
+  });
+
+  return {
+    disposables: [
+      controller,
+      controller.onDidRun(() => statusBar.refresh()),
+      statusBar,
+      vscode.notebooks.registerNotebookCellStatusBarItemProvider(Notebooks.type, statusBar),
+      { dispose: () => registration.dispose() },
+      configSub,
+      messageSub,
+      panel,
+      ...registerSqlLanguageFeatures(schemas, (doc) => editorTargets.get(doc.uri), deps.log),
+      ...commands,
+    ],
+    api: { history, refs, panel },
+  };
+}
