@@ -128,7 +128,11 @@ export class Transport {
   private async token(): Promise<string | undefined> {
     const t = this.config.token;
     const value = typeof t === 'function' ? await t() : t;
-    if (value) this.knownSecrets.add(value);
+    if (value && !this.knownSecrets.has(value)) {
+      this.knownSecrets.add(value);
+      // Refreshed OAuth tokens would grow the set forever; the newest few are what can leak.
+      if (this.knownSecrets.size > 8) this.knownSecrets.delete(this.knownSecrets.values().next().value as string);
+    }
     return value || undefined;
   }
 

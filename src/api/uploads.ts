@@ -15,6 +15,8 @@ export const PART_ATTEMPTS = 4;
 /** Delay before attempt 2, 3, 4 of a part. */
 export const PART_RETRY_DELAYS_MS = [1000, 2000, 4000] as const;
 export const DEFAULT_PART_TIMEOUT_MS = 120_000;
+/** The service takes import files up to 1 GiB; refusing larger ones up front saves a doomed upload. */
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024 * 1024;
 
 export interface UploadProgress {
   /** Bytes of the parts stored so far. */
@@ -33,6 +35,8 @@ export interface UploadImportOptions {
   partSize?: number;
   /** Parts in flight at once; default 4. */
   concurrency?: number;
+  /** Largest file accepted before anything is sent; default 1 GiB, the service's limit. */
+  maxFileBytes?: number;
   /** Deadline of one part attempt; default 120 s. */
   partTimeoutMs?: number;
   signal?: AbortSignal;
@@ -110,6 +114,10 @@ export async function uploadImportParts(transport: Transport, createSession: Cre
   try {
     const size = source.size;
     if (size === 0) throw new UploadError('invalid', 'The file is empty; there is nothing to import.');
+    const maxBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    if (size > maxBytes) {
+      throw new UploadError('invalid', `The file is ${formatMiB(size)}; imports take files up to ${formatMiB(maxBytes)}.`);
+    }
     const numParts = Math.ceil(size / partSize);
     const session = await createSession({ content_length: size, num_parts: numParts, file_type: opts.fileType }, signal);
     const urls = checkSession(session, numParts);
@@ -304,6 +312,10 @@ async function putPart(dispatcher: Dispatcher, timing: Timing, transport: Transp
     const delay = retryAfterMs ?? PART_RETRY_DELAYS_MS[attempt - 1] ?? PART_RETRY_DELAYS_MS[PART_RETRY_DELAYS_MS.length - 1];
     await timing.sleep(delay, part.signal);
   }
+}
+
+function formatMiB(n: number): string {
+  return n >= 1024 * 1024 * 1024 ? `${(n / 1024 ** 3).toFixed(1)} GiB` : `${(n / 1024 ** 2).toFixed(1)} MiB`;
 }
 
 /** Up to 4 KiB of an error body, for the message; the rest is discarded. */

@@ -199,3 +199,22 @@ describe('ApiError path', () => {
     }
   });
 });
+
+describe('token redaction with a token function', () => {
+  it('scrubs a token obtained from a function out of messages too', async () => {
+    const agent = mockAgent();
+    try {
+      const fnToken = 'oauth-access-XYZ987654';
+      agent
+        .get(ORIGIN)
+        .intercept({ path: '/api/v2/user', method: 'GET' })
+        .reply(401, { title: 'Invalid token', status: 401, code: 'UNAUTHENTICATED', detail: `token=${fnToken}`, request_id: 'r' });
+      const client = new HubClient({ baseUrl: ORIGIN, dispatcher: agent, token: async () => fnToken });
+      const err = await failure(client.getCurrentUser());
+      assert.equal(err.detail, 'token=[REDACTED]');
+      assert.ok(!err.message.includes(fnToken));
+    } finally {
+      await agent.close();
+    }
+  });
+});

@@ -320,6 +320,11 @@ describe('uploadImport', () => {
     assert.equal(env.hub.requests.length, 0);
     await assert.rejects(client.uploadImport({ db, file: join(dir, 'missing.csv'), fileType: 'csv' }), (e: unknown) => e instanceof UploadError && /Cannot read/.test(e.message));
     await assert.rejects(client.uploadImport({ db, file: Buffer.alloc(10), fileType: 'csv', partSize: 0 }), RangeError);
+    await assert.rejects(
+      client.uploadImport({ db, file: Buffer.alloc(3 * 1024 * 1024), fileType: 'csv', maxFileBytes: 2 * 1024 * 1024 }),
+      (e: unknown) => e instanceof UploadError && e.reason === 'invalid' && /3\.0 MiB; imports take files up to 2\.0 MiB/.test(e.message),
+    );
+    assert.equal(env.hub.requests.length, 0);
     const bad = await startLoopback((_req, res) =>
       sendJson(res, 201, { data: { token: 't', contents_key: 'k', parts: [{ part_number: 1, url: 'https://s.test/1' }], http_method: 'PUT', headers: {} } }),
     );
