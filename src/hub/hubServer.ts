@@ -52,7 +52,7 @@ import { checkBranchName, checkName, isValidName, positiveIntParam, validateBody
 import type { Schema } from './validate';
 import { Paginator } from './pagination';
 import { filePartsMd5, hashToken, md5Base64 } from './credentials';
-import { OAuthService } from './oauth';
+import { OAuthService, extensionClient } from './oauth';
 import { writeFileAtomicSync, fsyncDir } from './atomicFile';
 
 export interface HubOptions {
@@ -105,6 +105,11 @@ export class HubServer {
     this.engine = new Engine({ workerScript: opts.workerScript, workerExecArgv: opts.workerExecArgv, logger: opts.logger });
     this.paginator = new Paginator(this.store.state.secret, opts.pageSize);
     this.oauth = new OAuthService(this.store);
+    // The extension's client is always registered with its current redirect URIs.
+    const client = extensionClient();
+    if (JSON.stringify(this.store.state.oauth_clients[client.client_id]) !== JSON.stringify(client)) {
+      this.store.mutateAccounts((s) => (s.oauth_clients[client.client_id] = client));
+    }
     this.routes = this.buildRoutes();
   }
 

@@ -20,6 +20,9 @@ export function extensionClient(): OAuthClientRecord {
       // Loopback: any port and path on 127.0.0.1 / localhost / [::1] (RFC 8252 section 7.3);
       // this is also how a local code-server hands the redirect back to the extension.
       'http://127.0.0.1/',
+      // A browser VS Code (code-server) hands a vscode:// redirect back through its own
+      // `<origin>/…/callback?vscode-scheme=…&vscode-authority=<extension id>&vscode-path=…`.
+      'code-server:versioned-db.versioned-db',
     ],
   };
 }
@@ -67,6 +70,10 @@ export class OAuthService {
     if (u.hash !== '') return false;
     for (const reg of client.redirect_uris) {
       if (reg === uri) return true;
+      if (reg.startsWith('code-server:')) {
+        if ((u.protocol === 'http:' || u.protocol === 'https:') && u.pathname.endsWith('/callback') && u.searchParams.get('vscode-authority')?.toLowerCase() === reg.slice('code-server:'.length)) return true;
+        continue;
+      }
       const r = new URL(reg);
       const loopback = (h: string): boolean => h === '127.0.0.1' || h === 'localhost' || h === '[::1]';
       if (r.protocol === 'http:' && loopback(r.hostname) && u.protocol === 'http:' && loopback(u.hostname)) return true;
@@ -116,6 +123,7 @@ export class OAuthService {
     const hidden = [...kept.entries()].map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('');
     const body = `
 <p><strong>${esc(client.name)}</strong> wants to access the local hub as you.</p>
+<p>You will be sent back to <code>${esc(new URL(redirectUri).origin !== 'null' ? new URL(redirectUri).origin : new URL(redirectUri).protocol + '//' + new URL(redirectUri).host)}</code>.</p>
 ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
 <form method="post" action="/oauth/authorize">
 ${hidden}<input type="hidden" name="csrf" value="${esc(this.csrf(kept.toString()))}">

@@ -103,6 +103,17 @@ describe('hub OAuth (authorization code + PKCE)', function () {
     assert.equal(me.body.data.username, 'alice');
   });
 
+  it('accepts the code-server form of the extension callback, and no other extension', async () => {
+    const redirect = 'http://localhost:8080/stable-abc/callback?vscode-reqid=1&vscode-scheme=vscode&vscode-authority=versioned-db.versioned-db&vscode-path=%2Fauth-callback';
+    const r = await login(redirect);
+    assert.equal(r.status, 302);
+    const loc = new URL(r.headers.get('location') as string);
+    assert.equal(loc.searchParams.get('vscode-authority'), 'versioned-db.versioned-db');
+    assert.ok(loc.searchParams.get('code'));
+    const other = await fetch(authorizeUrl('https://remote.example/callback?vscode-authority=evil.extension'), { redirect: 'manual' });
+    assert.equal(other.status, 400);
+  });
+
   it('redirects to vscode:// URIs of the registered client', async () => {
     const redirect = 'vscode://versioned-db.versioned-db/auth-callback';
     const r = await login(redirect);
