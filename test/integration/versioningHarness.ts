@@ -104,3 +104,12 @@ export function labelOf(n: TreeNode, h: Pick<Harness, 'api'>): string {
       return n.text;
   }
 }
+
+/** VS Code's own list of accounts for a provider (the Accounts menu); finalized after the 1.90 typings. */
+export async function accountsMenu(): Promise<string[]> {
+  const auth = vscode.authentication as typeof vscode.authentication & {
+    getAccounts?(providerId: string): Thenable<readonly { id: string; label: string }[]>;
+  };
+  assert.ok(auth.getAccounts, 'this VS Code has no authentication.getAccounts');
+  return (await auth.getAccounts('versionedDb')).map((a) => a.label);
+}
