@@ -133,7 +133,7 @@ export class HubClient {
 
   /** Immediate forks only; not paginated. */
   async listForks(db: DbRef, opts?: RequestOptions): Promise<DatabaseRef[]> {
-    return this.get<DatabaseRef[]>([...dbPath(db), 'forks'], {}, opts);
+    return this.get<DatabaseRef[]>([...dbPath(db), 'forks'], {}, opts, true);
   }
 
   /** Starts a fork into `body.owner`; poll the returned ref with `waitForOperation`. */
@@ -194,7 +194,7 @@ export class HubClient {
 
   /** Top-level comments in backend order; not paginated. */
   async listPullComments(db: DbRef, pullNumber: number | string, opts?: RequestOptions): Promise<PullComment[]> {
-    return this.get<PullComment[]>([...pullPath(db, pullNumber), 'comments'], {}, opts);
+    return this.get<PullComment[]>([...pullPath(db, pullNumber), 'comments'], {}, opts, true);
   }
 
   async createPullComment(db: DbRef, pullNumber: number | string, body: CreatePullCommentBody, opts?: RequestOptions): Promise<PullComment> {
@@ -247,8 +247,18 @@ export class HubClient {
 
   // --- plumbing ---------------------------------------------------------------------------
 
-  private async get<T>(segments: string[], query: Record<string, string | undefined>, opts: RequestOptions | undefined): Promise<T> {
-    const env = await this.transport.request<T>({ method: 'GET', path: joinSegments(segments) + queryString(query), signal: opts?.signal });
+  private async get<T>(
+    segments: string[],
+    query: Record<string, string | undefined>,
+    opts: RequestOptions | undefined,
+    expectArray = false,
+  ): Promise<T> {
+    const env = await this.transport.request<T>({
+      method: 'GET',
+      path: joinSegments(segments) + queryString(query),
+      signal: opts?.signal,
+      expectArray,
+    });
     return env.data;
   }
 
@@ -262,6 +272,7 @@ export class HubClient {
       method: 'GET',
       path: joinSegments(segments) + queryString({ page_token: page?.pageToken || undefined }),
       signal: opts?.signal ?? page?.signal,
+      expectArray: true,
     });
     return toPage(env);
   }

@@ -14,9 +14,8 @@ export interface PageOptions {
 }
 
 export function toPage<T>(envelope: Envelope<T[]>): Page<T> {
-  // Unknown shapes are the caller's problem to display, but a non-array `data` on a list
-  // would break every consumer, so it is normalised to no items rather than passed through.
-  const items = Array.isArray(envelope.data) ? envelope.data : [];
+  // The transport has already refused a list answer whose `data` is not an array.
+  const items = envelope.data;
   const token = envelope.meta?.next_page_token;
   return typeof token === 'string' && token !== '' ? { items, nextPageToken: token } : { items };
 }

@@ -30,6 +30,8 @@ export interface ApiRequest {
   body?: unknown;
   signal?: AbortSignal | undefined;
   timeoutMs?: number;
+  /** List endpoints: `data` must be an array, else the answer is malformed. */
+  expectArray?: boolean;
 }
 
 /** Responses kept in memory are capped; 64 MiB is far above any page or 1000-row result. */
@@ -110,7 +112,7 @@ export class Transport {
     const retryable = req.method === 'GET';
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw abortReason(signal);
-      const outcome = await this.attempt(req.method, path, req.body, signal, req.timeoutMs ?? this.config.timeoutMs);
+      const outcome = await this.attempt(req.method, path, req.body, signal, req.timeoutMs ?? this.config.timeoutMs, req.expectArray ?? false);
       if (outcome.kind === 'done') return outcome.envelope;
       const err = outcome.error;
       const canRetry = retryable && attempt < this.config.maxRetries && outcome.retryable;
@@ -142,6 +144,7 @@ export class Transport {
     body: unknown,
     signal: AbortSignal | undefined,
     timeoutMs: number,
+    expectArray: boolean,
   ): Promise<{ kind: 'done'; envelope: Envelope<never> } | { kind: 'error'; error: ApiError; retryable: boolean }> {
     const started = this.timing.now();
     const headers: Record<string, string> = {
@@ -208,12 +211,12 @@ export class Transport {
     }
     if (status >= 200 && status < 300) {
       const envelope = parseEnvelope(text);
-      if (!envelope) {
+      if (!envelope || (expectArray && !Array.isArray(envelope.data))) {
         return fail(
           new ApiError({
             status,
             code: ClientErrorCodes.malformedResponse,
-            title: 'The server answered without an API envelope (no `data`)',
+            title: envelope ? 'The server answered a list request without a list in `data`' : 'The server answered without an API envelope (no `data`)',
             method,
             path,
             isProblem: false,

@@ -108,6 +108,15 @@ describe('HubClient errors', () => {
     assert.equal(e2.excerpt, 'login');
   });
 
+  it('refuses a list answer whose data is not a list', async () => {
+    agent.get(ORIGIN).intercept({ path: '/api/v2/databases/acme/inventory/branches', method: 'GET' }).reply(200, { data: { name: 'main' } });
+    const e1 = await failure(client.listBranches(db));
+    assert.equal(e1.code, ClientErrorCodes.malformedResponse);
+    agent.get(ORIGIN).intercept({ path: '/api/v2/databases/acme/inventory/forks', method: 'GET' }).reply(200, { data: 'none' });
+    const e2 = await failure(client.listForks(db));
+    assert.equal(e2.code, ClientErrorCodes.malformedResponse);
+  });
+
   it('keeps unknown enum values (operation type, status, pull state, SQL status)', async () => {
     agent
       .get(ORIGIN)

@@ -12,6 +12,8 @@ describe('HubClient on the wire (loopback server)', () => {
     hub = await startLoopback((req, res) => {
       if (req.url?.includes('/operations/')) {
         sendJson(res, 200, { data: { id: 'x', type: 'merge', status: 'succeeded', created_at: 'x', cancelable: false } }, { 'x-request-id': 'rid-1' });
+      } else if (req.url?.includes('/branches')) {
+        sendJson(res, 200, { data: [{ name: 'main', head_commit_sha: 'h' }] }, { 'x-request-id': 'rid-1' });
       } else {
         sendJson(res, 200, { data: { name: 'main', head_commit_sha: 'h' } }, { 'x-request-id': 'rid-1' });
       }
