@@ -1,6 +1,7 @@
 // Branches, tags, releases, forks, pull requests, comments, merges and operations over HTTP.
 import assert from 'node:assert/strict';
 import { startHub, waitForOperation, type HubHandle } from '../helpers/hub';
+import { importCsv } from './importFlow';
 
 describe('hub versioning: branches, tags, releases, forks, pulls, merges, operations', function () {
   let hub: HubHandle;
@@ -180,12 +181,10 @@ describe('hub versioning: branches, tags, releases, forks, pulls, merges, operat
     });
 
     it('fails a conflicting merge with an OperationError naming the tables, leaving the target untouched', async () => {
+      // Two branches change the same cell differently; merging one, then the other, conflicts.
       await hub.fetch(`${P}/branches`, { user: 'alice', json: { name: 'conflict-a', from: { branch: 'main' } } });
-      // Change the same cell differently on both sides through imports is heavy; use two pulls:
-      // merge one side first, then the other conflicts.
       await hub.fetch(`${P}/branches`, { user: 'alice', json: { name: 'conflict-b', from: { branch: 'main' } } });
-      // seed helper commits are not exposed over HTTP, so write through the import flow
-      const { importCsv } = await import('./importFlow');
+      // Commits are not exposed over HTTP, so both sides change the row through an import.
       await importCsv(hub, 'alice/prices', 'conflict-a', 'products', 'update', 'id,name,category,price,updated_at\n1,Apple A,fruit,0.51,\n');
       await importCsv(hub, 'alice/prices', 'conflict-b', 'products', 'update', 'id,name,category,price,updated_at\n1,Apple B,fruit,0.52,\n');
       const mk = async (branch: string): Promise<number> =>
