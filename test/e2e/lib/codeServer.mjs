@@ -37,6 +37,19 @@ export const QUIET_SETTINGS = {
   'git.enabled': false,
 };
 
+/**
+ * Writes `settings` as user settings AND as the remote machine's settings: in code-server the
+ * extension host is "remote", so `machine`-scoped settings (e.g. versionedDb.localHub.*) are read
+ * only from <user-data>/Machine/settings.json, and `application` ones only from User/.
+ */
+export function writeSettings(userDataDir, settings) {
+  const text = `${JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2)}\n`;
+  for (const scope of ['User', 'Machine']) {
+    mkdirSync(join(userDataDir, scope), { recursive: true });
+    writeFileSync(join(userDataDir, scope, 'settings.json'), text);
+  }
+}
+
 function runTool(cmd, args, env) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -62,8 +75,8 @@ export async function startCodeServer({ toolchain, vsixes, settings, baseDir, wo
   const userDataDir = join(base, 'user-data');
   const extensionsDir = join(base, 'extensions');
   const workspace = workspaceDir ?? join(base, 'workspace');
-  for (const d of [join(userDataDir, 'User'), extensionsDir, workspace]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(userDataDir, 'User', 'settings.json'), `${JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2)}\n`);
+  for (const d of [extensionsDir, workspace]) mkdirSync(d, { recursive: true });
+  writeSettings(userDataDir, settings);
 
   const env = {
     ...process.env,
