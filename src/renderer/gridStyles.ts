@@ -37,7 +37,7 @@ const CSS = `
 .vdb-hcell { position: absolute; top: 0; height: ${HEADER_HEIGHT}px; line-height: ${HEADER_HEIGHT}px; padding: 0 18px 0 6px; box-sizing: border-box;
   font-weight: 600; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; cursor: pointer; user-select: none;
   border-right: 1px solid var(--vscode-editorWidget-border, #8884); }
-.vdb-hcell.pk .vdb-hname::before { content: '🔑 '; font-size: 10px; }
+.vdb-hcell.pk .vdb-hname::after { content: 'PK'; font-size: 9px; margin-left: 4px; vertical-align: super; color: var(--vscode-descriptionForeground); }
 .vdb-sort { position: absolute; right: 8px; top: 0; color: var(--vscode-descriptionForeground); }
 .vdb-resizer { position: absolute; right: -3px; top: 0; width: 7px; height: 100%; cursor: col-resize; z-index: 1; }
 .vdb-resizer:hover, .vdb-resizer.active { background: var(--vscode-sash-hoverBorder, var(--vscode-focusBorder)); }
