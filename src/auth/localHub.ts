@@ -2,13 +2,14 @@
 // ELECTRON_RUN_AS_NODE=1), data in global storage or a configured folder. Started only on request.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DatabaseRef } from '../shared/wire';
 import type { Logger } from '../core/logger';
-import { isValidName } from '../core/databaseInput';
 import { Disposable } from '../platform/disposable';
 import type { LocalHubLocation } from './accountClientSource';
+import { localUserName, readSeedManifest } from './seedManifest';
+
+export { localUserName, readSeedManifest } from './seedManifest';
 
 export interface LocalHubOptions {
   /** Absolute path of dist/hub.js inside the installed extension. */
@@ -38,47 +39,6 @@ export interface LocalHubStart {
 }
 
 const LISTENING = /Hub listening on (http:\/\/\S+)/;
-
-/** Reads the seed manifest the hub writes into its data folder; tolerant of its exact shape. */
-export async function readSeedManifest(dataDir: string): Promise<{ users: string[]; databases: DatabaseRef[] } | undefined> {
-  for (const file of ['seed.json', 'seed-manifest.json']) {
-    let text: string;
-    try {
-      text = await fs.readFile(path.join(dataDir, file), 'utf8');
-    } catch {
-      continue;
-    }
-    const raw = JSON.parse(text) as { users?: unknown; databases?: unknown; sample_user?: unknown; primary_user?: unknown };
-    const users: string[] = [];
-    for (const u of [raw.primary_user, raw.sample_user]) if (typeof u === 'string') users.push(u);
-    if (Array.isArray(raw.users)) {
-      for (const u of raw.users) {
-        const name = typeof u === 'string' ? u : (u as { username?: unknown; name?: unknown })?.username ?? (u as { name?: unknown })?.name;
-        if (typeof name === 'string' && !users.includes(name)) users.push(name);
-      }
-    }
-    const databases: DatabaseRef[] = [];
-    if (Array.isArray(raw.databases)) {
-      for (const d of raw.databases) {
-        if (typeof d === 'string' && d.includes('/')) {
-          const [owner, name] = d.split('/');
-          if (owner && name) databases.push({ owner, name });
-        } else if (d && typeof d === 'object') {
-          const { owner, name } = d as { owner?: unknown; name?: unknown };
-          if (typeof owner === 'string' && typeof name === 'string') databases.push({ owner, name });
-        }
-      }
-    }
-    return { users, databases };
-  }
-  return undefined;
-}
-
-/** An OS user name made acceptable as a hub user name. */
-export function localUserName(osUser: string): string {
-  const cleaned = osUser.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '');
-  return cleaned && isValidName(cleaned) ? cleaned : 'me';
-}
 
 export class LocalHub extends Disposable implements LocalHubLocation {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
