@@ -116,7 +116,8 @@ export function renderPullContent(input: PullPageInput, md: MarkdownRenderer): s
 
   const buttons = [
     ...actionsForState(pull.state).map(
-      (a) => `<button type="button" data-action="${a}"${a === 'merge' ? ' class="primary"' : ''}>${ACTION_LABELS[a]}</button>`,
+      // Merge and reopen move the pull forward; close is the quieter, secondary action.
+      (a) => `<button type="button" data-action="${a}"${a === 'close' ? ' class="secondary"' : ''}>${ACTION_LABELS[a]}</button>`,
     ),
     '<button type="button" data-toggle="edit" class="secondary">Edit</button>',
     '<button type="button" data-action="refresh" class="secondary">Refresh</button>',
