@@ -41,22 +41,56 @@ async function benchSql(rows, runs) {
   try {
     await setupTable(hub, rows);
     const q = 'SELECT category, count(*) AS n, avg(price) AS avg_price, max(name) AS last FROM items GROUP BY category ORDER BY category';
-    await hubSql(hub, q); // warm: the engine loads the file once per worker
+    // Hub and direct runs alternate, so both see the same machine load.
+    const d = startDirectServer([join(hub.dataDir, 'databases', 'bench', 'b.db'), q]);
+    await hubSql(hub, q); // warm: each engine worker loads the file once
     await hubSql(hub, q);
-    const times = [];
+    await d.run();
+    const hubTimes = [];
+    const directTimes = [];
     for (let i = 0; i < runs; i++) {
       const t0 = performance.now();
       const r = await hubSql(hub, q);
-      times.push(performance.now() - t0);
+      hubTimes.push(performance.now() - t0);
       if (r.status !== 'success') throw new Error(JSON.stringify(r));
+      directTimes.push(await d.run());
     }
-    const d = runDirect('sql', [join(hub.dataDir, 'databases', 'bench', 'b.db'), q, String(runs)]);
-    const res = { name: `SQL read at a branch (${rows.toLocaleString('en')} rows, GROUP BY, median of ${runs})`, hubMs: median(times), directMs: d.ms, hubRssMB: hub.peakMB(), directRssMB: d.maxRssMB };
+    const directRssMB = await d.stop();
+    const res = { name: `SQL read at a branch (${rows.toLocaleString('en')} rows, GROUP BY, median of ${runs}, alternating)`, hubMs: median(hubTimes), directMs: median(directTimes), hubRssMB: hub.peakMB(), directRssMB };
     console.log(res);
     return res;
   } finally {
     await hub.stop();
   }
+}
+
+/** A child that loads the file once, then runs the query once per "run" line, answering its time. */
+function startDirectServer(args) {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--direct', 'sql-server', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  let buf = '';
+  const waiters = [];
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d) => {
+    buf += d;
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      waiters.shift()?.(JSON.parse(line));
+    }
+  });
+  const ask = (cmd) => new Promise((res) => {
+    waiters.push(res);
+    child.stdin.write(cmd + '\n');
+  });
+  return {
+    run: async () => (await ask('run')).ms,
+    stop: async () => {
+      const r = await ask('stop');
+      child.stdin.end();
+      return r.maxRssMB;
+    },
+  };
 }
 
 async function benchImport(rows) {
@@ -128,20 +162,25 @@ async function direct(kind, args) {
     renameSync(path + '.tmp', path);
   };
   let ms;
-  if (kind === 'sql') {
-    const [file, q, runs] = args;
+  if (kind === 'sql-server') {
+    const [file, q] = args;
     load(file, '/b.db');
-    const times = [];
-    for (let i = 0; i < Number(runs) + 2; i++) {
+    const { createInterface } = await import('node:readline');
+    for await (const line of createInterface({ input: process.stdin })) {
+      if (line === 'stop') {
+        process.stdout.write(JSON.stringify({ maxRssMB: process.resourceUsage().maxRSS / 1024 }) + '\n');
+        return;
+      }
       const t0 = performance.now();
       const db = new sqlite3.oo1.DB('/b.db@main', 'r');
       const rows = db.selectArrays(q);
       db.close();
       if (!rows.length) throw new Error('no rows');
-      if (i >= 2) times.push(performance.now() - t0);
+      process.stdout.write(JSON.stringify({ ms: performance.now() - t0 }) + '\n');
     }
-    ms = median(times);
-  } else if (kind === 'insert') {
+    return;
+  }
+  if (kind === 'insert') {
     const [csvFile, out] = args;
     const t0 = performance.now();
     const lines = readFileSync(csvFile, 'utf8').split('\n');
