@@ -127,7 +127,35 @@ describe('uploadImport', () => {
     assert.equal(r.file_type, 'csv');
     assert.deepEqual(progress[0], { bytesSent: 0, totalBytes: 2500, partsDone: 0, totalParts: 3 });
     assert.deepEqual(progress.at(-1), { bytesSent: 2500, totalBytes: 2500, partsDone: 3, totalParts: 3 });
-    for (let i = 1; i < progress.length; i++) assert.ok(progress[i]!.bytesSent > progress[i - 1]!.bytesSent);
+    for (let i = 1; i < progress.length; i++) {
+      const [prev, cur] = [progress[i - 1]!, progress[i]!];
+      assert.ok(cur.bytesSent >= prev.bytesSent && cur.partsDone >= prev.partsDone);
+      assert.ok(cur.bytesSent > prev.bytesSent || cur.partsDone > prev.partsDone, 'no duplicate reports');
+    }
+  });
+
+  it('reports progress inside a part, and never backwards when a part is retried', async () => {
+    env = await setup({
+      behave: (_n, attempt, req, res) => {
+        if (attempt > 1) return false;
+        // Take half the body, then fail: the retry starts that part's bytes again.
+        let got = 0;
+        req.on('data', (c: Buffer) => {
+          got += c.length;
+          if (got > 1024 * 1024 && !res.headersSent) res.writeHead(503).end();
+        });
+        return true;
+      },
+    });
+    const progress: UploadProgress[] = [];
+    const client = new HubClient({ baseUrl: env.hub.origin, timing: new FakeTiming() });
+    const size = 3 * 1024 * 1024;
+    await client.uploadImport({ db, file: Buffer.alloc(size, 9), fileType: 'csv', partSize: size, onProgress: (p) => progress.push(p) });
+    const inside = progress.filter((p) => p.partsDone === 0 && p.bytesSent > 0 && p.bytesSent < size);
+    assert.ok(inside.length >= 4, `expected several reports within the part, got ${inside.length}`);
+    for (let i = 1; i < progress.length; i++) assert.ok(progress[i]!.bytesSent >= progress[i - 1]!.bytesSent);
+    assert.deepEqual(progress.at(-1), { bytesSent: size, totalBytes: size, partsDone: 1, totalParts: 1 });
+    assert.equal(env.attempts.get(1), 2);
   });
 
   it('sends every session header value on every part, and never Authorization or cookies', async () => {
