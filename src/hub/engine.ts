@@ -166,12 +166,12 @@ export class Engine {
   }
 
   /** Callers hold the lock of `key` (see withLocks). */
-  async write(key: string, path: string, author: Author, script: WriteScript, extraFiles?: DbFile[]): Promise<WriteResult> {
-    void extraFiles;
+  async write(key: string, path: string, author: Author, script: WriteScript): Promise<WriteResult> {
     const next = (this.versions.get(key) ?? 1) + 1;
     const result = await this.run<WriteResult>({ op: 'write', db: this.file(key, path), nextVersion: next, author, script });
-    if (result.ok) this.versions.set(key, next);
-    else this.versions.set(key, next); // a failed write may have touched a worker's copy; make all reload
+    // Success: the writing worker holds `next`; failure: it dropped its copy. Either way every
+    // other worker reloads from disk on its next use.
+    this.versions.set(key, next);
     return result;
   }
 

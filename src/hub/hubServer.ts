@@ -26,7 +26,7 @@ import type {
   User,
 } from '../shared/wire';
 import { IMPORT_FILE_TYPES, IMPORT_OPERATIONS } from '../shared/wire';
-import { Engine } from './engine';
+import { Engine, EngineTimeoutError } from './engine';
 import type { Author, Revision } from './engineProtocol';
 import { doltHashToHex, hexToDoltHash, isDoltHash } from './doltHash';
 import { Store, dbKey } from './store';
@@ -374,7 +374,7 @@ export class HubServer {
     try {
       result = await this.engine.query(a.key, a.path, a.rec.name, rev, q, effLimit, effTimeout);
     } catch (e) {
-      if (e instanceof Error && e.constructor.name === 'EngineTimeoutError') {
+      if (e instanceof EngineTimeoutError) {
         result = { columns: [], rows: [], status: 'timeout', message: `The query ran longer than ${effTimeout} ms and was stopped.` };
       } else {
         throw e;
@@ -729,7 +729,17 @@ export class HubServer {
     const a = this.access(ctx, p, 'auth-read');
     const c = a.caller as Caller;
     const pull = this.findPull(a, p['n'] as string);
-    validateBody(await readJson(ctx.req), {});
+    // The body is an empty object (closed schema); an absent body means the same.
+    const raw = await readBody(ctx.req, 64 * 1024);
+    if (raw.length > 0) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw.toString('utf8'));
+      } catch (e) {
+        throw badRequest(`The request body is not valid JSON: ${(e as Error).message}`);
+      }
+      validateBody(parsed, {});
+    }
     if (!this.canWrite(a.rec, c)) throw forbidden(`You do not have write access to ${a.key}.`);
     if (pull.state !== 'open') throw conflict(`Pull request #${pull.pull_number} is ${pull.state}; only open pull requests can be merged.`);
     const busy = this.store.state.operations.some((o) => o.db === a.key && o.type === 'merge' && (o.status === 'queued' || o.status === 'running') && (o.result as { pull?: number } | undefined)?.pull === pull.pull_number);
