@@ -38,6 +38,14 @@ describe('import readers', () => {
       ]);
     });
 
+    it('tells "" from an empty field next to escaped quotes and delimiters in quotes', async () => {
+      const t = await readAll('csv', files.write('quotes.csv', 'a,b,c\n"x""y","",\n",","""",""\n'));
+      assert.deepEqual(t.rows, [
+        ['x"y', '', null],
+        [',', '"', ''],
+      ]);
+    });
+
     it('names the row, line and column of a short row', async () => {
       const p = files.write('short.csv', 'id,name,price\n1,a,2\n2,b\n');
       const err = await rejectsWith(readAll('csv', p), { reason: 'bad-row', row: 2, line: 3, column: 'price' });
