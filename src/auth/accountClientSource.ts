@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { HubClient } from '../api/index';
+import type { HubClient } from '../api/index';
 import type { Logger } from '../core/logger';
 import { Disposable } from '../platform/disposable';
 import type { SettingsSnapshot } from '../platform/settings';
@@ -72,7 +72,7 @@ export class AccountClientSource extends Disposable implements ClientSource {
     const key = `${host.id} ${host.siteUrl}`;
     let client = this.clients.get(key);
     if (!client) {
-      client = new HubClient({
+      client = new (apiModule().HubClient)({
         baseUrl: host.siteUrl,
         token: () => this.accounts.activeToken(host.id),
         userAgent: this.userAgent,
@@ -85,6 +85,15 @@ export class AccountClientSource extends Disposable implements ClientSource {
 
   /** A client with an explicit token, for validating a token before it is stored. */
   clientWithToken(siteUrl: string, token: string): HubClient {
-    return new HubClient({ baseUrl: siteUrl, token, userAgent: this.userAgent, logger: this.log });
+    return new (apiModule().HubClient)({ baseUrl: siteUrl, token, userAgent: this.userAgent, logger: this.log });
   }
+}
+
+/**
+ * The API client module, loaded on first use: it pulls in undici, which would otherwise be
+ * evaluated during activation (the budget is 50 ms). esbuild keeps the required module lazy.
+ */
+function apiModule(): typeof import('../api/index') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('../api/index') as typeof import('../api/index');
 }

@@ -1,7 +1,21 @@
 // The one classification of failures into what a user reads and what they can do about it.
 // Classified by type, HTTP status and error code, never by message text. No vscode here so it is
 // unit-testable; reportError.ts turns the result into a notification.
-import { ApiError, ClientErrorCodes, OperationFailedError } from '../api/index';
+import type { ApiError, OperationFailedError } from '../api/index';
+
+// Recognised by their `name` (set by the api layer's classes) rather than `instanceof`, so this
+// module does not load the API client (and undici) at activation, and errors from another bundle
+// copy of the client (tests, sibling bundles) classify the same way.
+function isApiError(e: unknown): e is ApiError {
+  return e instanceof Error && e.name === 'ApiError' && typeof (e as { status?: unknown }).status === 'number';
+}
+
+function isOperationFailedError(e: unknown): e is OperationFailedError {
+  return e instanceof Error && e.name === 'OperationFailedError' && typeof (e as { operation?: unknown }).operation === 'object';
+}
+
+/** ClientErrorCodes.timeout of the api layer. */
+const CLIENT_TIMEOUT = 'TIMEOUT';
 
 export type ErrorAction =
   | { readonly kind: 'signIn'; readonly hostId: string | undefined }
@@ -38,7 +52,7 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
   const prefix = context.action ? `Could not ${context.action}` : 'The request failed';
   const host = context.hostLabel ?? context.hostId ?? 'the host';
 
-  if (error instanceof OperationFailedError) {
+  if (isOperationFailedError(error)) {
     const op = error.operation;
     const e = op.error;
     const what = context.action ? `${capitalize(context.action)} failed` : `The ${op.type} operation failed`;
@@ -48,15 +62,15 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
     return { message, actions: [{ kind: 'showLog' }] };
   }
 
-  if (error instanceof ApiError && error.status === 0) {
-    const why = error.code === ClientErrorCodes.timeout ? 'it did not answer in time' : `cannot connect (${error.code})`;
+  if (isApiError(error) && error.status === 0) {
+    const why = error.code === CLIENT_TIMEOUT ? 'it did not answer in time' : `cannot connect (${error.code})`;
     return {
       message: `${prefix}: ${host} is unreachable — ${why}. Check the address in versionedDb.hosts, or start the local hub.`,
       actions: [{ kind: 'showLog' }],
     };
   }
 
-  if (error instanceof ApiError) {
+  if (isApiError(error)) {
     const actions: ErrorAction[] = [];
     let message: string;
     const detail = error.detail ? ` ${ensurePeriod(error.detail)}` : '';
