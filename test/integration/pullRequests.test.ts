@@ -17,9 +17,10 @@ import {
 } from '../../src/commands/pullActions';
 import { silentLogger } from '../../src/core/logger';
 import type { InputOptions, PickItem, PickOptions, Ui } from '../../src/platform/ui';
-import { EXTENSION_ID } from '../../src/shared/ids';
+import { Commands, EXTENSION_ID } from '../../src/shared/ids';
 import { PullPanels, type PullPanel } from '../../src/views/pullPanel';
 import { integrationConfig } from './testEnv';
+import { harness } from './versioningHarness';
 
 /** Answers prompts from a queue, like a person who knows what to click. */
 class ScriptedUi implements Ui {
@@ -196,5 +197,29 @@ describe('pull requests against the local hub', function () {
     await panels.show(target);
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(pullTabs().length, 1);
+  });
+});
+
+describe('pull request commands as the extension registers them', function () {
+  this.timeout(120_000);
+  const inventory = { owner: 'alice', name: 'inventory' };
+
+  it('close, reopen and show a cross-fork pull through the palette commands, with the signed-in account', async () => {
+    const h = await harness();
+    if (!h.api.services.accounts.activeAccount(h.hostId)) await h.signInAsAlice();
+    const pulls = await h.server.listPulls(inventory);
+    const crossFork = pulls.items.find((p) => p.title === 'Fix a typo in B-300');
+    assert.ok(crossFork, 'the seeded cross-fork pull is missing');
+    // The shape of a tree node: what the context menu passes to the command.
+    const node = { kind: 'pull', hostId: h.hostId, db: inventory, pull: crossFork };
+
+    await vscode.commands.executeCommand(Commands.closePullRequest, node);
+    assert.equal((await h.server.getPull(inventory, crossFork.pull_number)).state, 'closed');
+    await vscode.commands.executeCommand(Commands.reopenPullRequest, node);
+    assert.equal((await h.server.getPull(inventory, crossFork.pull_number)).state, 'open');
+
+    await vscode.commands.executeCommand(Commands.showPullRequest, node);
+    const shown = await eventually(() => pullTabs().some((t) => /Fix a typo in B-300/.test(t.label)));
+    assert.ok(shown, `no view of the cross-fork pull: ${allTabs().map((t) => t.label).join(', ')}`);
   });
 });
