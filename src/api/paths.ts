@@ -9,8 +9,14 @@ export function escapeSegment(segment: string): string {
   return /^\.+$/.test(escaped) ? escaped.replace(/\./g, '%2E') : escaped;
 }
 
+/** Refuses an empty segment (`/databases//x` would reach another resource or none) before any request. */
 export function joinSegments(segments: readonly string[]): string {
-  return segments.map((s) => '/' + escapeSegment(s)).join('');
+  return segments
+    .map((s) => {
+      if (typeof s !== 'string' || s === '') throw new TypeError(`An empty name cannot be part of an API path (${JSON.stringify(segments)})`);
+      return '/' + escapeSegment(s);
+    })
+    .join('');
 }
 
 /** `?a=1&b=2` from defined values, in the given order; '' when none. */

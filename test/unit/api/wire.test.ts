@@ -40,6 +40,15 @@ describe('HubClient on the wire (loopback server)', () => {
     );
   });
 
+  it('refuses an empty owner, name, pull number or operation id before any request', async () => {
+    const client = new HubClient({ baseUrl: hub.origin });
+    await assert.rejects(client.getDatabase({ owner: '', name: 'n' }), TypeError);
+    await assert.rejects(client.listBranches({ owner: 'o', name: '' }), TypeError);
+    await assert.rejects(client.getPull({ owner: 'o', name: 'n' }, ''), TypeError);
+    await assert.rejects(client.getOperation(''), TypeError);
+    assert.equal(hub.requests.length, 0);
+  });
+
   it('getOperation sends the id as ONE escaped segment', async () => {
     const client = new HubClient({ baseUrl: hub.origin });
     await client.getOperation('owners/acme/repos/inv/jobs/j 1');
