@@ -36,7 +36,8 @@ function keyOf(t: PullTarget): string {
 /** One webview per pull request: showing an open pull again reveals its panel. */
 export class PullPanels extends Disposable {
   private readonly panels = new Map<string, PullPanel>();
-  private readonly md = createMarkdownRenderer();
+  // Built on the first view, not at activation: activation must stay fast.
+  private mdRenderer: MarkdownRenderer | undefined;
 
   constructor(private readonly deps: PullPanelsDeps) {
     super();
@@ -50,7 +51,8 @@ export class PullPanels extends Disposable {
       await existing.reload();
       return;
     }
-    const panel = new PullPanel(target, this.deps, this.md, () => this.panels.delete(key));
+    this.mdRenderer ??= createMarkdownRenderer();
+    const panel = new PullPanel(target, this.deps, this.mdRenderer, () => this.panels.delete(key));
     this.panels.set(key, panel);
     this._register(panel);
     await panel.reload();
