@@ -3,7 +3,7 @@
 // is unit-tested with a scripted UI; importCommands.ts registers it.
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { HubClient } from '../api/index';
+import { UploadError, type HubClient } from '../api/index';
 import { candidatePrimaryKeys } from '../core/import/candidatePrimaryKeys';
 import { checkImport, fileSizeProblem, type ImportProblem } from '../core/import/checkImport';
 import { detectFileType } from '../core/import/detectFileType';
@@ -53,6 +53,8 @@ export type ImportFlowResult =
   | { kind: 'blocked'; problems: ImportProblem[] }
   | { kind: 'stoppedWaiting'; operationId: string | undefined }
   | { kind: 'failed'; operationId: string; message: string }
+  /** Storage refused the parts (the pre-signed URLs expired): nothing was imported. */
+  | { kind: 'uploadExpired'; message: string }
   | { kind: 'imported'; operationId: string; plan: ImportPlan; pullNumber?: number; commit?: string };
 
 export interface ImportInvocation {
@@ -191,6 +193,15 @@ async function uploadAndImport(
     if (isAbort(err)) {
       void ui.info(`Upload of ${plan.fileName} cancelled; nothing was imported.`);
       return { kind: 'cancelled' };
+    }
+    if (err instanceof UploadError && err.reason === 'expired') {
+      // Part URLs live 10 minutes; a slow link or a long pause outlives them. Nothing was imported.
+      const again = 'Start Again';
+      const message = `The upload of ${plan.fileName} expired before it finished (upload links are valid for a limited time); nothing was imported.`;
+      if ((await ui.info(`${message} Start the upload again?`, again)) === again) {
+        return uploadAndImport(deps, client, target, filePath, previewed, plan);
+      }
+      return { kind: 'uploadExpired', message };
     }
     throw err;
   }

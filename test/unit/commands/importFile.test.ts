@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importFile, type ImportApi, type ImportDeps } from '../../../src/commands/importFile';
 import { runOperation } from '../../../src/commands/operationsRunner';
-import { OperationFailedError } from '../../../src/api/errors';
+import { OperationFailedError, UploadError } from '../../../src/api/errors';
 import { silentLogger } from '../../../src/core/logger';
 import type { InputOptions, PickItem, PickOptions, Ui } from '../../../src/platform/ui';
 import type { CreateImportBody, DatabaseRef, Operation, QueryResult } from '../../../src/shared/wire';
@@ -19,6 +19,8 @@ class TitleScriptedUi implements Ui {
   inputs: InputOptions[] = [];
   messages: string[] = [];
   progress: string[] = [];
+  /** The action chosen on information messages that offer one. */
+  infoAnswer: string | undefined;
   constructor(private readonly script: Record<string, Answer[]>) {}
   private answer(title: string, labels: string[]): string | string[] | undefined {
     const key = Object.keys(this.script).find((k) => title.startsWith(k));
@@ -59,9 +61,9 @@ class TitleScriptedUi implements Ui {
     if (v !== undefined) assert.equal(o.validate?.(v), undefined, `input "${v}" rejected`);
     return v;
   }
-  async info(message: string): Promise<string | undefined> {
+  async info(message: string, ...actions: string[]): Promise<string | undefined> {
     this.messages.push(message);
-    return undefined;
+    return this.infoAnswer !== undefined && actions.includes(this.infoAnswer) ? this.infoAnswer : undefined;
   }
   async confirm(message: string): Promise<boolean> {
     this.messages.push(message);
@@ -84,6 +86,7 @@ class FakeHub implements ImportApi {
   created: CreateImportBody[] = [];
   uploads = 0;
   failWith: Operation['error'] | undefined;
+  expireUploads = 0;
   async listBranches() {
     return { items: [{ name: 'dev', head_commit_sha: 'd'.repeat(32) }, { name: 'main', head_commit_sha: 'm'.repeat(32) }] };
   }
@@ -102,6 +105,10 @@ class FakeHub implements ImportApi {
   }
   async uploadImport(o: Parameters<ImportApi['uploadImport']>[0]) {
     this.uploads++;
+    if (this.expireUploads > 0) {
+      this.expireUploads--;
+      throw new UploadError('expired', 'The upload expired or was refused by storage; start the import again.', { partNumber: 1, status: 403 });
+    }
     o.onProgress?.({ bytesSent: 0, totalBytes: 30, partsDone: 0, totalParts: 1 });
     o.onProgress?.({ bytesSent: 30, totalBytes: 30, partsDone: 1, totalParts: 1 });
     const { statSync } = await import('node:fs');
@@ -312,5 +319,26 @@ describe('importFile flow', () => {
     const result = await importFile(deps(ui), { filePath: file });
     assert.equal(result.kind, 'failed');
     assert.ok(ui.messages.includes('FAILED: CSV row 2 (line 3), column "age": "x" is not an int'));
+  });
+
+  it('an expired upload offers to start again, and starting again imports', async () => {
+    hub.expireUploads = 1;
+    const file = join(dir, 'people.csv');
+    writeFileSync(file, 'id,first_name,age\n1,a,2\n');
+    const ui = new TitleScriptedUi({
+      'Import people.csv: file type': ['csv'],
+      'Import: branch': ['$(git-branch) main'],
+      'Import: table': ['$(table) people'],
+      'Import: operation': ['update'],
+      'Import: column map': ['$(check) Continue'],
+      'Commit message': [''],
+      'Import: where should': ['$(git-commit) Commit directly to main'],
+    });
+    ui.infoAnswer = 'Start Again';
+    const result = await importFile(deps(ui), { filePath: file });
+    assert.equal(result.kind, 'imported');
+    assert.equal(hub.uploads, 2);
+    assert.equal(hub.created.length, 1);
+    assert.ok(ui.messages.some((m) => /expired before it finished.*Start the upload again\?/.test(m)));
   });
 });
