@@ -23,9 +23,17 @@ const WAIT_MS = 5 * 60_000;
 export class OAuthFlow extends Disposable implements vscode.UriHandler {
   private readonly pending = new Map<string, (query: string) => void>();
 
-  constructor(private readonly log: Logger) {
+  constructor(
+    private readonly log: Logger,
+    private readonly options: {
+      /** False for a second instance (tests): an extension has one UriHandler. */
+      registerUriHandler?: boolean;
+      /** Opens the authorize page; the browser by default. */
+      openExternal?: (url: string) => Promise<boolean>;
+    } = {},
+  ) {
     super();
-    this._register(vscode.window.registerUriHandler(this));
+    if (options.registerUriHandler !== false) this._register(vscode.window.registerUriHandler(this));
   }
 
   handleUri(uri: vscode.Uri): void {
@@ -67,7 +75,8 @@ export class OAuthFlow extends Disposable implements vscode.UriHandler {
     });
     const url = authorizeUrl({ siteUrl, clientId: OAUTH_CLIENT_ID, redirectUri, codeChallenge: codeChallengeS256(verifier), state });
     this.log.info(`OAuth: opening ${siteUrl}/oauth/authorize in the browser`);
-    const opened = await vscode.env.openExternal(vscode.Uri.parse(url));
+    const open = this.options.openExternal ?? (async (u: string) => vscode.env.openExternal(vscode.Uri.parse(u)));
+    const opened = await open(url);
     if (!opened) {
       this.pending.delete(state);
       throw new Error('The browser could not be opened for sign-in.');

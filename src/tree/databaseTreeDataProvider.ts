@@ -157,7 +157,15 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         item.tooltip = `${presentation?.message ?? ''}\n\nClick to retry.`;
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
         item.contextValue = 'error';
-        item.command = { command: Commands.refreshNode, title: 'Retry', arguments: [node] };
+        const signIn = presentation?.actions.find((a) => a.kind === 'signIn');
+        if (signIn) {
+          // A 401 is fixed by signing in, not by retrying; the tree reloads once the account changes.
+          const hostId = 'hostId' in node.parent ? (node.parent as { hostId: string }).hostId : undefined;
+          item.description = 'click to sign in';
+          item.command = { command: Commands.signIn, title: 'Sign In', arguments: [hostId] };
+        } else {
+          item.command = { command: Commands.refreshNode, title: 'Retry', arguments: [node] };
+        }
         return item;
       }
       case 'message': {

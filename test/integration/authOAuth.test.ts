@@ -1,0 +1,66 @@
+// OAuth 2.0 authorization code + PKCE against the hub's real /oauth/authorize and /oauth/token,
+// from inside the extension host: the redirect address comes from vscode.env.asExternalUri, the
+// answer arrives through the UriHandler path, and the token works as a bearer token. Only the
+// person at the browser is simulated: the login form is submitted over HTTP as a browser would.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { OAuthFlow } from '../../src/auth/oauthFlow';
+import { HubClient } from '../../src/api/index';
+import { silentLogger } from '../../src/core/logger';
+import { integrationConfig } from './testEnv';
+
+/** Fills the hub's consent form like a person: username, password, "Sign in and allow" (or deny). */
+async function browser(url: string, decision: 'allow' | 'deny', password = 'alice-password'): Promise<URL> {
+  const page = await fetch(url);
+  assert.equal(page.status, 200, `the authorize page answered ${page.status}`);
+  const html = await page.text();
+  const form = new URLSearchParams();
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+    form.set(m[1]!, m[2]!.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
+  }
+  form.set('username', 'alice');
+  form.set('password', password);
+  form.set('decision', decision);
+  const answer = await fetch(new URL('/oauth/authorize', url), { method: 'POST', body: form, redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.equal(answer.status, 302, `the consent form answered ${answer.status}`);
+  return new URL(answer.headers.get('location')!);
+}
+
+describe('OAuth sign-in (auth)', function () {
+  this.timeout(60_000);
+  const config = integrationConfig();
+  let redirectedTo: URL | undefined;
+  let decision: 'allow' | 'deny' = 'allow';
+  const flow = new OAuthFlow(silentLogger, {
+    registerUriHandler: false,
+    openExternal: async (url) => {
+      redirectedTo = await browser(url, decision);
+      // What the editor does with the redirect: hand its query to the extension's UriHandler.
+      flow.handleUri(vscode.Uri.parse(`vscode://versioned-db.versioned-db/auth-callback?${redirectedTo.searchParams.toString()}`));
+      return true;
+    },
+  });
+
+  after(() => flow.dispose());
+
+  it('gets a token through authorize + PKCE + token exchange; it works as a bearer token', async () => {
+    const token = await flow.signIn(config.hubUrl, new AbortController().signal);
+    assert.ok(redirectedTo?.searchParams.get('code'), 'no code in the redirect');
+    const me = await new HubClient({ baseUrl: config.hubUrl, token }).getCurrentUser();
+    assert.equal(me.username, 'alice');
+  });
+
+  it('denying in the browser ends the sign-in with a clear message and no token', async () => {
+    decision = 'deny';
+    await assert.rejects(flow.signIn(config.hubUrl, new AbortController().signal), /Access was denied/);
+  });
+
+  it('cancelling while waiting for the browser is an AbortError (shown as nothing)', async () => {
+    const silentFlow = new OAuthFlow(silentLogger, { registerUriHandler: false, openExternal: async () => true });
+    const controller = new AbortController();
+    const pending = silentFlow.signIn(config.hubUrl, controller.signal);
+    setTimeout(() => controller.abort(), 200);
+    await assert.rejects(pending, (e: Error) => e.name === 'AbortError');
+    silentFlow.dispose();
+  });
+});
