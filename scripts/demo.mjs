@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { freePort, QUIET_SETTINGS, writeSettings } from '../test/e2e/lib/codeServer.mjs';
 import { ensureToolchain, ROOT } from '../test/e2e/lib/toolchain.mjs';
-import { buildVsix, checkVsix, VSIX } from '../test/e2e/lib/vsix.mjs';
+import { buildVsix, checkVsix } from '../test/e2e/lib/vsix.mjs';
 
 const DEMO = join(ROOT, '.demo');
 const HUB_DATA = join(DEMO, 'hub-data');
@@ -70,14 +70,14 @@ function killGroup(child) {
   setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, 5000).unref();
 }
 
-async function runCodeServer(toolchain) {
+async function runCodeServer(toolchain, vsix) {
   const userDataDir = join(DEMO, 'vscode', 'user-data');
   const extensionsDir = join(DEMO, 'vscode', 'extensions');
   mkdirSync(extensionsDir, { recursive: true });
   writeSettings(userDataDir, settings);
   const env = { ...process.env, PATH: `${join(toolchain.nodeHome, 'bin')}:${process.env.PATH}` };
   const common = ['--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
-  const inst = spawnSync(toolchain.node, [toolchain.codeServerHome, ...common, '--install-extension', VSIX, '--force'], { env, encoding: 'utf8' });
+  const inst = spawnSync(toolchain.node, [toolchain.codeServerHome, ...common, '--install-extension', vsix, '--force'], { env, encoding: 'utf8' });
   if (inst.status !== 0) throw new Error(`installing the extension failed:\n${inst.stderr || inst.stdout}`);
 
   const host = process.env.DEMO_HOST || '127.0.0.1';
@@ -119,13 +119,13 @@ async function runCodeServer(toolchain) {
   await new Promise((resolve) => child.once('exit', resolve));
 }
 
-async function runDesktop(code) {
+async function runDesktop(code, vsix) {
   const userDataDir = join(DEMO, 'desktop', 'user-data');
   const extensionsDir = join(DEMO, 'desktop', 'extensions');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   writeFileSync(join(userDataDir, 'User', 'settings.json'), `${JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2)}\n`);
   const common = ['--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
-  const inst = spawnSync(code, [...common, '--install-extension', VSIX, '--force'], { stdio: 'inherit' });
+  const inst = spawnSync(code, [...common, '--install-extension', vsix, '--force'], { stdio: 'inherit' });
   if (inst.status !== 0) throw new Error('installing the extension into desktop VS Code failed');
   log(`starting ${code} (its own profile in ${join(DEMO, 'desktop')}); close the window or Ctrl+C to stop`);
   const child = spawn(code, [...common, '--wait', '--new-window', WORKSPACE], { stdio: 'inherit', detached: true });
@@ -138,13 +138,13 @@ async function main() {
   const code = desktop ? which('code') : undefined;
   if (desktop && !code) throw new Error('--desktop: no `code` on PATH');
   const toolchain = desktop ? undefined : await ensureToolchain({ log });
-  await buildVsix({ log });
-  const { bytes } = checkVsix();
-  log(`built ${VSIX} (${(bytes / 1024).toFixed(0)} KiB)`);
+  const vsix = await buildVsix({ log });
+  const { bytes } = checkVsix(vsix);
+  log(`built the extension (${(bytes / 1024).toFixed(0)} KiB .vsix)`);
   seedHub();
   writeWorkspace();
-  if (desktop) await runDesktop(code);
-  else await runCodeServer(toolchain);
+  if (desktop) await runDesktop(code, vsix);
+  else await runCodeServer(toolchain, vsix);
 }
 
 main().then(() => process.exit(0), (e) => {

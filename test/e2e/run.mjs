@@ -57,8 +57,8 @@ async function openWorkbench(page, url) {
 async function main() {
   const scenarios = await loadScenarios();
   const toolchain = await ensureToolchain({ log });
-  await buildVsix({ log });
-  const { files, bytes } = checkVsix();
+  const vsix = await buildVsix({ log });
+  const { files, bytes } = checkVsix(vsix);
   log(`vsix: ${files.length} files, ${(bytes / 1024).toFixed(0)} KiB, only dist/media/manifest/docs`);
 
   rmSync(ARTIFACTS, { recursive: true, force: true });
@@ -78,7 +78,7 @@ async function main() {
     await hub.token('alice');
     const vscode = await startCodeServer({
       toolchain,
-      vsixes: [join(ROOT, 'dist', 'versioned-db.vsix')],
+      vsixes: [vsix],
       settings: { 'versionedDb.hosts': [{ name: 'Test Hub', url: hub.url }] },
       log,
     });

@@ -25,6 +25,7 @@ const DEFAULT_TIMEOUT = 20_000;
  * @property {(text: string, opts?: { timeout?: number }) => Promise<void>} inputBox
  * @property {(text: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} waitForNotification
  * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} treeItem
+ * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} expand
  * @property {() => Promise<void>} openView
  * @property {(name: string) => Promise<string>} screenshot
  * @property {() => string} extensionLog
@@ -98,6 +99,14 @@ export function createHelpers(page) {
     return row;
   }
 
+  /** The tree row labelled `label`, expanded (clicked only when collapsed, so it never toggles shut). */
+  async function expand(label, { timeout = DEFAULT_TIMEOUT } = {}) {
+    const row = await treeItem(label, { timeout });
+    if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
+    await page.waitForFunction((el) => el.getAttribute('aria-expanded') === 'true', await row.elementHandle(), { timeout });
+    return row;
+  }
+
   async function openView() {
     const item = page.locator('.part.activitybar .action-item a.action-label[aria-label^="Versioned DB"], .part.activitybar .action-item [aria-label^="Versioned DB"]').first();
     await item.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
@@ -106,7 +115,7 @@ export function createHelpers(page) {
     await sidebarTitle.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
   }
 
-  return { runCommand, quickPick, inputBox, waitForNotification, treeItem, openView, quickInput };
+  return { runCommand, quickPick, inputBox, waitForNotification, treeItem, expand, openView, quickInput };
 }
 
 /** The full ctx for one scenario. */

@@ -1,7 +1,8 @@
 // Builds the .vsix the way a release would (`npm run package`: production bundle + vsce) and
 // checks that it carries only what runs: the bundles, media, the manifest and the docs.
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './toolchain.mjs';
 
@@ -11,22 +12,28 @@ export const VSIX = join(ROOT, 'dist', 'versioned-db.vsix');
 const ALLOWED = [/^dist\//, /^media\//, /^package\.json$/, /^readme\.md$/i, /^license(\.(md|txt))?$/i, /^changelog\.md$/i];
 const FORBIDDEN_IN_DIST = [/\.map$/, /\.vsix$/, /\.meta\.json$/];
 
-export function buildVsix({ log = () => {} } = {}) {
+/**
+ * Runs `npm run package` (production bundle + vsce, as a release would), with the package written
+ * to a path private to this run (`-- --out`, the last --out wins): other runs in the same tree
+ * may be rewriting dist/versioned-db.vsix while this one installs it. Resolves that path.
+ */
+export function buildVsix({ log = () => {}, out = join(mkdtempSync(join(tmpdir(), 'vdb-vsix-')), 'versioned-db.vsix') } = {}) {
   log('vsix: npm run package');
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'package'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { out += d; });
+    const child = spawn('npm', ['run', '--silent', 'package', '--', '--out', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => { output += d; });
+    child.stderr.on('data', (d) => { output += d; });
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`npm run package failed (exit ${code}):\n${out}`));
-      resolve(VSIX);
+      if (code !== 0) return reject(new Error(`npm run package failed (exit ${code}):\n${output}`));
+      if (!existsSync(out)) return reject(new Error(`npm run package did not write ${out}:\n${output}`));
+      resolve(out);
     });
   });
 }
 
-/** Entry names of a zip file, read from its central directory. */
+/** Entries ({ name, size } uncompressed) of a zip file, read from its central directory. */
 export function zipEntries(file) {
   const buf = readFileSync(file);
   let eocd = -1;
@@ -42,15 +49,20 @@ export function zipEntries(file) {
     const nameLen = buf.readUInt16LE(p + 28);
     const extraLen = buf.readUInt16LE(p + 30);
     const commentLen = buf.readUInt16LE(p + 32);
-    names.push(buf.toString('utf8', p + 46, p + 46 + nameLen));
+    names.push({ name: buf.toString('utf8', p + 46, p + 46 + nameLen), size: buf.readUInt32LE(p + 24) });
     p += 46 + nameLen + extraLen + commentLen;
   }
   return names;
 }
 
+/** The files the extension consists of once installed: { name (relative to its folder), size }. */
+export function packagedFiles(file) {
+  return zipEntries(file).filter((e) => e.name.startsWith('extension/')).map((e) => ({ name: e.name.slice('extension/'.length), size: e.size }));
+}
+
 /** Throws listing every file the package should not carry; returns the packaged files and size. */
-export function checkVsix(file = VSIX) {
-  const files = zipEntries(file).filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length));
+export function checkVsix(file) {
+  const files = packagedFiles(file).map((e) => e.name);
   const bad = files.filter((f) => !ALLOWED.some((re) => re.test(f)) || FORBIDDEN_IN_DIST.some((re) => re.test(f)));
   if (!files.includes('package.json') || !files.includes('dist/extension.js')) {
     throw new Error(`${file} lacks package.json or dist/extension.js: ${files.join(', ')}`);
