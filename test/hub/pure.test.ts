@@ -1,0 +1,72 @@
+// The hub's pure pieces, without a server: Dolt hash encoding, MySQL-form translation,
+// statement splitting, cursor tokens.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { bytesToDoltHash, doltHashToHex, hexToDoltHash, isDoltHash } from '../../src/hub/doltHash';
+import { callsMutatingProcedure, splitFirstStatement, translateQuery } from '../../src/hub/mysqlDialect';
+import { Paginator } from '../../src/hub/pagination';
+import { withScale } from '../../src/hub/engineWorker';
+
+describe('hub pure logic', () => {
+  it('encodes Dolt hashes as 32 characters of 0-9a-v (Dolt test vector) and back', () => {
+    const bytes = createHash('sha512').update('abc').digest().subarray(0, 20);
+    assert.equal(bytesToDoltHash(bytes), 'rmnjb8cjc5tblj21ed4qs821649eduie');
+    assert.equal(doltHashToHex('rmnjb8cjc5tblj21ed4qs821649eduie'), bytes.toString('hex'));
+    const hex = '874ce46d95077b1186dde13167e8f82e3635fb4d';
+    assert.equal(doltHashToHex(hexToDoltHash(hex)), hex);
+    assert.equal(isDoltHash('rmnjb8cjc5tblj21ed4qs821649eduie'), true);
+    assert.equal(isDoltHash('main'), false);
+    assert.equal(isDoltHash('rmnjb8cjc5tblj21ed4qs821649eduiw'), false);
+    assert.throws(() => doltHashToHex('xyz'));
+  });
+
+  it('translates the MySQL forms and leaves other SQL alone', () => {
+    assert.deepEqual(translateQuery('show tables;'), { kind: 'showTables' });
+    assert.deepEqual(translateQuery('  SHOW FULL TABLES  '), { kind: 'showTables' });
+    assert.deepEqual(translateQuery('DESCRIBE `my table`'), { kind: 'describe', table: 'my table' });
+    assert.deepEqual(translateQuery('desc t1'), { kind: 'describe', table: 't1' });
+    assert.deepEqual(translateQuery('SHOW COLUMNS FROM "t"'), { kind: 'describe', table: 't' });
+    assert.deepEqual(translateQuery('show create table `x`;'), { kind: 'showCreateTable', table: 'x' });
+    assert.deepEqual(translateQuery('SELECT 1;'), { kind: 'sql', sql: 'SELECT 1' });
+    assert.equal(translateQuery('SELECT 1; SELECT 2').kind, 'invalid');
+    assert.equal(translateQuery('   ').kind, 'invalid');
+  });
+
+  it('splits only at a semicolon outside quotes and comments', () => {
+    assert.equal(splitFirstStatement("SELECT ';' AS a -- ; comment\n").rest, '');
+    assert.equal(splitFirstStatement('SELECT `a;b` FROM t /* ; */').rest, '');
+    assert.equal(splitFirstStatement("SELECT 'it''s;' ; ;").rest.trim(), '');
+    assert.equal(splitFirstStatement('SELECT 1; DROP TABLE t').rest.trim(), 'DROP TABLE t');
+  });
+
+  it('spots calls of Dolt procedures that write', () => {
+    assert.equal(callsMutatingProcedure("SELECT dolt_commit('-m','x')"), true);
+    assert.equal(callsMutatingProcedure('select DOLT_BRANCH ( "x" )'), true);
+    assert.equal(callsMutatingProcedure('SELECT * FROM dolt_log'), false);
+    assert.equal(callsMutatingProcedure('SELECT * FROM dolt_branches'), false);
+  });
+
+  it('prints decimals with the declared scale', () => {
+    assert.equal(withScale('0.5', 2), '0.50');
+    assert.equal(withScale('3', 2), '3.00');
+    assert.equal(withScale('-1.25', 2), '-1.25');
+    assert.equal(withScale('7', 0), '7');
+    assert.equal(withScale('1.5e+20', 2), '1.5e+20');
+  });
+
+  it('makes cursors that only work for their list and cannot be edited', () => {
+    const p = new Paginator('secret', 2);
+    const items = [1, 2, 3, 4, 5];
+    const first = p.page('L', items, null);
+    assert.deepEqual(first.items, [1, 2]);
+    const second = p.page('L', items, first.next as string);
+    assert.deepEqual(second.items, [3, 4]);
+    assert.deepEqual(p.page('L', items, second.next as string), { items: [5] });
+    assert.throws(() => p.page('other', items, first.next as string), /page_token/);
+    assert.throws(() => new Paginator('another secret', 2).page('L', items, first.next as string), /page_token/);
+    const [payload, mac] = (first.next as string).split('.');
+    const edited = Buffer.from(Buffer.from(payload as string, 'base64url').toString().replace('"o":2', '"o":4')).toString('base64url');
+    assert.throws(() => p.page('L', items, `${edited}.${mac}`), /page_token/);
+    assert.throws(() => p.page('L', [1], first.next as string), /stale|past the end/);
+  });
+});
