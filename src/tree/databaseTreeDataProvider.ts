@@ -128,6 +128,7 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         item.iconPath = pullIcon(state);
         // F2 attaches pull commands to these: pull.open / pull.closed / pull.merged (pull.other when unknown).
         item.contextValue = `pull.${state === 'open' || state === 'closed' || state === 'merged' ? state : 'other'}`;
+        item.command = { command: Commands.showPullRequest, title: 'Show Pull Request', arguments: [node] };
         return item;
       }
       case 'fork': {
