@@ -161,7 +161,10 @@ export class DatabaseTreeModel {
     if (dbs.length === 0) {
       return [message(node, 'No databases yet: add one by owner/name.', { command: this.o.commands.addDatabase, title: 'Add Database', args: [node] })];
     }
-    return dbs.map((db) => this.databaseNode(node.hostId, db));
+    const nodes = dbs.map((db) => this.databaseNode(node.hostId, db));
+    // Descriptions (private, fork of, last write) come from GET database: fetch them up front.
+    for (const n of nodes) if (!this.infos.has(dbKey(n.hostId, n.db))) void this.loadDatabaseInfo(n);
+    return nodes;
   }
 
   private databaseChildren(node: DatabaseNode): TreeNode[] {

@@ -126,6 +126,19 @@ describe('DatabaseTreeModel', () => {
     assert.match((children[0] as { text: string }).text, /No databases/);
   });
 
+  it('fetches each database once for its description, and shows the description when it arrives', async () => {
+    const { model, client, fired } = setup();
+    const [host] = await model.children();
+    await model.children(host);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(client.calls.filter((c) => c === 'getDatabase').length, 1);
+    assert.equal(model.databaseInfo(H, DB)?.visibility, 'public');
+    assert.ok(fired.includes(host), 'the host re-renders so the database row shows its description');
+    await model.children(host);
+    await model.children(model.databaseNode(H, DB));
+    assert.equal(client.calls.filter((c) => c === 'getDatabase').length, 1);
+  });
+
   it('a stopped local hub shows a note with Start Local Hub, not an error', async () => {
     const { model } = setup({ dbs: { 'local-hub': [DB] }, available: [] });
     const [host] = await model.children();
