@@ -95,6 +95,7 @@ export class HubServer {
   private uploads?: Server;
   private readonly routes: Route[];
   private readonly running = new Set<Promise<void>>();
+  private stopping = false;
   url = '';
   uploadUrl = '';
 
@@ -124,8 +125,11 @@ export class HubServer {
 
   async stop(): Promise<void> {
     await Promise.all([closeServer(this.api), closeServer(this.uploads)]);
-    await Promise.allSettled([...this.running]);
+    // Give running operations a moment to finish; longer ones are cut off and recorded as failed.
+    await Promise.race([Promise.allSettled([...this.running]), new Promise((r) => setTimeout(r, 3000).unref())]);
+    this.stopping = true;
     await this.engine.close();
+    await Promise.allSettled([...this.running]);
   }
 
   /** Work cut off by a crash or kill cannot be resumed: report it as failed. */
@@ -135,7 +139,7 @@ export class HubServer {
       if (op.status === 'queued' || op.status === 'running') {
         op.status = 'failed';
         op.updated_at = now();
-        op.error = { status: 500, code: 'OPERATION_FAILED', title: 'Operation interrupted', detail: 'The hub stopped before this operation finished; nothing was changed. Start it again.' };
+        op.error = { status: 500, code: 'OPERATION_FAILED', title: 'Operation interrupted', detail: 'The hub stopped before this operation finished; check the branch, then start it again.' };
         changed = true;
       }
     }
@@ -986,11 +990,12 @@ export class HubServer {
           op.updated_at = now();
         });
       } catch (e) {
-        const error: OperationError =
-          e instanceof OpFailure
+        const error: OperationError = this.stopping
+          ? { status: 500, code: 'OPERATION_FAILED', title: 'Operation interrupted', detail: 'The hub stopped before this operation finished; check the branch, then start it again.' }
+          : e instanceof OpFailure
             ? { status: e.status, code: e.code, title: e.title, detail: e.message }
             : { status: 500, code: 'OPERATION_FAILED', title: 'Operation failed', detail: e instanceof Error ? e.message : String(e) };
-        if (!(e instanceof OpFailure)) this.opts.logger.error(e instanceof Error ? e : String(e));
+        if (!(e instanceof OpFailure) && !this.stopping) this.opts.logger.error(e instanceof Error ? e : String(e));
         this.store.mutate(() => {
           op.status = 'failed';
           op.error = error;
