@@ -1,4 +1,4 @@
-// Contract: the extension's API client (src/api) against the real hub, every method once.
+// Contract: the extension's API client (src/api) against the real hub (dist/hub.js), every method once.
 // If the two disagree on a path, a field or a status, this is where it shows.
 import assert from 'node:assert/strict';
 import { ApiError, HubClient, collectAll } from '../../src/api/index';
