@@ -39,8 +39,8 @@ export interface ImportDeps extends Omit<CommandDeps, 'clients'> {
   readonly clients: Omit<CommandDeps['clients'], 'clientFor'> & { clientFor(hostId: string): ImportApi };
   /** The open-file dialog, filtered to the six file types; undefined when dismissed. */
   pickFile(): Promise<string | undefined>;
-  /** Shows the local preview (a read-only Markdown document beside the editor). */
-  showPreview(title: string, markdown: string): Promise<void>;
+  /** Shows the local preview (a read-only Markdown document beside the editor), named after the file. */
+  showPreview(fileName: string, markdown: string): Promise<void>;
   /** Opens a pull request in the pull request view. */
   openPull(target: DatabaseTarget & { pullNumber: number }): Promise<void>;
   /** Clock for default names; tests fix it. */
@@ -85,7 +85,7 @@ export async function importFile(deps: ImportDeps, invocation: ImportInvocation 
     readPreview(fileType, filePath, { maxRows: PREVIEW_ROWS, signal }),
   );
   await deps.showPreview(
-    `Preview: ${fileName}`,
+    fileName,
     previewMarkdown({ fileName, columns: preview.columns, types: preview.types, rows: preview.rows, truncated: preview.truncated, fileSize: fileStat.size }),
   );
 

@@ -21,8 +21,9 @@ export class ImportPreviewDocuments implements vscode.TextDocumentContentProvide
   }
 
   /** Opens the rendered Markdown preview beside the active editor. */
-  async show(title: string, markdown: string): Promise<void> {
-    const safe = title.replace(/[^\w.\- ]+/g, '_');
+  async show(fileName: string, markdown: string): Promise<void> {
+    // The preview tab reads "Preview <file name>.md".
+    const safe = fileName.replace(/[^\w.\- ()]+/g, '_');
     const uri = vscode.Uri.from({ scheme: ImportPreviewDocuments.scheme, path: `/${++this.counter}/${safe}.md` });
     this.contents.set(uri.toString(), markdown);
     // Keep only the latest few previews in memory.

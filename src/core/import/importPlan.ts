@@ -167,7 +167,7 @@ export function previewMarkdown(opts: {
   const lines = [
     `# Preview of ${esc(opts.fileName)}`,
     '',
-    `${formatBytes(opts.fileSize)} · ${opts.columns.length} columns · first ${opts.rows.length} rows${opts.truncated ? ' (more follow)' : ''}. Types are inferred from these rows.`,
+    `${formatBytes(opts.fileSize)} · ${opts.columns.length} columns · ${opts.truncated ? `the first ${opts.rows.length} rows (more follow)` : `${opts.rows.length} rows`}. Types are inferred from these rows.`,
     '',
     `| ${opts.columns.map((c, i) => `${esc(c)}<br>\`${opts.types[i] ?? ''}\``).join(' | ')} |`,
     `|${opts.columns.map(() => ' --- ').join('|')}|`,
