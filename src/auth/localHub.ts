@@ -39,6 +39,8 @@ export interface LocalHubStart {
 }
 
 const LISTENING = /Hub listening on (http:\/\/\S+)/;
+/** The hub's state file (src/hub/store.ts STATE_FILE): its presence marks a hub data folder. */
+const HUB_STATE_FILE = 'hub.json';
 
 export class LocalHub extends Disposable implements LocalHubLocation {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
@@ -78,7 +80,14 @@ export class LocalHub extends Disposable implements LocalHubLocation {
     this.kill();
     const dataDir = this.o.dataDirectory();
     await fs.mkdir(dataDir, { recursive: true });
-    const seeded = (await fs.readdir(dataDir)).length === 0;
+    const entries = await fs.readdir(dataDir);
+    const seeded = entries.length === 0;
+    if (!seeded && !entries.includes(HUB_STATE_FILE)) {
+      // Never let the hub write its files into some unrelated folder the setting points at.
+      throw new Error(
+        `${dataDir} is not a local hub data folder (it has files but no ${HUB_STATE_FILE}). Point versionedDb.localHub.dataDirectory at an empty folder or an existing hub folder.`,
+      );
+    }
     if (seeded) {
       this.o.log.info(`local hub: seeding the new data folder ${dataDir}`);
       await this.cli(['seed', '--data', dataDir], signal);

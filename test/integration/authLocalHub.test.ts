@@ -2,6 +2,10 @@
 // with the host's own runtime, seeds the new data folder in global storage, signs in as the
 // sample user and adds the sample databases; "Stop Local Hub" ends it and the tree says so.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
 import { startLocalHub, stopLocalHub } from '../../src/commands/accountCommands';
 import { LOCAL_HUB_HOST_ID } from '../../src/auth/localHubIds';
 import { accountsMenu, harness, labelOf, type Harness } from './versioningHarness';
@@ -50,5 +54,23 @@ describe('local hub (auth)', function () {
     const me = await h.api.services.clients.clientFor(LOCAL_HUB_HOST_ID).getCurrentUser();
     assert.equal(me.username, 'alice');
     await stopLocalHub(h.deps);
+  });
+
+  it('refuses a data folder that is not a hub folder, writing nothing into it', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'not-a-hub-'));
+    fs.writeFileSync(path.join(folder, 'notes.txt'), 'mine');
+    const config = vscode.workspace.getConfiguration();
+    await config.update('versionedDb.localHub.dataDirectory', folder, vscode.ConfigurationTarget.Global);
+    try {
+      for (let i = 0; i < 50 && h.api.services.currentSettings.localHub.dataDirectory !== folder; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(await startLocalHub(h.deps), undefined);
+      const error = h.ui.errors.pop() as Error;
+      assert.match(error.message, /is not a local hub data folder/);
+      assert.deepEqual(fs.readdirSync(folder), ['notes.txt']);
+      assert.equal(h.api.services.localHub.isRunning(), false);
+    } finally {
+      await config.update('versionedDb.localHub.dataDirectory', undefined, vscode.ConfigurationTarget.Global);
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
