@@ -103,6 +103,7 @@ export class HubServer {
     mkdirSync(opts.dataDir, { recursive: true });
     this.store = new Store(opts.dataDir);
     this.recoverInterruptedOperations();
+    this.dropStaleUploads();
     this.engine = new Engine({ workerScript: opts.workerScript, workerExecArgv: opts.workerExecArgv, logger: opts.logger });
     this.paginator = new Paginator(this.store.state.secret, opts.pageSize);
     this.oauth = new OAuthService(this.store);
@@ -144,6 +145,18 @@ export class HubServer {
       }
     }
     if (changed) this.store.save();
+  }
+
+  /** Upload sessions that expired or were imported leave nothing behind after a restart. */
+  private dropStaleUploads(): void {
+    const stale = Object.entries(this.store.state.uploads).filter(([, u]) => u.consumed || Date.parse(u.expires_at) < Date.now());
+    if (stale.length === 0) return;
+    this.store.mutate((s) => {
+      for (const [id] of stale) {
+        rmSync(join(this.opts.dataDir, 'uploads', id), { recursive: true, force: true });
+        delete s.uploads[id];
+      }
+    });
   }
 
   // ---------------------------------------------------------------- dispatch
