@@ -61,7 +61,6 @@ async function main() {
   const { files, bytes } = checkVsix(vsix);
   log(`vsix: ${files.length} files, ${(bytes / 1024).toFixed(0)} KiB, only dist/media/manifest/docs`);
 
-  rmSync(ARTIFACTS, { recursive: true, force: true });
   mkdirSync(ARTIFACTS, { recursive: true });
   const cleanups = [];
   const cleanup = async () => {
@@ -103,6 +102,7 @@ async function main() {
 
     for (const s of scenarios) {
       const dir = join(ARTIFACTS, s.id);
+      rmSync(dir, { recursive: true, force: true });
       const ctx = scenarioContext({
         page,
         hub: { url: hub.url, dataDir: hub.dataDir, token: hub.token, api: hub.api },

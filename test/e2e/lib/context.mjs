@@ -1,8 +1,11 @@
 // The `ctx` every scenario receives: the page, the hub, and helpers that act like a person
 // at the keyboard (command palette, quick picks, input boxes, notifications, tree rows).
 // Every helper waits for what it expects, with a timeout; none sleeps a fixed time.
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { ROOT } from './toolchain.mjs';
+
+const README_SCREENSHOTS = join(ROOT, 'media', 'screenshots');
 
 const DEFAULT_TIMEOUT = 20_000;
 
@@ -26,8 +29,10 @@ const DEFAULT_TIMEOUT = 20_000;
  * @property {(text: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} waitForNotification
  * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} treeItem
  * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} expand
+ * @property {(fileName: string, opts?: { timeout?: number }) => Promise<void>} openFile
  * @property {() => Promise<void>} openView
  * @property {(name: string) => Promise<string>} screenshot
+ * @property {(name: string) => Promise<string>} readmeScreenshot
  * @property {() => string} extensionLog
  * @property {(message: string) => void} log
  */
@@ -99,6 +104,15 @@ export function createHelpers(page) {
     return row;
   }
 
+  /** Opens a workspace file by name through Quick Open, as a person would with Ctrl+P. */
+  async function openFile(fileName, { timeout = DEFAULT_TIMEOUT } = {}) {
+    await openQuickInputWith(fileName);
+    const row = quickRow(fileName).first();
+    await row.waitFor({ state: 'visible', timeout });
+    await row.click();
+    await page.locator('.part.editor .tab.active', { hasText: fileName }).first().waitFor({ state: 'visible', timeout });
+  }
+
   /** The tree row labelled `label`, expanded (clicked only when collapsed, so it never toggles shut). */
   async function expand(label, { timeout = DEFAULT_TIMEOUT } = {}) {
     const row = await treeItem(label, { timeout });
@@ -115,7 +129,7 @@ export function createHelpers(page) {
     await sidebarTitle.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
   }
 
-  return { runCommand, quickPick, inputBox, waitForNotification, treeItem, expand, openView, quickInput };
+  return { runCommand, quickPick, inputBox, waitForNotification, treeItem, expand, openFile, openView, quickInput };
 }
 
 /** The full ctx for one scenario. */
@@ -130,6 +144,19 @@ export function scenarioContext({ page, hub, workspaceDir, artifactsDir, helpers
     async screenshot(name) {
       const path = join(artifactsDir, `${name.replace(/[^\w.-]+/g, '-')}.png`);
       await page.screenshot({ path });
+      return path;
+    },
+    /**
+     * Like screenshot; with E2E_UPDATE_SCREENSHOTS=1 also writes media/screenshots/<name>.png,
+     * the images the README shows (so they are always taken by this harness, never by hand).
+     */
+    async readmeScreenshot(name) {
+      const path = join(artifactsDir, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+      await page.screenshot({ path });
+      if (process.env.E2E_UPDATE_SCREENSHOTS === '1') {
+        mkdirSync(README_SCREENSHOTS, { recursive: true });
+        copyFileSync(path, join(README_SCREENSHOTS, `${name}.png`));
+      }
       return path;
     },
     extensionLog,
