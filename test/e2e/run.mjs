@@ -1,6 +1,6 @@
 // The end-to-end runner: a real VS Code (code-server) in Chromium, driven like a person would.
 // See test/e2e/README.md for what it does, the scenario contract and the env options.
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -62,6 +62,7 @@ async function main() {
   log(`vsix: ${files.length} files, ${(bytes / 1024).toFixed(0)} KiB, only dist/media/manifest/docs`);
 
   mkdirSync(ARTIFACTS, { recursive: true });
+  rmSync(join(ARTIFACTS, 'vscode-logs'), { recursive: true, force: true });
   const cleanups = [];
   const cleanup = async () => {
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
@@ -82,6 +83,9 @@ async function main() {
       log,
     });
     cleanups.push(() => vscode.stop());
+    // Runs before the stop above (cleanups run in reverse): VS Code's own logs (extension host,
+    // the extension's channel) outlive the temp profile, also when the run breaks off early.
+    cleanups.push(async () => cpSync(join(vscode.userDataDir, 'logs'), join(ARTIFACTS, 'vscode-logs'), { recursive: true }));
 
     const browser = await chromium.launch({
       executablePath: toolchain.chromium,

@@ -1,7 +1,7 @@
 // Starts code-server (VS Code in the browser, from the pinned toolchain) with a fresh
 // user-data folder, a .vsix installed and the given user settings; stops it again.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,13 +119,16 @@ export async function startCodeServer({ toolchain, vsixes, settings, baseDir, wo
   });
   log(`code-server: ${url} (user data ${userDataDir})`);
 
-  async function stop() {
-    if (child.exitCode !== null || child.signalCode) return;
-    await new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-    });
+  /** Stops code-server; removes the profile folder when this call created it (unless keep). */
+  async function stop({ keep = false } = {}) {
+    if (child.exitCode === null && !child.signalCode) {
+      await new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      });
+    }
+    if (!baseDir && !keep) rmSync(base, { recursive: true, force: true });
   }
   return {
     url,
