@@ -17,6 +17,8 @@ export class DatabaseTree extends Disposable {
   readonly databases: DatabaseListStore;
   readonly model: DatabaseTreeModel;
   readonly view: vscode.TreeView<TreeNode>;
+  /** Renders nodes as tree items (exposed for integration tests of labels, menus and icons). */
+  readonly provider: DatabaseTreeDataProvider;
 
   constructor(context: vscode.ExtensionContext, services: AccountServices, log: Logger) {
     super();
@@ -35,13 +37,13 @@ export class DatabaseTree extends Disposable {
       localHubHostId: LOCAL_HUB_HOST_ID,
     });
     this._register({ dispose: () => this.model.dispose() });
-    const provider = this._register(
+    const provider = (this.provider = this._register(
       new DatabaseTreeDataProvider(this.model, {
         labelOf: (hostId) => clients.labelOf(hostId),
         accountLabel: (hostId) => services.accounts.activeAccount(hostId)?.username,
         siteUrl: (hostId) => clients.host(hostId)?.siteUrl,
       }),
-    );
+    ));
     this.view = this._register(vscode.window.createTreeView(Views.databases, { treeDataProvider: provider, showCollapseAll: true }));
     const update = (): void => {
       void vscode.commands.executeCommand('setContext', ContextKeys.signedIn, services.isSignedIn());

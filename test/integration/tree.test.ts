@@ -64,6 +64,27 @@ describe('databases tree', function () {
     await filterPulls(h.deps, { kind: 'database', hostId: h.hostId, db: { owner: 'alice', name: 'prices' } });
   });
 
+  it('renders rows as a user sees them: short hash and time, full tooltip, menus by state', async () => {
+    const provider = h.api.tree.provider;
+    const [branch] = (await h.childrenAt('Test Hub', 'alice/prices', 'Branches')).filter((n) => n.kind === 'branch');
+    const item = provider.getTreeItem(branch!);
+    assert.equal(item.contextValue, 'branch');
+    assert.match(String(item.description), /^[0-9a-v]{8}( · .+)?$/);
+    const tooltip = (item.tooltip as { value: string }).value;
+    assert.ok(branch!.kind === 'branch' && tooltip.includes(branch.branch.head_commit_sha), 'the tooltip has the full hash');
+    h.ui.answers.push('open,closed,merged');
+    await filterPulls(h.deps, { kind: 'database', hostId: h.hostId, db: { owner: 'alice', name: 'prices' } });
+    const pulls = (await h.childrenAt('Test Hub', 'alice/prices', 'Pull Requests')).filter((n) => n.kind === 'pull');
+    const states = new Set(pulls.map((p) => provider.getTreeItem(p).contextValue));
+    assert.ok([...states].every((c) => /^pull\.(open|closed|merged)$/.test(c ?? '')), [...states].join(', '));
+    assert.equal(provider.getTreeItem(pulls[0]!).command?.command, 'versionedDb.showPullRequest');
+    h.ui.answers.push('open');
+    await filterPulls(h.deps, { kind: 'database', hostId: h.hostId, db: { owner: 'alice', name: 'prices' } });
+    const host = provider.getTreeItem((await h.api.tree.model.children())[0]!);
+    assert.equal(host.contextValue, 'host.signedIn');
+    assert.equal(host.description, 'alice');
+  });
+
   it('Remove forgets the database in the tree only', async () => {
     await removeDatabase(h.deps, { kind: 'database', hostId: h.hostId, db: { owner: 'alice', name: 'inventory' } });
     assert.equal(h.api.tree.databases.has(h.hostId, { owner: 'alice', name: 'inventory' }), false);
