@@ -51,7 +51,7 @@ export class DatabaseTree extends Disposable {
       void vscode.commands.executeCommand('setContext', ContextKeys.localHubRunning, services.localHub.isRunning());
     };
     update();
-    this._register(this.databases.onDidChange(() => (update(), this.model.refresh())));
+    this._register(this.databases.onDidChange(() => (update(), this.model.structureChanged())));
     this._register(clients.onDidChange(() => (update(), this.model.refresh())));
   }
 }

@@ -353,6 +353,11 @@ export class DatabaseTreeModel {
     }
   }
 
+  /** Hosts or databases were added or removed: re-render, keeping every list already loaded. */
+  structureChanged(): void {
+    this.fire(undefined);
+  }
+
   /** For other features (pull requests, imports): reload one database's lists after a change. */
   refreshDatabase(hostId: string, db: DatabaseRef, categories?: readonly Category[]): void {
     if (!this.dbNodes.has(dbKey(hostId, db))) return;

@@ -228,6 +228,15 @@ describe('DatabaseTreeModel', () => {
     assert.equal(client.calls.filter((c) => c.startsWith('pulls')).length, 2);
   });
 
+  it('a structure change re-renders without reloading what is loaded', async () => {
+    const { model, client, fired } = setup();
+    await model.children(branchesNode(model));
+    model.structureChanged();
+    assert.equal(fired.at(-1), undefined);
+    await model.children(branchesNode(model));
+    assert.equal(client.calls.filter((c) => c.startsWith('branches')).length, 1);
+  });
+
   it('a late answer to a load that was refreshed away is dropped', async () => {
     const { model, client } = setup();
     let release!: () => void;
