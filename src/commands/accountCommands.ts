@@ -29,7 +29,8 @@ export async function signOut(deps: AccountCommandDeps, node?: unknown): Promise
     candidates.length === 1
       ? candidates[0]
       : await deps.ui.pick(
-          candidates.map((a) => ({ label: a.username, description: deps.clients.labelOf(a.hostId), value: a })),
+          // Labelled as in VS Code's Accounts menu: the same user may be signed in on several hosts.
+          candidates.map((a) => ({ label: `${a.username} (${deps.clients.labelOf(a.hostId)})`, value: a })),
           { title: 'Sign Out', placeholder: 'Which account?' },
         );
   if (!account) return undefined;

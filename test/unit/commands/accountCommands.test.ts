@@ -72,7 +72,7 @@ describe('account commands', () => {
   });
 
   it('Sign Out asks which account when there are several, and deletes only its token', async () => {
-    const k = accountKit([pick('bob')]);
+    const k = accountKit([pick('bob (Hub)')]);
     await k.store.add({ hostId: HOST.id, username: 'alice', kind: 'token' }, 'a');
     await k.store.add({ hostId: HOST.id, username: 'bob', kind: 'token' }, 'b');
     const out = await signOut(k.deps);
