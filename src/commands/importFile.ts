@@ -419,7 +419,6 @@ async function pickPrimaryKeys(deps: ImportDeps, preview: ImportPreview): Promis
 }
 
 const DONE = '\u0000done';
-const SKIP = '\u0000skip';
 
 async function editColumnMap(
   deps: ImportDeps,
@@ -439,7 +438,7 @@ async function editColumnMap(
       },
       ...preview.columns.map((c) => ({
         label: c,
-        description: Object.hasOwn(map, c) ? `→ ${map[c]}` : '→ (not imported)',
+        description: Object.hasOwn(map, c) ? `→ ${map[c]}` : '→ (no matching column: pick one)',
         value: c,
       })),
     ];
@@ -447,15 +446,10 @@ async function editColumnMap(
     if (picked === undefined) return undefined;
     if (picked === DONE) return map;
     const dest = await deps.ui.pick(
-      [
-        { label: '$(circle-slash) Do not import this column', value: SKIP },
-        ...tableColumns.map((t) => ({ label: t, description: Object.values(map).includes(t) && map[picked] !== t ? 'already mapped' : '', value: t })),
-      ],
+      tableColumns.map((t) => ({ label: t, description: Object.values(map).includes(t) && map[picked] !== t ? 'already mapped' : '', value: t })),
       { title: `Import: where does file column "${picked}" go?`, placeholder: `A column of ${table}` },
     );
-    if (dest === undefined) continue;
-    if (dest === SKIP) delete map[picked];
-    else map[picked] = dest;
+    if (dest !== undefined) map[picked] = dest;
   }
 }
 

@@ -115,22 +115,23 @@ export function checkImport(input: ImportCheckInput): ImportProblem[] {
     }
     destinations.set(dest.toLowerCase(), source);
   }
-  const mapped = input.sourceColumns.filter((c) => Object.hasOwn(input.columnMap, c));
 
   const intoExisting = target.exists && (operation === 'update' || operation === 'replace');
   if (intoExisting) {
     const tableColumns = new Map(target.columns.map((c) => [c.toLowerCase(), c]));
-    const unknown = mapped.filter((s) => !tableColumns.has(input.columnMap[s]!.toLowerCase()));
-    if (unknown.length > 0) {
+    // Every file column must land in a table column: the import has no way to drop one.
+    const notInTable = input.sourceColumns.filter((c) => {
+      const dest = input.columnMap[c];
+      return dest === undefined || !tableColumns.has(dest.toLowerCase());
+    });
+    if (notInTable.length > 0) {
+      const shown = notInTable.map((c) => (input.columnMap[c] === undefined || input.columnMap[c] === c ? c : `${c} → ${input.columnMap[c]}`));
       error(
         'header-mismatch',
-        `The file's header does not match table ${target.table}: ${list(unknown.map((s) => (input.columnMap[s] === s ? s : `${s} → ${input.columnMap[s]}`)))} ` +
-          `${unknown.length === 1 ? 'is not a column' : 'are not columns'} of the table (it has ${list(target.columns)}). ` +
-          'Rename the header, map the column to a table column, or leave it out of the column map.',
+        `The file's header does not match table ${target.table}: ${list(shown)} ` +
+          `${notInTable.length === 1 ? 'is not a column' : 'are not columns'} of the table (it has ${list(target.columns)}). ` +
+          'Rename the header in the file, or map each file column to a table column.',
       );
-    }
-    if (mapped.length === 0) {
-      error('header-mismatch', `No column of the file matches a column of table ${target.table} (it has ${list(target.columns)}). Rename the header or map the columns.`);
     }
     const missingKeys = target.primaryKeys.filter((k) => !destinations.has(k.toLowerCase()));
     if (missingKeys.length > 0) {

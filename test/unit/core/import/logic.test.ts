@@ -138,7 +138,13 @@ describe('checkImport', () => {
   it('a header that does not match the table names the columns and how to fix it', () => {
     const problems = checkImport({ ...base, operation: 'update', target: existing, sourceColumns: ['id', 'nmae'], columnMap: { id: 'id', nmae: 'nmae' } });
     assert.deepEqual(problems.map((p) => p.code), ['header-mismatch']);
-    assert.match(problems[0]!.message, /"nmae" is not a column of the table \(it has "id", "name", "age"\)\. Rename the header, map the column/);
+    assert.match(problems[0]!.message, /"nmae" is not a column of the table \(it has "id", "name", "age"\)\. Rename the header in the file, or map each file column/);
+  });
+  it('a file column left out of the column map is a mismatch too (an import cannot drop columns)', () => {
+    const problems = checkImport({ ...base, operation: 'replace', target: existing, sourceColumns: ['id', 'name', 'extra'], rows: [['1', 'a', 'x']], columnMap: { id: 'id', name: 'name' } });
+    assert.deepEqual(problems.map((p) => p.code), ['header-mismatch', 'unmapped-columns']);
+    assert.match(problems[0]!.message, /"extra" is not a column of the table/);
+    assert.match(problems[1]!.message, /Table columns "age" get no value/);
   });
   it('a primary key column of the table missing from the file', () => {
     const problems = checkImport({ ...base, operation: 'update', target: existing, sourceColumns: ['name'], rows: [['a']], columnMap: { name: 'name' } });
