@@ -34,7 +34,8 @@ function withTimeout(promise, ms, what) {
 async function loadScenarios() {
   const only = process.env.E2E_ONLY;
   const files = readdirSync(SCENARIO_DIR).filter((f) => /^\d+-.+\.mjs$/.test(f)).sort();
-  const chosen = only ? files.filter((f) => f.includes(only)) : files;
+  const wanted = only ? only.split(',').map((x) => x.trim()).filter(Boolean) : [];
+  const chosen = only ? files.filter((f) => wanted.some((w) => f.includes(w))) : files;
   if (!chosen.length) throw new Error(`no scenarios in ${SCENARIO_DIR}${only ? ` matching E2E_ONLY=${only}` : ''}`);
   const out = [];
   for (const file of chosen) {
