@@ -16,6 +16,16 @@ const common = {
   legalComments: 'none',
 };
 
+/** Keeps `import('./importFile.js')` a run-time require of dist/importFile.js (its own entry below). */
+const lazyImportFlow = {
+  name: 'lazy-import-flow',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/importFile\.js$/ }, (args) =>
+      args.importer.endsWith('importCommands.ts') ? { path: './importFile.js', external: true } : undefined,
+    );
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   // The local hub CLI + server (`node dist/hub.js`, also run by the extension with
@@ -41,6 +51,20 @@ const builds = [
     target: 'node20',
     external: ['vscode'],
     metafile: true,
+    plugins: [lazyImportFlow],
+    // import() becomes a lazy require(), so the extension host's CJS loader handles it.
+    supported: { 'dynamic-import': false },
+  },
+  // The import flow and its file readers (exceljs, yaml, stream-json, csv-parse): loaded by the
+  // import command on first use (src/commands/importCommands.ts), so activation never pays for them.
+  {
+    ...common,
+    entryPoints: ['src/commands/importFile.ts'],
+    outfile: 'dist/importFile.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
   },
   // Pull request view's script (browser, classic script loaded under a nonce by src/views/pullPanel.ts).
   {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../shared/ids';
 import { ImportPreviewDocuments } from '../views/importPreview';
 import type { CommandDeps } from './commandDeps';
-import { importFile, type ImportDeps, type ImportInvocation } from './importFile';
+import type { ImportDeps, ImportInvocation } from './importFile';
 
 /** Registers "Import File into Table…" for the palette, the tree and the explorer context menu. */
 export function registerImportCommands(deps: CommandDeps): vscode.Disposable {
@@ -25,6 +25,9 @@ export function registerImportCommands(deps: CommandDeps): vscode.Disposable {
   };
   const command = vscode.commands.registerCommand(Commands.importFile, async (arg?: unknown) => {
     try {
+      // Loaded on first use: the file readers (exceljs, yaml, …) are most of the extension's
+      // code, and activation should not pay for them. In the bundle this is dist/importFile.js.
+      const { importFile } = (await import('./importFile.js')) as typeof import('./importFile');
       return await importFile(importDeps, invocationOf(arg));
     } catch (e) {
       deps.ui.error(e, { action: 'import the file' });
