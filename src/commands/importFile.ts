@@ -3,7 +3,7 @@
 // is unit-tested with a scripted UI; importCommands.ts registers it.
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { UploadError, type HubClient } from '../api/index';
+import type { HubClient, UploadErrorReason } from '../api/index';
 import { candidatePrimaryKeys } from '../core/import/candidatePrimaryKeys';
 import { checkImport, fileSizeProblem, type ImportProblem } from '../core/import/checkImport';
 import { detectFileType } from '../core/import/detectFileType';
@@ -194,7 +194,7 @@ async function uploadAndImport(
       void ui.info(`Upload of ${plan.fileName} cancelled; nothing was imported.`);
       return { kind: 'cancelled' };
     }
-    if (err instanceof UploadError && err.reason === 'expired') {
+    if (uploadErrorReason(err) === 'expired') {
       // Part URLs live 10 minutes; a slow link or a long pause outlives them. Nothing was imported.
       const again = 'Start Again';
       const message = `The upload of ${plan.fileName} expired before it finished (upload links are valid for a limited time); nothing was imported.`;
@@ -280,6 +280,15 @@ async function blocked(deps: ImportDeps, fileName: string, problems: ImportProbl
       : `Cannot import ${fileName}:\n${problems.map((p) => `• ${p.message}`).join('\n')}`;
   void deps.ui.info(text);
   return { kind: 'blocked', problems };
+}
+
+/**
+ * The reason of an api-layer UploadError. Checked by name, not instanceof: this module is its own
+ * bundle (dist/importFile.js), so the client's error class is another copy of the class.
+ */
+function uploadErrorReason(err: unknown): UploadErrorReason | undefined {
+  if (typeof err !== 'object' || err === null || (err as { name?: unknown }).name !== 'UploadError') return undefined;
+  return (err as { reason?: UploadErrorReason }).reason;
 }
 
 function isAbort(err: unknown): boolean {
