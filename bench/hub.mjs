@@ -120,6 +120,9 @@ async function benchMerge(rows) {
     await api(hub, 'POST', '/databases/bench/b/branches', { name: 'changes', from: { branch: 'main' } });
     let op = await importCsv(hub, makeCsv(rows, 1), 'items', 'update', 'changes', []);
     if (op.status !== 'succeeded') throw new Error(JSON.stringify(op));
+    // main moves too (another column of every row), so the merge is a real cell-wise three-way merge.
+    op = await importCsv(hub, makeNames(rows), 'items', 'update', 'main', []);
+    if (op.status !== 'succeeded') throw new Error(JSON.stringify(op));
     const dbFile = join(hub.dataDir, 'databases', 'bench', 'b.db');
     const before = join(hub.dataDir, 'before-merge.db');
     copyFileSync(dbFile, before);
@@ -134,7 +137,7 @@ async function benchMerge(rows) {
     const hubMs = performance.now() - t0;
     if (op.status !== 'succeeded') throw new Error(JSON.stringify(op));
     const d = runDirect('merge', [before, 'changes']);
-    const res = { name: `Merge a pull with ${rows.toLocaleString('en')} changed rows`, hubMs, directMs: d.ms, hubRssMB: hub.peakMB(), directRssMB: d.maxRssMB };
+    const res = { name: `Three-way merge: ${rows.toLocaleString('en')} rows changed on each side (different columns)`, hubMs, directMs: d.ms, hubRssMB: hub.peakMB(), directRssMB: d.maxRssMB };
     console.log(res);
     return res;
   } finally {
@@ -334,6 +337,12 @@ function makeCsv(rows, variant) {
   const cats = ['fruit', 'vegetable', 'dairy', 'bakery', 'meat'];
   const out = ['id,name,price,category'];
   for (let i = 1; i <= rows; i++) out.push(`${i},item-${i},${((i % 997) + variant + 0.25).toFixed(2)},${cats[i % 5]}`);
+  return Buffer.from(out.join('\n') + '\n');
+}
+
+function makeNames(rows) {
+  const out = ['id,name'];
+  for (let i = 1; i <= rows; i++) out.push(`${i},renamed-${i}`);
   return Buffer.from(out.join('\n') + '\n');
 }
 
