@@ -114,6 +114,14 @@ describe('hub API: envelope, errors, auth, pagination, databases', function () {
     assert.equal(JSON.stringify(r.body).includes('token'), false);
   });
 
+  it('defaults SQL limit to 1000 rows', async () => {
+    const q = encodeURIComponent('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1500) SELECT x FROM c');
+    const r = await hub.fetch(`/databases/alice/prices/sql?ref=main&q=${q}`);
+    assert.equal(r.body.data.status, 'row_limit');
+    assert.equal(r.body.data.rows.length, 1000);
+    assert.deepEqual(r.body.data.rows[999], ['1000']);
+  });
+
   it('paginates with opaque cursors and refuses forged or foreign tokens with 400', async () => {
     const seen: string[] = [];
     let token: string | undefined;
