@@ -25,6 +25,11 @@ export type ErrorAction =
 export interface ErrorPresentation {
   readonly message: string;
   readonly actions: readonly ErrorAction[];
+  /**
+   * True for outcomes the API defines and the user can fix (4xx: sign in, permission, not found,
+   * conflict; a failed operation): logged as a warning. Anything else is logged as an error.
+   */
+  readonly expected: boolean;
 }
 
 export interface ErrorContext {
@@ -59,7 +64,7 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
     const message = e
       ? `${what}: ${e.title}${e.detail ? ` — ${e.detail}` : ''} (${e.code})`
       : `${what} without a reason from the server (operation ${op.id}).`;
-    return { message, actions: [{ kind: 'showLog' }] };
+    return { message, actions: [{ kind: 'showLog' }], expected: true };
   }
 
   if (isApiError(error) && error.status === 0) {
@@ -67,6 +72,7 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
     return {
       message: `${prefix}: ${host} is unreachable — ${why}. Check the address in versionedDb.hosts, or start the local hub.`,
       actions: [{ kind: 'showLog' }],
+      expected: false,
     };
   }
 
@@ -101,18 +107,19 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
     }
     message += ` (${error.code})`;
     if (error.requestId) actions.push({ kind: 'copyRequestId', requestId: error.requestId });
-    return { message, actions };
+    return { message, actions, expected: error.status >= 400 && error.status < 500 };
   }
 
   if (isNetworkError(error)) {
     return {
       message: `${prefix}: cannot reach ${host} (${networkCode(error)}). Check the address in versionedDb.hosts or start the local hub.`,
       actions: [{ kind: 'showLog' }],
+      expected: false,
     };
   }
 
   const text = error instanceof Error ? error.message : String(error);
-  return { message: `${prefix}: ${text}`, actions: [{ kind: 'showLog' }] };
+  return { message: `${prefix}: ${text}`, actions: [{ kind: 'showLog' }], expected: false };
 }
 
 /**

@@ -16,7 +16,9 @@ export function reportError(error: unknown, context: ErrorContext = {}, log?: Lo
     log?.debug(`${context.action ?? 'request'} cancelled`);
     return;
   }
-  log?.error(presentation.message);
+  // The user sees every failure; the log marks as errors only those nobody could have fixed.
+  if (presentation.expected) log?.warn(presentation.message);
+  else log?.error(presentation.message);
   const labels = new Map<string, (typeof presentation.actions)[number]>();
   for (const a of presentation.actions) {
     labels.set(a.kind === 'signIn' ? 'Sign in' : a.kind === 'copyRequestId' ? 'Copy request id' : 'Show log', a);

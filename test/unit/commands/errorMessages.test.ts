@@ -10,6 +10,8 @@ describe('describeError', () => {
     const p = describeError(apiError(401, 'UNAUTHENTICATED', { requestId: 'req-1' }), { action: 'load branches', hostId: 'h1', hostLabel: 'Hub' });
     assert.match(p!.message, /^Could not load branches: Hub needs you to sign in/);
     assert.deepEqual(p!.actions, [{ kind: 'signIn', hostId: 'h1' }, { kind: 'copyRequestId', requestId: 'req-1' }]);
+    assert.equal(p!.expected, true, 'a 401 is fixable by the user: a warning in the log, not an error');
+    assert.equal(describeError(apiError(500, 'INTERNAL'))!.expected, false);
   });
 
   it('403 names the missing permission from the request', () => {
