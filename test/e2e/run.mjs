@@ -43,7 +43,11 @@ async function loadScenarios() {
     if (typeof mod.name !== 'string' || typeof mod.run !== 'function') {
       throw new Error(`${file} must export 'name' (string) and 'run(ctx)' (async function)`);
     }
-    out.push({ id: file.replace(/\.mjs$/, ''), name: mod.name, run: mod.run, timeout: mod.timeout ?? DEFAULT_SCENARIO_TIMEOUT });
+    const expectedErrors = mod.expectedErrors ?? [];
+    if (!Array.isArray(expectedErrors) || !expectedErrors.every((r) => r instanceof RegExp)) {
+      throw new Error(`${file}: 'expectedErrors' must be an array of RegExp`);
+    }
+    out.push({ id: file.replace(/\.mjs$/, ''), name: mod.name, run: mod.run, timeout: mod.timeout ?? DEFAULT_SCENARIO_TIMEOUT, expectedErrors });
   }
   return out;
 }
@@ -127,7 +131,8 @@ async function main() {
       }
       // Log lines reach their files a moment after they are written; let them land.
       await page.waitForTimeout(750);
-      const reported = [...logs.newErrors(), ...pageErrors.take()];
+      // Errors the scenario provokes on purpose (e.g. a 401) are declared by it, narrowly.
+      const reported = [...logs.newErrors(), ...pageErrors.take()].filter((e) => !s.expectedErrors.some((re) => re.test(e)));
       if (!error && reported.length) error = new Error(`the extension reported errors:\n${reported.join('\n')}`);
       else if (error && reported.length) error.message += `\n(also reported: ${reported.join('\n')})`;
       if (error) {

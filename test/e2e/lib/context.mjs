@@ -104,12 +104,24 @@ export function createHelpers(page) {
     return row;
   }
 
-  /** Opens a workspace file by name through Quick Open, as a person would with Ctrl+P. */
+  /**
+   * Opens a workspace file by name through Quick Open, as a person would with Ctrl+P. A file
+   * written a moment ago may not be in Quick Open's file list yet: ask again until it is.
+   */
   async function openFile(fileName, { timeout = DEFAULT_TIMEOUT } = {}) {
-    await openQuickInputWith(fileName);
-    const row = quickRow(fileName).first();
-    await row.waitFor({ state: 'visible', timeout });
-    await row.click();
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      await openQuickInputWith(fileName);
+      const row = quickRow(fileName).first();
+      try {
+        await row.waitFor({ state: 'visible', timeout: Math.min(3_000, Math.max(1, deadline - Date.now())) });
+        await row.click();
+        break;
+      } catch (e) {
+        if (Date.now() >= deadline) throw e;
+        await page.keyboard.press('Escape');
+      }
+    }
     await page.locator('.part.editor .tab.active', { hasText: fileName }).first().waitFor({ state: 'visible', timeout });
   }
 
