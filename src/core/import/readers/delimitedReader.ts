@@ -72,8 +72,8 @@ export async function openDelimitedReader(
         if (record.length !== columns.length) {
           const line = await lineOfRecord(filePath, delimiter, rowNumber); // record 0 is the header
           throw new ImportParseError(
-            `${record.length} fields, but the header has ${columns.length} columns. ` +
-              `Make every line have ${columns.length} fields; quote fields that contain "${delimiter}" or line breaks.`,
+            `${plural(record.length, 'field')}, but the header has ${plural(columns.length, 'column')}. ` +
+              `Make every line have ${plural(columns.length, 'field')}; quote fields that contain "${delimiter}" or line breaks.`,
             { fileType, reason: 'bad-row', row: rowNumber, line, column: record.length > columns.length ? undefined : columns[record.length] },
           );
         }
@@ -168,4 +168,8 @@ function translateError(err: unknown, fileType: 'csv' | 'psv', row: number): unk
       problem = `${err.message}. Check the file is valid ${fileType.toUpperCase()}.`;
   }
   return new ImportParseError(problem, { fileType, reason: 'bad-syntax', row, line, cause: err });
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

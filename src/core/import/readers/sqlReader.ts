@@ -156,7 +156,7 @@ export async function openSqlReader(
               rowNumber++;
               if (tuple.length !== width) {
                 throw new ImportParseError(
-                  `${tuple.length} values, but ${positions ? 'the INSERT names' : 'the table has'} ${width} columns. Give every row ${width} values.`,
+                  `${plural(tuple.length, 'value')}, but ${positions ? 'the INSERT names' : 'the table has'} ${plural(width, 'column')}. Give every row ${plural(width, 'value')}.`,
                   { fileType: 'sql', reason: 'bad-row', row: rowNumber, line },
                 );
               }
@@ -226,4 +226,8 @@ function translate(err: unknown, row?: number): unknown {
     return new ImportParseError(`${err.message}.`, { fileType: 'sql', reason: 'bad-row', line: err.line, cause: err });
   }
   return err;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

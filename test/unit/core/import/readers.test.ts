@@ -267,7 +267,7 @@ describe('import readers', () => {
 
     it('names the row with the wrong number of values', async () => {
       const p = files.write('count.sql', 'CREATE TABLE t (id int, v int);\nINSERT INTO t VALUES (1, 2), (3);');
-      await rejectsWith(readAll('sql', p), { reason: 'bad-row', row: 2, message: /1 values, but the table has 2 columns/ });
+      await rejectsWith(readAll('sql', p), { reason: 'bad-row', row: 2, message: /1 value, but the table has 2 columns\. Give every row 2 values/ });
     });
 
     it('refuses statements an import does not run', async () => {
