@@ -1,18 +1,18 @@
 // The local hub: API v2 over DoltLite. Owns the two listeners (API + part uploads), the store,
-// the engine and the operations runner; handlers live here as one routing table.
+// the engine and the operations runner. The routing table is here (buildRoutes); imports live in
+// importEndpoints.ts, OAuth in oauth.ts.
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, createWriteStream, renameSync, unlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, renameSync } from 'node:fs';
 import { join, dirname } from 'node:path';
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Logger } from '../core/logger';
 import type {
   Branch,
   BranchRef,
   Database,
   DatabaseRef,
-  ImportUpload,
   Operation,
   OperationError,
   OperationRef,
@@ -25,12 +25,14 @@ import type {
   Tag,
   User,
 } from '../shared/wire';
-import { IMPORT_FILE_TYPES, IMPORT_OPERATIONS } from '../shared/wire';
 import { Engine, EngineTimeoutError } from './engine';
+import { ImportEndpoints } from './importEndpoints';
+import { OpFailure, now } from './hubCommon';
+import type { Access, Caller, EndpointHost } from './hubCommon';
 import type { Author, Revision } from './engineProtocol';
 import { doltHashToHex, hexToDoltHash, isDoltHash } from './doltHash';
 import { Store, dbKey } from './store';
-import type { DatabaseRecord, OperationRecord, PullRecord, UploadRecord, UserRecord } from './store';
+import type { DatabaseRecord, OperationRecord, PullRecord } from './store';
 import {
   HttpProblem,
   badRequest,
@@ -48,12 +50,11 @@ import {
 import type { Ctx } from './http';
 import { match, route } from './router';
 import type { Route } from './router';
-import { checkBranchName, checkName, isValidName, positiveIntParam, validateBody } from './validate';
-import type { Schema } from './validate';
+import { checkBranchName, checkName, positiveIntParam, validateBody } from './validate';
 import { Paginator } from './pagination';
-import { filePartsMd5, hashToken, md5Base64 } from './credentials';
+import { hashToken } from './credentials';
 import { OAuthService, extensionClient } from './oauth';
-import { writeFileAtomicSync, fsyncDir } from './atomicFile';
+import { fsyncDir } from './atomicFile';
 
 export interface HubOptions {
   dataDir: string;
@@ -71,22 +72,10 @@ export interface HubOptions {
 const DEFAULT_LIMIT = 1000;
 const DEFAULT_TIMEOUT_MS = 30000;
 const MAX_TIMEOUT_MS = 60000;
-const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
-const MAX_PARTS = 10000;
 const API = '/api/v2';
 
-interface Caller {
-  user: UserRecord;
-}
 
-interface Access {
-  rec: DatabaseRecord;
-  key: string;
-  path: string;
-  caller?: Caller;
-}
-
-export class HubServer {
+export class HubServer implements EndpointHost {
   readonly store: Store;
   readonly engine: Engine;
   private readonly paginator: Paginator;
@@ -94,12 +83,13 @@ export class HubServer {
   private api?: Server;
   private uploads?: Server;
   private readonly routes: Route[];
+  private readonly imports: ImportEndpoints;
   private readonly running = new Set<Promise<void>>();
   private stopping = false;
   url = '';
   uploadUrl = '';
 
-  constructor(private readonly opts: HubOptions) {
+  constructor(readonly opts: HubOptions) {
     mkdirSync(opts.dataDir, { recursive: true });
     this.store = new Store(opts.dataDir);
     this.recoverInterruptedOperations();
@@ -112,12 +102,13 @@ export class HubServer {
     if (JSON.stringify(this.store.state.oauth_clients[client.client_id]) !== JSON.stringify(client)) {
       this.store.mutateAccounts((s) => (s.oauth_clients[client.client_id] = client));
     }
+    this.imports = new ImportEndpoints(this);
     this.routes = this.buildRoutes();
   }
 
   async start(): Promise<void> {
     this.api = createServer((req, res) => void this.dispatch(req, res));
-    this.uploads = createServer((req, res) => void this.dispatchUpload(req, res));
+    this.uploads = createServer((req, res) => void this.imports.dispatchUpload(req, res));
     await listen(this.api, this.opts.port, this.opts.host);
     await listen(this.uploads, this.opts.uploadPort ?? 0, this.opts.host);
     this.url = `http://${hostForUrl(this.opts.host)}:${(this.api.address() as AddressInfo).port}`;
@@ -201,8 +192,8 @@ export class HubServer {
       route(`${db}/pulls/:n`, { GET: (c, p) => this.getPull(c, p), PATCH: (c, p) => this.updatePull(c, p) }),
       route(`${db}/pulls/:n/comments`, { GET: (c, p) => this.listComments(c, p), POST: (c, p) => this.addComment(c, p) }),
       route(`${db}/pulls/:n/merge`, { POST: (c, p) => this.mergePull(c, p) }),
-      route(`${db}/imports/uploads`, { POST: (c, p) => this.createUpload(c, p) }),
-      route(`${db}/imports`, { POST: (c, p) => this.createImport(c, p) }),
+      route(`${db}/imports/uploads`, { POST: (c, p) => this.imports.createUpload(c, p) }),
+      route(`${db}/imports`, { POST: (c, p) => this.imports.createImport(c, p) }),
       route(`${db}/operations`, { GET: (c, p) => this.listOperations(c, p) }),
       route('/operations/*id', { GET: (c, p) => this.getOperation(c, p) }),
     ];
@@ -250,7 +241,7 @@ export class HubServer {
     return role === 'owner' || role === 'writer';
   }
 
-  private access(ctx: Ctx, p: Record<string, string>, need: 'read' | 'write' | 'auth-read'): Access {
+  access(ctx: Ctx, p: Record<string, string>, need: 'read' | 'write' | 'auth-read'): Access {
     const caller = need === 'read' ? this.caller(ctx) : this.requireCaller(ctx);
     const owner = p['owner'] as string;
     const name = p['db'] as string;
@@ -261,7 +252,7 @@ export class HubServer {
     return { rec, key, path: this.store.dbPath(owner, name), caller };
   }
 
-  private author(c: Caller): Author {
+  author(c: Caller): Author {
     return { name: c.user.username, email: c.user.email };
   }
 
@@ -424,7 +415,7 @@ export class HubServer {
     sendData(ctx, 200, page.items, page.next ? { next_page_token: page.next } : {});
   }
 
-  private async branchNames(a: Access): Promise<Set<string>> {
+  async branchNames(a: Access): Promise<Set<string>> {
     return new Set((await this.engine.branches(a.key, a.path)).map((b) => b.name));
   }
 
@@ -791,194 +782,9 @@ export class HubServer {
     sendData(ctx, 202, this.operationRef(ctx, op));
   }
 
-  // ---------------------------------------------------------------- imports
-
-  private async createUpload(ctx: Ctx, p: Record<string, string>): Promise<void> {
-    const a = this.access(ctx, p, 'write');
-    const body = validateBody(await readJson(ctx.req), {
-      content_length: { type: 'integer', required: true, check: (v: number) => (v >= 1 && v <= MAX_UPLOAD_BYTES ? undefined : `must be between 1 and ${MAX_UPLOAD_BYTES}.`) },
-      num_parts: { type: 'integer', required: true, check: (v: number) => (v >= 1 && v <= MAX_PARTS ? undefined : `must be between 1 and ${MAX_PARTS}.`) },
-      file_type: { type: 'string', required: true, enum: IMPORT_FILE_TYPES },
-    });
-    const length = body['content_length'] as number;
-    const parts = body['num_parts'] as number;
-    if (parts > length) throw badRequest('Field "num_parts" must not exceed "content_length".');
-    const id = randomBytes(12).toString('hex');
-    const expires = Date.now() + this.opts.uploadTtlSeconds * 1000;
-    const rec: UploadRecord = {
-      token: randomBytes(24).toString('base64url'),
-      db: a.key,
-      contents_key: `uploads/${a.rec.owner}/${a.rec.name}/${id}`,
-      content_length: length,
-      num_parts: parts,
-      file_type: body['file_type'] as string,
-      created_by: (a.caller as Caller).user.username,
-      expires_at: new Date(expires).toISOString(),
-      parts: {},
-    };
-    this.store.mutate((s) => (s.uploads[id] = rec));
-    const upload: ImportUpload = {
-      token: rec.token,
-      contents_key: rec.contents_key,
-      parts: Array.from({ length: parts }, (_, i) => ({ part_number: i + 1, url: this.partUrl(id, i + 1, expires) })),
-      http_method: 'PUT',
-      headers: {},
-    };
-    sendData(ctx, 201, upload);
-  }
-
-  private partSignature(id: string, part: number, expires: number): string {
-    return createHmac('sha256', this.store.state.secret).update(`part:${id}:${part}:${expires}`).digest('base64url');
-  }
-
-  private partUrl(id: string, part: number, expiresMs: number): string {
-    const exp = Math.floor(expiresMs / 1000);
-    return `${this.uploadUrl}/parts/${id}/${part}?expires=${exp}&signature=${this.partSignature(id, part, exp)}`;
-  }
-
-  /** The second listener: a stand-in for object storage. No Authorization, pre-signed URLs only. */
-  private async dispatchUpload(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const requestId = newRequestId();
-    const url = new URL(req.url ?? '/', 'http://storage.invalid');
-    const ctx: Ctx = { req, res, requestId, path: url.pathname };
-    const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'ETag', 'Access-Control-Allow-Methods': 'PUT', 'Access-Control-Allow-Headers': '*' };
-    try {
-      if (req.method === 'OPTIONS') {
-        res.writeHead(204, cors);
-        res.end();
-        return;
-      }
-      const m = /^\/parts\/([0-9a-f]{24})\/([1-9][0-9]{0,4})$/.exec(url.pathname);
-      if (!m) throw notFound('No such upload part.');
-      if (req.method !== 'PUT') throw new HttpProblem(405, 'METHOD_NOT_ALLOWED', 'Only PUT is supported.', { Allow: 'PUT' });
-      const id = m[1] as string;
-      const part = Number(m[2]);
-      const exp = Number(url.searchParams.get('expires'));
-      const sig = url.searchParams.get('signature') ?? '';
-      const want = Buffer.from(this.partSignature(id, part, exp));
-      const got = Buffer.from(sig);
-      if (!Number.isFinite(exp) || want.length !== got.length || !timingSafeEqual(want, got)) throw forbidden('The part URL signature is not valid.');
-      if (Date.now() / 1000 > exp) throw forbidden('The part URL has expired; create a new upload session.');
-      const up = this.store.state.uploads[id];
-      if (!up || up.consumed || part > up.num_parts) throw notFound('No such upload part.');
-      const body = await readBody(req, up.content_length);
-      const dir = join(this.opts.dataDir, 'uploads', id);
-      writeFileAtomicSync(join(dir, `part-${part}`), body);
-      const md5hex = createHash('md5').update(body).digest('hex');
-      const etag = `"${md5hex}"`;
-      this.store.mutate(() => (up.parts[String(part)] = { etag, md5_b64: md5Base64(body), size: body.length }));
-      res.writeHead(200, { ...cors, ETag: etag, 'Content-Length': 0, 'X-Request-Id': requestId });
-      res.end();
-    } catch (e) {
-      req.resume();
-      if (e instanceof HttpProblem) sendProblem(ctx, e);
-      else {
-        this.opts.logger.error(e instanceof Error ? e : String(e));
-        sendProblem(ctx, new HttpProblem(500, 'INTERNAL', 'Unexpected storage error.'));
-      }
-    }
-  }
-
-  private async createImport(ctx: Ctx, p: Record<string, string>): Promise<void> {
-    const a = this.access(ctx, p, 'write');
-    const c = a.caller as Caller;
-    const schema: Schema = {
-      branch_name: { type: 'string', required: true, check: checkBranchName },
-      table_name: { type: 'string', required: true, check: (v: string) => (isValidName(v) && !/^(dolt_|sqlite_)/i.test(v) ? undefined : 'must be letters, digits, "_" or "-" and not start with dolt_ or sqlite_.') },
-      file_name: { type: 'string', required: true, check: (v: string) => (v.trim() === '' ? 'must not be empty.' : undefined) },
-      file_size: { type: 'integer', required: true },
-      file_type: { type: 'string', required: true, enum: IMPORT_FILE_TYPES },
-      import_operation: { type: 'string', required: true, enum: IMPORT_OPERATIONS },
-      token: { type: 'string', required: true },
-      contents_key: { type: 'string', required: true },
-      completed_parts: { type: 'array', required: true },
-      file_parts_md5: { type: 'string', required: true },
-      primary_keys: { type: 'array', required: true },
-      commit_message: { type: 'string' },
-      pull_request_branch_name: { type: 'string', check: checkBranchName },
-      column_map: { type: 'object' },
-    };
-    const body = validateBody(await readJson(ctx.req), schema);
-    const pks = body['primary_keys'] as unknown[];
-    if (!pks.every((k) => typeof k === 'string' && k !== '')) throw badRequest('Field "primary_keys" must be an array of column names.');
-    const columnMap = body['column_map'] as Record<string, unknown> | undefined;
-    if (columnMap && !Object.values(columnMap).every((v) => typeof v === 'string' && v !== '')) throw badRequest('Field "column_map" must map column names to column names.');
-    const entry = Object.entries(this.store.state.uploads).find(([, u]) => u.token === body['token']);
-    if (!entry) throw badRequest('Field "token" does not name an upload session.');
-    const [uploadId, up] = entry;
-    if (up.db !== a.key) throw badRequest('Field "token" names an upload session of another database.');
-    if (up.consumed) throw badRequest('Field "token": this upload session was already imported.');
-    if (Date.parse(up.expires_at) < Date.now()) throw badRequest('Field "token": the upload session has expired; upload the file again.');
-    if (body['contents_key'] !== up.contents_key) throw badRequest('Field "contents_key" does not match the upload session.');
-    if (body['file_size'] !== up.content_length) throw badRequest(`Field "file_size" (${String(body['file_size'])}) does not match the upload session's content_length (${up.content_length}).`);
-    if (body['file_type'] !== up.file_type) throw badRequest(`Field "file_type" does not match the upload session (${up.file_type}).`);
-    const completed = body['completed_parts'] as unknown[];
-    if (completed.length !== up.num_parts) throw badRequest(`Field "completed_parts" must list all ${up.num_parts} parts.`);
-    const seen = new Set<number>();
-    for (const cp of completed) {
-      const o = validateBody(cp, { part_number: { type: 'integer', required: true }, etag: { type: 'string', required: true } }, 'completed_parts item');
-      const n = o['part_number'] as number;
-      if (n < 1 || n > up.num_parts || seen.has(n)) throw badRequest(`Field "completed_parts": part_number ${n} is out of range or repeated.`);
-      seen.add(n);
-      const stored = up.parts[String(n)];
-      if (!stored) throw badRequest(`Field "completed_parts": part ${n} was never uploaded.`);
-      if (stripQuotes(o['etag'] as string) !== stripQuotes(stored.etag)) throw badRequest(`Field "completed_parts": the ETag of part ${n} does not match the uploaded part.`);
-    }
-    const order = Array.from({ length: up.num_parts }, (_, i) => up.parts[String(i + 1)]!);
-    const total = order.reduce((s, x) => s + x.size, 0);
-    if (total !== up.content_length) throw badRequest(`The uploaded parts hold ${total} bytes, not the declared ${up.content_length}.`);
-    if (body['file_parts_md5'] !== filePartsMd5(order.map((x) => x.md5_b64))) throw badRequest('Field "file_parts_md5" does not match the uploaded parts.');
-    const branch = body['branch_name'] as string;
-    const prBranch = body['pull_request_branch_name'] as string | undefined;
-    const branches = await this.branchNames(a);
-    if (!branches.has(branch)) throw notFound(`Branch "${branch}" was not found in ${a.key}.`);
-    if (prBranch !== undefined && branches.has(prBranch)) throw conflict(`Branch "${prBranch}" already exists; choose a new name for the pull request branch.`);
-    this.store.mutate(() => (up.consumed = true));
-    const op = this.newOperation(a.key, 'import', c);
-    const fileName = body['file_name'] as string;
-    const table = body['table_name'] as string;
-    const operation = body['import_operation'] as string;
-    const message = (body['commit_message'] as string | undefined) ?? `Import ${fileName} into ${table} (${operation})`;
-    this.runOperation(op, async () => {
-      const dir = join(this.opts.dataDir, 'uploads', uploadId);
-      const assembled = join(dir, 'assembled');
-      await assemble(order.map((_, i) => join(dir, `part-${i + 1}`)), assembled);
-      try {
-        return await this.engine.withLocks([a.key], async () => {
-          const w = await this.engine.write(a.key, a.path, this.author(c), {
-            kind: 'import',
-            spec: {
-              filePath: assembled,
-              fileType: up.file_type,
-              table,
-              operation,
-              primaryKeys: pks as string[],
-              columnMap: columnMap as Record<string, string> | undefined,
-              branch,
-              newBranch: prBranch,
-              commitMessage: message,
-            },
-          });
-          if (!w.ok) throw new OpFailure(w.code === 'NOT_FOUND' ? 404 : w.code === 'CONFLICT' ? 409 : 400, w.code === 'CONFLICT' ? 'CONFLICT' : 'VALIDATION_FAILED', 'Import failed', w.message);
-          this.store.state.databases[a.key]!.last_write_at = now();
-          const result: OperationResult = {};
-          if (w.commitHex) result.commit_sha = hexToDoltHash(w.commitHex);
-          if (prBranch !== undefined) {
-            const pull = this.addPull(a.key, c.user.username, message.split('\n')[0] as string, `Imports \`${fileName}\` into \`${table}\` (${operation}).`, { database: { owner: a.rec.owner, name: a.rec.name }, branch_name: prBranch }, { database: { owner: a.rec.owner, name: a.rec.name }, branch_name: branch });
-            result.pull_id = pull.pull_number;
-          }
-          return result;
-        });
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
-    sendData(ctx, 202, this.operationRef(ctx, op));
-  }
-
   // ---------------------------------------------------------------- operations
 
-  private newOperation(key: string, type: Operation['type'], c: Caller): OperationRecord {
+  newOperation(key: string, type: Operation['type'], c: Caller): OperationRecord {
     const [owner, name] = key.split('/') as [string, string];
     return this.store.mutate((s) => {
       const t = now();
@@ -988,7 +794,7 @@ export class HubServer {
     });
   }
 
-  private runOperation(op: OperationRecord, work: () => Promise<OperationResult>): void {
+  runOperation(op: OperationRecord, work: () => Promise<OperationResult>): void {
     const p = (async () => {
       await new Promise((r) => setImmediate(r));
       this.store.mutate(() => {
@@ -1021,7 +827,7 @@ export class HubServer {
     void p.finally(() => this.running.delete(p));
   }
 
-  private operationRef(ctx: Ctx, op: OperationRecord): OperationRef {
+  operationRef(ctx: Ctx, op: OperationRecord): OperationRef {
     return { id: op.id, href: `${this.baseUrl(ctx)}${API}/operations/${op.id.split('/').map(encodeURIComponent).join('/')}` };
   }
 
@@ -1062,13 +868,6 @@ export class HubServer {
   }
 }
 
-/** A failure an operation records as its OperationError. */
-export class OpFailure extends Error {
-  constructor(readonly status: number, readonly code: string, readonly title: string, detail: string) {
-    super(detail);
-  }
-}
-
 function toRelease(r: { tag: string; title: string; commit_sha: string; description?: string; created_at: string; updated_at: string }): Release {
   const out: Release = { tag: r.tag, title: r.title, commit_sha: r.commit_sha, created_at: r.created_at, updated_at: r.updated_at };
   if (r.description) out.description = r.description;
@@ -1091,30 +890,10 @@ function pageToken(ctx: Ctx): string | null {
   return t === null || t === '' ? null : t;
 }
 
-export function now(): string {
-  return new Date().toISOString();
-}
-
 /** DoltLite prints `YYYY-MM-DD HH:MM:SS` in UTC. */
 export function doltDateToIso(d: string): string | undefined {
   const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})/.exec(d);
   return m ? `${m[1]}T${m[2]}Z` : undefined;
-}
-
-function stripQuotes(s: string): string {
-  return s.replace(/^W\//, '').replace(/^"|"$/g, '');
-}
-
-async function assemble(parts: string[], out: string): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    const ws = createWriteStream(out);
-    ws.on('error', reject);
-    for (const p of parts) ws.write(readFileSync(p));
-    ws.end(() => resolve());
-  });
-  for (const p of parts) {
-    try { unlinkSync(p); } catch { /* already removed */ }
-  }
 }
 
 function hostForUrl(host: string): string {

@@ -1,0 +1,224 @@
+// Imports: upload sessions, the storage listener that takes pre-signed part PUTs (another
+// origin, like object storage), and createImport with its integrity checks and operation.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createWriteStream, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ImportUpload, OperationResult } from '../shared/wire';
+import { IMPORT_FILE_TYPES, IMPORT_OPERATIONS } from '../shared/wire';
+import type { UploadRecord } from './store';
+import { HttpProblem, badRequest, conflict, forbidden, newRequestId, notFound, readBody, readJson, sendData, sendProblem } from './http';
+import type { Ctx } from './http';
+import { checkBranchName, isValidName, validateBody } from './validate';
+import type { Schema } from './validate';
+import { filePartsMd5, md5Base64 } from './credentials';
+import { writeFileAtomicSync } from './atomicFile';
+import { hexToDoltHash } from './doltHash';
+import { OpFailure, now } from './hubCommon';
+import type { Caller, EndpointHost } from './hubCommon';
+
+const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+const MAX_PARTS = 10000;
+
+export class ImportEndpoints {
+  constructor(private readonly hub: EndpointHost) {}
+
+  async createUpload(ctx: Ctx, p: Record<string, string>): Promise<void> {
+    const a = this.hub.access(ctx, p, 'write');
+    const body = validateBody(await readJson(ctx.req), {
+      content_length: { type: 'integer', required: true, check: (v: number) => (v >= 1 && v <= MAX_UPLOAD_BYTES ? undefined : `must be between 1 and ${MAX_UPLOAD_BYTES}.`) },
+      num_parts: { type: 'integer', required: true, check: (v: number) => (v >= 1 && v <= MAX_PARTS ? undefined : `must be between 1 and ${MAX_PARTS}.`) },
+      file_type: { type: 'string', required: true, enum: IMPORT_FILE_TYPES },
+    });
+    const length = body['content_length'] as number;
+    const parts = body['num_parts'] as number;
+    if (parts > length) throw badRequest('Field "num_parts" must not exceed "content_length".');
+    const id = randomBytes(12).toString('hex');
+    const expires = Date.now() + this.hub.opts.uploadTtlSeconds * 1000;
+    const rec: UploadRecord = {
+      token: randomBytes(24).toString('base64url'),
+      db: a.key,
+      contents_key: `uploads/${a.rec.owner}/${a.rec.name}/${id}`,
+      content_length: length,
+      num_parts: parts,
+      file_type: body['file_type'] as string,
+      created_by: (a.caller as Caller).user.username,
+      expires_at: new Date(expires).toISOString(),
+      parts: {},
+    };
+    this.hub.store.mutate((s) => (s.uploads[id] = rec));
+    const upload: ImportUpload = {
+      token: rec.token,
+      contents_key: rec.contents_key,
+      parts: Array.from({ length: parts }, (_, i) => ({ part_number: i + 1, url: this.partUrl(id, i + 1, expires) })),
+      http_method: 'PUT',
+      headers: {},
+    };
+    sendData(ctx, 201, upload);
+  }
+
+  private partSignature(id: string, part: number, expires: number): string {
+    return createHmac('sha256', this.hub.store.state.secret).update(`part:${id}:${part}:${expires}`).digest('base64url');
+  }
+
+  private partUrl(id: string, part: number, expiresMs: number): string {
+    const exp = Math.floor(expiresMs / 1000);
+    return `${this.hub.uploadUrl}/parts/${id}/${part}?expires=${exp}&signature=${this.partSignature(id, part, exp)}`;
+  }
+
+  /** The second listener: a stand-in for object storage. No Authorization, pre-signed URLs only. */
+  async dispatchUpload(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = newRequestId();
+    const url = new URL(req.url ?? '/', 'http://storage.invalid');
+    const ctx: Ctx = { req, res, requestId, path: url.pathname };
+    const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'ETag', 'Access-Control-Allow-Methods': 'PUT', 'Access-Control-Allow-Headers': '*' };
+    try {
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, cors);
+        res.end();
+        return;
+      }
+      const m = /^\/parts\/([0-9a-f]{24})\/([1-9][0-9]{0,4})$/.exec(url.pathname);
+      if (!m) throw notFound('No such upload part.');
+      if (req.method !== 'PUT') throw new HttpProblem(405, 'METHOD_NOT_ALLOWED', 'Only PUT is supported.', { Allow: 'PUT' });
+      const id = m[1] as string;
+      const part = Number(m[2]);
+      const exp = Number(url.searchParams.get('expires'));
+      const sig = url.searchParams.get('signature') ?? '';
+      const want = Buffer.from(this.partSignature(id, part, exp));
+      const got = Buffer.from(sig);
+      if (!Number.isFinite(exp) || want.length !== got.length || !timingSafeEqual(want, got)) throw forbidden('The part URL signature is not valid.');
+      if (Date.now() / 1000 > exp) throw forbidden('The part URL has expired; create a new upload session.');
+      const up = this.hub.store.state.uploads[id];
+      if (!up || up.consumed || part > up.num_parts) throw notFound('No such upload part.');
+      const body = await readBody(req, up.content_length);
+      const dir = join(this.hub.opts.dataDir, 'uploads', id);
+      writeFileAtomicSync(join(dir, `part-${part}`), body);
+      const md5hex = createHash('md5').update(body).digest('hex');
+      const etag = `"${md5hex}"`;
+      this.hub.store.mutate(() => (up.parts[String(part)] = { etag, md5_b64: md5Base64(body), size: body.length }));
+      res.writeHead(200, { ...cors, ETag: etag, 'Content-Length': 0, 'X-Request-Id': requestId });
+      res.end();
+    } catch (e) {
+      req.resume();
+      if (e instanceof HttpProblem) sendProblem(ctx, e);
+      else {
+        this.hub.opts.logger.error(e instanceof Error ? e : String(e));
+        sendProblem(ctx, new HttpProblem(500, 'INTERNAL', 'Unexpected storage error.'));
+      }
+    }
+  }
+
+  async createImport(ctx: Ctx, p: Record<string, string>): Promise<void> {
+    const a = this.hub.access(ctx, p, 'write');
+    const c = a.caller as Caller;
+    const schema: Schema = {
+      branch_name: { type: 'string', required: true, check: checkBranchName },
+      table_name: { type: 'string', required: true, check: (v: string) => (isValidName(v) && !/^(dolt_|sqlite_)/i.test(v) ? undefined : 'must be letters, digits, "_" or "-" and not start with dolt_ or sqlite_.') },
+      file_name: { type: 'string', required: true, check: (v: string) => (v.trim() === '' ? 'must not be empty.' : undefined) },
+      file_size: { type: 'integer', required: true },
+      file_type: { type: 'string', required: true, enum: IMPORT_FILE_TYPES },
+      import_operation: { type: 'string', required: true, enum: IMPORT_OPERATIONS },
+      token: { type: 'string', required: true },
+      contents_key: { type: 'string', required: true },
+      completed_parts: { type: 'array', required: true },
+      file_parts_md5: { type: 'string', required: true },
+      primary_keys: { type: 'array', required: true },
+      commit_message: { type: 'string' },
+      pull_request_branch_name: { type: 'string', check: checkBranchName },
+      column_map: { type: 'object' },
+    };
+    const body = validateBody(await readJson(ctx.req), schema);
+    const pks = body['primary_keys'] as unknown[];
+    if (!pks.every((k) => typeof k === 'string' && k !== '')) throw badRequest('Field "primary_keys" must be an array of column names.');
+    const columnMap = body['column_map'] as Record<string, unknown> | undefined;
+    if (columnMap && !Object.values(columnMap).every((v) => typeof v === 'string' && v !== '')) throw badRequest('Field "column_map" must map column names to column names.');
+    const entry = Object.entries(this.hub.store.state.uploads).find(([, u]) => u.token === body['token']);
+    if (!entry) throw badRequest('Field "token" does not name an upload session.');
+    const [uploadId, up] = entry;
+    if (up.db !== a.key) throw badRequest('Field "token" names an upload session of another database.');
+    if (up.consumed) throw badRequest('Field "token": this upload session was already imported.');
+    if (Date.parse(up.expires_at) < Date.now()) throw badRequest('Field "token": the upload session has expired; upload the file again.');
+    if (body['contents_key'] !== up.contents_key) throw badRequest('Field "contents_key" does not match the upload session.');
+    if (body['file_size'] !== up.content_length) throw badRequest(`Field "file_size" (${String(body['file_size'])}) does not match the upload session's content_length (${up.content_length}).`);
+    if (body['file_type'] !== up.file_type) throw badRequest(`Field "file_type" does not match the upload session (${up.file_type}).`);
+    const completed = body['completed_parts'] as unknown[];
+    if (completed.length !== up.num_parts) throw badRequest(`Field "completed_parts" must list all ${up.num_parts} parts.`);
+    const seen = new Set<number>();
+    for (const cp of completed) {
+      const o = validateBody(cp, { part_number: { type: 'integer', required: true }, etag: { type: 'string', required: true } }, 'completed_parts item');
+      const n = o['part_number'] as number;
+      if (n < 1 || n > up.num_parts || seen.has(n)) throw badRequest(`Field "completed_parts": part_number ${n} is out of range or repeated.`);
+      seen.add(n);
+      const stored = up.parts[String(n)];
+      if (!stored) throw badRequest(`Field "completed_parts": part ${n} was never uploaded.`);
+      if (stripQuotes(o['etag'] as string) !== stripQuotes(stored.etag)) throw badRequest(`Field "completed_parts": the ETag of part ${n} does not match the uploaded part.`);
+    }
+    const order = Array.from({ length: up.num_parts }, (_, i) => up.parts[String(i + 1)]!);
+    const total = order.reduce((s, x) => s + x.size, 0);
+    if (total !== up.content_length) throw badRequest(`The uploaded parts hold ${total} bytes, not the declared ${up.content_length}.`);
+    if (body['file_parts_md5'] !== filePartsMd5(order.map((x) => x.md5_b64))) throw badRequest('Field "file_parts_md5" does not match the uploaded parts.');
+    const branch = body['branch_name'] as string;
+    const prBranch = body['pull_request_branch_name'] as string | undefined;
+    const branches = await this.hub.branchNames(a);
+    if (!branches.has(branch)) throw notFound(`Branch "${branch}" was not found in ${a.key}.`);
+    if (prBranch !== undefined && branches.has(prBranch)) throw conflict(`Branch "${prBranch}" already exists; choose a new name for the pull request branch.`);
+    this.hub.store.mutate(() => (up.consumed = true));
+    const op = this.hub.newOperation(a.key, 'import', c);
+    const fileName = body['file_name'] as string;
+    const table = body['table_name'] as string;
+    const operation = body['import_operation'] as string;
+    const message = (body['commit_message'] as string | undefined) ?? `Import ${fileName} into ${table} (${operation})`;
+    this.hub.runOperation(op, async () => {
+      const dir = join(this.hub.opts.dataDir, 'uploads', uploadId);
+      const assembled = join(dir, 'assembled');
+      await assemble(order.map((_, i) => join(dir, `part-${i + 1}`)), assembled);
+      try {
+        return await this.hub.engine.withLocks([a.key], async () => {
+          const w = await this.hub.engine.write(a.key, a.path, this.hub.author(c), {
+            kind: 'import',
+            spec: {
+              filePath: assembled,
+              fileType: up.file_type,
+              table,
+              operation,
+              primaryKeys: pks as string[],
+              columnMap: columnMap as Record<string, string> | undefined,
+              branch,
+              newBranch: prBranch,
+              commitMessage: message,
+            },
+          });
+          if (!w.ok) throw new OpFailure(w.code === 'NOT_FOUND' ? 404 : w.code === 'CONFLICT' ? 409 : 400, w.code === 'CONFLICT' ? 'CONFLICT' : 'VALIDATION_FAILED', 'Import failed', w.message);
+          this.hub.store.state.databases[a.key]!.last_write_at = now();
+          const result: OperationResult = {};
+          if (w.commitHex) result.commit_sha = hexToDoltHash(w.commitHex);
+          if (prBranch !== undefined) {
+            const pull = this.hub.addPull(a.key, c.user.username, message.split('\n')[0] as string, `Imports \`${fileName}\` into \`${table}\` (${operation}).`, { database: { owner: a.rec.owner, name: a.rec.name }, branch_name: prBranch }, { database: { owner: a.rec.owner, name: a.rec.name }, branch_name: branch });
+            result.pull_id = pull.pull_number;
+          }
+          return result;
+        });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+    sendData(ctx, 202, this.hub.operationRef(ctx, op));
+  }
+}
+
+function stripQuotes(s: string): string {
+  return s.replace(/^W\//, '').replace(/^"|"$/g, '');
+}
+
+async function assemble(parts: string[], out: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const ws = createWriteStream(out);
+    ws.on('error', reject);
+    for (const p of parts) ws.write(readFileSync(p));
+    ws.end(() => resolve());
+  });
+  for (const p of parts) {
+    try { unlinkSync(p); } catch { /* already removed */ }
+  }
+}
