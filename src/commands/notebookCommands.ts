@@ -58,13 +58,14 @@ export async function pickRef(deps: NotebookCommandDeps, hostId: string, db: Dat
     collectAll((pageToken) => client.listTags(db, { pageToken })),
   ]).then(([branches, tags]) => [
     ...branches.map((b) => ({
-      label: `$(git-branch) ${b.name}`,
-      description: `branch · ${short(b.head_commit_sha)}${b.name === current ? ' · current' : ''}`,
+      // Plain names as labels: typing a name matches it exactly instead of offering a duplicate.
+      label: b.name,
+      description: `$(git-branch) branch · ${short(b.head_commit_sha)}${b.name === current ? ' · current' : ''}`,
       value: b.name,
     })),
     ...tags.map((t) => ({
-      label: `$(tag) ${t.name}`,
-      description: `tag · ${short(t.commit_sha)}${t.name === current ? ' · current' : ''}`,
+      label: t.name,
+      description: `$(tag) tag · ${short(t.commit_sha)}${t.name === current ? ' · current' : ''}`,
       ...(t.message ? { detail: t.message } : {}),
       value: t.name,
     })),

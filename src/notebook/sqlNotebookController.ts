@@ -58,9 +58,18 @@ export class SqlNotebookController implements vscode.Disposable {
     this.controller.supportsExecutionOrder = true;
     this.controller.description = 'Runs read-only SQL at a branch, tag or commit';
     this.controller.executeHandler = (cells, notebook) => this.execute(cells, notebook);
+    // The only kernel for this notebook type: preferred, so running never asks to pick one.
+    const prefer = (nb: vscode.NotebookDocument): void => {
+      if (nb.notebookType === Notebooks.type) this.controller.updateNotebookAffinity(nb, vscode.NotebookControllerAffinity.Preferred);
+    };
+    vscode.workspace.notebookDocuments.forEach(prefer);
+    this.openSub = vscode.workspace.onDidOpenNotebookDocument(prefer);
   }
 
-  private async execute(cells: vscode.NotebookCell[], _notebook: vscode.NotebookDocument): Promise<void> {
+  private readonly openSub: vscode.Disposable;
+
+  private async execute(cells: vscode.NotebookCell[], notebook: vscode.NotebookDocument): Promise<void> {
+    this.deps.log.debug(`running ${cells.length} cell(s) of ${notebook.uri.toString()}`);
     for (const cell of cells) {
       if (cell.kind !== vscode.NotebookCellKind.Code) continue;
       const ok = await this.runCell(cell);
@@ -92,6 +101,7 @@ export class SqlNotebookController implements vscode.Disposable {
       }
       const settings = this.deps.settings();
       const client = this.deps.clientFor(target.hostId);
+      this.deps.log.debug(`cell ${cell.index}: ${statements.length} statement(s) at ${targetLabel(target)}`);
       const resolution = await this.deps.refs.resolve(target, { signal: abort.signal, fresh: true });
       const outputs: vscode.NotebookCellOutput[] = [];
       let ok = true;
@@ -146,6 +156,7 @@ export class SqlNotebookController implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.openSub.dispose();
     this.controller.dispose();
     this.onDidRunEmitter.dispose();
   }
