@@ -156,6 +156,9 @@ export class HubServer implements EndpointHost {
     const requestId = newRequestId();
     const url = new URL(req.url ?? '/', 'http://hub.invalid');
     const ctx: Ctx = { req, res, requestId, path: url.pathname };
+    const started = Date.now();
+    // Path only: query strings may carry SQL, and no header (Authorization) is ever logged.
+    res.once('finish', () => this.opts.logger.debug(`${req.method} ${url.pathname} ${res.statusCode} ${Date.now() - started}ms ${requestId}`));
     try {
       this.store.refreshAccounts();
       if (url.pathname.startsWith('/oauth/')) {
