@@ -31,6 +31,23 @@ describe('hub CLI and durability', function () {
       await assert.rejects(runHubCli(['serve', '--data', dir, '--port', 'abc']), /--port/);
     });
 
+    it('logs requests with --verbose but never the token', async () => {
+      const h = await serveHub(dir, false, ['--verbose']);
+      try {
+        const token = await h.token('dora');
+        const r = await h.fetch('/user', { authorization: `Bearer ${token}` });
+        assert.equal(r.status, 200);
+        await h.fetch('/user', { authorization: 'Bearer wrong-secret-value' });
+        const rid = r.headers.get('x-request-id') as string;
+        await new Promise((res) => setTimeout(res, 200));
+        assert.ok(h.output().includes(`GET /api/v2/user 200`) && h.output().includes(rid), h.output());
+        assert.equal(h.output().includes(token), false);
+        assert.equal(h.output().includes('wrong-secret-value'), false);
+      } finally {
+        await h.stop();
+      }
+    });
+
     it('serves from any working directory and from a copy of dist/ without node_modules, printing exactly one line', async () => {
       const bare = mkdtempSync(join(tmpdir(), 'vdb-bare-'));
       copyFileSync(HUB_JS, join(bare, 'hub.js'));
