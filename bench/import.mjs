@@ -38,6 +38,7 @@ if (process.argv[2] === '--child') {
     'Import: table': '$(add) bench',
     'Import: operation': 'create',
     'Import: primary key': ['id'],
+    'Import: column map': '$(check) Continue',
     'Commit message': '',
     'Import: where should': '$(git-pull-request) Open a pull request',
     'Import: pull request branch': '',

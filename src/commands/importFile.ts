@@ -113,7 +113,9 @@ export async function importFile(deps: ImportDeps, invocation: ImportInvocation 
   }
   let columnMap: Record<string, string>;
   if (newTable) {
-    columnMap = Object.fromEntries(preview.columns.map((c) => [c, c]));
+    const map = await nameNewColumns(deps, preview, table.name);
+    if (!map) return cancelled;
+    columnMap = map;
   } else {
     const map = await editColumnMap(deps, preview, table.name, shape.columns);
     if (!map) return cancelled;
@@ -428,6 +430,44 @@ async function pickPrimaryKeys(deps: ImportDeps, preview: ImportPreview): Promis
 }
 
 const DONE = '\u0000done';
+
+/** A new table's columns: named as in the file unless the user renames some. */
+async function nameNewColumns(deps: ImportDeps, preview: ImportPreview, table: string): Promise<Record<string, string> | undefined> {
+  const map: Record<string, string> = Object.fromEntries(preview.columns.map((c) => [c, c]));
+  for (;;) {
+    const renamed = preview.columns.filter((c) => map[c] !== c).length;
+    const picked = await deps.ui.pick(
+      [
+        {
+          label: '$(check) Continue',
+          description: renamed ? `${renamed} column${renamed === 1 ? '' : 's'} renamed` : 'columns named as in the file',
+          value: DONE,
+        },
+        ...preview.columns.map((c, i) => ({
+          label: c,
+          description: `${map[c] !== c ? `→ ${map[c]} · ` : ''}${preview.types[i] ?? ''}`,
+          value: c,
+        })),
+      ],
+      { title: `Import: column map into new table ${table}`, placeholder: 'Pick a file column to rename it in the table, or Continue' },
+    );
+    if (picked === undefined) return undefined;
+    if (picked === DONE) return map;
+    const others = new Set(preview.columns.filter((c) => c !== picked).map((c) => map[c]!.toLowerCase()));
+    const name = await deps.ui.input({
+      title: `Import: name of file column "${picked}" in ${table}`,
+      value: map[picked],
+      validate: (v) => {
+        const t = v.trim();
+        if (t === '') return 'Enter a column name.';
+        if (t.length > 64) return 'A column name can have at most 64 characters.';
+        if (others.has(t.toLowerCase())) return `Another column is already named ${t}.`;
+        return undefined;
+      },
+    });
+    if (name !== undefined) map[picked] = name.trim();
+  }
+}
 
 async function editColumnMap(
   deps: ImportDeps,

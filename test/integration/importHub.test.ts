@@ -116,6 +116,7 @@ describe('import into the hub through the extension path', function () {
       'Import: branch': '$(git-branch) main',
       'Commit message': '',
       'Import: where should': '$(git-commit) Commit directly to main',
+      'Import: column map': '$(check) Continue',
     };
     // The UI's own answers win over the defaults; `script` wins over both.
     Object.assign(own, { ...defaults, ...own, ...script });
@@ -170,6 +171,9 @@ describe('import into the hub through the extension path', function () {
       'Import: table': '$(add) orders',
       'Import: operation': 'create',
       'Import: primary key': ['order_id'],
+      // Rename one column on the way in: first pick it, then continue.
+      'Import: column map into new table': ((step = 0) => () => (step++ === 0 ? 'total' : '$(check) Continue'))(),
+      'Import: name of file column "total"': 'amount',
       'Import: where should': '$(git-pull-request) Open a pull request',
       'Import: pull request branch': 'import-orders-it',
     });
@@ -182,7 +186,7 @@ describe('import into the hub through the extension path', function () {
     assert.equal(pull.from_branch.branch_name, 'import-orders-it');
     assert.equal(pull.to_branch.branch_name, 'main');
     assert.ok(!(await tables('main')).includes('orders'), 'main is untouched until the merge');
-    assert.deepEqual(await contents('orders', ['order_id', 'total'], 'import-orders-it'), ['10:9.99', '11:5']);
+    assert.deepEqual(await contents('orders', ['order_id', 'amount'], 'import-orders-it'), ['10:9.99', '11:5']);
     assert.ok(ui.messages.some((m) => m.includes(`pull request #${n} is open`)));
   });
 
@@ -242,6 +246,7 @@ describe('import into the hub through the extension path', function () {
       'Import: table': '$(add) expired',
       'Import: operation': 'create',
       'Import: primary key': ['id'],
+      'Import: column map': '$(check) Continue',
       'Commit message': '',
       'Import: where should': '$(git-commit) Commit directly to main',
     });

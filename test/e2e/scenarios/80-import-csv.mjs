@@ -49,6 +49,9 @@ export async function run(ctx) {
   await waitForQuestion(ctx, 'Import: primary key');
   // `id` is preselected (unique in the preview): accept.
   await ctx.page.keyboard.press('Enter');
+  // Columns keep their file names.
+  await waitForQuestion(ctx, 'Import: column map into new table fruit');
+  await ctx.quickPick('Continue');
   await waitForQuestion(ctx, 'Commit message');
   await ctx.inputBox('Add fruit prices from fruit.csv');
   await waitForQuestion(ctx, 'Import: where should');

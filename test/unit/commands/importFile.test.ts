@@ -177,6 +177,8 @@ describe('importFile flow', () => {
       'Import: table': ['$(add) new_products'],
       'Import: operation': ['create'],
       'Import: primary key': [(labels) => labels.filter((l) => l === 'sku')],
+      'Import: column map into new table': ['name', '$(check) Continue'],
+      'Import: name of file column "name"': ['product_name'],
       'Commit message': [''],
       'Import: where should': ['$(git-pull-request) Open a pull request'],
       'Import: pull request branch': [''],
@@ -202,7 +204,8 @@ describe('importFile flow', () => {
     assert.deepEqual(body.primary_keys, ['sku']);
     assert.equal(body.pull_request_branch_name, 'import-new_products-20240131-154500');
     assert.equal(body.commit_message, 'Create table new_products from New Products.csv');
-    assert.equal(body.column_map, undefined);
+    // Only the renamed column travels in column_map.
+    assert.deepEqual(body.column_map, { name: 'product_name' });
     assert.equal(body.token, 'tok');
     // Preview shown with inferred types; progress in bytes and parts; operations refreshed.
     assert.match(previews[0]!, /price<br>`decimal\(3,2\)`/);
