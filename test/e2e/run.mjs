@@ -35,7 +35,9 @@ async function loadScenarios() {
   const only = process.env.E2E_ONLY;
   const files = readdirSync(SCENARIO_DIR).filter((f) => /^\d+-.+\.mjs$/.test(f)).sort();
   const wanted = only ? only.split(',').map((x) => x.trim()).filter(Boolean) : [];
-  const chosen = only ? files.filter((f) => wanted.some((w) => f.includes(w))) : files;
+  // A number names a prefix ("01" must not pick "45-sign-in-on-401"); other text any part of the name.
+  const picks = (f, w) => (/^\d+$/.test(w) ? f.startsWith(`${w}-`) : f.includes(w));
+  const chosen = only ? files.filter((f) => wanted.some((w) => picks(f, w))) : files;
   if (!chosen.length) throw new Error(`no scenarios in ${SCENARIO_DIR}${only ? ` matching E2E_ONLY=${only}` : ''}`);
   const out = [];
   for (const file of chosen) {
