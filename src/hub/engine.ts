@@ -16,6 +16,7 @@ interface Job {
 interface Slot {
   worker: Worker;
   ready: Promise<void>;
+  isReady: boolean;
   job?: Job;
   timer?: NodeJS.Timeout;
 }
@@ -37,10 +38,22 @@ export class Engine {
   private readonly locks = new Map<string, Promise<unknown>>();
   private nextId = 1;
   private closed = false;
+  /** Workers that died before they were ready, in a row; a few mean the engine cannot start. */
+  private startFailures = 0;
+  private broken: Error | undefined;
+  private markBroken: (e: Error) => void = () => undefined;
+  private readonly brokenSignal = new Promise<never>((_, reject) => (this.markBroken = reject));
 
   constructor(private readonly opts: EngineOptions) {
+    // Nobody may be waiting on ready() yet; the rejection is still observed there.
+    this.brokenSignal.catch(() => undefined);
     const n = opts.poolSize ?? 2;
     for (let i = 0; i < n; i++) this.slots.push(this.spawn());
+  }
+
+  /** Resolves when every worker has loaded DoltLite; rejects if they cannot. */
+  ready(): Promise<void> {
+    return Promise.race([Promise.all(this.slots.map((s) => s.ready)).then(() => undefined), this.brokenSignal]);
   }
 
   private spawn(): Slot {
@@ -55,9 +68,11 @@ export class Engine {
     worker.stderr.on('data', (d: Buffer) => this.opts.logger.debug(`engine: ${d.toString().trim()}`));
     let markReady: () => void = () => undefined;
     const ready = new Promise<void>((r) => (markReady = r));
-    const slot: Slot = { worker, ready };
+    const slot: Slot = { worker, ready, isReady: false };
     worker.on('message', (msg: EngineResponse | { ready: true }) => {
       if ('ready' in msg) {
+        slot.isReady = true;
+        this.startFailures = 0;
         markReady();
         return;
       }
@@ -72,7 +87,12 @@ export class Engine {
       const job = slot.job;
       this.finish(slot);
       if (job) job.reject(err ?? new Error('The database engine stopped unexpectedly.'));
-      if (!this.closed) {
+      if (!slot.isReady && this.slots.includes(slot) && ++this.startFailures >= 3 && !this.broken) {
+        this.broken = new Error(`The database engine could not start: ${err?.message ?? 'its worker exited'}`);
+        this.markBroken(this.broken);
+        for (const j of this.queue.splice(0)) j.reject(this.broken);
+      }
+      if (!this.closed && !this.broken) {
         const i = this.slots.indexOf(slot);
         if (i >= 0) this.slots[i] = this.spawn();
         this.pump();
@@ -116,6 +136,7 @@ export class Engine {
 
   private run<T>(req: EngineRequest, hardLimitMs?: number): Promise<T> {
     if (this.closed) return Promise.reject(new Error('The engine is shut down.'));
+    if (this.broken) return Promise.reject(this.broken);
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ id: this.nextId++, req, hardLimitMs, resolve: resolve as (v: unknown) => void, reject });
       this.pump();

@@ -23,7 +23,12 @@ const SQLITE_NULL = 5;
 export function locateWasm(file: string): string {
   const beside = join(__dirname, file);
   if (existsSync(beside)) return beside;
-  return createRequire(__filename).resolve(`@dolthub/doltlite-wasm/${file}`);
+  try {
+    // Running from the sources (tests under tsx): the package's own copy.
+    return createRequire(__filename).resolve(`@dolthub/doltlite-wasm/${file}`);
+  } catch {
+    throw new Error(`${file} is missing: it must sit beside ${__filename} (npm run build copies it into dist/).`);
+  }
 }
 
 export class SqlRefused extends Error {}

@@ -107,6 +107,8 @@ export class HubServer implements EndpointHost {
   }
 
   async start(): Promise<void> {
+    // Say "listening" only once queries can run.
+    await this.engine.ready();
     this.api = createServer((req, res) => void this.dispatch(req, res));
     this.uploads = createServer((req, res) => void this.imports.dispatchUpload(req, res));
     await listen(this.api, this.opts.port, this.opts.host);
