@@ -23,7 +23,8 @@ export const MAX_INITIAL_COLUMN_WIDTH = 360;
 
 /** Initial column width in px from the header and a sample of values (monospace-ish estimate). */
 export function estimateColumnWidth(column: QueryColumn, rows: readonly (readonly Cell[])[], col: number, charPx = 7.5): number {
-  let chars = column.name.length + 3; // room for the sort arrow
+  // Room for the sort arrow, and the PK badge on key columns.
+  let chars = column.name.length + 3 + (column.is_primary_key ? 3 : 0);
   const sample = Math.min(rows.length, 200);
   for (let r = 0; r < sample; r++) {
     const cell = rows[r]?.[col] ?? null;
