@@ -31,6 +31,26 @@ describe('hub CLI and durability', function () {
       await assert.rejects(runHubCli(['serve', '--data', dir, '--port', 'abc']), /--port/);
     });
 
+    it('fails fast with a clear message when the engine cannot load (sqlite3.wasm missing)', async () => {
+      const bare = mkdtempSync(join(tmpdir(), 'vdb-nowasm-'));
+      copyFileSync(HUB_JS, join(bare, 'hub.js'));
+      try {
+        const res = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+          const child = spawn(process.execPath, [join(bare, 'hub.js'), 'serve', '--data', dir, '--port', '0'], { cwd: bare, stdio: ['ignore', 'pipe', 'pipe'] });
+          let out = '';
+          let err = '';
+          child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+          child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+          child.on('exit', (code) => resolve({ code, out, err }));
+        });
+        assert.equal(res.code, 1);
+        assert.equal(res.out.includes('Hub listening'), false);
+        assert.match(res.err, /database engine could not start: sqlite3\.wasm is missing/);
+      } finally {
+        rmSync(bare, { recursive: true, force: true });
+      }
+    });
+
     it('logs requests with --verbose but never the token', async () => {
       const h = await serveHub(dir, false, ['--verbose']);
       try {
