@@ -1,6 +1,7 @@
 // The hub's metadata: users, tokens (hashes only), organizations, databases, pulls, comments,
-// releases, operations, upload sessions and OAuth clients. Held in memory, written as one JSON
-// file atomically after every change, so a crash leaves the last complete state.
+// releases, operations, upload sessions and OAuth clients. Held in memory and written atomically
+// after every change (hub.json for the hub's own state, accounts.json for what the CLI also
+// edits), so a crash leaves the last complete state.
 import { existsSync, mkdirSync, readFileSync, rmdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -237,10 +238,6 @@ export class Store {
 
   dbPath(owner: string, name: string): string {
     return join(this.dataDir, 'databases', owner, `${name}.db`);
-  }
-
-  isNamespace(name: string): boolean {
-    return name in this.state.users || name in this.state.orgs;
   }
 }
 
