@@ -74,10 +74,12 @@ async function withLock(fn, log) {
 }
 
 function npmEnv(extra = {}) {
-  const env = { ...process.env, ...extra };
-  // Keep the user's npmrc from pointing native builds at the wrong headers.
-  delete env.npm_config_prefix;
-  return env;
+  // When this runs under `npm test`, the outer npm exports npm_config_* and npm_* variables
+  // (notably npm_config_user_agent naming the outer Node 20). The inner npm would take them as
+  // its own config, and code-server's postinstall, which reads the Node major version from the
+  // user agent, would refuse to install. Start the inner npm from a clean npm environment.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  return { ...env, ...extra };
 }
 
 async function installNode(log) {
