@@ -47,6 +47,9 @@ describe('inferColumnTypes', () => {
     assert.equal(one(['true', 'FALSE', null]), 'tinyint(1)');
     assert.equal(one(['2024-02-29', '1999-12-31']), 'date');
     assert.equal(one(['2023-02-29']), 'varchar(16383)'); // not a real day
+    assert.equal(one(['1900-02-29']), 'varchar(16383)'); // century, not a leap year
+    assert.equal(one(['2000-02-29', '2024-04-30']), 'date');
+    assert.equal(one(['2024-04-31']), 'varchar(16383)');
     assert.equal(one(['2024-01-01', '2024-01-02 10:00:00']), 'datetime');
     assert.equal(one(['2024-01-02T10:00:00.123Z']), 'datetime(6)');
     assert.equal(one(['10:00:00', '23:59:59']), 'time');
