@@ -87,7 +87,7 @@ async function main() {
   try {
     const hub = await startHub({ log });
     cleanups.push(() => hub.stop());
-    const settings = { 'versionedDb.hosts': [{ name: 'Test Hub', url: hub.url }] };
+    const settings = { 'versionedDb.hosts': [{ name: 'Test Hub', url: hub.url }], 'security.workspace.trust.enabled': false };
     const config = { resultsFile, hubUrl: hub.url, hubDataDir: hub.dataDir, token: await hub.token('alice'), settings, grep: process.env.INTEGRATION_GREP };
     writeFileSync(join(BUNDLE, 'config.json'), JSON.stringify(config, null, 2));
     // Machine-scoped settings of the remote side; application settings are applied by index.ts.
@@ -99,7 +99,8 @@ async function main() {
       toolchain.vscodeServerMain,
       '--host', '127.0.0.1', '--port', String(port),
       '--without-connection-token', '--accept-server-license-terms', '--enable-smoke-test-driver',
-      '--disable-telemetry',
+      // An untrusted folder cannot run notebook cells; a test folder is ours.
+      '--disable-telemetry', '--disable-workspace-trust',
       '--server-data-dir', dirs['server-data'], '--user-data-dir', dirs['user-data'], '--extensions-dir', dirs.extensions,
     ], {
       cwd: ROOT,
