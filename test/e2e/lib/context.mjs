@@ -26,6 +26,7 @@ const DEFAULT_TIMEOUT = 20_000;
  * @property {(title: string) => Promise<void>} runCommand
  * @property {(answer: string | RegExp, opts?: { timeout?: number }) => Promise<void>} quickPick
  * @property {(text: string, opts?: { timeout?: number }) => Promise<void>} inputBox
+ * @property {(path: string, opts?: { timeout?: number }) => Promise<void>} fileDialog
  * @property {(text: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} waitForNotification
  * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} treeItem
  * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} expand
@@ -88,6 +89,18 @@ export function createHelpers(page) {
     await quickInputBox.press('Enter');
   }
 
+  /**
+   * Answers VS Code's own (simple) open/save dialog with an absolute path. The dialog fills in
+   * the current folder a moment after it opens; typing before that gets the two glued together.
+   */
+  async function fileDialog(path, { timeout = DEFAULT_TIMEOUT } = {}) {
+    await quickInputBox.waitFor({ state: 'visible', timeout });
+    await page.waitForFunction((el) => el.value.startsWith('/'), await quickInputBox.elementHandle(), { timeout });
+    await quickInputBox.fill(path);
+    await page.waitForFunction(([el, want]) => el.value === want, [await quickInputBox.elementHandle(), path], { timeout });
+    await quickInputBox.press('Enter');
+  }
+
   async function waitForNotification(text, { timeout = DEFAULT_TIMEOUT } = {}) {
     const toast = page.locator('.notifications-toasts .notification-toast').filter({
       has: page.locator('.notification-list-item-message', { hasText: text }),
@@ -141,7 +154,7 @@ export function createHelpers(page) {
     await sidebarTitle.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
   }
 
-  return { runCommand, quickPick, inputBox, waitForNotification, treeItem, expand, openFile, openView, quickInput };
+  return { runCommand, quickPick, inputBox, fileDialog, waitForNotification, treeItem, expand, openFile, openView, quickInput };
 }
 
 /** The full ctx for one scenario. */
