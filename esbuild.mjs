@@ -3,6 +3,7 @@
 //  - further entries (hub, renderer, webviews) are added by their owners below.
 // `--production` minifies and drops sourcemaps; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
+import * as path from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -16,15 +17,48 @@ const common = {
   legalComments: 'none',
 };
 
-/** Keeps `import('./importFile.js')` a run-time require of dist/importFile.js (its own entry below). */
-const lazyImportFlow = {
-  name: 'lazy-import-flow',
+/**
+ * Modules the extension host loads on first use instead of at activation, each bundled as its
+ * own file in dist/ (entries below). In dist/extension.js an import or require of one of them
+ * becomes a run-time `require('./<file>')`, so activation never parses undici (the API client),
+ * markdown-it (the pull request view) or the import readers (exceljs, yaml, csv-parse, ...).
+ * Each lazy bundle carries its own copy of what it imports, so code must not use `instanceof`
+ * across them (errors are classified by name and code).
+ */
+const LAZY_MODULES = {
+  'src/api/index.ts': 'api.js',
+  'src/core/markdown.ts': 'markdown.js',
+  'src/commands/importFile.ts': 'importFile.js',
+};
+const lazyModules = {
+  name: 'lazy-modules',
   setup(build) {
-    build.onResolve({ filter: /^\.\/importFile\.js$/ }, (args) =>
-      args.importer.endsWith('importCommands.ts') ? { path: './importFile.js', external: true } : undefined,
-    );
+    const root = process.cwd();
+    build.onResolve({ filter: /^\./ }, (args) => {
+      for (const [source, file] of Object.entries(LAZY_MODULES)) {
+        const target = path.resolve(root, source);
+        const asked = path.resolve(args.resolveDir, args.path).replace(/\.js$/, '');
+        if (asked === target.replace(/\.ts$/, '') && args.importer !== target) {
+          return { path: `./${file}`, external: true };
+        }
+      }
+      return undefined;
+    });
   },
 };
+
+/** The bundle options of one lazily loaded module (see LAZY_MODULES). */
+function lazyBundle(source, file) {
+  return {
+    ...common,
+    entryPoints: [source],
+    outfile: `dist/${file}`,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  };
+}
 
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
@@ -51,21 +85,13 @@ const builds = [
     target: 'node20',
     external: ['vscode'],
     metafile: true,
-    plugins: [lazyImportFlow],
+    plugins: [lazyModules],
     // import() becomes a lazy require(), so the extension host's CJS loader handles it.
     supported: { 'dynamic-import': false },
   },
-  // The import flow and its file readers (exceljs, yaml, stream-json, csv-parse): loaded by the
-  // import command on first use (src/commands/importCommands.ts), so activation never pays for them.
-  {
-    ...common,
-    entryPoints: ['src/commands/importFile.ts'],
-    outfile: 'dist/importFile.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-  },
+  // The API client (undici), the markdown renderer and the import flow with its file readers:
+  // loaded on first use, so activation never pays for them.
+  ...Object.entries(LAZY_MODULES).map(([source, file]) => lazyBundle(source, file)),
   // Pull request view's script (browser, classic script loaded under a nonce by src/views/pullPanel.ts).
   {
     ...common,

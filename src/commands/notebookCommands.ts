@@ -7,7 +7,7 @@ import type { Ui, PickItem } from '../platform/ui';
 import type { DatabaseRef } from '../shared/wire';
 import type { QueryTarget } from '../shared/queryResultOutput';
 import { Commands, Notebooks } from '../shared/ids';
-import { collectAll } from '../api/index';
+import { collectAll } from '../api/pagination';
 import { newNotebook } from '../core/sql/notebookDocument';
 import { historyLabel, type HistoryEntry } from '../core/sql/history';
 import { targetLabel, validateRefInput } from '../core/sql/refs';

@@ -3,7 +3,7 @@
 // with a fake client.
 import type { Branch, QueryResult, Tag } from '../shared/wire';
 import type { DbRef, Page, PageOptions, RequestOptions, RunSqlOptions } from '../api/index';
-import { paginate } from '../api/index';
+import { paginate } from '../api/pagination';
 import type { QueryOutput, QueryTarget } from '../shared/queryResultOutput';
 import { looksLikeCommit, type RefResolution } from '../core/sql/refs';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
-import { createMarkdownRenderer, type MarkdownRenderer } from '../core/markdown';
+import type { MarkdownRenderer } from '../core/markdown';
 import { escapeHtml, renderPullContent, renderPullDocument } from '../core/pullPage';
 import { parsePullWebviewMessage, type PullHostMessage, type PullWebviewMessage } from '../core/pullProtocol';
 import { Disposable } from '../platform/disposable';
@@ -51,7 +51,10 @@ export class PullPanels extends Disposable {
       await existing.reload();
       return;
     }
-    this.mdRenderer ??= createMarkdownRenderer();
+    // markdown-it is loaded when the first pull request view opens, not during activation;
+    // esbuild keeps this require a run-time load of dist/markdown.js (see esbuild.mjs).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    this.mdRenderer ??= (require('../core/markdown') as typeof import('../core/markdown')).createMarkdownRenderer();
     const panel = new PullPanel(target, this.deps, this.mdRenderer, () => this.panels.delete(key));
     this.panels.set(key, panel);
     this._register(panel);
