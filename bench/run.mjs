@@ -1,0 +1,29 @@
+// `npm run bench -- NAME [args...]` runs one benchmark; with no name it lists them. Each prints
+// ratios against a baseline measured in the same run; the figures go in bench/RESULTS.md.
+// Benchmarks never pass or fail on time: they measure, and the tests never depend on them.
+import { spawnSync } from 'node:child_process';
+
+const TSX = ['--import', 'tsx'];
+const BENCHES = {
+  'client-overhead': { args: [...TSX, 'bench/client-overhead.mjs'], about: 'per-request overhead vs raw undici on loopback' },
+  upload: { args: [...TSX, 'bench/upload.mjs'], about: 'upload of a generated file (MiB, default 512) vs raw parallel PUTs' },
+  hub: { args: ['bench/hub.mjs'], build: true, about: 'hub SQL, 1M-row import and 100k-row merge vs DoltLite directly' },
+  import: { args: [...TSX, 'bench/import.mjs'], build: true, about: '200 MB CSV through the extension import path vs a raw copy' },
+  grid: { args: ['bench/grid.mjs'], build: true, about: 'result grid first paint, scroll and memory vs a full-DOM table' },
+  activation: { args: ['bench/activation.mjs'], about: 'activation time in code-server vs an empty extension; bundle size' },
+};
+
+const [name, ...rest] = process.argv.slice(2);
+const bench = name ? BENCHES[name] : undefined;
+if (!bench) {
+  if (name) console.error(`bench: unknown benchmark '${name}'`);
+  console.log('usage: npm run bench -- NAME [args]\n');
+  for (const [n, b] of Object.entries(BENCHES)) console.log(`  ${n.padEnd(16)} ${b.about}`);
+  process.exit(name ? 2 : 0);
+}
+if (bench.build) {
+  const b = spawnSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
+  if (b.status !== 0) process.exit(b.status ?? 1);
+}
+const r = spawnSync(process.execPath, [...bench.args, ...rest], { stdio: 'inherit' });
+process.exit(r.status ?? 1);
