@@ -138,4 +138,7 @@ if (watch) {
   for (const r of results) {
     if (r.errors.length) process.exit(1);
   }
+  // What dist/extension.js is made of, for bench/activation.mjs (never packaged: .vscodeignore).
+  const { writeFileSync } = await import('node:fs');
+  for (const r of results) if (r.metafile) writeFileSync('dist/extension.meta.json', JSON.stringify(r.metafile));
 }
