@@ -86,7 +86,13 @@ export async function pickRef(deps: NotebookCommandDeps, hostId: string, db: Dat
 
 /** Database (from the tree's list, current first) then ref. */
 export async function pickTarget(deps: NotebookCommandDeps, current?: QueryTarget): Promise<QueryTarget | undefined> {
-  const dbs = deps.databases.hostIds().flatMap((hostId) => deps.databases.list(hostId).map((db) => ({ hostId, db })));
+  // Only hosts that can answer now: a stopped local hub keeps its databases in the tree, but
+  // offering them here would end in "not running" after the pick.
+  const available = new Set(deps.clients.hosts().map((h) => h.id));
+  const dbs = deps.databases
+    .hostIds()
+    .filter((hostId) => available.has(hostId))
+    .flatMap((hostId) => deps.databases.list(hostId).map((db) => ({ hostId, db })));
   if (current && !dbs.some((d) => d.hostId === current.hostId && d.db.owner === current.owner && d.db.name === current.name)) {
     dbs.unshift({ hostId: current.hostId, db: { owner: current.owner, name: current.name } });
   }
