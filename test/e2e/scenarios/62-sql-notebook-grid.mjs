@@ -74,9 +74,9 @@ export async function run(ctx) {
     // Export the whole result as CSV through the host's save dialog.
     await grid.locator('.vdb-export-format').selectOption('csv');
     await grid.locator('.vdb-export').click();
-    await ctx.quickInput.locator('.quick-input-box input').waitFor({ state: 'visible' });
-    await ctx.quickInput.locator('.quick-input-box input').fill(exportFile);
-    await ctx.quickInput.locator('.quick-input-box input').press('Enter');
+    // The simple save dialog fills in its folder a moment after it opens; fileDialog waits for
+    // that before typing, or the two paths end up glued together on a loaded machine.
+    await ctx.fileDialog(exportFile);
     await ctx.waitForNotification(`Exported ${server.body.data.rows.length} rows to e2e-export.csv`);
     const csv = readFileSync(exportFile, 'utf8').trimEnd().split('\r\n');
     assert.equal(csv[0], 'id,name,price');
