@@ -21,6 +21,7 @@ export interface VersionedDbApi {
 
 // Composition root only: construct, register, push to context.subscriptions.
 export function activate(context: vscode.ExtensionContext): VersionedDbApi {
+  const started = performance.now();
   const log = vscode.window.createOutputChannel('Versioned DB', { log: true });
   const ui = new VscodeUi(taggedLogger(log, 'ui'));
   const services = new AccountServices(context, ui, taggedLogger(log, 'auth'));
@@ -52,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
   if (services.currentSettings.localHub.startOnActivation) {
     setTimeout(() => void vscode.commands.executeCommand(Commands.startLocalHub), 0);
   }
-  log.info('Versioned DB activated');
+  log.info(`Versioned DB activated in ${Math.round(performance.now() - started)} ms`);
   return { services, tree, commandDeps };
 }
 
