@@ -37,8 +37,11 @@ export async function run(ctx) {
   await ctx.page.locator('iframe.webview').first().waitFor({ state: 'attached', timeout: 30_000 });
 
   // Database (asked only when the tree has several), then branch, table, operation, key.
-  await ctx.page.locator('.quick-input-widget').waitFor({ state: 'visible', timeout: 30_000 });
-  if (/Import File into Table/.test(await quickTitle(ctx).innerText())) await ctx.quickPick('alice/prices');
+  // Wait for whichever of the two comes next: reading the title at once can still see the
+  // previous question (the file type) on a loaded machine.
+  const next = quickTitle(ctx).filter({ hasText: /Import File into Table|Import: branch/ });
+  await next.waitFor({ state: 'visible', timeout: 30_000 });
+  if (/Import File into Table/.test(await next.innerText())) await ctx.quickPick('alice/prices');
   await waitForQuestion(ctx, 'Import: branch');
   await ctx.quickPick('main');
   await waitForQuestion(ctx, 'Import: table');
