@@ -1,5 +1,6 @@
 import type { BranchRef, DatabaseRef, Pull, PullComment, PullState } from '../shared/wire';
 import type { MarkdownRenderer } from './markdown';
+import { formatRelativeTime } from './relativeTime';
 
 // The HTML of the pull request webview, built in the host from API data. Every string from the
 // server goes through escapeHtml or the sanitizing markdown renderer; nothing is trusted.
@@ -53,26 +54,10 @@ export function actionsForState(state: PullState): readonly ('merge' | 'close' |
   }
 }
 
-const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 24 * 3600],
-  ['month', 30 * 24 * 3600],
-  ['week', 7 * 24 * 3600],
-  ['day', 24 * 3600],
-  ['hour', 3600],
-  ['minute', 60],
-];
-
-/** "3 hours ago", "just now"; the server's timestamps against the caller's clock. */
+/** "3 hours ago", "just now"; the server's timestamps against the caller's clock (one formatter
+ * for the tree and the pull view, so both say the same about the same moment). */
 export function relativeTime(iso: string, now: Date): string {
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return iso;
-  const seconds = Math.round((t - now.getTime()) / 1000);
-  const abs = Math.abs(seconds);
-  const fmt = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-  for (const [unit, size] of UNITS) {
-    if (abs >= size) return fmt.format(Math.trunc(seconds / size), unit);
-  }
-  return 'just now';
+  return formatRelativeTime(iso, now.getTime()) ?? iso;
 }
 
 /** "2026-11-21 10:58 UTC" — unambiguous for a reader in any time zone. */
