@@ -103,7 +103,9 @@ export async function startCodeServer({ toolchain, vsixes, settings, baseDir, wo
     '--disable-getting-started-override',
     ...common,
     workspace,
-  ], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: false });
+  // Its own process group, so stop() can end the forked extension host and file watcher too:
+  // signalling only the main process left the extension host running as an orphan.
+  ], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout.on('data', (d) => { output += d; });
   child.stderr.on('data', (d) => { output += d; });
@@ -124,8 +126,8 @@ export async function startCodeServer({ toolchain, vsixes, settings, baseDir, wo
     if (child.exitCode === null && !child.signalCode) {
       await new Promise((resolve) => {
         child.once('exit', resolve);
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+        killGroup(child, 'SIGTERM');
+        setTimeout(() => killGroup(child, 'SIGKILL'), 5000).unref();
       });
     }
     if (!baseDir && !keep) rmSync(base, { recursive: true, force: true });
@@ -156,4 +158,13 @@ export function findFiles(dir, re, acc = []) {
 
 export function readIfExists(path) {
   try { return statSync(path).isFile() ? readFileSync(path, 'utf8') : ''; } catch { return ''; }
+}
+
+/** Signals the child's whole process group (it was spawned detached, as the group leader). */
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
 }
