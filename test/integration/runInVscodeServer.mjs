@@ -106,6 +106,8 @@ async function main() {
       cwd: ROOT,
       env: { ...process.env, PATH: `${join(toolchain.nodeHome, 'bin')}:${process.env.PATH}`, VERSIONED_DB_TEST_CONFIG: join(BUNDLE, 'config.json') },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so cleanup ends the extension host it forks as well.
+      detached: true,
     });
     let serverOut = '';
     server.stdout.on('data', (d) => { serverOut += d; });
@@ -113,8 +115,9 @@ async function main() {
     cleanups.push(() => new Promise((resolve) => {
       if (server.exitCode !== null) return resolve();
       server.once('exit', resolve);
-      server.kill('SIGTERM');
-      setTimeout(() => server.kill('SIGKILL'), 5000).unref();
+      const killGroup = (signal) => { try { process.kill(-server.pid, signal); } catch { server.kill(signal); } };
+      killGroup('SIGTERM');
+      setTimeout(() => killGroup('SIGKILL'), 5000).unref();
     }));
     const base = `http://127.0.0.1:${port}`;
     await new Promise((resolve, reject) => {
