@@ -14,6 +14,7 @@ import { targetLabel, validateRefInput } from '../core/sql/refs';
 import { statementAt } from '../core/sql/statements';
 import type { CommandClients } from './commandDeps';
 import { isTreeNode } from './commandTargets';
+import { registerGuarded, type CommandHandler } from './registerCommands';
 import { runQuery, type RefResolver } from '../notebook/queryRunner';
 import type { QueryHistoryStore } from '../notebook/queryHistoryStore';
 import type { SqlResultPanel } from '../notebook/sqlResultPanel';
@@ -301,7 +302,7 @@ export async function clearQueryHistory(deps: NotebookCommandDeps): Promise<void
 }
 
 export function registerNotebookCommands(deps: NotebookCommandDeps): vscode.Disposable[] {
-  const handlers: [string, (...args: unknown[]) => unknown][] = [
+  const handlers: CommandHandler[] = [
     [Commands.newSqlNotebook, (node) => newSqlNotebook(deps, node)],
     [Commands.pickCellTarget, (cell) => pickCellTarget(deps, cell)],
     [Commands.pickNotebookTarget, () => pickNotebookTarget(deps)],
@@ -309,14 +310,5 @@ export function registerNotebookCommands(deps: NotebookCommandDeps): vscode.Disp
     [Commands.showQueryHistory, () => showQueryHistory(deps)],
     [Commands.clearQueryHistory, () => clearQueryHistory(deps)],
   ];
-  return handlers.map(([id, run]) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await run(...args);
-      } catch (e) {
-        deps.ui.error(e, { action: `run ${id.replace(/^versionedDb\./, '')}` });
-        return undefined;
-      }
-    }),
-  );
+  return registerGuarded(handlers, deps.ui);
 }

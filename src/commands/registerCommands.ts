@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Commands } from '../shared/ids';
 import type { AccountCommandDeps } from './accountCommands';
+import type { Ui } from '../platform/ui';
 import { signOut, startLocalHub, stopLocalHub } from './accountCommands';
 import { addDatabase, copyDatabaseName, createDatabase, forkDatabase, openOnWeb, removeDatabase } from './databaseCommands';
 import { filterPulls, loadMore, refreshNode } from './treeCommands';
@@ -11,7 +12,7 @@ import { copyCommitHash, createBranch, createRelease, createTag } from './versio
  * Ui), so no command ever fails silently or with a raw stack.
  */
 export function registerCommands(deps: AccountCommandDeps): vscode.Disposable[] {
-  const handlers: [string, (...args: unknown[]) => unknown][] = [
+  const handlers: CommandHandler[] = [
     [Commands.signIn, (hostId) => deps.signIn(typeof hostId === 'string' ? hostId : hostOfNode(hostId))],
     [Commands.signOut, (node) => signOut(deps, node)],
     [Commands.startLocalHub, () => startLocalHub(deps)],
@@ -31,12 +32,23 @@ export function registerCommands(deps: AccountCommandDeps): vscode.Disposable[] 
     [Commands.createRelease, (node) => createRelease(deps, node)],
     [Commands.copyCommitHash, (node) => copyCommitHash(deps, node)],
   ];
+  return registerGuarded(handlers, deps.ui);
+}
+
+/** A command id and its handler, as VS Code passes the arguments. */
+export type CommandHandler = [string, (...args: unknown[]) => unknown];
+
+/**
+ * Registers commands whose unexpected failure goes to reportError (through the Ui), so no
+ * command ever fails silently or with a raw stack. Shared by every feature's registration.
+ */
+export function registerGuarded(handlers: readonly CommandHandler[], ui: Pick<Ui, 'error'>): vscode.Disposable[] {
   return handlers.map(([id, run]) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
         return await run(...args);
       } catch (e) {
-        deps.ui.error(e, { action: `run ${id.replace(/^versionedDb\./, '')}` });
+        ui.error(e, { action: `run ${id.replace(/^versionedDb\./, '')}` });
         return undefined;
       }
     }),
