@@ -9,7 +9,9 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60],
 ];
 
-const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+// Made on first use: constructing it loads ICU data (about 7 ms), which activation must not pay.
+let format: Intl.RelativeTimeFormat | undefined;
+const formatter = (): Intl.RelativeTimeFormat => (format ??= new Intl.RelativeTimeFormat('en', { numeric: 'auto' }));
 
 /** Relative time of an ISO timestamp, or undefined when missing or unparsable. */
 export function formatRelativeTime(iso: string | undefined, now: number): string | undefined {
@@ -20,9 +22,9 @@ export function formatRelativeTime(iso: string | undefined, now: number): string
   const abs = Math.abs(seconds);
   if (abs < 45) return 'just now';
   for (const [unit, size] of UNITS) {
-    if (abs >= size) return format.format(Math.round(seconds / size), unit);
+    if (abs >= size) return formatter().format(Math.round(seconds / size), unit);
   }
-  return format.format(Math.round(seconds / 60), 'minute');
+  return formatter().format(Math.round(seconds / 60), 'minute');
 }
 
 /** The full timestamp for tooltips, in UTC so it reads the same for everyone. */
