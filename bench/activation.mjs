@@ -181,6 +181,13 @@ async function main() {
   console.log(`| | median | Load Code | Call Activate | all sessions | ratio to baseline | aim |`);
   console.log(`|---|---|---|---|---|---|---|`);
   console.log(`| Versioned DB | ${oursMs} ms | ${m(ours, (r) => r.split?.load ?? NaN)} ms | ${m(ours, (r) => r.split?.call ?? NaN)} ms | ${ours.map((r) => r.total).join(', ')} | ${(oursMs / baseMs).toFixed(1)}× | ≤ ${ACTIVATION_AIM_MS} ms: ${oursMs <= ACTIVATION_AIM_MS ? 'met' : 'not met'} |`);
+  // What our own code costs, as it logs it: module evaluation (inside Load Code) + the activate() call.
+  const ownMs = (r) => {
+    const a = /activated in (\d+) ms/.exec(r.own);
+    const e = /module evaluated in (\d+) ms/.exec(r.own);
+    return a && e ? Number(a[1]) + Number(e[1]) : NaN;
+  };
+  console.log(`| Versioned DB, own code only (module evaluation + activate(), from its log) | ${m(ours, ownMs)} ms | | | ${ours.map(ownMs).join(', ')} | | |`);
   console.log(`| empty extension (baseline) | ${baseMs} ms | ${m(baseline, (r) => r.split?.load ?? NaN)} ms | ${m(baseline, (r) => r.split?.call ?? NaN)} ms | ${baseline.map((r) => r.total).join(', ')} | 1.0× | |`);
   console.log(`\nBundle: dist/extension.js ${kib(bundleBytes)} (${(bundleBytes / BUDGET_BYTES).toFixed(2)}× the 500 KiB budget: ${bundleBytes <= BUDGET_BYTES ? 'met' : 'not met'})`);
   const { total, top } = topInputs();
