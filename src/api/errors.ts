@@ -34,6 +34,8 @@ export interface ApiErrorInit {
   excerpt?: string;
   /** From `Retry-After`, when the server sent one. */
   retryAfterMs?: number;
+  /** The proxy the request went through (origin only, no credentials), when one was used. */
+  proxy?: string;
   cause?: unknown;
 }
 
@@ -55,6 +57,7 @@ export class ApiError extends Error {
   readonly isProblem: boolean;
   readonly excerpt: string | undefined;
   readonly retryAfterMs: number | undefined;
+  readonly proxy: string | undefined;
 
   constructor(init: ApiErrorInit) {
     const path = init.path.split('?')[0] ?? init.path;
@@ -71,6 +74,7 @@ export class ApiError extends Error {
     this.isProblem = init.isProblem;
     this.excerpt = init.excerpt;
     this.retryAfterMs = init.retryAfterMs;
+    this.proxy = init.proxy;
   }
 
   /** The Problem this error carries (or stands in for), in wire shape. */
@@ -99,12 +103,18 @@ function apiErrorMessage(init: ApiErrorInit): string {
 export class OperationFailedError extends Error {
   override readonly name = 'OperationFailedError';
   readonly operation: Operation;
+  /**
+   * `X-Request-Id` of the poll that reported the failure, when the server sent one: what the
+   * service's support needs, beside the operation id, to find the failure in its logs.
+   */
+  readonly requestId: string | undefined;
 
-  constructor(operation: Operation) {
+  constructor(operation: Operation, requestId?: string) {
     const e = operation.error;
     const why = e ? `${e.title}${e.detail ? `: ${e.detail}` : ''} (${e.status} ${e.code})` : 'no error was reported';
     super(`Operation ${operation.id} (${operation.type}) failed: ${why}`);
     this.operation = operation;
+    this.requestId = requestId || undefined;
   }
 }
 

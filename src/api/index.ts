@@ -12,3 +12,5 @@ export { filePartsMd5, md5Base64, DEFAULT_PART_SIZE, DEFAULT_UPLOAD_CONCURRENCY 
 export type { UploadImportOptions, UploadImportResult, UploadProgress } from './uploads';
 export type { TokenSource } from './transport';
 export type { Timing } from './timing';
+export { ProxyDispatcher, proxyFor, isLoopback, matchesNoProxy, describeProxy, checkProxyUrl, NO_PROXY } from './proxy';
+export type { ProxySettings, ProxyDispatcherOptions } from './proxy';

@@ -2,6 +2,7 @@ import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import type { Logger } from '../core/logger';
 import type { Envelope, Meta } from '../shared/wire';
 import { ApiError, ClientErrorCodes, RefusedUrlError } from './errors';
+import { proxyDescriptionOf } from './proxy';
 import { excerptOf, redactText, redactUrl } from './redact';
 import { abortReason, jitter, type Timing } from './timing';
 
@@ -107,13 +108,18 @@ export class Transport {
   }
 
   async request<T>(req: ApiRequest): Promise<Envelope<T>> {
+    return (await this.exchange<T>(req)).envelope;
+  }
+
+  /** Like `request`, with the `X-Request-Id` of the answer (operation polls keep it for support). */
+  async exchange<T>(req: ApiRequest): Promise<{ envelope: Envelope<T>; requestId: string | undefined }> {
     const path = this.resolvePath(req);
     const signal = req.signal;
     const retryable = req.method === 'GET';
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw abortReason(signal);
       const outcome = await this.attempt(req.method, path, req.body, signal, req.timeoutMs ?? this.config.timeoutMs, req.expectArray ?? false);
-      if (outcome.kind === 'done') return outcome.envelope;
+      if (outcome.kind === 'done') return { envelope: outcome.envelope as Envelope<T>, requestId: outcome.requestId };
       const err = outcome.error;
       const canRetry = retryable && attempt < this.config.maxRetries && outcome.retryable;
       if (!canRetry) throw err;
@@ -145,7 +151,7 @@ export class Transport {
     signal: AbortSignal | undefined,
     timeoutMs: number,
     expectArray: boolean,
-  ): Promise<{ kind: 'done'; envelope: Envelope<never> } | { kind: 'error'; error: ApiError; retryable: boolean }> {
+  ): Promise<{ kind: 'done'; envelope: Envelope<never>; requestId: string | undefined } | { kind: 'error'; error: ApiError; retryable: boolean }> {
     const started = this.timing.now();
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -229,13 +235,16 @@ export class Transport {
       this.logger.debug(
         `${method} ${logPath} ${status} ${Math.round(this.timing.now() - started)}ms` + (requestId ? ` request-id=${requestId}` : ''),
       );
-      return { kind: 'done', envelope: envelope as Envelope<never> };
+      return { kind: 'done', envelope: envelope as Envelope<never>, requestId };
     }
     const error = errorFromBody(status, text, { method, path, requestId, retryAfterMs, secrets: this.secrets });
     return fail(error, RETRYABLE_STATUS.has(status));
   }
 
   private transportError(err: unknown, method: string, path: string): ApiError {
+    // Failures through a proxy name it: the proxy, not the host, is then the first suspect.
+    const proxy = proxyDescriptionOf(this.dispatcher, this.origin);
+    const via = proxy ? { proxy } : {};
     if (isTimeout(err)) {
       return new ApiError({
         status: 0,
@@ -244,6 +253,7 @@ export class Transport {
         method,
         path,
         isProblem: false,
+        ...via,
         cause: err,
       });
     }
@@ -252,7 +262,8 @@ export class Transport {
     return new ApiError({
       status: 0,
       code: ClientErrorCodes.network,
-      title: `Could not reach ${this.origin}`,
+      title: `Could not reach ${this.origin}${proxy ? ` through the proxy ${proxy}` : ''}`,
+      ...via,
       detail: code ? `${code}: ${msg}` : msg,
       method,
       path,

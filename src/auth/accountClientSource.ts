@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { HubClient } from '../api/index';
+import type { HubClient, ProxyDispatcher } from '../api/index';
 import type { Logger } from '../core/logger';
 import { Disposable } from '../platform/disposable';
 import type { SettingsSnapshot } from '../platform/settings';
@@ -25,6 +25,8 @@ export class AccountClientSource extends Disposable implements ClientSource {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
   private readonly clients = new Map<string, HubClient>();
+  /** Routes every client's requests to the proxy or direct; rebuilt when the proxy settings change. */
+  private network: { key: string; dispatcher: ProxyDispatcher } | undefined;
 
   constructor(
     private settings: SettingsSnapshot,
@@ -70,6 +72,7 @@ export class AccountClientSource extends Disposable implements ClientSource {
       );
     }
     const key = `${host.id} ${host.siteUrl}`;
+    const dispatcher = this.dispatcher();
     let client = this.clients.get(key);
     if (!client) {
       client = new (apiModule().HubClient)({
@@ -77,6 +80,7 @@ export class AccountClientSource extends Disposable implements ClientSource {
         token: () => this.accounts.activeToken(host.id),
         userAgent: this.userAgent,
         logger: this.log,
+        dispatcher,
       });
       this.clients.set(key, client);
     }
@@ -85,7 +89,21 @@ export class AccountClientSource extends Disposable implements ClientSource {
 
   /** A client with an explicit token, for validating a token before it is stored. */
   clientWithToken(siteUrl: string, token: string): HubClient {
-    return new (apiModule().HubClient)({ baseUrl: siteUrl, token, userAgent: this.userAgent, logger: this.log });
+    return new (apiModule().HubClient)({ baseUrl: siteUrl, token, userAgent: this.userAgent, logger: this.log, dispatcher: this.dispatcher() });
+  }
+
+  /**
+   * The dispatcher for the current proxy settings. When they change, clients are rebuilt on it;
+   * the old one is not closed (a client someone still holds, e.g. one polling an operation, keeps
+   * working) and its idle connections time out by themselves.
+   */
+  private dispatcher(): ProxyDispatcher {
+    const key = JSON.stringify(this.settings.proxy);
+    if (this.network?.key !== key) {
+      this.network = { key, dispatcher: new (apiModule().ProxyDispatcher)(this.settings.proxy, { logger: this.log }) };
+      this.clients.clear();
+    }
+    return this.network.dispatcher;
   }
 }
 

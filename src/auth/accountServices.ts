@@ -3,9 +3,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import { Disposable } from '../platform/disposable';
-import { readSettings, type SettingsSnapshot } from '../platform/settings';
+import { affectsSettings, readSettings, type SettingsSnapshot } from '../platform/settings';
 import type { Ui } from '../platform/ui';
-import { Commands, Settings } from '../shared/ids';
+import { Commands } from '../shared/ids';
 import type { User } from '../shared/wire';
 import { AccountClientSource, LOCAL_HUB_HOST_ID } from './accountClientSource';
 import { AccountStore, type Account } from './accountStore';
@@ -47,7 +47,7 @@ export class AccountServices extends Disposable {
     this._register(new VersionedDbAuthenticationProvider(this.accounts, (id) => this.clients.labelOf(id), (hostId) => this.signIn(hostId)));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!e.affectsConfiguration(Settings.section)) return;
+        if (!affectsSettings(e)) return;
         this.settings = readSettings(vscode.workspace.getConfiguration());
         for (const p of this.settings.hostProblems) log.warn(p);
         this.clients.updateSettings(this.settings);

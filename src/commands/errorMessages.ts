@@ -67,6 +67,17 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
     return { message, actions: [{ kind: 'showLog' }], expected: true };
   }
 
+  if (isApiError(error) && error.status === 0 && error.proxy) {
+    const why = error.code === CLIENT_TIMEOUT ? 'no answer in time' : error.code;
+    return {
+      message:
+        `${prefix}: cannot reach ${host} through the proxy ${error.proxy} (${why}). ` +
+        'Check the http.proxy, http.noProxy, http.proxyStrictSSL and http.proxyAuthorization settings (or HTTPS_PROXY and NO_PROXY).',
+      actions: [{ kind: 'showLog' }],
+      expected: false,
+    };
+  }
+
   if (isApiError(error) && error.status === 0) {
     const why = error.code === CLIENT_TIMEOUT ? 'it did not answer in time' : `cannot connect (${error.code})`;
     return {
