@@ -30,10 +30,11 @@ export async function pollOperation(transport: Transport, ref: OperationRef, opt
   // Throws RefusedUrlError for a foreign origin before anything is sent.
   transport.resolvePath({ url: ref.href });
   for (let attempt = 0; ; attempt++) {
-    const { data: op } = await transport.request<Operation>({ method: 'GET', url: ref.href, signal });
+    const { envelope, requestId } = await transport.exchange<Operation>({ method: 'GET', url: ref.href, signal });
+    const op = envelope.data;
     onUpdate?.(op);
     if (op.status === 'succeeded') return op;
-    if (op.status === 'failed') throw new OperationFailedError(op);
+    if (op.status === 'failed') throw new OperationFailedError(op, requestId);
     // queued, running, or a status this client does not know yet: keep polling.
     await transport.timing.sleep(pollDelay(attempt, () => transport.timing.random()), signal);
   }

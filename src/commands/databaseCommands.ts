@@ -147,7 +147,10 @@ export async function forkDatabase(deps: CommandDeps, node?: unknown): Promise<D
       log: deps.log,
     });
     if (outcome.kind === 'failed') {
-      await deps.operations.showFailure(what, outcome.error, { operationId: outcome.ref.id });
+      await deps.operations.showFailure(what, outcome.error, {
+        operationId: outcome.ref.id,
+        ...(outcome.requestId ? { requestId: outcome.requestId } : {}),
+      });
       return undefined;
     }
     if (outcome.kind === 'stoppedWaiting') return undefined;

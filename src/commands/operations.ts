@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import type { OperationError } from '../shared/wire';
 import { runOperation, type OperationOutcome, type OperationStart, type OperationWaiter } from './operationsRunner';
-import { operationErrorMessage, operationProgressMessage, stoppedWaitingMessage } from './operationsText';
+import { copyIdsLabel, operationErrorMessage, operationIdsText, operationProgressMessage, stoppedWaitingMessage } from './operationsText';
 
 export type { OperationOutcome, OperationStart, OperationWaiter } from './operationsRunner';
 
@@ -53,20 +53,17 @@ export async function withOperationProgress(opts: OperationProgressOptions): Pro
   return outcome;
 }
 
-const COPY_REQUEST_ID = 'Copy request id';
-const COPY_OPERATION_ID = 'Copy operation id';
-
 /**
- * Shows a failed operation: its OperationError's title, detail and code, with "Copy request id"
- * (when the client knows the request that reported it) and "Copy operation id".
+ * Shows a failed operation: its OperationError's title, detail and code, with one copy action
+ * that puts "operation <id>, request <id>" on the clipboard (the request id of the poll that
+ * reported the failure, when the server sent one): what a user reporting it to the service needs.
  */
 export async function showOperationFailure(
   what: string,
   error: OperationError,
   ids: { operationId: string; requestId?: string },
 ): Promise<void> {
-  const actions = ids.requestId ? [COPY_REQUEST_ID, COPY_OPERATION_ID] : [COPY_OPERATION_ID];
-  const choice = await vscode.window.showErrorMessage(operationErrorMessage(what, error), ...actions);
-  if (choice === COPY_REQUEST_ID && ids.requestId) await vscode.env.clipboard.writeText(ids.requestId);
-  if (choice === COPY_OPERATION_ID) await vscode.env.clipboard.writeText(ids.operationId);
+  const copy = copyIdsLabel(ids);
+  const choice = await vscode.window.showErrorMessage(operationErrorMessage(what, error), copy);
+  if (choice === copy) await vscode.env.clipboard.writeText(operationIdsText(ids));
 }

@@ -33,3 +33,17 @@ export function stoppedWaitingMessage(what: string, started: boolean): string {
     ? `Stopped waiting for ${what}. It was not cancelled: it keeps running on the server (see Operations in the Versioned DB view).`
     : `Stopped waiting for ${what}. The request may already have reached the server; check Operations in the Versioned DB view.`;
 }
+
+/**
+ * What "Copy ids" puts on the clipboard for a failed operation: the operation id and, when the
+ * server sent one, the request id of the poll that reported the failure — the two things the
+ * service's support asks for. E.g. `operation owners/a/repos/b/jobs/7, request 4f1c…`.
+ */
+export function operationIdsText(ids: { operationId: string; requestId?: string | undefined }): string {
+  return ids.requestId ? `operation ${ids.operationId}, request ${ids.requestId}` : `operation ${ids.operationId}`;
+}
+
+/** The copy action's label: it says what will be copied. */
+export function copyIdsLabel(ids: { requestId?: string | undefined }): string {
+  return ids.requestId ? 'Copy operation and request ids' : 'Copy operation id';
+}

@@ -1,7 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { runOperation, type OperationWaiter } from '../../../src/commands/operationsRunner';
-import { operationErrorMessage, operationProgressMessage, stoppedWaitingMessage } from '../../../src/commands/operationsText';
+import { copyIdsLabel, operationErrorMessage, operationIdsText, operationProgressMessage, stoppedWaitingMessage } from '../../../src/commands/operationsText';
 import { OperationFailedError } from '../../../src/api/errors';
+import { HubClient } from '../../../src/api/index';
+import { sendJson, startLoopback } from '../../helpers/loopback';
+import { FakeTiming } from '../api/fakes';
 import type { Operation, OperationRef } from '../../../src/shared/wire';
 
 const ref: OperationRef = { id: 'owners/alice/repos/db/jobs/1', href: 'http://hub/api/v2/operations/owners/alice/repos/db/jobs/1' };
@@ -119,5 +122,52 @@ describe('operations watcher', () => {
     assert.equal(operationProgressMessage(op('queued'), 0), 'Queued on the server…');
     assert.equal(operationProgressMessage(op('running'), 3200), 'Running (3 s)…');
     assert.equal(operationProgressMessage(op('paused'), 2000), 'paused (2 s)…');
+  });
+});
+
+describe('a failed operation carries the request id of the poll that reported it', () => {
+  it('over real HTTP: the X-Request-Id of the last poll reaches the outcome and the copied text', async () => {
+    let polls = 0;
+    const server = await startLoopback((_req, res) => {
+      polls++;
+      const state =
+        polls < 2
+          ? op('running')
+          : op('failed', { error: { status: 409, code: 'MERGE_CONFLICT', title: 'Merge conflict', detail: 'table products' } });
+      sendJson(res, 200, { data: state }, { 'x-request-id': `req-poll-${polls}` });
+    });
+    try {
+      const href = `${server.origin}/api/v2/operations/owners%2Falice%2Frepos%2Fdb%2Fjobs%2F1`;
+      const client = new HubClient({ baseUrl: server.origin, timing: new FakeTiming() });
+      const outcome = await runOperation({ start: { id: ref.id, href }, waiter: client, signal: new AbortController().signal });
+      assert.equal(outcome.kind, 'failed');
+      assert.ok(outcome.kind === 'failed');
+      assert.equal(outcome.requestId, 'req-poll-2', 'the poll that said "failed", not an earlier one');
+      assert.equal(outcome.error.code, 'MERGE_CONFLICT');
+      const ids = { operationId: outcome.ref.id, ...(outcome.requestId ? { requestId: outcome.requestId } : {}) };
+      assert.equal(copyIdsLabel(ids), 'Copy operation and request ids');
+      assert.equal(operationIdsText(ids), 'operation owners/alice/repos/db/jobs/1, request req-poll-2');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('without an X-Request-Id the action copies the operation id alone', async () => {
+    const server = await startLoopback((_req, res) => sendJson(res, 200, { data: op('failed') }));
+    try {
+      const client = new HubClient({ baseUrl: server.origin, timing: new FakeTiming() });
+      const err = await client.waitForOperation({ id: ref.id, href: `${server.origin}/api/v2/operations/x` }).then(
+        () => assert.fail('the operation failed'),
+        (e: unknown) => e as OperationFailedError,
+      );
+      assert.equal(err.name, 'OperationFailedError');
+      assert.equal(err.requestId, undefined);
+      const outcome = await runOperation({ start: { id: ref.id, href: `${server.origin}/api/v2/operations/x` }, waiter: client, signal: new AbortController().signal });
+      assert.ok(outcome.kind === 'failed' && outcome.requestId === undefined);
+      assert.equal(copyIdsLabel({}), 'Copy operation id');
+      assert.equal(operationIdsText({ operationId: ref.id }), 'operation owners/alice/repos/db/jobs/1');
+    } finally {
+      await server.close();
+    }
   });
 });
