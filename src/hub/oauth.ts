@@ -20,8 +20,9 @@ export function extensionClient(): OAuthClientRecord {
       // Loopback: any port and path on 127.0.0.1 / localhost / [::1] (RFC 8252 section 7.3);
       // this is also how a local code-server hands the redirect back to the extension.
       'http://127.0.0.1/',
-      // A browser VS Code (code-server) hands a vscode:// redirect back through its own
-      // `<origin>/…/callback?vscode-scheme=…&vscode-authority=<extension id>&vscode-path=…`.
+      // A browser VS Code (code-server, VS Code for the Web) hands a vscode:// redirect back
+      // through its own `<origin>/…/callback?vscode-reqid=N&vscode-scheme=…&vscode-authority=<extension id>&vscode-path=/auth-callback`,
+      // on whatever host it is served from (see codeServerCallbackAllowed).
       'code-server:versioned-db.versioned-db',
     ],
   };
@@ -71,12 +72,11 @@ export class OAuthService {
     for (const reg of client.redirect_uris) {
       if (reg === uri) return true;
       if (reg.startsWith('code-server:')) {
-        if ((u.protocol === 'http:' || u.protocol === 'https:') && u.pathname.endsWith('/callback') && u.searchParams.get('vscode-authority')?.toLowerCase() === reg.slice('code-server:'.length)) return true;
+        if (codeServerCallbackAllowed(u, reg.slice('code-server:'.length))) return true;
         continue;
       }
       const r = new URL(reg);
-      const loopback = (h: string): boolean => h === '127.0.0.1' || h === 'localhost' || h === '[::1]';
-      if (r.protocol === 'http:' && loopback(r.hostname) && u.protocol === 'http:' && loopback(u.hostname)) return true;
+      if (r.protocol === 'http:' && isLoopback(r.hostname) && u.protocol === 'http:' && isLoopback(u.hostname)) return true;
       if ((r.protocol === 'vscode:' || r.protocol === 'vscode-insiders:') && u.protocol === r.protocol && u.host === r.host) return true;
     }
     return false;
@@ -121,11 +121,17 @@ export class OAuthService {
       if (v !== null) kept.set(f, v);
     }
     const hidden = [...kept.entries()].map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('');
+    const target = new URL(redirectUri);
+    const destination = target.origin !== 'null' ? target.origin : `${target.protocol}//${target.host}`;
+    // A browser VS Code on another machine is allowed on any https origin, so the origin shown
+    // here is what stands between the user and a look-alike page: say so plainly.
+    const remote = (target.protocol === 'https:' || target.protocol === 'http:') && !isLoopback(target.hostname);
     const body = `
 <p><strong>${esc(client.name)}</strong> wants to access the local hub as you.</p>
-<p>You will be sent back to <code>${esc(new URL(redirectUri).origin !== 'null' ? new URL(redirectUri).origin : new URL(redirectUri).protocol + '//' + new URL(redirectUri).host)}</code>.</p>
+<p>You will be sent back to <code>${esc(destination)}</code>.</p>
+${remote ? `<p class="warning">Continue only if <code>${esc(destination)}</code> is the address of your own VS Code in the browser: that page receives access to your account.</p>` : ''}
 ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
-<form method="post" action="/oauth/authorize">
+<form method="post" action="authorize">
 ${hidden}<input type="hidden" name="csrf" value="${esc(this.csrf(kept.toString()))}">
 <label>Username <input name="username" autocomplete="username" required autofocus></label>
 <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
@@ -208,6 +214,34 @@ ${hidden}<input type="hidden" name="csrf" value="${esc(this.csrf(kept.toString()
   }
 }
 
+function isLoopback(hostname: string): boolean {
+  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
+}
+
+/**
+ * The callback page of a browser VS Code (code-server, VS Code for the Web), wherever it is served:
+ * `https://<any host>/<any base path>/callback`, or plain http on loopback only (a code must not
+ * cross a network in clear text), naming this extension and its `/auth-callback` path, with no
+ * credentials or fragment in the address. Any site can publish such a path, so this alone does
+ * not make a redirect trustworthy: PKCE keeps a code intercepted from the extension's own sign-in
+ * useless without the verifier that never leaves VS Code, and for a sign-in someone else started,
+ * the consent page names the destination origin (and warns when it is not this machine).
+ */
+function codeServerCallbackAllowed(u: URL, extensionId: string): boolean {
+  const secure = u.protocol === 'https:' || (u.protocol === 'http:' && isLoopback(u.hostname));
+  const q = u.searchParams;
+  return (
+    secure &&
+    u.username === '' &&
+    u.password === '' &&
+    u.pathname.endsWith('/callback') &&
+    /^\d+$/.test(q.get('vscode-reqid') ?? '') &&
+    /^[a-z][a-z0-9+.-]*$/i.test(q.get('vscode-scheme') ?? '') &&
+    q.get('vscode-authority')?.toLowerCase() === extensionId &&
+    q.get('vscode-path') === '/auth-callback'
+  );
+}
+
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -228,6 +262,6 @@ function page(nonce: string, title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style nonce="${nonce}">body{font:15px system-ui,sans-serif;max-width:24rem;margin:3rem auto;padding:0 1rem}
 label{display:block;margin:.75rem 0}input:not([type=hidden]){display:block;width:100%;padding:.4rem;box-sizing:border-box}
-.buttons{display:flex;gap:.5rem;margin-top:1rem}.error{color:#b00020}</style></head>
+.buttons{display:flex;gap:.5rem;margin-top:1rem}.error{color:#b00020}.warning{border-left:3px solid #b26a00;padding-left:.5rem}</style></head>
 <body><h1>${esc(title)}</h1>${body}</body></html>`;
 }

@@ -114,6 +114,61 @@ describe('hub OAuth (authorization code + PKCE)', function () {
     assert.equal(other.status, 400);
   });
 
+  it('accepts a browser VS Code served over https from any host and base path (code-server behind a proxy)', async () => {
+    const redirect =
+      'https://dev.example.com/proxy/8080/callback?vscode-reqid=7&vscode-scheme=code-oss&vscode-authority=versioned-db.versioned-db&vscode-path=%2Fauth-callback';
+    const page = await fetch(authorizeUrl(redirect));
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    // The page names where the code goes, and warns because it is not this machine.
+    assert.match(html, /You will be sent back to <code>https:\/\/dev\.example\.com<\/code>/);
+    assert.match(html, /Continue only if <code>https:\/\/dev\.example\.com<\/code> is the address of your own VS Code/);
+    // The form posts relative to the page, so it also works when the page itself is reached
+    // through code-server's port proxy (/proxy/<port>/oauth/authorize).
+    assert.match(html, /<form method="post" action="authorize">/);
+    assert.match(page.headers.get('content-security-policy') ?? '', /form-action 'self' https:\/\/dev\.example\.com;/);
+
+    const r = await login(redirect);
+    assert.equal(r.status, 302);
+    const loc = new URL(r.headers.get('location') as string);
+    assert.equal(loc.origin + loc.pathname, 'https://dev.example.com/proxy/8080/callback');
+    // code-server's callback page keeps its own vscode-* parameters and passes the rest (code, state) on.
+    assert.equal(loc.searchParams.get('vscode-reqid'), '7');
+    assert.equal(loc.searchParams.get('vscode-path'), '/auth-callback');
+    assert.equal(loc.searchParams.get('state'), 's-123');
+    const code = loc.searchParams.get('code') as string;
+    const ok = await token(code, redirect);
+    assert.equal(ok.status, 200);
+    const me = await hub.fetch('/user', { authorization: `Bearer ${((await ok.json()) as { access_token: string }).access_token}` });
+    assert.equal(me.body.data.username, 'alice');
+  });
+
+  it('refuses callback look-alikes: plain http off this machine, another extension or path, credentials, fragments', async () => {
+    const q = 'vscode-reqid=1&vscode-scheme=vscode&vscode-authority=versioned-db.versioned-db&vscode-path=%2Fauth-callback';
+    const refused = [
+      `http://dev.example.com/callback?${q}`, // a code must not cross a network in clear text
+      `https://evil.example/callback?${q.replace('versioned-db.versioned-db', 'evil.extension')}`,
+      `https://evil.example/callback?${q.replace('%2Fauth-callback', '%2Fsteal')}`,
+      `https://evil.example/callback?${q.replace('vscode-reqid=1&', '')}`,
+      `https://evil.example/not-callback?${q}`,
+      `https://user:pw@dev.example.com/callback?${q}`,
+      `https://dev.example.com/callback?${q}#x`,
+      'https://evil.example/cb',
+      'javascript:alert(1)',
+    ];
+    for (const redirect of refused) {
+      const r = await fetch(authorizeUrl(redirect), { redirect: 'manual' });
+      assert.equal(r.status, 400, redirect);
+      assert.equal(r.headers.get('location'), null, redirect);
+      assert.match(await r.text(), /redirect address is not registered/, redirect);
+    }
+    // A form posted with a refused address (bypassing the page) is refused too, and issues no code.
+    const form = new URLSearchParams({ client_id: CLIENT, redirect_uri: `http://dev.example.com/callback?${q}`, state: 's', code_challenge: challenge, code_challenge_method: 'S256', response_type: 'code', username: 'alice', password: 'alice-password', decision: 'allow', csrf: 'x' });
+    const post = await fetch(`${hub.url}/oauth/authorize`, { method: 'POST', body: form, redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.equal(post.status, 400);
+    assert.equal(post.headers.get('location'), null);
+  });
+
   it('redirects to vscode:// URIs of the registered client', async () => {
     const redirect = 'vscode://versioned-db.versioned-db/auth-callback';
     const r = await login(redirect);
