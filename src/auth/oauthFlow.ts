@@ -10,6 +10,7 @@ import {
   tokenRequestBody,
 } from '../core/pkce';
 import { Disposable } from '../platform/disposable';
+import { OAuthDeniedError } from './oauthDeniedError';
 
 /** The OAuth client the local hub registers for this extension (and a hosted service would). */
 export const OAUTH_CLIENT_ID = 'versioned-db-vscode';
@@ -73,15 +74,21 @@ export class OAuthFlow extends Disposable implements vscode.UriHandler {
         resolve(query);
       });
     });
-    const url = authorizeUrl({ siteUrl, clientId: OAUTH_CLIENT_ID, redirectUri, codeChallenge: codeChallengeS256(verifier), state });
-    this.log.info(`OAuth: opening ${siteUrl}/oauth/authorize in the browser`);
-    const open = this.options.openExternal ?? (async (u: string) => vscode.env.openExternal(vscode.Uri.parse(u)));
+    // The browser may not reach the site where the extension host does (a hub on the remote
+    // machine's loopback seen from code-server or Remote-SSH): asExternalUri maps the site to an
+    // address the browser can open (code-server's /proxy/<port>/, a forwarded port), or keeps it.
+    const browserSite = await externalSiteUrl(siteUrl);
+    const url = authorizeUrl({ siteUrl: browserSite, clientId: OAUTH_CLIENT_ID, redirectUri, codeChallenge: codeChallengeS256(verifier), state });
+    this.log.info(`OAuth: opening ${browserSite}/oauth/authorize in the browser`);
+    const open = this.options.openExternal ?? openExactUrl;
     const opened = await open(url);
     if (!opened) {
       this.pending.delete(state);
       throw new Error('The browser could not be opened for sign-in.');
     }
-    const { code } = parseAuthorizationResponse(await answered, state);
+    const query = await answered;
+    if (new URLSearchParams(query).get('error') === 'access_denied') throw new OAuthDeniedError();
+    const { code } = parseAuthorizationResponse(query, state);
     const response = await fetch(`${siteUrl}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
@@ -96,4 +103,20 @@ export class OAuthFlow extends Disposable implements vscode.UriHandler {
     }
     return body.access_token;
   }
+}
+
+async function externalSiteUrl(siteUrl: string): Promise<string> {
+  const external = await vscode.env.asExternalUri(vscode.Uri.parse(`${siteUrl.replace(/\/+$/, '')}/`));
+  return external.toString(true).replace(/\/+$/, '');
+}
+
+/**
+ * Opens `url` exactly as written. A `vscode.Uri` would be decoded and re-encoded on the way
+ * (`encodeURI(uri.toString(true))` in the workbench), which turns the `%26`/`%3D` inside
+ * redirect_uri's own query (code-server's `/callback?vscode-reqid=…&…`) into bare `&`/`=` and
+ * breaks the request. The extension host's openUri accepts the string form and hands it to the
+ * browser untouched when it needs no further resolution, which the asExternalUri step ensures.
+ */
+async function openExactUrl(url: string): Promise<boolean> {
+  return vscode.env.openExternal(url as unknown as vscode.Uri);
 }

@@ -7,6 +7,7 @@ import type { Ui } from '../platform/ui';
 import type { Account, AccountStore, CredentialKind } from './accountStore';
 import type { HostInfo } from './clientSource';
 import { LOCAL_HUB_HOST_ID } from './localHubIds';
+import { isOAuthDenied } from './oauthDeniedError';
 
 export interface SignInDeps {
   readonly ui: Ui;
@@ -75,6 +76,11 @@ export async function signIn(deps: SignInDeps, hostId?: string): Promise<Account
     void deps.ui.info(`Signed in to ${site.label} as ${user.username}.`);
     return account;
   } catch (e) {
+    if (isOAuthDenied(e)) {
+      deps.log.info(`sign-in to ${site.label} denied in the browser`);
+      void deps.ui.info(`Sign-in to ${site.label} was denied in the browser; nothing was stored.`);
+      return undefined;
+    }
     deps.ui.error(e, { action: `sign in to ${site.label}`, hostId: site.id, hostLabel: site.label });
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { AccountStore } from '../../../src/auth/accountStore';
+import { OAuthDeniedError } from '../../../src/auth/oauthDeniedError';
 import { signIn, type SignInDeps } from '../../../src/auth/signInFlow';
 import type { HostInfo } from '../../../src/auth/clientSource';
 import { ApiError } from '../../../src/api/index';
@@ -67,6 +68,19 @@ describe('sign-in flow', () => {
     const account = await signIn(s.deps, 'https://a.example');
     assert.equal(account?.kind, 'oauth');
     assert.deepEqual(s.validated, ['https://a.example oauth-token']);
+  });
+
+  it('OAuth denied in the browser: says so plainly, stores nothing, reports no error', async () => {
+    const s = setup([pick('Sign in with the browser')], alice);
+    s.deps.oauth = async () => {
+      throw new OAuthDeniedError();
+    };
+    assert.equal(await signIn(s.deps, 'https://a.example'), undefined);
+    assert.equal(s.accounts.accounts().length, 0);
+    assert.equal(s.secrets.map.size, 0);
+    assert.deepEqual(s.validated, []);
+    assert.equal(s.ui.errors.length, 0);
+    assert.deepEqual(s.ui.infos, ['Sign-in to A was denied in the browser; nothing was stored.']);
   });
 
   it('cancelling at any prompt stores nothing and shows no error', async () => {
