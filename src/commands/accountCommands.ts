@@ -1,4 +1,5 @@
-// Sign out, and the local hub: start (seed if new, local user, token, sign in, sample databases), stop.
+// Sign out, switch the account a host uses, and the local hub: start (seed if new, local user,
+// token, sign in, sample databases), stop.
 import type { Account, AccountStore } from '../auth/accountStore';
 import { LOCAL_HUB_HOST_ID, LOCAL_HUB_LABEL } from '../auth/localHubIds';
 import type { LocalHubStart } from '../auth/localHub';
@@ -7,7 +8,7 @@ import type { CommandDeps } from './commandDeps';
 import { isTreeNode } from './commandTargets';
 
 export interface AccountCommandDeps extends CommandDeps {
-  readonly accountStore: Pick<AccountStore, 'accounts' | 'accountsFor' | 'remove' | 'add'>;
+  readonly accountStore: Pick<AccountStore, 'accounts' | 'accountsFor' | 'remove' | 'add' | 'activeAccount' | 'setActive'>;
   readonly localHub: {
     start(signal?: AbortSignal): Promise<LocalHubStart>;
     stop(): Promise<void>;
@@ -17,9 +18,63 @@ export interface AccountCommandDeps extends CommandDeps {
   validate(siteUrl: string, token: string, signal: AbortSignal): Promise<User>;
 }
 
+/** The host a command was invoked on: a host row of the tree, or a host id passed by another command. */
+function hostIdOf(node: unknown): string | undefined {
+  return isTreeNode(node) && node.kind === 'host' ? node.hostId : typeof node === 'string' ? node : undefined;
+}
+
+const KIND_TEXT: Record<Account['kind'], string> = {
+  token: 'personal access token',
+  oauth: 'signed in with the browser (OAuth)',
+  localHub: 'local hub user',
+};
+
+/**
+ * Makes another signed-in account the one a host's requests use. Lists the accounts of the host
+ * it was invoked on (every host's from the palette), marks the active one, and offers signing in
+ * another account. The tree, notebooks and commands read the active account's token per request
+ * (AccountClientSource), so the switch applies to the next request without a reload.
+ */
+export async function switchAccount(deps: AccountCommandDeps, node?: unknown): Promise<Account | undefined> {
+  const hostId = hostIdOf(node);
+  const candidates = hostId ? deps.accountStore.accountsFor(hostId) : deps.accountStore.accounts();
+  const where = hostId ? ` to ${deps.clients.labelOf(hostId)}` : '';
+  if (candidates.length === 0) {
+    if ((await deps.ui.info(`No account is signed in${where}.`, 'Sign In')) === 'Sign In') await deps.signIn(hostId);
+    return undefined;
+  }
+  const isActive = (a: Account): boolean => deps.accountStore.activeAccount(a.hostId)?.id === a.id;
+  const sorted = [...candidates].sort(
+    (a, b) => deps.clients.labelOf(a.hostId).localeCompare(deps.clients.labelOf(b.hostId)) || a.username.localeCompare(b.username),
+  );
+  const picked = await deps.ui.pick<Account | 'signIn'>(
+    [
+      ...sorted.map((a) => ({
+        label: isActive(a) ? `$(check) ${a.username}` : a.username,
+        description: `${deps.clients.labelOf(a.hostId)}${isActive(a) ? ' · active' : ''}`,
+        detail: `${a.displayName ? `${a.displayName}, ` : ''}${KIND_TEXT[a.kind]}`,
+        value: a as Account | 'signIn',
+      })),
+      { label: '$(add) Sign in with another account…', value: 'signIn' as const },
+    ],
+    { title: `Switch Account${where}`, placeholder: 'Which account should requests use?' },
+  );
+  if (!picked) return undefined;
+  if (picked === 'signIn') return deps.signIn(hostId);
+  const host = deps.clients.labelOf(picked.hostId);
+  if (isActive(picked)) {
+    void deps.ui.info(`${host} already uses ${picked.username}.`);
+    return picked;
+  }
+  await deps.accountStore.setActive(picked);
+  deps.log.info(`${host} now uses ${picked.username}`);
+  void deps.ui.info(`${host} now uses ${picked.username}.`);
+  return picked;
+}
+
 /** Signs out: forgets the account and deletes its token from SecretStorage. */
 export async function signOut(deps: AccountCommandDeps, node?: unknown): Promise<Account | undefined> {
-  const hostId = isTreeNode(node) && node.kind === 'host' ? node.hostId : typeof node === 'string' ? node : undefined;
+  const hostId = hostIdOf(node);
   const candidates = hostId ? deps.accountStore.accountsFor(hostId) : deps.accountStore.accounts();
   if (candidates.length === 0) {
     void deps.ui.info('No account is signed in.');

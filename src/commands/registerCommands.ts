@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../shared/ids';
 import type { AccountCommandDeps } from './accountCommands';
 import type { Ui } from '../platform/ui';
-import { signOut, startLocalHub, stopLocalHub } from './accountCommands';
+import { signOut, startLocalHub, stopLocalHub, switchAccount } from './accountCommands';
 import { addDatabase, copyDatabaseName, createDatabase, forkDatabase, openOnWeb, removeDatabase } from './databaseCommands';
 import { filterPulls, loadMore, refreshNode } from './treeCommands';
 import { copyCommitHash, createBranch, createRelease, createTag } from './versioningCommands';
@@ -15,6 +15,7 @@ export function registerCommands(deps: AccountCommandDeps): vscode.Disposable[] 
   const handlers: CommandHandler[] = [
     [Commands.signIn, (hostId) => deps.signIn(typeof hostId === 'string' ? hostId : hostOfNode(hostId))],
     [Commands.signOut, (node) => signOut(deps, node)],
+    [Commands.switchAccount, (node) => switchAccount(deps, node)],
     [Commands.startLocalHub, () => startLocalHub(deps)],
     [Commands.stopLocalHub, () => stopLocalHub(deps)],
     [Commands.refreshTree, () => refreshNode(deps)],

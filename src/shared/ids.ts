@@ -8,6 +8,7 @@ export const Commands = {
   // Accounts and the local hub (F1)
   signIn: 'versionedDb.signIn',
   signOut: 'versionedDb.signOut',
+  switchAccount: 'versionedDb.switchAccount',
   startLocalHub: 'versionedDb.startLocalHub',
   stopLocalHub: 'versionedDb.stopLocalHub',
   // Databases tree (F1)
