@@ -1,7 +1,10 @@
 // The grid's state without the DOM: which rows are visible in which order (quick filter +
 // type-aware sort), the selection, and column widths. The DOM layer (resultGrid.ts) only
-// reads from it, so everything a user can do to the data is unit-tested in Node.
+// reads from it, so everything a user can do to the data is unit-tested in Node. The cells
+// live in a CellTable: row arrays at first, the compact ColumnStore once the grid has
+// converted them (`replaceData`); the view (filter, sort, selection) is row indexes either way.
 import type { Cell, QueryColumn } from '../shared/wire';
+import { TableView, asCellTable, rowsContaining, tableRows, type CellSource, type CellTable } from '../shared/columnStore';
 import { sortRowIndexes, valueKind, type SortDirection, type SortKey, type ValueKind } from '../shared/queryResultSort';
 import { NULL_DISPLAY } from '../shared/queryResultFormat';
 
@@ -22,12 +25,13 @@ export const MIN_COLUMN_WIDTH = 48;
 export const MAX_INITIAL_COLUMN_WIDTH = 360;
 
 /** Initial column width in px from the header and a sample of values (monospace-ish estimate). */
-export function estimateColumnWidth(column: QueryColumn, rows: readonly (readonly Cell[])[], col: number, charPx = 7.5): number {
+export function estimateColumnWidth(column: QueryColumn, rows: CellSource, col: number, charPx = 7.5): number {
   // Room for the sort arrow, and the PK badge on key columns.
   let chars = column.name.length + 3 + (column.is_primary_key ? 3 : 0);
-  const sample = Math.min(rows.length, 200);
+  const table = asCellTable(rows, col + 1);
+  const sample = Math.min(table.rowCount, 200);
   for (let r = 0; r < sample; r++) {
-    const cell = rows[r]?.[col] ?? null;
+    const cell = table.cell(r, col);
     const len = cell === null ? NULL_DISPLAY.length : Math.min(cell.length, 80);
     if (len > chars) chars = len;
   }
@@ -36,10 +40,10 @@ export function estimateColumnWidth(column: QueryColumn, rows: readonly (readonl
 
 export class GridModel {
   readonly columns: readonly QueryColumn[];
-  readonly rows: readonly (readonly Cell[])[];
   readonly kinds: readonly ValueKind[];
   readonly widths: number[];
 
+  private table: CellTable;
   private filterText = '';
   private sortKeys: SortKey[] = [];
   private filtered: number[];
@@ -47,13 +51,34 @@ export class GridModel {
   private anchor: CellPos | undefined;
   private focus: CellPos | undefined;
 
-  constructor(columns: readonly QueryColumn[], rows: readonly (readonly Cell[])[]) {
+  constructor(columns: readonly QueryColumn[], rows: CellSource) {
     this.columns = columns;
-    this.rows = rows;
+    this.table = asCellTable(rows, columns.length);
     this.kinds = columns.map((c) => valueKind(c.type));
-    this.widths = columns.map((c, i) => estimateColumnWidth(c, rows, i));
-    this.filtered = rows.map((_, i) => i);
+    this.widths = columns.map((c, i) => estimateColumnWidth(c, this.table, i));
+    this.filtered = allRows(this.table.rowCount);
     this.viewRows = this.filtered;
+  }
+
+  /** The cells, in the server's row order. */
+  get data(): CellTable {
+    return this.table;
+  }
+
+  /** Rows in the result, whatever the filter. */
+  get totalRowCount(): number {
+    return this.table.rowCount;
+  }
+
+  /**
+   * Swaps in another representation of the same cells (the compact store once it is built).
+   * The view, sort and selection stay as they are: they are row indexes.
+   */
+  replaceData(table: CellTable): void {
+    if (table.rowCount !== this.table.rowCount || table.columnCount < this.columns.length) {
+      throw new Error(`replaceData: expected ${this.table.rowCount} × ${this.columns.length} cells, got ${table.rowCount} × ${table.columnCount}`);
+    }
+    this.table = table;
   }
 
   // ---- view (filter + sort) ----
@@ -82,7 +107,7 @@ export class GridModel {
   cell(viewRow: number, col: number): Cell {
     const r = this.viewRows[viewRow];
     if (r === undefined) return null;
-    return this.rows[r]?.[col] ?? null;
+    return this.table.cell(r, col);
   }
 
   /**
@@ -93,23 +118,9 @@ export class GridModel {
     const needle = text.trim().toLowerCase();
     if (needle === this.filterText) return;
     this.filterText = needle;
-    if (!needle) {
-      this.filtered = this.rows.map((_, i) => i);
-    } else {
-      const out: number[] = [];
-      const nullMatches = NULL_DISPLAY.toLowerCase().includes(needle);
-      for (let r = 0; r < this.rows.length; r++) {
-        const row = this.rows[r] as readonly Cell[];
-        for (let c = 0; c < row.length; c++) {
-          const v = row[c];
-          if (v === null ? nullMatches : v.toLowerCase().includes(needle)) {
-            out.push(r);
-            break;
-          }
-        }
-      }
-      this.filtered = out;
-    }
+    this.filtered = needle
+      ? rowsContaining(this.table, needle, NULL_DISPLAY.toLowerCase().includes(needle))
+      : allRows(this.table.rowCount);
     this.applySort();
     this.clearSelection();
   }
@@ -141,7 +152,7 @@ export class GridModel {
   }
 
   private applySort(): void {
-    this.viewRows = this.sortKeys.length ? sortRowIndexes(this.rows, this.filtered, this.sortKeys, this.kinds) : this.filtered;
+    this.viewRows = this.sortKeys.length ? sortRowIndexes(this.table, this.filtered, this.sortKeys, this.kinds) : this.filtered;
   }
 
   // ---- column widths ----
@@ -232,22 +243,35 @@ export class GridModel {
   }
 
   /**
-   * The selected cells as a small result (columns + rows in view order), or the whole
-   * view when nothing is selected. This is what "Copy" formats.
+   * The selected cells (columns + a table of them in view order), or the whole view when
+   * nothing is selected. This is what "Copy" formats; nothing is copied out of the store.
    */
-  selectedData(): { columns: QueryColumn[]; rows: Cell[][] } {
+  selectedTable(): { columns: QueryColumn[]; table: CellTable } {
     const s = this.selection ?? { top: 0, bottom: this.rowCount - 1, left: 0, right: this.columnCount - 1 };
     const columns = this.columns.slice(s.left, s.right + 1);
-    const rows: Cell[][] = [];
-    for (let r = s.top; r <= s.bottom; r++) {
-      const src = this.rows[this.viewRows[r] as number] as readonly Cell[];
-      rows.push(src.slice(s.left, s.right + 1));
-    }
-    return { columns, rows };
+    const rowCount = Math.max(0, s.bottom - s.top + 1);
+    return { columns, table: new TableView(this.table, this.viewRows, s.left, columns.length, s.top, rowCount) };
   }
 
-  /** Every row in the current view order (filter + sort applied). */
-  viewData(): Cell[][] {
-    return this.viewRows.map((r) => this.rows[r] as Cell[]);
+  /** `selectedTable()` as row arrays. */
+  selectedData(): { columns: QueryColumn[]; rows: Cell[][] } {
+    const { columns, table } = this.selectedTable();
+    return { columns, rows: tableRows(table) };
   }
+
+  /** Every row of the result in the current sort order, the filter ignored: what "Export" saves. */
+  exportTable(): CellTable {
+    const order = !this.filterText
+      ? this.viewRows
+      : this.sortKeys.length
+        ? sortRowIndexes(this.table, allRows(this.table.rowCount), this.sortKeys, this.kinds)
+        : allRows(this.table.rowCount);
+    return new TableView(this.table, order, 0, this.columns.length);
+  }
+}
+
+function allRows(n: number): number[] {
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = i;
+  return out;
 }

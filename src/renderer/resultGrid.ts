@@ -15,6 +15,7 @@ import {
   type CopyFormat,
   type ExportFormat,
 } from '../shared/queryResultFormat';
+import { ColumnStoreBuilder } from '../shared/columnStore';
 import { GridModel } from './gridModel';
 import { AxisWindow, type Size, type Viewport, type WindowItem } from './gridWindow';
 import { GUTTER_WIDTH, HEADER_HEIGHT, MAX_GRID_HEIGHT, ROW_HEIGHT, injectStyles } from './gridStyles';
@@ -32,6 +33,14 @@ export interface ResultGridOptions {
   maxHeight?: number;
   nonce?: string;
 }
+
+/**
+ * Results up to this many cells convert to the compact store before the first paint (a few
+ * ms); larger ones paint from the row arrays and convert in idle time, a chunk at a time.
+ */
+const SYNC_COMPACT_CELLS = 50_000;
+/** Longest stretch of conversion work per idle callback, so scrolling stays smooth meanwhile. */
+const COMPACT_SLICE_MS = 8;
 
 let gridSeq = 0;
 
@@ -95,9 +104,17 @@ export class ResultGrid {
   private readonly rowRecs = new Map<number, RowRec>();
   private readonly freeRows: RowRec[] = [];
   private copyFormat: CopyFormat = 'tsv';
+  /** The output without its rows: the grid keeps its cells only in the model. */
+  private readonly output: QueryOutput;
+  private cancelCompaction: (() => void) | undefined;
+  /**
+   * Resolves once the cells are in the compact store and the grid holds no reference to the
+   * parsed row arrays any more (at once for small results).
+   */
+  readonly compacted: Promise<void>;
 
   constructor(
-    private readonly output: QueryOutput,
+    output: QueryOutput,
     private readonly host: GridHost,
     parent: HTMLElement,
     private readonly opts: ResultGridOptions = {},
@@ -105,10 +122,12 @@ export class ResultGrid {
     this.doc = parent.ownerDocument;
     injectStyles(this.doc, opts.nonce);
     const { result } = output;
+    this.output = { ...output, result: { ...result, rows: [] } };
     this.model = new GridModel(result.columns, result.rows);
+    this.compacted = this.compact(result.rows);
     this.root = el(this.doc, 'div', 'vdb-result');
     this.root.setAttribute('data-status', String(result.status));
-    this.renderBanner();
+    this.renderBanner(output);
     if (result.columns.length > 0) {
       this.renderToolbar();
       this.renderGrid();
@@ -121,10 +140,51 @@ export class ResultGrid {
     if (this.scroller) this.mountWindows(this.scroller);
   }
 
+  /**
+   * Moves the cells from the parsed row arrays into a ColumnStore (about a third of the heap
+   * the arrays take) and lets the arrays go. Until it is done the model reads the arrays.
+   */
+  private compact(rows: QueryOutput['result']['rows']): Promise<void> {
+    const builder = new ColumnStoreBuilder(rows, this.model.columnCount);
+    if (rows.length * this.model.columnCount <= SYNC_COMPACT_CELLS) {
+      this.model.replaceData(builder.finish());
+      return Promise.resolve();
+    }
+    const view = this.doc.defaultView;
+    return new Promise<void>((resolve) => {
+      let handle: number | undefined;
+      const schedule = (): void => {
+        // Idle callbacks run between frames; the timeout keeps it moving during a long scroll.
+        handle = view?.requestIdleCallback
+          ? view.requestIdleCallback(slice, { timeout: 250 })
+          : (setTimeout(slice, 0) as unknown as number);
+      };
+      const slice = (): void => {
+        handle = undefined;
+        const until = performance.now() + COMPACT_SLICE_MS;
+        while (!builder.step()) {
+          if (performance.now() >= until) {
+            schedule();
+            return;
+          }
+        }
+        this.cancelCompaction = undefined;
+        this.model.replaceData(builder.finish());
+        resolve();
+      };
+      this.cancelCompaction = () => {
+        if (handle === undefined) return;
+        if (view?.cancelIdleCallback) view.cancelIdleCallback(handle);
+        else clearTimeout(handle);
+      };
+      schedule();
+    });
+  }
+
   // ---------- static parts ----------
 
-  private renderBanner(): void {
-    const b = statusBanner(this.output.result, this.output.limit);
+  private renderBanner(output: QueryOutput): void {
+    const b = statusBanner(output.result, output.limit);
     if (this.output.movedTo && this.output.commit) {
       const moved = el(this.doc, 'div', 'vdb-banner info');
       moved.setAttribute('role', 'status');
@@ -151,7 +211,7 @@ export class ResultGrid {
 
   private summaryText(): string {
     const m = this.model;
-    const total = m.rows.length;
+    const total = m.totalRowCount;
     const rows =
       m.filter && m.rowCount !== total
         ? `${m.rowCount.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows`
@@ -177,7 +237,7 @@ export class ResultGrid {
     filter.addEventListener('input', () => {
       if (timer) clearTimeout(timer);
       // Debounced so typing stays responsive on 100k rows.
-      timer = setTimeout(() => this.applyFilter(filter.value), this.model.rows.length > 20000 ? 200 : 60);
+      timer = setTimeout(() => this.applyFilter(filter.value), this.model.totalRowCount > 20000 ? 200 : 60);
     });
     filter.addEventListener('keydown', (e) => {
       if (e.key === 'Enter') {
@@ -243,7 +303,7 @@ export class ResultGrid {
     canvas.appendChild(body);
     scroller.appendChild(canvas);
     this.root.appendChild(scroller);
-    if (m.rows.length === 0) {
+    if (m.totalRowCount === 0) {
       const empty = el(d, 'div', 'vdb-empty', 'The query returned no rows.');
       this.root.appendChild(empty);
     }
@@ -567,8 +627,8 @@ export class ResultGrid {
     on(this.doc, 'copy', (e) => {
       if (!this.root.contains(this.doc.activeElement) || this.doc.activeElement !== scroller) return;
       if (!this.model.selection) return;
-      const { columns, rows } = this.model.selectedData();
-      e.clipboardData?.setData('text/plain', formatResult('tsv', columns, rows, { header: false }));
+      const { columns, table } = this.model.selectedTable();
+      e.clipboardData?.setData('text/plain', formatResult('tsv', columns, table, { header: false }));
       e.preventDefault();
     });
   }
@@ -696,29 +756,23 @@ export class ResultGrid {
 
   /** Copies the selection (or the whole view) in a format; TSV without header for Ctrl+C. */
   copySelection(format: CopyFormat, plainCtrlC = false): void {
-    const { columns, rows } = this.model.selectedData();
+    const { columns, table } = this.model.selectedTable();
     const header = !(plainCtrlC && this.model.selection && !(this.model.selection.top === 0 && this.model.selection.bottom === this.model.rowCount - 1));
-    const text = formatResult(format, columns, rows, { header });
-    this.host.copy(text, format, rows.length);
-    this.announce(`Copied ${rows.length} ${rows.length === 1 ? 'row' : 'rows'} as ${FORMAT_LABELS[format]}`);
+    const text = formatResult(format, columns, table, { header });
+    const rows = table.rowCount;
+    this.host.copy(text, format, rows);
+    this.announce(`Copied ${rows} ${rows === 1 ? 'row' : 'rows'} as ${FORMAT_LABELS[format]}`);
   }
 
   /** Exports every row of the result (sorted as shown, filter ignored) through the host. */
   exportAll(format: ExportFormat): void {
     const m = this.model;
-    const filter = m.filter;
-    let rows = m.viewData();
-    if (filter) {
-      // The whole result, not just what the filter shows: re-sort all rows.
-      const all = new GridModel(m.columns, m.rows);
-      all.setSort(m.sort);
-      rows = all.viewData();
-    }
-    const content = formatResult(format, m.columns, rows);
+    const table = m.exportTable();
+    const content = formatResult(format, m.columns, table);
     const t = this.output.target;
     const base = `${t.name}-${t.ref}`.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80);
-    this.host.export(format, content, `${base}.${FORMAT_EXTENSIONS[format]}`, rows.length);
-    this.announce(`Exporting ${rows.length} rows as ${FORMAT_LABELS[format]}`);
+    this.host.export(format, content, `${base}.${FORMAT_EXTENSIONS[format]}`, table.rowCount);
+    this.announce(`Exporting ${table.rowCount} rows as ${FORMAT_LABELS[format]}`);
   }
 
   showDetail(row: number, col: number): void {
@@ -754,6 +808,8 @@ export class ResultGrid {
 
   dispose(): void {
     this.disposed = true;
+    this.cancelCompaction?.();
+    this.cancelCompaction = undefined;
     for (const c of this.cleanups.splice(0)) c();
     this.root.remove();
   }

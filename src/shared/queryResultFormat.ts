@@ -1,8 +1,10 @@
 // Text forms of a query result: what the grid copies, what "Export" writes and what the
 // notebook's markdown fallback shows. Pure (no DOM, no node, no vscode) because both the
-// renderer (copy) and the extension host (export, markdown fallback) use it.
+// renderer (copy) and the extension host (export, markdown fallback) use it. Rows come as
+// arrays or as any CellTable (the grid's compact store, a selection of it), read cell by cell.
 import type { Cell, QueryColumn } from './wire';
 import { BINARY_CELL } from './wire';
+import { asCellTable, type CellSource } from './columnStore';
 
 export type CopyFormat = 'tsv' | 'csv' | 'markdown' | 'json';
 export const COPY_FORMATS: readonly CopyFormat[] = ['tsv', 'csv', 'markdown', 'json'];
@@ -65,16 +67,17 @@ export interface FormatOptions {
  */
 export function toDelimited(
   columns: readonly QueryColumn[],
-  rows: readonly (readonly Cell[])[],
+  rows: CellSource,
   delimiter: ',' | '\t',
   opts: FormatOptions = {},
 ): string {
+  const table = asCellTable(rows, columns.length);
   const lines: string[] = [];
   if (opts.header !== false) lines.push(columns.map((c) => escapeDelimited(c.name, delimiter)).join(delimiter));
-  for (const row of rows) {
-    const fields: string[] = new Array<string>(columns.length);
+  const fields: string[] = new Array<string>(columns.length);
+  for (let r = 0; r < table.rowCount; r++) {
     for (let i = 0; i < columns.length; i++) {
-      const cell = row[i] ?? null;
+      const cell = table.cell(r, i);
       fields[i] = cell === null ? '' : cell === '' ? '""' : escapeDelimited(cell, delimiter);
     }
     lines.push(fields.join(delimiter));
@@ -82,11 +85,11 @@ export function toDelimited(
   return lines.length ? `${lines.join('\r\n')}\r\n` : '';
 }
 
-export function toCsv(columns: readonly QueryColumn[], rows: readonly (readonly Cell[])[], opts?: FormatOptions): string {
+export function toCsv(columns: readonly QueryColumn[], rows: CellSource, opts?: FormatOptions): string {
   return toDelimited(columns, rows, ',', opts);
 }
 
-export function toTsv(columns: readonly QueryColumn[], rows: readonly (readonly Cell[])[], opts?: FormatOptions): string {
+export function toTsv(columns: readonly QueryColumn[], rows: CellSource, opts?: FormatOptions): string {
   return toDelimited(columns, rows, '\t', opts);
 }
 
@@ -100,20 +103,22 @@ export function escapeMarkdownCell(value: string): string {
 }
 
 /** GitHub-flavoured Markdown table; NULL shown as *NULL* so it differs from the text "NULL". */
-export function toMarkdown(columns: readonly QueryColumn[], rows: readonly (readonly Cell[])[]): string {
+export function toMarkdown(columns: readonly QueryColumn[], rows: CellSource): string {
   if (columns.length === 0) return '';
-  const head = `| ${columns.map((c) => escapeMarkdownCell(c.name) || ' ').join(' | ')} |`;
-  const rule = `| ${columns.map(() => '---').join(' | ')} |`;
-  const body = rows.map(
-    (row) =>
-      `| ${columns
-        .map((_, i) => {
-          const cell = row[i] ?? null;
-          return cell === null ? '*NULL*' : escapeMarkdownCell(cell);
-        })
-        .join(' | ')} |`,
-  );
-  return [head, rule, ...body].join('\n') + '\n';
+  const table = asCellTable(rows, columns.length);
+  const lines: string[] = [
+    `| ${columns.map((c) => escapeMarkdownCell(c.name) || ' ').join(' | ')} |`,
+    `| ${columns.map(() => '---').join(' | ')} |`,
+  ];
+  const fields: string[] = new Array<string>(columns.length);
+  for (let r = 0; r < table.rowCount; r++) {
+    for (let i = 0; i < columns.length; i++) {
+      const cell = table.cell(r, i);
+      fields[i] = cell === null ? '*NULL*' : escapeMarkdownCell(cell);
+    }
+    lines.push(`| ${fields.join(' | ')} |`);
+  }
+  return lines.join('\n') + '\n';
 }
 
 /**
@@ -136,11 +141,13 @@ export function uniqueColumnKeys(columns: readonly QueryColumn[]): string[] {
 }
 
 /** An array of objects keyed by column name; values stay strings (as the server sent them) or null. */
-export function toJson(columns: readonly QueryColumn[], rows: readonly (readonly Cell[])[]): string {
-  const keys = uniqueColumnKeys(columns);
+export function toJson(columns: readonly QueryColumn[], rows: CellSource): string {
+  const keys = uniqueColumnKeys(columns).map((k) => `${JSON.stringify(k)}: `);
+  const table = asCellTable(rows, columns.length);
   const parts: string[] = [];
-  for (const row of rows) {
-    const fields = keys.map((k, i) => `${JSON.stringify(k)}: ${JSON.stringify(row[i] ?? null)}`);
+  const fields: string[] = new Array<string>(keys.length);
+  for (let r = 0; r < table.rowCount; r++) {
+    for (let i = 0; i < keys.length; i++) fields[i] = `${keys[i] as string}${JSON.stringify(table.cell(r, i))}`;
     parts.push(`  { ${fields.join(', ')} }`);
   }
   return parts.length ? `[\n${parts.join(',\n')}\n]\n` : '[]\n';
@@ -149,7 +156,7 @@ export function toJson(columns: readonly QueryColumn[], rows: readonly (readonly
 export function formatResult(
   format: CopyFormat,
   columns: readonly QueryColumn[],
-  rows: readonly (readonly Cell[])[],
+  rows: CellSource,
   opts?: FormatOptions,
 ): string {
   switch (format) {

@@ -2,6 +2,7 @@
 // SQL type, so "10" < "9" as text; the column's declared type decides how to compare.
 import type { Cell } from './wire';
 import { BINARY_CELL } from './wire';
+import { asCellTable, type CellSource } from './columnStore';
 
 export type ValueKind = 'number' | 'temporal' | 'boolean' | 'binary' | 'text';
 
@@ -100,29 +101,33 @@ export interface SortKey {
 
 /**
  * Returns the row indexes of `indexes` ordered by `keys` (stable: equal rows keep their
- * original order). The rows themselves are never copied or reordered.
+ * original order). The rows themselves are never copied or reordered; each key's column is
+ * read once per row (a compact store slices each value once, not once per comparison).
  */
 export function sortRowIndexes(
-  rows: readonly (readonly Cell[])[],
+  rows: CellSource,
   indexes: readonly number[],
   keys: readonly SortKey[],
   kinds: readonly ValueKind[],
 ): number[] {
-  const out = indexes.slice();
-  if (keys.length === 0) return out;
-  const cmps = keys.map((k) => ({
-    col: k.column,
-    sign: k.direction === 'asc' ? 1 : -1,
-    cmp: cellComparator(kinds[k.column] ?? 'text'),
-  }));
-  out.sort((ia, ib) => {
-    const ra = rows[ia] as readonly Cell[];
-    const rb = rows[ib] as readonly Cell[];
-    for (const { col, sign, cmp } of cmps) {
-      const c = cmp(ra[col] ?? null, rb[col] ?? null);
+  const n = indexes.length;
+  if (keys.length === 0) return indexes.slice();
+  const table = asCellTable(rows, Math.max(0, ...keys.map((k) => k.column + 1)));
+  const cmps = keys.map((k) => {
+    const values = new Array<Cell>(n);
+    for (let i = 0; i < n; i++) values[i] = table.cell(indexes[i] as number, k.column);
+    return { values, sign: k.direction === 'asc' ? 1 : -1, cmp: cellComparator(kinds[k.column] ?? 'text') };
+  });
+  const positions = new Array<number>(n);
+  for (let i = 0; i < n; i++) positions[i] = i;
+  positions.sort((pa, pb) => {
+    for (const { values, sign, cmp } of cmps) {
+      const c = cmp(values[pa] as Cell, values[pb] as Cell);
       if (c !== 0) return sign * c;
     }
-    return ia - ib;
+    return (indexes[pa] as number) - (indexes[pb] as number);
   });
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = indexes[positions[i] as number] as number;
   return out;
 }
