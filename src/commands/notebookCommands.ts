@@ -6,10 +6,10 @@ import type { Logger } from '../core/logger';
 import type { Ui, PickItem } from '../platform/ui';
 import type { DatabaseRef } from '../shared/wire';
 import type { QueryTarget } from '../shared/queryResultOutput';
-import { Commands, Notebooks } from '../shared/ids';
+import { Commands, ContextKeys, Notebooks } from '../shared/ids';
 import { collectAll } from '../api/pagination';
 import { newNotebook } from '../core/sql/notebookDocument';
-import { historyLabel, type HistoryEntry } from '../core/sql/history';
+import { historyLabel, historyMatches, historySearcher, type HistoryEntry } from '../core/sql/history';
 import { targetLabel, validateRefInput } from '../core/sql/refs';
 import { statementAt } from '../core/sql/statements';
 import type { CommandClients } from './commandDeps';
@@ -22,8 +22,11 @@ import type { SqlSettings } from '../notebook/sqlSettings';
 import { CellMeta, targetOf, toVscode } from '../notebook/sqlNotebookSerializer';
 
 /** Targets remembered for plain .sql documents (by URI), kept in workspaceState. */
-export class EditorTargets {
+export class EditorTargets implements vscode.Disposable {
   private static readonly KEY = 'versionedDb.sqlEditorTargets';
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  /** Fires with the document whose target was set. */
+  readonly onDidChange = this.changed.event;
   constructor(private readonly state: vscode.Memento) {}
   get(uri: vscode.Uri): QueryTarget | undefined {
     const all = this.state.get<Record<string, QueryTarget>>(EditorTargets.KEY) ?? {};
@@ -33,6 +36,61 @@ export class EditorTargets {
     const all = { ...(this.state.get<Record<string, QueryTarget>>(EditorTargets.KEY) ?? {}) };
     all[uri.toString()] = target;
     await this.state.update(EditorTargets.KEY, all);
+    this.changed.fire(uri);
+  }
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+/** True when `editor` is a .sql editor whose document has a Versioned DB target. */
+export function sqlEditorHasTarget(
+  editor: { readonly document: { readonly languageId: string; readonly uri: vscode.Uri } } | undefined,
+  targets: Pick<EditorTargets, 'get'>,
+): boolean {
+  return !!editor && editor.document.languageId === 'sql' && targets.get(editor.document.uri) !== undefined;
+}
+
+/**
+ * Keeps the `versionedDb.sqlEditorHasTarget` context key true exactly while the active editor is
+ * a .sql file with a target, so Ctrl+Enter runs SQL here only in files set up for Versioned DB
+ * and stays free for other SQL extensions everywhere else. (The editor title's Run button and
+ * the context menu still work in any .sql file and ask for the target the first time.)
+ */
+export class SqlEditorTargetContext implements vscode.Disposable {
+  private readonly subs: vscode.Disposable[];
+  private last: boolean | undefined;
+
+  constructor(
+    private readonly targets: EditorTargets,
+    private readonly setContext: (value: boolean) => unknown = (value) =>
+      vscode.commands.executeCommand('setContext', ContextKeys.sqlEditorHasTarget, value),
+  ) {
+    this.subs = [
+      vscode.window.onDidChangeActiveTextEditor(() => this.update()),
+      targets.onDidChange(() => this.update()),
+      // Changing a document's language (plaintext → SQL) reopens it under the new language id.
+      vscode.workspace.onDidOpenTextDocument((doc) => {
+        if (doc === vscode.window.activeTextEditor?.document) this.update();
+      }),
+    ];
+    this.update();
+  }
+
+  /** The value last given to the context key. */
+  get value(): boolean {
+    return this.last === true;
+  }
+
+  update(): void {
+    const value = sqlEditorHasTarget(vscode.window.activeTextEditor, this.targets);
+    if (value === this.last) return;
+    this.last = value;
+    void this.setContext(value);
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
   }
 }
 
@@ -254,21 +312,80 @@ export async function runSqlInEditor(deps: NotebookCommandDeps): Promise<void> {
   await runIntoPanel(deps, sql, target);
 }
 
-export async function showQueryHistory(deps: NotebookCommandDeps): Promise<void> {
+/** A row of the history picker: an entry, or the note that more entries match. */
+export type HistoryPickItem = vscode.QuickPickItem & { readonly entry?: HistoryEntry };
+
+/**
+ * The history picker. Typing searches with `searchHistory` (SQL text, database, ref, commit), not
+ * with the quick pick's fuzzy match on the label: a search for a table or a branch finds entries
+ * whose (shortened) label does not show it. `createQuickPick` lets tests drive a real quick pick.
+ */
+export function pickHistoryEntry(
+  entries: readonly HistoryEntry[],
+  createQuickPick: () => vscode.QuickPick<HistoryPickItem> = () => vscode.window.createQuickPick<HistoryPickItem>(),
+): Promise<HistoryEntry | undefined> {
+  const search = historySearcher(entries);
+  // Rows are built once; a keystroke only chooses which of them to show.
+  const rows = new Map<HistoryEntry, HistoryPickItem>();
+  const rowOf = (e: HistoryEntry): HistoryPickItem => {
+    let row = rows.get(e);
+    if (!row) {
+      row = {
+        label: historyLabel(e),
+        description: `${targetLabel(e.target)} · ${e.status} · ${e.rowCount} rows`,
+        detail: `${new Date(e.ranAt).toLocaleString()}${e.commit ? ` · commit ${short(e.commit)}` : ''}`,
+        // The quick pick would otherwise hide rows whose label does not fuzzy-match the text.
+        alwaysShow: true,
+        entry: e,
+      };
+      rows.set(e, row);
+    }
+    return row;
+  };
+  const qp = createQuickPick();
+  qp.title = 'Query history';
+  qp.placeholder = 'Search past queries by SQL, table, database, branch, tag or commit';
+  qp.matchOnDescription = false;
+  qp.matchOnDetail = false;
+  qp.ignoreFocusOut = true;
+  const render = (): void => {
+    const { shown, more } = historyMatches(search, qp.value);
+    const items: HistoryPickItem[] = shown.map(rowOf);
+    if (more > 0) items.push({ label: `$(info) ${more} more ${more === 1 ? 'query matches' : 'queries match'}: type more words to narrow`, alwaysShow: true });
+    qp.items = items;
+  };
+  render();
+  return new Promise((resolve) => {
+    let done = false;
+    const subs = [
+      qp.onDidChangeValue(render),
+      qp.onDidAccept(() => {
+        const entry = qp.selectedItems[0]?.entry;
+        if (!entry) return;
+        done = true;
+        resolve(entry);
+        qp.hide();
+      }),
+      qp.onDidHide(() => {
+        if (!done) resolve(undefined);
+        for (const s of subs) s.dispose();
+        qp.dispose();
+      }),
+    ];
+    qp.show();
+  });
+}
+
+export async function showQueryHistory(
+  deps: NotebookCommandDeps,
+  createQuickPick?: () => vscode.QuickPick<HistoryPickItem>,
+): Promise<void> {
   const entries = deps.history.all();
   if (entries.length === 0) {
     void deps.ui.info('No queries yet. Queries you run in notebooks and .sql files appear here.');
     return;
   }
-  const entry = await deps.ui.pick<HistoryEntry>(
-    entries.map((e) => ({
-      label: historyLabel(e),
-      description: `${targetLabel(e.target)} · ${e.status} · ${e.rowCount} rows`,
-      detail: `${new Date(e.ranAt).toLocaleString()}${e.commit ? ` · commit ${short(e.commit)}` : ''}`,
-      value: e,
-    })),
-    { title: 'Query history', placeholder: 'Search past queries by SQL, database or ref' },
-  );
+  const entry = await pickHistoryEntry(entries, createQuickPick);
   if (!entry) return;
   const nb = vscode.window.activeNotebookEditor;
   const canInsert = !!nb && nb.notebook.notebookType === Notebooks.type;
@@ -310,5 +427,5 @@ export function registerNotebookCommands(deps: NotebookCommandDeps): vscode.Disp
     [Commands.showQueryHistory, () => showQueryHistory(deps)],
     [Commands.clearQueryHistory, () => clearQueryHistory(deps)],
   ];
-  return registerGuarded(handlers, deps.ui);
+  return [...registerGuarded(handlers, deps.ui), new SqlEditorTargetContext(deps.editorTargets), deps.editorTargets];
 }

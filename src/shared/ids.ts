@@ -70,6 +70,8 @@ export const ContextKeys = {
   hasDatabases: 'versionedDb.hasDatabases',
   /** True while the built-in local hub runs. */
   localHubRunning: 'versionedDb.localHubRunning',
+  /** True while the active editor is a .sql file with a Versioned DB target (scopes Ctrl+Enter). */
+  sqlEditorHasTarget: 'versionedDb.sqlEditorHasTarget',
 } as const;
 
 /** The SQL notebook type, its controller and the result grid renderer (package.json `notebooks`, `notebookRenderer`). */

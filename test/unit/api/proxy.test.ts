@@ -3,7 +3,7 @@
 // the proxy cannot read (no Authorization reaches it), http targets forwarded, `noProxy` hosts and
 // the local hub (loopback) straight to the server.
 import { strict as assert } from 'node:assert';
-import { lookup as dnsLookup, type LookupAddress, type LookupOneOptions } from 'node:dns';
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { ApiError, HubClient, NO_PROXY, ProxyDispatcher, isLoopback, matchesNoProxy, proxyFor, type ProxySettings } from '../../../src/api/index';
 import { describeError } from '../../../src/commands/errorMessages';
 import { readProxySettings } from '../../../src/platform/settings';
@@ -15,13 +15,14 @@ const TOKEN = 'pat_proxy_SECRET_token_77';
 const user = { username: 'alice', email: 'alice@example.com' };
 
 /** Resolves every `*.example.test` name to 127.0.0.1, so a request that bypasses the proxy still lands on a loopback server. */
-function exampleTestLookup(hostname: string, options: LookupOneOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void {
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+function exampleTestLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
   if (hostname.endsWith('.example.test')) {
-    if ((options as { all?: boolean }).all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
+    if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
     else callback(null, '127.0.0.1', 4);
     return;
   }
-  dnsLookup(hostname, options, callback);
+  (dnsLookup as unknown as (h: string, o: LookupOptions, cb: LookupCallback) => void)(hostname, options, callback);
 }
 
 const settings = (proxy: string, extra: Partial<ProxySettings> = {}): ProxySettings => ({

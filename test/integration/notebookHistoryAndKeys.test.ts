@@ -1,0 +1,133 @@
+// In a real VS Code: the query history picker searches SQL text, database and ref as you type
+// (not only the label the quick pick shows), and the context key that scopes Ctrl+Enter follows
+// the active editor: true only for a .sql editor with a Versioned DB target.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { silentLogger } from '../../src/core/logger';
+import { historyLabel, type HistoryEntry } from '../../src/core/sql/history';
+import {
+  EditorTargets,
+  showQueryHistory,
+  SqlEditorTargetContext,
+  type HistoryPickItem,
+  type NotebookCommandDeps,
+} from '../../src/commands/notebookCommands';
+import { QueryHistoryStore } from '../../src/notebook/queryHistoryStore';
+import { ScriptedUi } from './versioningScriptedUi';
+
+/** A Memento in memory, so the test does not touch the extension's real state. */
+class MemoryMemento implements vscode.Memento {
+  private readonly data = new Map<string, unknown>();
+  keys(): readonly string[] {
+    return [...this.data.keys()];
+  }
+  get<T>(key: string, fallback?: T): T | undefined {
+    return (this.data.has(key) ? this.data.get(key) : fallback) as T | undefined;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.data.set(key, value);
+  }
+}
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 5000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const target = (ref: string) => ({ hostId: 'http://127.0.0.1:1', owner: 'alice', name: 'prices', ref });
+const longSql = `SELECT ${Array.from({ length: 20 }, (_, i) => `price_column_${i}`).join(', ')} FROM warehouse_stock`;
+
+describe('SQL notebooks: query history picker and the Ctrl+Enter context key', function () {
+  this.timeout(60_000);
+
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('typing a table name or a branch finds entries whose label does not show it; Enter picks one', async () => {
+    const history = new QueryHistoryStore(new MemoryMemento(), () => 100);
+    const entry = (id: string, sql: string, ref: string): HistoryEntry => ({
+      id,
+      sql,
+      target: target(ref),
+      ranAt: `2026-11-2${id}T10:00:00Z`,
+      status: 'success',
+      rowCount: 3,
+      elapsedMs: 4,
+    });
+    // Added oldest first; the history lists newest first.
+    await history.add(entry('1', 'SELECT * FROM products', 'main'));
+    await history.add(entry('2', longSql, 'release-7'));
+    await history.add(entry('3', 'SELECT count(*) FROM stores', 'feature-x'));
+    const ui = new ScriptedUi();
+    const deps = { ui, history, log: silentLogger } as unknown as NotebookCommandDeps;
+
+    let qp: vscode.QuickPick<HistoryPickItem> | undefined;
+    const shown = showQueryHistory(deps, () => (qp = vscode.window.createQuickPick<HistoryPickItem>()));
+    const picker = await until('the history picker', () => qp);
+    const labels = (): string[] => picker.items.map((i) => i.label);
+    assert.deepEqual(labels(), ['SELECT count(*) FROM stores', historyLabel(history.all()[1]!), 'SELECT * FROM products']);
+    assert.ok(!labels()[1]!.includes('warehouse_stock'), 'the shortened label hides the table name');
+    assert.equal(picker.matchOnDescription, false);
+    assert.equal(picker.matchOnDetail, false);
+
+    picker.value = 'warehouse_stock';
+    await until('the search for a table', () => labels().length === 1);
+    assert.deepEqual(labels(), [historyLabel(history.all()[1]!)]);
+
+    picker.value = 'feature-x';
+    await until('the search for a branch', () => labels()[0] === 'SELECT count(*) FROM stores' && labels().length === 1);
+
+    picker.value = 'no such words';
+    await until('no match', () => labels().length === 0);
+
+    // Pick the long one with the keyboard, then "Copy SQL" in the next step.
+    picker.value = 'release-7 price_column_19';
+    await until('the search for a ref and a column', () => labels().length === 1);
+    picker.activeItems = [picker.items[0]!];
+    ui.answers.push('Copy SQL');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await shown;
+    assert.deepEqual(ui.copied, [longSql]);
+    assert.deepEqual(ui.answers, []);
+  });
+
+  it('versionedDb.sqlEditorHasTarget is true only while a .sql editor with a target is active', async () => {
+    const targets = new EditorTargets(new MemoryMemento());
+    const values: boolean[] = [];
+    const context = new SqlEditorTargetContext(targets, (v) => values.push(v));
+    try {
+      const sqlA = await vscode.workspace.openTextDocument({ language: 'sql', content: 'SELECT 1;' });
+      await vscode.window.showTextDocument(sqlA);
+      await until('a .sql editor', () => vscode.window.activeTextEditor?.document === sqlA);
+      context.update();
+      assert.equal(context.value, false, 'no target yet: Ctrl+Enter is left to other SQL extensions');
+
+      await targets.set(sqlA.uri, target('main'));
+      assert.equal(context.value, true, 'setting the target turns it on at once');
+
+      const text = await vscode.workspace.openTextDocument({ language: 'plaintext', content: 'SELECT 1;' });
+      await vscode.window.showTextDocument(text);
+      await until('leaving the .sql editor', () => !context.value || undefined);
+
+      const sqlB = await vscode.workspace.openTextDocument({ language: 'sql', content: 'SELECT 2;' });
+      await vscode.window.showTextDocument(sqlB);
+      await until('the second .sql editor', () => vscode.window.activeTextEditor?.document === sqlB);
+      assert.equal(context.value, false, 'another .sql file without a target');
+
+      await vscode.window.showTextDocument(sqlA);
+      await until('back in the first .sql editor', () => context.value || undefined);
+      assert.deepEqual(values.filter((v, i) => i === 0 || v !== values[i - 1]), values, 'the key is set only when it changes');
+      assert.equal(values.at(-1), true);
+    } finally {
+      context.dispose();
+      targets.dispose();
+    }
+  });
+});
