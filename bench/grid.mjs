@@ -3,16 +3,31 @@
 // same page from the same data, and memory against the JSON size. Prints ratios; never
 // passes or fails on time.
 //
-//   node bench/grid.mjs            # 1,000 x 10 and 100,000 x 20
-//   node bench/grid.mjs --quick    # 1,000 x 10 only
+//   node bench/grid.mjs                    # 1,000 x 10 and 100,000 x 20
+//   node bench/grid.mjs --quick            # 1,000 x 10 only
+//   node bench/grid.mjs --before=<git ref> # also the grid as of that commit, same run, alternating
+//   node bench/grid.mjs --runs=3           # each grid 3 times per size (medians)
+//   node bench/grid.mjs --no-table         # skip the full-DOM table (2+ minutes at 100,000 x 20)
 //
 // The page receives the result as JSON text ("the data arrives"), parses it, and the clock
 // runs from just after the parse to the second animation frame after the grid is built
-// (the first frame that shows it).
+// (the first frame that shows it). Heap figures (JS heap + ArrayBuffer backing stores after a
+// forced GC, through CDP Runtime.getHeapUsage, minus the empty page, over the JSON's length): while the text and the parsed result are both alive (the
+// floor of the peak during JSON.parse); the parsed result alone; the grid's peak (parsed rows
+// and its compact store both alive, just before it lets the rows go); and the steady state
+// once the page keeps no reference to the parsed result (what a displayed result costs).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium } from 'playwright-core';
 
+const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = process.argv.includes('--quick');
+const withTable = !process.argv.includes('--no-table');
+const RUNS = Number(arg('runs') ?? 1);
+const beforeRef = arg('before');
 const SIZES = quick ? [[1000, 10]] : [[1000, 10], [100000, 20]];
 const SCROLL_FRAMES = 120;
 // A wheel notch is about 100-120 px: each frame scrolls that far, as a person scrolling does.
@@ -46,18 +61,37 @@ function makeResult(rows, cols) {
   return { columns, rows: data, status: 'success' };
 }
 
-const bundle = await esbuild.build({
-  entryPoints: ['src/renderer/resultGrid.ts'],
-  bundle: true,
-  write: false,
-  format: 'iife',
-  globalName: 'VdbGrid',
-  platform: 'browser',
-  target: 'es2022',
-  minify: true,
-  define: { 'process.env.NODE_ENV': '"production"' },
-});
-const gridJs = bundle.outputFiles[0].text;
+async function bundleGrid(root) {
+  const bundle = await esbuild.build({
+    entryPoints: [join(root, 'src/renderer/resultGrid.ts')],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    globalName: 'VdbGrid',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    define: { 'process.env.NODE_ENV': '"production"' },
+  });
+  return bundle.outputFiles[0].text;
+}
+
+/** The grid's sources as of a commit (renderer + shared, which is all it imports), bundled. */
+async function bundleAt(ref) {
+  const dir = mkdtempSync(join(tmpdir(), 'grid-before-'));
+  try {
+    const tar = execFileSync('git', ['archive', ref, 'src/renderer', 'src/shared'], { maxBuffer: 64 << 20 });
+    execFileSync('tar', ['-x', '-C', dir], { input: tar });
+    // Resolve the bundle's packages from this checkout.
+    execFileSync('ln', ['-s', join(process.cwd(), 'node_modules'), join(dir, 'node_modules')]);
+    return await bundleGrid(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const grids = [{ kind: 'grid', label: beforeRef ? 'grid (after)' : 'grid', js: await bundleGrid(process.cwd()) }];
+if (beforeRef) grids.unshift({ kind: 'grid', label: `grid (before, ${execFileSync('git', ['rev-parse', '--short', beforeRef]).toString().trim()})`, js: await bundleAt(beforeRef) });
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
@@ -78,18 +112,42 @@ async function threadTime(cdp) {
   return metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0;
 }
 
-async function runOne(kind, json) {
+async function runOne(kind, json, gridJs = '') {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
-  await page.setContent('<!doctype html><html><body style="margin:0"><div id="host"></div></body></html>');
-  await page.addScriptTag({ content: gridJs });
-  await page.evaluate(() => globalThis.gc?.());
-  const heapBefore = await page.evaluate(() => performance.memory?.usedJSHeapSize ?? 0);
+  // The page fetches the JSON over (routed) HTTP, as a webview receives bytes: passing it as an
+  // evaluate() argument would embed it in a script source that DevTools keeps alive for the
+  // page's lifetime (~2 bytes per character in the heap, which the heap figures would count).
+  await page.route('http://grid.bench/**', (route) =>
+    route.request().url().endsWith('/result.json')
+      ? route.fulfill({ body: json, contentType: 'application/json' })
+      : route.request().url().endsWith('/warmup.json')
+        ? route.fulfill({ body: '{"rows":[["a",null]]}', contentType: 'application/json' })
+      : route.fulfill({ body: '<!doctype html><html><body style="margin:0"><div id="host"></div></body></html>', contentType: 'text/html' }),
+  );
+  await page.goto('http://grid.bench/');
+  if (gridJs) await page.addScriptTag({ content: gridJs });
+  // JS heap plus ArrayBuffer backing stores (typed arrays live outside the JS heap proper, and
+  // the compact store keeps its offsets in them), after a full GC.
+  const heap = async () => {
+    await page.evaluate(() => globalThis.gc?.());
+    const u = await cdp.send('Runtime.getHeapUsage');
+    if (process.env.GRID_BENCH_DEBUG) console.log('heap', u.usedSize, u.backingStorageSize);
+    return u.usedSize + (u.backingStorageSize ?? 0);
+  };
+  // Warm up fetch and JSON.parse, so the baseline already holds their code and caches.
+  await page.evaluate(async () => { JSON.parse(await (await fetch('/warmup.json')).text()); });
+  await heap();
+  const heapBefore = await heap();
   // "The data arrives": parsed once, outside the measured part.
-  await page.evaluate((text) => { globalThis.__result = JSON.parse(text); }, json);
-  await page.evaluate(() => globalThis.gc?.());
-  const heapParsed = await page.evaluate(() => performance.memory?.usedJSHeapSize ?? 0);
+  await page.evaluate(async () => {
+    globalThis.__text = await (await fetch('/result.json')).text();
+    globalThis.__result = JSON.parse(globalThis.__text);
+  });
+  const heapTextAndParsed = await heap();
+  await page.evaluate(() => { delete globalThis.__text; });
+  const heapParsed = await heap();
   const cpu0 = await threadTime(cdp);
   const build = await page.evaluate(
     async ({ kind, timeoutMs }) => {
@@ -99,7 +157,7 @@ async function runOne(kind, json) {
       const t0 = performance.now();
       if (kind === 'grid') {
         const output = { v: 1, result, sql: 'select', target: { hostId: 'h', owner: 'o', name: 'db', ref: 'main' }, ranAt: '', elapsedMs: 0, limit: 0 };
-        new VdbGrid.ResultGrid(output, { copy() {}, export() {} }, host, { maxHeight: 600 });
+        globalThis.__grid = new VdbGrid.ResultGrid(output, { copy() {}, export() {} }, host, { maxHeight: 600 });
         globalThis.__scroller = host.querySelector('.vdb-grid');
       } else {
         const wrap = document.createElement('div');
@@ -143,7 +201,19 @@ async function runOne(kind, json) {
     await page.close();
     return { kind, timedOut: true };
   }
-  const cpu1 = await threadTime(cdp);
+  let cpu1 = await threadTime(cdp);
+  // The grid moves the cells into its compact store in idle time after the first paint.
+  const compactMs = await page.evaluate(async () => {
+    const t = performance.now();
+    await globalThis.__grid?.compacted;
+    return performance.now() - t;
+  });
+  const cpuCompact = (await threadTime(cdp)) - cpu1;
+  const heapPeak = await heap();
+  // The page lets go of the parsed result, as the notebook renderer does after building the grid.
+  await page.evaluate(() => { delete globalThis.__result; });
+  const heapSteady = await heap();
+  cpu1 = await threadTime(cdp);
   // Scroll: one step per frame (and a horizontal step every 10th); the work of each step is
   // timed in the page (wall), the main thread's CPU over all steps through CDP.
   const scroll = await page.evaluate(async ({ frames, stepPx }) => {
@@ -170,8 +240,7 @@ async function runOne(kind, json) {
     return { work, intervals };
   }, { frames: SCROLL_FRAMES, stepPx: SCROLL_STEP_PX });
   const cpu2 = await threadTime(cdp);
-  await page.evaluate(() => globalThis.gc?.());
-  const heapAfterGc = await page.evaluate(() => performance.memory?.usedJSHeapSize ?? 0);
+  const heapAfterGc = await heap();
   await page.close();
   return {
     kind,
@@ -184,36 +253,74 @@ async function runOne(kind, json) {
     domNodes: build.domNodes,
     heapGrowth: heapAfterGc - heapBefore,
     heapData: heapParsed - heapBefore,
+    heapParse: heapTextAndParsed - heapBefore,
+    heapPeak: heapPeak - heapBefore,
+    heapSteady: heapSteady - heapBefore,
+    compactMs,
+    compactCpu: cpuCompact * 1000,
     jsonBytes: json.length,
   };
 }
 
 const f = (n) => n.toFixed(1);
 const r2 = (a, b) => (a / b).toFixed(2);
+const median = (xs) => pct(xs, 50);
+/** Medians of every numeric figure over several runs of one variant. */
+function med(runs) {
+  const out = { ...runs[0] };
+  for (const k of Object.keys(out)) if (typeof out[k] === 'number') out[k] = median(runs.map((x) => x[k]));
+  return out;
+}
 const lines = [];
+const heapLines = [];
 const load = (await import('node:os')).loadavg()[0].toFixed(1);
 for (const [rowsN, colsN] of SIZES) {
   const json = JSON.stringify(makeResult(rowsN, colsN));
-  const grid = await runOne('grid', json);
-  const table = await runOne('table', json);
+  const runs = grids.map(() => []);
+  for (let i = 0; i < RUNS; i++) {
+    // Alternating, so a burst of load on the machine hits every variant alike.
+    for (let g = 0; g < grids.length; g++) runs[g].push(await runOne('grid', json, grids[g].js));
+  }
+  const results = runs.map(med);
+  const table = withTable ? await runOne('table', json) : undefined;
   const label = `${rowsN.toLocaleString('en-US')} × ${colsN} (${(json.length / 1e6).toFixed(1)} MB JSON)`;
-  const heapX = (x) => (x.heapGrowth / x.jsonBytes).toFixed(2);
-  const show = (x) =>
-    `first paint ${f(x.firstPaint)} ms wall / ${f(x.firstPaintCpu)} ms CPU, scroll step p95 ${f(x.workP95)} ms wall (max ${f(x.workMax)}), ` +
-    `scroll CPU ${f(x.scrollCpuPerFrame)} ms/frame, frame interval p95 ${f(x.frameP95)} ms, ${x.domNodes} DOM nodes, heap +${(x.heapGrowth / 1e6).toFixed(1)} MB = ${heapX(x)}× JSON (the parsed result alone: ${(x.heapData / x.jsonBytes).toFixed(2)}×)`;
-  console.log(`\n${label}`);
-  console.log(`  grid : ${show(grid)}`);
-  if (table.timedOut) {
+  const x = (bytes, r) => `${(bytes / r.jsonBytes).toFixed(2)}×`;
+  const show = (r) =>
+    `first paint ${f(r.firstPaint)} ms wall / ${f(r.firstPaintCpu)} ms CPU, scroll step p95 ${f(r.workP95)} ms wall (max ${f(r.workMax)}), ` +
+    `scroll CPU ${f(r.scrollCpuPerFrame)} ms/frame, frame interval p95 ${f(r.frameP95)} ms, ${r.domNodes} DOM nodes, ` +
+    `heap: text + parsed ${x(r.heapParse, r)}, parsed ${x(r.heapData, r)}, peak with the grid ${x(r.heapPeak, r)}, ` +
+    `steady ${x(r.heapSteady, r)} (+${(r.heapSteady / 1e6).toFixed(1)} MB), after scrolling ${x(r.heapGrowth, r)}` +
+    (r.kind === 'grid' ? `; compacted ${f(r.compactMs)} ms after first paint (${f(r.compactCpu)} ms CPU)` : '');
+  console.log(`\n${label}${RUNS > 1 ? ` (medians of ${RUNS} runs per grid)` : ''}`);
+  results.forEach((r, g) => console.log(`  ${grids[g].label}: ${show(r)}`));
+  for (let g = 0; g < grids.length; g++) {
+    const r = results[g];
+    heapLines.push(`| ${label} | ${grids[g].label} | ${x(r.heapParse, r)} | ${x(r.heapData, r)} | ${x(r.heapPeak, r)} | **${x(r.heapSteady, r)}** | ${f(r.compactMs)} / ${f(r.compactCpu)} |`);
+  }
+  if (!table) {
+    for (let g = 0; g < grids.length; g++) {
+      const r = results[g];
+      lines.push(`| ${label} | ${grids[g].label} | ${f(r.firstPaint)} / ${f(r.firstPaintCpu)} | — | — | ${f(r.workP95)} | — | ${f(r.scrollCpuPerFrame)} | — | ${x(r.heapSteady, r)} | — |`);
+    }
+  } else if (table.timedOut) {
     console.log(`  table: did not finish building within ${TABLE_TIMEOUT_MS / 1000} s`);
-    lines.push(`| ${label} | ${f(grid.firstPaint)} / ${f(grid.firstPaintCpu)} | > ${TABLE_TIMEOUT_MS} (gave up) | — | ${f(grid.workP95)} | — | ${f(grid.scrollCpuPerFrame)} | — | ${heapX(grid)}× | — |`);
+    for (let g = 0; g < grids.length; g++) {
+      const r = results[g];
+      lines.push(`| ${label} | ${grids[g].label} | ${f(r.firstPaint)} / ${f(r.firstPaintCpu)} | > ${TABLE_TIMEOUT_MS} (gave up) | — | ${f(r.workP95)} | — | ${f(r.scrollCpuPerFrame)} | — | ${x(r.heapSteady, r)} | — |`);
+    }
   } else {
     console.log(`  table: ${show(table)}`);
-    console.log(`  grid/table: first paint ${r2(grid.firstPaint, table.firstPaint)} wall, ${r2(grid.firstPaintCpu, table.firstPaintCpu)} CPU; scroll CPU/frame ${r2(grid.scrollCpuPerFrame, table.scrollCpuPerFrame)}; heap ${r2(grid.heapGrowth, table.heapGrowth)}`);
-    lines.push(`| ${label} | ${f(grid.firstPaint)} / ${f(grid.firstPaintCpu)} | ${f(table.firstPaint)} / ${f(table.firstPaintCpu)} | ${r2(grid.firstPaint, table.firstPaint)} / ${r2(grid.firstPaintCpu, table.firstPaintCpu)} | ${f(grid.workP95)} | ${f(table.workP95)} | ${f(grid.scrollCpuPerFrame)} | ${f(table.scrollCpuPerFrame)} | ${heapX(grid)}× | ${heapX(table)}× |`);
+    for (let g = 0; g < grids.length; g++) {
+      const r = results[g];
+      lines.push(`| ${label} | ${grids[g].label} | ${f(r.firstPaint)} / ${f(r.firstPaintCpu)} | ${f(table.firstPaint)} / ${f(table.firstPaintCpu)} | ${r2(r.firstPaint, table.firstPaint)} / ${r2(r.firstPaintCpu, table.firstPaintCpu)} | ${f(r.workP95)} | ${f(table.workP95)} | ${f(r.scrollCpuPerFrame)} | ${f(table.scrollCpuPerFrame)} | ${x(r.heapSteady, r)} | ${x(table.heapSteady, table)} |`);
+    }
   }
 }
 console.log(`\nload average at start: ${load}`);
-console.log('\n| result | grid first paint ms (wall / CPU) | table first paint ms (wall / CPU) | grid ÷ table | grid scroll step p95 ms (wall) | table scroll step p95 ms (wall) | grid scroll CPU ms/frame | table scroll CPU ms/frame | grid heap ÷ JSON | table heap ÷ JSON |');
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log('\n| result | variant | grid first paint ms (wall / CPU) | table first paint ms (wall / CPU) | grid ÷ table | grid scroll step p95 ms (wall) | table scroll step p95 ms (wall) | grid scroll CPU ms/frame | table scroll CPU ms/frame | grid heap ÷ JSON (steady) | table heap ÷ JSON |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const l of lines) console.log(l);
+console.log('\n| result | variant | text + parsed (JSON.parse floor) | parsed rows | grid peak (rows + store) | grid steady | compaction ms after first paint (wall / CPU) |');
+console.log('|---|---|---|---|---|---|---|');
+for (const l of heapLines) console.log(l);
 await browser.close();

@@ -15,7 +15,7 @@ import {
   type CopyFormat,
   type ExportFormat,
 } from '../shared/queryResultFormat';
-import { ColumnStoreBuilder } from '../shared/columnStore';
+import { ColumnStore, ColumnStoreBuilder } from '../shared/columnStore';
 import { GridModel } from './gridModel';
 import { AxisWindow, type Size, type Viewport, type WindowItem } from './gridWindow';
 import { GUTTER_WIDTH, HEADER_HEIGHT, MAX_GRID_HEIGHT, ROW_HEIGHT, injectStyles } from './gridStyles';
@@ -39,7 +39,7 @@ export interface ResultGridOptions {
  * ms); larger ones paint from the row arrays and convert in idle time, a chunk at a time.
  */
 const SYNC_COMPACT_CELLS = 50_000;
-/** Longest stretch of conversion work per idle callback, so scrolling stays smooth meanwhile. */
+/** Most conversion work per callback, so a frame (scrolling, the first paint) never waits long. */
 const COMPACT_SLICE_MS = 8;
 
 let gridSeq = 0;
@@ -145,25 +145,30 @@ export class ResultGrid {
    * the arrays take) and lets the arrays go. Until it is done the model reads the arrays.
    */
   private compact(rows: QueryOutput['result']['rows']): Promise<void> {
-    const builder = new ColumnStoreBuilder(rows, this.model.columnCount);
-    if (rows.length * this.model.columnCount <= SYNC_COMPACT_CELLS) {
-      this.model.replaceData(builder.finish());
+    const columnCount = this.model.columnCount;
+    if (rows.length * columnCount <= SYNC_COMPACT_CELLS) {
+      this.model.replaceData(ColumnStore.fromRows(rows, columnCount));
       return Promise.resolve();
     }
     const view = this.doc.defaultView;
     return new Promise<void>((resolve) => {
+      let builder: ColumnStoreBuilder | undefined;
       let handle: number | undefined;
       const schedule = (): void => {
-        // Idle callbacks run between frames; the timeout keeps it moving during a long scroll.
+        // Idle callbacks run in the time a frame leaves over, so scrolling meanwhile stays
+        // smooth; the timeout keeps the conversion moving during a long scroll.
         handle = view?.requestIdleCallback
           ? view.requestIdleCallback(slice, { timeout: 250 })
           : (setTimeout(slice, 0) as unknown as number);
       };
-      const slice = (): void => {
+      const slice = (deadline?: IdleDeadline): void => {
         handle = undefined;
+        // Created here, not before the first paint: its offset arrays take a few ms to allocate.
+        builder ??= new ColumnStoreBuilder(rows, columnCount);
         const until = performance.now() + COMPACT_SLICE_MS;
+        const idle = deadline && !deadline.didTimeout ? deadline : undefined;
         while (!builder.step()) {
-          if (performance.now() >= until) {
+          if (performance.now() >= until || (idle && idle.timeRemaining() < 1)) {
             schedule();
             return;
           }
