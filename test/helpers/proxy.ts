@@ -121,16 +121,20 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
   };
 }
 
-/** The test-only self-signed certificate for `api.example.test` (test/helpers/tls/). */
-export const TEST_TLS = {
-  host: 'api.example.test',
-  cert: readFileSync(join(__dirname, 'tls', 'api.example.test.crt')),
-  key: readFileSync(join(__dirname, 'tls', 'api.example.test.key')),
-};
+/** The host name of the test-only self-signed certificate in test/helpers/tls/. */
+export const TEST_TLS_HOST = 'api.example.test';
 
-/** An https server on 127.0.0.1 presenting the `api.example.test` certificate. */
+/** Read on first use, so a bundled suite that only needs the proxy does not look for the files. */
+function testTls(): { cert: Buffer; key: Buffer } {
+  return {
+    cert: readFileSync(join(__dirname, 'tls', `${TEST_TLS_HOST}.crt`)),
+    key: readFileSync(join(__dirname, 'tls', `${TEST_TLS_HOST}.key`)),
+  };
+}
+
+/** An https server on 127.0.0.1 presenting the `api.example.test` certificate (self-signed). */
 export async function startHttpsLoopback(handler: RequestListener): Promise<{ port: number; server: HttpsServer; close(): Promise<void> }> {
-  const server = createHttpsServer({ cert: TEST_TLS.cert, key: TEST_TLS.key }, handler);
+  const server = createHttpsServer(testTls(), handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -8,7 +8,7 @@ import { ApiError, HubClient, NO_PROXY, ProxyDispatcher, isLoopback, matchesNoPr
 import { describeError } from '../../../src/commands/errorMessages';
 import { readProxySettings } from '../../../src/platform/settings';
 import { readBody, sendJson, startLoopback, type Loopback } from '../../helpers/loopback';
-import { startHttpsLoopback, startProxy, TEST_TLS, type TestProxy } from '../../helpers/proxy';
+import { startHttpsLoopback, startProxy, TEST_TLS_HOST, type TestProxy } from '../../helpers/proxy';
 import { RecordingLogger } from './fakes';
 
 const TOKEN = 'pat_proxy_SECRET_token_77';
@@ -145,9 +145,9 @@ describe('API requests through a real proxy', function () {
     proxy = await startProxy();
     // A TLS-inspecting corporate proxy is why people turn http.proxyStrictSSL off; here it lets the
     // test's self-signed certificate through.
-    const me = await client(`https://${TEST_TLS.host}:${api.port}`, settings(proxy.url, { strictSSL: false })).getCurrentUser();
+    const me = await client(`https://${TEST_TLS_HOST}:${api.port}`, settings(proxy.url, { strictSSL: false })).getCurrentUser();
     assert.equal(me.username, 'alice');
-    assert.deepEqual(proxy.seen.map((r) => [r.kind, r.target]), [['connect', `${TEST_TLS.host}:${api.port}`]]);
+    assert.deepEqual(proxy.seen.map((r) => [r.kind, r.target]), [['connect', `${TEST_TLS_HOST}:${api.port}`]]);
     assert.equal(proxy.seen[0]!.headers.authorization, undefined, 'the CONNECT request carries no Authorization');
     assert.ok(!proxy.tunnelledBytes().includes(TOKEN), 'the token crossed the proxy only inside TLS');
     assert.deepEqual(api.authorizations, [`Bearer ${TOKEN}`]);
@@ -156,7 +156,7 @@ describe('API requests through a real proxy', function () {
   it('https with http.proxyStrictSSL on: an untrusted certificate is refused, and the error names the proxy', async () => {
     const api = await httpsApi();
     proxy = await startProxy();
-    const err = await client(`https://${TEST_TLS.host}:${api.port}`, settings(proxy.url)).getCurrentUser().then(
+    const err = await client(`https://${TEST_TLS_HOST}:${api.port}`, settings(proxy.url)).getCurrentUser().then(
       () => assert.fail('a self-signed certificate must not be accepted'),
       (e: unknown) => e,
     );
@@ -170,7 +170,7 @@ describe('API requests through a real proxy', function () {
   it('proxy authentication: http.proxyAuthorization goes to the proxy (CONNECT) and a refusal is an error naming the proxy', async () => {
     const api = await httpsApi();
     proxy = await startProxy({ requireAuthorization: 'Basic dXNlcjpwdw==' });
-    const base = `https://${TEST_TLS.host}:${api.port}`;
+    const base = `https://${TEST_TLS_HOST}:${api.port}`;
     const ok = await client(base, settings(proxy.url, { strictSSL: false, authorization: 'Basic dXNlcjpwdw==' })).getCurrentUser();
     assert.equal(ok.username, 'alice');
     const refused = await client(base, settings(proxy.url, { strictSSL: false })).getCurrentUser().then(
