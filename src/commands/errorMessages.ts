@@ -64,7 +64,10 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
     const message = e
       ? `${what}: ${e.title}${e.detail ? ` — ${e.detail}` : ''} (${e.code})`
       : `${what} without a reason from the server (operation ${op.id}).`;
-    return { message, actions: [{ kind: 'showLog' }], expected: true };
+    // The poll that reported the failure: what the service's support looks up.
+    const requestId = (error as { requestId?: unknown }).requestId;
+    const actions: ErrorAction[] = typeof requestId === 'string' && requestId ? [{ kind: 'copyRequestId', requestId }, { kind: 'showLog' }] : [{ kind: 'showLog' }];
+    return { message, actions, expected: true };
   }
 
   if (isApiError(error) && error.status === 0 && error.proxy) {

@@ -44,6 +44,9 @@ describe('describeError', () => {
       error: { status: 422, code: 'UNPROCESSABLE', title: 'Duplicate fork', detail: 'bob/b exists' },
     });
     assert.equal(describeError(err, { action: 'fork a/b' })!.message, 'Fork a/b failed: Duplicate fork — bob/b exists (UNPROCESSABLE)');
+    assert.deepEqual(describeError(err)!.actions, [{ kind: 'showLog' }]);
+    const withRequest = new OperationFailedError(err.operation, 'req-poll-3');
+    assert.deepEqual(describeError(withRequest)!.actions, [{ kind: 'copyRequestId', requestId: 'req-poll-3' }, { kind: 'showLog' }]);
   });
 
   it('cancellation is not an error: nothing to show', () => {
