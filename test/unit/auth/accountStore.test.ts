@@ -32,6 +32,16 @@ describe('AccountStore', () => {
     assert.equal(await store.activeToken('https://other'), undefined);
   });
 
+  it('refuses to make an account active that was signed out meanwhile, and keeps the active one', async () => {
+    await store.add({ hostId: 'https://h', username: 'alice', kind: 'token' }, 'a');
+    const bob = await store.add({ hostId: 'https://h', username: 'bob', kind: 'token' }, 'b');
+    const alice = store.accountsFor('https://h').find((a) => a.username === 'alice')!;
+    await store.remove(alice.id);
+    await assert.rejects(store.setActive(alice), /alice is no longer signed in/);
+    assert.equal(store.activeAccount('https://h')?.id, bob.id);
+    assert.equal(await store.activeToken('https://h'), 'b');
+  });
+
   it('signing in again as the same user replaces the token instead of adding an account', async () => {
     await store.add({ hostId: 'h', username: 'alice', kind: 'token' }, 'old');
     await store.add({ hostId: 'h', username: 'alice', kind: 'token' }, 'new');
