@@ -118,10 +118,6 @@ export class ProxyDispatcher extends Dispatcher {
   ) {
     super();
     this.direct = new Agent(options.agent);
-    for (const p of [settings.httpsProxy, settings.httpProxy]) {
-      const problem = p === undefined ? undefined : checkProxyUrl(p);
-      if (problem) throw new TypeError(problem);
-    }
   }
 
   /** The proxy a request to `origin` goes through (credentials removed), or undefined. For messages. */
@@ -144,6 +140,10 @@ export class ProxyDispatcher extends Dispatcher {
   private agentFor(proxy: string): ProxyAgent {
     let agent = this.proxies.get(proxy);
     if (!agent) {
+      // Checked here, not up front: a typo in http.proxy fails only the requests that would use
+      // the proxy (with this message), never the local hub or noProxy hosts.
+      const problem = checkProxyUrl(proxy);
+      if (problem) throw new TypeError(problem);
       const tls = this.settings.strictSSL ? {} : { rejectUnauthorized: false };
       agent = new ProxyAgent({
         ...this.options.agent,

@@ -67,10 +67,6 @@ describe('proxy routing (which requests go through the proxy)', () => {
     assert.equal(proxyFor('https://x.example/', NO_PROXY), undefined);
   });
 
-  it('refuses a proxy that is not an http(s) URL with a message naming it', () => {
-    assert.throws(() => new ProxyDispatcher(settings('proxy.corp 3128')), /is not a URL/);
-    assert.throws(() => new ProxyDispatcher(settings('ftp://proxy.corp')), /only http:\/\/ and https:\/\/ proxies/);
-  });
 });
 
 describe('proxy settings (VS Code settings, then the environment)', () => {
@@ -192,6 +188,22 @@ describe('API requests through a real proxy', function () {
     assert.equal(api.requests.length, 1);
     assert.ok(logger.lines.some((l) => /warn.*svc\.example\.test:8080.*unencrypted/.test(l)), logger.lines.join('\n'));
     assert.ok(!logger.lines.some((l) => l.includes(TOKEN)));
+  });
+
+  it('a proxy setting that is not an http(s) URL fails the proxied requests with a clear message, and only those', async () => {
+    const api = await httpApi();
+    for (const [proxyUrl, problem] of [
+      ['proxy.corp 3128', /is not a URL/],
+      ['ftp://proxy.corp', /only http:\/\/ and https:\/\/ proxies/],
+    ] as const) {
+      const err = await client('https://api.example.test', settings(proxyUrl)).getCurrentUser().then(
+        () => assert.fail('an unusable proxy cannot carry the request'),
+        (e: unknown) => e as ApiError,
+      );
+      assert.equal(err.code, 'NETWORK_ERROR');
+      assert.match(err.message, problem);
+      assert.equal((await client(api.origin, settings(proxyUrl)).getCurrentUser()).username, 'alice', 'the local hub still answers');
+    }
   });
 
   it('noProxy hosts and the local hub go straight to the server', async () => {
