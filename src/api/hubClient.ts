@@ -40,7 +40,7 @@ export interface HubClientOptions {
   /** A token, or a function asked before each request; none means no Authorization header. */
   token?: TokenSource;
   userAgent?: string;
-  /** undici dispatcher (tests pass a MockAgent); default: undici's global dispatcher. */
+  /** undici dispatcher: the extension passes a `ProxyDispatcher` (proxy settings), tests a MockAgent; default: undici's global one. */
   dispatcher?: Dispatcher;
   logger?: Logger;
   /** Deadline of one API request attempt; default 30 s (runSql extends it past its SQL timeout). */
