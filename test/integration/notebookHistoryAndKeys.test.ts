@@ -2,6 +2,9 @@
 // (not only the label the quick pick shows), and the context key that scopes Ctrl+Enter follows
 // the active editor: true only for a .sql editor with a Versioned DB target.
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { silentLogger } from '../../src/core/logger';
 import { historyLabel, type HistoryEntry } from '../../src/core/sql/history';
@@ -102,8 +105,15 @@ describe('SQL notebooks: query history picker and the Ctrl+Enter context key', f
     const targets = new EditorTargets(new MemoryMemento());
     const values: boolean[] = [];
     const context = new SqlEditorTargetContext(targets, (v) => values.push(v));
+    // Files on disk, not untitled documents: those are dirty and would stay open (asking to be
+    // saved) into the next test file, which runs SQL from whatever editor is active.
+    const dir = mkdtempSync(join(tmpdir(), 'vdb-keys-'));
+    const file = (name: string, text: string): vscode.Uri => {
+      writeFileSync(join(dir, name), text);
+      return vscode.Uri.file(join(dir, name));
+    };
     try {
-      const sqlA = await vscode.workspace.openTextDocument({ language: 'sql', content: 'SELECT 1;' });
+      const sqlA = await vscode.workspace.openTextDocument(file('a.sql', 'SELECT 1;'));
       await vscode.window.showTextDocument(sqlA);
       await until('a .sql editor', () => vscode.window.activeTextEditor?.document === sqlA);
       context.update();
@@ -112,11 +122,11 @@ describe('SQL notebooks: query history picker and the Ctrl+Enter context key', f
       await targets.set(sqlA.uri, target('main'));
       assert.equal(context.value, true, 'setting the target turns it on at once');
 
-      const text = await vscode.workspace.openTextDocument({ language: 'plaintext', content: 'SELECT 1;' });
+      const text = await vscode.workspace.openTextDocument(file('notes.txt', 'SELECT 1;'));
       await vscode.window.showTextDocument(text);
       await until('leaving the .sql editor', () => !context.value || undefined);
 
-      const sqlB = await vscode.workspace.openTextDocument({ language: 'sql', content: 'SELECT 2;' });
+      const sqlB = await vscode.workspace.openTextDocument(file('b.sql', 'SELECT 2;'));
       await vscode.window.showTextDocument(sqlB);
       await until('the second .sql editor', () => vscode.window.activeTextEditor?.document === sqlB);
       assert.equal(context.value, false, 'another .sql file without a target');
