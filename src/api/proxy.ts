@@ -63,11 +63,6 @@ export function matchesNoProxy(entry: string, hostname: string, port: number): b
   return host === name || host.endsWith(`.${name}`);
 }
 
-/** Parses entries from NO_PROXY's comma/space-separated form. */
-export function splitNoProxy(value: string | undefined): string[] {
-  return (value ?? '').split(/[,\s]+/).map((s) => s.trim()).filter(Boolean);
-}
-
 /** `http://user:secret@proxy:3128` → `http://proxy:3128/`, for log lines and messages. */
 export function describeProxy(proxy: string): string {
   try {
@@ -187,7 +182,7 @@ export class ProxyDispatcher extends Dispatcher {
   }
 }
 
-/** True for a dispatcher that routes through a proxy (duck-typed: lazy bundles each have their own class). */
+/** The proxy `dispatcher` sends requests for `origin` through, if it is a ProxyDispatcher (duck-typed: no `instanceof` across bundles). */
 export function proxyDescriptionOf(dispatcher: unknown, origin: string): string | undefined {
   const d = dispatcher as { proxyDescriptionFor?: unknown };
   return typeof d?.proxyDescriptionFor === 'function' ? (d.proxyDescriptionFor as (o: string) => string | undefined)(origin) : undefined;
