@@ -86,6 +86,12 @@ describe('accounts (auth)', function () {
     assert.equal((await client.getCurrentUser()).username, 'bob');
     await assert.rejects(client.getDatabase(aliceNotes), (e: { status?: number }) => e.status === 404 || e.status === 403);
     assert.equal(hostDescription(), 'bob');
+    // The host row's context menu offers Switch Account for this row's contextValue.
+    const menus = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { menus: Record<string, { command: string; when?: string }[]> } }).contributes.menus;
+    const entry = menus['view/item/context']!.find((m) => m.command === Commands.switchAccount);
+    const viewItem = /viewItem =~ \/(.+)\/$/.exec(entry?.when ?? '')?.[1];
+    assert.ok(viewItem, `no host-row menu entry: ${JSON.stringify(entry)}`);
+    assert.match(String(h.api.tree.provider.getTreeItem(hostNode).contextValue), new RegExp(viewItem));
 
     // Switch to alice from the host row: the same client object now speaks as alice.
     h.ui.answers.push('alice');
