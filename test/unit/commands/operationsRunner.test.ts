@@ -79,7 +79,9 @@ describe('operations watcher', () => {
     const controller = new AbortController();
     const waiter = scripted([op('queued'), op('running')]);
     const run = runOperation({ start: ref, waiter, signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
+    // Stop once both states were reported (a fixed delay raced the replay on a busy machine).
+    while (waiter.polled < 2) await new Promise((r) => setTimeout(r, 1));
+    controller.abort();
     const outcome = await run;
     assert.equal(outcome.kind, 'stoppedWaiting');
     assert.equal(outcome.kind === 'stoppedWaiting' && outcome.ref, ref);
