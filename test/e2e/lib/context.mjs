@@ -72,7 +72,18 @@ export function createHelpers(page) {
     const row = quickRow(title).first();
     await row.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
     await row.click();
-    await quickInput.waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT }).catch(() => undefined);
+    // The palette is gone once the widget hides, or once the command put up its own quick input
+    // (the same widget, no longer holding '>title'). Waiting for "hidden" alone cost the whole
+    // timeout for every command that asks something.
+    await page.waitForFunction(
+      () => {
+        const widget = document.querySelector('.quick-input-widget');
+        const input = widget?.querySelector('.quick-input-box input');
+        return !widget || getComputedStyle(widget).display === 'none' || !input || !input.value.startsWith('>');
+      },
+      undefined,
+      { timeout: DEFAULT_TIMEOUT },
+    ).catch(() => undefined);
   }
 
   async function quickPick(answer, { timeout = DEFAULT_TIMEOUT } = {}) {
