@@ -88,6 +88,10 @@ async function measureSession({ toolchain, vsix, name, hubData, workspace, brows
 /**
  * VS Code's own split of each activation, from Developer: Startup Performance's "Extension
  * Activation Stats" table (Load Code, Call Activate, Finish Activate), read through the clipboard.
+ * Load Code runs from when the extension host starts loading the extension to when `require()`
+ * of its main file returns, so it also counts the wait for other extensions of the same
+ * activation batch to load (the view's raw extension-host marks stop before onStartupFinished,
+ * so the bench cannot separate them; the extension's own log line can).
  */
 async function readSplit(page, helpers, name) {
   await helpers.runCommand('Developer: Startup Performance');
@@ -98,11 +102,11 @@ async function readSplit(page, helpers, name) {
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Control+C');
   const text = await page.evaluate(() => navigator.clipboard.readText());
-  const id = name === 'Versioned DB' ? 'versioned-db' : 'empty-baseline';
+  const id = name === 'Versioned DB' ? 'versioned-db.versioned-db' : 'bench.empty-baseline';
   for (const line of text.split('\n')) {
     const cells = line.split('|').map((c) => c.trim());
     // | Extension | Eager | Load Code | Call Activate | Finish Activate | Event | By |
-    if (cells.length >= 8 && cells[1].includes(id)) {
+    if (cells.length >= 8 && cells[1].toLowerCase() === id) {
       return { load: Number(cells[3]), call: Number(cells[4]), finish: Number(cells[5]) };
     }
   }
@@ -178,17 +182,20 @@ async function main() {
   const baseMs = m(baseline, (r) => r.total);
   const load = spawnSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).stdout.trim().split(' ').slice(0, 3).join(' ');
   console.log(`\nActivation (VS Code's "Activation" = Load Code + Call Activate), median of ${SESSIONS} fresh sessions each, load average ${load}:`);
-  console.log(`| | median | Load Code | Call Activate | all sessions | ratio to baseline | aim |`);
-  console.log(`|---|---|---|---|---|---|---|`);
-  console.log(`| Versioned DB | ${oursMs} ms | ${m(ours, (r) => r.split?.load ?? NaN)} ms | ${m(ours, (r) => r.split?.call ?? NaN)} ms | ${ours.map((r) => r.total).join(', ')} | ${(oursMs / baseMs).toFixed(1)}× | ≤ ${ACTIVATION_AIM_MS} ms: ${oursMs <= ACTIVATION_AIM_MS ? 'met' : 'not met'} |`);
-  // What our own code costs, as it logs it: module evaluation (inside Load Code) + the activate() call.
-  const ownMs = (r) => {
-    const a = /activated in (\d+) ms/.exec(r.own);
-    const e = /module evaluated in (\d+) ms/.exec(r.own);
+  // Own = what the extension's code itself costs, from its log line: evaluating the bundle
+  // (inside Load Code) + the activate() call. The rest of Load Code is the extension host's.
+  const own = (r) => {
+    const a = /activated in (\d+) ms/.exec(r.own ?? '');
+    const e = /module evaluated in (\d+) ms/.exec(r.own ?? '');
     return a && e ? Number(a[1]) + Number(e[1]) : NaN;
   };
-  console.log(`| Versioned DB, own code only (module evaluation + activate(), from its log) | ${m(ours, ownMs)} ms | | | ${ours.map(ownMs).join(', ')} | | |`);
-  console.log(`| empty extension (baseline) | ${baseMs} ms | ${m(baseline, (r) => r.split?.load ?? NaN)} ms | ${m(baseline, (r) => r.split?.call ?? NaN)} ms | ${baseline.map((r) => r.total).join(', ')} | 1.0× | |`);
+  const col = (rows, f) => `${m(rows, f)} ms`;
+  const ownOurs = m(ours, own);
+  console.log(`| | VS Code "Activation" | Load Code | Call Activate | own code (module evaluation + activate()) | all sessions (Activation / own) | Activation ÷ baseline |`);
+  console.log(`|---|---|---|---|---|---|---|`);
+  console.log(`| Versioned DB | ${oursMs} ms | ${col(ours, (r) => r.split?.load ?? NaN)} | ${col(ours, (r) => r.split?.call ?? NaN)} | ${ownOurs} ms | ${ours.map((r) => `${r.total}/${own(r)}`).join(', ')} | ${(oursMs / baseMs).toFixed(1)}× |`);
+  console.log(`| empty extension (baseline) | ${baseMs} ms | ${col(baseline, (r) => r.split?.load ?? NaN)} | ${col(baseline, (r) => r.split?.call ?? NaN)} | | ${baseline.map((r) => r.total).join(', ')} | 1.0× |`);
+  console.log(`Aim ≤ ${ACTIVATION_AIM_MS} ms: VS Code's figure ${oursMs <= ACTIVATION_AIM_MS ? 'met' : 'not met'} (${oursMs} ms; the empty extension's median is ${baseMs} ms); the extension's own code ${ownOurs <= ACTIVATION_AIM_MS ? 'met' : 'not met'} (${ownOurs} ms).`);
   console.log(`\nBundle: dist/extension.js ${kib(bundleBytes)} (${(bundleBytes / BUDGET_BYTES).toFixed(2)}× the 500 KiB budget: ${bundleBytes <= BUDGET_BYTES ? 'met' : 'not met'})`);
   const { total, top } = topInputs();
   if (total !== bundleBytes) {
