@@ -109,7 +109,7 @@ export class ResultGrid {
   private cancelCompaction: (() => void) | undefined;
   /**
    * Resolves once the cells are in the compact store and the grid holds no reference to the
-   * parsed row arrays any more (at once for small results).
+   * parsed row arrays any more (at once for small results), or once the grid is disposed.
    */
   readonly compacted: Promise<void>;
 
@@ -178,9 +178,12 @@ export class ResultGrid {
         resolve();
       };
       this.cancelCompaction = () => {
-        if (handle === undefined) return;
-        if (view?.cancelIdleCallback) view.cancelIdleCallback(handle);
-        else clearTimeout(handle);
+        if (handle !== undefined) {
+          if (view?.cancelIdleCallback) view.cancelIdleCallback(handle);
+          else clearTimeout(handle);
+        }
+        // Disposed mid-conversion: nothing is left to wait for, so whoever awaits `compacted` goes on.
+        resolve();
       };
       schedule();
     });

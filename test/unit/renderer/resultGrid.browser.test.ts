@@ -183,6 +183,24 @@ describeIfChromium('result grid in Chromium', function () {
     assert.ok(cell && Math.abs(cell.width - after.width) <= 1);
   });
 
+  it('a grid disposed while converting a large result stops converting and settles `compacted`', async () => {
+    page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+    await page.setContent('<div id="host"></div>');
+    await page.addScriptTag({ content: gridJs });
+    await page.addScriptTag({ content: MOUNT_JS });
+    // Mounted and disposed in one task, so the idle-time conversion has surely not finished.
+    const data = `Object.assign(${JSON.stringify({ status: 'success', columns: cols, rows: [] })}, { rows: generateRows(30000) })`;
+    const settled = await page.evaluate(`(function () {
+      mountGrid(${data}, 1000);
+      window.grid.dispose();
+      return Promise.race([
+        window.grid.compacted.then(function () { return 'settled'; }),
+        new Promise(function (r) { setTimeout(function () { r('still pending'); }, 3000); }),
+      ]);
+    })()`);
+    assert.equal(settled, 'settled');
+  });
+
   it('a large result moved into the compact store still sorts, filters, copies and exports like before', async () => {
     // 30,000 × 3 is over the size converted before first paint: it converts in idle time.
     await mount({ status: 'success', columns: cols, rows: [] }, 1000, 30_000);
