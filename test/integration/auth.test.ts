@@ -31,18 +31,9 @@ describe('accounts (auth)', function () {
     h = await harness();
   });
 
-  it('signs in with a personal access token and shows the account in the Accounts menu', async () => {
-    await h.signInAsAlice();
-    assert.ok((await accountsMenu()).includes('alice (Test Hub)'), `Accounts menu: ${(await accountsMenu()).join(', ')}`);
-    // Requests through the ClientSource now carry the token.
-    const me = await h.api.services.clients.clientFor(h.hostId).getCurrentUser();
-    assert.equal(me.username, 'alice');
-  });
-
-  it('a token the host refuses is reported and nothing is stored', async () => {
-    const before = h.api.services.accounts.accounts().length;
-    h.ui.answers.push('Personal access token', 'vdbp_not-a-real-token');
-    const account = await signIn(
+  /** The sign-in flow with the real account services, answering through the scripted UI. */
+  const signInWithToken = () =>
+    signIn(
       {
         ui: h.ui,
         accounts: h.api.services.accounts,
@@ -54,6 +45,19 @@ describe('accounts (auth)', function () {
       },
       h.hostId,
     );
+
+  it('signs in with a personal access token and shows the account in the Accounts menu', async () => {
+    await h.signInAsAlice();
+    assert.ok((await accountsMenu()).includes('alice (Test Hub)'), `Accounts menu: ${(await accountsMenu()).join(', ')}`);
+    // Requests through the ClientSource now carry the token.
+    const me = await h.api.services.clients.clientFor(h.hostId).getCurrentUser();
+    assert.equal(me.username, 'alice');
+  });
+
+  it('a token the host refuses is reported and nothing is stored', async () => {
+    const before = h.api.services.accounts.accounts().length;
+    h.ui.answers.push('Personal access token', 'vdbp_not-a-real-token');
+    const account = await signInWithToken();
     assert.equal(account, undefined);
     assert.equal(h.api.services.accounts.accounts().length, before);
     assert.equal(h.ui.errors.length, 1);
@@ -69,18 +73,7 @@ describe('accounts (auth)', function () {
 
     // bob signs in too (a second account on the same host); the last sign-in is the active one.
     h.ui.answers.push('Personal access token', await hubToken('bob'));
-    const bob = await signIn(
-      {
-        ui: h.ui,
-        accounts: h.api.services.accounts,
-        hosts: () => h.api.services.clients.hosts(),
-        validate: (s, t, sig) => h.api.services.validate(s, t, sig),
-        oauth: () => Promise.reject(new Error('unused')),
-        signInToLocalHub: async () => undefined,
-        log: silentLogger,
-      },
-      h.hostId,
-    );
+    const bob = await signInWithToken();
     assert.equal(bob?.username, 'bob', `sign-in failed: ${h.ui.errors.map(String).join('; ')}`);
     assert.deepEqual((await accountsMenu()).filter((l) => l.endsWith('(Test Hub)')).sort(), ['alice (Test Hub)', 'bob (Test Hub)']);
     assert.equal((await client.getCurrentUser()).username, 'bob');

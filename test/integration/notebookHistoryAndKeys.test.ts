@@ -17,20 +17,8 @@ import {
 } from '../../src/commands/notebookCommands';
 import { QueryHistoryStore } from '../../src/notebook/queryHistoryStore';
 import { ScriptedUi } from './versioningScriptedUi';
+import { MemoryMemento } from './memoryMemento';
 
-/** A Memento in memory, so the test does not touch the extension's real state. */
-class MemoryMemento implements vscode.Memento {
-  private readonly data = new Map<string, unknown>();
-  keys(): readonly string[] {
-    return [...this.data.keys()];
-  }
-  get<T>(key: string, fallback?: T): T | undefined {
-    return (this.data.has(key) ? this.data.get(key) : fallback) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.data.set(key, value);
-  }
-}
 
 async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 5000): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -95,7 +83,14 @@ describe('SQL notebooks: query history picker and the Ctrl+Enter context key', f
     await until('the search for a ref and a column', () => labels().length === 1);
     picker.activeItems = [picker.items[0]!];
     ui.answers.push('Copy SQL');
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    // The picker lives in the workbench: under load it may not be showing yet when the extension
+    // host's state already is, and an accept before that does nothing. Accept until it is taken.
+    let settled = false;
+    void shown.finally(() => (settled = true));
+    for (let i = 0; i < 40 && !settled; i++) {
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      for (let j = 0; j < 10 && !settled; j++) await new Promise((r) => setTimeout(r, 50));
+    }
     await shown;
     assert.deepEqual(ui.copied, [longSql]);
     assert.deepEqual(ui.answers, []);

@@ -10,20 +10,8 @@ import { RefResolver } from '../../src/notebook/queryRunner';
 import { QueryHistoryStore } from '../../src/notebook/queryHistoryStore';
 import { SqlResultPanel } from '../../src/notebook/sqlResultPanel';
 import { harness, type Harness } from './versioningHarness';
+import { MemoryMemento } from './memoryMemento';
 
-/** A Memento in memory, so the test does not touch the extension's real state. */
-class MemoryMemento implements vscode.Memento {
-  private readonly data = new Map<string, unknown>();
-  keys(): readonly string[] {
-    return [...this.data.keys()];
-  }
-  get<T>(key: string, fallback?: T): T | undefined {
-    return (this.data.has(key) ? this.data.get(key) : fallback) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.data.set(key, value);
-  }
-}
 
 describe('SQL notebooks: .sql editor into the result panel', function () {
   this.timeout(120_000);
