@@ -26,7 +26,7 @@ export class AccountClientSource extends Disposable implements ClientSource {
   readonly onDidChange = this.changed.event;
   private readonly clients = new Map<string, HubClient>();
   /** Routes every client's requests to the proxy or direct; rebuilt when the proxy settings change. */
-  private network: { key: string; dispatcher: ProxyDispatcher } | undefined;
+  private network: ProxyDispatcher | undefined;
 
   constructor(
     private settings: SettingsSnapshot,
@@ -41,6 +41,12 @@ export class AccountClientSource extends Disposable implements ClientSource {
   }
 
   updateSettings(settings: SettingsSnapshot): void {
+    if (JSON.stringify(settings.proxy) !== JSON.stringify(this.settings.proxy)) {
+      // Clients are rebuilt on a new dispatcher. The old one is not closed: a client someone
+      // still holds (one polling an operation, say) keeps working; its idle connections time out.
+      this.network = undefined;
+      this.clients.clear();
+    }
     this.settings = settings;
     this.changed.fire();
   }
@@ -72,7 +78,6 @@ export class AccountClientSource extends Disposable implements ClientSource {
       );
     }
     const key = `${host.id} ${host.siteUrl}`;
-    const dispatcher = this.dispatcher();
     let client = this.clients.get(key);
     if (!client) {
       client = new (apiModule().HubClient)({
@@ -80,7 +85,7 @@ export class AccountClientSource extends Disposable implements ClientSource {
         token: () => this.accounts.activeToken(host.id),
         userAgent: this.userAgent,
         logger: this.log,
-        dispatcher,
+        dispatcher: this.dispatcher(),
       });
       this.clients.set(key, client);
     }
@@ -92,18 +97,9 @@ export class AccountClientSource extends Disposable implements ClientSource {
     return new (apiModule().HubClient)({ baseUrl: siteUrl, token, userAgent: this.userAgent, logger: this.log, dispatcher: this.dispatcher() });
   }
 
-  /**
-   * The dispatcher for the current proxy settings. When they change, clients are rebuilt on it;
-   * the old one is not closed (a client someone still holds, e.g. one polling an operation, keeps
-   * working) and its idle connections time out by themselves.
-   */
+  /** The dispatcher for the current proxy settings (made on first use, dropped when they change). */
   private dispatcher(): ProxyDispatcher {
-    const key = JSON.stringify(this.settings.proxy);
-    if (this.network?.key !== key) {
-      this.network = { key, dispatcher: new (apiModule().ProxyDispatcher)(this.settings.proxy, { logger: this.log }) };
-      this.clients.clear();
-    }
-    return this.network.dispatcher;
+    return (this.network ??= new (apiModule().ProxyDispatcher)(this.settings.proxy, { logger: this.log }));
   }
 }
 

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 /** What a loopback server saw of one request: the raw path as it arrived, headers, body size. */
@@ -32,12 +33,16 @@ export async function startLoopback(handler: LoopbackHandler): Promise<Loopback>
       res.end(String(err));
     });
   });
+  const { port, close } = await listenOnLoopback(server);
+  return { origin: `http://127.0.0.1:${port}`, requests, server, close };
+}
+
+/** Listens on 127.0.0.1 with an ephemeral port; `close` also drops kept-alive connections. */
+export async function listenOnLoopback(server: Server | HttpsServer): Promise<{ port: number; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
-    requests,
-    server,
+    port,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -4,6 +4,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { RequestListener } from 'node:http';
+import { listenOnLoopback } from './loopback';
 
 /** What the proxy was asked to do: a CONNECT tunnel (https targets) or a forwarded request (http targets). */
 export interface ProxiedRequest {
@@ -135,15 +136,5 @@ function testTls(): { cert: Buffer; key: Buffer } {
 /** An https server on 127.0.0.1 presenting the `api.example.test` certificate (self-signed). */
 export async function startHttpsLoopback(handler: RequestListener): Promise<{ port: number; server: HttpsServer; close(): Promise<void> }> {
   const server = createHttpsServer(testTls(), handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    port,
-    server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server)), server };
 }
