@@ -14,6 +14,8 @@ import type { Author, BranchRow, DbFile, EngineRequest, EngineResponse, Revision
 import { callsMutatingProcedure, mysqlNow, translateQuery } from './mysqlDialect';
 import { writeFileAtomicSync } from './atomicFile';
 import { runImport } from './tableImport';
+import { rewriteDoltSql } from './doltSql/rewrite';
+import { UserColumnTypes, engineContext, registerDoltSqlFunctions } from './doltSql/engineContext';
 
 const SQLITE_INTEGER = 1;
 const SQLITE_FLOAT = 2;
@@ -113,7 +115,14 @@ export class EngineCore {
         if (callsMutatingProcedure(t.sql)) {
           return { columns: [], rows: [], status: 'error', message: 'This endpoint is read-only: version-control procedures that change the database are not allowed.' };
         }
-        sql = t.sql;
+        // Dolt's version-control forms (DOLT_DIFF(...), AS OF, HASHOF, ...) onto DoltLite's.
+        registerDoltSqlFunctions(conn);
+        const rewritten = rewriteDoltSql(t.sql, engineContext(this.sqlite3, conn, () => {
+          const b = readFileSync(db.path);
+          return new Uint8Array(b.buffer, b.byteOffset, b.length);
+        }));
+        if ('error' in rewritten) return { columns: [], rows: [], status: 'error', message: rewritten.error };
+        sql = rewritten.sql;
       }
       return this.runSelect(conn, sql, limit, timeoutMs, fixedTypes);
     } finally {
@@ -146,8 +155,9 @@ export class EngineCore {
     const firstTypes: number[] = new Array(n).fill(SQLITE_NULL);
     // SQLite keeps decimal(p,s) values as numbers ("0.5"); MySQL prints the declared scale ("0.50").
     const scales: (number | undefined)[] = [];
+    const userCols = new UserColumnTypes(conn);
     for (let i = 0; i < n; i++) {
-      const m = /^\s*(?:decimal|numeric)\s*\(\s*\d+\s*,\s*(\d+)\s*\)/i.exec(capi.sqlite3_column_decltype(stmt.pointer, i) ?? '');
+      const m = /^\s*(?:decimal|numeric)\s*\(\s*\d+\s*,\s*(\d+)\s*\)/i.exec(userCols.declType(capi, stmt.pointer, i) ?? '');
       scales.push(m ? Number(m[1]) : undefined);
     }
     try {
@@ -187,6 +197,7 @@ export class EngineCore {
   private columns(conn: Sqlite3Db, stmt: { pointer: number; columnCount: number; getColumnName(i: number): string }, firstTypes: number[], fixedTypes?: string[]): QueryColumn[] {
     const capi = this.sqlite3.capi;
     const pkCache = new Map<string, Set<string>>();
+    const userCols = new UserColumnTypes(conn);
     const cols: QueryColumn[] = [];
     for (let i = 0; i < stmt.columnCount; i++) {
       const name = stmt.getColumnName(i);
@@ -194,9 +205,8 @@ export class EngineCore {
         cols.push({ name, type: fixedTypes[i] ?? 'text', is_primary_key: false, source_table: '' });
         continue;
       }
-      const decl = capi.sqlite3_column_decltype(stmt.pointer, i);
-      const table = capi.sqlite3_column_table_name(stmt.pointer, i) ?? '';
-      const origin = capi.sqlite3_column_origin_name(stmt.pointer, i) ?? '';
+      const decl = userCols.declType(capi, stmt.pointer, i);
+      const [table, origin] = userCols.source(capi, stmt.pointer, i);
       let isPk = false;
       if (table !== '' && origin !== '') {
         let pks = pkCache.get(table);
