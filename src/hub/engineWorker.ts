@@ -15,7 +15,7 @@ import { callsMutatingProcedure, mysqlNow, translateQuery } from './mysqlDialect
 import { writeFileAtomicSync } from './atomicFile';
 import { runImport } from './tableImport';
 import { rewriteDoltSql } from './doltSql/rewrite';
-import { UserColumnTypes, engineContext, registerDoltSqlFunctions } from './doltSql/engineContext';
+import { UserColumnTypes, engineContext, registerDoltSqlFunctions, reopenAsOf } from './doltSql/engineContext';
 
 const SQLITE_INTEGER = 1;
 const SQLITE_FLOAT = 2;
@@ -101,6 +101,12 @@ export class EngineCore {
         sql = `SELECT name AS "Tables_in_${dbName.replace(/"/g, '""')}" FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'dolt\\_%' ESCAPE '\\' ORDER BY name`;
         fixedTypes = ['varchar(64)'];
       } else if (t.kind === 'describe' || t.kind === 'showCreateTable') {
+        if (t.asOf !== undefined) {
+          // DESCRIBE t AS OF 'rev': the schema at that revision, read on a connection opened there.
+          const at = reopenAsOf(this.sqlite3, conn, this.memPath(db.key), t.asOf);
+          if ('error' in at) return { columns: [], rows: [], status: 'error', message: at.error };
+          conn = at.conn;
+        }
         const exists = conn.selectValue(`SELECT count(*) FROM sqlite_master WHERE type IN ('table','view') AND name = ?`, [t.table]);
         if (Number(exists) === 0) return { columns: [], rows: [], status: 'error', message: `table not found: ${t.table}` };
         const lit = `'${t.table.replace(/'/g, "''")}'`;

@@ -343,6 +343,23 @@ describe('hub Dolt SQL', function () {
     assert.deepEqual(d.rows, expected);
   });
 
+  it('DESCRIBE and SHOW CREATE TABLE take AS OF too, answering the schema at that revision', async () => {
+    const before = (await ok("SELECT commit_hash FROM dolt_log WHERE message = 'Review supplier ratings'")).rows[0]![0] as string;
+    for (const [q, ref] of [
+      ["DESCRIBE suppliers AS OF '%'", before],
+      ["SHOW CREATE TABLE suppliers AS OF '%'", before],
+      ["SHOW COLUMNS FROM `suppliers` AS OF '%'", 'vale-rating'],
+    ] as const) {
+      const asOf = await ok(q.replace('%', ref), 'main');
+      const plain = await ok(q.replace(/ AS OF .*$/, ''), ref);
+      assert.deepEqual(asOf, plain, q);
+    }
+    assert.ok(!(await ok(`DESCRIBE suppliers AS OF '${before}'`)).rows.some((r) => r[0] === 'email'), 'the email column came later');
+    const bad = await query("DESCRIBE suppliers AS OF 'nope'");
+    assert.equal(bad.status, 'error');
+    assert.match(bad.message ?? '', /"nope"/);
+  });
+
   // ---- merge conflict previews
 
   it('DOLT_PREVIEW_MERGE_CONFLICTS_SUMMARY and DOLT_PREVIEW_MERGE_CONFLICTS show what a merge would conflict on', async () => {

@@ -188,3 +188,17 @@ export class UserColumnTypes {
     return [table, origin];
   }
 }
+
+/** Closes `conn` and opens the same database at revision `spec` (read-only), or says why not. */
+export function reopenAsOf(sqlite3: Sqlite3, conn: Sqlite3Db, memPath: string, spec: string): { conn: Sqlite3Db } | { error: string } {
+  let hex: unknown;
+  try {
+    hex = conn.selectValue('SELECT dolt_hashof(?)', [toEngineRevision(spec)]);
+  } catch {
+    hex = null;
+  }
+  if (typeof hex !== 'string' || !/^[0-9a-f]{40}$/.test(hex)) return { error: `AS OF: no branch, tag or commit named "${spec}".` };
+  const at = new sqlite3.oo1.DB(`${memPath}@${hex}`, 'r');
+  conn.close();
+  return { conn: at };
+}
