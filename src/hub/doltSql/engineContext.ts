@@ -3,7 +3,7 @@
 // dolt_rev(x) (a base32 commit hash, with an optional ~N/^ suffix, -> what DoltLite reads).
 import type { Sqlite3, Sqlite3Capi, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { DoltSqlContext, PreviewTable } from './common';
-import { HASH_FUNCTION, REVISION_FUNCTION } from './rewrite';
+import { HASH_FUNCTION, REVISION_FUNCTION } from './forms';
 import { toDoltHash, toEngineRevision } from './revisions';
 import { userColumnOf } from './userColumns';
 

@@ -8,7 +8,6 @@ import {
   identifierValue,
   isKeyword,
   quoteSqlIdentifier as qi,
-  quoteSqlString,
   significant,
   splitArguments,
   stringValue,
@@ -16,34 +15,11 @@ import {
 } from '../../core/sql/sqlTokens';
 import type { SqlToken, TextEdit } from '../../core/sql/sqlTokens';
 import { hexToDoltHash } from '../doltHash';
-import { parseRange, toDoltHash, toEngineRevision } from './revisions';
+import { toDoltHash } from './revisions';
+import { DoltForms, HASH_FUNCTION, REVISION_FUNCTION, lit, systemHashColumns } from './forms';
 import { buildLog } from './log';
 import { DoltSqlError, valuesSubquery } from './common';
 import type { DoltSqlContext } from './common';
-
-/** SQL functions the rewritten query calls; the engine registers them on the connection. */
-export const HASH_FUNCTION = 'dolt_hash32';
-export const REVISION_FUNCTION = 'dolt_rev';
-
-/** Hash columns of DoltLite's system tables, by table name. */
-function systemHashColumns(name: string): string[] | undefined {
-  switch (name) {
-    case 'dolt_log':
-    case 'dolt_diff':
-      return ['commit_hash'];
-    case 'dolt_commit_ancestors':
-      return ['commit_hash', 'parent_hash'];
-    case 'dolt_branches':
-    case 'dolt_remote_branches':
-      return ['hash'];
-    case 'dolt_tags':
-      return ['tag_hash'];
-  }
-  if (name.startsWith('dolt_history_')) return ['commit_hash'];
-  if (name.startsWith('dolt_blame_')) return ['commit'];
-  if (name.startsWith('dolt_diff_')) return ['to_commit', 'from_commit'];
-  return undefined;
-}
 
 /** Words that end a table reference instead of naming its alias. */
 const NOT_ALIAS = new Set([
@@ -52,7 +28,6 @@ const NOT_ALIAS = new Set([
   'indexed', 'not', 'use', 'force', 'ignore', 'returning', 'set', 'values', 'select',
 ]);
 
-const lit = (v: string): string => quoteSqlString(v, 'sqlite');
 
 
 export function rewriteDoltSql(sql: string, ctx: DoltSqlContext): { sql: string } | { error: string } {
@@ -70,8 +45,11 @@ class Rewriter {
   /** Token ranges already rewritten as a whole: the scan jumps over them. */
   private readonly consumed = new Map<number, number>();
 
+  private readonly forms: DoltForms;
+
   constructor(private readonly sql: string, private readonly ctx: DoltSqlContext) {
     this.toks = significant(tokenize(sql));
+    this.forms = new DoltForms(ctx);
   }
 
   run(): string {
@@ -142,61 +120,6 @@ class Rewriter {
     });
   }
 
-  /** The 40-hex commit `spec` names, or an error naming it. */
-  private resolve(fn: string, spec: string): string {
-    if (spec.trim() === '') throw new DoltSqlError(`${fn}: a revision is empty.`);
-    const hex = this.ctx.resolve(toEngineRevision(spec));
-    if (!hex) throw new DoltSqlError(`${fn}: no branch, tag or commit named "${spec}".`);
-    return hex;
-  }
-
-  private mergeBase(fn: string, aHex: string, bHex: string, a: string, b: string): string {
-    const base = this.ctx.mergeBase(aHex, bHex);
-    if (!base) throw new DoltSqlError(`${fn}: "${a}" and "${b}" have no common ancestor.`);
-    return base;
-  }
-
-  /** from/to commits of a diff-like call: (from, to, ...) or ('from..to' | 'from...to', ...). */
-  private diffRange(fn: string, args: string[]): { fromHex: string; toHex: string; rest: string[] } {
-    const first = args[0] ?? '';
-    const range = parseRange(first);
-    if (range.kind === 'single') {
-      if (args.length < 2) throw new DoltSqlError(`${fn} needs two revisions: ${fn}(from, to, ...) or ${fn}('from..to', ...).`);
-      return { fromHex: this.resolve(fn, first), toHex: this.resolve(fn, args[1] as string), rest: args.slice(2) };
-    }
-    const fromHex = this.resolve(fn, range.from);
-    const toHex = this.resolve(fn, range.to);
-    if (range.kind === 'twoDot') return { fromHex, toHex, rest: args.slice(1) };
-    return { fromHex: this.mergeBase(fn, fromHex, toHex, range.from, range.to), toHex, rest: args.slice(1) };
-  }
-
-  private columnsOf(fn: string, source: string, table?: string): string[] {
-    const cols = this.ctx.columns(`SELECT * FROM ${source}`);
-    if (Array.isArray(cols)) return cols;
-    if (table !== undefined && /no such table/i.test(cols.error)) throw new DoltSqlError(`${fn}: table not found: ${table}`);
-    throw new DoltSqlError(`${fn}: ${cols.error}`);
-  }
-
-  /** `(SELECT …, '<hash>' AS from_commit, … FROM "dolt_diff_<t>"('from', 'to'))`: hashes are constants per call. */
-  private diffSource(fn: string, table: string, fromHex: string, toHex: string): string {
-    const source = `${qi(`dolt_diff_${table}`)}(${lit(fromHex)}, ${lit(toHex)})`;
-    const cols = this.columnsOf(fn, source, table);
-    const select = cols.map((c) => {
-      if (c === 'from_commit') return `${lit(hexToDoltHash(fromHex))} AS from_commit`;
-      if (c === 'to_commit') return `${lit(hexToDoltHash(toHex))} AS to_commit`;
-      return qi(c);
-    });
-    return `(SELECT ${select.join(', ')} FROM ${source})`;
-  }
-
-  /** `(SELECT …, dolt_hash32(col) AS col, … FROM source)` for the given hash columns. */
-  private hashWrapped(source: string, hashCols: readonly string[]): string | undefined {
-    const cols = this.ctx.columns(`SELECT * FROM ${source}`);
-    if (!Array.isArray(cols)) return undefined;
-    const set = new Set(hashCols);
-    return `(SELECT ${cols.map((c) => (set.has(c) ? `${HASH_FUNCTION}(${qi(c)}) AS ${qi(c)}` : qi(c))).join(', ')} FROM ${source})`;
-  }
-
   /** Replaces the call `[i, close]` by a subquery, naming it `alias` unless the query names it. */
   private replaceCallBySubquery(i: number, close: number, subquery: string, alias: string): number {
     this.replace(i, close, this.hasAlias(close + 1) ? subquery : `${subquery} AS ${qi(alias)}`);
@@ -243,16 +166,16 @@ class Rewriter {
       case 'dolt_diff': {
         if (close === open + 1) {
           // DoltLite's dolt_diff() (which tables changed per commit): only its hashes change.
-          const wrapped = this.hashWrapped('dolt_diff()', ['commit_hash']);
+          const wrapped = this.forms.hashWrapped('dolt_diff()', ['commit_hash']);
           return wrapped ? this.replaceCallBySubquery(i, close, wrapped, 'dolt_diff') : undefined;
         }
         const fn = 'DOLT_DIFF';
         const args = this.literalArgs(fn, open, close);
         if (args.length < 2 || args.length > 3) throw new DoltSqlError(`${fn} takes 2 or 3 arguments (from, to, table or 'from..to', table), got ${args.length}.`);
         const table = args[args.length - 1] as string;
-        const { fromHex, toHex, rest } = this.diffRange(fn, args.slice(0, -1));
+        const { fromHex, toHex, rest } = this.forms.diffRange(fn, args.slice(0, -1));
         if (rest.length > 0) throw new DoltSqlError(`${fn}: "${args[0]}" is a range; give the table as the second argument.`);
-        return this.replaceCallBySubquery(i, close, this.diffSource(fn, table, fromHex, toHex), 'dolt_diff');
+        return this.replaceCallBySubquery(i, close, this.forms.diffSource(fn, table, fromHex, toHex), 'dolt_diff');
       }
       case 'dolt_diff_stat':
       case 'dolt_diff_summary':
@@ -261,22 +184,22 @@ class Rewriter {
         const fn = name.toUpperCase();
         const args = this.literalArgs(fn, open, close);
         if (args.length < 1 || args.length > 3) throw new DoltSqlError(`${fn} takes 1 to 3 arguments, got ${args.length}.`);
-        const { fromHex, toHex, rest } = this.diffRange(fn, args);
+        const { fromHex, toHex, rest } = this.forms.diffRange(fn, args);
         if (rest.length > 1) throw new DoltSqlError(`${fn}: too many arguments after the revisions.`);
         const table = rest[0];
         const call = `${name}(${[fromHex, toHex, ...(table !== undefined ? [table] : [])].map(lit).join(', ')})`;
         if (name !== 'dolt_patch') {
-          if (table !== undefined) this.columnsOf(fn, call, table);
+          if (table !== undefined) this.forms.columnsOf(fn, call, table);
           this.replace(i, close, call);
           return close + 1;
         }
-        this.columnsOf(fn, call, table);
+        this.forms.columnsOf(fn, call, table);
         const sub = `(SELECT statement_order, ${lit(hexToDoltHash(fromHex))} AS from_commit_hash, ${lit(hexToDoltHash(toHex))} AS to_commit_hash, table_name, diff_type, statement FROM ${call})`;
         return this.replaceCallBySubquery(i, close, sub, 'dolt_patch');
       }
       case 'dolt_log': {
         const args = this.literalArgs('DOLT_LOG', open, close);
-        const sub = buildLog(args, this.ctx, (spec) => this.resolve('DOLT_LOG', spec));
+        const sub = buildLog(args, this.ctx, (spec) => this.forms.resolve('DOLT_LOG', spec));
         return this.replaceCallBySubquery(i, close, sub, 'dolt_log');
       }
       case 'hashof':
@@ -285,7 +208,7 @@ class Rewriter {
         if (args.length !== 1) throw new DoltSqlError(`HASHOF takes 1 argument, got ${args.length}.`);
         const arg = args[0] as SqlToken[];
         if (arg.length === 1 && (arg[0]?.kind === 'string' || arg[0]?.kind === 'dquoted')) {
-          this.replace(i, close, lit(hexToDoltHash(this.resolve('HASHOF', stringValue(arg[0])))) + this.keepColumnName(i, close));
+          this.replace(i, close, lit(hexToDoltHash(this.forms.resolve('HASHOF', stringValue(arg[0])))) + this.keepColumnName(i, close));
           return close + 1;
         }
         this.replace(i, i, `${HASH_FUNCTION}(dolt_hashof`);
@@ -300,7 +223,7 @@ class Rewriter {
         const literal = args.every((a) => a.length === 1 && (a[0]?.kind === 'string' || a[0]?.kind === 'dquoted'));
         if (literal) {
           const [a, b] = args.map((a) => stringValue(a[0] as SqlToken)) as [string, string];
-          const base = this.ctx.mergeBase(this.resolve('DOLT_MERGE_BASE', a), this.resolve('DOLT_MERGE_BASE', b));
+          const base = this.ctx.mergeBase(this.forms.resolve('DOLT_MERGE_BASE', a), this.forms.resolve('DOLT_MERGE_BASE', b));
           this.replace(i, close, (base ? lit(hexToDoltHash(base)) : 'NULL') + this.keepColumnName(i, close));
           return close + 1;
         }
@@ -322,8 +245,8 @@ class Rewriter {
         const args = this.literalArgs(fn, open, close);
         const want = summary ? 2 : 3;
         if (args.length !== want) throw new DoltSqlError(`${fn} takes ${want} arguments (${summary ? 'base, merge' : 'base, merge, table'}), got ${args.length}.`);
-        const baseHex = this.resolve(fn, args[0] as string);
-        const mergeHex = this.resolve(fn, args[1] as string);
+        const baseHex = this.forms.resolve(fn, args[0] as string);
+        const mergeHex = this.forms.resolve(fn, args[1] as string);
         const preview = this.ctx.previewMerge(baseHex, mergeHex, summary ? undefined : (args[2] as string));
         if ('error' in preview) throw new DoltSqlError(`${fn}: ${preview.error}`);
         const { columns, rows } = summary ? preview.summary : (preview.table as { columns: string[]; rows: unknown[][] });
@@ -334,15 +257,15 @@ class Rewriter {
     if (at) {
       const args = this.literalArgs('dolt_at', open, close);
       if (args.length !== 1) throw new DoltSqlError(`${name} takes 1 argument (a revision), got ${args.length}.`);
-      this.replace(open + 1, close - 1, lit(this.resolve(name, args[0] as string)));
+      this.replace(open + 1, close - 1, lit(this.forms.resolve(name, args[0] as string)));
       return close + 1;
     }
     const diff = /^dolt_diff_(.+)$/.exec(name);
     if (diff) {
       const args = this.literalArgs(name, open, close);
-      const { fromHex, toHex, rest } = this.diffRange(name, args);
+      const { fromHex, toHex, rest } = this.forms.diffRange(name, args);
       if (rest.length > 0) throw new DoltSqlError(`${name} takes two revisions or one range, got ${args.length} arguments.`);
-      return this.replaceCallBySubquery(i, close, this.diffSource(name, identifierValue(this.toks[i] as SqlToken).slice('dolt_diff_'.length), fromHex, toHex), name);
+      return this.replaceCallBySubquery(i, close, this.forms.diffSource(name, identifierValue(this.toks[i] as SqlToken).slice('dolt_diff_'.length), fromHex, toHex), name);
     }
     return undefined;
   }
@@ -400,9 +323,9 @@ class Rewriter {
       end = close;
     }
     if (spec === undefined) throw new DoltSqlError(`AS OF after "${table}" takes a branch, tag or commit as a quoted string.`);
-    const hex = this.resolve('AS OF', spec);
+    const hex = this.forms.resolve('AS OF', spec);
     const source = `${qi(`dolt_at_${table}`)}(${lit(hex)})`;
-    this.columnsOf('AS OF', source, table);
+    this.forms.columnsOf('AS OF', source, table);
     this.replace(j, end, this.hasAlias(end + 1) ? source : `${source} AS ${qi(table)}`);
     this.consumed.set(j, end + 1);
     return end + 1;
@@ -418,7 +341,7 @@ class Rewriter {
     }
     const hashCols = systemHashColumns(lower);
     if (!hashCols) return;
-    const wrapped = this.hashWrapped(qi(name), hashCols);
+    const wrapped = this.forms.hashWrapped(qi(name), hashCols);
     if (!wrapped) return; // not a table here: the engine says so
     this.replace(j, nameAt, this.hasAlias(nameAt + 1) ? wrapped : `${wrapped} AS ${qi(name)}`);
     this.consumed.set(j, nameAt + 1);
@@ -430,9 +353,9 @@ class Rewriter {
     const from = this.findEquality('from_commit', nameAt + 1);
     const to = this.findEquality('to_commit', nameAt + 1);
     if (!from || !to) throw new DoltSqlError(`${fn} needs both from_commit and to_commit in WHERE, e.g. WHERE from_commit = HASHOF('main~1') AND to_commit = HASHOF('main').`);
-    const fromHex = this.resolve(fn, from.spec);
-    const toHex = this.resolve(fn, to.spec);
-    const source = this.diffSource(fn, table, fromHex, toHex);
+    const fromHex = this.forms.resolve(fn, from.spec);
+    const toHex = this.forms.resolve(fn, to.spec);
+    const source = this.forms.diffSource(fn, table, fromHex, toHex);
     this.replace(j, nameAt, this.hasAlias(nameAt + 1) ? source : `${source} AS ${qi(fn)}`);
     this.consumed.set(j, nameAt + 1);
     // The filters then compare with the hashes the rows carry, whatever form they were written in.
