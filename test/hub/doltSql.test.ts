@@ -305,7 +305,7 @@ describe('hub Dolt SQL', function () {
     assert.deepEqual((await hashes("SELECT commit_hash FROM DOLT_LOG('main...vale-rating')")).sort(), sym);
     assert.deepEqual((await hashes("SELECT commit_hash FROM DOLT_LOG('vale-rating...main')")).sort(), sym);
     const cols = await ok(`SELECT * FROM DOLT_LOG('${await tagCommit('v2')}') LIMIT 1`);
-    assert.deepEqual(cols.columns.map((c) => c.name), ['commit_hash', 'committer', 'email', 'date', 'message']);
+    assert.deepEqual(cols.columns.map((c) => c.name), ['commit_hash', 'committer', 'email', 'date', 'message', 'commit_order']);
     assert.deepEqual(cols.rows[0]![0], await tagCommit('v2'));
   });
 
@@ -318,6 +318,19 @@ describe('hub Dolt SQL', function () {
     const merges = (await ok("SELECT commit_hash FROM DOLT_LOG('main', '--merges')")).rows.map((r) => r[0]);
     assert.deepEqual(merges, d.filter((r) => String(r['parents']).includes(',')).map((r) => r['commit_hash']));
     assert.equal(merges.length, 1, 'the merge of pull #2');
+  });
+
+  it("commit_order in DOLT_LOG and dolt_log is each commit's height in the commit graph", async () => {
+    const edges = objects(await ok('SELECT commit_hash, parent_hash FROM dolt_commit_ancestors'));
+    const parents = new Map<string, string[]>();
+    for (const e of edges) parents.set(e['commit_hash']!, [...(parents.get(e['commit_hash']!) ?? []), ...(e['parent_hash'] ? [e['parent_hash']] : [])]);
+    const height = (h: string): number => 1 + Math.max(0, ...(parents.get(h) ?? []).map(height));
+    for (const q of ["SELECT commit_hash, commit_order FROM DOLT_LOG('main...supplier-updates', '--parents')", 'SELECT commit_hash, commit_order FROM dolt_log']) {
+      const rows = (await ok(q)).rows;
+      assert.ok(rows.length > 1, q);
+      for (const [h, order] of rows) assert.equal(order, String(height(h!)), `${q}: ${h}`);
+    }
+    assert.deepEqual((await ok("SELECT commit_order FROM dolt_log WHERE message = 'Initialize data repository'")).rows, [['1']]);
   });
 
   // ---- AS OF

@@ -69,8 +69,10 @@ describe('hub Dolt SQL rewriting (text)', () => {
   });
 
   it('reads system tables through a converting subquery, in FROM lists and joins', () => {
-    assert.equal(rw('SELECT l.message FROM dolt_log l'), 'SELECT l.message FROM (SELECT dolt_hash32("commit_hash") AS "commit_hash", "message" FROM "dolt_log") l');
-    assert.equal(rw('SELECT * FROM x JOIN dolt_log ON 1'), 'SELECT * FROM x JOIN (SELECT dolt_hash32("commit_hash") AS "commit_hash", "message" FROM "dolt_log") AS "dolt_log" ON 1');
+    const log = '(SELECT dolt_hash32(l."commit_hash") AS "commit_hash", l."message", h.column2 AS commit_order FROM "dolt_log" AS l LEFT JOIN (SELECT NULL AS column1, NULL AS column2 LIMIT 0) AS h ON h.column1 = l."commit_hash")';
+    assert.equal(rw('SELECT l.message FROM dolt_log l'), `SELECT l.message FROM ${log} l`);
+    assert.equal(rw('SELECT * FROM x JOIN dolt_log ON 1'), `SELECT * FROM x JOIN ${log} AS "dolt_log" ON 1`);
+    assert.equal(rw('SELECT * FROM dolt_history_t'), 'SELECT * FROM dolt_history_t', 'left to the engine when it is not a table here');
   });
 
   it('names the problem in its errors', () => {

@@ -5,6 +5,7 @@ import { hexToDoltHash } from '../doltHash';
 import { DoltSqlError } from './common';
 import type { DoltSqlContext } from './common';
 import { parseRange, toEngineRevision } from './revisions';
+import { commitGraph } from './graph';
 
 /** SQL functions the rewritten query calls; the engine registers them on the connection. */
 export const HASH_FUNCTION = 'dolt_hash32';
@@ -83,6 +84,16 @@ export class DoltForms {
   }
 
   /** `(SELECT …, dolt_hash32(col) AS col, … FROM source)` for the given hash columns. */
+  /** The dolt_log system table as Dolt shows it: base32 hashes and commit_order (the commit's height). */
+  logTable(source: string): string | undefined {
+    const cols = this.ctx.columns(`SELECT * FROM ${source}`);
+    if (!Array.isArray(cols)) return undefined;
+    const { heights } = commitGraph(this.ctx);
+    const select = cols.filter((c) => c !== 'commit_order').map((c) => (c === 'commit_hash' ? `${HASH_FUNCTION}(l."commit_hash") AS "commit_hash"` : `l.${qi(c)}`));
+    const values = heights.size > 0 ? `(VALUES ${[...heights].map(([h, n]) => `(${lit(h)}, ${n})`).join(', ')})` : '(SELECT NULL AS column1, NULL AS column2 LIMIT 0)';
+    return `(SELECT ${select.join(', ')}, h.column2 AS commit_order FROM ${source} AS l LEFT JOIN ${values} AS h ON h.column1 = l."commit_hash")`;
+  }
+
   hashWrapped(source: string, hashCols: readonly string[]): string | undefined {
     const cols = this.ctx.columns(`SELECT * FROM ${source}`);
     if (!Array.isArray(cols)) return undefined;

@@ -1,10 +1,11 @@
 // DOLT_LOG(...) with Dolt's arguments, built from DoltLite's dolt_log(rev) (one revision, or
 // 'a..b') and dolt_commit_ancestors: revisions, ^rev and --not exclusions, 'a..b', 'a...b',
-// --parents, --merges, --min-parents and --decorate.
+// --parents, --merges, --min-parents and --decorate; commit_order is the commit's height.
 import { hexToDoltHash } from '../doltHash';
 import { parseRange } from './revisions';
 import { DoltSqlError, valuesSubquery } from './common';
 import type { DoltSqlContext } from './common';
+import { commitGraph } from './graph';
 
 interface LogRow {
   hex: string;
@@ -96,16 +97,8 @@ export function buildLog(args: readonly string[], ctx: DoltSqlContext, resolve: 
   }
   for (const hex of exclude) for (const row of logOf(hex)) picked.delete(row.hex);
 
-  const parentMap = new Map<string, string[]>();
   const sources = include.length + symmetric.length * 2;
-  if (parents || minParents > 0 || sources > 1) {
-    const edges = ctx.rows('SELECT commit_hash, parent_hash, parent_index FROM dolt_commit_ancestors WHERE parent_hash IS NOT NULL ORDER BY commit_hash, parent_index');
-    for (const [c, p] of edges) {
-      const list = parentMap.get(String(c)) ?? [];
-      list.push(String(p));
-      parentMap.set(String(c), list);
-    }
-  }
+  const { parents: parentMap, heights } = commitGraph(ctx);
   const refMap = new Map<string, string[]>();
   if (decorate !== 'no') {
     for (const [name, hash] of ctx.rows("SELECT name, hash FROM dolt_branches WHERE remote = '' OR remote IS NULL ORDER BY name")) {
@@ -119,13 +112,13 @@ export function buildLog(args: readonly string[], ctx: DoltSqlContext, resolve: 
   // One log keeps dolt_log's order; several are merged children-first, newest first among equals.
   const ordered = sources > 1 ? topological([...picked.values()], parentMap) : [...picked.values()];
   const rows = ordered.filter((r) => (parentMap.get(r.hex)?.length ?? 0) >= minParents);
-  const columns = ['commit_hash', 'committer', 'email', 'date', 'message'];
+  const columns = ['commit_hash', 'committer', 'email', 'date', 'message', 'commit_order'];
   if (parents) columns.push('parents');
   if (decorate !== 'no') columns.push('refs');
   return valuesSubquery(
     columns,
     rows.map((r) => {
-      const out: unknown[] = [hexToDoltHash(r.hex), r.committer, r.email, r.date, r.message];
+      const out: unknown[] = [hexToDoltHash(r.hex), r.committer, r.email, r.date, r.message, heights.get(r.hex) ?? null];
       if (parents) out.push((parentMap.get(r.hex) ?? []).map(hexToDoltHash).join(', '));
       if (decorate !== 'no') out.push((refMap.get(r.hex) ?? []).join(', '));
       return out;

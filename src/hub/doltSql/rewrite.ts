@@ -341,7 +341,7 @@ class Rewriter {
     }
     const hashCols = systemHashColumns(lower);
     if (!hashCols) return;
-    const wrapped = this.forms.hashWrapped(qi(name), hashCols);
+    const wrapped = lower === 'dolt_log' ? this.forms.logTable(qi(name)) : this.forms.hashWrapped(qi(name), hashCols);
     if (!wrapped) return; // not a table here: the engine says so
     this.replace(j, nameAt, this.hasAlias(nameAt + 1) ? wrapped : `${wrapped} AS ${qi(name)}`);
     this.consumed.set(j, nameAt + 1);
