@@ -172,6 +172,11 @@ describe('hub Dolt SQL', function () {
       assert.ok(r.length > 0, q);
       for (const row of r) assert.match(String(row[col]), B32, `${q}: ${col}`);
     }
+    // A hash from a result is accepted back as the ref of a query, in either form.
+    const v1 = (await ok("SELECT commit_hash FROM dolt_log WHERE message = 'Add dairy products'")).rows[0]![0] as string;
+    const atV1 = (await ok('SELECT * FROM products ORDER BY id', 'v1')).rows;
+    assert.deepEqual((await ok('SELECT * FROM products ORDER BY id', v1)).rows, atV1);
+    assert.deepEqual((await ok('SELECT * FROM products ORDER BY id', doltHashToHex(v1))).rows, atV1);
     const hex = '0123456789abcdef0123456789abcdef01234567';
     assert.deepEqual((await ok(`SELECT '${hex}' AS x`)).rows, [[hex]]);
   });
