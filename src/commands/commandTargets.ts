@@ -1,17 +1,10 @@
 // Resolving what a command acts on: the tree node it was invoked on, or a pick from the palette.
 import type { DatabaseRef } from '../shared/wire';
 import type { Account } from '../auth/accountStore';
-import { databaseOf, type TreeNode } from '../tree/treeNodes';
+import { databaseOf, isTreeNode } from '../tree/treeNodes';
+import type { DatabaseTarget } from '../core/targets';
 import type { CommandDeps } from './commandDeps';
 
-export interface DatabaseTarget {
-  readonly hostId: string;
-  readonly db: DatabaseRef;
-}
-
-export function isTreeNode(value: unknown): value is TreeNode {
-  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string';
-}
 
 /** The host a command runs against: the node's, the only one, or the user's pick. */
 export async function resolveHost(deps: CommandDeps, node: unknown, title: string): Promise<string | undefined> {

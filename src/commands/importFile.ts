@@ -29,8 +29,10 @@ import { IMPORT_FILE_KINDS, type ImportFileKind } from '../core/import/tableRead
 import type { PickItem } from '../platform/ui';
 import type { DatabaseRef, QueryResult } from '../shared/wire';
 import type { CommandDeps } from './commandDeps';
-import { isTreeNode, requireAccount, resolveDatabase, type DatabaseTarget } from './commandTargets';
+import { requireAccount, resolveDatabase } from './commandTargets';
+import type { DatabaseTarget, PullTarget } from '../core/targets';
 import { validateRefName } from './versioningCommands';
+import { isTreeNode } from '../tree/treeNodes';
 
 /** The API calls the import flow makes (HubClient satisfies it). */
 export type ImportApi = Pick<HubClient, 'listBranches' | 'runSql' | 'uploadImport' | 'createImport' | 'waitForOperation'>;
@@ -42,7 +44,7 @@ export interface ImportDeps extends Omit<CommandDeps, 'clients'> {
   /** Shows the local preview (a read-only Markdown document beside the editor), named after the file. */
   showPreview(fileName: string, markdown: string): Promise<void>;
   /** Opens a pull request in the pull request view. */
-  openPull(target: DatabaseTarget & { pullNumber: number }): Promise<void>;
+  openPull(target: PullTarget): Promise<void>;
   /** Clock for default names; tests fix it. */
   now?(): Date;
 }

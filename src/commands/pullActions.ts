@@ -4,6 +4,7 @@ import type { HubClient } from '../api/hubClient';
 import { paginate } from '../api/pagination';
 import type { Logger } from '../core/logger';
 import { parseDatabaseInput } from '../core/databaseInput';
+import type { DatabaseTarget, PullTarget } from '../core/targets';
 import { branchRefLabel, pullStateLabel, sameDatabase } from '../core/pullPage';
 import type { PickItem, Ui } from '../platform/ui';
 import type { OperationOutcome, OperationStart, OperationWaiter } from './operationsRunner';
@@ -12,14 +13,6 @@ import { forkNetwork, networkBranches, type NetworkApi, type NetworkBranch } fro
 // What each pull request command does, with the UI injected (src/platform/ui.ts) so the logic is
 // unit-tested with a scripted fake. No `vscode` import: pullCommands.ts registers these.
 
-export interface DatabaseTarget {
-  readonly hostId: string;
-  readonly db: DbRef;
-}
-
-export interface PullTarget extends DatabaseTarget {
-  readonly pullNumber: number;
-}
 
 /** The API calls pull requests need (HubClient satisfies it). */
 export type PullApi = NetworkApi &

@@ -15,8 +15,8 @@ import {
   setPullStateCommand,
   type PullApi,
   type PullEnv,
-  type PullTarget,
 } from './pullActions';
+import type { PullTarget } from '../core/targets';
 import type { OperationOutcome, OperationStart, OperationWaiter } from './operationsRunner';
 
 /**

@@ -12,9 +12,9 @@ import { newNotebook } from '../core/sql/notebookDocument';
 import { historyLabel, historyMatches, historySearcher, type HistoryEntry } from '../core/sql/history';
 import { targetLabel, validateRefInput } from '../core/sql/refs';
 import { statementAt } from '../core/sql/statements';
-import type { CommandClients } from './commandDeps';
-import { isTreeNode } from './commandTargets';
-import { registerGuarded, type CommandHandler } from './registerCommands';
+import type { HostClients } from '../auth/clientSource';
+import { isTreeNode } from '../tree/treeNodes';
+import { registerGuarded, type CommandHandler } from '../platform/commandRegistration';
 import { runQuery, type RefResolver } from '../notebook/queryRunner';
 import type { QueryHistoryStore } from '../notebook/queryHistoryStore';
 import type { SqlResultPanel } from '../notebook/sqlResultPanel';
@@ -96,7 +96,7 @@ export class SqlEditorTargetContext implements vscode.Disposable {
 
 export interface NotebookCommandDeps {
   readonly ui: Ui;
-  readonly clients: CommandClients;
+  readonly clients: HostClients;
   readonly databases: { hostIds(): string[]; list(hostId: string): readonly DatabaseRef[] };
   readonly refs: RefResolver;
   readonly history: QueryHistoryStore;

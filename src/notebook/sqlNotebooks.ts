@@ -5,9 +5,9 @@ import type { Logger } from '../core/logger';
 import type { Ui } from '../platform/ui';
 import type { DatabaseRef } from '../shared/wire';
 import { Notebooks, Settings } from '../shared/ids';
-import type { CommandClients } from '../commands/commandDeps';
-import { EditorTargets, registerNotebookCommands } from '../commands/notebookCommands';
-import { handleGridMessage } from '../commands/notebookResultActions';
+import type { HostClients } from '../auth/clientSource';
+import { EditorTargets, registerNotebookCommands } from './notebookCommands';
+import { handleGridMessage } from './notebookResultActions';
 import { RefResolver } from './queryRunner';
 import { QueryHistoryStore } from './queryHistoryStore';
 import { SchemaService } from './schemaService';
@@ -20,7 +20,7 @@ import { readSqlSettings } from './sqlSettings';
 
 export interface SqlNotebookHostDeps {
   readonly ui: Ui;
-  readonly clients: CommandClients;
+  readonly clients: HostClients;
   readonly databases: { hostIds(): string[]; list(hostId: string): readonly DatabaseRef[] };
   readonly log: Logger;
 }

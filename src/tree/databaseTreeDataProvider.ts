@@ -11,7 +11,7 @@ import {
   type NodeText,
   type Tooltip,
 } from '../core/nodeDescriptions';
-import { describeError } from '../commands/errorMessages';
+import { describeError } from '../core/errorMessages';
 import { Disposable } from '../platform/disposable';
 import type { DatabaseTreeModel } from './databaseTreeModel';
 import { LOCAL_HUB_HOST_ID } from '../auth/localHubIds';

@@ -14,7 +14,7 @@ import {
   SqlEditorTargetContext,
   type HistoryPickItem,
   type NotebookCommandDeps,
-} from '../../src/commands/notebookCommands';
+} from '../../src/notebook/notebookCommands';
 import { QueryHistoryStore } from '../../src/notebook/queryHistoryStore';
 import { ScriptedUi } from './versioningScriptedUi';
 import { MemoryMemento } from './memoryMemento';

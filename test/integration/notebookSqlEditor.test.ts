@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { EXTENSION_ID } from '../../src/shared/ids';
 import { silentLogger } from '../../src/core/logger';
-import { EditorTargets, runSqlInEditor, type NotebookCommandDeps } from '../../src/commands/notebookCommands';
+import { EditorTargets, runSqlInEditor, type NotebookCommandDeps } from '../../src/notebook/notebookCommands';
 import { RefResolver } from '../../src/notebook/queryRunner';
 import { QueryHistoryStore } from '../../src/notebook/queryHistoryStore';
 import { SqlResultPanel } from '../../src/notebook/sqlResultPanel';

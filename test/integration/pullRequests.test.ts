@@ -13,8 +13,8 @@ import {
   mergePullCommand,
   setPullStateCommand,
   type PullEnv,
-  type PullTarget,
 } from '../../src/commands/pullActions';
+import type { PullTarget } from '../../src/core/targets';
 import { silentLogger } from '../../src/core/logger';
 import type { InputOptions, PickItem, PickOptions, Ui } from '../../src/platform/ui';
 import { Commands, EXTENSION_ID } from '../../src/shared/ids';

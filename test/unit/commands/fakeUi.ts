@@ -1,7 +1,7 @@
 // A scripted Ui for command and sign-in logic: each prompt takes the next step of the script and
 // fails the test when the prompt is not the one the script expects.
 import { strict as assert } from 'node:assert';
-import type { ErrorContext } from '../../../src/commands/errorMessages';
+import type { ErrorContext } from '../../../src/core/errorMessages';
 import type { InputOptions, PickItem, PickOptions, ProgressReporter, Ui } from '../../../src/platform/ui';
 
 type Kind = 'pick' | 'pickOrType' | 'pickMany' | 'input' | 'confirm' | 'infoAction';

@@ -11,9 +11,9 @@ import {
   setPullStateCommand,
   type PullApi,
   type PullEnv,
-  type PullTarget,
   type WatchOptions,
 } from '../../../src/commands/pullActions';
+import type { PullTarget } from '../../../src/core/targets';
 import { runOperation } from '../../../src/commands/operationsRunner';
 import { OperationFailedError } from '../../../src/api/errors';
 import type { InputOptions, PickItem, PickOptions, Ui } from '../../../src/platform/ui';
