@@ -25,7 +25,7 @@ import {
 } from '../core/import/importPlan';
 import { matchColumns } from '../core/import/matchColumns';
 import { readPreview, type ImportPreview } from '../core/import/readPreview';
-import { IMPORT_FILE_KINDS, type ImportFileKind } from '../core/import/tableReader';
+import { IMPORT_FILE_KINDS, importFormatOf, type ImportFileKind } from '../shared/importFormats';
 import type { PickItem } from '../platform/ui';
 import type { DatabaseRef, QueryResult } from '../shared/wire';
 import type { CommandDeps } from './commandDeps';
@@ -304,19 +304,11 @@ function isAbort(err: unknown): boolean {
 
 async function pickFileType(deps: ImportDeps, fileName: string): Promise<ImportFileKind | undefined> {
   const detected = detectFileType(fileName);
-  const labels: Record<ImportFileKind, string> = {
-    csv: 'CSV — comma-separated values',
-    psv: 'PSV — pipe-separated values',
-    xlsx: 'Excel workbook (first sheet)',
-    json: 'JSON — a list of objects, or {"rows": [...]}',
-    sql: 'SQL — CREATE TABLE and INSERT statements',
-    yaml: 'YAML — a list of mappings',
-  };
   const order = detected ? [detected, ...IMPORT_FILE_KINDS.filter((k) => k !== detected)] : [...IMPORT_FILE_KINDS];
   return deps.ui.pick(
     order.map((k) => ({
       label: k,
-      description: labels[k],
+      description: importFormatOf(k).description,
       ...(k === detected ? { detail: `Detected from the file name ${fileName}` } : {}),
       value: k,
     })),
