@@ -1,4 +1,4 @@
-// A CommandDeps whose client records calls and answers from fixtures; UI scripted by FakeUi.
+// A CommandDeps whose client records calls and answers from fixtures; UI scripted by ScriptedUi (test/helpers/scriptedUi.ts).
 import type { HubClient } from '../../../src/api/index';
 import type { Account } from '../../../src/auth/accountStore';
 import type { HostInfo } from '../../../src/auth/clientSource';
@@ -6,7 +6,8 @@ import type { CommandDeps } from '../../../src/commands/commandDeps';
 import { runOperation } from '../../../src/commands/operationsRunner';
 import { DatabaseListStore } from '../../../src/tree/databaseListStore';
 import type { Branch, DatabaseRef, OperationError, Tag } from '../../../src/shared/wire';
-import { FakeUi, MemoryState, silent, type Step } from './fakeUi';
+import { MemoryState, silent } from './fakeUi';
+import { ScriptedUi, type Step } from '../../helpers/scriptedUi';
 
 export const HOST: HostInfo = { id: 'https://h.example', label: 'Hub', siteUrl: 'https://h.example', isLocal: false };
 export const DB: DatabaseRef = { owner: 'alice', name: 'prices' };
@@ -16,7 +17,7 @@ export const HASH_TAG = 'c'.repeat(32);
 
 export interface Kit {
   deps: CommandDeps;
-  ui: FakeUi;
+  ui: ScriptedUi;
   calls: { method: string; args: unknown[] }[];
   databases: DatabaseListStore;
   refreshed: string[];
@@ -25,7 +26,7 @@ export interface Kit {
 }
 
 export function kit(steps: Step[], opts: { account?: Account | null; hosts?: HostInfo[] } = {}): Kit {
-  const ui = new FakeUi(steps);
+  const ui = new ScriptedUi(steps);
   const calls: Kit['calls'] = [];
   const branches: Branch[] = [
     { name: 'main', head_commit_sha: HASH_MAIN },

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { copyCommitHash, createBranch, createRelease, createTag, validateRefName } from '../../../src/commands/versioningCommands';
 import type { BranchNode, CategoryNode, DatabaseNode, TagNode } from '../../../src/tree/treeNodes';
 import { DB, HASH_DEV, HASH_MAIN, HASH_TAG, HOST, callsOf, kit } from './commandTestKit';
-import { input, pickOrType, typeInPicker } from './fakeUi';
+import { input, pickOrType, typeInPicker } from '../../helpers/scriptedUi';
 
 const dbNode: DatabaseNode = { kind: 'database', hostId: HOST.id, db: DB };
 const parent: CategoryNode = { kind: 'category', hostId: HOST.id, db: DB, category: 'branches' };
