@@ -8,6 +8,7 @@ import { DatabaseListStore } from '../../../src/tree/databaseListStore';
 import type { Branch, DatabaseRef, OperationError, Tag } from '../../../src/shared/wire';
 import { MemoryState, silent } from './fakeUi';
 import { ScriptedUi, type Step } from '../../helpers/scriptedUi';
+import { aBranch, aDatabase, anOperation, aTag } from '../../builders/wire';
 
 export const HOST: HostInfo = { id: 'https://h.example', label: 'Hub', siteUrl: 'https://h.example', isLocal: false };
 export const DB: DatabaseRef = { owner: 'alice', name: 'prices' };
@@ -29,34 +30,29 @@ export function kit(steps: Step[], opts: { account?: Account | null; hosts?: Hos
   const ui = new ScriptedUi(steps);
   const calls: Kit['calls'] = [];
   const branches: Branch[] = [
-    { name: 'main', head_commit_sha: HASH_MAIN },
-    { name: 'dev', head_commit_sha: HASH_DEV },
+    aBranch({ name: 'main', head_commit_sha: HASH_MAIN }),
+    aBranch({ name: 'dev', head_commit_sha: HASH_DEV }),
   ];
-  const tags: Tag[] = [{ name: 'v1', commit_sha: HASH_TAG, message: 'one' }];
+  const tags: Tag[] = [aTag({ name: 'v1', commit_sha: HASH_TAG, message: 'one' })];
   const record = (method: string, impl: (...a: unknown[]) => unknown) => async (...args: unknown[]) => {
     calls.push({ method, args });
     return impl(...args);
   };
   const client: Kit['client'] = {
-    getDatabase: record('getDatabase', (db) => ({ ...(db as DatabaseRef), visibility: 'public', fork_network_count: 0, star_count: 0, size_bytes: 0 })),
+    getDatabase: record('getDatabase', (db) => aDatabase({ ...(db as DatabaseRef) })),
     createDatabase: record('createDatabase', (body) => ({ ...(body as object), fork_network_count: 0, star_count: 0, size_bytes: 0 })),
     listBranches: record('listBranches', () => ({ items: branches })),
     listTags: record('listTags', () => ({ items: tags })),
-    createBranch: record('createBranch', (_db, body) => ({ name: (body as { name: string }).name, head_commit_sha: HASH_MAIN })),
+    createBranch: record('createBranch', (_db, body) => aBranch({ name: (body as { name: string }).name, head_commit_sha: HASH_MAIN })),
     createTag: record('createTag', (_db, body) => {
       const b = body as { name: string; message?: string };
-      return { name: b.name, commit_sha: HASH_MAIN, ...(b.message ? { message: b.message } : {}) };
+      return aTag({ name: b.name, commit_sha: HASH_MAIN, ...(b.message ? { message: b.message } : {}) });
     }),
     createRelease: record('createRelease', (_db, body) => ({ ...(body as object), created_at: 'x', updated_at: 'x' })),
     createFork: record('createFork', () => ({ id: 'owners/bob/repos/prices/jobs/1', href: 'https://h.example/api/v2/operations/owners%2Fbob%2Frepos%2Fprices%2Fjobs%2F1' })),
-    waitForOperation: record('waitForOperation', () => ({
-      id: 'owners/bob/repos/prices/jobs/1',
-      type: 'fork',
-      status: 'succeeded',
-      created_at: 'x',
-      cancelable: false,
-      result: { database: { owner: 'bob', name: 'prices' } },
-    })),
+    waitForOperation: record('waitForOperation', () =>
+      anOperation({ id: 'owners/bob/repos/prices/jobs/1', type: 'fork', status: 'succeeded', result: { database: { owner: 'bob', name: 'prices' } } }),
+    ),
   };
   const databases = new DatabaseListStore(new MemoryState());
   const refreshed: string[] = [];

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ScriptedUi } from '../../helpers/scriptedUi';
+import { aBranch, anOperation, aPull, aPullComment } from '../../builders/wire';
 import {
   commentOnPullCommand,
   createPullCommand,
@@ -62,7 +63,7 @@ class FakeServer implements PullApi {
   }
   async createPull(db: DatabaseRef, body: CreatePullBody) {
     this.calls.push(`createPull ${JSON.stringify(body)}`);
-    const p: Pull = { pull_number: this.pulls.length + 1, state: 'open', created_at: '2026-11-21T10:00:00Z', creator: 'alice', ...body };
+    const p: Pull = aPull({ pull_number: this.pulls.length + 1, created_at: '2026-11-21T10:00:00Z', creator: 'alice', ...body });
     assert.deepEqual(body.to_branch.database, { owner: db.owner, name: db.name });
     this.pulls.push(p);
     return p;
@@ -79,7 +80,7 @@ class FakeServer implements PullApi {
   }
   async createPullComment(_db: DatabaseRef, n: number | string, body: { body: string }) {
     this.calls.push(`comment #${n} ${body.body}`);
-    const c = { comment_id: String(this.comments.length + 1), author: 'alice', body: body.body, created_at: 'now', updated_at: 'now' };
+    const c = aPullComment({ comment_id: String(this.comments.length + 1), author: 'alice', body: body.body });
     this.comments.push(c);
     return c;
   }
@@ -88,7 +89,7 @@ class FakeServer implements PullApi {
     return { id: `owners/alice/repos/inventory/jobs/${n}`, href: `http://hub/api/v2/operations/owners/alice/repos/inventory/jobs/${n}` };
   }
   async waitForOperation(ref: { id: string }, opts?: { onUpdate?: (o: Operation) => void }) {
-    const base: Operation = { id: ref.id, type: 'merge', status: 'running', created_at: 'now', cancelable: false };
+    const base: Operation = anOperation({ id: ref.id, type: 'merge', status: 'running' });
     opts?.onUpdate?.(base);
     if (this.mergeOutcome === 'succeeded') {
       const n = Number(ref.id.split('/').pop());
@@ -100,19 +101,17 @@ class FakeServer implements PullApi {
 }
 
 function branch(name: string): Branch {
-  return { name, head_commit_sha: `${name}0000000000000000000000000000`.slice(0, 32) };
+  return aBranch({ name });
 }
 
 function pull(n: number, state: string, title = `Pull ${n}`): Pull {
-  return {
+  return aPull({
     pull_number: n,
     title,
     state,
-    created_at: '2026-11-21T09:00:00Z',
-    creator: 'bob',
     from_branch: { database: alice, branch_name: 'prices' },
     to_branch: { database: alice, branch_name: 'main' },
-  };
+  });
 }
 
 function setup(hosts = [{ id: 'h1', label: 'Hub', siteUrl: 'http://hub' }]) {
