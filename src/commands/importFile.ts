@@ -27,7 +27,7 @@ import { matchColumns } from '../core/import/matchColumns';
 import { readPreview, type ImportPreview } from '../core/import/readPreview';
 import { IMPORT_FILE_KINDS, importFormatOf, type ImportFileKind } from '../shared/importFormats';
 import type { PickItem } from '../platform/ui';
-import type { DatabaseRef, QueryResult } from '../shared/wire';
+import type { DatabaseRef, OperationResult, QueryResult } from '../shared/wire';
 import type { CommandDeps } from './commandDeps';
 import { requireAccount, resolveDatabase } from './commandTargets';
 import type { DatabaseTarget, PullTarget } from '../core/targets';
@@ -260,7 +260,7 @@ async function uploadAndImport(
 
 function pullNumberOf(result: unknown): number | undefined {
   if (typeof result !== 'object' || result === null) return undefined;
-  const raw = (result as { pull_id?: unknown }).pull_id;
+  const raw: unknown = (result as OperationResult).pull_id;
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
   return Number.isInteger(n) && n > 0 ? n : undefined;
 }
