@@ -89,7 +89,8 @@ export class ScriptedUi implements Ui {
   onProgress: ((message: string, abort: () => void) => void) | undefined;
 
   private readonly queue: (Step | Reply)[];
-  private readonly byTitle: Record<string, Reply | readonly Reply[]> | undefined;
+  /** The answers by title (undefined for a queue); a test may add to them before a run. */
+  readonly byTitle: Record<string, Reply | readonly Reply[]> | undefined;
 
   constructor(
     script: readonly (Step | Reply)[] | Record<string, Reply | readonly Reply[]> = [],

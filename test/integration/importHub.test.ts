@@ -113,7 +113,7 @@ describe('import into the hub through the extension path', function () {
   function run(file: string, type: ImportFileKind, script: Record<string, Reply>, ui?: ScriptedUi): Promise<ImportFlowResult> {
     const name = file.split('/').pop()!;
     const u = ui ?? importUi({});
-    const own = (u as unknown as { script: Record<string, Reply> }).script;
+    const own = u.byTitle!;
     const defaults: Record<string, Reply> = {
       [`Import ${name}: file type`]: type,
       'Import: branch': '$(git-branch) main',
