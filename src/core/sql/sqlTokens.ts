@@ -254,9 +254,12 @@ export interface TextEdit {
   text: string;
 }
 
-/** Applies non-overlapping edits (any order) to `text`. */
+/**
+ * Applies non-overlapping edits (any order) to `text`. An insertion (start = end) at the start of
+ * a replaced range lands before the replacement.
+ */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
-  const sorted = [...edits].sort((a, b) => b.start - a.start);
+  const sorted = [...edits].sort((a, b) => b.start - a.start || b.end - a.end);
   let out = text;
   let limit = Infinity;
   for (const e of sorted) {

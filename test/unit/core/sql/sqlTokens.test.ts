@@ -96,6 +96,9 @@ describe('sqlTokens', () => {
 
   it('applies edits in any order and refuses overlaps', () => {
     assert.equal(applyEdits('0123456789', [{ start: 7, end: 9, text: 'X' }, { start: 1, end: 3, text: 'YY' }]), '0YY3456X9');
+    // Insertions next to a replacement keep their place whatever the order given.
+    assert.equal(applyEdits('f(x)', [{ start: 2, end: 3, text: 'y' }, { start: 2, end: 2, text: 'g(' }, { start: 3, end: 3, text: ')' }]), 'f(g(y))');
+    assert.equal(applyEdits('f(x)', [{ start: 3, end: 3, text: ')' }, { start: 2, end: 2, text: 'g(' }, { start: 2, end: 3, text: 'y' }]), 'f(g(y))');
     assert.throws(() => applyEdits('0123', [{ start: 0, end: 2, text: '' }, { start: 1, end: 3, text: '' }]), /overlapping/);
   });
 });
