@@ -5,7 +5,7 @@ import { signIn, type SignInDeps } from '../../../src/auth/signInFlow';
 import type { HostInfo } from '../../../src/auth/clientSource';
 import { ApiError } from '../../../src/api/index';
 import type { User } from '../../../src/shared/wire';
-import { MemorySecrets, MemoryState, silent } from '../commands/fakeUi';
+import { MemorySecrets, MemoryState, silent } from '../../helpers/memoryFakes';
 import { ScriptedUi, dismiss, input, pick, type Step } from '../../helpers/scriptedUi';
 
 const HOSTS: HostInfo[] = [

@@ -5,7 +5,7 @@ import { signOut, startLocalHub, stopLocalHub, switchAccount, type AccountComman
 import { filterPulls } from '../../../src/commands/treeCommands';
 import type { User } from '../../../src/shared/wire';
 import { DB, HOST, kit } from './commandTestKit';
-import { MemorySecrets, MemoryState } from './fakeUi';
+import { MemorySecrets, MemoryState } from '../../helpers/memoryFakes';
 import { clickInfo, dismiss, pick, pickMany, type Step } from '../../helpers/scriptedUi';
 import type { HostInfo } from '../../../src/auth/clientSource';
 

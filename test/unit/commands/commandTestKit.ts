@@ -6,7 +6,7 @@ import type { CommandDeps } from '../../../src/commands/commandDeps';
 import { runOperation } from '../../../src/commands/operationsRunner';
 import { DatabaseListStore } from '../../../src/tree/databaseListStore';
 import type { Branch, DatabaseRef, OperationError, Tag } from '../../../src/shared/wire';
-import { MemoryState, silent } from './fakeUi';
+import { MemoryState, silent } from '../../helpers/memoryFakes';
 import { ScriptedUi, type Step } from '../../helpers/scriptedUi';
 import { aBranch, aDatabase, anOperation, aTag } from '../../builders/wire';
 

@@ -3,7 +3,7 @@ import { DatabaseTreeModel, type Page, type TreeBackend, type TreeClient } from 
 import type { CategoryNode, TreeNode } from '../../../src/tree/treeNodes';
 import type { Branch, DatabaseRef, Operation, PullSummary } from '../../../src/shared/wire';
 import { ApiError } from '../../../src/api/index';
-import { silent } from '../commands/fakeUi';
+import { silent } from '../../helpers/memoryFakes';
 import { aBranch, anOperation, aPullSummary } from '../../builders/wire';
 
 const H = 'https://h.example';
