@@ -34,63 +34,122 @@ export interface SqlToken {
 
 const OPERATORS = ['<=>', '<=', '>=', '<>', '!=', '||', '&&', '<<', '>>', '::', ':=', '->>', '->'];
 
-export function tokenize(sql: string): SqlToken[] {
-  const out: SqlToken[] = [];
+/** Sticky: matched at lastIndex without copying the rest of the text. */
+const NUMBER = /(?:0x[0-9A-Fa-f]+|[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+\.)/y;
+
+export interface ScanOptions {
+  /**
+   * MySQL's rule: `--` starts a comment only before whitespace, a control character or the end
+   * (so a dump's `5--3` is 5 - -3). Off by default: SQLite (the hub's engine) and the notebook's
+   * statement splitter take every `--` as a comment.
+   */
+  readonly mysqlDashComments?: boolean;
+}
+
+/** The kind of one token and where it ends; `scanToken` is the one lexical rule of this module. */
+export interface ScannedToken {
+  kind: SqlTokenKind;
+  /** Offset just past the token. */
+  end: number;
+  unterminated: boolean;
+}
+
+/**
+ * The token that starts at `i` (< sql.length). `previous` is the kind of the token before it (a
+ * `.5` after a name is member access, after anything else a number). Everything that reads SQL
+ * text goes through here: tokenize() below, the notebook's statement splitter (statements.ts)
+ * and the import's streaming statement splitter (src/core/import/readers/sqlStatements.ts).
+ * A token's end depends on at most the 3 characters after it (`1e+5`, `<=>`, `-- `), which is
+ * what a streaming caller must hold back.
+ */
+export function scanToken(sql: string, i: number, previous: SqlTokenKind | undefined, options: ScanOptions = {}): ScannedToken {
+  // Character codes, not regexes: this runs for every token of megabyte-long dumps.
   const n = sql.length;
+  const c = sql.charCodeAt(i);
+  const next = sql.charCodeAt(i + 1); // NaN at the end
+  if (isSpace(c)) {
+    let j = i + 1;
+    while (j < n && isSpace(sql.charCodeAt(j))) j++;
+    return { kind: 'space', end: j, unterminated: false };
+  }
+  if ((c === 45 /* - */ && next === 45 && (!options.mysqlDashComments || i + 2 >= n || sql.charCodeAt(i + 2) <= 32)) || c === 35 /* # */) {
+    const nl = sql.indexOf('\n', i);
+    return { kind: 'comment', end: nl === -1 ? n : nl, unterminated: false };
+  }
+  if (c === 47 /* / */ && next === 42 /* * */) {
+    const close = sql.indexOf('*/', i + 2);
+    return { kind: 'comment', end: close === -1 ? n : close + 2, unterminated: close === -1 };
+  }
+  if (c === 39 /* ' */ || c === 34 /* " */ || c === 96 /* ` */) {
+    const { end, unterminated } = quotedEnd(sql, i, sql[i] as string);
+    return { kind: c === 39 ? 'string' : c === 34 ? 'dquoted' : 'bquoted', end, unterminated };
+  }
+  if (isWordStart(c)) {
+    let j = i + 1;
+    while (j < n && isWordPart(sql.charCodeAt(j))) j++;
+    return { kind: 'word', end: j, unterminated: false };
+  }
+  if (isDigit(c) || (c === 46 /* . */ && isDigit(next) && !isName(previous))) {
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(sql);
+    return { kind: 'number', end: i + (m ? m[0].length : 1), unterminated: false };
+  }
+  if (OPERATOR_START.includes(sql[i] as string)) {
+    const op = OPERATORS.find((o) => sql.startsWith(o, i));
+    if (op) return { kind: 'punct', end: i + op.length, unterminated: false };
+  }
+  return { kind: 'punct', end: i + 1, unterminated: false };
+}
+
+const OPERATOR_START = '<>!|&:-';
+
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** A letter, _ or any non-ASCII character (that is not a space). */
+function isWordStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c > 127;
+}
+
+function isWordPart(c: number): boolean {
+  return isWordStart(c) || isDigit(c) || c === 36 /* $ */;
+}
+
+export function tokenize(sql: string, options: ScanOptions = {}): SqlToken[] {
+  const out: SqlToken[] = [];
   let i = 0;
-  const push = (kind: SqlTokenKind, end: number, unterminated = false): void => {
+  while (i < sql.length) {
+    const { kind, end, unterminated } = scanToken(sql, i, out[out.length - 1]?.kind, options);
     const t: SqlToken = { kind, text: sql.slice(i, end), start: i, end };
     if (unterminated) t.unterminated = true;
     out.push(t);
     i = end;
-  };
-  while (i < n) {
-    const ch = sql[i] as string;
-    const next = sql[i + 1];
-    if (/\s/.test(ch)) {
-      let j = i + 1;
-      while (j < n && /\s/.test(sql[j] as string)) j++;
-      push('space', j);
-    } else if ((ch === '-' && next === '-') || ch === '#') {
-      const nl = sql.indexOf('\n', i);
-      push('comment', nl === -1 ? n : nl);
-    } else if (ch === '/' && next === '*') {
-      const close = sql.indexOf('*/', i + 2);
-      push('comment', close === -1 ? n : close + 2, close === -1);
-    } else if (ch === "'" || ch === '"' || ch === '`') {
-      const end = quotedEnd(sql, i, ch);
-      push(ch === "'" ? 'string' : ch === '"' ? 'dquoted' : 'bquoted', end.end, end.unterminated);
-    } else if (/[A-Za-z_\u0080-\uffff]/.test(ch)) {
-      let j = i + 1;
-      while (j < n && /[A-Za-z0-9_$\u0080-\uffff]/.test(sql[j] as string)) j++;
-      push('word', j);
-    } else if (/[0-9]/.test(ch) || (ch === '.' && next !== undefined && /[0-9]/.test(next) && !prevIsName(out))) {
-      const m = /^(?:0x[0-9A-Fa-f]+|[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+\.)/.exec(sql.slice(i));
-      push('number', i + (m ? m[0].length : 1));
-    } else {
-      const op = OPERATORS.find((o) => sql.startsWith(o, i));
-      push('punct', i + (op ? op.length : 1));
-    }
   }
   return out;
 }
 
 /** A `.5` after a name is member access (`t.5` is not valid anyway); after anything else a number. */
-function prevIsName(out: SqlToken[]): boolean {
-  const last = out[out.length - 1];
-  return last !== undefined && (last.kind === 'word' || last.kind === 'bquoted' || last.kind === 'dquoted');
+function isName(kind: SqlTokenKind | undefined): boolean {
+  return kind === 'word' || kind === 'bquoted' || kind === 'dquoted';
 }
 
 function quotedEnd(sql: string, start: number, quote: string): { end: number; unterminated: boolean } {
+  const q = quote.charCodeAt(0);
+  const n = sql.length;
   let i = start + 1;
-  while (i < sql.length) {
-    const c = sql[i];
-    if (c === '\\' && quote !== '`') {
+  while (i < n) {
+    const c = sql.charCodeAt(i);
+    if (c === 92 /* \\ */ && q !== 96 /* ` */) {
       i += 2;
       continue;
     }
-    if (c === quote) {
-      if (sql[i + 1] === quote) {
+    if (c === q) {
+      if (sql.charCodeAt(i + 1) === q) {
         i += 2;
         continue;
       }
@@ -98,7 +157,7 @@ function quotedEnd(sql: string, start: number, quote: string): { end: number; un
     }
     i++;
   }
-  return { end: sql.length, unterminated: true };
+  return { end: n, unterminated: true };
 }
 
 /** Tokens that carry meaning: no spaces, no comments. */
@@ -108,24 +167,26 @@ export function significant(tokens: readonly SqlToken[]): SqlToken[] {
 
 const ESCAPES: Record<string, string> = { '0': '\0', b: '\b', n: '\n', r: '\r', t: '\t', Z: '\x1a' };
 
-/** The value of a '…' or "…" token: quotes removed, doubled quotes and \ escapes undone. */
+/** The value of a '…' or "…" token: quotes removed, doubled quotes and \ escapes undone (MySQL's rules). */
 export function stringValue(tok: SqlToken): string {
   const q = tok.text[0] as string;
   const body = tok.text.slice(1, tok.unterminated ? undefined : -1);
+  if (!body.includes('\\') && !body.includes(q)) return body;
   let out = '';
+  let seg = 0;
   for (let i = 0; i < body.length; i++) {
     const c = body[i] as string;
     if (c === '\\' && i + 1 < body.length) {
-      const e = body[++i] as string;
-      out += ESCAPES[e] ?? e;
+      const e = body[i + 1] as string;
+      // MySQL keeps the backslash before % and _ (they are LIKE escapes).
+      out += body.slice(seg, i) + (ESCAPES[e] ?? (e === '%' || e === '_' ? `\\${e}` : e));
+      seg = ++i + 1;
     } else if (c === q && body[i + 1] === q) {
-      out += q;
-      i++;
-    } else {
-      out += c;
+      out += body.slice(seg, i + 1);
+      seg = ++i + 1;
     }
   }
-  return out;
+  return out + body.slice(seg);
 }
 
 /** The name a word, `…` or "…" token stands for. */

@@ -3,7 +3,8 @@ import { DatabaseTreeModel, type Page, type TreeBackend, type TreeClient } from 
 import type { CategoryNode, TreeNode } from '../../../src/tree/treeNodes';
 import type { Branch, DatabaseRef, Operation, PullSummary } from '../../../src/shared/wire';
 import { ApiError } from '../../../src/api/index';
-import { silent } from '../commands/fakeUi';
+import { silent } from '../../helpers/memoryFakes';
+import { aBranch, anOperation, aPullSummary } from '../../builders/wire';
 
 const H = 'https://h.example';
 const DB: DatabaseRef = { owner: 'alice', name: 'prices' };
@@ -12,7 +13,7 @@ const hash = (n: number): string => String(n).padStart(32, '0');
 function branchPages(total: number, pageSize: number): (token?: string) => Page<Branch> {
   return (token) => {
     const start = token ? Number(token) : 0;
-    const items = Array.from({ length: Math.min(pageSize, total - start) }, (_, i) => ({ name: `b${start + i}`, head_commit_sha: hash(start + i) }));
+    const items = Array.from({ length: Math.min(pageSize, total - start) }, (_, i) => aBranch({ name: `b${start + i}`, head_commit_sha: hash(start + i) }));
     const next = start + pageSize < total ? String(start + pageSize) : '';
     return next ? { items, nextPageToken: next } : { items, nextPageToken: '' };
   };
@@ -186,7 +187,7 @@ describe('DatabaseTreeModel', () => {
 
   it('filters pulls by state on the client, open by default', async () => {
     const { model } = setup();
-    const pull = (n: number, state: string): PullSummary => ({ pull_number: n, title: `p${n}`, state, created_at: '2026-01-01T00:00:00Z', creator: 'bob' });
+    const pull = (n: number, state: string): PullSummary => aPullSummary({ pull_number: n, title: `p${n}`, state });
     const { client } = { client: (model as unknown as { o: { backend: TreeBackend } }).o.backend.client(H) as FakeClient };
     client.pulls = [pull(1, 'open'), pull(2, 'closed'), pull(3, 'merged'), pull(4, 'open')];
     const node = model.categoryNode(H, DB, 'pulls');
@@ -203,7 +204,7 @@ describe('DatabaseTreeModel', () => {
 
   it('running operations refresh themselves until they end', async () => {
     const { model, client, timers } = setup();
-    const op = (status: string): Operation => ({ id: 'owners/alice/repos/prices/jobs/1', type: 'fork', status, created_at: '2026-01-01T00:00:00Z', cancelable: false });
+    const op = (status: string): Operation => anOperation({ id: 'owners/alice/repos/prices/jobs/1', type: 'fork', status });
     client.operations = [op('running')];
     const node = model.categoryNode(H, DB, 'operations');
     assert.deepEqual(labels(await model.children(node)), ['running']);
@@ -246,7 +247,7 @@ describe('DatabaseTreeModel', () => {
     const slow = client.listBranches.bind(client);
     client.listBranches = async () => {
       await gate;
-      return { items: [{ name: 'stale', head_commit_sha: hash(9) }] };
+      return { items: [aBranch({ name: 'stale', head_commit_sha: hash(9) })] };
     };
     const node = branchesNode(model);
     const first = model.children(node);
