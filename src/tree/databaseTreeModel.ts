@@ -2,7 +2,6 @@
 // unit-tested with a fake backend. databaseTreeDataProvider.ts renders it for VS Code.
 import type { Branch, Database, DatabaseRef, Operation, PullState, PullSummary, Release, Tag } from '../shared/wire';
 import type { Logger } from '../core/logger';
-import { ApiError } from '../api/errors';
 import { isOperationActive } from '../core/nodeDescriptions';
 import { CATEGORIES, CATEGORY_LABELS } from './treeNodes';
 import type {
@@ -214,7 +213,7 @@ export class DatabaseTreeModel {
    * not a retry that cannot help. Anything else is an error node with its retry.
    */
   private failure(parent: DatabaseNode | CategoryNode, where: { hostId: string; db: DatabaseRef }, error: unknown): ErrorNode | MessageNode {
-    if (error instanceof ApiError && error.status === 404 && !this.o.backend.isSignedIn(where.hostId)) {
+    if (isNotFound(error) && !this.o.backend.isSignedIn(where.hostId)) {
       return message(parent, `${where.db.owner}/${where.db.name} may be private: sign in to see it`, {
         command: this.o.commands.signIn,
         title: 'Sign In',
@@ -424,6 +423,14 @@ export class DatabaseTreeModel {
     if (this.disposed) return;
     for (const l of [...this.listeners]) l(node);
   }
+}
+
+/**
+ * A 404 from the API client. By name and status, never `instanceof`: the client is a lazily loaded
+ * bundle of its own (esbuild.mjs), so its ApiError is not the class this bundle would import.
+ */
+function isNotFound(e: unknown): boolean {
+  return e instanceof Error && e.name === 'ApiError' && (e as { status?: unknown }).status === 404;
 }
 
 function dbKey(hostId: string, db: DatabaseRef): string {

@@ -202,6 +202,16 @@ describe('DatabaseTreeModel', () => {
       assert.deepEqual(note.action, { command: 'signIn', title: 'Sign In', args: [H] });
     });
 
+    it('signed out: recognises the 404 of the API client bundle, whose ApiError is another class', async () => {
+      const { model, client } = setup({ signedIn: [] });
+      // What the lazily loaded client bundle throws: its own copy of ApiError (name and status).
+      client.failDatabase = Object.assign(new (class extends Error {})('Database alice/prices was not found'), { name: 'ApiError', status: 404, code: 'NOT_FOUND' });
+      const db = model.databaseNode(H, DB);
+      await model.children(db);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(labels(await model.children(db)), ['(alice/prices may be private: sign in to see it)']);
+    });
+
     it('signed out: a list that answers 404 says the same', async () => {
       const { model, client } = setup({ signedIn: [] });
       client.failBranches = notFound();
