@@ -25,8 +25,10 @@ class FakeClient implements TreeClient {
   pulls: PullSummary[] = [];
   operations: Operation[] = [];
   failBranches: unknown;
+  failDatabase: unknown;
   async getDatabase(db: DatabaseRef) {
     this.calls.push('getDatabase');
+    if (this.failDatabase) throw this.failDatabase;
     return { ...db, visibility: 'public', fork_network_count: 0, star_count: 0, size_bytes: 1 };
   }
   async listBranches(_db: DatabaseRef, p?: { pageToken?: string }) {
@@ -183,6 +185,57 @@ describe('DatabaseTreeModel', () => {
     client.failBranches = undefined;
     model.refresh(children[0]);
     assert.deepEqual(labels(await model.children(node)), ['b0', 'b1', '[loadMore]']);
+  });
+
+  describe('a database the server does not find (404)', () => {
+    const notFound = (): ApiError =>
+      new ApiError({ status: 404, code: 'NOT_FOUND', title: 'Database alice/prices was not found', method: 'GET', path: '/databases/alice/prices', isProblem: true });
+
+    it('signed out: says it may be private and offers Sign In to that host, not a retry', async () => {
+      const { model, client } = setup({ signedIn: [] });
+      client.failDatabase = notFound();
+      const db = model.databaseNode(H, DB);
+      await model.children(db); // starts the load
+      await new Promise((r) => setImmediate(r));
+      const children = await model.children(db);
+      assert.deepEqual(labels(children), ['(alice/prices may be private: sign in to see it)']);
+      const note = children[0] as { action?: { command: string; title: string; args?: unknown[] } };
+      assert.deepEqual(note.action, { command: 'signIn', title: 'Sign In', args: [H] });
+    });
+
+    it('signed out: recognises the 404 of the API client bundle, whose ApiError is another class', async () => {
+      const { model, client } = setup({ signedIn: [] });
+      // What the lazily loaded client bundle throws: its own copy of ApiError (name and status).
+      client.failDatabase = Object.assign(new (class extends Error {})('Database alice/prices was not found'), { name: 'ApiError', status: 404, code: 'NOT_FOUND' });
+      const db = model.databaseNode(H, DB);
+      await model.children(db);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(labels(await model.children(db)), ['(alice/prices may be private: sign in to see it)']);
+    });
+
+    it('signed out: a list that answers 404 says the same', async () => {
+      const { model, client } = setup({ signedIn: [] });
+      client.failBranches = notFound();
+      assert.deepEqual(labels(await model.children(branchesNode(model))), ['(alice/prices may be private: sign in to see it)']);
+    });
+
+    it('signed in: it really is not there, so it stays an error with its retry', async () => {
+      const { model, client } = setup({ signedIn: [H] });
+      client.failDatabase = notFound();
+      const db = model.databaseNode(H, DB);
+      await model.children(db);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(labels(await model.children(db)), ['[error]']);
+    });
+
+    it('signed out: any other failure stays an error', async () => {
+      const { model, client } = setup({ signedIn: [] });
+      client.failDatabase = new ApiError({ status: 500, code: 'INTERNAL', title: 'Boom', method: 'GET', path: '/x', isProblem: true });
+      const db = model.databaseNode(H, DB);
+      await model.children(db);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(labels(await model.children(db)), ['[error]']);
+    });
   });
 
   it('filters pulls by state on the client, open by default', async () => {
