@@ -30,9 +30,13 @@ declare module '@dolthub/doltlite-wasm/sqlite3-node.mjs' {
     sqlite3_column_text(stmt: number, i: number): string | null;
     sqlite3_changes(db: number): number;
     sqlite3_get_autocommit(db: number): number;
+    sqlite3_set_authorizer(db: number, cb: ((user: number, code: number, a1: string | null, a2: string | null, a3: string | null, a4: string | null) => number) | 0, user: number): number;
+    sqlite3_stmt_readonly(stmt: number): number;
+    sqlite3_limit(db: number, id: number, value: number): number;
   }
   export interface Sqlite3 {
     capi: Sqlite3Capi;
+    wasm: { memory: { buffer: ArrayBuffer } };
     oo1: { DB: new (filename: string, flags: string) => Sqlite3Db };
     config: { warn: (...a: unknown[]) => void; error: (...a: unknown[]) => void; log: (...a: unknown[]) => void; debug: (...a: unknown[]) => void };
   }

@@ -1,19 +1,45 @@
-// Main-thread side of the DoltLite engine: a small pool of worker threads, a write lock per
+// Main-thread side of the DoltLite engine: worker threads in three lanes, a write lock per
 // database and a version per database so each worker knows when its cached copy is stale.
+//
+// Lanes keep heavy work from freezing light work:
+// - `meta`: branch, tag and commit lookups and the small synchronous writes (create a database,
+//   a branch, a tag). Branch and tag lists are also cached per database version, so listings
+//   rarely reach a worker at all.
+// - `query`: callers' SQL. One caller (a user, or all anonymous callers together) runs at most
+//   `maxRunningPerCaller` queries at once; a query that cannot start within `maxWaitMs`, or finds
+//   its caller's queue full, is refused with EngineBusyError (the hub answers 429).
+// - `operation`: imports and merges, served round-robin between the users who started them.
+// A worker that dies answers its job with EngineUnavailableError and is replaced; a worker whose
+// memory grew past `workerMemoryBytes` is replaced after its job, so the hub's memory stays flat.
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../core/logger';
 import type { QueryResult } from '../shared/wire';
 import type { Author, BranchRow, DbFile, EngineRequest, EngineResponse, Revision, TagRow, WriteResult, WriteScript } from './engineProtocol';
+import { FairQueue } from './scheduler';
+import type { FairQueueLimits } from './scheduler';
+
+export type Lane = 'meta' | 'query' | 'operation';
+const LANES: readonly Lane[] = ['meta', 'query', 'operation'];
+
+/** The caller of internal work (seeding, the hub's own lookups). */
+export const HUB_CALLER = 'hub';
 
 interface Job {
   id: number;
   req: EngineRequest;
+  lane: Lane;
+  caller: string;
   hardLimitMs?: number;
+  /** How long the job may run, for Retry-After estimates. */
+  expectedMs?: number;
+  startedAt?: number;
+  waitTimer?: NodeJS.Timeout;
   resolve(v: unknown): void;
   reject(e: Error): void;
 }
 
 interface Slot {
+  lane: Lane;
   worker: Worker;
   ready: Promise<void>;
   isReady: boolean;
@@ -21,21 +47,56 @@ interface Slot {
   timer?: NodeJS.Timeout;
 }
 
+export interface QueryLaneLimits extends FairQueueLimits {
+  /** How long a query may wait for a worker before it is refused. */
+  maxWaitMs: number;
+}
+
 export interface EngineOptions {
   /** Script that, started as a worker with workerData.role 'doltlite-engine', runs runEngineWorker(). */
   workerScript: string;
   workerExecArgv?: string[];
-  poolSize?: number;
+  /** Workers per lane (default meta 1, query 2, operation 1). */
+  workers?: Partial<Record<Lane, number>>;
+  queryLimits?: Partial<QueryLaneLimits>;
+  /** Budget of one query result, in bytes of cell text (default 32 MiB). */
+  resultBytes?: number;
+  /** Largest single value a query may produce or read, in bytes (default 16 MiB). */
+  valueBytes?: number;
+  /** A worker whose memory passes this after a job is replaced (default 512 MiB). */
+  workerMemoryBytes?: number;
   logger: Logger;
 }
 
+export const ENGINE_DEFAULTS = {
+  workers: { meta: 1, query: 2, operation: 1 } as Record<Lane, number>,
+  maxQueuedPerCaller: 32,
+  maxQueued: 256,
+  maxWaitMs: 2000,
+  resultBytes: 32 * 1024 * 1024,
+  valueBytes: 16 * 1024 * 1024,
+  workerMemoryBytes: 512 * 1024 * 1024,
+};
+
 export class EngineTimeoutError extends Error {}
+
+/** The caller's share of the engine is taken: try again after `retryAfterSeconds`. */
+export class EngineBusyError extends Error {
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super(message);
+  }
+}
+
+/** The worker running the request died (and was replaced); the request can be sent again. */
+export class EngineUnavailableError extends Error {}
 
 export class Engine {
   private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
+  private readonly queues: Record<Lane, FairQueue<Job>>;
+  private readonly queryWaitMs: number;
   private readonly versions = new Map<string, number>();
   private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly listCache = new Map<string, { version: number; branches?: BranchRow[]; tags?: TagRow[] }>();
   private nextId = 1;
   private closed = false;
   /** Workers that died before they were ready, in a row; a few mean the engine cannot start. */
@@ -47,8 +108,23 @@ export class Engine {
   constructor(private readonly opts: EngineOptions) {
     // Nobody may be waiting on ready() yet; the rejection is still observed there.
     this.brokenSignal.catch(() => undefined);
-    const n = opts.poolSize ?? 2;
-    for (let i = 0; i < n; i++) this.slots.push(this.spawn());
+    const counts = { ...ENGINE_DEFAULTS.workers, ...opts.workers };
+    const q = opts.queryLimits ?? {};
+    const unbounded: FairQueueLimits = { maxRunningPerCaller: Infinity, maxQueuedPerCaller: Infinity, maxQueued: Infinity };
+    this.queues = {
+      meta: new FairQueue<Job>(unbounded),
+      operation: new FairQueue<Job>(unbounded),
+      query: new FairQueue<Job>({
+        // With one query worker a caller may use it; with more, one is always left to the others.
+        maxRunningPerCaller: q.maxRunningPerCaller ?? Math.max(1, counts.query - 1),
+        maxQueuedPerCaller: q.maxQueuedPerCaller ?? ENGINE_DEFAULTS.maxQueuedPerCaller,
+        maxQueued: q.maxQueued ?? ENGINE_DEFAULTS.maxQueued,
+      }),
+    };
+    this.queryWaitMs = q.maxWaitMs ?? ENGINE_DEFAULTS.maxWaitMs;
+    for (const lane of LANES) {
+      for (let i = 0; i < Math.max(1, counts[lane]); i++) this.slots.push(this.spawn(lane));
+    }
   }
 
   /** Resolves when every worker has loaded DoltLite; rejects if they cannot. */
@@ -56,7 +132,7 @@ export class Engine {
     return Promise.race([Promise.all(this.slots.map((s) => s.ready)).then(() => undefined), this.brokenSignal]);
   }
 
-  private spawn(): Slot {
+  private spawn(lane: Lane): Slot {
     const worker = new Worker(this.opts.workerScript, {
       workerData: { role: 'doltlite-engine' },
       execArgv: this.opts.workerExecArgv ?? [],
@@ -68,7 +144,7 @@ export class Engine {
     worker.stderr.on('data', (d: Buffer) => this.opts.logger.debug(`engine: ${d.toString().trim()}`));
     let markReady: () => void = () => undefined;
     const ready = new Promise<void>((r) => (markReady = r));
-    const slot: Slot = { worker, ready, isReady: false };
+    const slot: Slot = { lane, worker, ready, isReady: false };
     worker.on('message', (msg: EngineResponse | { ready: true }) => {
       if ('ready' in msg) {
         slot.isReady = true;
@@ -78,25 +154,31 @@ export class Engine {
       }
       const job = slot.job;
       if (!job || job.id !== msg.id) return;
-      this.finish(slot);
+      this.finish(slot, job);
       if (msg.ok) job.resolve(msg.value);
       else job.reject(new Error(msg.message));
-      this.pump();
+      if ((msg.memoryBytes ?? 0) > (this.opts.workerMemoryBytes ?? ENGINE_DEFAULTS.workerMemoryBytes)) {
+        this.opts.logger.debug(`engine: replacing a ${lane} worker that grew to ${msg.memoryBytes} bytes`);
+        this.replace(slot);
+      }
+      this.pump(lane);
     });
     const onDeath = (err?: Error): void => {
       const job = slot.job;
-      this.finish(slot);
-      if (job) job.reject(err ?? new Error('The database engine stopped unexpectedly.'));
+      if (job) {
+        this.finish(slot, job);
+        if (this.closed) job.reject(new Error('The engine is shut down.'));
+        else {
+          this.opts.logger.warn(`engine: a ${lane} worker stopped while running a request${err ? `: ${err.message}` : ''}`);
+          job.reject(new EngineUnavailableError('The database engine stopped while running this request; it has been restarted, try again.'));
+        }
+      }
       if (!slot.isReady && this.slots.includes(slot) && ++this.startFailures >= 3 && !this.broken) {
         this.broken = new Error(`The database engine could not start: ${err?.message ?? 'its worker exited'}`);
         this.markBroken(this.broken);
-        for (const j of this.queue.splice(0)) j.reject(this.broken);
+        for (const l of LANES) for (const j of this.queues[l].drain()) this.reject(j, this.broken);
       }
-      if (!this.closed && !this.broken) {
-        const i = this.slots.indexOf(slot);
-        if (i >= 0) this.slots[i] = this.spawn();
-        this.pump();
-      }
+      if (!this.closed && !this.broken) this.replace(slot);
     };
     worker.on('error', (e) => {
       this.opts.logger.error(e);
@@ -106,17 +188,35 @@ export class Engine {
     return slot;
   }
 
-  private finish(slot: Slot): void {
+  /** Puts a fresh worker in the slot's place (if it still has one) and ends the old one. */
+  private replace(slot: Slot): void {
+    const i = this.slots.indexOf(slot);
+    if (i < 0) return;
+    this.slots[i] = this.spawn(slot.lane);
+    void slot.worker.terminate();
+    this.pump(slot.lane);
+  }
+
+  private finish(slot: Slot, job: Job): void {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = undefined;
     slot.job = undefined;
+    this.queues[job.lane].done(job);
   }
 
-  private pump(): void {
+  private reject(job: Job, e: Error): void {
+    if (job.waitTimer) clearTimeout(job.waitTimer);
+    job.reject(e);
+  }
+
+  private pump(lane: Lane): void {
     for (const slot of this.slots) {
-      if (slot.job || this.queue.length === 0) continue;
-      const job = this.queue.shift() as Job;
+      if (slot.lane !== lane || slot.job) continue;
+      const job = this.queues[lane].take();
+      if (!job) return;
+      if (job.waitTimer) clearTimeout(job.waitTimer);
       slot.job = job;
+      job.startedAt = Date.now();
       void slot.ready.then(() => {
         if (slot.job !== job) return;
         slot.worker.postMessage({ id: job.id, req: job.req });
@@ -125,22 +225,56 @@ export class Engine {
           // anything it cannot reach: end the thread and start a fresh one.
           slot.timer = setTimeout(() => {
             if (slot.job !== job) return;
-            slot.job = undefined;
+            this.finish(slot, job);
             job.reject(new EngineTimeoutError('The query did not stop at its deadline and was killed.'));
-            void slot.worker.terminate();
+            this.replace(slot);
           }, job.hardLimitMs);
         }
       });
     }
   }
 
-  private run<T>(req: EngineRequest, hardLimitMs?: number): Promise<T> {
+  private run<T>(lane: Lane, caller: string, req: EngineRequest, timing: { hardLimitMs?: number; expectedMs?: number } = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('The engine is shut down.'));
     if (this.broken) return Promise.reject(this.broken);
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, req, hardLimitMs, resolve: resolve as (v: unknown) => void, reject });
-      this.pump();
+      const job: Job = { id: this.nextId++, req, lane, caller, ...timing, resolve: resolve as (v: unknown) => void, reject };
+      const queue = this.queues[lane];
+      if (!queue.push(job)) {
+        reject(new EngineBusyError(this.busyMessage(caller), this.retryAfter(lane, caller)));
+        return;
+      }
+      if (lane === 'query') {
+        job.waitTimer = setTimeout(() => {
+          if (queue.remove(job)) reject(new EngineBusyError(this.busyMessage(caller), this.retryAfter(lane, caller)));
+        }, this.queryWaitMs);
+        job.waitTimer.unref();
+      }
+      this.pump(lane);
     });
+  }
+
+  private busyMessage(caller: string): string {
+    const limits = this.queues.query.limits;
+    const who = caller === 'anonymous' ? 'Anonymous callers (together)' : 'This user';
+    return this.queues.query.runningOf(caller) >= limits.maxRunningPerCaller
+      ? `${who} already run${caller === 'anonymous' ? '' : 's'} ${limits.maxRunningPerCaller} ${limits.maxRunningPerCaller === 1 ? 'query' : 'queries'}, the most one caller may run at once; try again when ${limits.maxRunningPerCaller === 1 ? 'it ends' : 'one ends'}.`
+      : 'Every query worker is busy; try again shortly.';
+  }
+
+  /** Seconds until the soonest running job that blocks `caller` should end (1-60). */
+  private retryAfter(lane: Lane, caller: string): number {
+    const queue = this.queues[lane];
+    const blockedBySelf = queue.runningOf(caller) >= queue.limits.maxRunningPerCaller;
+    const now = Date.now();
+    let soonest = Infinity;
+    for (const s of this.slots) {
+      const j = s.job;
+      if (s.lane !== lane || !j || j.startedAt === undefined || (blockedBySelf && j.caller !== caller)) continue;
+      soonest = Math.min(soonest, j.startedAt + (j.expectedMs ?? 1000) - now);
+    }
+    if (!Number.isFinite(soonest)) return 1;
+    return Math.min(60, Math.max(1, Math.ceil(soonest / 1000)));
   }
 
   file(key: string, path: string): DbFile {
@@ -169,31 +303,63 @@ export class Engine {
     return acquire(0);
   }
 
-  query(key: string, path: string, dbName: string, ref: Revision, sql: string, limit: number, timeoutMs: number): Promise<QueryResult> {
-    return this.run<QueryResult>({ op: 'query', db: this.file(key, path), ref, sql, limit, timeoutMs, dbName }, timeoutMs + 5000);
+  /** A caller's read-only SQL, in the query lane under that caller's share. */
+  query(key: string, path: string, dbName: string, ref: Revision, sql: string, limit: number, timeoutMs: number, caller: string = HUB_CALLER): Promise<QueryResult> {
+    const req: EngineRequest = {
+      op: 'query',
+      db: this.file(key, path),
+      ref,
+      sql,
+      limit,
+      timeoutMs,
+      dbName,
+      maxBytes: this.opts.resultBytes ?? ENGINE_DEFAULTS.resultBytes,
+      maxValueBytes: this.opts.valueBytes ?? ENGINE_DEFAULTS.valueBytes,
+    };
+    return this.run<QueryResult>('query', caller, req, { hardLimitMs: timeoutMs + 5000, expectedMs: timeoutMs });
   }
 
-  branches(key: string, path: string): Promise<BranchRow[]> {
-    return this.run<BranchRow[]>({ op: 'read', db: this.file(key, path), what: 'branches' });
+  async branches(key: string, path: string): Promise<BranchRow[]> {
+    const version = this.versions.get(key) ?? 1;
+    const cached = this.listCache.get(key);
+    if (cached?.version === version && cached.branches) return [...cached.branches];
+    const rows = await this.run<BranchRow[]>('meta', HUB_CALLER, { op: 'read', db: this.file(key, path), what: 'branches' });
+    this.remember(key, version, { branches: rows });
+    return [...rows];
   }
 
-  tags(key: string, path: string): Promise<TagRow[]> {
-    return this.run<TagRow[]>({ op: 'read', db: this.file(key, path), what: 'tags' });
+  async tags(key: string, path: string): Promise<TagRow[]> {
+    const version = this.versions.get(key) ?? 1;
+    const cached = this.listCache.get(key);
+    if (cached?.version === version && cached.tags) return [...cached.tags];
+    const rows = await this.run<TagRow[]>('meta', HUB_CALLER, { op: 'read', db: this.file(key, path), what: 'tags' });
+    this.remember(key, version, { tags: rows });
+    return [...rows];
+  }
+
+  /** Caches a listing read at `version`; a write since then makes it stale and it is not kept. */
+  private remember(key: string, version: number, lists: { branches?: BranchRow[]; tags?: TagRow[] }): void {
+    if ((this.versions.get(key) ?? 1) !== version) return;
+    const cur = this.listCache.get(key);
+    this.listCache.set(key, cur?.version === version ? { ...cur, ...lists } : { version, ...lists });
   }
 
   async resolve(key: string, path: string, ref: Revision): Promise<string | null> {
-    const r = await this.run<{ hashHex: string | null }>({ op: 'read', db: this.file(key, path), what: 'commit', ref });
+    const r = await this.run<{ hashHex: string | null }>('meta', HUB_CALLER, { op: 'read', db: this.file(key, path), what: 'commit', ref });
     return r.hashHex;
   }
 
-  /** Callers hold the lock of `key` (see withLocks). */
+  /** Callers hold the lock of `key` (see withLocks). Imports and merges run in the operation lane. */
   async write(key: string, path: string, author: Author, script: WriteScript): Promise<WriteResult> {
     const next = (this.versions.get(key) ?? 1) + 1;
-    const result = await this.run<WriteResult>({ op: 'write', db: this.file(key, path), nextVersion: next, author, script });
-    // Success: the writing worker holds `next`; failure: it dropped its copy. Either way every
-    // other worker reloads from disk on its next use.
-    this.versions.set(key, next);
-    return result;
+    const lane: Lane = script.kind === 'import' || script.kind === 'merge' || script.kind === 'sql' ? 'operation' : 'meta';
+    try {
+      return await this.run<WriteResult>(lane, author.name, { op: 'write', db: this.file(key, path), nextVersion: next, author, script });
+    } finally {
+      // Success: the writing worker holds `next`; failure: it dropped its copy. Either way every
+      // other worker reloads from disk on its next use, and cached listings are stale.
+      this.versions.set(key, next);
+    }
   }
 
   /** Marks a database file as replaced behind the engine's back (fork copy, restore). */
@@ -203,7 +369,7 @@ export class Engine {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const j of this.queue.splice(0)) j.reject(new Error('The engine is shut down.'));
+    for (const l of LANES) for (const j of this.queues[l].drain()) this.reject(j, new Error('The engine is shut down.'));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }

@@ -36,7 +36,19 @@ export type WriteScript =
   | { kind: 'sql'; branch: string; statements: string[]; message: string; date?: string };
 
 export type EngineRequest =
-  | { op: 'query'; db: DbFile; ref: Revision; sql: string; limit: number; timeoutMs: number; dbName: string }
+  | {
+      op: 'query';
+      db: DbFile;
+      ref: Revision;
+      sql: string;
+      limit: number;
+      timeoutMs: number;
+      dbName: string;
+      /** Budget of the whole result in bytes of cell text: past it the rows stop early. */
+      maxBytes: number;
+      /** Largest single value (SQLite's length limit on the connection). */
+      maxValueBytes: number;
+    }
   | { op: 'read'; db: DbFile; what: 'branches' | 'tags' | 'commit'; ref?: Revision }
   | { op: 'write'; db: DbFile; nextVersion: number; author: Author; script: WriteScript };
 
@@ -47,6 +59,7 @@ export type WriteResult =
   | { ok: true; commitHex?: string; sizeBytes: number }
   | { ok: false; code: 'CONFLICT' | 'NOT_FOUND' | 'VALIDATION_FAILED' | 'UNPROCESSABLE'; message: string; tables?: string[] };
 
+/** `memoryBytes`: the worker's memory after the job, so main can replace a worker that grew. */
 export type EngineResponse =
-  | { id: number; ok: true; value: QueryResult | BranchRow[] | TagRow[] | { hashHex: string | null } | WriteResult }
-  | { id: number; ok: false; message: string };
+  | { id: number; ok: true; value: QueryResult | BranchRow[] | TagRow[] | { hashHex: string | null } | WriteResult; memoryBytes?: number }
+  | { id: number; ok: false; message: string; memoryBytes?: number };

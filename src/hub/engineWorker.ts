@@ -6,12 +6,15 @@ import { parentPort } from 'node:worker_threads';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { getHeapStatistics } from 'node:v8';
 import init from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { Sqlite3, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { QueryColumn, QueryResult, Cell } from '../shared/wire';
 import { BINARY_CELL } from '../shared/wire';
 import type { Author, BranchRow, DbFile, EngineRequest, EngineResponse, Revision, TagRow, WriteResult, WriteScript } from './engineProtocol';
-import { callsMutatingProcedure, mysqlNow, translateQuery } from './mysqlDialect';
+import { mysqlNow, translateQuery } from './mysqlDialect';
+import { ReadOnlyGuard, ReadOnlyRefusal } from './readOnlyGuard';
+import { ResultBudget, valueTooLargeMessage } from './resultBudget';
 import { writeFileAtomicSync } from './atomicFile';
 import { runImport } from './tableImport';
 import { rewriteDoltSql } from './doltSql/rewrite';
@@ -21,6 +24,15 @@ const SQLITE_INTEGER = 1;
 const SQLITE_FLOAT = 2;
 const SQLITE_BLOB = 4;
 const SQLITE_NULL = 5;
+const SQLITE_LIMIT_LENGTH = 0;
+const SQLITE_NOMEM = 7;
+const SQLITE_TOOBIG = 18;
+
+/** Budgets of one query (see resultBudget.ts). */
+interface QueryBudget {
+  maxBytes: number;
+  maxValueBytes: number;
+}
 
 export function locateWasm(file: string): string {
   const beside = join(__dirname, file);
@@ -50,6 +62,12 @@ export class EngineCore {
     return new EngineCore(sqlite3);
   }
 
+  /** WASM memory (it only grows) plus this thread's JS heap, which holds the cached database files. */
+  memoryBytes(): number {
+    const h = getHeapStatistics();
+    return this.sqlite3.wasm.memory.buffer.byteLength + h.used_heap_size + ((h as { external_memory?: number }).external_memory ?? 0);
+  }
+
   memPath(key: string): string {
     return '/' + key.replace('/', '~') + '.db';
   }
@@ -74,7 +92,7 @@ export class EngineCore {
   async handle(req: EngineRequest): Promise<unknown> {
     switch (req.op) {
       case 'query':
-        return this.query(req.db, req.ref, req.sql, req.limit, req.timeoutMs, req.dbName);
+        return this.query(req.db, req.ref, req.sql, req.limit, req.timeoutMs, req.dbName, { maxBytes: req.maxBytes, maxValueBytes: req.maxValueBytes });
       case 'read':
         return this.read(req.db, req.what, req.ref);
       case 'write':
@@ -82,7 +100,7 @@ export class EngineCore {
     }
   }
 
-  query(db: DbFile, ref: Revision, q: string, limit: number, timeoutMs: number, dbName: string): QueryResult {
+  query(db: DbFile, ref: Revision, q: string, limit: number, timeoutMs: number, dbName: string, budget: QueryBudget): QueryResult {
     const t = translateQuery(q);
     if (t.kind === 'invalid') return { columns: [], rows: [], status: 'error', message: t.message };
     let conn: Sqlite3Db;
@@ -92,6 +110,9 @@ export class EngineCore {
       // Opening at a branch, tag or commit that does not exist: the server answers 404.
       return { columns: [], rows: [], status: 'error', message: engineMessage(e), ref_not_found: true } as QueryResult;
     }
+    // Every statement on this connection is the caller's or built from the caller's input.
+    let guard = new ReadOnlyGuard(this.sqlite3.capi, conn.pointer);
+    this.sqlite3.capi.sqlite3_limit(conn.pointer, SQLITE_LIMIT_LENGTH, budget.maxValueBytes);
     try {
       conn.createFunction('now', () => mysqlNow(), { arity: 0 });
       conn.createFunction('database', () => dbName, { arity: 0 });
@@ -103,9 +124,12 @@ export class EngineCore {
       } else if (t.kind === 'describe' || t.kind === 'showCreateTable') {
         if (t.asOf !== undefined) {
           // DESCRIBE t AS OF 'rev': the schema at that revision, read on a connection opened there.
+          guard.remove();
           const at = reopenAsOf(this.sqlite3, conn, this.memPath(db.key), t.asOf);
           if ('error' in at) return { columns: [], rows: [], status: 'error', message: at.error };
           conn = at.conn;
+          // The connection at the revision answers the caller too: it gets the same guard.
+          guard = new ReadOnlyGuard(this.sqlite3.capi, conn.pointer);
         }
         const exists = conn.selectValue(`SELECT count(*) FROM sqlite_master WHERE type IN ('table','view') AND name = ?`, [t.table]);
         if (Number(exists) === 0) return { columns: [], rows: [], status: 'error', message: `table not found: ${t.table}` };
@@ -118,9 +142,6 @@ export class EngineCore {
           fixedTypes = ['varchar(64)', 'longtext'];
         }
       } else {
-        if (callsMutatingProcedure(t.sql)) {
-          return { columns: [], rows: [], status: 'error', message: 'This endpoint is read-only: version-control procedures that change the database are not allowed.' };
-        }
         // Dolt's version-control forms (DOLT_DIFF(...), AS OF, HASHOF, ...) onto DoltLite's.
         registerDoltSqlFunctions(conn);
         const rewritten = rewriteDoltSql(t.sql, engineContext(this.sqlite3, conn, () => {
@@ -130,13 +151,14 @@ export class EngineCore {
         if ('error' in rewritten) return { columns: [], rows: [], status: 'error', message: rewritten.error };
         sql = rewritten.sql;
       }
-      return this.runSelect(conn, sql, limit, timeoutMs, fixedTypes);
+      return this.runSelect(conn, guard, sql, limit, timeoutMs, budget, fixedTypes);
     } finally {
+      guard.remove();
       conn.close();
     }
   }
 
-  private runSelect(conn: Sqlite3Db, sql: string, limit: number, timeoutMs: number, fixedTypes?: string[]): QueryResult {
+  private runSelect(conn: Sqlite3Db, guard: ReadOnlyGuard, sql: string, limit: number, timeoutMs: number, budget: QueryBudget, fixedTypes?: string[]): QueryResult {
     const capi = this.sqlite3.capi;
     const deadline = Date.now() + timeoutMs;
     let timedOut = false;
@@ -148,13 +170,23 @@ export class EngineCore {
       return 0;
     }, 0);
     let stmt;
+    guard.reset();
     try {
       stmt = conn.prepare(sql);
     } catch (e) {
       capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
-      return { columns: [], rows: [], status: timedOut ? 'timeout' : 'error', message: timedOut ? timeoutMessage(timeoutMs) : engineMessage(e) };
+      return { columns: [], rows: [], status: timedOut ? 'timeout' : 'error', message: timedOut ? timeoutMessage(timeoutMs) : guard.refusedReason ?? queryFailure(e, budget) };
+    }
+    try {
+      guard.checkStatement(stmt.pointer, sql);
+    } catch (e) {
+      capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
+      stmt.finalize();
+      if (e instanceof ReadOnlyRefusal) return { columns: [], rows: [], status: 'error', message: e.message };
+      throw e;
     }
     const rows: Cell[][] = [];
+    const bytes = new ResultBudget(budget.maxBytes);
     let status: QueryResult['status'] = 'success';
     let message = '';
     const n = stmt.columnCount;
@@ -185,6 +217,11 @@ export class EngineCore {
             row.push(scale !== undefined && (ty === SQLITE_INTEGER || ty === SQLITE_FLOAT) ? withScale(text, scale) : text);
           }
         }
+        if (!bytes.admit(row)) {
+          status = 'row_limit';
+          message = bytes.message(rows.length);
+          break;
+        }
         rows.push(row);
       }
     } catch (e) {
@@ -192,7 +229,7 @@ export class EngineCore {
       const columns = this.columns(conn, stmt, firstTypes, fixedTypes);
       stmt.finalize();
       if (timedOut) return { columns, rows: [], status: 'timeout', message: timeoutMessage(timeoutMs) };
-      return { columns, rows: [], status: 'error', message: engineMessage(e) };
+      return { columns, rows: [], status: 'error', message: queryFailure(e, budget) };
     }
     capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
     const columns = this.columns(conn, stmt, firstTypes, fixedTypes);
@@ -410,6 +447,19 @@ function timeoutMessage(ms: number): string {
   return `The query ran longer than ${ms} ms and was stopped.`;
 }
 
+/** A failed query's message; the limits the hub sets say which limit and option. */
+function queryFailure(e: unknown, budget: QueryBudget): string {
+  const code = (e as { resultCode?: unknown } | null)?.resultCode;
+  if (code === SQLITE_TOOBIG) return valueTooLargeMessage(budget.maxValueBytes);
+  if (code === SQLITE_NOMEM) return 'The query needs more memory than a query worker has; it was stopped. Select fewer rows or smaller values.';
+  return clipMessage(engineMessage(e));
+}
+
+/** Engine messages may quote the query (`near "…": syntax error`); a result never echoes much of it. */
+function clipMessage(m: string): string {
+  return m.length > 1000 ? `${m.slice(0, 1000)}… (message cut at 1000 characters)` : m;
+}
+
 export function engineMessage(e: unknown): string {
   const m = e instanceof Error ? e.message : String(e);
   // "SQLITE_ERROR: sqlite3 result code 1: no such table: x" -> "no such table: x"
@@ -431,6 +481,7 @@ export async function runEngineWorker(): Promise<void> {
       } catch (e) {
         resp = { id: msg.id, ok: false, message: engineMessage(e) };
       }
+      resp.memoryBytes = core.memoryBytes();
       port.postMessage(resp);
     });
   });

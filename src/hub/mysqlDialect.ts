@@ -78,13 +78,6 @@ export function splitFirstStatement(q: string): { first: string; rest: string } 
   return { first: q, rest: '' };
 }
 
-/** Calls of DoltLite procedures that change a database: refused on the read path before they run. */
-const MUTATING_DOLT_CALL = /\bdolt_(?:add|branch|checkout|cherry_pick|clean|clone|commit|config|conflicts_resolve|fetch|gc|merge|pull|push|rebase|remote|reset|revert|stash|tag|undrop)\s*\(/i;
-
-export function callsMutatingProcedure(sql: string): boolean {
-  return MUTATING_DOLT_CALL.test(sql);
-}
-
 /** `YYYY-MM-DD HH:MM:SS` in UTC, what MySQL's NOW() prints. */
 export function mysqlNow(d: Date = new Date()): string {
   return d.toISOString().slice(0, 19).replace('T', ' ');

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { bytesToDoltHash, doltHashToHex, hexToDoltHash, isDoltHash } from '../../src/hub/doltHash';
-import { callsMutatingProcedure, splitFirstStatement, translateQuery } from '../../src/hub/mysqlDialect';
+import { splitFirstStatement, translateQuery } from '../../src/hub/mysqlDialect';
+import { isReadOnlyFunction, refusal } from '../../src/hub/readOnlyGuard';
 import { Paginator } from '../../src/hub/pagination';
 import { withScale } from '../../src/hub/engineWorker';
 
@@ -39,11 +40,18 @@ describe('hub pure logic', () => {
     assert.equal(splitFirstStatement('SELECT 1; DROP TABLE t').rest.trim(), 'DROP TABLE t');
   });
 
-  it('spots calls of Dolt procedures that write', () => {
-    assert.equal(callsMutatingProcedure("SELECT dolt_commit('-m','x')"), true);
-    assert.equal(callsMutatingProcedure('select DOLT_BRANCH ( "x" )'), true);
-    assert.equal(callsMutatingProcedure('SELECT * FROM dolt_log'), false);
-    assert.equal(callsMutatingProcedure('SELECT * FROM dolt_branches'), false);
+  it('tells the read-only guard which functions and pragmas only read', () => {
+    for (const f of ['dolt_commit', 'DOLT_RESET', 'dolt_branch', 'dolt_checkout', 'dolt_merge', 'dolt_tag', 'dolt_gc', 'dolt_config', 'dolt_default_branch', 'fts3_tokenizer']) {
+      assert.equal(isReadOnlyFunction(f), false, f);
+    }
+    for (const f of ['dolt_hashof', 'dolt_merge_base', 'upper', 'printf', 'now']) assert.equal(isReadOnlyFunction(f), true, f);
+    // Authorizer action codes: 19 PRAGMA (name, value), 24 ATTACH, 31 FUNCTION (-, name).
+    assert.equal(refusal(19, 'table_info', 't'), undefined);
+    assert.equal(refusal(19, 'user_version', null), undefined);
+    assert.match(refusal(19, 'user_version', '3') ?? '', /PRAGMA user_version = … is not allowed/);
+    assert.match(refusal(19, 'journal_mode', null) ?? '', /PRAGMA journal_mode is not allowed/);
+    assert.match(refusal(24, ':memory:', null) ?? '', /^ATTACH is not allowed: the SQL endpoint is read-only/);
+    assert.match(refusal(31, null, 'dolt_reset') ?? '', /^dolt_reset\(\) changes the database/);
   });
 
   it('prints decimals with the declared scale', () => {
