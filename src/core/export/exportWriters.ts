@@ -4,6 +4,7 @@
 // SQL INSERT writes numbers of numeric columns bare. Pure: no vscode, no file system.
 import type { QueryColumn } from '../../shared/wire';
 import { BINARY_CELL } from '../../shared/wire';
+import { STREAM_FORMATS, STREAM_FORMAT_EXTENSIONS, STREAM_FORMAT_LABELS, type StreamFormat } from '../../shared/gridPaging';
 import { asCellTable, type CellSource } from '../../shared/columnStore';
 import { escapeDelimited, escapeMarkdownCell, uniqueColumnKeys } from '../../shared/queryResultFormat';
 import { valueKind } from '../../shared/queryResultSort';
@@ -14,24 +15,7 @@ export interface ExportSink {
   write(chunk: string): Promise<void>;
 }
 
-export type StreamFormat = 'csv' | 'json' | 'jsonl' | 'sql' | 'markdown';
-export const STREAM_FORMATS: readonly StreamFormat[] = ['csv', 'json', 'jsonl', 'sql', 'markdown'];
-
-export const STREAM_FORMAT_LABELS: Record<StreamFormat, string> = {
-  csv: 'CSV',
-  json: 'JSON (array)',
-  jsonl: 'JSON Lines',
-  sql: 'SQL INSERT statements',
-  markdown: 'Markdown',
-};
-
-export const STREAM_FORMAT_EXTENSIONS: Record<StreamFormat, string> = {
-  csv: 'csv',
-  json: 'json',
-  jsonl: 'jsonl',
-  sql: 'sql',
-  markdown: 'md',
-};
+export { STREAM_FORMATS, STREAM_FORMAT_EXTENSIONS, STREAM_FORMAT_LABELS, type StreamFormat };
 
 export interface ExportWriter {
   /** Writes what comes before the rows (header line, `[`). */

@@ -16,6 +16,7 @@
 //   needs a primary key. Otherwise, and to jump into the middle of a table, a page is read with
 //   LIMIT/OFFSET, which at a fixed commit gives the same rows every time.
 import type { Cell } from '../../shared/wire';
+import type { ColumnFilter, ColumnSort, SortDirection } from '../../shared/gridPaging';
 import { BINARY_CELL } from '../../shared/wire';
 import { SqlInputError, likeContains, quoteIdentifier, sqlCount, sqlValue } from './quote';
 
@@ -28,20 +29,9 @@ export interface TableColumnInfo {
   nullable?: boolean;
 }
 
-export type SortDirection = 'asc' | 'desc';
-
-export interface TableSort {
-  column: string;
-  direction: SortDirection;
-}
-
-export type ColumnFilter =
-  | { column: string; op: 'equals'; value: string }
-  | { column: string; op: 'contains'; value: string }
-  /** Inclusive bounds; at least one of them. */
-  | { column: string; op: 'range'; min?: string; max?: string }
-  | { column: string; op: 'isNull' }
-  | { column: string; op: 'isNotNull' };
+/** The sort and filter shapes the grid sends (see src/shared/gridPaging.ts). */
+export type { ColumnFilter, SortDirection };
+export type TableSort = ColumnSort;
 
 export interface TableView {
   table: string;
