@@ -67,6 +67,8 @@ const CSS = `
 .vdb-detail-head button { background: none; border: none; color: var(--vscode-textLink-foreground); cursor: pointer; font: inherit; }
 .vdb-detail pre { margin: 0; padding: 6px; max-height: 240px; overflow: auto; white-space: pre-wrap; word-break: break-all;
   font-family: var(--vscode-editor-font-family, monospace); }
+/* Some parts set their own display; the hidden attribute must still hide them. */
+.vdb-result [hidden] { display: none !important; }
 /* Frozen leading columns (e.g. the primary key): in the row's flow right after the sticky row
    number, sticky at their own offset, opaque so the scrolled cells pass beneath them. */
 .vdb-cell.frozen, .vdb-hcell.frozen { position: sticky; display: inline-block; vertical-align: top; z-index: 1;

@@ -291,7 +291,7 @@ export class GridView {
     h.appendChild(el(d, 'span', 'vdb-hname', col.name));
     if (dir) h.appendChild(el(d, 'span', 'vdb-sort', dir === 'asc' ? '▲' : '▼'));
     if (this.opts.filterable) {
-      const f = el(d, 'button', this.filteredColumns.has(index) ? 'vdb-hfilter on' : 'vdb-hfilter', '⏷');
+      const f = el(d, 'button', this.filteredColumns.has(index) ? 'vdb-hfilter on' : 'vdb-hfilter', '≡');
       f.setAttribute('data-filter', String(index));
       f.setAttribute('aria-label', `Filter ${col.name}`);
       f.title = this.filteredColumns.has(index) ? `Filtered: change or clear the filter on ${col.name}` : `Filter ${col.name} on the server`;
