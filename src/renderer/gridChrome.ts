@@ -2,8 +2,10 @@
 // quick filter, copy, export), the full-value box and the per-column filter form of a paged
 // source. Built from server text with textContent only.
 import type { QueryColumn } from '../shared/wire';
-import type { StatusBanner } from '../shared/queryResultOutput';
-import { FORMAT_LABELS, type CopyFormat } from '../shared/queryResultFormat';
+import type { Cell } from '../shared/wire';
+import { statusBanner, type QueryOutput, type StatusBanner } from '../shared/queryResultOutput';
+import type { GridPagingMessage, HostPagingMessage, PagedOutput } from '../shared/gridPaging';
+import { COPY_FORMATS, FORMAT_LABELS, type CopyFormat } from '../shared/queryResultFormat';
 import type { ColumnFilter, FilterOp } from '../shared/gridPaging';
 import { el } from './gridView';
 
@@ -13,7 +15,7 @@ export function shortHash(h: string): string {
 
 export interface BannerAction {
   label: string;
-  run: () => void;
+  run: (button: HTMLButtonElement) => void;
   cls?: string;
 }
 
@@ -28,7 +30,7 @@ export function banner(doc: Document, b: StatusBanner, dataBanner?: string, acti
     const row = el(doc, 'div', 'vdb-banner-actions');
     for (const a of actions) {
       const btn = el(doc, 'button', a.cls ?? 'vdb-banner-action', a.label);
-      btn.addEventListener('click', () => a.run());
+      btn.addEventListener('click', () => a.run(btn));
       row.appendChild(btn);
     }
     box.appendChild(row);
@@ -171,4 +173,111 @@ export function describeFilter(f: ColumnFilter): string {
     case 'isNotNull':
       return `${f.column} is not NULL`;
   }
+}
+
+export interface ToolbarOptions {
+  summary: string;
+  /** The quick filter over every cell (whole results only). */
+  quickFilter?: { apply: (text: string) => void; delayMs: number };
+  copyFormat: (f: CopyFormat) => void;
+  copy: () => void;
+  export: { formats: SelectOption<string>[]; title: string; run: (format: string) => void };
+}
+
+/** Summary, quick filter, copy format + Copy, export format + Export. */
+export function toolbar(d: Document, o: ToolbarOptions): { el: HTMLElement; summary: HTMLElement; dispose: () => void } {
+  const bar = el(d, 'div', 'vdb-toolbar');
+  bar.setAttribute('role', 'toolbar');
+  const summary = el(d, 'span', 'vdb-summary', o.summary);
+  bar.appendChild(summary);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const qf = o.quickFilter;
+  if (qf) {
+    const filter = el(d, 'input', 'vdb-filter');
+    filter.type = 'search';
+    filter.placeholder = 'Filter rows';
+    filter.setAttribute('aria-label', 'Filter rows (matches any cell)');
+    filter.addEventListener('input', () => {
+      if (timer) clearTimeout(timer);
+      // Debounced so typing stays responsive on 100k rows.
+      timer = setTimeout(() => qf.apply(filter.value), qf.delayMs);
+    });
+    filter.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') {
+        if (timer) clearTimeout(timer);
+        qf.apply(filter.value);
+      }
+    });
+    bar.appendChild(filter);
+  }
+  const fmt = select(d, 'vdb-copy-format', 'Copy format', copyFormatOptions(COPY_FORMATS));
+  fmt.addEventListener('change', () => o.copyFormat(fmt.value as CopyFormat));
+  bar.appendChild(fmt);
+  bar.appendChild(button(d, 'vdb-copy', 'Copy', 'Copy the selected cells (or every row shown) in the chosen format', o.copy));
+  const exp = select(d, 'vdb-export-format', 'Export format', o.export.formats);
+  bar.appendChild(exp);
+  bar.appendChild(button(d, 'vdb-export', 'Export…', o.export.title, () => o.export.run(exp.value)));
+  return { el: bar, summary, dispose: () => timer && clearTimeout(timer) };
+}
+
+/** The banners of a whole result: the ref having moved, the status, and Load All Rows past the cap. */
+export function resultBanners(d: Document, c: QueryOutput, post: ((m: GridPagingMessage) => void) | undefined): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  if (c.movedTo && c.commit) {
+    out.push(
+      banner(d, {
+        severity: 'info',
+        title: `${c.target.ref} has moved since this ran`,
+        message: '',
+        advice: `Ran at ${shortHash(c.commit)}; the branch is now at ${shortHash(c.movedTo)}. Run the cell again to see the latest data.`,
+      }),
+    );
+  }
+  const b = statusBanner(c.result, c.limit);
+  if (!b) return out;
+  const actions: BannerAction[] = [];
+  if (c.result.status === 'row_limit' && post) {
+    actions.push({
+      label: 'Load All Rows',
+      cls: 'vdb-loadall',
+      run: (btn) => {
+        btn.disabled = true;
+        btn.textContent = 'Loading all rows…';
+        post({ type: 'loadAll' });
+      },
+    });
+  }
+  out.push(banner(d, b, String(c.result.status), actions));
+  return out;
+}
+
+export function pagedBanners(d: Document, c: PagedOutput): HTMLElement[] {
+  return c.note ? [banner(d, { severity: 'info', title: c.note, message: '', advice: '' }, 'note')] : [];
+}
+
+export function refMovedBanner(d: Document, m: Extract<HostPagingMessage, { type: 'ref.moved' }>, refresh: () => void): HTMLElement {
+  return banner(
+    d,
+    {
+      severity: 'info',
+      title: `${m.ref} has moved since this opened`,
+      message: '',
+      advice: `Every page is read at ${shortHash(m.commit)}, so they stay consistent; the branch is now at ${shortHash(m.movedTo)}.`,
+    },
+    'moved',
+    [{ label: 'Refresh', cls: 'vdb-refresh', run: refresh }],
+  );
+}
+
+/** The full value of one cell, with Copy value and Close. */
+export function fillDetail(d: Document, box: HTMLElement, heading: string, value: Cell, on: { copy: () => void; close: () => void }): void {
+  const head = el(d, 'div', 'vdb-detail-head');
+  head.appendChild(el(d, 'span', undefined, heading));
+  head.appendChild(button(d, '', 'Copy value', 'Copy the full value', on.copy));
+  const close = button(d, '', 'Close', 'Close the full value', on.close);
+  close.setAttribute('aria-label', 'Close the full value');
+  head.appendChild(close);
+  const pre = el(d, 'pre', value === null ? 'null' : undefined, value === null ? 'NULL' : value);
+  box.replaceChildren(head, pre);
+  box.hidden = false;
 }

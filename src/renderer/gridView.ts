@@ -4,6 +4,7 @@
 // has not loaded draw as placeholders; rows of a failed page show its error and a Retry button.
 // Server text is only ever assigned through textContent / title, never parsed as HTML.
 import type { QueryColumn } from '../shared/wire';
+import { renderHeader } from './gridHeader';
 import { cellPreview, isBinaryCell, isLongValue } from '../shared/queryResultFormat';
 import type { GridModel } from './gridModel';
 import type { RowSource } from './rowSource';
@@ -27,14 +28,6 @@ export function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K,
   if (cls) e.className = cls;
   if (text !== undefined) e.textContent = text;
   return e;
-}
-
-function headerTooltip(c: QueryColumn, sortable: boolean): string {
-  const lines = [c.name, `Type: ${c.type || 'unknown'}`];
-  if (c.is_primary_key) lines.push('Primary key');
-  lines.push(c.source_table ? `Source table: ${c.source_table}` : 'Computed (no source table)');
-  if (sortable) lines.push('Click to sort, Shift+click to add a sort key');
-  return lines.join('\n');
 }
 
 /** The leading primary-key columns: what stays in view on horizontal scroll by default. */
@@ -276,60 +269,13 @@ export class GridView {
     else scroller.removeAttribute('aria-activedescendant');
   }
 
-  private headerCell(index: number): HTMLElement {
-    const d = this.doc;
-    const m = this.model;
-    const col = m.columns[index] as QueryColumn;
-    const h = el(d, 'div', col.is_primary_key ? 'vdb-hcell pk' : 'vdb-hcell');
-    h.setAttribute('role', 'columnheader');
-    h.setAttribute('aria-colindex', String(index + 2));
-    h.setAttribute('data-col', String(index));
-    const dir = m.sortDirection(index);
-    h.setAttribute('aria-sort', dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none');
-    h.style.width = `${m.widths[index] ?? 100}px`;
-    h.title = headerTooltip(col, this.opts.sortable);
-    h.appendChild(el(d, 'span', 'vdb-hname', col.name));
-    if (dir) h.appendChild(el(d, 'span', 'vdb-sort', dir === 'asc' ? '▲' : '▼'));
-    if (this.opts.filterable) {
-      const f = el(d, 'button', this.filteredColumns.has(index) ? 'vdb-hfilter on' : 'vdb-hfilter', '≡');
-      f.setAttribute('data-filter', String(index));
-      f.setAttribute('aria-label', `Filter ${col.name}`);
-      f.title = this.filteredColumns.has(index) ? `Filtered: change or clear the filter on ${col.name}` : `Filter ${col.name} on the server`;
-      f.tabIndex = -1;
-      h.appendChild(f);
-    }
-    const grip = el(d, 'div', 'vdb-resizer');
-    grip.setAttribute('data-resize', String(index));
-    grip.setAttribute('aria-hidden', 'true');
-    h.appendChild(grip);
-    return h;
-  }
-
   private renderHeader(header: HTMLElement, cols: readonly WindowItem[]): void {
-    const d = this.doc;
-    const hfrag = d.createDocumentFragment();
-    const corner = el(d, 'div', 'vdb-corner');
-    corner.setAttribute('role', 'columnheader');
-    corner.setAttribute('aria-colindex', '1');
-    corner.title = 'Select all (Ctrl+A)';
-    corner.setAttribute('data-corner', '');
-    hfrag.appendChild(corner);
-    let left = GUTTER_WIDTH;
-    for (let i = 0; i < this.frozen; i++) {
-      const h = this.headerCell(i);
-      h.classList.add('frozen');
-      h.style.left = `${left}px`;
-      left += this.model.widths[i] ?? 100;
-      hfrag.appendChild(h);
-    }
-    for (const c of cols) {
-      if (!this.model.columns[c.index]) continue;
-      const h = this.headerCell(c.index);
-      h.style.left = `${c.start}px`;
-      h.style.width = `${c.size}px`;
-      hfrag.appendChild(h);
-    }
-    header.replaceChildren(hfrag);
+    renderHeader(this.doc, header, this.model, cols, {
+      frozen: this.frozen,
+      sortable: this.opts.sortable,
+      filterable: this.opts.filterable,
+      filtered: this.filteredColumns,
+    });
   }
 
   private createRow(body: HTMLElement): RowRec {

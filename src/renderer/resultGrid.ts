@@ -3,9 +3,7 @@
 // around it (gridChrome.ts). Used by the notebook output, the SQL result panel and the table
 // browser alike; the host speaks to a paged grid through `receive` (src/shared/gridPaging.ts).
 import type { QueryOutput } from '../shared/queryResultOutput';
-import { statusBanner } from '../shared/queryResultOutput';
 import {
-  COPY_FORMATS,
   EXPORT_FORMATS,
   FORMAT_EXTENSIONS,
   FORMAT_LABELS,
@@ -24,13 +22,13 @@ import {
   type StreamFormat,
 } from '../shared/gridPaging';
 import type { QueryColumn } from '../shared/wire';
-import { ColumnStore, ColumnStoreBuilder } from '../shared/columnStore';
 import { GridModel } from './gridModel';
 import { GridView, el, leadingKeyColumns } from './gridView';
 import { bindGridInput } from './gridInput';
 import { WholeResultSource, type RowSource } from './rowSource';
+import { compactRows } from './compaction';
 import { PagedRowSource } from './pagedRowSource';
-import { banner, button, copyFormatOptions, describeFilter, openFilterForm, select, shortHash } from './gridChrome';
+import { banner, describeFilter, fillDetail, openFilterForm, pagedBanners, refMovedBanner, resultBanners, shortHash, toolbar } from './gridChrome';
 import { injectStyles } from './gridStyles';
 
 /** What the grid needs from whoever hosts it (notebook renderer context or webview panel). */
@@ -48,14 +46,6 @@ export interface ResultGridOptions {
   maxHeight?: number;
   nonce?: string;
 }
-
-/**
- * Results up to this many cells convert to the compact store before the first paint (a few
- * ms); larger ones paint from the row arrays and convert in idle time, a chunk at a time.
- */
-const SYNC_COMPACT_CELLS = 50_000;
-/** Most conversion work per callback, so a frame (scrolling, the first paint) never waits long. */
-const COMPACT_SLICE_MS = 8;
 
 let gridSeq = 0;
 
@@ -177,95 +167,23 @@ export class ResultGrid {
     this.source?.dispose();
   }
 
-  /**
-   * Moves the cells from the parsed row arrays into a ColumnStore (about a third of the heap
-   * the arrays take) and lets the arrays go. Until it is done the model reads the arrays.
-   */
+  /** Moves a whole result's cells into the compact store (see `compactRows`). */
   private compact(rows: QueryOutput['result']['rows'], whole: WholeResultSource): Promise<void> {
-    const columnCount = this.model.columnCount;
     const model = this.model;
-    const done = (store: ColumnStore): void => {
+    const { done, cancel } = compactRows(this.doc.defaultView, rows, model.columnCount, (store) => {
+      this.cancelCompaction = undefined;
       model.replaceData(store);
       whole.replaceData(store);
-    };
-    if (rows.length * columnCount <= SYNC_COMPACT_CELLS) {
-      done(ColumnStore.fromRows(rows, columnCount));
-      return Promise.resolve();
-    }
-    const view = this.doc.defaultView;
-    return new Promise<void>((resolve) => {
-      let builder: ColumnStoreBuilder | undefined;
-      let handle: number | undefined;
-      const schedule = (): void => {
-        // Idle callbacks run in the time a frame leaves over, so scrolling meanwhile stays
-        // smooth; the timeout keeps the conversion moving during a long scroll.
-        handle = view?.requestIdleCallback ? view.requestIdleCallback(slice, { timeout: 250 }) : (setTimeout(slice, 0) as unknown as number);
-      };
-      const slice = (deadline?: IdleDeadline): void => {
-        handle = undefined;
-        // Created here, not before the first paint: its offset arrays take a few ms to allocate.
-        builder ??= new ColumnStoreBuilder(rows, columnCount);
-        const until = performance.now() + COMPACT_SLICE_MS;
-        const idle = deadline && !deadline.didTimeout ? deadline : undefined;
-        while (!builder.step()) {
-          if (performance.now() >= until || (idle && idle.timeRemaining() < 1)) {
-            schedule();
-            return;
-          }
-        }
-        this.cancelCompaction = undefined;
-        done(builder.finish());
-        resolve();
-      };
-      this.cancelCompaction = () => {
-        if (handle !== undefined) {
-          if (view?.cancelIdleCallback) view.cancelIdleCallback(handle);
-          else clearTimeout(handle);
-        }
-        // Disposed mid-conversion: nothing is left to wait for, so whoever awaits `compacted` goes on.
-        resolve();
-      };
-      schedule();
     });
+    this.cancelCompaction = cancel;
+    return done;
   }
 
   // ---------- banners and toolbar ----------
 
   private renderBanners(c: GridContent): void {
-    const d = this.doc;
-    if (isPagedOutput(c)) {
-      if (c.note) this.notices.appendChild(banner(d, { severity: 'info', title: c.note, message: '', advice: '' }, 'note'));
-      return;
-    }
-    if (c.movedTo && c.commit) {
-      this.notices.appendChild(
-        banner(d, {
-          severity: 'info',
-          title: `${c.target.ref} has moved since this ran`,
-          message: '',
-          advice: `Ran at ${shortHash(c.commit)}; the branch is now at ${shortHash(c.movedTo)}. Run the cell again to see the latest data.`,
-        }),
-      );
-    }
-    const b = statusBanner(c.result, c.limit);
-    if (!b) return;
-    const actions = [];
-    if (c.result.status === 'row_limit' && this.host.post) {
-      const post = this.host.post.bind(this.host);
-      actions.push({
-        label: 'Load All Rows',
-        cls: 'vdb-loadall',
-        run: () => {
-          const btn = this.root.querySelector<HTMLButtonElement>('.vdb-loadall');
-          if (btn) {
-            btn.disabled = true;
-            btn.textContent = 'Loading all rows…';
-          }
-          post({ type: 'loadAll' });
-        },
-      });
-    }
-    this.notices.appendChild(banner(d, b, String(c.result.status), actions));
+    const post = this.host.post?.bind(this.host);
+    for (const b of isPagedOutput(c) ? pagedBanners(this.doc, c) : resultBanners(this.doc, c, post)) this.notices.appendChild(b);
   }
 
   private summaryText(): string {
@@ -290,48 +208,21 @@ export class ResultGrid {
   }
 
   private renderToolbar(): void {
-    const d = this.doc;
-    const bar = el(d, 'div', 'vdb-toolbar');
-    bar.setAttribute('role', 'toolbar');
-    this.summary = el(d, 'span', 'vdb-summary', this.summaryText());
-    bar.appendChild(this.summary);
     const p = this.paged;
-    if (!p) {
-      const filter = el(d, 'input', 'vdb-filter');
-      filter.type = 'search';
-      filter.placeholder = 'Filter rows';
-      filter.setAttribute('aria-label', 'Filter rows (matches any cell)');
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      filter.addEventListener('input', () => {
-        if (timer) clearTimeout(timer);
-        // Debounced so typing stays responsive on 100k rows.
-        timer = setTimeout(() => this.applyQuickFilter(filter.value), this.model.totalRowCount > 20000 ? 200 : 60);
-      });
-      filter.addEventListener('keydown', (e) => {
-        if (e.key === 'Enter') {
-          if (timer) clearTimeout(timer);
-          this.applyQuickFilter(filter.value);
-        }
-      });
-      this.teardown.push(() => timer && clearTimeout(timer));
-      bar.appendChild(filter);
-    }
-    const fmt = select(d, 'vdb-copy-format', 'Copy format', copyFormatOptions(COPY_FORMATS));
-    fmt.addEventListener('change', () => {
-      this.copyFormat = fmt.value as CopyFormat;
+    const bar = toolbar(this.doc, {
+      summary: this.summaryText(),
+      quickFilter: p ? undefined : { apply: (text) => this.applyQuickFilter(text), delayMs: this.model.totalRowCount > 20000 ? 200 : 60 },
+      copyFormat: (f) => {
+        this.copyFormat = f;
+      },
+      copy: () => this.copySelection(this.copyFormat),
+      export: p
+        ? { formats: STREAM_FORMATS.map((f) => ({ value: f, label: STREAM_FORMAT_LABELS[f] })), title: 'Save every row to a file, read page by page', run: (f) => this.exportStream(f as StreamFormat) }
+        : { formats: EXPORT_FORMATS.map((f) => ({ value: f, label: FORMAT_LABELS[f] })), title: 'Save the whole result to a file', run: (f) => this.exportAll(f as ExportFormat) },
     });
-    bar.appendChild(fmt);
-    bar.appendChild(button(d, 'vdb-copy', 'Copy', 'Copy the selected cells (or every row shown) in the chosen format', () => this.copySelection(this.copyFormat)));
-    if (p) {
-      const exp = select(d, 'vdb-export-format', 'Export format', STREAM_FORMATS.map((f) => ({ value: f, label: STREAM_FORMAT_LABELS[f] })));
-      bar.appendChild(exp);
-      bar.appendChild(button(d, 'vdb-export', 'Export…', 'Save every row to a file, read page by page', () => this.exportStream(exp.value as StreamFormat)));
-    } else {
-      const exp = select(d, 'vdb-export-format', 'Export format', EXPORT_FORMATS.map((f) => ({ value: f, label: FORMAT_LABELS[f] })));
-      bar.appendChild(exp);
-      bar.appendChild(button(d, 'vdb-export', 'Export…', 'Save the whole result to a file', () => this.exportAll(exp.value as ExportFormat)));
-    }
-    this.root.appendChild(bar);
+    this.summary = bar.summary;
+    this.teardown.push(bar.dispose);
+    this.root.appendChild(bar.el);
   }
 
   private updateSummary(): void {
@@ -442,28 +333,14 @@ export class ResultGrid {
       case 'paged.show':
         this.build(m.output);
         return;
-      case 'loadAll.refused': {
-        const btn = this.root.querySelector<HTMLButtonElement>('.vdb-loadall');
-        if (btn) btn.remove();
+      case 'loadAll.refused':
+        this.root.querySelector('.vdb-loadall')?.remove();
         this.notices.appendChild(banner(this.doc, { severity: 'warning', title: 'Cannot load all rows', message: m.message, advice: '' }, 'loadAll'));
         return;
-      }
       case 'ref.moved': {
         const p = this.paged;
         if (!p || m.sourceId !== p.sourceId || this.root.querySelector('[data-banner="moved"]')) return;
-        this.notices.appendChild(
-          banner(
-            this.doc,
-            {
-              severity: 'info',
-              title: `${m.ref} has moved since this opened`,
-              message: '',
-              advice: `Every page is read at ${shortHash(m.commit)}, so they stay consistent; the branch is now at ${shortHash(m.movedTo)}.`,
-            },
-            'moved',
-            [{ label: 'Refresh', cls: 'vdb-refresh', run: () => this.host.post?.({ type: 'refresh', sourceId: p.sourceId }) }],
-          ),
-        );
+        this.notices.appendChild(refMovedBanner(this.doc, m, () => this.host.post?.({ type: 'refresh', sourceId: p.sourceId })));
         return;
       }
       case 'page.reset': {
@@ -544,20 +421,13 @@ export class ResultGrid {
   }
 
   showDetail(row: number, col: number): void {
-    const box = this.detail;
-    if (!box || this.source.rowState(row) !== 'ready') return;
-    const d = this.doc;
+    if (!this.detail || this.source.rowState(row) !== 'ready') return;
     const value = this.model.cell(row, col);
     const column = this.model.columns[col];
-    const head = el(d, 'div', 'vdb-detail-head');
-    head.appendChild(el(d, 'span', undefined, `Row ${row + 1}, ${column?.name ?? ''} (${column?.type ?? ''})`));
-    head.appendChild(button(d, '', 'Copy value', 'Copy the full value', () => this.host.copy(value ?? '', 'tsv', 1)));
-    const close = button(d, '', 'Close', 'Close the full value', () => this.hideDetail());
-    close.setAttribute('aria-label', 'Close the full value');
-    head.appendChild(close);
-    const pre = el(d, 'pre', value === null ? 'null' : undefined, value === null ? 'NULL' : value);
-    box.replaceChildren(head, pre);
-    box.hidden = false;
+    fillDetail(this.doc, this.detail, `Row ${row + 1}, ${column?.name ?? ''} (${column?.type ?? ''})`, value, {
+      copy: () => this.host.copy(value ?? '', 'tsv', 1),
+      close: () => this.hideDetail(),
+    });
   }
 
   hideDetail(): void {
