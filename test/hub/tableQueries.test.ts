@@ -3,6 +3,7 @@
 // filter text never breaks the statement, and a non-SELECT is never wrapped.
 import assert from 'node:assert/strict';
 import { startHub, type HubHandle } from '../helpers/hub';
+import type { QueryResult } from '../../src/shared/wire';
 import { parseDescribe } from '../../src/core/sql/completion';
 import { buildCountQuery, buildPageQuery, cursorOf, planPage, type PagePosition, type TableView } from '../../src/core/sql/tableQuery';
 import { checkPageable, wrapCount, wrapPage } from '../../src/core/sql/pagedQuery';
@@ -19,7 +20,7 @@ describe('table browsing SQL against the hub', function () {
     const branches = await hub.fetch('/databases/alice/prices/branches');
     commit = branches.body.data.find((b: { name: string }) => b.name === 'main').head_commit_sha;
     const described = await sql('DESCRIBE `products`');
-    view = { table: 'products', columns: parseDescribe(described) };
+    view = { table: 'products', columns: parseDescribe(described as unknown as QueryResult) };
   });
   after(async () => hub?.stop());
 
