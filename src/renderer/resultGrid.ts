@@ -74,6 +74,7 @@ export class ResultGrid {
   private teardown: (() => void)[] = [];
   private closeFilterForm: (() => void) | undefined;
   private widthsFromRows = false;
+  private empty: HTMLElement | undefined;
 
   constructor(
     content: GridContent,
@@ -143,7 +144,9 @@ export class ResultGrid {
       this.view = view;
       for (const f of this.filters) view.filteredColumns.add(columns.findIndex((c) => c.name === f.column));
       this.root.appendChild(view.scroller);
-      if (!p && this.model.totalRowCount === 0) this.root.appendChild(el(d, 'div', 'vdb-empty', 'The query returned no rows.'));
+      this.empty = el(d, 'div', 'vdb-empty', p ? (this.filters.length ? 'No rows match the filters.' : 'The table has no rows.') : 'The query returned no rows.');
+      this.empty.hidden = !(this.source.totalKnown && this.source.rowCount === 0);
+      this.root.appendChild(this.empty);
       this.detail = el(d, 'div', 'vdb-detail');
       this.detail.hidden = true;
       this.detail.setAttribute('role', 'region');
@@ -275,6 +278,10 @@ export class ResultGrid {
     }
     view.rowCountChanged();
     this.updateSummary();
+    if (this.empty) {
+      this.empty.textContent = this.filters.length ? 'No rows match the filters.' : 'The table has no rows.';
+      this.empty.hidden = !(src.totalKnown && src.rowCount === 0);
+    }
     view.queueRender();
   }
 
