@@ -1,33 +1,42 @@
 // `npm run hub`: serve the sample data on http://127.0.0.1:8787 (or HUB_PORT). Seeds the
-// git-ignored folder .demo/hub-data on first use, then prints the URL and a token for alice.
-import { spawn, spawnSync } from 'node:child_process';
+// git-ignored folder .demo/hub-data (or HUB_DATA) on first use, then prints the URL and a token
+// for alice. Ctrl+C, or SIGINT/SIGTERM/SIGHUP sent to npm or to this process, stops the hub.
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stopEverythingOnExit } from './lib/stopTree.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const hub = join(root, 'dist', 'hub.js');
-const data = join(root, '.demo', 'hub-data');
+const data = process.env.HUB_DATA ? resolve(process.env.HUB_DATA) : join(root, '.demo', 'hub-data');
 const port = process.env.HUB_PORT ?? '8787';
 
-if (!existsSync(hub)) {
-  const b = spawnSync(process.execPath, [join(root, 'esbuild.mjs')], { cwd: root, stdio: 'inherit' });
-  if (b.status !== 0) process.exit(b.status ?? 1);
-}
-const run = (args) => {
-  const r = spawnSync(process.execPath, [hub, ...args], { cwd: root, encoding: 'utf8' });
-  if (r.status !== 0) {
-    process.stderr.write(r.stderr || r.stdout);
-    process.exit(r.status ?? 1);
-  }
-  return r.stdout.trim();
-};
+const stopping = stopEverythingOnExit({ name: 'npm', before: (why) => console.log(`hub: stopping (${why})`) });
 
+/** Runs a node script to completion; resolves its stdout, or exits with its output and code. */
+function run(args, { inherit = false } = {}) {
+  return new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (d) => { out += d; });
+    child.stderr?.on('data', (d) => { err += d; });
+    child.on('exit', (code, signal) => {
+      if (code === 0) return resolvePromise(out.trim());
+      if (signal || stopping()) return; // stopping: the exit handler owns the exit code
+      process.stderr.write(err || out);
+      process.exit(code ?? 1);
+    });
+  });
+}
+
+if (!existsSync(hub)) await run([join(root, 'esbuild.mjs')], { inherit: true });
 if (!existsSync(data) || readdirSync(data).length === 0) {
   console.log(`Seeding ${data} ...`);
-  run(['seed', '--data', data]);
+  await run([hub, 'seed', '--data', data]);
 }
-const token = run(['token', 'create', '--user', 'alice', '--data', data]);
+const token = await run([hub, 'token', 'create', '--user', 'alice', '--data', data]);
 
 const child = spawn(process.execPath, [hub, 'serve', '--data', data, '--port', port, ...process.argv.slice(2)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
 child.stdout.setEncoding('utf8');
@@ -36,8 +45,9 @@ child.stdout.on('data', (line) => {
   if (/Hub listening on/.test(line)) {
     console.log(`Token for alice (password alice-password): ${token}`);
     console.log(`Try: curl -H "Authorization: Bearer ${token}" ${line.trim().replace('Hub listening on ', '')}/api/v2/user`);
-    console.log('Sample databases: see .demo/hub-data/seed.json. Ctrl+C stops the hub.');
+    console.log(`Sample databases: see ${join(data, 'seed.json')}. Ctrl+C stops the hub.`);
   }
 });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code) => process.exit(code ?? 0));
+child.on('exit', (code) => {
+  if (!stopping()) process.exit(code ?? 1);
+});

@@ -23,3 +23,11 @@ export interface ClientSource {
   /** Fires when hosts, accounts or sessions change. */
   readonly onDidChange: vscode.Event<void>;
 }
+
+/** The hosts and their clients, as every feature's commands reach them (AccountServices implements it). */
+export interface HostClients {
+  hosts(): readonly HostInfo[];
+  host(hostId: string): HostInfo | undefined;
+  labelOf(hostId: string): string;
+  clientFor(hostId: string): HubClient;
+}

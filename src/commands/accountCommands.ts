@@ -5,7 +5,7 @@ import { LOCAL_HUB_HOST_ID, LOCAL_HUB_LABEL } from '../auth/localHubIds';
 import type { LocalHubStart } from '../auth/localHub';
 import type { User } from '../shared/wire';
 import type { CommandDeps } from './commandDeps';
-import { isTreeNode } from './commandTargets';
+import { isTreeNode } from '../tree/treeNodes';
 
 export interface AccountCommandDeps extends CommandDeps {
   readonly accountStore: Pick<AccountStore, 'accounts' | 'accountsFor' | 'remove' | 'add' | 'activeAccount' | 'setActive'>;

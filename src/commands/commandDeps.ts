@@ -1,21 +1,13 @@
 // What the command logic depends on, as narrow interfaces: the real objects in the extension,
 // scripted fakes in unit tests (test/unit/commands).
-import type { HubClient } from '../api/index';
 import type { Logger } from '../core/logger';
 import type { Account } from '../auth/accountStore';
-import type { HostInfo } from '../auth/clientSource';
+import type { HostClients } from '../auth/clientSource';
 import type { Ui } from '../platform/ui';
 import type { DatabaseListStore } from '../tree/databaseListStore';
 import type { DatabaseTreeModel } from '../tree/databaseTreeModel';
 import type { OperationError } from '../shared/wire';
 import type { OperationOutcome, OperationStart, OperationWaiter } from './operationsRunner';
-
-export interface CommandClients {
-  hosts(): readonly HostInfo[];
-  host(hostId: string): HostInfo | undefined;
-  labelOf(hostId: string): string;
-  clientFor(hostId: string): HubClient;
-}
 
 export interface CommandAccounts {
   activeAccount(hostId: string): Account | undefined;
@@ -34,7 +26,7 @@ export type TreeActions = Pick<
 
 export interface CommandDeps {
   readonly ui: Ui;
-  readonly clients: CommandClients;
+  readonly clients: HostClients;
   readonly accounts: CommandAccounts;
   readonly databases: Pick<DatabaseListStore, 'add' | 'remove' | 'list' | 'has' | 'hostIds'>;
   readonly tree: TreeActions;

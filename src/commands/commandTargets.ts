@@ -1,17 +1,11 @@
 // Resolving what a command acts on: the tree node it was invoked on, or a pick from the palette.
 import type { DatabaseRef } from '../shared/wire';
 import type { Account } from '../auth/accountStore';
-import { databaseOf, type TreeNode } from '../tree/treeNodes';
+import { databaseOf, isTreeNode } from '../tree/treeNodes';
+import { databaseTargetOf, pickKnownDatabase } from '../tree/databaseTargets';
+import type { DatabaseTarget } from '../core/targets';
 import type { CommandDeps } from './commandDeps';
 
-export interface DatabaseTarget {
-  readonly hostId: string;
-  readonly db: DatabaseRef;
-}
-
-export function isTreeNode(value: unknown): value is TreeNode {
-  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string';
-}
 
 /** The host a command runs against: the node's, the only one, or the user's pick. */
 export async function resolveHost(deps: CommandDeps, node: unknown, title: string): Promise<string | undefined> {
@@ -38,26 +32,15 @@ export async function resolveHost(deps: CommandDeps, node: unknown, title: strin
   );
 }
 
-/** The database a command acts on: from the node, or picked among the databases in the tree. */
+/** The database a command acts on: what it was invoked on, or picked among the databases in the tree. */
 export async function resolveDatabase(deps: CommandDeps, node: unknown, title: string): Promise<DatabaseTarget | undefined> {
-  if (isTreeNode(node)) {
-    if (node.kind === 'fork') return { hostId: node.hostId, db: node.fork };
-    const d = databaseOf(node);
-    if (d) return d;
-  }
-  const items = deps.databases.hostIds().flatMap((hostId) =>
-    deps.databases.list(hostId).map((db) => ({
-      label: `${db.owner}/${db.name}`,
-      description: deps.clients.labelOf(hostId),
-      value: { hostId, db },
-    })),
+  return (
+    databaseTargetOf(node) ??
+    pickKnownDatabase(
+      { ui: deps.ui, databases: deps.databases, labelOf: (hostId) => deps.clients.labelOf(hostId) },
+      { title, emptyMessage: 'No database in the tree yet. Run "Versioned DB: Add Database…" first.' },
+    )
   );
-  if (items.length === 0) {
-    void deps.ui.info('No database in the tree yet. Run "Versioned DB: Add Database…" first.');
-    return undefined;
-  }
-  if (items.length === 1) return items[0]!.value;
-  return deps.ui.pick(items, { title, placeholder: 'Pick a database' });
 }
 
 /** The signed-in account on a host, offering to sign in when there is none. */

@@ -2,7 +2,8 @@
 import type { Database, DatabaseRef } from '../shared/wire';
 import { databaseWebUrl, parseDatabaseInput, validateDatabaseName, type ParsedDatabaseInput } from '../core/databaseInput';
 import type { CommandDeps } from './commandDeps';
-import { isTreeNode, refName, requireAccount, resolveDatabase, resolveHost } from './commandTargets';
+import { refName, requireAccount, resolveDatabase, resolveHost } from './commandTargets';
+import { isTreeNode } from '../tree/treeNodes';
 
 /**
  * Adds a database by owner/name or pasted web URL (or a fork node's database), after checking it

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Commands } from '../shared/ids';
+import { IMPORT_FILE_EXTENSIONS } from '../shared/importFormats';
 import { ImportPreviewDocuments } from '../views/importPreview';
 import type { CommandDeps } from './commandDeps';
 import type { ImportDeps, ImportInvocation } from './importFile';
@@ -14,7 +15,7 @@ export function registerImportCommands(deps: CommandDeps): vscode.Disposable {
         title: 'Import File into Table',
         openLabel: 'Import',
         canSelectMany: false,
-        filters: { 'Data files': ['csv', 'psv', 'xlsx', 'json', 'sql', 'yaml', 'yml'], 'All files': ['*'] },
+        filters: { 'Data files': [...IMPORT_FILE_EXTENSIONS], 'All files': ['*'] },
       });
       return picked?.[0]?.fsPath;
     },

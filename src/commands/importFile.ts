@@ -25,12 +25,14 @@ import {
 } from '../core/import/importPlan';
 import { matchColumns } from '../core/import/matchColumns';
 import { readPreview, type ImportPreview } from '../core/import/readPreview';
-import { IMPORT_FILE_KINDS, type ImportFileKind } from '../core/import/tableReader';
+import { IMPORT_FILE_KINDS, importFormatOf, type ImportFileKind } from '../shared/importFormats';
 import type { PickItem } from '../platform/ui';
-import type { DatabaseRef, QueryResult } from '../shared/wire';
+import type { DatabaseRef, OperationResult, QueryResult } from '../shared/wire';
 import type { CommandDeps } from './commandDeps';
-import { isTreeNode, requireAccount, resolveDatabase, type DatabaseTarget } from './commandTargets';
+import { requireAccount, resolveDatabase } from './commandTargets';
+import type { DatabaseTarget, PullTarget } from '../core/targets';
 import { validateRefName } from './versioningCommands';
+import { isTreeNode } from '../tree/treeNodes';
 
 /** The API calls the import flow makes (HubClient satisfies it). */
 export type ImportApi = Pick<HubClient, 'listBranches' | 'runSql' | 'uploadImport' | 'createImport' | 'waitForOperation'>;
@@ -42,7 +44,7 @@ export interface ImportDeps extends Omit<CommandDeps, 'clients'> {
   /** Shows the local preview (a read-only Markdown document beside the editor), named after the file. */
   showPreview(fileName: string, markdown: string): Promise<void>;
   /** Opens a pull request in the pull request view. */
-  openPull(target: DatabaseTarget & { pullNumber: number }): Promise<void>;
+  openPull(target: PullTarget): Promise<void>;
   /** Clock for default names; tests fix it. */
   now?(): Date;
 }
@@ -258,7 +260,7 @@ async function uploadAndImport(
 
 function pullNumberOf(result: unknown): number | undefined {
   if (typeof result !== 'object' || result === null) return undefined;
-  const raw = (result as { pull_id?: unknown }).pull_id;
+  const raw: unknown = (result as OperationResult).pull_id;
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
   return Number.isInteger(n) && n > 0 ? n : undefined;
 }
@@ -302,19 +304,11 @@ function isAbort(err: unknown): boolean {
 
 async function pickFileType(deps: ImportDeps, fileName: string): Promise<ImportFileKind | undefined> {
   const detected = detectFileType(fileName);
-  const labels: Record<ImportFileKind, string> = {
-    csv: 'CSV — comma-separated values',
-    psv: 'PSV — pipe-separated values',
-    xlsx: 'Excel workbook (first sheet)',
-    json: 'JSON — a list of objects, or {"rows": [...]}',
-    sql: 'SQL — CREATE TABLE and INSERT statements',
-    yaml: 'YAML — a list of mappings',
-  };
   const order = detected ? [detected, ...IMPORT_FILE_KINDS.filter((k) => k !== detected)] : [...IMPORT_FILE_KINDS];
   return deps.ui.pick(
     order.map((k) => ({
       label: k,
-      description: labels[k],
+      description: importFormatOf(k).description,
       ...(k === detected ? { detail: `Detected from the file name ${fileName}` } : {}),
       value: k,
     })),

@@ -4,6 +4,8 @@ import type { HubClient } from '../api/hubClient';
 import { paginate } from '../api/pagination';
 import type { Logger } from '../core/logger';
 import { parseDatabaseInput } from '../core/databaseInput';
+import type { DatabaseTarget, PullTarget } from '../core/targets';
+import { databaseTargetOf } from '../tree/databaseTargets';
 import { branchRefLabel, pullStateLabel, sameDatabase } from '../core/pullPage';
 import type { PickItem, Ui } from '../platform/ui';
 import type { OperationOutcome, OperationStart, OperationWaiter } from './operationsRunner';
@@ -12,14 +14,6 @@ import { forkNetwork, networkBranches, type NetworkApi, type NetworkBranch } fro
 // What each pull request command does, with the UI injected (src/platform/ui.ts) so the logic is
 // unit-tested with a scripted fake. No `vscode` import: pullCommands.ts registers these.
 
-export interface DatabaseTarget {
-  readonly hostId: string;
-  readonly db: DbRef;
-}
-
-export interface PullTarget extends DatabaseTarget {
-  readonly pullNumber: number;
-}
 
 /** The API calls pull requests need (HubClient satisfies it). */
 export type PullApi = NetworkApi &
@@ -66,28 +60,16 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null;
 }
 
-function asDbRef(v: unknown): DbRef | undefined {
-  return isRecord(v) && typeof v['owner'] === 'string' && typeof v['name'] === 'string'
-    ? { owner: v['owner'], name: v['name'] }
-    : undefined;
-}
-
 /**
  * Reads a command argument: a PullTarget, or a tree node carrying `hostId`, a database (`db` or
  * `database`) and a pull number (`pullNumber`, or `pull.pull_number`).
  */
 export function pullTargetFromArg(arg: unknown): PullTarget | undefined {
-  const db = databaseTargetFromArg(arg);
+  const db = databaseTargetOf(arg);
   if (!db || !isRecord(arg)) return undefined;
   const pull = arg['pull'];
   const n = typeof arg['pullNumber'] === 'number' ? arg['pullNumber'] : isRecord(pull) ? pull['pull_number'] : undefined;
   return typeof n === 'number' && Number.isInteger(n) && n > 0 ? { ...db, pullNumber: n } : undefined;
-}
-
-export function databaseTargetFromArg(arg: unknown): DatabaseTarget | undefined {
-  if (!isRecord(arg) || typeof arg['hostId'] !== 'string') return undefined;
-  const db = asDbRef(arg['db']) ?? asDbRef(arg['database']);
-  return db ? { hostId: arg['hostId'], db } : undefined;
 }
 
 async function pickHost(env: PullEnv): Promise<string | undefined> {
@@ -104,7 +86,7 @@ async function pickHost(env: PullEnv): Promise<string | undefined> {
 }
 
 export async function resolveDatabaseTarget(env: PullEnv, arg: unknown): Promise<DatabaseTarget | undefined> {
-  const given = databaseTargetFromArg(arg);
+  const given = databaseTargetOf(arg);
   if (given) return given;
   const hostId = await pickHost(env);
   if (!hostId) return undefined;

@@ -1,7 +1,4 @@
 import * as vscode from 'vscode';
-import type { DatabaseRef, OperationError } from '../shared/wire';
-import type { Logger } from '../core/logger';
-import type { Ui } from '../platform/ui';
 import { Commands } from '../shared/ids';
 import { PullPanels } from '../views/pullPanel';
 import {
@@ -13,32 +10,15 @@ import {
   pullWebUrl,
   resolvePullTarget,
   setPullStateCommand,
-  type PullApi,
   type PullEnv,
-  type PullTarget,
 } from './pullActions';
-import type { OperationOutcome, OperationStart, OperationWaiter } from './operationsRunner';
+import type { PullTarget } from '../core/targets';
+import type { CommandDeps } from './commandDeps';
 
-/**
- * What the pull request commands need from the rest of the extension. The shape is a subset of
- * the versioning commands' CommandDeps (src/commands/commandDeps.ts), so the composition root
- * passes the same object plus the extension URI.
- */
-export interface PullCommandDeps {
+/** What the pull request commands need: part of every command's CommandDeps, plus the extension URI. */
+export type PullCommandDeps = Pick<CommandDeps, 'ui' | 'log' | 'clients' | 'databases' | 'tree' | 'operations'> & {
   readonly extensionUri: vscode.Uri;
-  readonly ui: Ui;
-  readonly log: Logger;
-  readonly clients: {
-    hosts(): readonly { readonly id: string; readonly label: string; readonly siteUrl: string }[];
-    clientFor(hostId: string): PullApi;
-  };
-  readonly databases: { list(hostId: string): readonly DatabaseRef[] };
-  readonly tree: { refreshDatabase(hostId: string, db: DatabaseRef, categories?: readonly ('pulls' | 'operations')[]): void };
-  readonly operations: {
-    run(opts: { title: string; what: string; start: OperationStart; client: OperationWaiter; log?: Logger }): Promise<OperationOutcome>;
-    showFailure(what: string, error: OperationError, ids: { operationId: string; requestId?: string }): Promise<void>;
-  };
-}
+};
 
 /** Registers every pull request command and the pull request view; dispose to unregister. */
 export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {

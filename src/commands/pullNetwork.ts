@@ -1,4 +1,4 @@
-import type { Branch, DatabaseRef } from '../shared/wire';
+import type { Branch, Database, DatabaseRef } from '../shared/wire';
 import type { DbRef, RequestOptions } from '../api/dbRef';
 import type { Page, PageOptions } from '../api/pagination';
 import { collectAll } from '../api/pagination';
@@ -10,7 +10,7 @@ import { sameDatabase } from '../core/pullPage';
 // the database's network_root (itself when it is the root), then /forks level by level.
 
 export interface NetworkApi {
-  getDatabase(db: DbRef, opts?: RequestOptions): Promise<{ network_root?: DatabaseRef }>;
+  getDatabase(db: DbRef, opts?: RequestOptions): Promise<Pick<Database, 'network_root'>>;
   listForks(db: DbRef, opts?: RequestOptions): Promise<DatabaseRef[]>;
   listBranches(db: DbRef, page?: PageOptions, opts?: RequestOptions): Promise<Page<Branch>>;
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Commands } from '../shared/ids';
 import type { AccountCommandDeps } from './accountCommands';
-import type { Ui } from '../platform/ui';
+import { registerGuarded, type CommandHandler } from '../platform/commandRegistration';
 import { signOut, startLocalHub, stopLocalHub, switchAccount } from './accountCommands';
 import { addDatabase, copyDatabaseName, createDatabase, forkDatabase, openOnWeb, removeDatabase } from './databaseCommands';
 import { filterPulls, loadMore, refreshNode } from './treeCommands';
@@ -34,26 +34,6 @@ export function registerCommands(deps: AccountCommandDeps): vscode.Disposable[] 
     [Commands.copyCommitHash, (node) => copyCommitHash(deps, node)],
   ];
   return registerGuarded(handlers, deps.ui);
-}
-
-/** A command id and its handler, as VS Code passes the arguments. */
-export type CommandHandler = [string, (...args: unknown[]) => unknown];
-
-/**
- * Registers commands whose unexpected failure goes to reportError (through the Ui), so no
- * command ever fails silently or with a raw stack. Shared by every feature's registration.
- */
-export function registerGuarded(handlers: readonly CommandHandler[], ui: Pick<Ui, 'error'>): vscode.Disposable[] {
-  return handlers.map(([id, run]) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await run(...args);
-      } catch (e) {
-        ui.error(e, { action: `run ${id.replace(/^versionedDb\./, '')}` });
-        return undefined;
-      }
-    }),
-  );
 }
 
 function hostOfNode(node: unknown): string | undefined {

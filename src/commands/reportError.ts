@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { Commands } from '../shared/ids';
 import type { Logger } from '../core/logger';
-import { describeError, type ErrorContext } from './errorMessages';
+import { describeError, type ErrorContext } from '../core/errorMessages';
 
-export { isCancellation, describeError, type ErrorContext } from './errorMessages';
+export { isCancellation, describeError, type ErrorContext } from '../core/errorMessages';
 
 /**
  * The one place a failure becomes UI: a notification with actions that fix the cause

@@ -1,7 +1,8 @@
 // Refresh, "Load more" and the client-side pull request state filter.
 import type { PullState } from '../shared/wire';
 import type { CommandDeps } from './commandDeps';
-import { isTreeNode, resolveDatabase } from './commandTargets';
+import { resolveDatabase } from './commandTargets';
+import { isTreeNode } from '../tree/treeNodes';
 
 export function refreshNode(deps: CommandDeps, node?: unknown): void {
   deps.tree.refresh(isTreeNode(node) ? node : undefined);

@@ -4,7 +4,9 @@ import { isCommitHash, shortHash } from '../core/commitHash';
 import { formatRelativeTime } from '../core/relativeTime';
 import type { PickItem } from '../platform/ui';
 import type { CommandDeps } from './commandDeps';
-import { isTreeNode, refName, resolveDatabase, type DatabaseTarget } from './commandTargets';
+import { refName, resolveDatabase } from './commandTargets';
+import type { DatabaseTarget } from '../core/targets';
+import { isTreeNode } from '../tree/treeNodes';
 
 /** How many list pages a picker reads at most; more than this and the user types the name. */
 const MAX_PICKER_PAGES = 5;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import type { InputOptions, PickItem, PickOptions, ProgressReporter, Ui } from '../platform/ui';
-import type { ErrorContext } from './errorMessages';
+import type { ErrorContext } from '../core/errorMessages';
 import { reportError } from './reportError';
 
 type Item<T> = vscode.QuickPickItem & { value?: T; typed?: string };

@@ -14,21 +14,26 @@ import { isValidName } from './validate';
 import { seed } from './seed';
 import { extensionClient } from './oauth';
 
-const USAGE = `Usage:
+const USAGE = `Usage: node dist/hub.js COMMAND [options]   (\`npm run hub\` seeds and serves a sample folder)
   hub serve --data DIR [--host 127.0.0.1] [--port N] [--upload-port N] [--page-size N] [--max-rows N] [--upload-ttl SECONDS] [--verbose]
   hub user add NAME --data DIR [--email E] [--password P]
   hub token create --user NAME --data DIR
   hub org add NAME --member USER[:ROLE] [--member ...] --data DIR     (ROLE: owner, writer, reader; default writer)
-  hub seed --data DIR`;
+  hub seed --data DIR                                                 (DIR must hold no databases yet)
+  hub help | -h | --help`;
 
+/** Bad command line: the message, then the usage, exit 2. */
 class UsageError extends Error {}
+/** A refusal the user can act on: one line, no stack trace, exit 1. */
+class CliError extends Error {}
+
 
 interface Parsed {
   positional: string[];
   flags: Map<string, string[]>;
 }
 
-const BOOLEAN_FLAGS = new Set(['verbose', 'help']);
+const BOOLEAN_FLAGS = new Set(['verbose']);
 
 function parseArgs(argv: string[]): Parsed {
   const positional: string[] = [];
@@ -100,12 +105,14 @@ function workerExecArgv(): string[] {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // Asking for help is never an error, wherever it appears on the line.
+  if (argv[0] === 'help' || argv.some((a) => a === '-h' || a === '--help')) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
   const p = parseArgs(argv);
   const [cmd, sub, arg] = p.positional;
-  if (!cmd || p.flags.has('help')) {
-    process.stdout.write(USAGE + '\n');
-    return cmd ? 0 : 2;
-  }
+  if (!cmd) throw new UsageError('No command given.');
   if (cmd === 'serve') {
     checkFlags(p, ['data', 'host', 'port', 'upload-port', 'page-size', 'max-rows', 'upload-ttl', 'verbose']);
     const logger = stderrLogger(flag(p, 'verbose') === 'true');
@@ -189,6 +196,11 @@ export async function main(argv: string[]): Promise<number> {
   if (cmd === 'seed') {
     checkFlags(p, ['data', 'verbose']);
     const dir = dataDir(p);
+    const held = existsSync(dir) ? new Store(dir).state.databases : {};
+    const names = Object.values(held).map((d) => `${d.owner}/${d.name}`);
+    if (names.length) {
+      throw new CliError(`${dir} already holds ${names.length} database(s) (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}); seed an empty folder, or serve this one with 'hub serve --data ${dir}'.`);
+    }
     const m = await seed(dir, workerScript(), stderrLogger(flag(p, 'verbose') === 'true'), workerExecArgv());
     process.stderr.write(`Seeded ${dir}: users ${m.users.map((u) => u.username).join(', ')}; databases ${m.databases.map((d) => `${d.owner}/${d.name}`).join(', ')}\n`);
     return 0;
@@ -205,6 +217,10 @@ if (!isMainThread && (workerData as { role?: string } | null)?.role === 'doltlit
       if (e instanceof UsageError) {
         process.stderr.write(`hub: ${e.message}\n\n${USAGE}\n`);
         process.exit(2);
+      }
+      if (e instanceof CliError) {
+        process.stderr.write(`hub: ${e.message}\n`);
+        process.exit(1);
       }
       process.stderr.write(`hub: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
       process.exit(1);

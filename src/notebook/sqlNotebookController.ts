@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
-import type { ErrorContext } from '../commands/errorMessages';
-import { describeError, isCancellation } from '../commands/errorMessages';
+import type { ErrorContext } from '../core/errorMessages';
+import { describeError, isCancellation } from '../core/errorMessages';
 import { Notebooks } from '../shared/ids';
 import { QUERY_RESULT_MIME } from '../shared/mime';
 import type { QueryOutput, QueryTarget } from '../shared/queryResultOutput';

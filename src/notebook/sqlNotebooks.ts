@@ -1,13 +1,9 @@
 // Wires SQL notebooks, the result grid's host side and the .sql result panel. extension.ts
 // calls this once; everything created here is returned as disposables.
 import * as vscode from 'vscode';
-import type { Logger } from '../core/logger';
-import type { Ui } from '../platform/ui';
-import type { DatabaseRef } from '../shared/wire';
 import { Notebooks, Settings } from '../shared/ids';
-import type { CommandClients } from '../commands/commandDeps';
-import { EditorTargets, registerNotebookCommands } from '../commands/notebookCommands';
-import { handleGridMessage } from '../commands/notebookResultActions';
+import { EditorTargets, registerNotebookCommands, type NotebookCommandDeps } from './notebookCommands';
+import { handleGridMessage } from './notebookResultActions';
 import { RefResolver } from './queryRunner';
 import { QueryHistoryStore } from './queryHistoryStore';
 import { SchemaService } from './schemaService';
@@ -18,12 +14,8 @@ import { SqlNotebookSerializer } from './sqlNotebookSerializer';
 import { SqlResultPanel } from './sqlResultPanel';
 import { readSqlSettings } from './sqlSettings';
 
-export interface SqlNotebookHostDeps {
-  readonly ui: Ui;
-  readonly clients: CommandClients;
-  readonly databases: { hostIds(): string[]; list(hostId: string): readonly DatabaseRef[] };
-  readonly log: Logger;
-}
+/** What the extension passes in: the notebook commands' own dependencies without the parts built here. */
+export type SqlNotebookHostDeps = Pick<NotebookCommandDeps, 'ui' | 'clients' | 'databases' | 'log'>;
 
 /** The live parts, for integration tests. */
 export interface SqlNotebookApi {

@@ -1,6 +1,6 @@
 // The UI surface commands and sign-in flows use, as an interface so their logic is unit-tested
 // with a scripted fake. The one real implementation (src/commands/vscodeUi.ts) calls `vscode.window`.
-import type { ErrorContext } from '../commands/errorMessages';
+import type { ErrorContext } from '../core/errorMessages';
 
 export interface PickItem<T> {
   readonly label: string;

@@ -74,6 +74,39 @@ export const ContextKeys = {
   sqlEditorHasTarget: 'versionedDb.sqlEditorHasTarget',
 } as const;
 
+/**
+ * The Databases tree's `contextValue`s (package.json menus test them as `viewItem`). Set only from
+ * here (src/tree/databaseTreeDataProvider.ts); test/unit/ids.test.ts checks every `viewItem` of
+ * package.json names one of these.
+ */
+export const ContextValues = {
+  hostSignedIn: 'host.signedIn',
+  hostSignedOut: 'host.signedOut',
+  database: 'database',
+  branches: 'branches',
+  tags: 'tags',
+  releases: 'releases',
+  pulls: 'pulls',
+  forks: 'forks',
+  operations: 'operations',
+  branch: 'branch',
+  tag: 'tag',
+  release: 'release',
+  pullOpen: 'pull.open',
+  pullClosed: 'pull.closed',
+  pullMerged: 'pull.merged',
+  pullOther: 'pull.other',
+  fork: 'fork',
+  operationQueued: 'operation.queued',
+  operationRunning: 'operation.running',
+  operationSucceeded: 'operation.succeeded',
+  operationFailed: 'operation.failed',
+  operationOther: 'operation.other',
+  loadMore: 'loadMore',
+  error: 'error',
+  message: 'message',
+} as const;
+
 /** The SQL notebook type, its controller and the result grid renderer (package.json `notebooks`, `notebookRenderer`). */
 export const Notebooks = {
   type: 'versionedDb.sqlNotebook',

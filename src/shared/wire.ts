@@ -2,6 +2,7 @@
 // Used by the client (src/api), the local hub (src/hub) and the grid renderer (src/renderer).
 // Enumerations are open: a value the spec does not list (e.g. the live service's `dolt_ci`)
 // must be kept, never rejected, so each enum type is `Known | (string & {})`.
+import { IMPORT_FILE_KINDS, type ImportFileKind } from './importFormats';
 
 /** Keeps autocompletion for known values while accepting any string. */
 export type Open<T extends string> = T | (string & {});
@@ -198,8 +199,9 @@ export interface OperationRef {
   href: string;
 }
 
-export type ImportFileType = Open<'csv' | 'psv' | 'xlsx' | 'json' | 'sql' | 'yaml'>;
-export const IMPORT_FILE_TYPES = ['csv', 'psv', 'xlsx', 'json', 'sql', 'yaml'] as const;
+export type ImportFileType = Open<ImportFileKind>;
+/** The file types the API names: the formats of importFormats.ts. */
+export const IMPORT_FILE_TYPES: readonly ImportFileKind[] = IMPORT_FILE_KINDS;
 
 export type ImportOperation = Open<'create' | 'overwrite' | 'update' | 'replace'>;
 export const IMPORT_OPERATIONS = ['create', 'overwrite', 'update', 'replace'] as const;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Commands } from '../shared/ids';
+import { Commands, ContextValues } from '../shared/ids';
 import {
   describeBranch,
   describeDatabase,
@@ -11,7 +11,7 @@ import {
   type NodeText,
   type Tooltip,
 } from '../core/nodeDescriptions';
-import { describeError } from '../commands/errorMessages';
+import { describeError } from '../core/errorMessages';
 import { Disposable } from '../platform/disposable';
 import type { DatabaseTreeModel } from './databaseTreeModel';
 import { LOCAL_HUB_HOST_ID } from '../auth/localHubIds';
@@ -23,6 +23,28 @@ export interface HostPresentation {
   accountLabel(hostId: string): string | undefined;
   siteUrl(hostId: string): string | undefined;
 }
+
+const CATEGORY_CONTEXT_VALUES: Record<Category, string> = {
+  branches: ContextValues.branches,
+  tags: ContextValues.tags,
+  releases: ContextValues.releases,
+  pulls: ContextValues.pulls,
+  forks: ContextValues.forks,
+  operations: ContextValues.operations,
+};
+
+// A state or status the API adds later gets the .other value (no menu entry) until it is listed here.
+const PULL_CONTEXT_VALUES = new Map<string, string>([
+  ['open', ContextValues.pullOpen],
+  ['closed', ContextValues.pullClosed],
+  ['merged', ContextValues.pullMerged],
+]);
+const OPERATION_CONTEXT_VALUES = new Map<string, string>([
+  ['queued', ContextValues.operationQueued],
+  ['running', ContextValues.operationRunning],
+  ['succeeded', ContextValues.operationSucceeded],
+  ['failed', ContextValues.operationFailed],
+]);
 
 const CATEGORY_ICONS: Record<Category, string> = {
   branches: 'git-branch',
@@ -81,7 +103,7 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
           ],
         });
         item.iconPath = new vscode.ThemeIcon(node.hostId === LOCAL_HUB_HOST_ID ? 'server-environment' : 'globe');
-        item.contextValue = account ? 'host.signedIn' : 'host.signedOut';
+        item.contextValue = account ? ContextValues.hostSignedIn : ContextValues.hostSignedOut;
         return item;
       }
       case 'database': {
@@ -90,14 +112,14 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         item.id = `db:${node.hostId}:${node.db.owner}/${node.db.name}`;
         const info = this.model.databaseInfo(node.hostId, node.db);
         item.iconPath = new vscode.ThemeIcon(info?.visibility === 'private' ? 'lock' : 'database');
-        item.contextValue = 'database';
+        item.contextValue = ContextValues.database;
         return item;
       }
       case 'category': {
         const item = new vscode.TreeItem(CATEGORY_LABELS[node.category], Collapsed);
         item.id = `cat:${node.hostId}:${node.db.owner}/${node.db.name}:${node.category}`;
         item.iconPath = new vscode.ThemeIcon(CATEGORY_ICONS[node.category]);
-        item.contextValue = node.category;
+        item.contextValue = CATEGORY_CONTEXT_VALUES[node.category];
         if (node.category === 'pulls') {
           const states = this.model.pullStateFilter(node.hostId, node.db);
           item.description = states.length === 0 ? 'all' : states.join(', ');
@@ -107,47 +129,47 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
       case 'branch': {
         const item = this.fromText(describeBranch(node.branch, now), None);
         item.iconPath = new vscode.ThemeIcon('git-branch');
-        item.contextValue = 'branch';
+        item.contextValue = ContextValues.branch;
         return item;
       }
       case 'tag': {
         const item = this.fromText(describeTag(node.tag, now), None);
         item.iconPath = new vscode.ThemeIcon('tag');
-        item.contextValue = 'tag';
+        item.contextValue = ContextValues.tag;
         return item;
       }
       case 'release': {
         const item = this.fromText(describeRelease(node.release, now), None);
         item.iconPath = new vscode.ThemeIcon('package');
-        item.contextValue = 'release';
+        item.contextValue = ContextValues.release;
         return item;
       }
       case 'pull': {
         const item = this.fromText(describePull(node.pull, now), None);
         const state = node.pull.state;
         item.iconPath = pullIcon(state);
-        // F2 attaches pull commands to these: pull.open / pull.closed / pull.merged (pull.other when unknown).
-        item.contextValue = `pull.${state === 'open' || state === 'closed' || state === 'merged' ? state : 'other'}`;
+        // Pull commands attach to pull.open / pull.closed / pull.merged (pull.other when unknown).
+        item.contextValue = PULL_CONTEXT_VALUES.get(state) ?? ContextValues.pullOther;
         item.command = { command: Commands.showPullRequest, title: 'Show Pull Request', arguments: [node] };
         return item;
       }
       case 'fork': {
         const item = this.fromText(describeFork(node.fork), None);
         item.iconPath = new vscode.ThemeIcon('repo-forked');
-        item.contextValue = 'fork';
+        item.contextValue = ContextValues.fork;
         return item;
       }
       case 'operation': {
         const item = this.fromText(describeOperation(node.operation, now), None);
         item.iconPath = operationIcon(node.operation.status);
         const s = node.operation.status;
-        item.contextValue = `operation.${s === 'queued' || s === 'running' || s === 'succeeded' || s === 'failed' ? s : 'other'}`;
+        item.contextValue = OPERATION_CONTEXT_VALUES.get(s) ?? ContextValues.operationOther;
         return item;
       }
       case 'loadMore': {
         const item = new vscode.TreeItem('Load more…', None);
         item.iconPath = new vscode.ThemeIcon('more');
-        item.contextValue = 'loadMore';
+        item.contextValue = ContextValues.loadMore;
         item.command = { command: Commands.loadMore, title: 'Load More', arguments: [node] };
         return item;
       }
@@ -157,7 +179,7 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         item.description = 'click to retry';
         item.tooltip = `${presentation?.message ?? ''}\n\nClick to retry.`;
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-        item.contextValue = 'error';
+        item.contextValue = ContextValues.error;
         const signIn = presentation?.actions.find((a) => a.kind === 'signIn');
         if (signIn) {
           // A 401 is fixed by signing in, not by retrying; the tree reloads once the account changes.
@@ -172,7 +194,7 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
       case 'message': {
         const item = new vscode.TreeItem(node.text, None);
         item.iconPath = new vscode.ThemeIcon('info');
-        item.contextValue = 'message';
+        item.contextValue = ContextValues.message;
         if (node.action) {
           item.description = node.action.title;
           item.command = { command: node.action.command, title: node.action.title, arguments: [...(node.action.args ?? [])] };

@@ -170,7 +170,7 @@ export class DatabaseTreeModel {
   private databaseChildren(node: DatabaseNode): TreeNode[] {
     const state = this.infos.get(dbKey(node.hostId, node.db));
     if (!state?.info && !state?.pending && !state?.error) void this.loadDatabaseInfo(node);
-    if (state?.error) return [{ kind: 'error', parent: node, error: state.error }];
+    if (state?.error) return [this.failure(node, node, state.error)];
     return CATEGORIES.map((c) => this.categoryNode(node.hostId, node.db, c));
   }
 
@@ -201,10 +201,26 @@ export class DatabaseTreeModel {
     const out: TreeNode[] = [];
     const items = this.visibleItems(node, state);
     out.push(...items);
-    if (state.error) out.push({ kind: 'error', parent: node, error: state.error } satisfies ErrorNode);
+    if (state.error) out.push(this.failure(node, node, state.error));
     if (state.nextPageToken !== undefined && !state.error) out.push({ kind: 'loadMore', parent: node } satisfies LoadMoreNode);
     if (out.length === 0) out.push(message(node, this.emptyText(node)));
     return out;
+  }
+
+  /**
+   * What a failed load shows. A 404 while signed out to that host is most likely a private
+   * database (the API answers 404, not 403, so as not to reveal it): say so and offer Sign In,
+   * not a retry that cannot help. Anything else is an error node with its retry.
+   */
+  private failure(parent: DatabaseNode | CategoryNode, where: { hostId: string; db: DatabaseRef }, error: unknown): ErrorNode | MessageNode {
+    if (isNotFound(error) && !this.o.backend.isSignedIn(where.hostId)) {
+      return message(parent, `${where.db.owner}/${where.db.name} may be private: sign in to see it`, {
+        command: this.o.commands.signIn,
+        title: 'Sign In',
+        args: [where.hostId],
+      });
+    }
+    return { kind: 'error', parent, error };
   }
 
   private visibleItems(node: CategoryNode, state: ListState): ItemNode[] {
@@ -407,6 +423,14 @@ export class DatabaseTreeModel {
     if (this.disposed) return;
     for (const l of [...this.listeners]) l(node);
   }
+}
+
+/**
+ * A 404 from the API client. By name and status, never `instanceof`: the client is a lazily loaded
+ * bundle of its own (esbuild.mjs), so its ApiError is not the class this bundle would import.
+ */
+function isNotFound(e: unknown): boolean {
+  return e instanceof Error && e.name === 'ApiError' && (e as { status?: unknown }).status === 404;
 }
 
 function dbKey(hostId: string, db: DatabaseRef): string {

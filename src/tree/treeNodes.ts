@@ -105,3 +105,8 @@ export function databaseOf(node: TreeNode): { hostId: string; db: DatabaseRef } 
 }
 
 export type DatabaseInfo = Database;
+
+/** A command argument that is one of the tree's nodes (VS Code passes the node a menu ran on). */
+export function isTreeNode(value: unknown): value is TreeNode {
+  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string';
+}

@@ -3,9 +3,10 @@ import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import type { MarkdownRenderer } from '../core/markdown';
 import { escapeHtml, renderPullContent, renderPullDocument } from '../core/pullPage';
-import { parsePullWebviewMessage, type PullHostMessage, type PullWebviewMessage } from '../core/pullProtocol';
+import { parsePullWebviewMessage, type PullHostMessage, type PullWebviewMessage } from '../shared/pullProtocol';
 import { Disposable } from '../platform/disposable';
-import type { PullApi, PullTarget } from '../commands/pullActions';
+import type { HubClient } from '../api/hubClient';
+import type { PullTarget } from '../core/targets';
 
 export const PULL_VIEW_TYPE = 'versionedDb.pull';
 
@@ -22,7 +23,7 @@ export interface PullViewActions {
 
 export interface PullPanelsDeps {
   extensionUri: vscode.Uri;
-  clientFor(hostId: string): PullApi;
+  clientFor(hostId: string): Pick<HubClient, 'getPull' | 'listPullComments'>;
   /** The web page of the pull, when the host has one. */
   webUrl(target: PullTarget): string | undefined;
   actions: PullViewActions;

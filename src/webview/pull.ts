@@ -1,4 +1,4 @@
-import type { PullHostMessage, PullWebviewMessage } from '../core/pullProtocol';
+import type { PullHostMessage, PullWebviewMessage } from '../shared/pullProtocol';
 
 // The pull request view's only script. It renders nothing itself: the host sends sanitized HTML.
 // It turns clicks and form submits into messages, and keeps an unsent comment across reloads.

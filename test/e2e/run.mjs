@@ -1,6 +1,12 @@
 // The end-to-end runner: a real VS Code (code-server) in Chromium, driven like a person would.
 // See test/e2e/README.md for what it does, the scenario contract and the env options.
-import { cpSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+//
+// One hub and one code-server per run; every scenario attempt gets a new window on a hub freshly
+// copied from the seed (lib/window.mjs), so scenarios run alone and in any order. A scenario that
+// fails is run once more, alone, in another new window; a failure that does not repeat passes
+// the run but is reported as FLAKY, in the summary and in .artifacts/e2e/flakes.json.
+import { availableParallelism } from 'node:os';
+import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -8,8 +14,10 @@ import { startCodeServer } from './lib/codeServer.mjs';
 import { createHelpers, scenarioContext } from './lib/context.mjs';
 import { startHub } from './lib/hub.mjs';
 import { LogWatch, watchPage } from './lib/logs.mjs';
+import { startStress } from './lib/stress.mjs';
 import { ensureToolchain, ROOT } from './lib/toolchain.mjs';
 import { buildVsix, checkVsix } from './lib/vsix.mjs';
+import { freshWindow } from './lib/window.mjs';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -20,6 +28,18 @@ export const CHROMIUM_ARGS = [
 const SCENARIO_DIR = join(ROOT, 'test', 'e2e', 'scenarios');
 const ARTIFACTS = join(ROOT, '.artifacts', 'e2e');
 const DEFAULT_SCENARIO_TIMEOUT = 180_000;
+
+const STRESS = Math.max(0, Math.floor(Number(process.env.E2E_STRESS) || 0));
+/**
+ * Every wait of the harness is multiplied by this. Busy loops beside the suite leave it a share of
+ * the cores, so by default it grows with them (2 on 2 cores with E2E_STRESS=2); E2E_TIMEOUT_SCALE
+ * sets it. It only lengthens waits for things that do happen: a bug that never shows the
+ * expected thing still fails, just later.
+ */
+const SCALE = Number(process.env.E2E_TIMEOUT_SCALE) > 0 ? Number(process.env.E2E_TIMEOUT_SCALE) : 1 + STRESS / availableParallelism();
+/** A failed scenario is run once more, alone (E2E_RETRIES=0 turns that off). */
+const RETRIES = process.env.E2E_RETRIES === '0' ? 0 : 1;
+
 const started = Date.now();
 const log = (m) => console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${m}`);
 
@@ -54,22 +74,29 @@ async function loadScenarios() {
   return out;
 }
 
-/** Waits until the workbench has rendered and the extension host has started extensions. */
-async function openWorkbench(page, url) {
-  await page.goto(url, { waitUntil: 'domcontentloaded' });
-  await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 90_000 });
-  await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 30_000 });
+/**
+ * What each frame of a failed page was doing: its URL, whether a service worker controls it and
+ * its webview performance marks. Webviews (notebook outputs, the result grid, the pull request
+ * view) load through a service worker; this tells a webview that never started from one that did.
+ */
+async function describeFrames(page, file) {
+  const frames = [];
+  for (const frame of page.frames()) {
+    const info = await frame.evaluate(async () => ({
+      controller: navigator.serviceWorker?.controller?.scriptURL ?? null,
+      registrations: navigator.serviceWorker ? (await navigator.serviceWorker.getRegistrations()).map((r) => ({ scope: r.scope, active: r.active?.state ?? null, installing: r.installing?.state ?? null, waiting: r.waiting?.state ?? null })) : [],
+      marks: performance.getEntriesByType('mark').map((m) => `${Math.round(m.startTime)} ${m.name}`).filter((m) => /webview|notebook/i.test(m)),
+      readyState: document.readyState,
+    })).catch((e) => ({ error: String(e) }));
+    frames.push({ url: frame.url().slice(0, 300), ...info });
+  }
+  writeFileSync(file, `${JSON.stringify(frames, null, 2)}\n`);
 }
 
-async function runSuite() {
-  const scenarios = await loadScenarios();
-  const toolchain = await ensureToolchain({ log });
-  const vsix = await buildVsix({ log });
-  const { files, bytes } = checkVsix(vsix);
-  log(`vsix: ${files.length} files, ${(bytes / 1024).toFixed(0)} KiB, only dist/media/manifest/docs`);
+const firstLine = (error) => String(error?.message ?? error).split('\n')[0];
 
-  mkdirSync(ARTIFACTS, { recursive: true });
-  rmSync(join(ARTIFACTS, 'vscode-logs'), { recursive: true, force: true });
+async function main() {
+  const scenarios = await loadScenarios();
   const cleanups = [];
   const cleanup = async () => {
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
@@ -78,15 +105,29 @@ async function runSuite() {
   process.once('SIGINT', () => { cleanup().finally(() => process.exit(130)); });
   process.once('SIGTERM', () => { cleanup().finally(() => process.exit(143)); });
 
+  const stopStress = startStress(STRESS, { log });
+  cleanups.push(async () => stopStress());
+  if (SCALE !== 1) log(`timeouts scaled by ${SCALE.toFixed(2)}`);
+  const toolchain = await ensureToolchain({ log });
+  // E2E_VSIX / E2E_HUB_TEMPLATE reuse a package and a seeded hub folder made by an earlier step
+  // (say, a loop running each scenario alone on the same build); by default both are made here.
+  const vsix = process.env.E2E_VSIX || (await buildVsix({ log }));
+  const { files, bytes } = checkVsix(vsix);
+  log(`vsix: ${files.length} files, ${(bytes / 1024).toFixed(0)} KiB, only dist/media/manifest/docs`);
+
+  rmSync(ARTIFACTS, { recursive: true, force: true });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  /** @type {{ s: any, attempts: { error?: Error, ms: number, dir: string }[] }[]} */
   const results = [];
   try {
-    const hub = await startHub({ log });
+    const hub = await startHub({ template: true, from: process.env.E2E_HUB_TEMPLATE || undefined, log });
     cleanups.push(() => hub.stop());
-    await hub.token('alice');
     const vscode = await startCodeServer({
       toolchain,
       vsixes: [vsix],
       settings: { 'versionedDb.hosts': [{ name: 'Test Hub', url: hub.url }] },
+      // A closed window's extension host goes soon (lib/window.mjs also stops it explicitly).
+      args: ['--reconnection-grace-time', '5'],
       log,
     });
     cleanups.push(() => vscode.stop());
@@ -103,50 +144,65 @@ async function runSuite() {
     cleanups.push(() => browser.close());
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     await context.tracing.start({ screenshots: true, snapshots: true, sources: false });
-    const page = await context.newPage();
-    const pageErrors = watchPage(page);
     const logs = new LogWatch(join(vscode.userDataDir, 'logs'));
+    const hubHandle = { url: hub.url, dataDir: hub.dataDir, token: hub.token, api: hub.api };
 
-    log(`workbench: opening ${vscode.folderUrl}`);
-    await openWorkbench(page, vscode.folderUrl);
-    const helpers = createHelpers(page);
-
-    for (const s of scenarios) {
-      const dir = join(ARTIFACTS, s.id);
+    /** One attempt of one scenario in a new window; resolves the error, if any. */
+    const attempt = async (s, dir) => {
       rmSync(dir, { recursive: true, force: true });
-      const ctx = scenarioContext({
-        page,
-        hub: { url: hub.url, dataDir: hub.dataDir, token: hub.token, api: hub.api },
-        workspaceDir: vscode.workspaceDir,
-        artifactsDir: dir,
-        helpers,
-        extensionLog: () => logs.extensionLog(),
-        log: (m) => log(`  ${s.id}: ${m}`),
-      });
-      await context.tracing.startChunk({ title: s.id });
-      const t0 = Date.now();
+      mkdirSync(dir, { recursive: true });
+      await context.tracing.startChunk({ title: `${s.id} ${dir}` });
       let error;
+      let page;
+      let pageErrors = { take: () => [] };
       try {
-        await withTimeout(Promise.resolve().then(() => s.run(ctx)), s.timeout, s.id);
+        page = await freshWindow({ context, vscode, hub, logs, scale: SCALE, log });
+        page.setDefaultTimeout(Math.round(30_000 * SCALE));
+        pageErrors = watchPage(page);
+        const ctx = scenarioContext({
+          page,
+          hub: hubHandle,
+          workspaceDir: vscode.workspaceDir,
+          artifactsDir: dir,
+          helpers: createHelpers(page, { scale: SCALE }),
+          extensionLog: () => logs.extensionLog(),
+          log: (m) => log(`  ${s.id}: ${m}`),
+        });
+        await withTimeout(Promise.resolve().then(() => s.run(ctx)), Math.round(s.timeout * SCALE), s.id);
       } catch (e) {
         error = e;
       }
       // Log lines reach their files a moment after they are written; let them land.
-      await page.waitForTimeout(750);
+      await new Promise((r) => setTimeout(r, 750));
       // Errors the scenario provokes on purpose (e.g. a 401) are declared by it, narrowly.
       const reported = [...logs.newErrors(), ...pageErrors.take()].filter((e) => !s.expectedErrors.some((re) => re.test(e)));
       if (!error && reported.length) error = new Error(`the extension reported errors:\n${reported.join('\n')}`);
       else if (error && reported.length) error.message += `\n(also reported: ${reported.join('\n')})`;
       if (error) {
-        await page.screenshot({ path: join(dir, 'failure.png') }).catch(() => undefined);
+        if (page) await page.screenshot({ path: join(dir, 'failure.png') }).catch(() => undefined);
+        if (page) await describeFrames(page, join(dir, 'failure-frames.json')).catch(() => undefined);
         await context.tracing.stopChunk({ path: join(dir, 'trace.zip') }).catch(() => undefined);
       } else {
         await context.tracing.stopChunk();
       }
-      const ms = Date.now() - t0;
-      results.push({ s, error, ms });
-      log(`${error ? 'FAIL' : 'ok  '} ${s.id} — ${s.name} (${(ms / 1000).toFixed(1)} s)`);
-      if (error) log(`     ${String(error.stack ?? error).split('\n').join('\n     ')}`);
+      return error;
+    };
+
+    for (const s of scenarios) {
+      const record = { s, attempts: [] };
+      results.push(record);
+      for (let n = 1; n <= 1 + RETRIES; n++) {
+        const dir = n === 1 ? join(ARTIFACTS, s.id) : join(ARTIFACTS, s.id, `attempt-${n}`);
+        const t0 = Date.now();
+        const error = await attempt(s, dir);
+        const ms = Date.now() - t0;
+        record.attempts.push({ error, ms, dir });
+        const tag = error ? 'FAIL' : n === 1 ? 'ok  ' : 'ok (FLAKY: passed on attempt 2)';
+        log(`${tag} ${s.id} — ${s.name} (${(ms / 1000).toFixed(1)} s${n > 1 ? ', alone in a new window' : ''})`);
+        if (error) log(`     ${String(error.stack ?? error).split('\n').join('\n     ')}`);
+        if (!error) break;
+        if (n <= RETRIES) log(`     retrying ${s.id} once, alone, in a new window on a fresh hub`);
+      }
     }
 
     if (process.env.E2E_KEEP) {
@@ -156,29 +212,38 @@ async function runSuite() {
   } finally {
     await cleanup();
   }
-
-  const failed = results.filter((r) => r.error);
-  console.log(`\n${results.length - failed.length} passing, ${failed.length} failing (${((Date.now() - started) / 1000).toFixed(0)} s); artifacts in ${ARTIFACTS}`);
-  for (const r of failed) console.log(`  failed: ${r.s.id} — ${r.s.name}`);
-  return failed.length ? 1 : 0;
+  return report(results);
 }
 
-/**
- * A UI driven through a real browser on a loaded 2-core machine can miss a beat. When any scenario
- * fails, the whole suite runs once more on a fresh hub and a fresh VS Code (scenarios build on each
- * other, so one cannot be retried alone). A failure that repeats fails the run; a first failure is
- * printed loudly and its artifacts are kept in .artifacts/e2e-attempt-N. E2E_ATTEMPTS=1 turns it off.
- */
-async function main() {
-  const attempts = Math.max(1, Number(process.env.E2E_ATTEMPTS ?? 2) || 1);
-  for (let attempt = 1; ; attempt++) {
-    const code = await runSuite();
-    if (code === 0 || attempt >= attempts) return code;
-    const kept = `${ARTIFACTS}-attempt-${attempt}`;
-    rmSync(kept, { recursive: true, force: true });
-    renameSync(ARTIFACTS, kept);
-    console.log(`\ne2e: ATTEMPT ${attempt} OF ${attempts} FAILED (artifacts kept in ${kept}); running the whole suite again on a fresh hub and VS Code\n`);
-  }
+/** Prints the summary and writes flakes.json; resolves the exit code. */
+function report(results) {
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  const passed = results.filter((r) => !r.attempts.at(-1).error);
+  const failed = results.filter((r) => r.attempts.at(-1).error);
+  const flaky = passed.filter((r) => r.attempts.length > 1);
+  const entry = (r) => ({
+    id: r.s.id,
+    name: r.s.name,
+    outcome: r.attempts.at(-1).error ? 'failed' : 'flaky',
+    attempts: r.attempts.map((a) => ({ passed: !a.error, seconds: Math.round(a.ms / 100) / 10, error: a.error ? String(a.error.message ?? a.error) : undefined, artifacts: a.dir })),
+  });
+  const firstFailures = results.filter((r) => r.attempts[0].error);
+  writeFileSync(join(ARTIFACTS, 'flakes.json'), `${JSON.stringify({
+    finishedAt: new Date().toISOString(),
+    seconds: Number(seconds),
+    stress: STRESS,
+    timeoutScale: SCALE,
+    scenarios: results.length,
+    // Every scenario whose first attempt failed: "flaky" when the retry passed, else "failed".
+    firstAttemptFailures: firstFailures.map(entry),
+  }, null, 2)}\n`);
+
+  console.log(`\ne2e summary (${seconds} s${STRESS ? `, E2E_STRESS=${STRESS}` : ''}); artifacts in ${ARTIFACTS}`);
+  for (const r of flaky) console.log(`  FLAKY: ${r.s.id} — first attempt failed: ${firstLine(r.attempts[0].error)} (passed alone on attempt 2; see ${r.attempts[0].dir})`);
+  for (const r of failed) console.log(`  FAILED: ${r.s.id} — ${firstLine(r.attempts.at(-1).error)}`);
+  if (firstFailures.length) console.log(`  first-attempt failures are listed in ${join(ARTIFACTS, 'flakes.json')}`);
+  console.log(`${passed.length} passed, ${failed.length} failed`);
+  return failed.length ? 1 : 0;
 }
 
 main().then((code) => process.exit(code), (e) => {

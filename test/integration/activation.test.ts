@@ -25,6 +25,18 @@ describe('activation in a real extension host', () => {
   });
 
   it('shows its log from the command palette', async () => {
+    // The log is the output channel "Versioned DB"; shown, its document is a visible editor.
+    const isLog = (e: vscode.TextEditor): boolean => e.document.uri.scheme === 'output' && decodeURIComponent(e.document.uri.toString()).includes('Versioned DB');
+    const visible = (): string => vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()).join(', ') || 'none';
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    assert.ok(!vscode.window.visibleTextEditors.some(isLog), `the log is visible before the command: ${visible()}`);
+    const shown = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => (listener.dispose(), resolve(false)), 10_000);
+      const listener = vscode.window.onDidChangeVisibleTextEditors((editors) => {
+        if (editors.some(isLog)) (clearTimeout(timer), listener.dispose(), resolve(true));
+      });
+    });
     await vscode.commands.executeCommand(Commands.showLog);
+    assert.ok(vscode.window.visibleTextEditors.some(isLog) || (await shown), `the log did not appear; visible editors: ${visible()}`);
   });
 });

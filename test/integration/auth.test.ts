@@ -56,7 +56,7 @@ describe('accounts (auth)', function () {
 
   it('a token the host refuses is reported and nothing is stored', async () => {
     const before = h.api.services.accounts.accounts().length;
-    h.ui.answers.push('Personal access token', 'vdbp_not-a-real-token');
+    h.ui.answer('Personal access token', 'vdbp_not-a-real-token');
     const account = await signInWithToken();
     assert.equal(account, undefined);
     assert.equal(h.api.services.accounts.accounts().length, before);
@@ -72,7 +72,7 @@ describe('accounts (auth)', function () {
     assert.ok((await vscode.commands.getCommands(true)).includes(Commands.switchAccount));
 
     // bob signs in too (a second account on the same host); the last sign-in is the active one.
-    h.ui.answers.push('Personal access token', await hubToken('bob'));
+    h.ui.answer('Personal access token', await hubToken('bob'));
     const bob = await signInWithToken();
     assert.equal(bob?.username, 'bob', `sign-in failed: ${h.ui.errors.map(String).join('; ')}`);
     assert.deepEqual((await accountsMenu()).filter((l) => l.endsWith('(Test Hub)')).sort(), ['alice (Test Hub)', 'bob (Test Hub)']);
@@ -87,7 +87,7 @@ describe('accounts (auth)', function () {
     assert.match(String(h.api.tree.provider.getTreeItem(hostNode).contextValue), new RegExp(viewItem));
 
     // Switch to alice from the host row: the same client object now speaks as alice.
-    h.ui.answers.push('alice');
+    h.ui.answer('alice');
     const picked = await switchAccount(h.deps, hostNode);
     assert.equal(picked?.username, 'alice');
     assert.ok(h.ui.infos.includes('Test Hub now uses alice.'), h.ui.infos.join(' | '));
@@ -96,15 +96,15 @@ describe('accounts (auth)', function () {
     assert.equal(hostDescription(), 'alice');
 
     // Back to bob and once more to alice: each switch applies to the very next request.
-    h.ui.answers.push('bob');
+    h.ui.answer('bob');
     await switchAccount(h.deps, h.hostId);
     assert.equal((await client.getCurrentUser()).username, 'bob');
-    h.ui.answers.push('alice');
+    h.ui.answer('alice');
     await switchAccount(h.deps);
     assert.equal((await client.getCurrentUser()).username, 'alice');
 
     // Leave alice alone, as later suites expect: signing bob out keeps alice active.
-    h.ui.answers.push('bob (Test Hub)');
+    h.ui.answer('bob (Test Hub)');
     assert.equal((await signOut(h.deps, h.hostId))?.username, 'bob');
     assert.equal((await client.getCurrentUser()).username, 'alice');
   });

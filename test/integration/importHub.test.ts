@@ -14,8 +14,11 @@ import { importFile, type ImportDeps, type ImportFlowResult } from '../../src/co
 import type { ImportFileKind } from '../../src/core/import/tableReader';
 import { silentLogger } from '../../src/core/logger';
 import type { DatabaseRef, QueryResult } from '../../src/shared/wire';
-import { ImportScriptedUi, type ScriptedAnswer } from './importScriptedUi';
+import { ScriptedUi, type Reply } from '../helpers/scriptedUi';
 import { integrationConfig } from './testEnv';
+
+/** Answers each question by the start of its title; a reported error fails the test. */
+const importUi = (script: Record<string, Reply>): ScriptedUi => new ScriptedUi(script, { errors: 'throw' });
 
 type Row = Record<string, string | number | null>;
 
@@ -69,7 +72,7 @@ describe('import into the hub through the extension path', function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  function deps(ui: ImportScriptedUi, api: ImportDeps['clients']['clientFor'] = () => client): ImportDeps {
+  function deps(ui: ScriptedUi, api: ImportDeps['clients']['clientFor'] = () => client): ImportDeps {
     return {
       ui,
       log: silentLogger,
@@ -84,7 +87,7 @@ describe('import into the hub through the extension path', function () {
       tree: { refreshDatabase: () => undefined } as never,
       operations: {
         run: (o) => runOperation({ start: o.start, waiter: o.client, signal: new AbortController().signal }),
-        showFailure: async (_what, error) => void ui.messages.push(`FAILED ${error.code}: ${error.detail ?? error.title}`),
+        showFailure: async (_what, error) => void ui.infos.push(`FAILED ${error.code}: ${error.detail ?? error.title}`),
       },
       signIn: async () => undefined,
       pickFile: async () => undefined,
@@ -107,11 +110,11 @@ describe('import into the hub through the extension path', function () {
     return r.rows.map((row) => row.map((v) => (v === null ? 'NULL' : /^-?\d+(\.\d+)?$/.test(v) ? String(Number(v)) : v)).join(':'));
   }
 
-  function run(file: string, type: ImportFileKind, script: Record<string, ScriptedAnswer>, ui?: ImportScriptedUi): Promise<ImportFlowResult> {
+  function run(file: string, type: ImportFileKind, script: Record<string, Reply>, ui?: ScriptedUi): Promise<ImportFlowResult> {
     const name = file.split('/').pop()!;
-    const u = ui ?? new ImportScriptedUi({});
-    const own = (u as unknown as { script: Record<string, ScriptedAnswer> }).script;
-    const defaults: Record<string, ScriptedAnswer> = {
+    const u = ui ?? importUi({});
+    const own = u.byTitle!;
+    const defaults: Record<string, Reply> = {
       [`Import ${name}: file type`]: type,
       'Import: branch': '$(git-branch) main',
       'Commit message': '',
@@ -167,7 +170,7 @@ describe('import into the hub through the extension path', function () {
 
   it('lands on a new branch and opens a pull request by default', async () => {
     const file = await writeFile(dir, 'orders', 'csv', [{ order_id: 10, total: '9.99' }, { order_id: 11, total: '5.00' }]);
-    const ui = new ImportScriptedUi({
+    const ui = importUi({
       'Import: table': '$(add) orders',
       'Import: operation': 'create',
       'Import: primary key': ['order_id'],
@@ -180,14 +183,14 @@ describe('import into the hub through the extension path', function () {
     const result = await run(file, 'csv', {}, ui);
     assert.equal(result.kind, 'imported', JSON.stringify(result));
     const n = result.kind === 'imported' ? result.pullNumber : undefined;
-    assert.ok(n, `a pull request number: ${JSON.stringify(result)} ${ui.messages.join(' | ')}`);
+    assert.ok(n, `a pull request number: ${JSON.stringify(result)} ${ui.infos.join(' | ')}`);
     const pull = await client.getPull(db, n);
     assert.equal(pull.state, 'open');
     assert.equal(pull.from_branch.branch_name, 'import-orders-it');
     assert.equal(pull.to_branch.branch_name, 'main');
     assert.ok(!(await tables('main')).includes('orders'), 'main is untouched until the merge');
     assert.deepEqual(await contents('orders', ['order_id', 'amount'], 'import-orders-it'), ['10:9.99', '11:5']);
-    assert.ok(ui.messages.some((m) => m.includes(`pull request #${n} is open`)));
+    assert.ok(ui.infos.some((m) => m.includes(`pull request #${n} is open`)));
   });
 
   it('a bad row past the preview fails the operation with its row and column, committing nothing', async () => {
@@ -197,10 +200,10 @@ describe('import into the hub through the extension path', function () {
     const file = join(dir, 'broken.csv');
     writeFileSync(file, lines.join('\n') + '\n');
     const before = (await client.listBranches(db)).items.find((b) => b.name === 'main')!.head_commit_sha;
-    const ui = new ImportScriptedUi({ 'Import: table': '$(add) broken', 'Import: operation': 'create', 'Import: primary key': ['id'] });
+    const ui = importUi({ 'Import: table': '$(add) broken', 'Import: operation': 'create', 'Import: primary key': ['id'] });
     const result = await run(file, 'csv', {}, ui);
     assert.equal(result.kind, 'failed', JSON.stringify(result));
-    assert.match(ui.messages.find((m) => m.startsWith('FAILED')) ?? '', /row 151/);
+    assert.match(ui.infos.find((m) => m.startsWith('FAILED')) ?? '', /row 151/);
     assert.ok(!(await tables()).includes('broken'));
     const after = (await client.listBranches(db)).items.find((b) => b.name === 'main')!.head_commit_sha;
     assert.equal(after, before);
@@ -239,8 +242,8 @@ describe('import into the hub through the extension path', function () {
       };
       return { ...session, parts: session.parts.map((p) => ({ ...p, url: expired(p.url) })) };
     };
-    const ui = new ImportScriptedUi({});
-    Object.assign((ui as unknown as { script: Record<string, ScriptedAnswer> }).script, {
+    const ui = importUi({});
+    Object.assign((ui as unknown as { script: Record<string, Reply> }).script, {
       'Import expired.csv: file type': 'csv',
       'Import: branch': '$(git-branch) main',
       'Import: table': '$(add) expired',
@@ -252,7 +255,7 @@ describe('import into the hub through the extension path', function () {
     });
     const result = await importFile(deps(ui, () => tampered), { filePath: file });
     assert.equal(result.kind, 'uploadExpired', JSON.stringify(result));
-    assert.ok(ui.messages.some((m) => /upload of expired\.csv expired before it finished.*nothing was imported\. Start the upload again\?/.test(m)), ui.messages.join(' | '));
+    assert.ok(ui.infos.some((m) => /upload of expired\.csv expired before it finished.*nothing was imported\. Start the upload again\?/.test(m)), ui.infos.join(' | '));
     assert.ok(!(await tables()).includes('expired'));
     // Storage really refused the tampered part: the client's error says so.
     await assert.rejects(
@@ -270,14 +273,14 @@ describe('import into the hub through the extension path', function () {
     writeFileSync(file, lines.join('\n') + '\n');
     const opsBefore = (await client.listOperations(db)).items.length;
     const branchesBefore = (await client.listBranches(db)).items.map((b) => b.name).sort();
-    const ui = new ImportScriptedUi({ 'Import: table': '$(add) cancelled', 'Import: operation': 'create', 'Import: primary key': ['id'] });
+    const ui = importUi({ 'Import: table': '$(add) cancelled', 'Import: operation': 'create', 'Import: primary key': ['id'] });
     ui.onProgress = (message, abort) => {
       if (/part [1-9]\d* of/.test(message) && !/part 0 of/.test(message)) abort();
     };
     const result = await run(file, 'csv', { 'Import: where should': '$(git-pull-request) Open a pull request', 'Import: pull request branch': '' }, ui);
     assert.equal(result.kind, 'cancelled');
     assert.ok(ui.progress.some((m) => /part 1 of 3/.test(m)), ui.progress.join(' | '));
-    assert.ok(ui.messages.some((m) => /cancelled; nothing was imported/.test(m)));
+    assert.ok(ui.infos.some((m) => /cancelled; nothing was imported/.test(m)));
     assert.equal((await client.listOperations(db)).items.length, opsBefore);
     assert.deepEqual((await client.listBranches(db)).items.map((b) => b.name).sort(), branchesBefore);
     assert.ok(!(await tables()).includes('cancelled'));

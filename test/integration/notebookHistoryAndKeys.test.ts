@@ -14,9 +14,9 @@ import {
   SqlEditorTargetContext,
   type HistoryPickItem,
   type NotebookCommandDeps,
-} from '../../src/commands/notebookCommands';
+} from '../../src/notebook/notebookCommands';
 import { QueryHistoryStore } from '../../src/notebook/queryHistoryStore';
-import { ScriptedUi } from './versioningScriptedUi';
+import { hostScriptedUi } from './hostScriptedUi';
 import { MemoryMemento } from './memoryMemento';
 
 
@@ -56,7 +56,7 @@ describe('SQL notebooks: query history picker and the Ctrl+Enter context key', f
     await history.add(entry('1', 'SELECT * FROM products', 'main'));
     await history.add(entry('2', longSql, 'release-7'));
     await history.add(entry('3', 'SELECT count(*) FROM stores', 'feature-x'));
-    const ui = new ScriptedUi();
+    const ui = hostScriptedUi();
     const deps = { ui, history, log: silentLogger } as unknown as NotebookCommandDeps;
 
     let qp: vscode.QuickPick<HistoryPickItem> | undefined;
@@ -82,7 +82,7 @@ describe('SQL notebooks: query history picker and the Ctrl+Enter context key', f
     picker.value = 'release-7 price_column_19';
     await until('the search for a ref and a column', () => labels().length === 1);
     picker.activeItems = [picker.items[0]!];
-    ui.answers.push('Copy SQL');
+    ui.answer('Copy SQL');
     // The picker lives in the workbench: under load it may not be showing yet when the extension
     // host's state already is, and an accept before that does nothing. Accept until it is taken.
     let settled = false;
@@ -93,7 +93,7 @@ describe('SQL notebooks: query history picker and the Ctrl+Enter context key', f
     }
     await shown;
     assert.deepEqual(ui.copied, [longSql]);
-    assert.deepEqual(ui.answers, []);
+    assert.equal(ui.remaining(), 0);
   });
 
   it('versionedDb.sqlEditorHasTarget is true only while a .sql editor with a target is active', async () => {

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { EXTENSION_ID } from '../../src/shared/ids';
 import { silentLogger } from '../../src/core/logger';
-import { EditorTargets, runSqlInEditor, type NotebookCommandDeps } from '../../src/commands/notebookCommands';
+import { EditorTargets, runSqlInEditor, type NotebookCommandDeps } from '../../src/notebook/notebookCommands';
 import { RefResolver } from '../../src/notebook/queryRunner';
 import { QueryHistoryStore } from '../../src/notebook/queryHistoryStore';
 import { SqlResultPanel } from '../../src/notebook/sqlResultPanel';
@@ -55,8 +55,8 @@ describe('SQL notebooks: .sql editor into the result panel', function () {
     // only, and asks only when there is more than one): pick ours, then the branch.
     const running = new Set(h.api.services.clients.hosts().map((x) => x.id));
     const offered = h.api.tree.databases.hostIds().filter((id) => running.has(id)).flatMap((id) => h.api.tree.databases.list(id));
-    if (offered.length > 1) h.ui.answers.push('alice/prices');
-    h.ui.answers.push('main');
+    if (offered.length > 1) h.ui.answer('alice/prices');
+    h.ui.answer('main');
     await runSqlInEditor(deps);
     assert.deepEqual(h.ui.errors, []);
     const [entry] = history.all();
@@ -71,7 +71,7 @@ describe('SQL notebooks: .sql editor into the result panel', function () {
     editor.selection = new vscode.Selection(doc.positionAt(2), doc.positionAt(2));
     await runSqlInEditor(deps);
     assert.equal(history.all()[0]?.sql, 'SELECT 1 AS first');
-    assert.deepEqual(h.ui.answers, []);
+    assert.equal(h.ui.remaining(), 0);
     panel.dispose();
   });
 });

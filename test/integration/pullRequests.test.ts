@@ -13,63 +13,14 @@ import {
   mergePullCommand,
   setPullStateCommand,
   type PullEnv,
-  type PullTarget,
 } from '../../src/commands/pullActions';
+import type { PullTarget } from '../../src/core/targets';
 import { silentLogger } from '../../src/core/logger';
-import type { InputOptions, PickItem, PickOptions, Ui } from '../../src/platform/ui';
 import { Commands, EXTENSION_ID } from '../../src/shared/ids';
 import { PullPanels, type PullPanel } from '../../src/views/pullPanel';
 import { integrationConfig } from './testEnv';
+import { hostScriptedUi } from './hostScriptedUi';
 import { harness } from './versioningHarness';
-
-/** Answers prompts from a queue, like a person who knows what to click. */
-class ScriptedUi implements Ui {
-  answers: unknown[] = [];
-  infos: string[] = [];
-  errors: unknown[] = [];
-  private next(): unknown {
-    assert.ok(this.answers.length, 'the test script ran out of answers');
-    return this.answers.shift();
-  }
-  async pick<T>(items: readonly PickItem<T>[] | Promise<readonly PickItem<T>[]>, _o: PickOptions): Promise<T | undefined> {
-    const list = await items;
-    const want = this.next();
-    const found = list.find((i) => i.label === want);
-    assert.ok(found, `"${String(want)}" not offered: ${list.map((i) => i.label).join(', ')}`);
-    return found.value;
-  }
-  async pickOrType<T>(items: readonly PickItem<T>[] | Promise<readonly PickItem<T>[]>, o: PickOptions) {
-    const v = await this.pick(items, o);
-    return v === undefined ? undefined : { value: v };
-  }
-  async pickMany<T>(): Promise<T[] | undefined> {
-    return undefined;
-  }
-  async input(_o: InputOptions) {
-    return this.next() as string | undefined;
-  }
-  async info(message: string) {
-    this.infos.push(message);
-    return undefined;
-  }
-  async confirm() {
-    return this.next() as boolean;
-  }
-  withProgress<T>(title: string, task: (p: { report(m: string): void }, s: AbortSignal) => Promise<T>): Promise<T> {
-    return Promise.resolve(
-      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () =>
-        task({ report: () => undefined }, new AbortController().signal),
-      ),
-    );
-  }
-  async copy() {}
-  async openExternal() {
-    return true;
-  }
-  error(error: unknown) {
-    this.errors.push(error);
-  }
-}
 
 function allTabs(): vscode.Tab[] {
   return vscode.window.tabGroups.all.flatMap((g) => g.tabs);
@@ -94,7 +45,7 @@ describe('pull requests against the local hub', function () {
   const client = new HubClient({ baseUrl: config.hubUrl, token: config.token });
   const db = { owner: 'alice', name: 'prices' };
   const hostId = 'integration-hub';
-  const ui = new ScriptedUi();
+  const ui = hostScriptedUi([], { answerMessages: false });
   let panels: PullPanels;
   let target: PullTarget;
 
@@ -137,7 +88,7 @@ describe('pull requests against the local hub', function () {
   }
 
   it('opens a pull request from a branch into main and shows it in its own view', async () => {
-    ui.answers = ['main', 'experiment', 'Prices in cents, take two', 'Second try after **review**.'];
+    ui.answer('main', 'experiment', 'Prices in cents, take two', 'Second try after **review**.');
     const pull = await createPullCommand(env, { hostId, db });
     assert.deepEqual(ui.errors, []);
     assert.ok(pull, 'no pull request was created');
@@ -181,8 +132,8 @@ describe('pull requests against the local hub', function () {
   });
 
   it('merges after confirmation with the progress notification and ends merged', async () => {
-    ui.answers = [true];
-    ui.infos = [];
+    ui.answer(true);
+    ui.infos.length = 0;
     await panel().handle({ type: 'action', action: 'merge' });
     assert.deepEqual(ui.errors, []);
     assert.equal((await client.getPull(db, target.pullNumber)).state, 'merged');
@@ -194,8 +145,11 @@ describe('pull requests against the local hub', function () {
   });
 
   it('showing the same pull again reuses its view', async () => {
+    const before = panel();
     await panels.show(target);
-    await new Promise((r) => setTimeout(r, 500));
+    // The view is the same object, so no second webview was made (PullPanel's constructor is the
+    // only place one is created), and VS Code shows one tab for it.
+    assert.strictEqual(panels.panelFor(target), before);
     assert.equal(pullTabs().length, 1);
   });
 });

@@ -17,7 +17,7 @@ describe('databases tree', function () {
   });
 
   it('adds a database by owner/name after checking it exists', async () => {
-    h.ui.answers.push('alice/prices');
+    h.ui.answer('alice/prices');
     const ref = await addDatabase(h.deps);
     assert.deepEqual(ref, { owner: 'alice', name: 'prices' });
     const dbs = await h.childrenAt('Test Hub');
@@ -25,14 +25,14 @@ describe('databases tree', function () {
   });
 
   it('adds a database from a pasted web address', async () => {
-    h.ui.answers.push(`${h.hubUrl}/repositories/alice/inventory/data/main`);
+    h.ui.answer(`${h.hubUrl}/repositories/alice/inventory/data/main`);
     await addDatabase(h.deps);
     assert.ok(h.api.tree.databases.has(h.hostId, { owner: 'alice', name: 'inventory' }));
   });
 
   it('refuses a database the server does not have, keeping the tree unchanged', async () => {
     const before = h.api.tree.databases.list(h.hostId).length;
-    h.ui.answers.push('alice/no-such-db');
+    h.ui.answer('alice/no-such-db');
     assert.equal(await addDatabase(h.deps), undefined);
     assert.equal(h.api.tree.databases.list(h.hostId).length, before);
     assert.equal((h.ui.errors.pop() as { status?: number }).status, 404);
@@ -55,12 +55,12 @@ describe('databases tree', function () {
     const open = await h.childrenAt('Test Hub', 'alice/prices', 'Pull Requests');
     const openOnServer = all.filter((p) => p.state === 'open');
     assert.equal(open.filter((n) => n.kind === 'pull').length, openOnServer.length);
-    h.ui.answers.push('open,closed,merged');
+    h.ui.answer('open,closed,merged');
     await filterPulls(h.deps, { kind: 'database', hostId: h.hostId, db: { owner: 'alice', name: 'prices' } });
     const every = await h.childrenAt('Test Hub', 'alice/prices', 'Pull Requests');
     assert.equal(every.filter((n) => n.kind === 'pull').length, all.length);
     assert.ok(all.length > openOnServer.length, 'the seed should have closed or merged pulls');
-    h.ui.answers.push('open');
+    h.ui.answer('open');
     await filterPulls(h.deps, { kind: 'database', hostId: h.hostId, db: { owner: 'alice', name: 'prices' } });
   });
 
@@ -72,13 +72,13 @@ describe('databases tree', function () {
     assert.match(String(item.description), /^[0-9a-v]{8}( · .+)?$/);
     const tooltip = (item.tooltip as { value: string }).value;
     assert.ok(branch!.kind === 'branch' && tooltip.includes(branch.branch.head_commit_sha), 'the tooltip has the full hash');
-    h.ui.answers.push('open,closed,merged');
+    h.ui.answer('open,closed,merged');
     await filterPulls(h.deps, { kind: 'database', hostId: h.hostId, db: { owner: 'alice', name: 'prices' } });
     const pulls = (await h.childrenAt('Test Hub', 'alice/prices', 'Pull Requests')).filter((n) => n.kind === 'pull');
     const states = new Set(pulls.map((p) => provider.getTreeItem(p).contextValue));
     assert.ok([...states].every((c) => /^pull\.(open|closed|merged)$/.test(c ?? '')), [...states].join(', '));
     assert.equal(provider.getTreeItem(pulls[0]!).command?.command, 'versionedDb.showPullRequest');
-    h.ui.answers.push('open');
+    h.ui.answer('open');
     await filterPulls(h.deps, { kind: 'database', hostId: h.hostId, db: { owner: 'alice', name: 'prices' } });
     const host = provider.getTreeItem((await h.api.tree.model.children())[0]!);
     assert.equal(host.contextValue, 'host.signedIn');

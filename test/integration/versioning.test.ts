@@ -19,7 +19,7 @@ describe('versioning commands', function () {
   });
 
   it('creates a branch from main', async () => {
-    h.ui.answers.push('main', `f1-${suffix}`);
+    h.ui.answer('main', `f1-${suffix}`);
     const branch = await createBranch(h.deps, { kind: 'database', hostId: h.hostId, db });
     assert.deepEqual(h.ui.errors, []);
     assert.equal(branch?.name, `f1-${suffix}`);
@@ -32,7 +32,7 @@ describe('versioning commands', function () {
   });
 
   it('creates an annotated tag from the new branch', async () => {
-    h.ui.answers.push(`f1-${suffix}`, `t-${suffix}`, 'Tagged by the integration test');
+    h.ui.answer(`f1-${suffix}`, `t-${suffix}`, 'Tagged by the integration test');
     await createTag(h.deps, { kind: 'database', hostId: h.hostId, db });
     assert.deepEqual(h.ui.errors, []);
     const tag = (await h.server.listTags(db)).items.find((t) => t.name === `t-${suffix}`);
@@ -40,7 +40,7 @@ describe('versioning commands', function () {
   });
 
   it('creates a release with a new tag at a branch head', async () => {
-    h.ui.answers.push({ typed: `r-${suffix}` }, 'main', `Release ${suffix}`, 'Notes **here**');
+    h.ui.answer({ typed: `r-${suffix}` }, 'main', `Release ${suffix}`, 'Notes **here**');
     await createRelease(h.deps, { kind: 'database', hostId: h.hostId, db });
     assert.deepEqual(h.ui.errors, []);
     const main = (await h.server.listBranches(db)).items.find((b) => b.name === 'main')!;

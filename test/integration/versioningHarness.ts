@@ -11,7 +11,8 @@ import type { VersionedDbApi } from '../../src/extension';
 import { EXTENSION_ID } from '../../src/shared/ids';
 import type { TreeNode } from '../../src/tree/treeNodes';
 import { integrationConfig } from './testEnv';
-import { ScriptedUi } from './versioningScriptedUi';
+import type { ScriptedUi } from '../helpers/scriptedUi';
+import { hostScriptedUi } from './hostScriptedUi';
 
 export interface Harness {
   api: VersionedDbApi;
@@ -36,7 +37,7 @@ export async function harness(): Promise<Harness> {
   // The runner applies versionedDb.hosts before the suite; wait until the extension sees it.
   for (let i = 0; i < 100 && !api.services.clients.host(hostId); i++) await new Promise((r) => setTimeout(r, 100));
   assert.ok(api.services.clients.host(hostId), `the test hub ${hostId} is not among the hosts`);
-  const ui = new ScriptedUi();
+  const ui = hostScriptedUi();
   const deps: AccountCommandDeps = { ...api.commandDeps, ui };
   const h: Harness = {
     api,
@@ -46,7 +47,7 @@ export async function harness(): Promise<Harness> {
     server: new HubClient({ baseUrl: config.hubUrl, token: config.token }),
     hubUrl: config.hubUrl,
     async signInAsAlice() {
-      ui.answers.push('Personal access token', config.token);
+      ui.answer('Personal access token', config.token);
       const account = await signIn(
         {
           ui,

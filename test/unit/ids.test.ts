@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
-import { Commands, Views, Settings } from '../../src/shared/ids';
+import { Commands, ContextValues, Views, Settings } from '../../src/shared/ids';
+import { IMPORT_FORMATS, importFileWhenClause } from '../../src/shared/importFormats';
 
 interface Manifest {
   name: string;
@@ -9,6 +10,7 @@ interface Manifest {
     commands?: { command: string }[];
     viewsContainers?: Record<string, { id: string }[]>;
     configuration?: { properties?: Record<string, unknown> } | { properties?: Record<string, unknown> }[];
+    menus?: Record<string, { command: string; when?: string }[]>;
   };
 }
 
@@ -39,5 +41,45 @@ describe('ids match package.json', () => {
         assert.ok(key.startsWith(`${Settings.section}.`), `setting ${key} lacks the prefix`);
       }
     }
+  });
+
+  it('every viewItem a menu tests is a context value of ContextValues (src/shared/ids.ts)', () => {
+    const values: readonly string[] = Object.values(ContextValues);
+    const menus = Object.values(manifest.contributes.menus ?? {}).flat();
+    let checked = 0;
+    for (const { command, when } of menus) {
+      for (const m of (when ?? '').matchAll(/viewItem\s*(==|=~)\s*(\/(?:\\.|[^/])+\/|[^\s&|)]+)/g)) {
+        checked++;
+        const [, op, operand] = m as unknown as [string, string, string];
+        if (op === '==') {
+          assert.ok(values.includes(operand), `${command}: viewItem == ${operand} is not in ContextValues`);
+          continue;
+        }
+        // A regex: each alternative must match some value, so no branch of it is dead.
+        const source = operand.slice(1, -1).replace(/\\\\/g, '\\');
+        const group = /^\^\((.*)\)(\$?)$/.exec(source);
+        const alternatives = group ? group[1]!.split('|').map((a) => `^(?:${a})${group[2]}`) : [source];
+        for (const alternative of alternatives) {
+          const re = new RegExp(alternative);
+          assert.ok(values.some((v) => re.test(v)), `${command}: /${alternative}/ in "${when}" matches no context value`);
+        }
+      }
+    }
+    assert.ok(checked >= 21, `found only ${checked} viewItem tests in package.json menus`);
+  });
+
+  it('the tree provider sets context values only from ContextValues', () => {
+    const provider = readFileSync('src/tree/databaseTreeDataProvider.ts', 'utf8');
+    assert.deepEqual(provider.match(/contextValue\s*=\s*['"`].*$/gm) ?? [], []);
+  });
+
+  it("the Explorer's Import File entry lists exactly the registry's file extensions", () => {
+    const entries = (manifest.contributes.menus?.['explorer/context'] ?? []).filter((e) => e.command === Commands.importFile);
+    assert.equal(entries.length, 1);
+    assert.equal(entries[0]!.when, importFileWhenClause());
+    // And the clause means what it says: every extension of every format, in any case, and no other.
+    const re = new RegExp(/\/(.*)\/i$/.exec(entries[0]!.when!)![1]!, 'i');
+    for (const f of IMPORT_FORMATS) for (const ext of f.extensions) assert.ok(re.test(`.${ext.toUpperCase()}`), ext);
+    for (const other of ['.txt', '.csvx', '.ym', '.xls']) assert.ok(!re.test(other), other);
   });
 });

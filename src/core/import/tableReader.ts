@@ -23,8 +23,10 @@
 // Every parse error is an `ImportParseError` (see importParseError.ts) with a 1-based `row`
 // and the `column` name when they are known.
 
-export type ImportFileKind = 'csv' | 'psv' | 'xlsx' | 'json' | 'sql' | 'yaml';
-export const IMPORT_FILE_KINDS: readonly ImportFileKind[] = ['csv', 'psv', 'xlsx', 'json', 'sql', 'yaml'];
+import type { ImportFileKind } from '../../shared/importFormats';
+
+// The formats themselves are listed once, in src/shared/importFormats.ts.
+export type { ImportFileKind };
 
 /** A cell as every layer above the file sees it: text, or NULL. */
 export type Cell = string | null;

@@ -10,6 +10,7 @@
 // - MySQL refuses a derived table whose columns repeat a name (`SELECT a.id, b.id …`):
 //   `duplicateColumnNames` lets the caller say so before trying.
 import { SqlInputError, quoteIdentifier, sqlCount } from './quote';
+import { tokenize } from './sqlTokens';
 
 export type PageableCheck = { ok: true; query: string } | { ok: false; reason: string };
 
@@ -21,66 +22,28 @@ interface Token {
 }
 
 /**
- * Top-level tokens of `sql` (words and parentheses, commas, semicolons); quoted text and
- * comments are skipped. `backslashEscapes` reads `\` inside quotes as MySQL does.
+ * The words and punctuation of `sql` with their parenthesis depth, read by the one scanner
+ * (sqlTokens.ts); quoted text and comments are skipped. `backslashEscapes` reads `\` inside
+ * quotes as MySQL does, else as SQLite does. A string is the reason the text cannot be read.
  */
 function tokens(sql: string, backslashEscapes: boolean): Token[] | string {
   const out: Token[] = [];
   let depth = 0;
-  let i = 0;
-  const n = sql.length;
-  while (i < n) {
-    const ch = sql[i] as string;
-    const next = sql[i + 1];
-    if (ch === "'" || ch === '"' || ch === '`') {
-      let j = i + 1;
-      let closed = false;
-      while (j < n) {
-        const c = sql[j];
-        if (c === '\\' && backslashEscapes && ch !== '`') {
-          j += 2;
-          continue;
-        }
-        if (c === ch) {
-          if (sql[j + 1] === ch) {
-            j += 2;
-            continue;
-          }
-          closed = true;
-          break;
-        }
-        j++;
-      }
-      if (!closed) return 'The query has a quote that is never closed.';
-      // A quoted identifier can be a CTE name: keep it as a non-keyword token.
-      out.push({ text: ch, word: false, depth });
-      i = j + 1;
-    } else if ((ch === '-' && next === '-') || ch === '#') {
-      const nl = sql.indexOf('\n', i);
-      i = nl < 0 ? n : nl + 1;
-    } else if (ch === '/' && next === '*') {
-      const end = sql.indexOf('*/', i + 2);
-      if (end < 0) return 'The query has a /* comment that is never closed.';
-      i = end + 2;
-    } else if (ch === '(') {
-      out.push({ text: ch, word: false, depth });
+  for (const t of tokenize(sql, { noBackslashEscapes: !backslashEscapes })) {
+    if (t.unterminated) return t.kind === 'comment' ? 'The query has a /* comment that is never closed.' : 'The query has a quote that is never closed.';
+    if (t.kind === 'space' || t.kind === 'comment') continue;
+    if (t.kind === 'word') {
+      out.push({ text: t.text.toLowerCase(), word: true, depth });
+    } else if (t.text === '(') {
+      out.push({ text: '(', word: false, depth });
       depth++;
-      i++;
-    } else if (ch === ')') {
+    } else if (t.text === ')') {
       depth--;
       if (depth < 0) return 'The query has a ")" without its "(".';
-      out.push({ text: ch, word: false, depth });
-      i++;
-    } else if (/[A-Za-z_]/.test(ch)) {
-      let j = i + 1;
-      while (j < n && /[A-Za-z0-9_$]/.test(sql[j] as string)) j++;
-      out.push({ text: sql.slice(i, j).toLowerCase(), word: true, depth });
-      i = j;
-    } else if (ch === ';' || ch === ',') {
-      out.push({ text: ch, word: false, depth });
-      i++;
+      out.push({ text: ')', word: false, depth });
     } else {
-      i++;
+      // Quoted names and strings are kept as non-keyword tokens (a CTE may be named `update`).
+      out.push({ text: t.kind === 'punct' ? t.text : t.text[0] ?? '', word: false, depth });
     }
   }
   if (depth !== 0) return 'The query has a "(" that is never closed.';

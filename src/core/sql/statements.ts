@@ -1,6 +1,7 @@
 // Splits SQL text into statements (for "run the statement under the cursor" and running a
 // cell with several statements) without a full parser: semicolons end statements except
-// inside quotes, backticks and comments.
+// inside quotes, backticks and comments, as the one tokenizer (sqlTokens.ts) reads them.
+import { tokenize } from './sqlTokens';
 
 export interface StatementSpan {
   /** The statement text without the trailing semicolon, trimmed. */
@@ -14,83 +15,32 @@ export interface StatementSpan {
 export function splitStatements(sql: string): StatementSpan[] {
   const out: StatementSpan[] = [];
   let segStart = 0;
-  let i = 0;
-  const n = sql.length;
+  let meaningful = false;
   const push = (end: number): void => {
+    if (!meaningful) return;
     const raw = sql.slice(segStart, end);
-    if (stripComments(raw).trim() !== '') {
-      const lead = raw.length - raw.trimStart().length;
-      const text = raw.trim();
-      out.push({ text, start: segStart + lead, end: segStart + lead + text.length });
-    }
+    const lead = raw.length - raw.trimStart().length;
+    const text = raw.trim();
+    out.push({ text, start: segStart + lead, end: segStart + lead + text.length });
   };
-  while (i < n) {
-    const ch = sql[i];
-    const next = sql[i + 1];
-    if (ch === "'" || ch === '"' || ch === '`') {
-      i = skipQuoted(sql, i, ch);
-    } else if ((ch === '-' && next === '-') || ch === '#') {
-      const nl = sql.indexOf('\n', i);
-      i = nl === -1 ? n : nl + 1;
-    } else if (ch === '/' && next === '*') {
-      const close = sql.indexOf('*/', i + 2);
-      i = close === -1 ? n : close + 2;
-    } else if (ch === ';') {
-      push(i);
-      i++;
-      segStart = i;
-    } else {
-      i++;
+  for (const t of tokenize(sql)) {
+    if (t.kind === 'punct' && t.text === ';') {
+      push(t.start);
+      segStart = t.end;
+      meaningful = false;
+    } else if (t.kind !== 'space' && t.kind !== 'comment') {
+      meaningful = true;
     }
   }
-  push(n);
+  push(sql.length);
   return out;
 }
 
-function skipQuoted(sql: string, start: number, quote: string): number {
-  let i = start + 1;
-  while (i < sql.length) {
-    const ch = sql[i];
-    if (ch === '\\' && quote !== '`') {
-      i += 2;
-      continue;
-    }
-    if (ch === quote) {
-      if (sql[i + 1] === quote) {
-        i += 2;
-        continue;
-      }
-      return i + 1;
-    }
-    i++;
-  }
-  return sql.length;
-}
-
-/** Removes comments (keeping quoted text intact), for telling empty statements apart. */
+/** Removes comments (keeping quoted text intact; a block comment leaves a space), for telling empty statements apart. */
 export function stripComments(sql: string): string {
-  let out = '';
-  let i = 0;
-  while (i < sql.length) {
-    const ch = sql[i];
-    const next = sql[i + 1];
-    if (ch === "'" || ch === '"' || ch === '`') {
-      const end = skipQuoted(sql, i, ch);
-      out += sql.slice(i, end);
-      i = end;
-    } else if ((ch === '-' && next === '-') || ch === '#') {
-      const nl = sql.indexOf('\n', i);
-      i = nl === -1 ? sql.length : nl;
-    } else if (ch === '/' && next === '*') {
-      const close = sql.indexOf('*/', i + 2);
-      i = close === -1 ? sql.length : close + 2;
-      out += ' ';
-    } else {
-      out += ch;
-      i++;
-    }
-  }
-  return out;
+  return tokenize(sql)
+    .map((t) => (t.kind !== 'comment' ? t.text : t.text.startsWith('/*') ? ' ' : ''))
+    .join('');
 }
 
 /**

@@ -69,8 +69,9 @@ function runTool(cmd, args, env) {
  * @param {string} [o.baseDir]  where user-data/, extensions/ and workspace/ go (temp when absent)
  * @param {string} [o.workspaceDir]
  * @param {Record<string,string>} [o.env]
+ * @param {string[]} [o.args]   more code-server flags
  */
-export async function startCodeServer({ toolchain, vsixes, settings, baseDir, workspaceDir, env: extraEnv = {}, log = () => {}, port }) {
+export async function startCodeServer({ toolchain, vsixes, settings, baseDir, workspaceDir, env: extraEnv = {}, args: extraArgs = [], log = () => {}, port }) {
   const base = baseDir ?? mkdtempSync(join(tmpdir(), 'vdb-vscode-'));
   const userDataDir = join(base, 'user-data');
   const extensionsDir = join(base, 'extensions');
@@ -101,6 +102,7 @@ export async function startCodeServer({ toolchain, vsixes, settings, baseDir, wo
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
+    ...extraArgs,
     ...common,
     workspace,
   // Its own process group, so stop() can end the forked extension host and file watcher too:

@@ -7,7 +7,8 @@ import { ROOT } from './toolchain.mjs';
 
 const README_SCREENSHOTS = join(ROOT, 'media', 'screenshots');
 
-const DEFAULT_TIMEOUT = 20_000;
+/** Helpers wait this long by default, times the run's timeout scale (see run.mjs). */
+const BASE_TIMEOUT = 20_000;
 
 /**
  * @typedef {object} HubHandle
@@ -36,6 +37,16 @@ const DEFAULT_TIMEOUT = 20_000;
  * @property {(name: string) => Promise<string>} readmeScreenshot
  * @property {() => string} extensionLog
  * @property {(message: string) => void} log
+ * @property {(ms: number) => number} scaled  a timeout for this run: ms times the load scale
+ * @property {Fixture} fixture
+ */
+
+/**
+ * What a scenario sets up for itself. Every scenario starts in a new window (no account, no
+ * database in the view, no open editor) on a hub freshly copied from the seed.
+ * @typedef {object} Fixture
+ * @property {(user?: string) => Promise<void>} signedIn  signs in to Test Hub with a personal access token, as a person would
+ * @property {(...names: string[]) => Promise<void>} databases  adds owner/name databases to the view (Add Database…)
  */
 
 function escapeRegExp(s) {
@@ -47,8 +58,9 @@ function labelPattern(label) {
   return typeof label === 'string' ? new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) : label;
 }
 
-/** Helpers bound to one page; `artifactsDir` changes per scenario through `forScenario`. */
-export function createHelpers(page) {
+/** Helpers bound to one page. `scale` multiplies every default wait (a loaded machine is slower). */
+export function createHelpers(page, { scale = 1 } = {}) {
+  const DEFAULT_TIMEOUT = Math.round(BASE_TIMEOUT * scale);
   const quickInput = page.locator('.quick-input-widget');
   const quickInputBox = quickInput.locator('.quick-input-box input');
 
@@ -165,7 +177,33 @@ export function createHelpers(page) {
     await sidebarTitle.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
   }
 
-  return { runCommand, quickPick, inputBox, fileDialog, waitForNotification, treeItem, expand, openFile, openView, quickInput };
+  return { runCommand, quickPick, inputBox, fileDialog, waitForNotification, treeItem, expand, openFile, openView, quickInput, scaled: (ms) => Math.round(ms * scale) };
+}
+
+/** The shared set-up steps, done through the UI like a person would. */
+function createFixture(helpers, hub, log) {
+  return {
+    async signedIn(user = 'alice') {
+      log(`fixture: sign in as ${user}`);
+      const token = await hub.token(user);
+      await helpers.openView();
+      await helpers.runCommand('Versioned DB: Sign In…');
+      await helpers.quickPick('Test Hub');
+      await helpers.quickPick('Personal access token');
+      await helpers.inputBox(token);
+      await helpers.waitForNotification(`Signed in to Test Hub as ${user}.`);
+    },
+    async databases(...names) {
+      await helpers.openView();
+      for (const name of names) {
+        log(`fixture: add ${name}`);
+        await helpers.runCommand('Versioned DB: Add Database…');
+        await helpers.inputBox(name);
+        await helpers.waitForNotification(`Added ${name}.`);
+        await helpers.treeItem(name);
+      }
+    },
+  };
 }
 
 /** The full ctx for one scenario. */
@@ -177,6 +215,7 @@ export function scenarioContext({ page, hub, workspaceDir, artifactsDir, helpers
     workspaceDir,
     artifactsDir,
     ...helpers,
+    fixture: createFixture(helpers, hub, log),
     async screenshot(name) {
       const path = join(artifactsDir, `${name.replace(/[^\w.-]+/g, '-')}.png`);
       await page.screenshot({ path });

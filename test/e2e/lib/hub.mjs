@@ -2,7 +2,7 @@
 // data folder on a free port, for the end-to-end and integration runners, and the demo.
 // Same steps as test/helpers/hub.ts, in plain .mjs so the runners need no TypeScript loader.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './toolchain.mjs';
@@ -35,18 +35,9 @@ function parseToken(stdout) {
   return m[1];
 }
 
-/**
- * Seeds DATA (a new temp folder unless given) and serves it on a free port.
- * Returns { url, dataDir, token(user), api(path, init), stop() }.
- */
-export async function startHub({ dataDir, seed = true, log = () => {} } = {}) {
-  if (!existsSync(HUB)) throw new Error(`${HUB} is missing: run 'npm run build' first`);
-  const data = dataDir ?? mkdtempSync(join(tmpdir(), 'vdb-hub-'));
-  if (seed) {
-    log(`hub: seeding ${data}`);
-    await runHub(['seed', '--data', data]);
-  }
-  const child = spawn(process.execPath, [HUB, 'serve', '--data', data, '--port', '0'], {
+/** Starts `hub serve` on DATA and resolves { child, url, output() } once it listens. */
+async function serve(data, port) {
+  const child = spawn(process.execPath, [HUB, 'serve', '--data', data, '--port', String(port)], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -62,13 +53,56 @@ export async function startHub({ dataDir, seed = true, log = () => {} } = {}) {
     child.stderr.on('data', onData);
     child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`hub exited (${code}) before listening:\n${output}`)); });
   });
-  child.stdout.on('data', (d) => { output += d; });
+  return { child, url, output: () => output };
+}
+
+function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  });
+}
+
+/**
+ * Seeds DATA (a new temp folder unless given; a copy of `from` when given) and serves it on a free port.
+ * Returns { url, dataDir, token(user), api(path, init), reset(), stop() }.
+ *
+ * With `template: true` the seeded folder (with a token per `users`) is kept aside, and
+ * `reset()` serves a fresh copy of it on the same port: every scenario starts from the seed,
+ * whatever the scenarios before it (or its own first attempt) merged, forked or created.
+ */
+export async function startHub({ dataDir, seed = true, template = false, from, users = ['alice', 'bob', 'carol'], log = () => {} } = {}) {
+  if (!existsSync(HUB)) throw new Error(`${HUB} is missing: run 'npm run build' first`);
+  const data = dataDir ?? mkdtempSync(join(tmpdir(), 'vdb-hub-'));
+  let templateDir;
+  const tokens = new Map();
+  if (from) {
+    // An already seeded folder (`from`): copied, never changed.
+    log(`hub: copying the seeded folder ${from}`);
+    cpSync(from, data, { recursive: true });
+  } else if (seed) {
+    log(`hub: seeding ${data}`);
+    await runHub(['seed', '--data', data]);
+  }
+  if (template) {
+    for (const user of users) tokens.set(user, parseToken(await runHub(['token', 'create', '--user', user, '--data', data])));
+    templateDir = mkdtempSync(join(tmpdir(), 'vdb-hub-template-'));
+    cpSync(data, templateDir, { recursive: true });
+  }
+  let server = await serve(data, 0);
+  const url = server.url;
+  const port = Number(new URL(url).port);
   log(`hub: listening on ${url}`);
 
-  const tokens = new Map();
+  /** A personal access token for `user`; those made for the template survive reset(). */
   async function token(user = 'alice') {
-    if (!tokens.has(user)) tokens.set(user, parseToken(await runHub(['token', 'create', '--user', user, '--data', data])));
-    return tokens.get(user);
+    if (tokens.has(user)) return tokens.get(user);
+    const made = parseToken(await runHub(['token', 'create', '--user', user, '--data', data]));
+    // A token made after the template was copied is gone at the next reset: do not keep it.
+    if (!templateDir) tokens.set(user, made);
+    return made;
   }
 
   /** Calls the hub's API v2 like a client would (as `user`, or anonymously with user: null); returns { status, body }. */
@@ -89,17 +123,22 @@ export async function startHub({ dataDir, seed = true, log = () => {} } = {}) {
     return { status: res.status, body };
   }
 
-  /** Stops the server; removes the data folder when this call created it (unless keep). */
-  async function stop({ keep = false } = {}) {
-    if (child.exitCode === null && !child.signalCode) {
-      await new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-      });
-    }
-    if (!dataDir && !keep) rmSync(data, { recursive: true, force: true });
+  /** Serves a fresh copy of the template on the same URL (template: true only). */
+  async function reset() {
+    if (!templateDir) throw new Error('hub.reset() needs startHub({ template: true })');
+    await stopChild(server.child);
+    for (const name of readdirSync(data)) rmSync(join(data, name), { recursive: true, force: true });
+    cpSync(templateDir, data, { recursive: true });
+    server = await serve(data, port);
+    if (server.url !== url) throw new Error(`hub came back on ${server.url}, not ${url}`);
   }
 
-  return { url, dataDir: data, token, api, stop, output: () => output, process: child };
+  /** Stops the server; removes the data folder when this call created it (unless keep). */
+  async function stop({ keep = false } = {}) {
+    await stopChild(server.child);
+    if (!dataDir && !keep) rmSync(data, { recursive: true, force: true });
+    if (templateDir) rmSync(templateDir, { recursive: true, force: true });
+  }
+
+  return { url, dataDir: data, token, api, reset, stop, output: () => server.output(), get process() { return server.child; } };
 }

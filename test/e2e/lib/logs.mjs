@@ -6,13 +6,29 @@ export const EXTENSION_ID = 'versioned-db.versioned-db';
 const ERROR_LINE = /^\d{4}-\d\d-\d\d[ T][\d:.]+ \[error\]/;
 const ABOUT_US = /versioned-db|versionedDb|Versioned DB/;
 
-/** Reads log files incrementally so each scenario sees only the lines written while it ran. */
+/**
+ * Reads log files incrementally so each scenario sees only the lines written while it ran. Every
+ * scenario gets a new window (and extension host); `newWindow()` marks where each log file stood
+ * then, so what earlier windows wrote is never read again.
+ */
 export class LogWatch {
   /** @param {string} logsRoot the user-data logs/ folder */
   constructor(logsRoot) {
     this.logsRoot = logsRoot;
-    /** @type {Map<string, number>} */
+    /** @type {Map<string, number>} read up to here, per file */
     this.offsets = new Map();
+    /** @type {Map<string, number>} the length of each file when the current window opened */
+    this.windowStart = new Map();
+  }
+
+  /** From now on only what is written after this call counts. */
+  newWindow() {
+    this.windowStart.clear();
+    for (const f of findFiles(this.logsRoot, /\.log$/)) {
+      const length = readIfExists(f).length;
+      this.windowStart.set(f, length);
+      this.offsets.set(f, length);
+    }
   }
 
   extensionLogFiles() {
@@ -23,9 +39,9 @@ export class LogWatch {
     return findFiles(this.logsRoot, /^(remote)?exthost\d*\.log$/);
   }
 
-  /** The whole extension log so far. */
+  /** The extension log of the current window so far. */
   extensionLog() {
-    return this.extensionLogFiles().map((f) => readIfExists(f)).join('');
+    return this.extensionLogFiles().map((f) => readIfExists(f).slice(this.windowStart.get(f) ?? 0)).join('');
   }
 
   /** New text of `file` since the last call. */

@@ -25,7 +25,7 @@ export async function run(ctx) {
     await page.mouse.wheel(0, 300);
     await page.waitForTimeout(100);
   }
-  await time.filter({ hasText: /Activation: \d+\s*ms/i }).waitFor({ timeout: 30_000 });
+  await time.filter({ hasText: /Activation: \d+\s*ms/i }).waitFor({ timeout: ctx.scaled(30_000) });
   const msg = (await row.locator('.msg').innerText()).trim();
   assert.doesNotMatch(msg, /error|fail/i, `the running-extensions entry reports: ${msg}`);
   ctx.log(`${(await time.innerText()).trim()} (as the extension host reports it)`);

@@ -10,25 +10,25 @@ export const name = 'sign in with OAuth in a browser tab (deny, then allow as bo
 async function openConsentPage(ctx) {
   await runPickerCommand(ctx, 'Versioned DB: Sign In…');
   await ctx.quickPick('Test Hub');
-  const popup = ctx.page.context().waitForEvent('page', { timeout: 30_000 });
+  const popup = ctx.page.context().waitForEvent('page', { timeout: ctx.scaled(30_000) });
   await ctx.quickPick('Sign in with the browser');
   // VS Code may ask before it opens a site it does not trust yet; a person answers "Open".
   const openButton = ctx.page.locator('.monaco-dialog-box').getByRole('button', { name: 'Open', exact: true });
   const page = await Promise.race([
     popup,
-    openButton.waitFor({ state: 'visible', timeout: 30_000 }).then(async () => {
+    openButton.waitFor({ state: 'visible', timeout: ctx.scaled(30_000) }).then(async () => {
       await openButton.click();
       return popup;
     }),
   ]);
   await page.waitForLoadState('domcontentloaded');
-  await page.getByRole('heading', { name: 'Sign in to the local hub' }).waitFor({ timeout: 20_000 });
+  await page.getByRole('heading', { name: 'Sign in to the local hub' }).waitFor({ timeout: ctx.scaled(20_000) });
   return page;
 }
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.openView();
+  await ctx.fixture.signedIn('alice');
   const accountsBefore = await ctx.hub.api('/user', { user: 'bob' });
   assert.equal(accountsBefore.status, 200);
 
@@ -37,10 +37,10 @@ export async function run(ctx) {
   let consent = await openConsentPage(ctx);
   // The page says where the answer goes: back to this VS Code (code-server's origin).
   const origin = new URL(ctx.page.url()).origin;
-  await consent.getByText(`You will be sent back to ${origin}`).waitFor({ timeout: 10_000 });
+  await consent.getByText(`You will be sent back to ${origin}`).waitFor({ timeout: ctx.scaled(10_000) });
   await consent.screenshot({ path: `${ctx.artifactsDir}/consent-page.png` });
   await consent.getByRole('button', { name: 'Deny' }).click();
-  await ctx.waitForNotification(/Sign-in to Test Hub was denied in the browser; nothing was stored/, { timeout: 30_000 });
+  await ctx.waitForNotification(/Sign-in to Test Hub was denied in the browser; nothing was stored/, { timeout: ctx.scaled(30_000) });
   await consent.close().catch(() => undefined);
   await ctx.page.bringToFront();
   assert.deepEqual(await accountsMenu(ctx), ['alice (Test Hub)'], 'a denied sign-in stores no account');
@@ -51,13 +51,13 @@ export async function run(ctx) {
   await consent.getByLabel('Username').fill('bob');
   await consent.getByLabel('Password').fill('not-bobs-password');
   await consent.getByRole('button', { name: 'Sign in and allow' }).click();
-  await consent.getByRole('alert').filter({ hasText: 'Wrong username or password.' }).waitFor({ timeout: 10_000 });
+  await consent.getByRole('alert').filter({ hasText: 'Wrong username or password.' }).waitFor({ timeout: ctx.scaled(10_000) });
   await consent.getByLabel('Username').fill('bob');
   await consent.getByLabel('Password').fill('bob-password');
   await consent.getByRole('button', { name: 'Sign in and allow' }).click();
   // The browser goes back through code-server's /callback page, which hands the answer to VS Code.
-  await consent.waitForURL(/\/callback\?/, { timeout: 20_000 });
-  await ctx.waitForNotification(/Signed in to Test Hub as bob/, { timeout: 30_000 });
+  await consent.waitForURL(/\/callback\?/, { timeout: ctx.scaled(20_000) });
+  await ctx.waitForNotification(/Signed in to Test Hub as bob/, { timeout: ctx.scaled(30_000) });
   await consent.close().catch(() => undefined);
   await ctx.page.bringToFront();
 
@@ -81,7 +81,7 @@ export async function run(ctx) {
   assert.match((await active.first().textContent()) ?? '', /alice.*Test Hub · active/);
   await ctx.page.keyboard.press('Escape');
 
-  // 4. Leave the session as found (alice only): sign bob out, whose OAuth token is deleted.
+  // 4. Sign bob out: his OAuth token is deleted and alice stays.
   ctx.log('sign bob out');
   await runPickerCommand(ctx, 'Versioned DB: Sign Out…');
   await ctx.quickPick('bob (Test Hub)');
@@ -105,7 +105,7 @@ async function runPickerCommand(ctx, title) {
   await box.fill(`>${title}`);
   const exact = new RegExp(`^\\s*${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
   await ctx.quickInput.locator('.monaco-list-row').filter({ has: ctx.page.locator('.label-name').filter({ hasText: exact }) }).first().click();
-  await ctx.page.waitForFunction((el) => !el.value.startsWith('>'), await box.elementHandle(), { timeout: 20_000 });
+  await ctx.page.waitForFunction((el) => !el.value.startsWith('>'), await box.elementHandle(), { timeout: ctx.scaled(20_000) });
 }
 
 /** The Versioned DB accounts VS Code's Accounts menu lists, sorted. */
@@ -116,7 +116,7 @@ async function accountsMenu(ctx) {
   // Entries read "alice (Test Hub) (Versioned DB)": the account, then the provider.
   const entries = ctx.page.locator('.monaco-menu, .context-view').getByText(/\w \(Test Hub\)( \(Versioned DB\))?$/);
   // Any account of the host shows up; alice is signed in throughout this scenario.
-  await entries.first().waitFor({ state: 'visible', timeout: 10_000 });
+  await entries.first().waitFor({ state: 'visible', timeout: ctx.scaled(10_000) });
   const labels = await entries.allTextContents();
   await ctx.page.keyboard.press('Escape');
   return [...new Set(labels.map((l) => l.trim().replace(/ \(Versioned DB\)$/, '')))].sort();

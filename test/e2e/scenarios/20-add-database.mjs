@@ -4,13 +4,13 @@ export const name = 'add a database by owner/name; it shows in the tree with its
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.openView();
+  await ctx.fixture.signedIn('alice');
   await ctx.runCommand('Versioned DB: Add Database…');
   await ctx.inputBox('alice/prices');
   await ctx.waitForNotification('Added alice/prices.');
 
-  await (await ctx.treeItem('alice/prices')).click();
-  await (await ctx.treeItem('Branches')).click();
+  await ctx.expand('alice/prices');
+  await ctx.expand('Branches');
   const main = await ctx.treeItem('main');
   // The row's description is the short head hash the server reports.
   const { body } = await ctx.hub.api('/databases/alice/prices/branches');

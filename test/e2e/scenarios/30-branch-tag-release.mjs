@@ -4,7 +4,10 @@ export const name = 'create a branch, an annotated tag and a release from the co
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.openView();
+  await ctx.fixture.signedIn('alice');
+  await ctx.fixture.databases('alice/prices');
+  await ctx.expand('alice/prices');
+  await ctx.expand('Branches');
 
   await ctx.runCommand('Versioned DB: Create Branch…');
   await ctx.quickPick('main');
@@ -34,9 +37,9 @@ export async function run(ctx) {
   assert.equal(release?.title, 'E2E Release');
   assert.equal(release?.commit_sha, main.head_commit_sha);
 
-  await (await ctx.treeItem('Releases')).click();
+  await ctx.expand('Releases');
   await ctx.treeItem('E2E Release');
-  await (await ctx.treeItem('Tags')).click();
+  await ctx.expand('Tags');
   await ctx.treeItem('e2e-tag');
   await ctx.screenshot('tree-after-versioning');
 }

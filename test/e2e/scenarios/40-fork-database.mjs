@@ -4,16 +4,21 @@ export const name = 'fork a database into my namespace with a progress notificat
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.openView();
+  await ctx.fixture.signedIn('alice');
+  // Two databases in the view, so Fork asks which one.
+  await ctx.fixture.databases('alice/prices');
   await ctx.runCommand('Versioned DB: Add Database…');
   await ctx.inputBox('acme/warehouse');
   await ctx.waitForNotification('Added acme/warehouse.');
 
   await ctx.runCommand('Versioned DB: Fork Database…');
+  // The progress notification lasts only while the fork runs: watch for it from before it starts.
+  const forking = ctx.waitForNotification(/Forking acme\/warehouse into alice/);
+  forking.catch(() => undefined);
   await ctx.quickPick('acme/warehouse');
-  await ctx.waitForNotification(/Forking acme\/warehouse into alice/);
+  await forking;
   await ctx.screenshot('forking');
-  await ctx.waitForNotification(/Forked acme\/warehouse into alice\/warehouse/, { timeout: 60_000 });
+  await ctx.waitForNotification(/Forked acme\/warehouse into alice\/warehouse/, { timeout: ctx.scaled(60_000) });
   await ctx.treeItem('alice/warehouse');
   await ctx.screenshot('forked');
 

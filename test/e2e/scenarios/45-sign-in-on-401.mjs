@@ -7,16 +7,15 @@ export const expectedErrors = [/\b401\b|UNAUTHENTICATED/];
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.openView();
+  await ctx.fixture.signedIn('alice');
+  await ctx.fixture.databases('alice/prices');
   await ctx.runCommand('Versioned DB: Sign Out…');
   await ctx.waitForNotification(/Signed out alice from Test Hub; its token was deleted/);
 
   // Public reads still work signed out (the branch picker lists branches); the write is refused.
   await ctx.runCommand('Versioned DB: Create Branch…');
-  // With one database in the tree the command does not ask which one; with several it does.
-  const title = ctx.quickInput.locator('.quick-input-title');
-  await title.waitFor({ state: 'visible' });
-  if (!/alice\/prices/.test((await title.textContent()) ?? '')) await ctx.quickPick('alice/prices');
+  // alice/prices is the only database in the view: the command goes straight to where to start.
+  await ctx.quickInput.locator('.quick-input-title', { hasText: 'Create Branch in alice/prices' }).waitFor({ state: 'visible' });
   await ctx.quickPick('main');
   await ctx.inputBox('needs-an-account');
   const toast = await ctx.waitForNotification(/Could not create branch needs-an-account: Test Hub needs you to sign in/);

@@ -5,9 +5,12 @@ export const name = 'open a pull, comment, merge with the progress notification,
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
+  await ctx.fixture.signedIn('alice');
+  await ctx.fixture.databases('alice/prices');
   // Open: palette → database → to → from → title → description; the view opens on the new pull.
   await ctx.runCommand('Versioned DB: Open Pull Request…');
   await answerHostPick(ctx);
+  // Pull commands always ask for the database (a pick among those in the view, or typed).
   await ctx.quickPick('alice/prices');
   await ctx.quickPick('main');
   await ctx.quickPick('experiment');
@@ -15,7 +18,7 @@ export async function run(ctx) {
   await ctx.inputBox('Second try, after **review**.');
 
   const view = pullView(ctx);
-  await view.locator('.pull-title', { hasText: 'Prices in cents, take two' }).waitFor({ timeout: 30_000 });
+  await view.locator('.pull-title', { hasText: 'Prices in cents, take two' }).waitFor({ timeout: ctx.scaled(30_000) });
   const number = Number((await view.locator('.pull-number').innerText()).replace('#', ''));
   assert.ok(number > 3, `a new pull number, got ${number}`);
   await view.locator('.state-open', { hasText: 'Open' }).waitFor();
@@ -26,7 +29,7 @@ export async function run(ctx) {
   // Comment from the box at the bottom of the view; a command link in it must not become a link.
   await view.locator('#comment-body').fill('Looks **right** now. [quit](command:workbench.action.quit)');
   await view.locator('#comment-submit').click();
-  await view.locator('.comment-body strong', { hasText: 'right' }).waitFor({ timeout: 20_000 });
+  await view.locator('.comment-body strong', { hasText: 'right' }).waitFor({ timeout: ctx.scaled(20_000) });
   assert.equal(await view.locator('.comment-body a[href^="command:"]').count(), 0);
   assert.equal(await view.locator('#comment-body').inputValue(), '', 'the box is cleared after posting');
   const comments = await ctx.hub.api(`${path}/comments`);
@@ -35,18 +38,21 @@ export async function run(ctx) {
 
   // Close, then reopen: the view follows the server after each action.
   await view.locator('button[data-action="close"]').click();
-  await view.locator('.state-closed', { hasText: 'Closed' }).waitFor({ timeout: 20_000 });
+  await view.locator('.state-closed', { hasText: 'Closed' }).waitFor({ timeout: ctx.scaled(20_000) });
   assert.equal((await ctx.hub.api(path)).body.data.state, 'closed');
   await view.locator('button[data-action="reopen"]').click();
-  await view.locator('.state-open', { hasText: 'Open' }).waitFor({ timeout: 20_000 });
+  await view.locator('.state-open', { hasText: 'Open' }).waitFor({ timeout: ctx.scaled(20_000) });
   assert.equal((await ctx.hub.api(path)).body.data.state, 'open');
 
   // Merge: confirmation, progress notification while the operation runs, then merged.
   await view.locator('button[data-action="merge"]').click();
+  // The progress notification lasts only while the merge runs: watch for it from before it starts.
+  const merging = ctx.waitForNotification(new RegExp(`Merging pull request #${number} into main`));
+  merging.catch(() => undefined);
   await confirmDialog(ctx, 'Merge', new RegExp(`Merge pull request #${number}`));
-  await ctx.waitForNotification(new RegExp(`Merging pull request #${number} into main`));
-  await ctx.waitForNotification(new RegExp(`Pull request #${number} is merged: experiment → main`), { timeout: 60_000 });
-  await view.locator('.state-merged', { hasText: 'Merged' }).waitFor({ timeout: 20_000 });
+  await merging;
+  await ctx.waitForNotification(new RegExp(`Pull request #${number} is merged: experiment → main`), { timeout: ctx.scaled(60_000) });
+  await view.locator('.state-merged', { hasText: 'Merged' }).waitFor({ timeout: ctx.scaled(20_000) });
   assert.equal(await view.locator('button[data-action="merge"]').count(), 0, 'a merged pull offers no merge');
   assert.equal((await ctx.hub.api(path)).body.data.state, 'merged');
   await ctx.screenshot('pull-request-view');

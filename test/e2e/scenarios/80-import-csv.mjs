@@ -9,12 +9,14 @@ const quickTitle = (ctx) => ctx.page.locator('.quick-input-widget .quick-input-t
 
 /** Waits until the quick input asks a question whose title matches. */
 async function waitForQuestion(ctx, title) {
-  await ctx.page.locator('.quick-input-widget').waitFor({ state: 'visible', timeout: 30_000 });
-  await quickTitle(ctx).filter({ hasText: title }).waitFor({ state: 'visible', timeout: 30_000 });
+  await ctx.page.locator('.quick-input-widget').waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  await quickTitle(ctx).filter({ hasText: title }).waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
 }
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
+  await ctx.fixture.signedIn('alice');
+  await ctx.fixture.databases('alice/prices');
   const file = join(ctx.workspaceDir, 'fruit.csv');
   writeFileSync(file, 'id,name,price\n1,apple,1.50\n2,banana,0.25\n3,cherry,4.00\n');
 
@@ -22,10 +24,10 @@ export async function run(ctx) {
   await ctx.page.keyboard.press('Escape');
   await ctx.page.keyboard.press('Control+Shift+E');
   const row = ctx.page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^\s*fruit\.csv\s*$/ }).first();
-  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  await row.waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
   await row.click({ button: 'right' });
   const item = ctx.page.locator('.monaco-menu .action-item .action-label', { hasText: 'Import File into Table…' }).first();
-  await item.waitFor({ state: 'visible', timeout: 20_000 });
+  await item.waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
   await ctx.screenshot('explorer-context-menu');
   await item.click();
 
@@ -34,14 +36,9 @@ export async function run(ctx) {
   await ctx.quickPick('csv');
 
   // The local preview opens beside, with inferred types.
-  await ctx.page.locator('iframe.webview').first().waitFor({ state: 'attached', timeout: 30_000 });
+  await ctx.page.locator('iframe.webview').first().waitFor({ state: 'attached', timeout: ctx.scaled(30_000) });
 
-  // Database (asked only when the tree has several), then branch, table, operation, key.
-  // Wait for whichever of the two comes next: reading the title at once can still see the
-  // previous question (the file type) on a loaded machine.
-  const next = quickTitle(ctx).filter({ hasText: /Import File into Table|Import: branch/ });
-  await next.waitFor({ state: 'visible', timeout: 30_000 });
-  if (/Import File into Table/.test(await next.innerText())) await ctx.quickPick('alice/prices');
+  // alice/prices is the only database in the view, so the next question is the branch.
   await waitForQuestion(ctx, 'Import: branch');
   await ctx.quickPick('main');
   await waitForQuestion(ctx, 'Import: table');
@@ -62,7 +59,7 @@ export async function run(ctx) {
   await waitForQuestion(ctx, 'Import: pull request branch');
   await ctx.inputBox('import-fruit-e2e');
 
-  const done = await ctx.waitForNotification(/Imported fruit\.csv into fruit on branch import-fruit-e2e; pull request #\d+ is open\./, { timeout: 120_000 });
+  const done = await ctx.waitForNotification(/Imported fruit\.csv into fruit on branch import-fruit-e2e; pull request #\d+ is open\./, { timeout: ctx.scaled(120_000) });
   await ctx.screenshot('imported');
   const number = Number(/#(\d+)/.exec(await done.innerText())[1]);
   const pull = await ctx.hub.api(`/databases/alice/prices/pulls/${number}`);
@@ -75,19 +72,15 @@ export async function run(ctx) {
 
   // "Open Pull Request" shows it; then merge it from the palette.
   await done.getByRole('button', { name: 'Open Pull Request' }).click();
-  await ctx.page.locator('iframe.webview.ready').last().waitFor({ state: 'attached', timeout: 30_000 });
+  await ctx.page.locator('iframe.webview.ready').last().waitFor({ state: 'attached', timeout: ctx.scaled(30_000) });
   await ctx.screenshot('pull-request-view');
 
   await ctx.runCommand('Versioned DB: Merge Pull Request…');
-  await ctx.page.locator('.quick-input-widget').waitFor({ state: 'visible', timeout: 20_000 });
-  if (/^Host/.test((await quickTitle(ctx).innerText()).trim())) await ctx.quickPick('Test Hub');
-  await ctx.page.locator('.quick-input-widget').waitFor({ state: 'visible', timeout: 20_000 });
-  if (!/#/.test(await ctx.page.locator('.quick-input-widget .monaco-list-row').first().innerText().catch(() => ''))) {
-    await ctx.quickPick('alice/prices');
-  }
+  // One host, so no host question; pull commands always ask for the database.
+  await ctx.quickPick('alice/prices');
   await ctx.quickPick(new RegExp(`^\\s*#${number} `));
   await confirmDialog(ctx, 'Merge');
-  await ctx.waitForNotification(new RegExp(`Pull request #${number} is merged`), { timeout: 60_000 });
+  await ctx.waitForNotification(new RegExp(`Pull request #${number} is merged`), { timeout: ctx.scaled(60_000) });
   await ctx.screenshot('merged');
 
   const merged = await ctx.hub.api(`/databases/alice/prices/pulls/${number}`);

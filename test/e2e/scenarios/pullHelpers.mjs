@@ -3,7 +3,7 @@
 /** When several hosts are configured the commands first ask which one: answer "Test Hub". */
 export async function answerHostPick(ctx) {
   const widget = ctx.page.locator('.quick-input-widget');
-  await widget.waitFor({ state: 'visible', timeout: 20_000 });
+  await widget.waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
   const title = await widget.locator('.quick-input-title').innerText().catch(() => '');
   if (/^Host/.test(title.trim())) await ctx.quickPick('Test Hub');
 }
@@ -11,10 +11,10 @@ export async function answerHostPick(ctx) {
 /** Waits for the modal dialog whose message matches, and presses the button labelled `button`. */
 export async function confirmDialog(ctx, button, message) {
   const dialog = ctx.page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ state: 'visible', timeout: 20_000 });
-  if (message) await dialog.locator('.dialog-message-text', { hasText: message }).waitFor({ timeout: 5_000 });
+  await dialog.waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
+  if (message) await dialog.locator('.dialog-message-text', { hasText: message }).waitFor({ timeout: ctx.scaled(5_000) });
   await dialog.locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^\\s*${button}\\s*$`) }).first().click();
-  await dialog.waitFor({ state: 'hidden', timeout: 20_000 });
+  await dialog.waitFor({ state: 'hidden', timeout: ctx.scaled(20_000) });
 }
 
 /** The document inside the active pull request webview (two iframes deep in the workbench). */

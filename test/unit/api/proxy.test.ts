@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { ApiError, HubClient, NO_PROXY, ProxyDispatcher, isLoopback, matchesNoProxy, proxyFor, type ProxySettings } from '../../../src/api/index';
-import { describeError } from '../../../src/commands/errorMessages';
+import { describeError } from '../../../src/core/errorMessages';
 import { readProxySettings } from '../../../src/platform/settings';
 import { readBody, sendJson, startLoopback, type Loopback } from '../../helpers/loopback';
 import { startHttpsLoopback, startProxy, TEST_TLS_HOST, type TestProxy } from '../../helpers/proxy';

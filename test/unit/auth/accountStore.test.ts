@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { AccountStore } from '../../../src/auth/accountStore';
-import { MemorySecrets, MemoryState } from '../commands/fakeUi';
+import { MemorySecrets, MemoryState } from '../../helpers/memoryFakes';
 
 describe('AccountStore', () => {
   let secrets: MemorySecrets;

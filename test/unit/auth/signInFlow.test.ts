@@ -5,7 +5,8 @@ import { signIn, type SignInDeps } from '../../../src/auth/signInFlow';
 import type { HostInfo } from '../../../src/auth/clientSource';
 import { ApiError } from '../../../src/api/index';
 import type { User } from '../../../src/shared/wire';
-import { FakeUi, MemorySecrets, MemoryState, input, pick, silent, type Step } from '../commands/fakeUi';
+import { MemorySecrets, MemoryState, silent } from '../../helpers/memoryFakes';
+import { ScriptedUi, dismiss, input, pick, type Step } from '../../helpers/scriptedUi';
 
 const HOSTS: HostInfo[] = [
   { id: 'https://a.example', label: 'A', siteUrl: 'https://a.example', isLocal: false },
@@ -13,7 +14,7 @@ const HOSTS: HostInfo[] = [
 ];
 
 function setup(steps: Step[], validate: (site: string, token: string) => Promise<User>) {
-  const ui = new FakeUi(steps);
+  const ui = new ScriptedUi(steps);
   const secrets = new MemorySecrets();
   const accounts = new AccountStore(new MemoryState(), secrets);
   const validated: string[] = [];
@@ -60,7 +61,7 @@ describe('sign-in flow', () => {
     assert.equal(s.secrets.map.size, 0);
     assert.equal(s.accounts.accounts().length, 0);
     assert.equal(s.ui.errors.length, 1);
-    assert.equal(s.ui.errors[0]!.context?.hostId, 'https://a.example');
+    assert.equal(s.ui.errorContexts[0]?.hostId, 'https://a.example');
   });
 
   it('OAuth: the browser token is validated and stored as an oauth account', async () => {
@@ -84,7 +85,7 @@ describe('sign-in flow', () => {
   });
 
   it('cancelling at any prompt stores nothing and shows no error', async () => {
-    for (const steps of [[pick('A'), { kind: 'pick', answer: () => undefined } as Step], [pick('A'), pick('Personal access token'), input(undefined)]]) {
+    for (const steps of [[pick('A'), dismiss('pick')], [pick('A'), pick('Personal access token'), input(undefined)]]) {
       const s = setup(steps, alice);
       assert.equal(await signIn(s.deps), undefined);
       assert.equal(s.secrets.map.size, 0);
@@ -102,7 +103,7 @@ describe('sign-in flow', () => {
   it('the token box rejects blanks and spaces', async () => {
     let validate: ((v: string) => string | undefined) | undefined;
     const s = setup(
-      [pick('Personal access token'), { kind: 'input', answer: ({ options }) => ((validate = (options as { validate?: typeof validate }).validate), undefined) }],
+      [pick('Personal access token'), { kind: 'input', reply: (_labels, p) => ((validate = p.input?.validate), undefined) }],
       alice,
     );
     await signIn(s.deps, 'https://a.example');

@@ -5,20 +5,20 @@ import { signOut, startLocalHub, stopLocalHub, switchAccount, type AccountComman
 import { filterPulls } from '../../../src/commands/treeCommands';
 import type { User } from '../../../src/shared/wire';
 import { DB, HOST, kit } from './commandTestKit';
-import { clickInfo, dismiss, MemorySecrets, MemoryState, pick, pickMany, type Step } from './fakeUi';
+import { MemorySecrets, MemoryState } from '../../helpers/memoryFakes';
+import { clickInfo, dismiss, pick, pickMany, type Step } from '../../helpers/scriptedUi';
 import type { HostInfo } from '../../../src/auth/clientSource';
 
 const OTHER: HostInfo = { id: 'https://other.example', label: 'Other', siteUrl: 'https://other.example', isLocal: false };
 
 /** Labels and descriptions of the items the next pick offers, recorded by a script step. */
 function recordPick(label: string, seen: { label: string; description?: string; detail?: string }[], title: string[]): Step {
-  const inner = pick(label);
   return {
     kind: 'pick',
-    answer: (call) => {
-      seen.push(...call.items.map((i) => ({ label: i.label, description: i.description, detail: i.detail })));
-      title.push(call.options.title);
-      return inner.answer(call);
+    reply: (_labels, prompt) => {
+      seen.push(...prompt.items.map((i) => ({ label: i.label, description: i.description, detail: i.detail })));
+      title.push(prompt.title);
+      return label;
     },
   };
 }
@@ -75,7 +75,7 @@ describe('account commands', () => {
     });
     assert.equal(await startLocalHub(k.deps), undefined);
     assert.equal(k.store.accounts().length, 0);
-    assert.equal(k.ui.errors[0]?.context?.action, 'start the local hub');
+    assert.equal(k.ui.errorContexts[0]?.action, 'start the local hub');
   });
 
   it('Stop Local Hub stops it; stopping a stopped hub just says so', async () => {

@@ -1,4 +1,4 @@
-// A CommandDeps whose client records calls and answers from fixtures; UI scripted by FakeUi.
+// A CommandDeps whose client records calls and answers from fixtures; UI scripted by ScriptedUi (test/helpers/scriptedUi.ts).
 import type { HubClient } from '../../../src/api/index';
 import type { Account } from '../../../src/auth/accountStore';
 import type { HostInfo } from '../../../src/auth/clientSource';
@@ -6,7 +6,9 @@ import type { CommandDeps } from '../../../src/commands/commandDeps';
 import { runOperation } from '../../../src/commands/operationsRunner';
 import { DatabaseListStore } from '../../../src/tree/databaseListStore';
 import type { Branch, DatabaseRef, OperationError, Tag } from '../../../src/shared/wire';
-import { FakeUi, MemoryState, silent, type Step } from './fakeUi';
+import { MemoryState, silent } from '../../helpers/memoryFakes';
+import { ScriptedUi, type Step } from '../../helpers/scriptedUi';
+import { aBranch, aDatabase, anOperation, aTag } from '../../builders/wire';
 
 export const HOST: HostInfo = { id: 'https://h.example', label: 'Hub', siteUrl: 'https://h.example', isLocal: false };
 export const DB: DatabaseRef = { owner: 'alice', name: 'prices' };
@@ -16,7 +18,7 @@ export const HASH_TAG = 'c'.repeat(32);
 
 export interface Kit {
   deps: CommandDeps;
-  ui: FakeUi;
+  ui: ScriptedUi;
   calls: { method: string; args: unknown[] }[];
   databases: DatabaseListStore;
   refreshed: string[];
@@ -25,37 +27,32 @@ export interface Kit {
 }
 
 export function kit(steps: Step[], opts: { account?: Account | null; hosts?: HostInfo[] } = {}): Kit {
-  const ui = new FakeUi(steps);
+  const ui = new ScriptedUi(steps);
   const calls: Kit['calls'] = [];
   const branches: Branch[] = [
-    { name: 'main', head_commit_sha: HASH_MAIN },
-    { name: 'dev', head_commit_sha: HASH_DEV },
+    aBranch({ name: 'main', head_commit_sha: HASH_MAIN }),
+    aBranch({ name: 'dev', head_commit_sha: HASH_DEV }),
   ];
-  const tags: Tag[] = [{ name: 'v1', commit_sha: HASH_TAG, message: 'one' }];
+  const tags: Tag[] = [aTag({ name: 'v1', commit_sha: HASH_TAG, message: 'one' })];
   const record = (method: string, impl: (...a: unknown[]) => unknown) => async (...args: unknown[]) => {
     calls.push({ method, args });
     return impl(...args);
   };
   const client: Kit['client'] = {
-    getDatabase: record('getDatabase', (db) => ({ ...(db as DatabaseRef), visibility: 'public', fork_network_count: 0, star_count: 0, size_bytes: 0 })),
+    getDatabase: record('getDatabase', (db) => aDatabase({ ...(db as DatabaseRef) })),
     createDatabase: record('createDatabase', (body) => ({ ...(body as object), fork_network_count: 0, star_count: 0, size_bytes: 0 })),
     listBranches: record('listBranches', () => ({ items: branches })),
     listTags: record('listTags', () => ({ items: tags })),
-    createBranch: record('createBranch', (_db, body) => ({ name: (body as { name: string }).name, head_commit_sha: HASH_MAIN })),
+    createBranch: record('createBranch', (_db, body) => aBranch({ name: (body as { name: string }).name, head_commit_sha: HASH_MAIN })),
     createTag: record('createTag', (_db, body) => {
       const b = body as { name: string; message?: string };
-      return { name: b.name, commit_sha: HASH_MAIN, ...(b.message ? { message: b.message } : {}) };
+      return aTag({ name: b.name, commit_sha: HASH_MAIN, ...(b.message ? { message: b.message } : {}) });
     }),
     createRelease: record('createRelease', (_db, body) => ({ ...(body as object), created_at: 'x', updated_at: 'x' })),
     createFork: record('createFork', () => ({ id: 'owners/bob/repos/prices/jobs/1', href: 'https://h.example/api/v2/operations/owners%2Fbob%2Frepos%2Fprices%2Fjobs%2F1' })),
-    waitForOperation: record('waitForOperation', () => ({
-      id: 'owners/bob/repos/prices/jobs/1',
-      type: 'fork',
-      status: 'succeeded',
-      created_at: 'x',
-      cancelable: false,
-      result: { database: { owner: 'bob', name: 'prices' } },
-    })),
+    waitForOperation: record('waitForOperation', () =>
+      anOperation({ id: 'owners/bob/repos/prices/jobs/1', type: 'fork', status: 'succeeded', result: { database: { owner: 'bob', name: 'prices' } } }),
+    ),
   };
   const databases = new DatabaseListStore(new MemoryState());
   const refreshed: string[] = [];

@@ -3,7 +3,7 @@ import { ApiError } from '../../../src/api/index';
 import { addDatabase, copyDatabaseName, createDatabase, forkDatabase, openOnWeb, removeDatabase } from '../../../src/commands/databaseCommands';
 import type { DatabaseNode, ForkNode } from '../../../src/tree/treeNodes';
 import { DB, HOST, callsOf, kit } from './commandTestKit';
-import { clickInfo, input, pick } from './fakeUi';
+import { clickInfo, dismiss, input, pick } from '../../helpers/scriptedUi';
 
 const dbNode: DatabaseNode = { kind: 'database', hostId: HOST.id, db: DB };
 
@@ -39,12 +39,12 @@ describe('database commands', () => {
     assert.equal(await addDatabase(k.deps), undefined);
     assert.deepEqual(k.databases.list(HOST.id), []);
     assert.equal(k.ui.errors.length, 1);
-    assert.equal(k.ui.errors[0]!.context?.action, 'add alice/nope');
+    assert.equal(k.ui.errorContexts[0]?.action, 'add alice/nope');
   });
 
   it('add: the input box explains bad text before anything is sent', async () => {
     let validate: ((v: string) => string | undefined) | undefined;
-    const k = kit([{ kind: 'input', answer: ({ options }) => ((validate = (options as { validate: typeof validate }).validate), undefined) }]);
+    const k = kit([{ kind: 'input', reply: (_labels, p) => ((validate = p.input?.validate), undefined) }]);
     assert.equal(await addDatabase(k.deps), undefined);
     assert.match(validate!('just-a-name') ?? '', /not owner\/name/);
     assert.match(validate!('a/b c') ?? '', /letters, digits/);
@@ -82,7 +82,7 @@ describe('database commands', () => {
   });
 
   it('create: dismissing the visibility pick creates nothing (no default visibility)', async () => {
-    const k = kit([pick('bob'), input('x'), { kind: 'pick', answer: () => undefined }]);
+    const k = kit([pick('bob'), input('x'), dismiss('pick')]);
     assert.equal(await createDatabase(k.deps, HOST.id), undefined);
     assert.equal(callsOf(k, 'createDatabase').length, 0);
   });

@@ -6,79 +6,17 @@ import { importFile, type ImportApi, type ImportDeps } from '../../../src/comman
 import { runOperation } from '../../../src/commands/operationsRunner';
 import { OperationFailedError, UploadError } from '../../../src/api/errors';
 import { silentLogger } from '../../../src/core/logger';
-import type { InputOptions, PickItem, PickOptions, Ui } from '../../../src/platform/ui';
+import type { Ui } from '../../../src/platform/ui';
+import { ScriptedUi, type Reply } from '../../helpers/scriptedUi';
 import type { CreateImportBody, DatabaseRef, Operation, QueryResult } from '../../../src/shared/wire';
 
 const db: DatabaseRef = { owner: 'alice', name: 'inventory' };
 
-type Answer = string | string[] | undefined | ((labels: string[]) => string | string[] | undefined);
-
-/** Answers each question by the start of its title; records what was shown. */
-class TitleScriptedUi implements Ui {
-  picks: { title: string; labels: string[]; details: (string | undefined)[] }[] = [];
-  inputs: InputOptions[] = [];
-  messages: string[] = [];
-  progress: string[] = [];
-  /** The action chosen on information messages that offer one. */
-  infoAnswer: string | undefined;
-  constructor(private readonly script: Record<string, Answer[]>) {}
-  private answer(title: string, labels: string[]): string | string[] | undefined {
-    const key = Object.keys(this.script).find((k) => title.startsWith(k));
-    assert.ok(key, `no answer scripted for "${title}"`);
-    const queue = this.script[key]!;
-    assert.ok(queue.length > 0, `the script ran out of answers for "${title}"`);
-    const a = queue.length > 1 ? queue.shift() : queue[0];
-    return typeof a === 'function' ? a(labels) : a;
-  }
-  async pick<T>(items: readonly PickItem<T>[] | Promise<readonly PickItem<T>[]>, o: PickOptions): Promise<T | undefined> {
-    const list = await items;
-    this.picks.push({ title: o.title, labels: list.map((i) => i.label), details: list.map((i) => i.detail) });
-    const a = this.answer(o.title, list.map((i) => i.label));
-    if (a === undefined) return undefined;
-    const found = list.find((i) => i.label === a);
-    assert.ok(found, `"${String(a)}" is not offered in ${o.title}: ${list.map((i) => i.label).join(', ')}`);
-    return found.value;
-  }
-  async pickOrType<T>(items: readonly PickItem<T>[] | Promise<readonly PickItem<T>[]>, o: PickOptions) {
-    const list = await items;
-    this.picks.push({ title: o.title, labels: list.map((i) => i.label), details: list.map((i) => i.detail) });
-    const a = this.answer(o.title, list.map((i) => i.label)) as string | undefined;
-    if (a === undefined) return undefined;
-    const found = list.find((i) => i.label === a);
-    return found ? { value: found.value } : { typed: a };
-  }
-  async pickMany<T>(items: readonly PickItem<T>[], o: PickOptions): Promise<T[] | undefined> {
-    this.picks.push({ title: o.title, labels: items.map((i) => `${i.picked ? '[x]' : '[ ]'} ${i.label}`), details: [] });
-    const a = this.answer(o.title, items.map((i) => i.label));
-    if (a === undefined) return undefined;
-    const wanted = Array.isArray(a) ? a : [a];
-    return items.filter((i) => wanted.includes(i.label)).map((i) => i.value);
-  }
-  async input(o: InputOptions): Promise<string | undefined> {
-    this.inputs.push(o);
-    const a = this.answer(o.title, []);
-    const v = a === '' || a === undefined ? (a === undefined ? undefined : o.value) : (a as string);
-    if (v !== undefined) assert.equal(o.validate?.(v), undefined, `input "${v}" rejected`);
-    return v;
-  }
-  async info(message: string, ...actions: string[]): Promise<string | undefined> {
-    this.messages.push(message);
-    return this.infoAnswer !== undefined && actions.includes(this.infoAnswer) ? this.infoAnswer : undefined;
-  }
-  async confirm(message: string): Promise<boolean> {
-    this.messages.push(message);
-    return true;
-  }
-  async withProgress<T>(_title: string, task: (p: { report(m: string): void }, s: AbortSignal) => Promise<T>): Promise<T> {
-    return task({ report: (m) => this.progress.push(m) }, new AbortController().signal);
-  }
-  async copy(): Promise<void> {}
-  async openExternal(): Promise<boolean> {
-    return true;
-  }
-  error(e: unknown): void {
-    throw e;
-  }
+/** Each question answered by the start of its title: a list of replies answers successive asks. */
+function titleScriptedUi(script: Record<string, Reply[]>): ScriptedUi {
+  const byTitle: Record<string, Reply | readonly Reply[]> = {};
+  for (const [title, replies] of Object.entries(script)) byTitle[title] = replies.length === 1 ? replies[0] : replies;
+  return new ScriptedUi(byTitle, { errors: 'throw' });
 }
 
 class FakeHub implements ImportApi {
@@ -157,7 +95,7 @@ describe('importFile flow', () => {
       operations: {
         run: (o) => runOperation({ start: o.start, waiter: o.client, signal: new AbortController().signal }),
         showFailure: async (_what, error) => {
-          (ui as TitleScriptedUi).messages.push(`FAILED: ${error.detail ?? error.title}`);
+          (ui as ScriptedUi).infos.push(`FAILED: ${error.detail ?? error.title}`);
         },
       },
       signIn: async () => undefined,
@@ -171,7 +109,7 @@ describe('importFile flow', () => {
   it('new table from a CSV: detected type, inferred key, pull request by default', async () => {
     const file = join(dir, 'New Products.csv');
     writeFileSync(file, 'sku,name,price\nA1,Apple,1.50\nB2,Banana,0.25\n');
-    const ui = new TitleScriptedUi({
+    const ui = titleScriptedUi({
       'Import New Products.csv: file type': ['csv'],
       'Import: branch': ['$(git-branch) main'],
       'Import: table': ['$(add) new_products'],
@@ -211,13 +149,13 @@ describe('importFile flow', () => {
     assert.match(previews[0]!, /price<br>`decimal\(3,2\)`/);
     assert.ok(ui.progress.some((m) => /30 B of 30 B \(100%\) · part 1 of 1/.test(m)));
     assert.ok(refreshed.some((c) => c.includes('operations')));
-    assert.ok(ui.messages.some((m) => /pull request #7 is open/.test(m)));
+    assert.ok(ui.infos.some((m) => /pull request #7 is open/.test(m)));
   });
 
   it('update into an existing table maps columns by name and sends only renames', async () => {
     const file = join(dir, 'people.json');
     writeFileSync(file, '[{"ID": 1, "First Name": "Ann", "age": 30}]');
-    const ui = new TitleScriptedUi({
+    const ui = titleScriptedUi({
       'Import people.json: file type': ['json'],
       'Import: branch': ['$(git-branch) dev'],
       'Import: table': ['$(table) people'],
@@ -238,13 +176,13 @@ describe('importFile flow', () => {
     const ops = ui.picks.find((p) => p.title.startsWith('Import: operation'))!;
     assert.equal(ops.labels[0], 'update');
     assert.ok(ops.labels.includes('$(circle-slash) create'));
-    assert.ok(ui.messages.some((m) => /on branch dev: commit dddddddd/.test(m)));
+    assert.ok(ui.infos.some((m) => /on branch dev: commit dddddddd/.test(m)));
   });
 
   it('refuses an impossible operation and asks again', async () => {
     const file = join(dir, 'people.csv');
     writeFileSync(file, 'id,first_name,age\n1,a,2\n');
-    const ui = new TitleScriptedUi({
+    const ui = titleScriptedUi({
       'Import people.csv: file type': ['csv'],
       'Import: branch': ['$(git-branch) main'],
       'Import: table': ['$(table) people'],
@@ -252,14 +190,14 @@ describe('importFile flow', () => {
     });
     const result = await importFile(deps(ui), { filePath: file });
     assert.equal(result.kind, 'cancelled');
-    assert.ok(ui.messages.some((m) => /already exists: choose overwrite, update or replace/.test(m)));
+    assert.ok(ui.infos.some((m) => /already exists: choose overwrite, update or replace/.test(m)));
     assert.equal(hub.uploads, 0);
   });
 
   it('blocks before upload when the header does not match and the key is missing', async () => {
     const file = join(dir, 'people.csv');
     writeFileSync(file, 'name,years\nAnn,30\n');
-    const ui = new TitleScriptedUi({
+    const ui = titleScriptedUi({
       'Import people.csv: file type': ['csv'],
       'Import: branch': ['$(git-branch) main'],
       'Import: table': ['$(table) people'],
@@ -269,14 +207,14 @@ describe('importFile flow', () => {
     const result = await importFile(deps(ui), { filePath: file });
     assert.equal(result.kind, 'blocked');
     assert.deepEqual(result.kind === 'blocked' && result.problems.map((p) => p.code), ['header-mismatch', 'primary-key-missing']);
-    assert.match(ui.messages.at(-1)!, /Primary key column "id" of table people is missing from the file/);
+    assert.match(ui.infos.at(-1)!, /Primary key column "id" of table people is missing from the file/);
     assert.equal(hub.uploads, 0);
   });
 
   it('stops at a bad file with the row and column, before asking about the server', async () => {
     const file = join(dir, 'bad.csv');
     writeFileSync(file, 'id,name\n1,a\n2\n');
-    const ui = new TitleScriptedUi({ 'Import bad.csv: file type': ['csv'] });
+    const ui = titleScriptedUi({ 'Import bad.csv: file type': ['csv'] });
     await assert.rejects(importFile(deps(ui), { filePath: file }), /CSV row 2 \(line 3\), column "name"/);
     assert.equal(ui.picks.length, 1);
   });
@@ -284,7 +222,7 @@ describe('importFile flow', () => {
   it('does not upload a file that changed after the preview', async () => {
     const file = join(dir, 'people.csv');
     writeFileSync(file, 'id,first_name,age\n1,a,2\n');
-    const ui = new TitleScriptedUi({
+    const ui = titleScriptedUi({
       'Import people.csv: file type': ['csv'],
       'Import: branch': ['$(git-branch) main'],
       'Import: table': ['$(table) people'],
@@ -301,7 +239,7 @@ describe('importFile flow', () => {
     });
     const result = await importFile(deps(ui), { filePath: file });
     assert.equal(result.kind, 'blocked');
-    assert.match(ui.messages.at(-1)!, /changed after it was previewed/);
+    assert.match(ui.infos.at(-1)!, /changed after it was previewed/);
     assert.equal(hub.uploads, 0);
   });
 
@@ -309,7 +247,7 @@ describe('importFile flow', () => {
     hub.failWith = { status: 400, code: 'VALIDATION_FAILED', title: 'Bad row', detail: 'CSV row 2 (line 3), column "age": "x" is not an int' };
     const file = join(dir, 'people.csv');
     writeFileSync(file, 'id,first_name,age\n1,a,2\n');
-    const ui = new TitleScriptedUi({
+    const ui = titleScriptedUi({
       'Import people.csv: file type': ['csv'],
       'Import: branch': ['$(git-branch) main'],
       'Import: table': ['$(table) people'],
@@ -321,14 +259,14 @@ describe('importFile flow', () => {
     });
     const result = await importFile(deps(ui), { filePath: file });
     assert.equal(result.kind, 'failed');
-    assert.ok(ui.messages.includes('FAILED: CSV row 2 (line 3), column "age": "x" is not an int'));
+    assert.ok(ui.infos.includes('FAILED: CSV row 2 (line 3), column "age": "x" is not an int'));
   });
 
   it('an expired upload offers to start again, and starting again imports', async () => {
     hub.expireUploads = 1;
     const file = join(dir, 'people.csv');
     writeFileSync(file, 'id,first_name,age\n1,a,2\n');
-    const ui = new TitleScriptedUi({
+    const ui = titleScriptedUi({
       'Import people.csv: file type': ['csv'],
       'Import: branch': ['$(git-branch) main'],
       'Import: table': ['$(table) people'],
@@ -342,6 +280,6 @@ describe('importFile flow', () => {
     assert.equal(result.kind, 'imported');
     assert.equal(hub.uploads, 2);
     assert.equal(hub.created.length, 1);
-    assert.ok(ui.messages.some((m) => /expired before it finished.*Start the upload again\?/.test(m)));
+    assert.ok(ui.infos.some((m) => /expired before it finished.*Start the upload again\?/.test(m)));
   });
 });

@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { ScriptedUi } from '../../helpers/scriptedUi';
+import { aBranch, anOperation, aPull, aPullComment } from '../../builders/wire';
 import {
   commentOnPullCommand,
   createPullCommand,
@@ -11,12 +13,11 @@ import {
   setPullStateCommand,
   type PullApi,
   type PullEnv,
-  type PullTarget,
   type WatchOptions,
 } from '../../../src/commands/pullActions';
+import type { PullTarget } from '../../../src/core/targets';
 import { runOperation } from '../../../src/commands/operationsRunner';
 import { OperationFailedError } from '../../../src/api/errors';
-import type { InputOptions, PickItem, PickOptions, Ui } from '../../../src/platform/ui';
 import type { Branch, CreatePullBody, DatabaseRef, Operation, OperationError, Pull, PullComment } from '../../../src/shared/wire';
 
 const alice = { owner: 'alice', name: 'inventory' };
@@ -62,7 +63,7 @@ class FakeServer implements PullApi {
   }
   async createPull(db: DatabaseRef, body: CreatePullBody) {
     this.calls.push(`createPull ${JSON.stringify(body)}`);
-    const p: Pull = { pull_number: this.pulls.length + 1, state: 'open', created_at: '2026-11-21T10:00:00Z', creator: 'alice', ...body };
+    const p: Pull = aPull({ pull_number: this.pulls.length + 1, created_at: '2026-11-21T10:00:00Z', creator: 'alice', ...body });
     assert.deepEqual(body.to_branch.database, { owner: db.owner, name: db.name });
     this.pulls.push(p);
     return p;
@@ -79,7 +80,7 @@ class FakeServer implements PullApi {
   }
   async createPullComment(_db: DatabaseRef, n: number | string, body: { body: string }) {
     this.calls.push(`comment #${n} ${body.body}`);
-    const c = { comment_id: String(this.comments.length + 1), author: 'alice', body: body.body, created_at: 'now', updated_at: 'now' };
+    const c = aPullComment({ comment_id: String(this.comments.length + 1), author: 'alice', body: body.body });
     this.comments.push(c);
     return c;
   }
@@ -88,7 +89,7 @@ class FakeServer implements PullApi {
     return { id: `owners/alice/repos/inventory/jobs/${n}`, href: `http://hub/api/v2/operations/owners/alice/repos/inventory/jobs/${n}` };
   }
   async waitForOperation(ref: { id: string }, opts?: { onUpdate?: (o: Operation) => void }) {
-    const base: Operation = { id: ref.id, type: 'merge', status: 'running', created_at: 'now', cancelable: false };
+    const base: Operation = anOperation({ id: ref.id, type: 'merge', status: 'running' });
     opts?.onUpdate?.(base);
     if (this.mergeOutcome === 'succeeded') {
       const n = Number(ref.id.split('/').pop());
@@ -100,84 +101,22 @@ class FakeServer implements PullApi {
 }
 
 function branch(name: string): Branch {
-  return { name, head_commit_sha: `${name}0000000000000000000000000000`.slice(0, 32) };
+  return aBranch({ name });
 }
 
 function pull(n: number, state: string, title = `Pull ${n}`): Pull {
-  return {
+  return aPull({
     pull_number: n,
     title,
     state,
-    created_at: '2026-11-21T09:00:00Z',
-    creator: 'bob',
     from_branch: { database: alice, branch_name: 'prices' },
     to_branch: { database: alice, branch_name: 'main' },
-  };
-}
-
-type Answer = unknown;
-
-/** A Ui that answers from a script and records what the user was shown. */
-class ScriptedUi implements Ui {
-  answers: Answer[] = [];
-  shown: string[] = [];
-  picks: { title: string; labels: string[] }[] = [];
-  inputs: InputOptions[] = [];
-  errors: unknown[] = [];
-  confirms: string[] = [];
-  private next(): Answer {
-    if (!this.answers.length) throw new Error('the script ran out of answers');
-    return this.answers.shift();
-  }
-  async pick<T>(items: readonly PickItem<T>[] | Promise<readonly PickItem<T>[]>, options: PickOptions): Promise<T | undefined> {
-    const list = await items;
-    this.picks.push({ title: options.title, labels: list.map((i) => i.label) });
-    const a = this.next();
-    if (a === undefined) return undefined;
-    const found = list.find((i) => i.label === a);
-    assert.ok(found, `"${String(a)}" is not offered in ${options.title}: ${list.map((i) => i.label).join(', ')}`);
-    return found.value;
-  }
-  async pickOrType<T>(items: readonly PickItem<T>[] | Promise<readonly PickItem<T>[]>, options: PickOptions) {
-    const list = await items;
-    this.picks.push({ title: options.title, labels: list.map((i) => i.label) });
-    const a = this.next() as string | undefined;
-    if (a === undefined) return undefined;
-    const found = list.find((i) => i.label === a);
-    return found ? { value: found.value } : { typed: a };
-  }
-  async pickMany<T>(): Promise<T[] | undefined> {
-    throw new Error('not used');
-  }
-  async input(options: InputOptions): Promise<string | undefined> {
-    this.inputs.push(options);
-    const a = this.next() as string | undefined;
-    if (a !== undefined && options.validate) assert.equal(options.validate(a), undefined, `input "${a}" rejected`);
-    return a;
-  }
-  async info(message: string) {
-    this.shown.push(message);
-    return undefined;
-  }
-  async confirm(message: string) {
-    this.confirms.push(message);
-    return this.next() as boolean;
-  }
-  async withProgress<T>(_t: string, task: (p: { report(m: string): void }, s: AbortSignal) => Promise<T>) {
-    return task({ report: () => undefined }, new AbortController().signal);
-  }
-  async copy() {}
-  async openExternal() {
-    return true;
-  }
-  error(error: unknown) {
-    this.errors.push(error);
-  }
+  });
 }
 
 function setup(hosts = [{ id: 'h1', label: 'Hub', siteUrl: 'http://hub' }]) {
   const server = new FakeServer();
-  const ui = new ScriptedUi();
+  const ui = new ScriptedUi([], { answerMessages: false });
   const changed: PullTarget[] = [];
   const shownPulls: PullTarget[] = [];
   const failures: { what: string; error: OperationError; operationId: string }[] = [];
@@ -216,7 +155,7 @@ describe('pull request commands', () => {
   it('from the palette, asks for the database and offers only pulls in the wanted state, across pages', async () => {
     const { server, ui, env } = setup();
     server.pulls = [pull(1, 'open'), pull(2, 'closed'), pull(3, 'merged'), pull(4, 'open')];
-    ui.answers = ['alice/inventory', '#4 Pull 4'];
+    ui.answer('alice/inventory', '#4 Pull 4');
     const t = await resolvePullTarget(env, undefined, ['open']);
     assert.deepEqual(t, { hostId: 'h1', db: alice, pullNumber: 4 });
     assert.deepEqual(ui.picks[1]!.labels, ['#1 Pull 1', '#4 Pull 4']);
@@ -224,7 +163,7 @@ describe('pull request commands', () => {
 
   it('opens a pull from a fork branch into main, then shows it', async () => {
     const { ui, env, shownPulls, changed } = setup();
-    ui.answers = ['main', 'bob/inventory:fix-typo', 'Fix typo', 'Fixes a **typo**'];
+    ui.answer('main', 'bob/inventory:fix-typo', 'Fix typo', 'Fixes a **typo**');
     const created = await createPullCommand(env, { hostId: 'h1', db: alice });
     assert.ok(created);
     assert.deepEqual(created.from_branch, { database: bobFork, branch_name: 'fix-typo' });
@@ -240,7 +179,7 @@ describe('pull request commands', () => {
 
   it('opening from a fork walks up to the network root and offers the root and its forks', async () => {
     const { ui, env } = setup();
-    ui.answers = ['main', undefined];
+    ui.answer('main', undefined);
     await createPullCommand(env, { hostId: 'h1', db: bobFork });
     assert.deepEqual(ui.picks[0]!.labels, ['main', 'fix-typo']);
     assert.deepEqual(ui.picks[1]!.labels, ['fix-typo', 'alice/inventory:main', 'alice/inventory:prices']);
@@ -248,14 +187,14 @@ describe('pull request commands', () => {
 
   it('dismissing any step opens nothing', async () => {
     const { server, ui, env } = setup();
-    ui.answers = ['main', 'prices', undefined];
+    ui.answer('main', 'prices', undefined);
     assert.equal(await createPullCommand(env, { hostId: 'h1', db: alice }), undefined);
     assert.equal(server.pulls.length, 0);
   });
 
   it('omits an empty description instead of sending ""', async () => {
     const { server, ui, env } = setup();
-    ui.answers = ['main', 'prices', 'Prices', '  '];
+    ui.answer('main', 'prices', 'Prices', '  ');
     await createPullCommand(env, { hostId: 'h1', db: alice });
     assert.ok(!server.calls.some((c) => c.includes('"description"')));
   });
@@ -263,7 +202,7 @@ describe('pull request commands', () => {
   it('edits title and description, sending only what changed', async () => {
     const { server, ui, env, changed } = setup();
     server.pulls = [pull(1, 'open', 'Old title')];
-    ui.answers = ['Old title', 'New description'];
+    ui.answer('Old title', 'New description');
     const updated = await editPullCommand(env, node(1));
     assert.equal(updated?.description, 'New description');
     assert.deepEqual(server.calls.filter((c) => c.startsWith('updatePull')), ['updatePull #1 {"description":"New description"}']);
@@ -275,14 +214,14 @@ describe('pull request commands', () => {
     server.pulls = [pull(1, 'open', 'Same')];
     await editPullCommand(env, node(1), { title: 'Same', description: '' });
     assert.ok(!server.calls.some((c) => c.startsWith('updatePull')));
-    assert.match(ui.shown[0]!, /unchanged/);
+    assert.match(ui.infos[0]!, /unchanged/);
   });
 
   it('closes and reopens', async () => {
     const { server, ui, env } = setup();
     server.pulls = [pull(1, 'open')];
     assert.equal((await setPullStateCommand(env, node(1), 'closed'))?.state, 'closed');
-    assert.match(ui.shown.at(-1)!, /#1 is closed/);
+    assert.match(ui.infos.at(-1)!, /#1 is closed/);
     assert.equal((await setPullStateCommand(env, node(1), 'open'))?.state, 'open');
     assert.equal(server.pulls[0]!.state, 'open');
   });
@@ -293,25 +232,25 @@ describe('pull request commands', () => {
     assert.equal((await commentOnPullCommand(env, node(1), 'LGTM'))?.body, 'LGTM');
     assert.equal(await commentOnPullCommand(env, node(1), '   '), undefined);
     assert.deepEqual(server.comments.map((c) => c.body), ['LGTM']);
-    assert.match(ui.shown[0]!, /empty comment/);
+    assert.match(ui.infos[0]!, /empty comment/);
   });
 
   it('merges after confirmation, watching the operation, and ends with the pull merged', async () => {
     const { server, ui, env, watched } = setup();
     server.pulls = [pull(2, 'open', 'Add prices')];
-    ui.answers = [true];
+    ui.answer(true);
     const r = await mergePullCommand(env, node(2));
     assert.equal(r.kind, 'merged');
     assert.equal(r.kind === 'merged' && r.pull.state, 'merged');
     assert.match(ui.confirms[0]!, /Merge pull request #2 "Add prices"\?/);
     assert.match(watched[0]!.title, /Merging pull request #2 into main/);
-    assert.match(ui.shown[0]!, /Pull request #2 is merged: prices → main/);
+    assert.match(ui.infos[0]!, /Pull request #2 is merged: prices → main/);
   });
 
   it('declining the confirmation merges nothing', async () => {
     const { server, ui, env } = setup();
     server.pulls = [pull(2, 'open')];
-    ui.answers = [false];
+    ui.answer(false);
     assert.equal((await mergePullCommand(env, node(2))).kind, 'dismissed');
     assert.ok(!server.calls.includes('merge #2'));
   });
@@ -320,7 +259,7 @@ describe('pull request commands', () => {
     const { server, ui, env, failures } = setup();
     server.pulls = [pull(2, 'open')];
     server.mergeOutcome = { status: 409, code: 'CONFLICT', title: 'Merge conflict', detail: 'Conflicts in: parts' };
-    ui.answers = [true];
+    ui.answer(true);
     const r = await mergePullCommand(env, node(2));
     assert.equal(r.kind, 'failed');
     assert.deepEqual(failures, [
@@ -333,7 +272,7 @@ describe('pull request commands', () => {
     const { server, ui, env } = setup();
     server.pulls = [pull(2, 'closed')];
     assert.equal((await mergePullCommand(env, node(2))).kind, 'notOpen');
-    assert.match(ui.shown[0]!, /closed; only an open pull request can be merged/);
+    assert.match(ui.infos[0]!, /closed; only an open pull request can be merged/);
   });
 
   it('API errors go to the one error reporter', async () => {

@@ -2,12 +2,13 @@ import { strict as assert } from 'node:assert';
 import { copyCommitHash, createBranch, createRelease, createTag, validateRefName } from '../../../src/commands/versioningCommands';
 import type { BranchNode, CategoryNode, DatabaseNode, TagNode } from '../../../src/tree/treeNodes';
 import { DB, HASH_DEV, HASH_MAIN, HASH_TAG, HOST, callsOf, kit } from './commandTestKit';
-import { input, pickOrType, typeInPicker } from './fakeUi';
+import { input, pickOrType, typeInPicker } from '../../helpers/scriptedUi';
+import { aBranch, aTag } from '../../builders/wire';
 
 const dbNode: DatabaseNode = { kind: 'database', hostId: HOST.id, db: DB };
 const parent: CategoryNode = { kind: 'category', hostId: HOST.id, db: DB, category: 'branches' };
-const devNode: BranchNode = { kind: 'branch', hostId: HOST.id, db: DB, parent, branch: { name: 'dev', head_commit_sha: HASH_DEV } };
-const tagNode: TagNode = { kind: 'tag', hostId: HOST.id, db: DB, parent, tag: { name: 'v1', commit_sha: HASH_TAG } };
+const devNode: BranchNode = { kind: 'branch', hostId: HOST.id, db: DB, parent, branch: aBranch({ name: 'dev', head_commit_sha: HASH_DEV }) };
+const tagNode: TagNode = { kind: 'tag', hostId: HOST.id, db: DB, parent, tag: aTag({ name: 'v1', commit_sha: HASH_TAG }) };
 
 describe('versioning commands', () => {
   it('branch from a picked branch', async () => {

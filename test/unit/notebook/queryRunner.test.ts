@@ -4,8 +4,8 @@ import type { Page, PageOptions, RunSqlOptions, DbRef } from '../../../src/api/i
 import { RefResolver, normalizeResult, runQuery, type SqlClient } from '../../../src/notebook/queryRunner';
 
 class FakeClient implements SqlClient {
-  branchPages: Branch[][] = [[{ name: 'main', head_commit_sha: 'm'.repeat(32) }], [{ name: 'dev', head_commit_sha: 'd'.repeat(32) }]];
-  tags: Tag[] = [{ name: 'v1', commit_sha: 't'.repeat(32) }];
+  branchPages: Branch[][] = [[aBranch({ name: 'main', head_commit_sha: 'm'.repeat(32) })], [aBranch({ name: 'dev', head_commit_sha: 'd'.repeat(32) })]];
+  tags: Tag[] = [aTag({ name: 'v1', commit_sha: 't'.repeat(32) })];
   calls: string[] = [];
   sql: { db: DbRef; q: RunSqlOptions; signal?: AbortSignal }[] = [];
   answer: QueryResult = { status: 'success', columns: [{ name: 'a', type: 'int' }], rows: [['1']] };
@@ -53,10 +53,10 @@ describe('query runner', () => {
     let now = 0;
     const r = new RefResolver(() => c, 10_000, () => now);
     await r.resolve(target);
-    c.branchPages[0] = [{ name: 'main', head_commit_sha: 'n'.repeat(32) }];
+    c.branchPages[0] = [aBranch({ name: 'main', head_commit_sha: 'n'.repeat(32) })];
     assert.equal((await r.resolve(target)).commit, 'm'.repeat(32));
     assert.equal((await r.resolve(target, { fresh: true })).commit, 'n'.repeat(32));
-    c.branchPages[0] = [{ name: 'main', head_commit_sha: 'o'.repeat(32) }];
+    c.branchPages[0] = [aBranch({ name: 'main', head_commit_sha: 'o'.repeat(32) })];
     now = 20_000;
     assert.equal((await r.resolve(target)).commit, 'o'.repeat(32));
   });
@@ -90,6 +90,7 @@ describe('query runner', () => {
 
 import { parseGridMessage, safeFileName } from '../../../src/core/sql/gridMessages';
 import { statusBanner } from '../../../src/shared/queryResultOutput';
+import { aBranch, aTag } from '../../builders/wire';
 
 describe('grid messages and banners', () => {
   it('accepts well-formed copy/export messages only', () => {

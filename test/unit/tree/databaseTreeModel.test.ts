@@ -3,7 +3,8 @@ import { DatabaseTreeModel, type Page, type TreeBackend, type TreeClient } from 
 import type { CategoryNode, TreeNode } from '../../../src/tree/treeNodes';
 import type { Branch, DatabaseRef, Operation, PullSummary } from '../../../src/shared/wire';
 import { ApiError } from '../../../src/api/index';
-import { silent } from '../commands/fakeUi';
+import { silent } from '../../helpers/memoryFakes';
+import { aBranch, anOperation, aPullSummary } from '../../builders/wire';
 
 const H = 'https://h.example';
 const DB: DatabaseRef = { owner: 'alice', name: 'prices' };
@@ -12,7 +13,7 @@ const hash = (n: number): string => String(n).padStart(32, '0');
 function branchPages(total: number, pageSize: number): (token?: string) => Page<Branch> {
   return (token) => {
     const start = token ? Number(token) : 0;
-    const items = Array.from({ length: Math.min(pageSize, total - start) }, (_, i) => ({ name: `b${start + i}`, head_commit_sha: hash(start + i) }));
+    const items = Array.from({ length: Math.min(pageSize, total - start) }, (_, i) => aBranch({ name: `b${start + i}`, head_commit_sha: hash(start + i) }));
     const next = start + pageSize < total ? String(start + pageSize) : '';
     return next ? { items, nextPageToken: next } : { items, nextPageToken: '' };
   };
@@ -24,8 +25,10 @@ class FakeClient implements TreeClient {
   pulls: PullSummary[] = [];
   operations: Operation[] = [];
   failBranches: unknown;
+  failDatabase: unknown;
   async getDatabase(db: DatabaseRef) {
     this.calls.push('getDatabase');
+    if (this.failDatabase) throw this.failDatabase;
     return { ...db, visibility: 'public', fork_network_count: 0, star_count: 0, size_bytes: 1 };
   }
   async listBranches(_db: DatabaseRef, p?: { pageToken?: string }) {
@@ -184,9 +187,60 @@ describe('DatabaseTreeModel', () => {
     assert.deepEqual(labels(await model.children(node)), ['b0', 'b1', '[loadMore]']);
   });
 
+  describe('a database the server does not find (404)', () => {
+    const notFound = (): ApiError =>
+      new ApiError({ status: 404, code: 'NOT_FOUND', title: 'Database alice/prices was not found', method: 'GET', path: '/databases/alice/prices', isProblem: true });
+
+    it('signed out: says it may be private and offers Sign In to that host, not a retry', async () => {
+      const { model, client } = setup({ signedIn: [] });
+      client.failDatabase = notFound();
+      const db = model.databaseNode(H, DB);
+      await model.children(db); // starts the load
+      await new Promise((r) => setImmediate(r));
+      const children = await model.children(db);
+      assert.deepEqual(labels(children), ['(alice/prices may be private: sign in to see it)']);
+      const note = children[0] as { action?: { command: string; title: string; args?: unknown[] } };
+      assert.deepEqual(note.action, { command: 'signIn', title: 'Sign In', args: [H] });
+    });
+
+    it('signed out: recognises the 404 of the API client bundle, whose ApiError is another class', async () => {
+      const { model, client } = setup({ signedIn: [] });
+      // What the lazily loaded client bundle throws: its own copy of ApiError (name and status).
+      client.failDatabase = Object.assign(new (class extends Error {})('Database alice/prices was not found'), { name: 'ApiError', status: 404, code: 'NOT_FOUND' });
+      const db = model.databaseNode(H, DB);
+      await model.children(db);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(labels(await model.children(db)), ['(alice/prices may be private: sign in to see it)']);
+    });
+
+    it('signed out: a list that answers 404 says the same', async () => {
+      const { model, client } = setup({ signedIn: [] });
+      client.failBranches = notFound();
+      assert.deepEqual(labels(await model.children(branchesNode(model))), ['(alice/prices may be private: sign in to see it)']);
+    });
+
+    it('signed in: it really is not there, so it stays an error with its retry', async () => {
+      const { model, client } = setup({ signedIn: [H] });
+      client.failDatabase = notFound();
+      const db = model.databaseNode(H, DB);
+      await model.children(db);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(labels(await model.children(db)), ['[error]']);
+    });
+
+    it('signed out: any other failure stays an error', async () => {
+      const { model, client } = setup({ signedIn: [] });
+      client.failDatabase = new ApiError({ status: 500, code: 'INTERNAL', title: 'Boom', method: 'GET', path: '/x', isProblem: true });
+      const db = model.databaseNode(H, DB);
+      await model.children(db);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(labels(await model.children(db)), ['[error]']);
+    });
+  });
+
   it('filters pulls by state on the client, open by default', async () => {
     const { model } = setup();
-    const pull = (n: number, state: string): PullSummary => ({ pull_number: n, title: `p${n}`, state, created_at: '2026-01-01T00:00:00Z', creator: 'bob' });
+    const pull = (n: number, state: string): PullSummary => aPullSummary({ pull_number: n, title: `p${n}`, state });
     const { client } = { client: (model as unknown as { o: { backend: TreeBackend } }).o.backend.client(H) as FakeClient };
     client.pulls = [pull(1, 'open'), pull(2, 'closed'), pull(3, 'merged'), pull(4, 'open')];
     const node = model.categoryNode(H, DB, 'pulls');
@@ -203,7 +257,7 @@ describe('DatabaseTreeModel', () => {
 
   it('running operations refresh themselves until they end', async () => {
     const { model, client, timers } = setup();
-    const op = (status: string): Operation => ({ id: 'owners/alice/repos/prices/jobs/1', type: 'fork', status, created_at: '2026-01-01T00:00:00Z', cancelable: false });
+    const op = (status: string): Operation => anOperation({ id: 'owners/alice/repos/prices/jobs/1', type: 'fork', status });
     client.operations = [op('running')];
     const node = model.categoryNode(H, DB, 'operations');
     assert.deepEqual(labels(await model.children(node)), ['running']);
@@ -246,7 +300,7 @@ describe('DatabaseTreeModel', () => {
     const slow = client.listBranches.bind(client);
     client.listBranches = async () => {
       await gate;
-      return { items: [{ name: 'stale', head_commit_sha: hash(9) }] };
+      return { items: [aBranch({ name: 'stale', head_commit_sha: hash(9) })] };
     };
     const node = branchesNode(model);
     const first = model.children(node);

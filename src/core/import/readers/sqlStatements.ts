@@ -1,7 +1,12 @@
 // A streaming splitter and a small parser for the SQL an import file holds: CREATE TABLE and
 // INSERT/REPLACE ... VALUES, in MySQL's lexical rules (what mysqldump and Dolt's `dolt dump` write).
-// Hand-written rather than node-sql-parser because dumps hold megabyte-long INSERTs, and a
-// generic AST for each would cost far more than the values we need.
+// Where quotes and comments begin and end is decided by the one SQL tokenizer,
+// src/core/sql/sqlTokens.ts (with MySQL's `-- ` rule); this file only splits its tokens into
+// statements and reads CREATE TABLE and INSERT from them. No generic SQL parser: dumps hold
+// megabyte-long INSERTs, and an AST for each would cost far more than the values we need.
+import { scanToken, stringValue, identifierValue, tokenize as tokenizeSql, type ScanOptions, type SqlTokenKind } from '../../sql/sqlTokens';
+
+const MYSQL: ScanOptions = { mysqlDashComments: true };
 
 /** Largest single statement read into memory; dumps split inserts far below this. */
 export const MAX_SQL_STATEMENT_CHARS = 64 * 1024 * 1024;
@@ -22,119 +27,106 @@ export class SqlSyntaxError extends Error {
   }
 }
 
-const enum S {
-  Normal,
-  Single,
-  Double,
-  Backtick,
-  LineComment,
-  BlockComment,
-}
+/**
+ * How many characters after a token can change where it ends (`1e+5`, `<=>`, `-- `; see
+ * scanToken): a token ending closer than this to the end of the text read so far waits for more.
+ */
+const LOOKAHEAD = 4;
 
 /** Splits a stream of text into statements at top-level `;`, dropping comments. */
 export class SqlStatementSplitter {
-  private state = S.Normal;
-  private escaped = false;
-  private buf = '';
-  private pending = '';
+  /** Text not yet split into final tokens. */
+  private text = '';
+  /** The current statement's final tokens (comments as a space). */
+  private parts: string[] = [];
+  private partsLength = 0;
+  /** Line at the start of `text`. */
   private line = 1;
   private startLine = 0; // 0: statement has no non-blank character yet
+  private previous: SqlTokenKind | undefined;
+  /**
+   * When one token (a long string) spans chunks, it is scanned again only once the text has
+   * doubled, so a huge or never-closed string costs linear time, not quadratic.
+   */
+  private waitFor = 0;
 
   push(chunk: string): SqlStatement[] {
-    const text = this.pending + chunk;
-    // Keep the last two characters back: `-- `, `/*` and `*/` need to see what follows.
-    const hold = Math.min(2, text.length);
-    this.pending = text.slice(text.length - hold);
-    return this.scan(text, text.length - hold);
+    this.text += chunk;
+    if (this.text.length < this.waitFor) {
+      this.checkSize();
+      return [];
+    }
+    return this.scan(false);
   }
 
   end(): SqlStatement[] {
-    const out = this.scan(this.pending, this.pending.length);
-    this.pending = '';
-    if (this.state === S.Single || this.state === S.Double || this.state === S.Backtick) {
-      throw new SqlSyntaxError('a quoted string or name is never closed. Close the quote.', this.startLine || this.line);
-    }
-    if (this.state === S.BlockComment) {
-      throw new SqlSyntaxError('a /* comment is never closed. Close it with */.', this.line);
-    }
-    if (this.startLine !== 0 && this.buf.trim() !== '') out.push({ text: this.buf, line: this.startLine });
-    this.buf = '';
+    const out = this.scan(true);
+    if (this.startLine !== 0 && this.parts.join('').trim() !== '') out.push({ text: this.parts.join(''), line: this.startLine });
+    this.parts = [];
+    this.partsLength = 0;
     this.startLine = 0;
     return out;
   }
 
-  private scan(text: string, end: number): SqlStatement[] {
+  private scan(final: boolean): SqlStatement[] {
     const out: SqlStatement[] = [];
-    let seg = 0; // start of the slice still to be appended to buf
+    const text = this.text;
+    const limit = final ? text.length : text.length - LOOKAHEAD;
+    // Lines are counted up to `counted` only when one is needed, so a long line is walked once.
+    let counted = 0;
+    const lineAt = (p: number): number => {
+      for (; counted < p; counted++) if (text.charCodeAt(counted) === 10) this.line++;
+      return this.line;
+    };
     let i = 0;
-    for (; i < end; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10) this.line++;
-      switch (this.state) {
-        case S.Normal:
-          if (c === 59 /* ; */) {
-            this.buf += text.slice(seg, i);
-            if (this.startLine !== 0) out.push({ text: this.buf, line: this.startLine });
-            this.buf = '';
-            this.startLine = 0;
-            seg = i + 1;
-            continue;
-          }
-          if (this.startLine === 0 && c > 32) this.startLine = this.line;
-          if (c === 39) this.state = S.Single;
-          else if (c === 34) this.state = S.Double;
-          else if (c === 96) this.state = S.Backtick;
-          else if (c === 35 /* # */ || (c === 45 && text.charCodeAt(i + 1) === 45 && isSpaceOrEnd(text, i + 2))) {
-            this.buf += text.slice(seg, i) + ' ';
-            if (this.buf.trim() === '') this.startLine = 0;
-            this.state = S.LineComment;
-          } else if (c === 47 && text.charCodeAt(i + 1) === 42) {
-            this.buf += text.slice(seg, i) + ' ';
-            if (this.buf.trim() === '') this.startLine = 0;
-            this.state = S.BlockComment;
-            i++;
-          }
-          break;
-        case S.Single:
-        case S.Double:
-          if (this.escaped) this.escaped = false;
-          else if (c === 92) this.escaped = true;
-          else if (c === (this.state === S.Single ? 39 : 34)) this.state = S.Normal;
-          break;
-        case S.Backtick:
-          if (c === 96) this.state = S.Normal;
-          break;
-        case S.LineComment:
-          if (c === 10) {
-            this.state = S.Normal;
-            seg = i + 1;
-          }
-          break;
-        case S.BlockComment:
-          if (c === 42 && text.charCodeAt(i + 1) === 47) {
-            this.state = S.Normal;
-            i++;
-            seg = i + 1;
-          }
-          break;
+    let seg = 0; // start of the text still to be appended to the statement
+    while (i < text.length) {
+      const t = scanToken(text, i, this.previous, MYSQL);
+      if (t.end > limit && !final) break;
+      if (t.unterminated) {
+        this.append(text.slice(seg, i));
+        if (t.kind === 'comment') throw new SqlSyntaxError('a /* comment is never closed. Close it with */.', lineAt(t.end));
+        throw new SqlSyntaxError('a quoted string or name is never closed. Close the quote.', this.startLine || lineAt(i));
       }
+      if (t.kind === 'punct' && t.end === i + 1 && text.charCodeAt(i) === 59 /* ; */) {
+        this.append(text.slice(seg, i));
+        if (this.startLine !== 0) out.push({ text: this.parts.join(''), line: this.startLine });
+        this.parts = [];
+        this.partsLength = 0;
+        this.startLine = 0;
+        seg = t.end;
+      } else if (t.kind === 'comment') {
+        this.append(text.slice(seg, i) + ' ');
+        seg = t.end;
+      } else if (this.startLine === 0 && t.kind !== 'space') {
+        this.startLine = lineAt(i);
+      }
+      this.previous = t.kind;
+      i = t.end;
     }
-    if (this.state !== S.LineComment && this.state !== S.BlockComment) this.buf += text.slice(seg, end);
-    if (this.buf.length > MAX_SQL_STATEMENT_CHARS) {
+    this.append(text.slice(seg, i));
+    lineAt(i);
+    this.text = text.slice(i);
+    this.waitFor = 2 * this.text.length;
+    this.checkSize();
+    return out;
+  }
+
+  private append(part: string): void {
+    if (part === '') return;
+    this.parts.push(part);
+    this.partsLength += part.length;
+  }
+
+  private checkSize(): void {
+    if (this.partsLength + this.text.length > MAX_SQL_STATEMENT_CHARS) {
       throw new SqlSyntaxError(
         `the statement starting here is over ${MAX_SQL_STATEMENT_CHARS / 1024 / 1024} MiB. Split it into several INSERT statements (mysqldump --net-buffer-length).`,
         this.startLine || this.line,
         'too-large',
       );
     }
-    return out;
   }
-}
-
-function isSpaceOrEnd(text: string, i: number): boolean {
-  if (i >= text.length) return true;
-  const c = text.charCodeAt(i);
-  return c <= 32;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -147,111 +139,47 @@ type Token =
   | { kind: 'number'; text: string }
   | { kind: 'punct'; text: string };
 
+/** One statement's tokens as the parser reads them: no spaces or comments, strings and names decoded. */
 export function tokenize(sql: string, line: number): Token[] {
   const tokens: Token[] = [];
-  const n = sql.length;
-  let i = 0;
-  while (i < n) {
-    const c = sql.charCodeAt(i);
-    if (c <= 32) {
-      i++;
-      continue;
-    }
-    if (c === 39 || c === 34) {
-      const [text, next] = readString(sql, i, c, line);
-      tokens.push({ kind: 'string', text });
-      i = next;
-      continue;
-    }
-    if (c === 96) {
-      let text = '';
-      let j = i + 1;
-      for (;;) {
-        const k = sql.indexOf('`', j);
-        if (k < 0) throw new SqlSyntaxError('a `quoted name` is never closed.', line);
-        text += sql.slice(j, k);
-        if (sql.charCodeAt(k + 1) === 96) {
-          text += '`';
-          j = k + 2;
-          continue;
+  const all = tokenizeSql(sql, MYSQL);
+  for (let k = 0; k < all.length; k++) {
+    const t = all[k]!;
+    switch (t.kind) {
+      case 'space':
+      case 'comment':
+        break;
+      case 'string':
+      case 'dquoted': // a string in MySQL
+        if (t.unterminated) throw new SqlSyntaxError('a quoted string is never closed. Close the quote.', line);
+        tokens.push({ kind: 'string', text: stringValue(t) });
+        break;
+      case 'bquoted':
+        if (t.unterminated) throw new SqlSyntaxError('a `quoted name` is never closed.', line);
+        tokens.push({ kind: 'quoted', text: identifierValue(t) });
+        break;
+      case 'number': {
+        // 0x1F, 123abc, 1e (bad): a hex literal or a name, read as a word (a value must be a plain number).
+        const after = all[k + 1];
+        if (/^0x/i.test(t.text) || (after?.kind === 'word' && after.start === t.end)) {
+          let text = t.text;
+          while (all[k + 1]?.start === all[k]!.end && (all[k + 1]!.kind === 'word' || all[k + 1]!.kind === 'number')) text += all[++k]!.text;
+          tokens.push({ kind: 'word', text, upper: text.toUpperCase() });
+        } else {
+          tokens.push({ kind: 'number', text: t.text });
         }
-        i = k + 1;
         break;
       }
-      tokens.push({ kind: 'quoted', text });
-      continue;
+      case 'word':
+        tokens.push({ kind: 'word', text: t.text, upper: t.text.toUpperCase() });
+        break;
+      case 'punct':
+        // Single characters, as the parser reads them (the tokenizer joins operators such as `<=`).
+        for (const ch of t.text) tokens.push({ kind: 'punct', text: ch });
+        break;
     }
-    if (isDigit(c) || (c === 46 && isDigit(sql.charCodeAt(i + 1)))) {
-      const m = /^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/.exec(sql.slice(i, i + 400));
-      const text = m ? m[0] : sql[i]!;
-      const after = sql.charCodeAt(i + text.length);
-      if (isWordChar(after)) {
-        // 0x1F, 1e (bad), 123abc: an identifier or hex literal, read as a word
-        const w = readWord(sql, i);
-        tokens.push({ kind: 'word', text: w, upper: w.toUpperCase() });
-        i += w.length;
-        continue;
-      }
-      tokens.push({ kind: 'number', text });
-      i += text.length;
-      continue;
-    }
-    if (isWordChar(c)) {
-      const w = readWord(sql, i);
-      tokens.push({ kind: 'word', text: w, upper: w.toUpperCase() });
-      i += w.length;
-      continue;
-    }
-    tokens.push({ kind: 'punct', text: sql[i]! });
-    i++;
   }
   return tokens;
-}
-
-function readWord(sql: string, i: number): string {
-  let j = i;
-  while (j < sql.length && isWordChar(sql.charCodeAt(j))) j++;
-  return sql.slice(i, j);
-}
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
-function isWordChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c > 127;
-}
-
-const ESCAPES: Record<string, string> = { '0': '\0', b: '\b', n: '\n', r: '\r', t: '\t', Z: '\x1a' };
-
-function readString(sql: string, start: number, quote: number, line: number): [string, number] {
-  let out = '';
-  let i = start + 1;
-  let seg = i;
-  for (;;) {
-    if (i >= sql.length) throw new SqlSyntaxError('a quoted string is never closed. Close the quote.', line);
-    const c = sql.charCodeAt(i);
-    if (c === 92) {
-      out += sql.slice(seg, i);
-      const e = sql[i + 1] ?? '';
-      // MySQL keeps the backslash before % and _ (they are LIKE escapes).
-      out += ESCAPES[e] ?? (e === '%' || e === '_' ? '\\' + e : e);
-      i += 2;
-      seg = i;
-      continue;
-    }
-    if (c === quote) {
-      if (sql.charCodeAt(i + 1) === quote) {
-        out += sql.slice(seg, i + 1);
-        i += 2;
-        seg = i;
-        continue;
-      }
-      out += sql.slice(seg, i);
-      return [out, i + 1];
-    }
-    i++;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { MAX_TEXT_LENGTH, parsePullWebviewMessage } from '../../../src/core/pullProtocol';
+import { MAX_TEXT_LENGTH, parsePullWebviewMessage } from '../../../src/shared/pullProtocol';
 
 describe('pull webview messages', () => {
   it('accepts the known actions, comments and edits', () => {

@@ -12,9 +12,10 @@ import { newNotebook } from '../core/sql/notebookDocument';
 import { historyLabel, historyMatches, historySearcher, type HistoryEntry } from '../core/sql/history';
 import { targetLabel, validateRefInput } from '../core/sql/refs';
 import { statementAt } from '../core/sql/statements';
-import type { CommandClients } from './commandDeps';
-import { isTreeNode } from './commandTargets';
-import { registerGuarded, type CommandHandler } from './registerCommands';
+import type { HostClients } from '../auth/clientSource';
+import { isTreeNode } from '../tree/treeNodes';
+import { pickKnownDatabase } from '../tree/databaseTargets';
+import { registerGuarded, type CommandHandler } from '../platform/commandRegistration';
 import { runQuery, type RefResolver } from '../notebook/queryRunner';
 import type { QueryHistoryStore } from '../notebook/queryHistoryStore';
 import type { SqlResultPanel } from '../notebook/sqlResultPanel';
@@ -96,7 +97,7 @@ export class SqlEditorTargetContext implements vscode.Disposable {
 
 export interface NotebookCommandDeps {
   readonly ui: Ui;
-  readonly clients: CommandClients;
+  readonly clients: HostClients;
   readonly databases: { hostIds(): string[]; list(hostId: string): readonly DatabaseRef[] };
   readonly refs: RefResolver;
   readonly history: QueryHistoryStore;
@@ -148,33 +149,19 @@ export async function pickTarget(deps: NotebookCommandDeps, current?: QueryTarge
   // Only hosts that can answer now: a stopped local hub keeps its databases in the tree, but
   // offering them here would end in "not running" after the pick.
   const available = new Set(deps.clients.hosts().map((h) => h.id));
-  const dbs = deps.databases
-    .hostIds()
-    .filter((hostId) => available.has(hostId))
-    .flatMap((hostId) => deps.databases.list(hostId).map((db) => ({ hostId, db })));
-  if (current && !dbs.some((d) => d.hostId === current.hostId && d.db.owner === current.owner && d.db.name === current.name)) {
-    dbs.unshift({ hostId: current.hostId, db: { owner: current.owner, name: current.name } });
-  }
-  if (dbs.length === 0) {
-    void deps.ui.info('No database to run at yet. Add one in the Versioned DB view ("Add Database…"), then pick it here.');
-    return undefined;
-  }
-  const isCurrent = (d: { hostId: string; db: DatabaseRef }): boolean =>
-    !!current && d.hostId === current.hostId && d.db.owner === current.owner && d.db.name === current.name;
-  dbs.sort((a, b) => Number(isCurrent(b)) - Number(isCurrent(a)));
-  const chosen =
-    dbs.length === 1
-      ? dbs[0]
-      : await deps.ui.pick(
-          dbs.map((d) => ({
-            label: `${d.db.owner}/${d.db.name}`,
-            description: `${deps.clients.labelOf(d.hostId)}${isCurrent(d) ? ' · current' : ''}`,
-            value: d,
-          })),
-          { title: 'Run at which database?', placeholder: 'Pick a database' },
-        );
+  const currentTarget = current ? { hostId: current.hostId, db: { owner: current.owner, name: current.name } } : undefined;
+  const chosen = await pickKnownDatabase(
+    { ui: deps.ui, databases: deps.databases, labelOf: (hostId) => deps.clients.labelOf(hostId) },
+    {
+      title: 'Run at which database?',
+      emptyMessage: 'No database to run at yet. Add one in the Versioned DB view ("Add Database…"), then pick it here.',
+      hostFilter: (hostId) => available.has(hostId),
+      ...(currentTarget ? { current: currentTarget } : {}),
+    },
+  );
   if (!chosen) return undefined;
-  const ref = await pickRef(deps, chosen.hostId, chosen.db, isCurrent(chosen) ? current?.ref : undefined);
+  const isCurrent = !!currentTarget && chosen.hostId === currentTarget.hostId && chosen.db.owner === currentTarget.db.owner && chosen.db.name === currentTarget.db.name;
+  const ref = await pickRef(deps, chosen.hostId, chosen.db, isCurrent ? current?.ref : undefined);
   if (!ref) return undefined;
   return { hostId: chosen.hostId, owner: chosen.db.owner, name: chosen.db.name, ref };
 }

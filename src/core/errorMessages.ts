@@ -1,16 +1,37 @@
 // The one classification of failures into what a user reads and what they can do about it.
 // Classified by type, HTTP status and error code, never by message text. No vscode here so it is
-// unit-testable; reportError.ts turns the result into a notification.
-import type { ApiError, OperationFailedError } from '../api/index';
+// unit-testable; src/commands/reportError.ts turns the result into a notification.
+import type { Operation } from '../shared/wire';
+
+/**
+ * What this module reads of the api layer's ApiError (src/api/errors.ts). Declared here because
+ * core sits below api; test/unit/core/errorMessages.test.ts holds ApiError assignable to it.
+ */
+export interface ApiErrorFields {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string | undefined;
+  readonly requestId: string | undefined;
+  readonly method: string;
+  readonly path: string;
+  readonly proxy: string | undefined;
+}
+
+/** What this module reads of the api layer's OperationFailedError. */
+export interface OperationFailedFields {
+  readonly operation: Operation;
+  readonly requestId: string | undefined;
+}
 
 // Recognised by their `name` (set by the api layer's classes) rather than `instanceof`, so this
 // module does not load the API client (and undici) at activation, and errors from another bundle
 // copy of the client (tests, sibling bundles) classify the same way.
-function isApiError(e: unknown): e is ApiError {
+function isApiError(e: unknown): e is Error & ApiErrorFields {
   return e instanceof Error && e.name === 'ApiError' && typeof (e as { status?: unknown }).status === 'number';
 }
 
-function isOperationFailedError(e: unknown): e is OperationFailedError {
+function isOperationFailedError(e: unknown): e is Error & OperationFailedFields {
   return e instanceof Error && e.name === 'OperationFailedError' && typeof (e as { operation?: unknown }).operation === 'object';
 }
 

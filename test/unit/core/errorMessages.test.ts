@@ -1,6 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { ApiError, OperationFailedError } from '../../../src/api/index';
-import { describeError, isCancellation, missingPermission } from '../../../src/commands/errorMessages';
+import { describeError, isCancellation, missingPermission, type ApiErrorFields, type OperationFailedFields } from '../../../src/core/errorMessages';
+
+// core declares what it reads of the api layer's errors (core sits below api): keep them in step.
+const _apiErrorFits: ApiErrorFields = {} as ApiError;
+const _operationFailedFits: OperationFailedFields = {} as OperationFailedError;
+void _apiErrorFits;
+void _operationFailedFits;
 
 const apiError = (status: number, code: string, extra: Partial<{ method: string; path: string; detail: string; requestId: string }> = {}) =>
   new ApiError({ status, code, title: 'T', method: extra.method ?? 'GET', path: extra.path ?? '/api/v2/databases/a/b', isProblem: true, ...extra });

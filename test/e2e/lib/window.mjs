@@ -1,0 +1,100 @@
+// A new VS Code window for every scenario attempt, on one code-server and one hub per run:
+// the previous window's extension host is stopped, the hub serves a fresh copy of the seed, the
+// workspace folder is emptied, the extension's server-side storage is removed and the browser
+// forgets the origin's storage (globalState, secrets, workspace state, open editors). What is
+// left is what a person has after installing the extension: no account, no database in the view.
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { descendants, isAlive } from '../../../scripts/lib/stopTree.mjs';
+import { EXTENSION_ID } from './logs.mjs';
+
+function commandLine(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+}
+
+/** Extension host processes below code-server, each with the processes it started (parents first). */
+function extensionHosts(codeServerPid) {
+  return descendants(codeServerPid)
+    .filter((pid) => /--type=extensionHost\b/.test(commandLine(pid)))
+    .map((pid) => [pid, ...descendants(pid)]);
+}
+
+/**
+ * Ends every extension host of earlier windows (and what they started, such as a local hub):
+ * a window that is gone must not keep talking to the hub or writing to the logs. SIGTERM (after
+ * `graceMs`, if given, to go by themselves), then SIGKILL after 5 s.
+ */
+export async function stopExtensionHosts(codeServerPid, { graceMs = 0, log = () => {} } = {}) {
+  const wait = async (pids, ms) => {
+    const deadline = Date.now() + ms;
+    while (pids.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    return pids.filter(isAlive);
+  };
+  const hosts = extensionHosts(codeServerPid).flat();
+  if (!hosts.length) return;
+  let left = await wait(hosts, graceMs);
+  if (!left.length) return;
+  for (const pid of left) {
+    try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
+  }
+  left = await wait(left, 5_000);
+  if (left.length) log(`window: extension host processes ${left.join(', ')} ignored SIGTERM; killing them`);
+  for (const pid of left) {
+    try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+  }
+  await wait(left, 5_000);
+}
+
+/** Removes every folder named after the extension under the profile (global and workspace storage). */
+function removeExtensionStorage(dir) {
+  let entries;
+  try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return; }
+  for (const e of entries) {
+    if (!e.isDirectory()) continue;
+    const p = join(dir, e.name);
+    if (e.name.toLowerCase() === EXTENSION_ID) rmSync(p, { recursive: true, force: true });
+    else removeExtensionStorage(p);
+  }
+}
+
+/** Waits until the workbench has rendered its activity bar and status bar. */
+export async function openWorkbench(page, url, { scale = 1 } = {}) {
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 90_000 * scale });
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 30_000 * scale });
+}
+
+/**
+ * Closes the current window (every page of the browser context) and opens a fresh one in a new
+ * page (see the file comment). The context stays, so its HTTP cache keeps the workbench quick to
+ * load again. Resolves the new page.
+ */
+export async function freshWindow({ context, vscode, hub, logs, scale = 1, log = () => {} }) {
+  // Closing the page shuts the workbench down (it saves its state as it goes: clear it after).
+  for (const old of context.pages()) await old.close({ runBeforeUnload: false }).catch(() => undefined);
+  await stopExtensionHosts(vscode.process.pid, { log });
+  // The new window has no account and no database, so it asks the hub nothing until the scenario
+  // signs in: the hub restarts while the workbench loads.
+  const hubReady = hub.reset();
+  hubReady.catch(() => undefined);
+  for (const name of readdirSync(vscode.workspaceDir)) rmSync(join(vscode.workspaceDir, name), { recursive: true, force: true });
+  removeExtensionStorage(join(vscode.userDataDir, 'User'));
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  try {
+    await cdp.send('Storage.clearDataForOrigin', {
+      origin: new URL(vscode.url).origin,
+      storageTypes: 'cookies,file_systems,indexeddb,local_storage,shader_cache,websql,service_workers,cache_storage',
+    });
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+  logs.newWindow();
+  await openWorkbench(page, vscode.folderUrl, { scale });
+  await hubReady;
+  return page;
+}
