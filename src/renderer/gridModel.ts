@@ -3,6 +3,8 @@
 // reads from it, so everything a user can do to the data is unit-tested in Node. The cells
 // live in a CellTable: row arrays at first, the compact ColumnStore once the grid has
 // converted them (`replaceData`); the view (filter, sort, selection) is row indexes either way.
+// Over a paged source (`RemoteRows`) rows are shown in the server's order: sort and filter
+// are only recorded here and run on the server, and no row index array is built.
 import type { Cell, QueryColumn } from '../shared/wire';
 import { TableView, asCellTable, rowsContaining, tableRows, type CellSource, type CellTable } from '../shared/columnStore';
 import { sortRowIndexes, valueKind, type SortDirection, type SortKey, type ValueKind } from '../shared/queryResultSort';
@@ -19,6 +21,33 @@ export interface CellRange {
   bottom: number;
   left: number;
   right: number;
+}
+
+/** Rows served in pages by the host: what the model reads of a paged RowSource. */
+export interface RemoteRows {
+  readonly local: false;
+  readonly rowCount: number;
+  cell(row: number, col: number): Cell;
+}
+
+function isRemote(v: CellSource | RemoteRows): v is RemoteRows {
+  return !Array.isArray(v) && (v as Partial<RemoteRows>).local === false;
+}
+
+/** Rows [first, first + rowCount) and columns [left, left + columnCount) of a remote source. */
+class RemoteRange implements CellTable {
+  constructor(
+    private readonly rows: RemoteRows,
+    private readonly first: number,
+    readonly rowCount: number,
+    private readonly left: number,
+    readonly columnCount: number,
+  ) {}
+
+  cell(row: number, col: number): Cell {
+    if (row < 0 || row >= this.rowCount || col < 0 || col >= this.columnCount) return null;
+    return this.rows.cell(this.first + row, this.left + col);
+  }
 }
 
 export const MIN_COLUMN_WIDTH = 48;
@@ -44,6 +73,8 @@ export class GridModel {
   readonly widths: number[];
 
   private table: CellTable;
+  private readonly remote: RemoteRows | undefined;
+  private resized = false;
   private filterText = '';
   private sortKeys: SortKey[] = [];
   private filtered: number[];
@@ -51,9 +82,10 @@ export class GridModel {
   private anchor: CellPos | undefined;
   private focus: CellPos | undefined;
 
-  constructor(columns: readonly QueryColumn[], rows: CellSource) {
+  constructor(columns: readonly QueryColumn[], rows: CellSource | RemoteRows) {
     this.columns = columns;
-    this.table = asCellTable(rows, columns.length);
+    this.remote = isRemote(rows) ? rows : undefined;
+    this.table = isRemote(rows) ? new RemoteRange(rows, 0, 0, 0, columns.length) : asCellTable(rows, columns.length);
     this.kinds = columns.map((c) => valueKind(c.type));
     this.widths = columns.map((c, i) => estimateColumnWidth(c, this.table, i));
     this.filtered = allRows(this.table.rowCount);
@@ -67,7 +99,23 @@ export class GridModel {
 
   /** Rows in the result, whatever the filter. */
   get totalRowCount(): number {
-    return this.table.rowCount;
+    return this.remote ? this.remote.rowCount : this.table.rowCount;
+  }
+
+  /** True when rows come in pages from the host (sort and filter run on the server). */
+  get isRemote(): boolean {
+    return this.remote !== undefined;
+  }
+
+  /**
+   * Sizes the columns again from the rows now in reach (a paged source's first page), unless
+   * the user has resized one.
+   */
+  refreshWidths(sample: CellTable): void {
+    if (this.resized) return;
+    this.columns.forEach((c, i) => {
+      this.widths[i] = estimateColumnWidth(c, sample, i);
+    });
   }
 
   /**
@@ -84,7 +132,7 @@ export class GridModel {
   // ---- view (filter + sort) ----
 
   get rowCount(): number {
-    return this.viewRows.length;
+    return this.remote ? this.remote.rowCount : this.viewRows.length;
   }
 
   get columnCount(): number {
@@ -101,10 +149,12 @@ export class GridModel {
 
   /** The source row index shown at a view position. */
   sourceRow(viewRow: number): number {
+    if (this.remote) return viewRow < this.remote.rowCount ? viewRow : -1;
     return this.viewRows[viewRow] ?? -1;
   }
 
   cell(viewRow: number, col: number): Cell {
+    if (this.remote) return this.remote.cell(viewRow, col);
     const r = this.viewRows[viewRow];
     if (r === undefined) return null;
     return this.table.cell(r, col);
@@ -115,6 +165,8 @@ export class GridModel {
    * The selection is cleared: its view positions no longer mean the same rows.
    */
   setFilter(text: string): void {
+    // A paged source filters on the server, per column (the grid sends it to the host).
+    if (this.remote) return;
     const needle = text.trim().toLowerCase();
     if (needle === this.filterText) return;
     this.filterText = needle;
@@ -152,6 +204,7 @@ export class GridModel {
   }
 
   private applySort(): void {
+    if (this.remote) return;
     this.viewRows = this.sortKeys.length ? sortRowIndexes(this.table, this.filtered, this.sortKeys, this.kinds) : this.filtered;
   }
 
@@ -160,6 +213,7 @@ export class GridModel {
   resizeColumn(col: number, width: number): number {
     const w = Math.max(MIN_COLUMN_WIDTH, Math.round(width));
     if (col >= 0 && col < this.widths.length) this.widths[col] = w;
+    this.resized = true;
     return w;
   }
 
@@ -250,6 +304,7 @@ export class GridModel {
     const s = this.selection ?? { top: 0, bottom: this.rowCount - 1, left: 0, right: this.columnCount - 1 };
     const columns = this.columns.slice(s.left, s.right + 1);
     const rowCount = Math.max(0, s.bottom - s.top + 1);
+    if (this.remote) return { columns, table: new RemoteRange(this.remote, s.top, rowCount, s.left, columns.length) };
     return { columns, table: new TableView(this.table, this.viewRows, s.left, columns.length, s.top, rowCount) };
   }
 

@@ -67,6 +67,41 @@ const CSS = `
 .vdb-detail-head button { background: none; border: none; color: var(--vscode-textLink-foreground); cursor: pointer; font: inherit; }
 .vdb-detail pre { margin: 0; padding: 6px; max-height: 240px; overflow: auto; white-space: pre-wrap; word-break: break-all;
   font-family: var(--vscode-editor-font-family, monospace); }
+/* Some parts set their own display; the hidden attribute must still hide them. */
+.vdb-result [hidden] { display: none !important; }
+/* Frozen leading columns (e.g. the primary key): in the row's flow right after the sticky row
+   number, sticky at their own offset, opaque so the scrolled cells pass beneath them. */
+.vdb-cell.frozen, .vdb-hcell.frozen { position: sticky; display: inline-block; vertical-align: top; z-index: 1;
+  background-color: var(--vscode-editor-background); }
+.vdb-hcell.frozen { z-index: 3; background-color: var(--vscode-editorGroupHeader-tabsBackground, var(--vscode-editor-background)); }
+.vdb-row.odd .vdb-cell.frozen { background-image: linear-gradient(var(--vscode-list-hoverBackground, transparent), var(--vscode-list-hoverBackground, transparent)); }
+/* Rows not loaded yet, and rows of a page that failed. */
+.vdb-cell.placeholder { background-image: linear-gradient(90deg, transparent 8px, var(--vscode-editorWidget-border, #8882) 8px,
+  var(--vscode-editorWidget-border, #8882) 60%, transparent 60%); background-size: 100% 6px; background-repeat: no-repeat; background-position: 0 50%; }
+.vdb-rowerror { position: sticky; left: ${GUTTER_WIDTH}px; display: inline-block; vertical-align: top; height: ${ROW_HEIGHT}px; line-height: ${ROW_HEIGHT}px;
+  padding: 0 6px; box-sizing: border-box; overflow: hidden; white-space: nowrap; text-overflow: ellipsis;
+  color: var(--vscode-errorForeground, #f14c4c); background: var(--vscode-inputValidation-errorBackground, transparent); }
+.vdb-rowerror .vdb-retry { margin-left: 8px; background: none; border: none; color: var(--vscode-textLink-foreground); cursor: pointer; font: inherit; text-decoration: underline; }
+/* Diff rows (issue #15): added, removed, modified with the changed cells marked. */
+.vdb-row.added .vdb-cell { background-color: var(--vscode-diffEditor-insertedLineBackground, #9bb95533); }
+.vdb-row.removed .vdb-cell { background-color: var(--vscode-diffEditor-removedLineBackground, #ff000033); text-decoration: line-through; }
+.vdb-cell.changed { background-color: var(--vscode-diffEditor-insertedTextBackground, #9ccc2c33); }
+.vdb-hfilter { position: absolute; right: 6px; top: 4px; height: 16px; line-height: 14px; padding: 0 2px; font-size: 10px;
+  background: none; border: none; color: var(--vscode-descriptionForeground); cursor: pointer; opacity: .6; }
+.vdb-hcell:hover .vdb-hfilter, .vdb-hfilter.on { opacity: 1; }
+.vdb-hfilter.on { color: var(--vscode-textLink-foreground); }
+.vdb-hcell:has(.vdb-hfilter) .vdb-sort { right: 22px; }
+.vdb-filterform { position: absolute; z-index: 10; display: flex; flex-direction: column; gap: 4px; padding: 8px; min-width: 220px;
+  background: var(--vscode-editorWidget-background); border: 1px solid var(--vscode-editorWidget-border, #8884); box-shadow: 0 2px 8px var(--vscode-widget-shadow, #0005); }
+.vdb-filterform input, .vdb-filterform select { background: var(--vscode-input-background); color: var(--vscode-input-foreground);
+  border: 1px solid var(--vscode-input-border, transparent); padding: 2px 4px; font: inherit; }
+.vdb-filterform-title { font-weight: 600; }
+.vdb-filter-error { color: var(--vscode-errorForeground, #f14c4c); }
+.vdb-filter-error:empty { display: none; }
+.vdb-banner-actions { margin-top: 4px; display: flex; gap: 6px; }
+.vdb-banner-actions button, .vdb-filterform button { background: var(--vscode-button-background); color: var(--vscode-button-foreground);
+  border: none; padding: 3px 8px; cursor: pointer; font: inherit; }
+.vdb-banner-actions button:disabled { opacity: .6; cursor: default; }
 .vdb-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 

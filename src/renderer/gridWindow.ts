@@ -106,6 +106,15 @@ export class AxisWindow {
     this.v.measure();
   }
 
+  /** Space before the first item (and hidden by sticky content) changed, e.g. a frozen column resized. */
+  setPaddingStart(px: number): void {
+    this.opts.paddingStart = px;
+    this.opts.scrollPaddingStart = px;
+    this.v.setOptions({ ...this.v.options, paddingStart: px, scrollPaddingStart: px });
+    this.v._willUpdate();
+    this.v.measure();
+  }
+
   /** Call after sizes changed (column resize). */
   remeasure(): void {
     this.v.measure();

@@ -2,6 +2,7 @@
 // webview for outputs of QUERY_RESULT_MIME). Declares the few renderer API types it uses
 // instead of depending on the vscode-notebook-renderer package.
 import { isQueryOutput, type GridToHostMessage, type HostToGridMessage } from '../shared/queryResultOutput';
+import { isPagedOutput, type GridPagingMessage, type HostPagingMessage } from '../shared/gridPaging';
 import type { CopyFormat, ExportFormat } from '../shared/queryResultFormat';
 import { ResultGrid, type GridHost } from './resultGrid';
 
@@ -29,23 +30,30 @@ function copyInPage(text: string): void {
 
 export function activate(ctx: RendererContext): RendererApi {
   const grids = new Map<string, ResultGrid>();
-  const post = (m: GridToHostMessage): boolean => {
+  const post = (m: GridToHostMessage | (GridPagingMessage & { outputId?: string })): boolean => {
     if (!ctx.postMessage) return false;
     ctx.postMessage(m);
     return true;
   };
   ctx.onDidReceiveMessage?.((raw) => {
-    const m = raw as HostToGridMessage;
+    const m = raw as HostToGridMessage | (HostPagingMessage & { outputId?: string });
     if (m.type === 'exported') for (const g of grids.values()) g.announce(`Saved to ${m.path}`);
+    else if (m.type.startsWith('page.') || m.type === 'paged.show' || m.type === 'ref.moved' || m.type === 'loadAll.refused') {
+      // Paging answers name the output they belong to (Load All Rows, paged.show) or the source.
+      const target = 'outputId' in m && typeof m.outputId === 'string' ? grids.get(m.outputId) : undefined;
+      for (const g of target ? [target] : grids.values()) g.receive(m as HostPagingMessage);
+    }
   });
-  const host: GridHost = {
+  const hostFor = (outputId: string): GridHost => ({
     copy(text: string, format: CopyFormat, rows: number) {
       if (!post({ type: 'copy', text, format, rows })) copyInPage(text);
     },
     export(format: ExportFormat, content: string, suggestedName: string, rows: number) {
       post({ type: 'export', format, content, suggestedName, rows });
     },
-  };
+    // Paging messages carry the output id, so the host can answer the grid that asked.
+    post: ctx.postMessage ? (m: GridPagingMessage) => post({ ...m, outputId }) : undefined,
+  });
   return {
     renderOutputItem(item, element) {
       grids.get(item.id)?.dispose();
@@ -57,13 +65,13 @@ export function activate(ctx: RendererContext): RendererApi {
       } catch {
         data = undefined;
       }
-      if (!isQueryOutput(data)) {
+      if (!isQueryOutput(data) && !isPagedOutput(data)) {
         const p = element.ownerDocument.createElement('div');
         p.textContent = 'This output is not a Versioned DB query result (or it was saved by a newer version). Run the cell again.';
         element.appendChild(p);
         return;
       }
-      grids.set(item.id, new ResultGrid(data, host, element));
+      grids.set(item.id, new ResultGrid(data, hostFor(item.id), element));
     },
     disposeOutputItem(id) {
       if (id === undefined) {

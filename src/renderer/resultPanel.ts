@@ -1,12 +1,13 @@
 // Webview script of the SQL result panel (dist/resultPanel.js): the same grid as the notebook,
 // for queries run from a plain .sql editor. Talks to the host through acquireVsCodeApi.
 import type { GridToHostMessage, HostToGridMessage } from '../shared/queryResultOutput';
+import type { GridPagingMessage, HostPagingMessage } from '../shared/gridPaging';
 import { ResultGrid } from './resultGrid';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 
 const vscode = acquireVsCodeApi();
-const post = (m: GridToHostMessage): void => vscode.postMessage(m);
+const post = (m: GridToHostMessage | GridPagingMessage): void => vscode.postMessage(m);
 const root = document.getElementById('root') as HTMLElement;
 const nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
 let grid: ResultGrid | undefined;
@@ -18,7 +19,7 @@ function status(text: string): void {
   root.replaceChildren(p);
 }
 
-window.addEventListener('message', (event: MessageEvent<HostToGridMessage>) => {
+window.addEventListener('message', (event: MessageEvent<HostToGridMessage | HostPagingMessage>) => {
   const m = event.data;
   switch (m.type) {
     case 'running':
@@ -34,6 +35,7 @@ window.addEventListener('message', (event: MessageEvent<HostToGridMessage>) => {
         {
           copy: (text, format, rows) => post({ type: 'copy', text, format, rows }),
           export: (format, content, suggestedName, rows) => post({ type: 'export', format, content, suggestedName, rows }),
+          post,
         },
         root,
         { maxHeight: Math.max(200, window.innerHeight - 120), nonce },
@@ -45,6 +47,9 @@ window.addEventListener('message', (event: MessageEvent<HostToGridMessage>) => {
     case 'copied':
       grid?.announce(`Copied ${m.rows} rows`);
       break;
+    default:
+      // Paging: pages, totals, resets, Load All Rows, the ref moving.
+      grid?.receive(m);
   }
 });
 post({ type: 'ready' });

@@ -75,15 +75,21 @@ export function statusBanner(result: Pick<QueryResult, 'status' | 'message' | 'r
   switch (status) {
     case 'success':
       return undefined;
-    case 'row_limit':
+    case 'row_limit': {
+      const shown = result.rows.length;
+      // Fewer rows than the limit asked for: the server's own cap applied, not the setting.
+      const serverCap = !!limit && shown < limit;
       return {
         severity: 'warning',
-        title: `Showing the first ${result.rows.length.toLocaleString('en-US')} rows only`,
+        title: `Showing the first ${shown.toLocaleString('en-US')} rows only`,
         message,
-        advice:
-          `The result has more rows than the limit${limit ? ` (${limit.toLocaleString('en-US')})` : ''}. ` +
-          'Add a WHERE or LIMIT clause, or raise the "versionedDb.sql.rowLimit" setting (the server caps it).',
+        advice: serverCap
+          ? `The server stops every result at ${shown.toLocaleString('en-US')} rows (its cap), below your limit of ${(limit as number).toLocaleString('en-US')} ("versionedDb.sql.rowLimit"). ` +
+            'Add a WHERE or LIMIT clause to see the rest.'
+          : `The result has more rows than the limit${limit ? ` of ${limit.toLocaleString('en-US')}` : ''} ("versionedDb.sql.rowLimit"). ` +
+            'Add a WHERE or LIMIT clause, or raise the setting (the server caps it).',
       };
+    }
     case 'timeout':
       return {
         severity: 'warning',

@@ -44,6 +44,11 @@ export interface ScanOptions {
    * statement splitter take every `--` as a comment.
    */
   readonly mysqlDashComments?: boolean;
+  /**
+   * SQLite's rule: a backslash inside quotes is an ordinary character. Off by default (MySQL reads
+   * `\'` as an escaped quote). Reading text both ways shows where the two engines would disagree.
+   */
+  readonly noBackslashEscapes?: boolean;
 }
 
 /** The kind of one token and where it ends; `scanToken` is the one lexical rule of this module. */
@@ -81,7 +86,7 @@ export function scanToken(sql: string, i: number, previous: SqlTokenKind | undef
     return { kind: 'comment', end: close === -1 ? n : close + 2, unterminated: close === -1 };
   }
   if (c === 39 /* ' */ || c === 34 /* " */ || c === 96 /* ` */) {
-    const { end, unterminated } = quotedEnd(sql, i, sql[i] as string);
+    const { end, unterminated } = quotedEnd(sql, i, sql[i] as string, options.noBackslashEscapes === true);
     return { kind: c === 39 ? 'string' : c === 34 ? 'dquoted' : 'bquoted', end, unterminated };
   }
   if (isWordStart(c)) {
@@ -138,13 +143,13 @@ function isName(kind: SqlTokenKind | undefined): boolean {
   return kind === 'word' || kind === 'bquoted' || kind === 'dquoted';
 }
 
-function quotedEnd(sql: string, start: number, quote: string): { end: number; unterminated: boolean } {
+function quotedEnd(sql: string, start: number, quote: string, noBackslashEscapes: boolean): { end: number; unterminated: boolean } {
   const q = quote.charCodeAt(0);
   const n = sql.length;
   let i = start + 1;
   while (i < n) {
     const c = sql.charCodeAt(i);
-    if (c === 92 /* \\ */ && q !== 96 /* ` */) {
+    if (c === 92 /* \\ */ && q !== 96 /* ` */ && !noBackslashEscapes) {
       i += 2;
       continue;
     }

@@ -48,6 +48,14 @@ describe('sqlTokens', () => {
     assert.equal(stringValue(toks[5]!), 'e\\');
   });
 
+  it('reads a backslash as SQLite does when asked: an ordinary character that does not escape the quote', () => {
+    const sql = "SELECT 'a\\'; DELETE FROM t; -- '";
+    const mysql = significant(tokenize(sql)).map((t) => t.text);
+    const sqlite = significant(tokenize(sql, { noBackslashEscapes: true })).map((t) => t.text);
+    assert.deepEqual(mysql, ['SELECT', "'a\\'; DELETE FROM t; -- '"]);
+    assert.deepEqual(sqlite, ['SELECT', "'a\\'", ';', 'DELETE', 'FROM', 't', ';']);
+  });
+
   it('reads multi-character operators and numbers as one token', () => {
     assert.deepEqual(kinds('a<=b AND c != d OR e<>f || g.h = 1.25 AND .5 < 3e-2'), [
       'word:a', 'punct:<=', 'word:b', 'word:AND', 'word:c', 'punct:!=', 'word:d', 'word:OR', 'word:e', 'punct:<>', 'word:f',

@@ -1,0 +1,86 @@
+// Runs an export: pages from a reader into a writer into a file that appears under its chosen
+// name only when every row is written. Cancelling (the signal) or any failure removes the
+// partial file and leaves whatever was at the chosen name before untouched.
+import { randomBytes } from 'node:crypto';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { CellSource } from '../../shared/columnStore';
+import type { ExportSink, ExportWriter } from './exportWriters';
+
+/** A file being written beside its target; `commit` moves it into place, `abort` removes it. */
+export interface PendingFile extends ExportSink {
+  readonly tempPath: string;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+export async function createPendingFile(target: string): Promise<PendingFile> {
+  const tempPath = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.partial`);
+  const handle: FileHandle = await open(tempPath, 'wx', 0o644);
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    await handle.close();
+  };
+  return {
+    tempPath,
+    async write(chunk: string): Promise<void> {
+      // Awaiting each write keeps at most one chunk (one page) in memory.
+      await handle.write(chunk, null, 'utf8');
+    },
+    async commit(): Promise<void> {
+      await handle.sync();
+      await close();
+      await rename(tempPath, target);
+    },
+    async abort(): Promise<void> {
+      try {
+        await close();
+      } finally {
+        await unlink(tempPath).catch(() => undefined);
+      }
+    },
+  };
+}
+
+export class ExportCancelled extends Error {
+  override readonly name = 'ExportCancelled';
+  constructor() {
+    super('The export was cancelled.');
+  }
+}
+
+export interface ExportRunOptions {
+  /** Pages of rows in order; stops early when the signal aborts. */
+  pages: AsyncIterable<CellSource>;
+  writer: ExportWriter;
+  file: PendingFile;
+  signal?: AbortSignal;
+  /** Called after each page with the rows written so far. */
+  onProgress?: (rows: number) => void;
+}
+
+/**
+ * Writes every page, then moves the file into place. Resolves with the row count; rejects with
+ * `ExportCancelled` when the signal aborted, or with the failure, having removed the partial file.
+ */
+export async function runExport(opts: ExportRunOptions): Promise<number> {
+  const { writer, file, signal } = opts;
+  try {
+    if (signal?.aborted) throw new ExportCancelled();
+    await writer.begin();
+    for await (const page of opts.pages) {
+      if (signal?.aborted) throw new ExportCancelled();
+      await writer.writeRows(page);
+      opts.onProgress?.(writer.rowsWritten);
+    }
+    if (signal?.aborted) throw new ExportCancelled();
+    await writer.end();
+    await file.commit();
+    return writer.rowsWritten;
+  } catch (e) {
+    await file.abort();
+    throw signal?.aborted && !(e instanceof ExportCancelled) ? new ExportCancelled() : e;
+  }
+}

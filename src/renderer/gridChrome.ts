@@ -1,0 +1,283 @@
+// The parts around the grid: banners (status, ref moved, Load All Rows), the toolbar (summary,
+// quick filter, copy, export), the full-value box and the per-column filter form of a paged
+// source. Built from server text with textContent only.
+import type { QueryColumn } from '../shared/wire';
+import type { Cell } from '../shared/wire';
+import { statusBanner, type QueryOutput, type StatusBanner } from '../shared/queryResultOutput';
+import type { GridPagingMessage, HostPagingMessage, PagedOutput } from '../shared/gridPaging';
+import { COPY_FORMATS, FORMAT_LABELS, type CopyFormat } from '../shared/queryResultFormat';
+import type { ColumnFilter, FilterOp } from '../shared/gridPaging';
+import { el } from './gridView';
+
+export function shortHash(h: string): string {
+  return h.length > 8 ? h.slice(0, 8) : h;
+}
+
+export interface BannerAction {
+  label: string;
+  run: (button: HTMLButtonElement) => void;
+  cls?: string;
+}
+
+export function banner(doc: Document, b: StatusBanner, dataBanner?: string, actions: BannerAction[] = []): HTMLElement {
+  const box = el(doc, 'div', `vdb-banner ${b.severity}`);
+  box.setAttribute('role', b.severity === 'error' ? 'alert' : 'status');
+  if (dataBanner) box.setAttribute('data-banner', dataBanner);
+  box.appendChild(el(doc, 'div', 'vdb-banner-title', b.title));
+  if (b.message) box.appendChild(el(doc, 'div', 'vdb-banner-message', b.message));
+  if (b.advice) box.appendChild(el(doc, 'div', 'vdb-banner-advice', b.advice));
+  if (actions.length) {
+    const row = el(doc, 'div', 'vdb-banner-actions');
+    for (const a of actions) {
+      const btn = el(doc, 'button', a.cls ?? 'vdb-banner-action', a.label);
+      btn.addEventListener('click', () => a.run(btn));
+      row.appendChild(btn);
+    }
+    box.appendChild(row);
+  }
+  return box;
+}
+
+export interface SelectOption<T extends string> {
+  value: T;
+  label: string;
+}
+
+export function select<T extends string>(doc: Document, cls: string, label: string, options: readonly SelectOption<T>[]): HTMLSelectElement {
+  const s = el(doc, 'select', cls);
+  s.setAttribute('aria-label', label);
+  for (const o of options) {
+    const opt = el(doc, 'option', undefined, o.label);
+    opt.value = o.value;
+    s.appendChild(opt);
+  }
+  return s;
+}
+
+export function button(doc: Document, cls: string, text: string, title: string, run: () => void): HTMLButtonElement {
+  const b = el(doc, 'button', cls, text);
+  b.title = title;
+  b.addEventListener('click', run);
+  return b;
+}
+
+export function copyFormatOptions(formats: readonly CopyFormat[]): SelectOption<CopyFormat>[] {
+  return formats.map((f) => ({ value: f, label: FORMAT_LABELS[f] }));
+}
+
+const OP_LABELS: Record<FilterOp, string> = {
+  contains: 'contains',
+  equals: 'equals',
+  range: 'between (inclusive)',
+  isNull: 'is NULL',
+  isNotNull: 'is not NULL',
+};
+
+/**
+ * The filter form of one column: an operator and its value(s). Calls `apply` with the new
+ * filter, or undefined to clear it. Closes on Escape or a click outside.
+ */
+export function openFilterForm(
+  doc: Document,
+  root: HTMLElement,
+  anchor: HTMLElement,
+  column: QueryColumn,
+  current: ColumnFilter | undefined,
+  apply: (f: ColumnFilter | undefined) => void,
+): () => void {
+  const form = el(doc, 'form', 'vdb-filterform');
+  form.setAttribute('role', 'dialog');
+  form.setAttribute('aria-label', `Filter ${column.name}`);
+  form.appendChild(el(doc, 'div', 'vdb-filterform-title', `Filter ${column.name}`));
+  const op = select(doc, 'vdb-filter-op', 'Condition', (Object.keys(OP_LABELS) as FilterOp[]).map((o) => ({ value: o, label: OP_LABELS[o] })));
+  op.value = current?.op ?? 'contains';
+  const value = el(doc, 'input', 'vdb-filter-value');
+  value.setAttribute('aria-label', 'Value');
+  const min = el(doc, 'input', 'vdb-filter-min');
+  min.setAttribute('aria-label', 'From');
+  min.placeholder = 'from';
+  const max = el(doc, 'input', 'vdb-filter-max');
+  max.setAttribute('aria-label', 'To');
+  max.placeholder = 'to';
+  if (current && (current.op === 'equals' || current.op === 'contains')) value.value = current.value;
+  if (current?.op === 'range') {
+    min.value = current.min ?? '';
+    max.value = current.max ?? '';
+  }
+  const error = el(doc, 'div', 'vdb-filter-error');
+  error.setAttribute('role', 'alert');
+  const showFields = (): void => {
+    value.hidden = op.value !== 'equals' && op.value !== 'contains';
+    min.hidden = max.hidden = op.value !== 'range';
+  };
+  op.addEventListener('change', showFields);
+  showFields();
+  const ok = el(doc, 'button', 'vdb-filter-apply', 'Apply');
+  ok.type = 'submit';
+  const clear = el(doc, 'button', 'vdb-filter-clear', 'Clear');
+  clear.type = 'button';
+  form.append(op, value, min, max, error, ok, clear);
+  const r = anchor.getBoundingClientRect();
+  const base = root.getBoundingClientRect();
+  form.style.left = `${Math.max(0, r.left - base.left - 120)}px`;
+  form.style.top = `${r.bottom - base.top + 2}px`;
+  root.appendChild(form);
+  (value.hidden ? op : value).focus();
+
+  const close = (): void => {
+    form.remove();
+    doc.removeEventListener('mousedown', outside, true);
+  };
+  const outside = (e: Event): void => {
+    if (!form.contains(e.target as Node)) close();
+  };
+  doc.addEventListener('mousedown', outside, true);
+  form.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      close();
+    }
+  });
+  clear.addEventListener('click', () => {
+    close();
+    apply(undefined);
+  });
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const o = op.value as FilterOp;
+    let f: ColumnFilter;
+    if (o === 'equals' || o === 'contains') f = { column: column.name, op: o, value: value.value };
+    else if (o === 'range') {
+      if (min.value === '' && max.value === '') {
+        error.textContent = 'Give a lower bound, an upper bound or both.';
+        return;
+      }
+      f = { column: column.name, op: 'range', ...(min.value !== '' ? { min: min.value } : {}), ...(max.value !== '' ? { max: max.value } : {}) };
+    } else f = { column: column.name, op: o };
+    close();
+    apply(f);
+  });
+  return close;
+}
+
+export function describeFilter(f: ColumnFilter): string {
+  switch (f.op) {
+    case 'equals':
+      return `${f.column} = ${JSON.stringify(f.value)}`;
+    case 'contains':
+      return `${f.column} contains ${JSON.stringify(f.value)}`;
+    case 'range':
+      return `${f.column} ${f.min !== undefined ? `≥ ${f.min}` : ''}${f.min !== undefined && f.max !== undefined ? ' and ' : ''}${f.max !== undefined ? `≤ ${f.max}` : ''}`;
+    case 'isNull':
+      return `${f.column} is NULL`;
+    case 'isNotNull':
+      return `${f.column} is not NULL`;
+  }
+}
+
+export interface ToolbarOptions {
+  summary: string;
+  /** The quick filter over every cell (whole results only). */
+  quickFilter?: { apply: (text: string) => void; delayMs: number };
+  copyFormat: (f: CopyFormat) => void;
+  copy: () => void;
+  export: { formats: SelectOption<string>[]; title: string; run: (format: string) => void };
+}
+
+/** Summary, quick filter, copy format + Copy, export format + Export. */
+export function toolbar(d: Document, o: ToolbarOptions): { el: HTMLElement; summary: HTMLElement; dispose: () => void } {
+  const bar = el(d, 'div', 'vdb-toolbar');
+  bar.setAttribute('role', 'toolbar');
+  const summary = el(d, 'span', 'vdb-summary', o.summary);
+  bar.appendChild(summary);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const qf = o.quickFilter;
+  if (qf) {
+    const filter = el(d, 'input', 'vdb-filter');
+    filter.type = 'search';
+    filter.placeholder = 'Filter rows';
+    filter.setAttribute('aria-label', 'Filter rows (matches any cell)');
+    filter.addEventListener('input', () => {
+      if (timer) clearTimeout(timer);
+      // Debounced so typing stays responsive on 100k rows.
+      timer = setTimeout(() => qf.apply(filter.value), qf.delayMs);
+    });
+    filter.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') {
+        if (timer) clearTimeout(timer);
+        qf.apply(filter.value);
+      }
+    });
+    bar.appendChild(filter);
+  }
+  const fmt = select(d, 'vdb-copy-format', 'Copy format', copyFormatOptions(COPY_FORMATS));
+  fmt.addEventListener('change', () => o.copyFormat(fmt.value as CopyFormat));
+  bar.appendChild(fmt);
+  bar.appendChild(button(d, 'vdb-copy', 'Copy', 'Copy the selected cells (or every row shown) in the chosen format', o.copy));
+  const exp = select(d, 'vdb-export-format', 'Export format', o.export.formats);
+  bar.appendChild(exp);
+  bar.appendChild(button(d, 'vdb-export', 'Export…', o.export.title, () => o.export.run(exp.value)));
+  return { el: bar, summary, dispose: () => timer && clearTimeout(timer) };
+}
+
+/** The banners of a whole result: the ref having moved, the status, and Load All Rows past the cap. */
+export function resultBanners(d: Document, c: QueryOutput, post: ((m: GridPagingMessage) => void) | undefined): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  if (c.movedTo && c.commit) {
+    out.push(
+      banner(d, {
+        severity: 'info',
+        title: `${c.target.ref} has moved since this ran`,
+        message: '',
+        advice: `Ran at ${shortHash(c.commit)}; the branch is now at ${shortHash(c.movedTo)}. Run the cell again to see the latest data.`,
+      }),
+    );
+  }
+  const b = statusBanner(c.result, c.limit);
+  if (!b) return out;
+  const actions: BannerAction[] = [];
+  if (c.result.status === 'row_limit' && post) {
+    actions.push({
+      label: 'Load All Rows',
+      cls: 'vdb-loadall',
+      run: (btn) => {
+        btn.disabled = true;
+        btn.textContent = 'Loading all rows…';
+        post({ type: 'loadAll' });
+      },
+    });
+  }
+  out.push(banner(d, b, String(c.result.status), actions));
+  return out;
+}
+
+export function pagedBanners(d: Document, c: PagedOutput): HTMLElement[] {
+  return c.note ? [banner(d, { severity: 'info', title: c.note, message: '', advice: '' }, 'note')] : [];
+}
+
+export function refMovedBanner(d: Document, m: Extract<HostPagingMessage, { type: 'ref.moved' }>, refresh: () => void): HTMLElement {
+  return banner(
+    d,
+    {
+      severity: 'info',
+      title: `${m.ref} has moved since this opened`,
+      message: '',
+      advice: `Every page is read at ${shortHash(m.commit)}, so they stay consistent; the branch is now at ${shortHash(m.movedTo)}.`,
+    },
+    'moved',
+    [{ label: 'Refresh', cls: 'vdb-refresh', run: refresh }],
+  );
+}
+
+/** The full value of one cell, with Copy value and Close. */
+export function fillDetail(d: Document, box: HTMLElement, heading: string, value: Cell, on: { copy: () => void; close: () => void }): void {
+  const head = el(d, 'div', 'vdb-detail-head');
+  head.appendChild(el(d, 'span', undefined, heading));
+  head.appendChild(button(d, '', 'Copy value', 'Copy the full value', on.copy));
+  const close = button(d, '', 'Close', 'Close the full value', on.close);
+  close.setAttribute('aria-label', 'Close the full value');
+  head.appendChild(close);
+  const pre = el(d, 'pre', value === null ? 'null' : undefined, value === null ? 'NULL' : value);
+  box.replaceChildren(head, pre);
+  box.hidden = false;
+}

@@ -1,0 +1,232 @@
+// Rows fetched a page at a time through the host (table browser, "Load All Rows", diffs). Only
+// the pages around the rows on screen stay in memory; a page that failed keeps its error for
+// its rows (Retry reads it again) and every other page stays as it was. Answers that arrive for
+// a page no longer wanted, or from before a reset (new sort or filter), are dropped by id.
+import type { Cell, QueryColumn } from '../shared/wire';
+import type { HostPagingMessage, RowKind } from '../shared/gridPaging';
+import { ColumnStore } from '../shared/columnStore';
+import type { RowSource, RowState } from './rowSource';
+
+/** How the source asks the host for rows [start, end). */
+export interface PageTransport {
+  request(requestId: number, start: number, end: number): void;
+}
+
+export interface PagedRowSourceOptions {
+  sourceId: string;
+  columns: readonly QueryColumn[];
+  pageSize: number;
+  totalRows?: number;
+  transport: PageTransport;
+  /** Pages kept (and fetched ahead) on each side of the pages on screen. */
+  margin?: number;
+}
+
+interface Page {
+  requestId: number;
+  state: RowState;
+  start: number;
+  /** Rows asked for. */
+  size: number;
+  rows?: ColumnStore;
+  kinds?: (RowKind | null)[];
+  old?: (Cell[] | null)[];
+  error?: string;
+}
+
+export class PagedRowSource implements RowSource {
+  readonly local = false;
+  readonly sourceId: string;
+  readonly columns: readonly QueryColumn[];
+  readonly pageSize: number;
+  private readonly margin: number;
+  private readonly transport: PageTransport;
+  private readonly pages = new Map<number, Page>();
+  private readonly listeners = new Set<() => void>();
+  private total: number | undefined;
+  /** Rows known to exist when the total is not known: the end of the furthest full page seen. */
+  private seen = 0;
+  private nextRequestId = 1;
+  private first = 0;
+  private last = -1;
+  private disposed = false;
+
+  constructor(opts: PagedRowSourceOptions) {
+    this.sourceId = opts.sourceId;
+    this.columns = opts.columns;
+    this.pageSize = Math.max(1, Math.floor(opts.pageSize));
+    this.total = opts.totalRows;
+    this.transport = opts.transport;
+    this.margin = Math.max(0, opts.margin ?? 1);
+  }
+
+  get totalKnown(): boolean {
+    return this.total !== undefined;
+  }
+
+  get rowCount(): number {
+    // Unknown total: what has been seen plus one page of placeholders, so scrolling fetches on.
+    return this.total ?? this.seen + this.pageSize;
+  }
+
+  /** Pages held in memory (loaded, loading or failed). */
+  get residentPages(): number {
+    return this.pages.size;
+  }
+
+  /** Rows held in memory. */
+  get residentRows(): number {
+    let n = 0;
+    for (const p of this.pages.values()) n += p.rows?.rowCount ?? 0;
+    return n;
+  }
+
+  private pageOf(row: number): Page | undefined {
+    return this.pages.get(Math.floor(row / this.pageSize));
+  }
+
+  rowState(row: number): RowState {
+    const p = this.pageOf(row);
+    if (!p) return 'pending';
+    if (p.state !== 'ready') return p.state;
+    return row - p.start < (p.rows?.rowCount ?? 0) ? 'ready' : 'pending';
+  }
+
+  cell(row: number, col: number): Cell {
+    const p = this.pageOf(row);
+    return p?.rows ? p.rows.cell(row - p.start, col) : null;
+  }
+
+  rowKind(row: number): RowKind | undefined {
+    const p = this.pageOf(row);
+    return p?.kinds?.[row - (p?.start ?? 0)] ?? undefined;
+  }
+
+  oldCell(row: number, col: number): Cell | undefined {
+    const p = this.pageOf(row);
+    const old = p?.old?.[row - p.start];
+    return old ? (old[col] ?? null) : undefined;
+  }
+
+  failure(row: number): string | undefined {
+    const p = this.pageOf(row);
+    return p?.state === 'failed' ? p.error : undefined;
+  }
+
+  /** True when every row in [first, last] is loaded (what copying a selection needs). */
+  isLoaded(first: number, last: number): boolean {
+    for (let pi = Math.floor(first / this.pageSize); pi <= Math.floor(last / this.pageSize); pi++) {
+      if (this.pages.get(pi)?.state !== 'ready') return false;
+    }
+    return true;
+  }
+
+  showing(first: number, last: number): void {
+    if (this.disposed) return;
+    this.first = Math.max(0, first);
+    this.last = Math.max(this.first, last);
+    this.fetchAndEvict();
+  }
+
+  private fetchAndEvict(): void {
+    if (this.rowCount === 0) return;
+    const lastPage = Math.floor(Math.max(0, this.rowCount - 1) / this.pageSize);
+    const from = Math.max(0, Math.floor(this.first / this.pageSize) - this.margin);
+    const to = Math.min(lastPage, Math.floor(this.last / this.pageSize) + this.margin);
+    for (const pi of [...this.pages.keys()]) {
+      // Let go of pages away from the screen: an answer still on its way is dropped by id.
+      if (pi < from || pi > to) this.pages.delete(pi);
+    }
+    // Pages on screen first, then the margin.
+    const onScreenFrom = Math.floor(this.first / this.pageSize);
+    const order: number[] = [];
+    for (let pi = onScreenFrom; pi <= to; pi++) order.push(pi);
+    for (let pi = onScreenFrom - 1; pi >= from; pi--) order.push(pi);
+    for (const pi of order) if (!this.pages.has(pi)) this.request(pi);
+  }
+
+  private request(pi: number): void {
+    const start = pi * this.pageSize;
+    const end = this.total !== undefined ? Math.min(this.total, start + this.pageSize) : start + this.pageSize;
+    if (end <= start) return;
+    const page: Page = { requestId: this.nextRequestId++, state: 'pending', start, size: end - start };
+    this.pages.set(pi, page);
+    this.transport.request(page.requestId, start, end);
+  }
+
+  retry(row: number): void {
+    const pi = Math.floor(row / this.pageSize);
+    if (this.pages.get(pi)?.state !== 'failed') return;
+    this.pages.delete(pi);
+    this.request(pi);
+    this.emit();
+  }
+
+  private pageByRequest(requestId: number): [number, Page] | undefined {
+    for (const entry of this.pages) if (entry[1].requestId === requestId) return entry;
+    return undefined;
+  }
+
+  /** Applies a host message meant for this source; returns false when it is not. */
+  receive(m: HostPagingMessage): boolean {
+    if (this.disposed || !('sourceId' in m) || m.sourceId !== this.sourceId) return false;
+    switch (m.type) {
+      case 'page.result': {
+        const hit = this.pageByRequest(m.requestId);
+        if (!hit) return true;
+        const [pi, page] = hit;
+        const rows = Array.isArray(m.rows) ? m.rows : [];
+        page.rows = ColumnStore.fromRows(rows.slice(0, page.size), this.columns.length);
+        page.kinds = m.kinds;
+        page.old = m.old;
+        page.state = 'ready';
+        const got = page.rows.rowCount;
+        if (got < page.size || m.end) {
+          this.total = page.start + got;
+          for (const k of [...this.pages.keys()]) if (k > pi) this.pages.delete(k);
+        } else if (this.total === undefined) {
+          this.seen = Math.max(this.seen, page.start + got);
+        }
+        this.emit();
+        return true;
+      }
+      case 'page.error': {
+        const hit = this.pageByRequest(m.requestId);
+        if (!hit) return true;
+        hit[1].state = 'failed';
+        hit[1].error = m.message || 'The page could not be read.';
+        this.emit();
+        return true;
+      }
+      case 'page.total':
+        if (Number.isSafeInteger(m.totalRows) && m.totalRows >= 0) {
+          this.total = m.totalRows;
+          this.emit();
+        }
+        return true;
+      case 'page.reset':
+        this.pages.clear();
+        this.total = m.totalRows;
+        this.seen = 0;
+        this.emit();
+        return true;
+      default:
+        return true;
+    }
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(): void {
+    for (const l of [...this.listeners]) l();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.pages.clear();
+    this.listeners.clear();
+  }
+}

@@ -1,0 +1,192 @@
+// The paged grid's protocol: what the host and the grid (notebook output, SQL result panel,
+// table browser, diff views) say to each other when rows arrive a page at a time instead of in
+// one response. Shared by host and renderer; the host checks every message from the grid with
+// `parseGridPagingMessage` before acting on it.
+import type { Cell, QueryColumn } from './wire';
+import type { QueryTarget } from './queryResultOutput';
+
+/** What a row is in a diff (issue #15); plain results carry no kind. */
+export type RowKind = 'added' | 'modified' | 'removed';
+
+export type SortDirection = 'asc' | 'desc';
+
+/** A server-side sort key, by column name. */
+export interface ColumnSort {
+  column: string;
+  direction: SortDirection;
+}
+
+/** A server-side filter on one column, by name. Values are text as the user typed them. */
+export type ColumnFilter =
+  | { column: string; op: 'equals'; value: string }
+  | { column: string; op: 'contains'; value: string }
+  /** Inclusive bounds; at least one of them. */
+  | { column: string; op: 'range'; min?: string; max?: string }
+  | { column: string; op: 'isNull' }
+  | { column: string; op: 'isNotNull' };
+
+export const FILTER_OPS = ['contains', 'equals', 'range', 'isNull', 'isNotNull'] as const;
+export type FilterOp = (typeof FILTER_OPS)[number];
+
+/** Formats a whole (paged) source can be exported to, streamed by the host. */
+export type StreamFormat = 'csv' | 'json' | 'jsonl' | 'sql' | 'markdown';
+export const STREAM_FORMATS: readonly StreamFormat[] = ['csv', 'json', 'jsonl', 'sql', 'markdown'];
+export const STREAM_FORMAT_LABELS: Record<StreamFormat, string> = {
+  csv: 'CSV',
+  json: 'JSON (array)',
+  jsonl: 'JSON Lines',
+  sql: 'SQL INSERT statements',
+  markdown: 'Markdown',
+};
+export const STREAM_FORMAT_EXTENSIONS: Record<StreamFormat, string> = {
+  csv: 'csv',
+  json: 'json',
+  jsonl: 'jsonl',
+  sql: 'sql',
+  markdown: 'md',
+};
+
+/** Rows per page unless the host says otherwise: a fraction of any server cap, a few screens. */
+export const DEFAULT_PAGE_SIZE = 500;
+
+/**
+ * A grid whose rows the host serves in pages: the table browser, or a result after
+ * "Load All Rows". Every page is read at `commit`, so pages agree with each other.
+ */
+export interface PagedOutput {
+  v: 1;
+  kind: 'paged';
+  /** Names this row source in every message (a panel or output may hold one at a time). */
+  sourceId: string;
+  columns: QueryColumn[];
+  target: QueryTarget;
+  /** The commit every page is read at. */
+  commit: string;
+  /** What the view shows, e.g. `products @ main` or the query. */
+  title: string;
+  pageSize: number;
+  /** The row count when already known (a COUNT(*) may come later as `page.total`). */
+  totalRows?: number;
+  /** Sort and filter run on the server (the table browser); otherwise the header does not sort. */
+  serverSort: boolean;
+  serverFilter: boolean;
+  /** Leading columns kept in view on horizontal scroll; default: the leading primary-key columns. */
+  frozenColumns?: number;
+  /** Said in the view, e.g. "No primary key: pages are read by position". */
+  note?: string;
+  sort?: ColumnSort[];
+  filters?: ColumnFilter[];
+}
+
+export function isPagedOutput(v: unknown): v is PagedOutput {
+  if (!v || typeof v !== 'object') return false;
+  const o = v as Partial<PagedOutput>;
+  return (
+    o.v === 1 &&
+    o.kind === 'paged' &&
+    typeof o.sourceId === 'string' &&
+    Array.isArray(o.columns) &&
+    !!o.target &&
+    typeof o.commit === 'string' &&
+    typeof o.pageSize === 'number' &&
+    o.pageSize > 0
+  );
+}
+
+/** Grid → host. */
+export type GridPagingMessage =
+  /** Rows [start, end) of the source, in the current sort and filter. */
+  | { type: 'page.request'; sourceId: string; requestId: number; start: number; end: number }
+  /** The user changed the sort or the filters: the host answers with `page.reset`. */
+  | { type: 'view.change'; sourceId: string; sort: ColumnSort[]; filters: ColumnFilter[] }
+  /** "Load All Rows" on a result that ended at the row limit. */
+  | { type: 'loadAll' }
+  /** Export every row of the paged source, streamed by the host. */
+  | { type: 'export.stream'; sourceId: string; format: StreamFormat }
+  /** Reopen at the ref's new head (after `ref.moved`). */
+  | { type: 'refresh'; sourceId: string };
+
+/** Host → grid. */
+export type HostPagingMessage =
+  /** Show a paged source (after "Load All Rows", or a table browser opening). */
+  | { type: 'paged.show'; output: PagedOutput }
+  | {
+      type: 'page.result';
+      sourceId: string;
+      requestId: number;
+      start: number;
+      rows: Cell[][];
+      /** Per row, for diffs. */
+      kinds?: (RowKind | null)[];
+      /** Per row, the values before the change (modified rows of a diff), else null. */
+      old?: (Cell[] | null)[];
+      /** Fewer rows than asked for and nothing after them: the source ends here. */
+      end?: boolean;
+    }
+  | { type: 'page.error'; sourceId: string; requestId: number; start: number; end: number; message: string }
+  | { type: 'page.total'; sourceId: string; totalRows: number }
+  /** The sort or filter changed (or the view reopened): drop every page and start again. */
+  | { type: 'page.reset'; sourceId: string; totalRows?: number; sort: ColumnSort[]; filters: ColumnFilter[] }
+  /** The ref the source was opened at has moved on; pages stay at `commit`. */
+  | { type: 'ref.moved'; sourceId: string; ref: string; commit: string; movedTo: string }
+  /** "Load All Rows" could not start (not a single SELECT, duplicate column names ...). */
+  | { type: 'loadAll.refused'; message: string };
+
+const isInt = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+const MAX_PAGE_ROWS = 10_000;
+
+function parseSort(v: unknown): ColumnSort[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const out: ColumnSort[] = [];
+  for (const s of v) {
+    if (!s || typeof s !== 'object') return undefined;
+    const { column, direction } = s as Record<string, unknown>;
+    if (typeof column !== 'string' || (direction !== 'asc' && direction !== 'desc')) return undefined;
+    out.push({ column, direction });
+  }
+  return out;
+}
+
+function parseFilters(v: unknown): ColumnFilter[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const out: ColumnFilter[] = [];
+  for (const f of v) {
+    if (!f || typeof f !== 'object') return undefined;
+    const { column, op, value, min, max } = f as Record<string, unknown>;
+    if (typeof column !== 'string') return undefined;
+    if ((op === 'equals' || op === 'contains') && typeof value === 'string') out.push({ column, op, value });
+    else if (op === 'range' && (typeof min === 'string' || typeof max === 'string') && (min === undefined || typeof min === 'string') && (max === undefined || typeof max === 'string')) {
+      out.push({ column, op, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) });
+    } else if (op === 'isNull' || op === 'isNotNull') out.push({ column, op });
+    else return undefined;
+  }
+  return out;
+}
+
+/** Checks a message from the grid; undefined when it is not a well-formed paging message. */
+export function parseGridPagingMessage(raw: unknown): GridPagingMessage | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const m = raw as Record<string, unknown>;
+  switch (m.type) {
+    case 'page.request':
+      if (typeof m.sourceId !== 'string' || !isInt(m.requestId) || !isInt(m.start) || !isInt(m.end)) return undefined;
+      if (m.end <= m.start || m.end - m.start > MAX_PAGE_ROWS) return undefined;
+      return { type: 'page.request', sourceId: m.sourceId, requestId: m.requestId, start: m.start, end: m.end };
+    case 'view.change': {
+      const sort = parseSort(m.sort);
+      const filters = parseFilters(m.filters);
+      if (typeof m.sourceId !== 'string' || !sort || !filters) return undefined;
+      return { type: 'view.change', sourceId: m.sourceId, sort, filters };
+    }
+    case 'loadAll':
+      return { type: 'loadAll' };
+    case 'export.stream':
+      if (typeof m.sourceId !== 'string' || !(STREAM_FORMATS as readonly unknown[]).includes(m.format)) return undefined;
+      return { type: 'export.stream', sourceId: m.sourceId, format: m.format as StreamFormat };
+    case 'refresh':
+      if (typeof m.sourceId !== 'string') return undefined;
+      return { type: 'refresh', sourceId: m.sourceId };
+    default:
+      return undefined;
+  }
+}

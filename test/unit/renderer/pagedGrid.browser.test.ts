@@ -1,0 +1,290 @@
+// The paged grid in a real Chromium, against a fake host that serves pages the way the extension
+// host will (asynchronously, by request id): scrolling to the end of 100,000 rows, only the pages
+// near the viewport held, a failing page with Retry, frozen key columns, server sort and filter,
+// Load All Rows and the ref-moved notice. Skipped where Chromium is not installed, except on CI,
+// where that fails.
+import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import * as esbuild from 'esbuild';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+// Page-side code as a string: tsx would wrap functions passed to evaluate in helpers the page lacks.
+const HOST_JS = `
+window.posted = [];
+window.copies = [];
+window.failOnce = {};
+window.served = 0;
+window.cell = function (i, c) {
+  if (c === 0) return String(i + 1);
+  if (c === 1) return 'label ' + (i + 1);
+  return 'wide value ' + c + ' of row ' + (i + 1);
+};
+window.rowsFor = function (start, end, total) {
+  var out = [];
+  for (var i = start; i < Math.min(end, total); i++) {
+    var r = [];
+    for (var c = 0; c < window.columnCount; c++) r.push(window.cell(i, c));
+    out.push(r);
+  }
+  return out;
+};
+window.makeHost = function (total) {
+  return {
+    copy: function (text, format, rows) { window.copies.push({ text: text, rows: rows }); },
+    export: function () {},
+    post: function (m) {
+      window.posted.push(m);
+      if (m.type !== 'page.request') return;
+      setTimeout(function () {
+        var page = Math.floor(m.start / window.pageSize);
+        if (window.failOnce[page]) {
+          window.failOnce[page] = false;
+          window.grid.receive({ type: 'page.error', sourceId: m.sourceId, requestId: m.requestId, start: m.start, end: m.end, message: 'server said 503' });
+          return;
+        }
+        window.served++;
+        window.grid.receive({ type: 'page.result', sourceId: m.sourceId, requestId: m.requestId, start: m.start, rows: window.rowsFor(m.start, m.end, total) });
+      }, 5);
+    },
+  };
+};
+window.pagedOutput = function (total, pageSize, columnCount, extra) {
+  window.pageSize = pageSize;
+  window.columnCount = columnCount;
+  var columns = [{ name: 'id', type: 'bigint', is_primary_key: true, source_table: 'products' }, { name: 'label', type: 'varchar(40)', source_table: 'products' }];
+  for (var c = 2; c < columnCount; c++) columns.push({ name: 'col' + c, type: 'text', source_table: 'products' });
+  return Object.assign({
+    v: 1, kind: 'paged', sourceId: 'src1', columns: columns,
+    target: { hostId: 'h', owner: 'alice', name: 'shop', ref: 'main' }, commit: 'abcdef0123456789abcdef0123456789',
+    title: 'products @ main', pageSize: pageSize, totalRows: total, serverSort: true, serverFilter: true,
+  }, extra || {});
+};
+window.mountPaged = function (total, pageSize, columnCount, extra) {
+  window.grid = new VdbGrid.ResultGrid(window.pagedOutput(total, pageSize, columnCount, extra), window.makeHost(total), document.getElementById('host'));
+};`;
+
+// Never skipped on CI (the CI variable, set by .ci/run): a missing browser must fail there.
+const describeIfChromium = existsSync(CHROMIUM) || process.env['CI'] ? describe : describe.skip;
+
+describeIfChromium('paged result grid in Chromium', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let page: Page;
+  let gridJs: string;
+
+  before(async () => {
+    const b = await esbuild.build({
+      entryPoints: ['src/renderer/resultGrid.ts'],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      globalName: 'VdbGrid',
+      platform: 'browser',
+      define: { 'process.env.NODE_ENV': '"production"' },
+    });
+    gridJs = b.outputFiles[0]!.text;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+    await page.setContent('<div id="host"></div>');
+    await page.addScriptTag({ content: gridJs });
+    await page.addScriptTag({ content: HOST_JS });
+  });
+  afterEach(async () => {
+    await page?.close();
+  });
+
+  const visibleIds = (): Promise<string[]> => page.locator('.vdb-row:not([hidden]) .vdb-cell[data-c="0"]:not(.placeholder)').allTextContents();
+  const posted = async (type: string): Promise<Record<string, unknown>[]> =>
+    ((await page.evaluate('window.posted')) as Record<string, unknown>[]).filter((m) => m.type === type);
+
+  it('draws the first page when it arrives, scrolls to the last of 100,000 rows, and holds only pages near the viewport', async () => {
+    await page.evaluate('mountPaged(100000, 500, 4)');
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+    assert.equal(await page.locator('.vdb-cell[data-r="0"][data-c="1"]').textContent(), 'label 1');
+    assert.equal(await page.locator('.vdb-grid').getAttribute('aria-rowcount'), '100001');
+    assert.match((await page.locator('.vdb-summary').textContent()) ?? '', /^100,000 rows × 4 columns · alice\/shop @ main \(abcdef01\)/);
+    await page.evaluate('document.querySelector(".vdb-grid").scrollTop = 1e9');
+    await page.waitForSelector('.vdb-cell[data-r="99999"][data-c="1"]:not(.placeholder)');
+    assert.equal(await page.locator('.vdb-cell[data-r="99999"][data-c="1"]').textContent(), 'label 100000');
+    const ids = await visibleIds();
+    assert.equal(ids[ids.length - 1], '100000');
+    // The jump fetched the end, not the 200 pages in between; memory holds a few pages.
+    const served = (await page.evaluate('window.served')) as number;
+    assert.ok(served <= 6, `served ${served} pages`);
+    const resident = (await page.evaluate('window.grid.source.residentRows')) as number;
+    assert.ok(resident <= 3 * 500, `${resident} rows held`);
+    // Scrolling through the middle keeps the bound.
+    for (const top of [2_000_000, 1_000_000, 500_000]) {
+      await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = ${top}`);
+      await page.waitForFunction(`document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0`);
+      assert.ok(((await page.evaluate('window.grid.source.residentPages')) as number) <= 3);
+    }
+    const first = Number((await visibleIds())[0]);
+    assert.ok(first > 22_000 && first < 23_000, `row at 500,000 px: ${first}`);
+  });
+
+  it('rows not loaded yet draw as placeholders, then fill in', async () => {
+    // Counted in the same task as the mount, so no page can have answered yet.
+    const placeholders = (await page.evaluate(`(function () {
+      mountPaged(1000, 100, 3);
+      return document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder[aria-busy="true"]').length;
+    })()`)) as number;
+    assert.ok(placeholders > 10, `${placeholders} placeholders`);
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="0"]:not(.placeholder)');
+    assert.equal(await page.locator('.vdb-row:not([hidden]) .vdb-cell.placeholder').count(), 0);
+  });
+
+  it('a page that fails shows its error with Retry on its rows and keeps the rows already loaded', async () => {
+    await page.evaluate('window.failOnce[1] = true; mountPaged(1000, 100, 3)');
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+    // Row 100 starts the failed page: scroll it into view.
+    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 90 * 22`);
+    await page.waitForSelector('.vdb-row.failed .vdb-rowerror');
+    const err = page.locator('.vdb-row.failed .vdb-rowerror').first();
+    assert.match((await err.textContent()) ?? '', /Could not load these rows: server said 503/);
+    // Rows of the pages on either side are still there.
+    assert.equal(await page.locator('.vdb-cell[data-r="95"][data-c="1"]').textContent(), 'label 96');
+    await page.locator('.vdb-retry[data-retry="105"]').click();
+    await page.waitForSelector('.vdb-cell[data-r="100"][data-c="1"]:not(.placeholder)');
+    assert.equal(await page.locator('.vdb-cell[data-r="100"][data-c="1"]').textContent(), 'label 101');
+    assert.equal(await page.locator('.vdb-row.failed:not([hidden])').count(), 0);
+    assert.equal(await page.locator('.vdb-cell[data-r="95"][data-c="1"]').textContent(), 'label 96');
+  });
+
+  it('the primary-key column stays in view on horizontal scroll', async () => {
+    await page.evaluate('mountPaged(200, 100, 30)');
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="0"]:not(.placeholder)');
+    const grid = (await page.locator('.vdb-grid').boundingBox())!;
+    const before = (await page.locator('.vdb-cell[data-r="0"][data-c="0"]').boundingBox())!;
+    const labelBefore = (await page.locator('.vdb-cell[data-r="0"][data-c="1"]').boundingBox())!;
+    await page.evaluate('document.querySelector(".vdb-grid").scrollLeft = 1500');
+    await page.waitForFunction('document.querySelector(".vdb-cell[data-r=\\"0\\"][data-c=\\"1\\"]") === null || document.querySelector(".vdb-cell[data-r=\\"0\\"][data-c=\\"1\\"]").getBoundingClientRect().x < 0');
+    const after = (await page.locator('.vdb-cell[data-r="0"][data-c="0"]').boundingBox())!;
+    assert.equal(await page.locator('.vdb-cell[data-r="0"][data-c="0"]').textContent(), '1');
+    assert.ok(Math.abs(after.x - before.x) < 1, `key column moved from ${before.x} to ${after.x}`);
+    assert.ok(after.x >= grid.x && after.x < grid.x + 100);
+    assert.ok(labelBefore.x > before.x);
+    // What is drawn at the key column's place is the key column, not a scrolled cell on top.
+    const topEl = await page.evaluate(`(function () { var e = document.elementFromPoint(${after.x + 5}, ${after.y + 5}); return e && e.getAttribute('data-c'); })()`);
+    assert.equal(topEl, '0');
+    const header = (await page.locator('.vdb-hcell[data-col="0"]').boundingBox())!;
+    assert.ok(Math.abs(header.x - after.x) < 1, 'the key header stays above its column');
+  });
+
+  it('sorting and filtering go to the server; the reset answer re-reads the rows', async () => {
+    await page.evaluate('mountPaged(1000, 100, 3)');
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="0"]:not(.placeholder)');
+    await page.click('.vdb-hcell[data-col="1"] .vdb-hname');
+    const changes = await posted('view.change');
+    assert.deepEqual(changes[0], { type: 'view.change', sourceId: 'src1', sort: [{ column: 'label', direction: 'asc' }], filters: [] });
+    await page.click('.vdb-hfilter[data-filter="1"]');
+    await page.selectOption('.vdb-filter-op', 'contains');
+    await page.fill('.vdb-filter-value', "50% 'off' `x` ü");
+    await page.click('.vdb-filter-apply');
+    const filters = (await posted('view.change'))[1];
+    assert.deepEqual(filters, {
+      type: 'view.change',
+      sourceId: 'src1',
+      sort: [{ column: 'label', direction: 'asc' }],
+      filters: [{ column: 'label', op: 'contains', value: "50% 'off' `x` ü" }],
+    });
+    // The host answers: a new total, pages read again.
+    const before = (await posted('page.request')).length;
+    await page.evaluate(`window.grid.receive({ type: 'page.reset', sourceId: 'src1', totalRows: 12, sort: [{ column: 'label', direction: 'asc' }], filters: [{ column: 'label', op: 'contains', value: "50% 'off' \`x\` ü" }] })`);
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="0"]:not(.placeholder)');
+    assert.ok((await posted('page.request')).length > before);
+    assert.equal(await page.locator('.vdb-grid').getAttribute('aria-rowcount'), '13');
+    assert.equal(await page.locator('.vdb-hcell[data-col="1"]').getAttribute('aria-sort'), 'ascending');
+    assert.match((await page.locator('.vdb-summary').textContent()) ?? '', /^12 rows .* where label contains "50% 'off' `x` ü"/);
+    assert.equal(await page.locator('.vdb-hfilter.on[data-filter="1"]').count(), 1);
+    assert.equal(await page.locator('.vdb-empty').isVisible(), false);
+    // A filter nothing matches: the view says so.
+    await page.evaluate(`window.grid.receive({ type: 'page.reset', sourceId: 'src1', totalRows: 0, sort: [], filters: [{ column: 'label', op: 'isNull' }] })`);
+    assert.equal(await page.locator('.vdb-empty').textContent(), 'No rows match the filters.');
+    assert.equal(await page.locator('.vdb-empty').isVisible(), true);
+    // A range needs a bound: the form says so and sends nothing.
+    const sent = (await posted('view.change')).length;
+    await page.click('.vdb-hfilter[data-filter="0"]');
+    await page.selectOption('.vdb-filter-op', 'range');
+    await page.click('.vdb-filter-apply');
+    assert.match((await page.locator('.vdb-filter-error').textContent()) ?? '', /lower bound/);
+    assert.equal((await posted('view.change')).length, sent);
+  });
+
+  it('copy takes loaded rows only; export asks the host to stream every row', async () => {
+    await page.evaluate('mountPaged(1000, 100, 3)');
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="0"]:not(.placeholder)');
+    await page.click('.vdb-cell[data-r="1"][data-c="0"]');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Control+c');
+    assert.deepEqual(await page.evaluate('window.copies'), [{ text: '2\r\n3\r\n', rows: 2 }]);
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Control+Shift+Home');
+    await page.keyboard.press('Control+c');
+    assert.equal(((await page.evaluate('window.copies')) as unknown[]).length, 1, 'rows not loaded are not copied');
+    assert.match((await page.locator('.vdb-sr').textContent()) ?? '', /not loaded yet/);
+    await page.selectOption('.vdb-export-format', 'jsonl');
+    await page.click('.vdb-export');
+    assert.deepEqual(await posted('export.stream'), [{ type: 'export.stream', sourceId: 'src1', format: 'jsonl' }]);
+  });
+
+  it('Load All Rows on a result past the cap: the host swaps in the paged source at the same commit', async () => {
+    await page.evaluate(`(function () {
+      window.pageSize = 100; window.columnCount = 2;
+      var host = window.makeHost(2500);
+      var rows = window.rowsFor(0, 1000, 2500);
+      window.grid = new VdbGrid.ResultGrid({ v: 1, result: { status: 'row_limit', message: 'more than 1000 rows', columns: [{ name: 'id', type: 'bigint' }, { name: 'label', type: 'text' }], rows: rows },
+        sql: 'select * from t', target: { hostId: 'h', owner: 'alice', name: 'shop', ref: 'main' }, commit: 'abcdef0123456789abcdef0123456789', ranAt: '', elapsedMs: 3, limit: 60000 }, host, document.getElementById('host'));
+    })()`);
+    const advice = (await page.locator('[data-banner="row_limit"]').textContent()) ?? '';
+    assert.match(advice, /The server stops every result at 1,000 rows \(its cap\), below your limit of 60,000/);
+    await page.click('.vdb-loadall');
+    assert.deepEqual(await posted('loadAll'), [{ type: 'loadAll' }]);
+    assert.equal(await page.locator('.vdb-loadall').textContent(), 'Loading all rows…');
+    await page.evaluate(`window.grid.receive({ type: 'paged.show', output: window.pagedOutput(2500, 100, 2, { title: 'select * from t', serverSort: false, serverFilter: false }) })`);
+    await page.evaluate('document.querySelector(".vdb-grid").scrollTop = 1e9');
+    await page.waitForSelector('.vdb-cell[data-r="2499"][data-c="1"]:not(.placeholder)');
+    assert.equal(await page.locator('.vdb-cell[data-r="2499"][data-c="1"]').textContent(), 'label 2500');
+    assert.equal(await page.locator('[data-banner="row_limit"]').count(), 0);
+    // This paged result keeps the query's order: the header does not sort.
+    await page.click('.vdb-hcell[data-col="1"] .vdb-hname');
+    assert.equal((await posted('view.change')).length, 0);
+    assert.equal(await page.locator('.vdb-hfilter').count(), 0);
+  });
+
+  it('when the branch moves, the view says so and offers Refresh', async () => {
+    await page.evaluate('mountPaged(10, 100, 2)');
+    await page.evaluate(`window.grid.receive({ type: 'ref.moved', sourceId: 'src1', ref: 'main', commit: 'abcdef0123456789abcdef0123456789', movedTo: 'ffff0000111122223333444455556666' })`);
+    const b = page.locator('[data-banner="moved"]');
+    assert.match((await b.textContent()) ?? '', /main has moved since this opened.*read at abcdef01.*now at ffff0000/);
+    await page.click('.vdb-refresh');
+    assert.deepEqual(await posted('refresh'), [{ type: 'refresh', sourceId: 'src1' }]);
+  });
+
+  it('diff rows carry their kind, and a modified cell its old value', async () => {
+    await page.evaluate(`(function () {
+      window.columnCount = 2;
+      window.grid = new VdbGrid.ResultGrid(window.pagedOutput(3, 100, 2, { serverSort: false, serverFilter: false }), { copy: function () {}, export: function () {}, post: function (m) {
+        if (m.type === 'page.request') setTimeout(function () { window.grid.receive({ type: 'page.result', sourceId: 'src1', requestId: m.requestId, start: 0,
+          rows: [['1', 'new name'], ['2', 'added'], ['3', 'removed']], kinds: ['modified', 'added', 'removed'], old: [['1', 'old name'], null, null] }); }, 5);
+      } }, document.getElementById('host'));
+    })()`);
+    await page.waitForSelector('.vdb-row[data-kind="modified"]');
+    assert.equal(await page.locator('.vdb-row[data-kind="added"]').count(), 1);
+    assert.equal(await page.locator('.vdb-row[data-kind="removed"]').count(), 1);
+    const changed = page.locator('.vdb-row[data-kind="modified"] .vdb-cell.changed');
+    assert.equal(await changed.count(), 1);
+    assert.equal(await changed.textContent(), 'new name');
+    assert.equal(await changed.getAttribute('title'), 'Was: old name');
+  });
+});
