@@ -12,7 +12,7 @@
 // - Every paged query asks for one row more than the page, so the parser can tell "more" from
 //   "exactly full" without a count.
 // - Each query says which API `ref` it must be sent at (`at`): the ref itself for queries that read
-//   at a ref (dolt_history_<t>, dolt_blame_<t>, dolt_log, DESCRIBE … AS OF), the new side for table
+//   at a ref (dolt_history_<t>, dolt_blame_<t>, dolt_log, DESCRIBE), the new side for table
 //   functions (they name their revisions; any existing ref would do).
 import type { Cell } from '../../shared/wire';
 import { SqlInputError, quoteIdentifier, sqlCount, sqlString, sqlValue } from '../sql/quote';
@@ -172,10 +172,12 @@ export function buildPatchQuery(pair: RevisionPair, table: string, page: { pageS
   };
 }
 
-/** The columns of a table at a revision (Field, Type, Null, Key, Default, Extra). */
-export function buildColumnsQuery(table: string, revision: string): DoltQuery {
-  const r = parseRevision(revision);
-  return { sql: `DESCRIBE ${quoteIdentifier(table)} AS OF ${literalArg(r.text, 'revision')}`, at: r.base };
+/**
+ * The columns of a table at a branch, tag or commit (Field, Type, Null, Key, Default, Extra): a
+ * plain DESCRIBE sent at that ref. A missing table is an `error` answer: no columns on that side.
+ */
+export function buildColumnsQuery(table: string, ref: string): DoltQuery {
+  return { sql: `DESCRIBE ${quoteIdentifier(table)}`, at: parsePlainRevision(ref).text };
 }
 
 // ---------------------------------------------------------------- row diff

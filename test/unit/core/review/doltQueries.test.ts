@@ -122,8 +122,9 @@ describe('review SQL builders (Dolt dialect, one module)', () => {
       );
     });
 
-    it('columns of a table at a revision', () => {
-      assert.deepEqual(buildColumnsQuery('my `t`', 'main~1'), { sql: "DESCRIBE `my ``t``` AS OF 'main~1'", at: 'main' });
+    it('columns of a table at a branch, tag or commit: DESCRIBE sent at that ref', () => {
+      assert.deepEqual(buildColumnsQuery('my `t`', H1), { sql: 'DESCRIBE `my ``t```', at: H1 });
+      assert.throws(() => buildColumnsQuery('t', 'main~1'), RevisionError);
     });
   });
 
