@@ -1,7 +1,7 @@
 // A table's row diff as the Changes view shows it: each changed row with its kind, its primary
 // key and its cells (old → new, with a flag on the cells that changed), from the page queries of
 // ./doltQueries (buildRowDiffPageQuery, buildRowDiffCountQuery, buildColumnsQuery).
-import type { Cell, QueryResult } from '../../shared/wire';
+import type { Cell, QueryColumn, QueryResult } from '../../shared/wire';
 import { BINARY_CELL } from '../../shared/wire';
 import type { TableColumnInfo } from '../sql/tableQuery';
 import { ROW_DIFF_KINDS, diffKey, diffKeysetSupported, type DiffTableSpec, type RowDiffKind } from './doltQueries';
@@ -142,4 +142,31 @@ export function parseColumns(result: QueryResult): TableColumnInfo[] {
     primaryKey: cellAt(row, keyI) === 'PRI',
     nullable: (cellAt(row, nullI) ?? 'YES').toUpperCase() === 'YES',
   }));
+}
+
+/**
+ * A row diff as a plain table for export (CSV through the grid's formatters): `diff_type`, then
+ * `from_<c>` and `to_<c>` for each column on the sides that have it. A value a row does not have
+ * on a side (an added row's old values) is NULL, an empty field in CSV.
+ */
+export function rowDiffExportTable(columns: readonly DiffColumn[], rows: readonly RowDiff[]): { columns: QueryColumn[]; rows: Cell[][] } {
+  const out: QueryColumn[] = [{ name: 'diff_type', type: 'text' }];
+  const pick: { column: string; side: 'old' | 'new' }[] = [];
+  for (const c of columns) {
+    if (c.presence !== 'to') {
+      out.push({ name: `from_${c.name}`, type: '' });
+      pick.push({ column: c.name, side: 'old' });
+    }
+    if (c.presence !== 'from') {
+      out.push({ name: `to_${c.name}`, type: '' });
+      pick.push({ column: c.name, side: 'new' });
+    }
+  }
+  return {
+    columns: out,
+    rows: rows.map((r) => {
+      const cells = new Map(r.cells.map((c) => [c.column, c]));
+      return [r.kind, ...pick.map((p) => cells.get(p.column)?.[p.side] ?? null)];
+    }),
+  };
 }

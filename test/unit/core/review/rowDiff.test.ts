@@ -2,7 +2,8 @@
 // example: `quantity` dropped and `color`, `size` added on the feature branch.
 import { strict as assert } from 'node:assert';
 import type { DiffTableSpec } from '../../../../src/core/review/doltQueries';
-import { changedColumns, diffColumns, parseColumns, parseRowDiffCounts, parseRowDiffPage } from '../../../../src/core/review/rowDiff';
+import { changedColumns, diffColumns, parseColumns, parseRowDiffCounts, parseRowDiffPage, rowDiffExportTable } from '../../../../src/core/review/rowDiff';
+import { toCsv } from '../../../../src/shared/queryResultFormat';
 import { ReviewResultError } from '../../../../src/core/review/resultReader';
 import type { TableColumnInfo } from '../../../../src/core/sql/tableQuery';
 import { result } from './reviewTestKit';
@@ -120,6 +121,20 @@ describe('row diff pages', () => {
     assert.deepEqual(p.rows[0]?.key, []);
     assert.equal(p.hasMore, true);
     assert.equal(p.nextAfter, undefined);
+  });
+
+  it('exports as CSV: the kind, then old and new per column on the sides that have it', () => {
+    const table = rowDiffExportTable(page.columns, page.rows.slice(1, 4));
+    assert.equal(
+      toCsv(table.columns, table.rows),
+      [
+        'diff_type,from_pk,to_pk,from_name,to_name,to_color,to_size,from_quantity',
+        'modified,2,2,shoes,boots,brown,9,200',
+        'added,,4,,hat,grey,6,',
+        'removed,5,,scarf,,,,3',
+        '',
+      ].join('\r\n'),
+    );
   });
 
   it('a partial page says so; a missing column or unknown kind is an error', () => {
