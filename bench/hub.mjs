@@ -2,8 +2,11 @@
 //   sql     a read query at a branch over HTTP vs the same query on the same file in-process
 //   import  a CSV (default 1,000,000 rows) uploaded + imported vs inserting the rows directly
 //   merge   merging a pull whose branch changed every one of N rows (default 100,000) vs dolt_merge
-// Run: npm run build && node bench/hub.mjs [sql|import|merge|all]
-//   env BENCH_SQL_ROWS (100000), BENCH_SQL_RUNS (20), BENCH_IMPORT_ROWS (1000000), BENCH_MERGE_ROWS (100000)
+//   diff    Dolt's DOLT_DIFF('main', 'changed', 'items') over HTTP, 10% of N rows (default 100,000)
+//           changed on the branch, vs DoltLite's own dolt_diff_items('main', 'changed') in-process
+// Run: npm run build && node bench/hub.mjs [sql|import|merge|diff|all]
+//   env BENCH_SQL_ROWS (100000), BENCH_SQL_RUNS (20), BENCH_IMPORT_ROWS (1000000), BENCH_MERGE_ROWS (100000),
+//   BENCH_DIFF_ROWS (100000), BENCH_DIFF_RUNS (10)
 // Prints times, ratios and peak memory (hub process VmHWM; direct: the child's max RSS).
 // Never fails on time. Direct runs happen in a child process so their memory is measured alone.
 import { spawn, spawnSync } from 'node:child_process';
@@ -28,6 +31,7 @@ const results = [];
 if (which === 'sql' || which === 'all') results.push(await benchSql(env('BENCH_SQL_ROWS', 100000), env('BENCH_SQL_RUNS', 20)));
 if (which === 'import' || which === 'all') results.push(await benchImport(env('BENCH_IMPORT_ROWS', 1000000)));
 if (which === 'merge' || which === 'all') results.push(await benchMerge(env('BENCH_MERGE_ROWS', 100000)));
+if (which === 'diff' || which === 'all') results.push(await benchDiff(env('BENCH_DIFF_ROWS', 100000), env('BENCH_DIFF_RUNS', 10)));
 console.log('\n| scenario | hub | direct | ratio (hub / direct) | hub peak RSS | direct peak RSS |');
 console.log('|---|---|---|---|---|---|');
 for (const r of results) {
@@ -57,6 +61,45 @@ async function benchSql(rows, runs) {
     }
     const directRssMB = await d.stop();
     const res = { name: `SQL read at a branch (${rows.toLocaleString('en')} rows, GROUP BY, median of ${runs}, alternating)`, hubMs: median(hubTimes), directMs: median(directTimes), hubRssMB: hub.peakMB(), directRssMB };
+    console.log(res);
+    return res;
+  } finally {
+    await hub.stop();
+  }
+}
+
+async function benchDiff(rows, runs) {
+  const hub = await startHub();
+  try {
+    await setupTable(hub, rows);
+    await api(hub, 'POST', '/databases/bench/b/branches', { name: 'changed', from: { branch: 'main' } });
+    // Every tenth row gets a new price on the branch: 10% of the rows changed.
+    const changed = ['id,name,price,category'];
+    const cats = ['fruit', 'vegetable', 'dairy', 'bakery', 'meat'];
+    for (let i = 10; i <= rows; i += 10) changed.push(`${i},item-${i},${((i % 997) + 1000.5).toFixed(2)},${cats[i % 5]}`);
+    const op = await importCsv(hub, Buffer.from(changed.join('\n') + '\n'), 'items', 'update', 'changed', ['id']);
+    if (op.status !== 'succeeded') throw new Error(JSON.stringify(op));
+    const expected = rows / 10;
+    const hubQ = "SELECT * FROM DOLT_DIFF('main', 'changed', 'items')";
+    const directQ = "SELECT * FROM dolt_diff_items('main', 'changed')";
+    const d = startDirectServer([join(hub.dataDir, 'databases', 'bench', 'b.db'), directQ]);
+    const hubRun = async () => {
+      const r = await api(hub, 'POST', '/databases/bench/b/sql', { ref: 'main', q: hubQ, limit: expected + 1 });
+      if (r.status !== 'success' || r.rows.length !== expected) throw new Error(`hub diff: ${r.status} ${r.message ?? ''} ${r.rows.length} rows`);
+    };
+    await hubRun(); // warm: each engine worker loads the file once
+    await hubRun();
+    await d.run();
+    const hubTimes = [];
+    const directTimes = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      await hubRun();
+      hubTimes.push(performance.now() - t0);
+      directTimes.push(await d.run());
+    }
+    const directRssMB = await d.stop();
+    const res = { name: `DOLT_DIFF of ${rows.toLocaleString('en')} rows, ${expected.toLocaleString('en')} changed (median of ${runs}, alternating)`, hubMs: median(hubTimes), directMs: median(directTimes), hubRssMB: hub.peakMB(), directRssMB };
     console.log(res);
     return res;
   } finally {

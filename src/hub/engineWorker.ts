@@ -14,6 +14,8 @@ import type { Author, BranchRow, DbFile, EngineRequest, EngineResponse, Revision
 import { callsMutatingProcedure, mysqlNow, translateQuery } from './mysqlDialect';
 import { writeFileAtomicSync } from './atomicFile';
 import { runImport } from './tableImport';
+import { rewriteDoltSql } from './doltSql/rewrite';
+import { UserColumnTypes, engineContext, registerDoltSqlFunctions, reopenAsOf } from './doltSql/engineContext';
 
 const SQLITE_INTEGER = 1;
 const SQLITE_FLOAT = 2;
@@ -99,6 +101,12 @@ export class EngineCore {
         sql = `SELECT name AS "Tables_in_${dbName.replace(/"/g, '""')}" FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'dolt\\_%' ESCAPE '\\' ORDER BY name`;
         fixedTypes = ['varchar(64)'];
       } else if (t.kind === 'describe' || t.kind === 'showCreateTable') {
+        if (t.asOf !== undefined) {
+          // DESCRIBE t AS OF 'rev': the schema at that revision, read on a connection opened there.
+          const at = reopenAsOf(this.sqlite3, conn, this.memPath(db.key), t.asOf);
+          if ('error' in at) return { columns: [], rows: [], status: 'error', message: at.error };
+          conn = at.conn;
+        }
         const exists = conn.selectValue(`SELECT count(*) FROM sqlite_master WHERE type IN ('table','view') AND name = ?`, [t.table]);
         if (Number(exists) === 0) return { columns: [], rows: [], status: 'error', message: `table not found: ${t.table}` };
         const lit = `'${t.table.replace(/'/g, "''")}'`;
@@ -113,7 +121,14 @@ export class EngineCore {
         if (callsMutatingProcedure(t.sql)) {
           return { columns: [], rows: [], status: 'error', message: 'This endpoint is read-only: version-control procedures that change the database are not allowed.' };
         }
-        sql = t.sql;
+        // Dolt's version-control forms (DOLT_DIFF(...), AS OF, HASHOF, ...) onto DoltLite's.
+        registerDoltSqlFunctions(conn);
+        const rewritten = rewriteDoltSql(t.sql, engineContext(this.sqlite3, conn, () => {
+          const b = readFileSync(db.path);
+          return new Uint8Array(b.buffer, b.byteOffset, b.length);
+        }));
+        if ('error' in rewritten) return { columns: [], rows: [], status: 'error', message: rewritten.error };
+        sql = rewritten.sql;
       }
       return this.runSelect(conn, sql, limit, timeoutMs, fixedTypes);
     } finally {
@@ -146,8 +161,9 @@ export class EngineCore {
     const firstTypes: number[] = new Array(n).fill(SQLITE_NULL);
     // SQLite keeps decimal(p,s) values as numbers ("0.5"); MySQL prints the declared scale ("0.50").
     const scales: (number | undefined)[] = [];
+    const userCols = new UserColumnTypes(conn);
     for (let i = 0; i < n; i++) {
-      const m = /^\s*(?:decimal|numeric)\s*\(\s*\d+\s*,\s*(\d+)\s*\)/i.exec(capi.sqlite3_column_decltype(stmt.pointer, i) ?? '');
+      const m = /^\s*(?:decimal|numeric)\s*\(\s*\d+\s*,\s*(\d+)\s*\)/i.exec(userCols.declType(capi, stmt.pointer, i) ?? '');
       scales.push(m ? Number(m[1]) : undefined);
     }
     try {
@@ -187,6 +203,7 @@ export class EngineCore {
   private columns(conn: Sqlite3Db, stmt: { pointer: number; columnCount: number; getColumnName(i: number): string }, firstTypes: number[], fixedTypes?: string[]): QueryColumn[] {
     const capi = this.sqlite3.capi;
     const pkCache = new Map<string, Set<string>>();
+    const userCols = new UserColumnTypes(conn);
     const cols: QueryColumn[] = [];
     for (let i = 0; i < stmt.columnCount; i++) {
       const name = stmt.getColumnName(i);
@@ -194,9 +211,8 @@ export class EngineCore {
         cols.push({ name, type: fixedTypes[i] ?? 'text', is_primary_key: false, source_table: '' });
         continue;
       }
-      const decl = capi.sqlite3_column_decltype(stmt.pointer, i);
-      const table = capi.sqlite3_column_table_name(stmt.pointer, i) ?? '';
-      const origin = capi.sqlite3_column_origin_name(stmt.pointer, i) ?? '';
+      const decl = userCols.declType(capi, stmt.pointer, i);
+      const [table, origin] = userCols.source(capi, stmt.pointer, i);
       let isPk = false;
       if (table !== '' && origin !== '') {
         let pks = pkCache.get(table);

@@ -14,7 +14,9 @@ import type { Schema } from './validate';
 import { filePartsMd5, md5Base64 } from './credentials';
 import { writeFileAtomicSync } from './atomicFile';
 import { hexToDoltHash } from './doltHash';
-import { OpFailure, now } from './hubCommon';
+import { route } from './router';
+import type { Route } from './router';
+import { DB, OpFailure, now } from './hubCommon';
 import type { Caller, EndpointHost } from './hubCommon';
 
 const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
@@ -22,6 +24,13 @@ const MAX_PARTS = 10000;
 
 export class ImportEndpoints {
   constructor(private readonly hub: EndpointHost) {}
+
+  routes(): Route[] {
+    return [
+      route(`${DB}/imports/uploads`, { POST: (c, p) => this.createUpload(c, p) }),
+      route(`${DB}/imports`, { POST: (c, p) => this.createImport(c, p) }),
+    ];
+  }
 
   async createUpload(ctx: Ctx, p: Record<string, string>): Promise<void> {
     const a = this.hub.access(ctx, p, 'write');

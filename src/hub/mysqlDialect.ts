@@ -5,15 +5,17 @@
 export type TranslatedQuery =
   | { kind: 'sql'; sql: string }
   | { kind: 'showTables' }
-  | { kind: 'describe'; table: string }
-  | { kind: 'showCreateTable'; table: string }
+  | { kind: 'describe'; table: string; asOf?: string }
+  | { kind: 'showCreateTable'; table: string; asOf?: string }
   | { kind: 'invalid'; message: string };
 
 const IDENT = String.raw`(?:\x60([^\x60]+)\x60|"([^"]+)"|([A-Za-z_][A-Za-z0-9_$]*))`;
 const SHOW_TABLES = /^show\s+(?:full\s+)?tables$/i;
-const DESCRIBE = new RegExp(String.raw`^(?:describe|desc)\s+${IDENT}$`, 'i');
-const SHOW_COLUMNS = new RegExp(String.raw`^show\s+(?:full\s+)?(?:columns|fields)\s+(?:from|in)\s+${IDENT}$`, 'i');
-const SHOW_CREATE = new RegExp(String.raw`^show\s+create\s+table\s+${IDENT}$`, 'i');
+/** Dolt's `… AS OF 'revision'` after a table name (group 4: the quoted revision). */
+const AS_OF = String.raw`(?:\s+as\s+of\s+('(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"))?`;
+const DESCRIBE = new RegExp(String.raw`^(?:describe|desc)\s+${IDENT}${AS_OF}$`, 'i');
+const SHOW_COLUMNS = new RegExp(String.raw`^show\s+(?:full\s+)?(?:columns|fields)\s+(?:from|in)\s+${IDENT}${AS_OF}$`, 'i');
+const SHOW_CREATE = new RegExp(String.raw`^show\s+create\s+table\s+${IDENT}${AS_OF}$`, 'i');
 
 export function translateQuery(q: string): TranslatedQuery {
   const split = splitFirstStatement(q);
@@ -25,11 +27,19 @@ export function translateQuery(q: string): TranslatedQuery {
   if (SHOW_TABLES.test(sql)) return { kind: 'showTables' };
   for (const re of [DESCRIBE, SHOW_COLUMNS]) {
     const m = re.exec(sql);
-    if (m) return { kind: 'describe', table: m[1] ?? m[2] ?? m[3] ?? '' };
+    if (m) return withAsOf({ kind: 'describe', table: m[1] ?? m[2] ?? m[3] ?? '' }, m[4]);
   }
   const c = SHOW_CREATE.exec(sql);
-  if (c) return { kind: 'showCreateTable', table: c[1] ?? c[2] ?? c[3] ?? '' };
+  if (c) return withAsOf({ kind: 'showCreateTable', table: c[1] ?? c[2] ?? c[3] ?? '' }, c[4]);
   return { kind: 'sql', sql };
+}
+
+function withAsOf(q: Extract<TranslatedQuery, { asOf?: string }>, quoted: string | undefined): TranslatedQuery {
+  if (quoted === undefined) return q;
+  const inner = quoted.slice(1, -1);
+  const qc = quoted[0] as string;
+  q.asOf = inner.replace(/\\(.)/g, '$1').split(qc + qc).join(qc);
+  return q;
 }
 
 /** Splits at the first `;` outside quotes and comments. */

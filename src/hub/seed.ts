@@ -141,6 +141,43 @@ export async function seed(dataDir: string, workerScript: string, logger: Logger
     await comment('bob', 'alice', 'prices', p3.pull_number, 'This would break every report.');
     await api('alice', 'PATCH', `/databases/alice/prices/pulls/${p3.pull_number}`, { state: 'closed' });
 
+    // A history worth reviewing (added after everything above, so earlier numbers stay): a new
+    // table on main with rows added, edited and deleted and one schema change; #4 open, its
+    // changes span two tables with every kind of row change; #5 open and in conflict with main.
+    await commit('alice', 'prices', 'alice', 'main', 'Add the suppliers table', [
+      'CREATE TABLE suppliers (id int PRIMARY KEY, name varchar(100) NOT NULL, country char(2), rating int)',
+      "INSERT INTO suppliers VALUES (1,'Quinta do Vale','PT',4),(2,'Hortas do Sul','PT',3),(3,'Lacticinios Beira','PT',5),(4,'Frutas Norte','ES',2)",
+    ]);
+    await commit('alice', 'prices', 'bob', 'main', 'Review supplier ratings', [
+      'UPDATE suppliers SET rating = 3 WHERE id = 3',
+      'DELETE FROM suppliers WHERE id = 4',
+      "INSERT INTO suppliers VALUES (5,'Moinho Azul','PT',4)",
+    ]);
+    await commit('alice', 'prices', 'alice', 'main', 'Record supplier contact emails', [
+      'ALTER TABLE suppliers ADD COLUMN email varchar(255)',
+      "UPDATE suppliers SET email = 'geral@quintadovale.example' WHERE id = 1",
+      "UPDATE suppliers SET email = 'hortas@sul.example' WHERE id = 2",
+    ]);
+    await branch('alice', 'alice', 'prices', 'supplier-updates', 'main');
+    await commit('alice', 'prices', 'bob', 'supplier-updates', 'Add a cheese maker and yogurt', [
+      "INSERT INTO suppliers VALUES (6,'Serra Queijos','PT',4,'ola@serraqueijos.example')",
+      "INSERT INTO products VALUES (6,'Yogurt','dairy',0.90,'2026-01-20 10:00:00.000000')",
+    ]);
+    await commit('alice', 'prices', 'bob', 'supplier-updates', 'Retire Moinho Azul and reprice bananas', [
+      'DELETE FROM suppliers WHERE id = 5',
+      "UPDATE products SET price = 0.29, updated_at = '2026-01-20 11:00:00.000000' WHERE id = 2",
+    ]);
+    await commit('alice', 'prices', 'bob', 'supplier-updates', 'Drop cheese from the catalogue; rate Hortas do Sul', [
+      'DELETE FROM products WHERE id = 5',
+      'UPDATE suppliers SET rating = 4 WHERE id = 2',
+    ]);
+    const pSuppliers = await pull('bob', 'alice', 'prices', 'Update suppliers and the catalogue', 'Adds Serra Queijos and yogurt, retires Moinho Azul, drops cheese, reprices bananas.', ['alice', 'prices', 'supplier-updates'], 'main');
+    await comment('alice', 'alice', 'prices', pSuppliers.pull_number, 'Why drop cheese?');
+    await branch('alice', 'alice', 'prices', 'vale-rating', 'main');
+    await commit('alice', 'prices', 'alice', 'vale-rating', 'Quinta do Vale earns a 5', ['UPDATE suppliers SET rating = 5 WHERE id = 1']);
+    await pull('alice', 'alice', 'prices', "Raise Quinta do Vale's rating", 'Conflicts with the later review on main.', ['alice', 'prices', 'vale-rating'], 'main');
+    await commit('alice', 'prices', 'bob', 'main', 'Quinta do Vale slips to 3', ['UPDATE suppliers SET rating = 3 WHERE id = 1']);
+
     // ---- alice/inventory with a fork bob/inventory and a cross-fork pull
     await api('alice', 'POST', '/databases', { owner: 'alice', name: 'inventory', description: 'Stock levels per warehouse.', visibility: 'public' });
     await commit('alice', 'inventory', 'alice', 'main', 'Create the stock table', [
@@ -178,7 +215,7 @@ export async function seed(dataDir: string, workerScript: string, logger: Logger
       users: USERS.map(({ username, email, password }) => ({ username, email, password })),
       orgs: [{ name: ORG.name, members: ORG.members }],
       databases: [
-        { owner: 'alice', name: 'prices', visibility: 'public', description: 'Retail prices by store and product, with full history.', default_branch: 'main', tables: ['products', 'stores'] },
+        { owner: 'alice', name: 'prices', visibility: 'public', description: 'Retail prices by store and product, with full history.', default_branch: 'main', tables: ['products', 'stores', 'suppliers'] },
         { owner: 'alice', name: 'inventory', visibility: 'public', description: 'Stock levels per warehouse.', default_branch: 'main', tables: ['stock'] },
         { owner: 'bob', name: 'inventory', visibility: 'public', description: 'Stock levels per warehouse.', default_branch: 'main', tables: ['stock'], parent: 'alice/inventory' },
         { owner: 'alice', name: 'notes', visibility: 'private', description: 'Private notes.', default_branch: 'main', tables: ['notes'] },

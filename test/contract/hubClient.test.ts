@@ -34,7 +34,7 @@ describe('contract: HubClient against the hub', function () {
     assert.equal(first.items.length, 2);
     assert.ok(first.nextPageToken);
     const all = await collectAll((pageToken) => anon.listBranches(prices, { pageToken }));
-    assert.deepEqual(all.map((b) => b.name), ['experiment', 'main', 'more-stores', 'prices-2025']);
+    assert.deepEqual(all.map((b) => b.name), ['experiment', 'main', 'more-stores', 'prices-2025', 'supplier-updates', 'vale-rating']);
     const b = await alice.createBranch(prices, { name: 'contract-branch', from: { branch: 'main' } });
     assert.match(b.head_commit_sha, /^[0-9a-v]{32}$/);
     const tags = await collectAll((pageToken) => anon.listTags(prices, { pageToken }));
@@ -71,7 +71,7 @@ describe('contract: HubClient against the hub', function () {
 
   it('listPulls, createPull, getPull, updatePull, listPullComments, createPullComment, mergePull', async () => {
     const pulls = await collectAll((pageToken) => anon.listPulls(prices, { pageToken }));
-    assert.deepEqual(pulls.map((p) => p.state).sort(), ['closed', 'merged', 'open']);
+    assert.deepEqual(pulls.map((p) => p.state).sort(), ['closed', 'merged', 'open', 'open', 'open']);
     const pull = await alice.createPull(prices, {
       title: 'Contract pull',
       from_branch: { database: prices, branch_name: 'contract-branch' },

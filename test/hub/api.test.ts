@@ -136,7 +136,7 @@ describe('hub API: envelope, errors, auth, pagination, databases', function () {
       pages++;
     } while (token);
     assert.ok(pages >= 2);
-    assert.deepEqual(seen, ['experiment', 'main', 'more-stores', 'prices-2025']);
+    assert.deepEqual(seen, ['experiment', 'main', 'more-stores', 'prices-2025', 'supplier-updates', 'vale-rating']);
 
     const first = await hub.fetch('/databases/alice/prices/branches');
     const good = first.body.meta.next_page_token as string;

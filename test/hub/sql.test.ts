@@ -119,7 +119,7 @@ describe('hub SQL', function () {
   it('understands SHOW TABLES, DESCRIBE, SHOW COLUMNS, SHOW CREATE TABLE, backticks and NOW()', async () => {
     const tables = await get('SHOW TABLES;');
     assert.equal(tables.body.data.columns[0].name, 'Tables_in_prices');
-    assert.deepEqual(tables.body.data.rows, [['products'], ['stores']]);
+    assert.deepEqual(tables.body.data.rows, [['products'], ['stores'], ['suppliers']]);
     const desc = await get('DESCRIBE `products`');
     assert.deepEqual(desc.body.data.columns.map((c: any) => c.name), ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra']);
     assert.deepEqual(desc.body.data.rows[0], ['id', 'bigint', 'NO', 'PRI', null, '']);

@@ -97,7 +97,7 @@ describe('hub versioning: branches, tags, releases, forks, pulls, merges, operat
       });
       const r = await hub.fetch(`${P}/pulls`, { user: 'bob', json: body('From bob') });
       assert.equal(r.status, 201);
-      assert.equal(r.body.data.pull_number, 4);
+      assert.equal(r.body.data.pull_number, 6, 'after the five seeded pulls');
       assert.equal(r.body.data.state, 'open');
       assert.equal(r.body.data.creator, 'bob');
       assert.deepEqual(r.body.data.to_branch, { database: { owner: 'alice', name: 'prices' }, branch_name: 'main' });
@@ -108,42 +108,42 @@ describe('hub versioning: branches, tags, releases, forks, pulls, merges, operat
       const noBranch = await hub.fetch(`${P}/pulls`, { user: 'alice', json: { ...body('x'), from_branch: { database: { owner: 'alice', name: 'prices' }, branch_name: 'ghost' } } });
       assert.equal(noBranch.status, 404);
       assert.equal((await hub.fetch(`${P}/pulls`, { json: body('anon') })).status, 401);
-      const got = await hub.fetch(`${P}/pulls/4`);
+      const got = await hub.fetch(`${P}/pulls/6`);
       assert.equal(got.body.data.title, 'From bob');
       assert.equal((await hub.fetch(`${P}/pulls/999`)).status, 404);
       assert.equal((await hub.fetch(`${P}/pulls/abc`)).status, 400);
     });
 
     it('PATCHes title, description and open/closed, refuses merged, and only for the author or writers', async () => {
-      const r = await hub.fetch(`${P}/pulls/4`, { method: 'PATCH', user: 'bob', json: { title: 'Renamed', description: 'Now with text' } });
+      const r = await hub.fetch(`${P}/pulls/6`, { method: 'PATCH', user: 'bob', json: { title: 'Renamed', description: 'Now with text' } });
       assert.equal(r.status, 200);
       assert.equal(r.body.data.title, 'Renamed');
       assert.equal(r.body.data.description, 'Now with text');
       assert.ok(r.body.data.from_branch);
-      const closed = await hub.fetch(`${P}/pulls/4`, { method: 'PATCH', user: 'alice', json: { state: 'closed' } });
+      const closed = await hub.fetch(`${P}/pulls/6`, { method: 'PATCH', user: 'alice', json: { state: 'closed' } });
       assert.equal(closed.body.data.state, 'closed');
-      const reopened = await hub.fetch(`${P}/pulls/4`, { method: 'PATCH', user: 'bob', json: { state: 'open' } });
+      const reopened = await hub.fetch(`${P}/pulls/6`, { method: 'PATCH', user: 'bob', json: { state: 'open' } });
       assert.equal(reopened.body.data.state, 'open');
-      const merged = await hub.fetch(`${P}/pulls/4`, { method: 'PATCH', user: 'alice', json: { state: 'merged' } });
+      const merged = await hub.fetch(`${P}/pulls/6`, { method: 'PATCH', user: 'alice', json: { state: 'merged' } });
       assert.ok(merged.status >= 400 && merged.status < 500);
       assert.ok(merged.body.code && merged.body.request_id);
-      assert.equal((await hub.fetch(`${P}/pulls/4`)).body.data.state, 'open');
-      assert.equal((await hub.fetch(`${P}/pulls/4`, { method: 'PATCH', user: 'alice', json: {} })).status, 400);
-      assert.equal((await hub.fetch(`${P}/pulls/4`, { method: 'PATCH', user: 'carol', json: { title: 'Hijack' } })).status, 403);
-      assert.equal((await hub.fetch(`${P}/pulls/4`, { method: 'PATCH', user: 'alice', json: { state: 'weird' } })).status, 400);
+      assert.equal((await hub.fetch(`${P}/pulls/6`)).body.data.state, 'open');
+      assert.equal((await hub.fetch(`${P}/pulls/6`, { method: 'PATCH', user: 'alice', json: {} })).status, 400);
+      assert.equal((await hub.fetch(`${P}/pulls/6`, { method: 'PATCH', user: 'carol', json: { title: 'Hijack' } })).status, 403);
+      assert.equal((await hub.fetch(`${P}/pulls/6`, { method: 'PATCH', user: 'alice', json: { state: 'weird' } })).status, 400);
     });
 
     it('adds comments (201, author and times from the server) and lists them in order', async () => {
-      const r = await hub.fetch(`${P}/pulls/4/comments`, { user: 'carol', json: { body: 'I have **thoughts**.' } });
+      const r = await hub.fetch(`${P}/pulls/6/comments`, { user: 'carol', json: { body: 'I have **thoughts**.' } });
       assert.equal(r.status, 201);
       assert.equal(r.body.data.author, 'carol');
       assert.equal(r.body.data.body, 'I have **thoughts**.');
       assert.ok(r.body.data.comment_id);
       assert.equal(r.body.data.created_at, r.body.data.updated_at);
-      assert.equal((await hub.fetch(`${P}/pulls/4/comments`, { user: 'carol', json: { body: 'x', author: 'alice' } })).status, 400);
-      assert.equal((await hub.fetch(`${P}/pulls/4/comments`, { json: { body: 'anon' } })).status, 401);
-      await hub.fetch(`${P}/pulls/4/comments`, { user: 'alice', json: { body: 'Second' } });
-      const list = await hub.fetch(`${P}/pulls/4/comments`);
+      assert.equal((await hub.fetch(`${P}/pulls/6/comments`, { user: 'carol', json: { body: 'x', author: 'alice' } })).status, 400);
+      assert.equal((await hub.fetch(`${P}/pulls/6/comments`, { json: { body: 'anon' } })).status, 401);
+      await hub.fetch(`${P}/pulls/6/comments`, { user: 'alice', json: { body: 'Second' } });
+      const list = await hub.fetch(`${P}/pulls/6/comments`);
       assert.deepEqual(list.body.data.map((c: any) => [c.author, c.body]), [['carol', 'I have **thoughts**.'], ['alice', 'Second']]);
       const seeded = await hub.fetch(`${P}/pulls/1/comments`);
       assert.equal(seeded.body.data.length, 2);
@@ -173,11 +173,11 @@ describe('hub versioning: branches, tags, releases, forks, pulls, merges, operat
     });
 
     it('rejects unknown fields in the merge body and merges only with write access', async () => {
-      const extra = await hub.fetch(`${P}/pulls/4/merge`, { user: 'alice', json: { squash: true } });
+      const extra = await hub.fetch(`${P}/pulls/6/merge`, { user: 'alice', json: { squash: true } });
       assert.equal(extra.status, 400);
       assert.match(extra.body.detail, /squash/);
-      assert.equal((await hub.fetch(`${P}/pulls/4/merge`, { user: 'bob', json: {} })).status, 403);
-      assert.equal((await hub.fetch(`${P}/pulls/4/merge`, { json: {} })).status, 401);
+      assert.equal((await hub.fetch(`${P}/pulls/6/merge`, { user: 'bob', json: {} })).status, 403);
+      assert.equal((await hub.fetch(`${P}/pulls/6/merge`, { json: {} })).status, 401);
     });
 
     it('fails a conflicting merge with an OperationError naming the tables, leaving the target untouched', async () => {

@@ -1,0 +1,39 @@
+// What the Dolt SQL rewriter needs from the engine, and what its parts share.
+import { quoteSqlIdentifier, quoteSqlString } from '../../core/sql/sqlTokens';
+
+/** A problem with the query the user should fix: becomes `status: error` with this message. */
+export class DoltSqlError extends Error {}
+
+export interface PreviewTable {
+  columns: string[];
+  rows: unknown[][];
+}
+
+/** The engine as the rewriter sees it: read-only look-ups on the query's connection. */
+export interface DoltSqlContext {
+  /** The 40-hex commit a revision (DoltLite's form: branch, tag, hex hash, HEAD, with ~N/^) names, or null. */
+  resolve(engineSpec: string): string | null;
+  /** The 40-hex merge base of two commits, or null if they share no history. */
+  mergeBase(aHex: string, bHex: string): string | null;
+  /** Column names of a query, or the engine's message when it cannot be prepared. */
+  columns(sql: string): string[] | { error: string };
+  /** Rows of a small query, as arrays. */
+  rows(sql: string, bind?: unknown[]): unknown[][];
+  /** What merging `mergeHex` into `baseHex` would conflict on, tried on a throwaway copy. */
+  previewMerge(baseHex: string, mergeHex: string, table?: string): { summary: PreviewTable; table?: PreviewTable } | { error: string };
+}
+
+/** A subquery whose rows are the given values: `(SELECT column1 AS a, … FROM (VALUES (…), …))`. */
+export function valuesSubquery(columns: readonly string[], rows: readonly unknown[][]): string {
+  if (rows.length === 0) return `(SELECT ${columns.map((c) => `NULL AS ${quoteSqlIdentifier(c)}`).join(', ')} LIMIT 0)`;
+  const values = rows.map((r) => `(${columns.map((_, k) => sqlValue(r[k])).join(', ')})`).join(', ');
+  return `(SELECT ${columns.map((c, k) => `column${k + 1} AS ${quoteSqlIdentifier(c)}`).join(', ')} FROM (VALUES ${values}))`;
+}
+
+function sqlValue(v: unknown): string {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'boolean') return v ? '1' : '0';
+  if (v instanceof Uint8Array) return `x'${Buffer.from(v).toString('hex')}'`;
+  return quoteSqlString(String(v), 'sqlite');
+}

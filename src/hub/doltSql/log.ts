@@ -1,0 +1,148 @@
+// DOLT_LOG(...) with Dolt's arguments, built from DoltLite's dolt_log(rev) (one revision, or
+// 'a..b') and dolt_commit_ancestors: revisions, ^rev and --not exclusions, 'a..b', 'a...b',
+// --parents, --merges, --min-parents and --decorate; commit_order is the commit's height.
+import { hexToDoltHash } from '../doltHash';
+import { parseRange } from './revisions';
+import { DoltSqlError, valuesSubquery } from './common';
+import type { DoltSqlContext } from './common';
+import { commitGraph } from './graph';
+
+interface LogRow {
+  hex: string;
+  committer: unknown;
+  email: unknown;
+  date: string;
+  message: unknown;
+}
+
+export function buildLog(args: readonly string[], ctx: DoltSqlContext, resolve: (spec: string) => string): string {
+  const include: string[] = [];
+  const exclude: string[] = [];
+  const symmetric: [string, string][] = [];
+  let parents = false;
+  let minParents = 0;
+  let decorate: 'no' | 'short' | 'full' = 'no';
+  let not = false;
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k] as string;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const flag = eq >= 0 ? a.slice(0, eq) : a;
+      const value = (): string => {
+        const v = eq >= 0 ? a.slice(eq + 1) : args[++k];
+        if (v === undefined) throw new DoltSqlError(`DOLT_LOG: ${flag} needs a value.`);
+        return v;
+      };
+      switch (flag) {
+        case '--parents':
+          parents = true;
+          break;
+        case '--merges':
+          minParents = Math.max(minParents, 2);
+          break;
+        case '--min-parents': {
+          const v = value();
+          if (!/^[0-9]+$/.test(v)) throw new DoltSqlError(`DOLT_LOG: --min-parents takes a whole number, not "${v}".`);
+          minParents = Number(v);
+          break;
+        }
+        case '--not':
+          not = true;
+          break;
+        case '--decorate': {
+          const v = value();
+          if (!['short', 'full', 'no', 'auto'].includes(v)) throw new DoltSqlError(`DOLT_LOG: --decorate takes short, full, no or auto, not "${v}".`);
+          decorate = v === 'auto' ? 'no' : (v as 'short' | 'full' | 'no');
+          break;
+        }
+        default:
+          throw new DoltSqlError(`DOLT_LOG: unknown option "${flag}" (this hub supports --parents, --merges, --min-parents, --not and --decorate).`);
+      }
+      continue;
+    }
+    if (not || a.startsWith('^')) {
+      exclude.push(resolve(a.startsWith('^') ? a.slice(1) : a));
+      continue;
+    }
+    const r = parseRange(a);
+    if (r.kind === 'single') include.push(resolve(a));
+    else if (r.kind === 'twoDot') {
+      exclude.push(resolve(r.from));
+      include.push(resolve(r.to));
+    } else symmetric.push([resolve(r.from), resolve(r.to)]);
+  }
+  if (include.length === 0 && symmetric.length === 0) include.push(resolve('HEAD'));
+
+  const logs = new Map<string, LogRow[]>();
+  const logOf = (hex: string): LogRow[] => {
+    let rows = logs.get(hex);
+    if (!rows) {
+      rows = ctx.rows('SELECT commit_hash, committer, email, date, message FROM dolt_log(?)', [hex]).map((r) => ({
+        hex: String(r[0]),
+        committer: r[1],
+        email: r[2],
+        date: String(r[3] ?? ''),
+        message: r[4],
+      }));
+      logs.set(hex, rows);
+    }
+    return rows;
+  };
+  const picked = new Map<string, LogRow>();
+  for (const hex of include) for (const row of logOf(hex)) picked.set(row.hex, row);
+  for (const [a, b] of symmetric) {
+    const inA = new Set(logOf(a).map((r) => r.hex));
+    const inB = new Set(logOf(b).map((r) => r.hex));
+    for (const row of [...logOf(a), ...logOf(b)]) if (inA.has(row.hex) !== inB.has(row.hex)) picked.set(row.hex, row);
+  }
+  for (const hex of exclude) for (const row of logOf(hex)) picked.delete(row.hex);
+
+  const sources = include.length + symmetric.length * 2;
+  const { parents: parentMap, heights } = commitGraph(ctx);
+  const refMap = new Map<string, string[]>();
+  if (decorate !== 'no') {
+    for (const [name, hash] of ctx.rows("SELECT name, hash FROM dolt_branches WHERE remote = '' OR remote IS NULL ORDER BY name")) {
+      refMap.set(String(hash), [...(refMap.get(String(hash)) ?? []), decorate === 'full' ? `refs/heads/${name}` : String(name)]);
+    }
+    for (const [name, hash] of ctx.rows('SELECT tag_name, tag_hash FROM dolt_tags ORDER BY tag_name')) {
+      refMap.set(String(hash), [...(refMap.get(String(hash)) ?? []), decorate === 'full' ? `refs/tags/${name}` : `tag: ${name}`]);
+    }
+  }
+
+  // One log keeps dolt_log's order; several are merged children-first, newest first among equals.
+  const ordered = sources > 1 ? topological([...picked.values()], parentMap) : [...picked.values()];
+  const rows = ordered.filter((r) => (parentMap.get(r.hex)?.length ?? 0) >= minParents);
+  const columns = ['commit_hash', 'committer', 'email', 'date', 'message', 'commit_order'];
+  if (parents) columns.push('parents');
+  if (decorate !== 'no') columns.push('refs');
+  return valuesSubquery(
+    columns,
+    rows.map((r) => {
+      const out: unknown[] = [hexToDoltHash(r.hex), r.committer, r.email, r.date, r.message, heights.get(r.hex) ?? null];
+      if (parents) out.push((parentMap.get(r.hex) ?? []).map(hexToDoltHash).join(', '));
+      if (decorate !== 'no') out.push((refMap.get(r.hex) ?? []).join(', '));
+      return out;
+    }),
+  );
+}
+
+/** Every commit before its parents; among commits ready at the same time, the newest first. */
+function topological(rows: LogRow[], parentMap: Map<string, string[]>): LogRow[] {
+  const byHex = new Map(rows.map((r) => [r.hex, r]));
+  const children = new Map<string, number>();
+  for (const r of rows) for (const p of parentMap.get(r.hex) ?? []) if (byHex.has(p)) children.set(p, (children.get(p) ?? 0) + 1);
+  const ready = rows.filter((r) => !children.get(r.hex));
+  const out: LogRow[] = [];
+  while (ready.length > 0) {
+    ready.sort((x, y) => (x.date < y.date ? 1 : x.date > y.date ? -1 : 0));
+    const next = ready.shift() as LogRow;
+    out.push(next);
+    for (const p of parentMap.get(next.hex) ?? []) {
+      const left = (children.get(p) ?? 0) - 1;
+      children.set(p, left);
+      const row = byHex.get(p);
+      if (left === 0 && row) ready.push(row);
+    }
+  }
+  return out;
+}

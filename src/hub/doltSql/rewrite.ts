@@ -1,0 +1,404 @@
+// Dolt's version-control SQL on DoltLite: finds the Dolt forms in a read-only query and rewrites
+// them onto DoltLite's own machinery (dolt_diff_<t>(a, b), dolt_at_<t>(ref), dolt_log(rev),
+// dolt_merge_base, dolt_conflicts_<t> on a throwaway copy), turning every commit hash the result
+// shows into Dolt's 32-character base32 form. Everything else in the query is left as written.
+import {
+  applyEdits,
+  closingParen,
+  identifierValue,
+  isKeyword,
+  quoteSqlIdentifier as qi,
+  significant,
+  splitArguments,
+  stringValue,
+  tokenize,
+} from '../../core/sql/sqlTokens';
+import type { SqlToken, TextEdit } from '../../core/sql/sqlTokens';
+import { hexToDoltHash } from '../doltHash';
+import { toDoltHash } from './revisions';
+import { DoltForms, HASH_FUNCTION, REVISION_FUNCTION, lit, systemHashColumns } from './forms';
+import { buildLog } from './log';
+import { DoltSqlError, valuesSubquery } from './common';
+import type { DoltSqlContext } from './common';
+
+/** Words that end a table reference instead of naming its alias. */
+const NOT_ALIAS = new Set([
+  'where', 'on', 'using', 'join', 'inner', 'left', 'right', 'full', 'outer', 'cross', 'natural', 'group', 'order',
+  'limit', 'offset', 'having', 'union', 'except', 'intersect', 'window', 'for', 'lock', 'straight_join', 'as',
+  'indexed', 'not', 'use', 'force', 'ignore', 'returning', 'set', 'values', 'select',
+]);
+
+
+
+export function rewriteDoltSql(sql: string, ctx: DoltSqlContext): { sql: string } | { error: string } {
+  try {
+    return { sql: new Rewriter(sql, ctx).run() };
+  } catch (e) {
+    if (e instanceof DoltSqlError) return { error: e.message };
+    throw e;
+  }
+}
+
+class Rewriter {
+  private readonly toks: SqlToken[];
+  private readonly edits: TextEdit[] = [];
+  /** Token ranges already rewritten as a whole: the scan jumps over them. */
+  private readonly consumed = new Map<number, number>();
+
+  private readonly forms: DoltForms;
+
+  constructor(private readonly sql: string, private readonly ctx: DoltSqlContext) {
+    this.toks = significant(tokenize(sql));
+    this.forms = new DoltForms(ctx);
+  }
+
+  run(): string {
+    const toks = this.toks;
+    let i = 0;
+    while (i < toks.length) {
+      const skip = this.consumed.get(i);
+      if (skip !== undefined) {
+        i = skip;
+        continue;
+      }
+      const t = toks[i] as SqlToken;
+      if (isKeyword(t, 'from') || isKeyword(t, 'join')) this.fromList(i + 1, isKeyword(t, 'from'));
+      if (t.kind === 'word' && this.isPunct(i + 1, '(') && !this.isPunct(i - 1, '.')) {
+        const close = closingParen(toks, i + 1);
+        if (close > 0) {
+          const resume = this.call(t.text.toLowerCase(), i, close);
+          if (resume !== undefined) {
+            i = resume;
+            continue;
+          }
+        }
+      }
+      i++;
+    }
+    return applyEdits(this.sql, this.edits);
+  }
+
+  // ------------------------------------------------------------ helpers
+
+  private isPunct(i: number, text: string): boolean {
+    const t = this.toks[i];
+    return t !== undefined && t.kind === 'punct' && t.text === text;
+  }
+
+  private replace(from: number, to: number, text: string): void {
+    this.edits.push({ start: (this.toks[from] as SqlToken).start, end: (this.toks[to] as SqlToken).end, text });
+  }
+
+  private insertAfter(i: number, text: string): void {
+    const end = (this.toks[i] as SqlToken).end;
+    this.edits.push({ start: end, end, text });
+  }
+
+  /** Does an alias follow the table reference that ends just before `i`? */
+  private hasAlias(i: number): boolean {
+    const t = this.toks[i];
+    if (t === undefined) return false;
+    if (isKeyword(t, 'as')) return !isKeyword(this.toks[i + 1], 'of');
+    if (t.kind === 'bquoted' || t.kind === 'dquoted') return true;
+    return t.kind === 'word' && !NOT_ALIAS.has(t.text.toLowerCase());
+  }
+
+  /** Index just after the alias (if any) that follows position `i`. */
+  private skipAlias(i: number): number {
+    if (isKeyword(this.toks[i], 'as') && !isKeyword(this.toks[i + 1], 'of')) return i + 2;
+    return this.hasAlias(i) ? i + 1 : i;
+  }
+
+  /** The arguments of the call whose `(` is at `open`, each a literal string (Dolt requires literals). */
+  private literalArgs(fn: string, open: number, close: number): string[] {
+    return splitArguments(this.toks, open, close).map((arg, n) => {
+      const only = arg[0];
+      if (arg.length !== 1 || !only || (only.kind !== 'string' && only.kind !== 'dquoted' && only.kind !== 'number')) {
+        throw new DoltSqlError(`${fn}: argument ${n + 1} must be a literal value (a quoted string).`);
+      }
+      return only.kind === 'number' ? only.text : stringValue(only);
+    });
+  }
+
+  /** Replaces the call `[i, close]` by a subquery, naming it `alias` unless the query names it. */
+  private replaceCallBySubquery(i: number, close: number, subquery: string, alias: string): number {
+    this.replace(i, close, this.hasAlias(close + 1) ? subquery : `${subquery} AS ${qi(alias)}`);
+    return close + 1;
+  }
+
+  /**
+   * A call replaced by a constant keeps the column name it had (SQLite names an expression
+   * column by its text): when it is a bare item of a SELECT list, name it explicitly.
+   */
+  private keepColumnName(i: number, close: number): string {
+    const prev = this.toks[i - 1];
+    const next = this.toks[close + 1];
+    const prevOk = prev !== undefined && (isKeyword(prev, 'select') || isKeyword(prev, 'distinct') || isKeyword(prev, 'all') || (prev.kind === 'punct' && prev.text === ','));
+    const nextOk = next === undefined || isKeyword(next, 'from') || (next.kind === 'punct' && (next.text === ',' || next.text === ';' || next.text === ')'));
+    if (!prevOk || !nextOk || !this.inSelectList(i)) return '';
+    return ` AS ${qi(this.sql.slice((this.toks[i] as SqlToken).start, (this.toks[close] as SqlToken).end))}`;
+  }
+
+  /** Is token `i` in a SELECT list (not inside parentheses of its own, not after FROM)? */
+  private inSelectList(i: number): boolean {
+    let depth = 0;
+    for (let k = i - 1; k >= 0; k--) {
+      const t = this.toks[k] as SqlToken;
+      if (t.kind === 'punct' && t.text === ')') depth++;
+      else if (t.kind === 'punct' && t.text === '(') {
+        if (depth === 0) return false;
+        depth--;
+      } else if (depth === 0 && t.kind === 'word') {
+        const w = t.text.toLowerCase();
+        if (w === 'select') return true;
+        if (['from', 'where', 'on', 'having', 'by', 'limit', 'join', 'when', 'then', 'else', 'case', 'set', 'values', 'and', 'or', 'not', 'in', 'like', 'between', 'is'].includes(w)) return false;
+      }
+    }
+    return false;
+  }
+
+  // ------------------------------------------------------------ calls
+
+  /** Rewrites the call of `name` at `i` whose `)` is at `close`; returns where to resume, if handled. */
+  private call(name: string, i: number, close: number): number | undefined {
+    const open = i + 1;
+    switch (name) {
+      case 'dolt_diff': {
+        if (close === open + 1) {
+          // DoltLite's dolt_diff() (which tables changed per commit): only its hashes change.
+          const wrapped = this.forms.hashWrapped('dolt_diff()', ['commit_hash']);
+          return wrapped ? this.replaceCallBySubquery(i, close, wrapped, 'dolt_diff') : undefined;
+        }
+        const fn = 'DOLT_DIFF';
+        const args = this.literalArgs(fn, open, close);
+        if (args.length < 2 || args.length > 3) throw new DoltSqlError(`${fn} takes 2 or 3 arguments (from, to, table or 'from..to', table), got ${args.length}.`);
+        const table = args[args.length - 1] as string;
+        const { fromHex, toHex, rest } = this.forms.diffRange(fn, args.slice(0, -1));
+        if (rest.length > 0) throw new DoltSqlError(`${fn}: "${args[0]}" is a range; give the table as the second argument.`);
+        return this.replaceCallBySubquery(i, close, this.forms.diffSource(fn, table, fromHex, toHex), 'dolt_diff');
+      }
+      case 'dolt_diff_stat':
+      case 'dolt_diff_summary':
+      case 'dolt_schema_diff':
+      case 'dolt_patch': {
+        const fn = name.toUpperCase();
+        const args = this.literalArgs(fn, open, close);
+        if (args.length < 1 || args.length > 3) throw new DoltSqlError(`${fn} takes 1 to 3 arguments, got ${args.length}.`);
+        const { fromHex, toHex, rest } = this.forms.diffRange(fn, args);
+        if (rest.length > 1) throw new DoltSqlError(`${fn}: too many arguments after the revisions.`);
+        const table = rest[0];
+        const call = `${name}(${[fromHex, toHex, ...(table !== undefined ? [table] : [])].map(lit).join(', ')})`;
+        if (name !== 'dolt_patch') {
+          if (table !== undefined) this.forms.columnsOf(fn, call, table);
+          this.replace(i, close, call);
+          return close + 1;
+        }
+        this.forms.columnsOf(fn, call, table);
+        const sub = `(SELECT statement_order, ${lit(hexToDoltHash(fromHex))} AS from_commit_hash, ${lit(hexToDoltHash(toHex))} AS to_commit_hash, table_name, diff_type, statement FROM ${call})`;
+        return this.replaceCallBySubquery(i, close, sub, 'dolt_patch');
+      }
+      case 'dolt_log': {
+        const args = this.literalArgs('DOLT_LOG', open, close);
+        const sub = buildLog(args, this.ctx, (spec) => this.forms.resolve('DOLT_LOG', spec));
+        return this.replaceCallBySubquery(i, close, sub, 'dolt_log');
+      }
+      case 'hashof':
+      case 'dolt_hashof': {
+        const args = splitArguments(this.toks, open, close);
+        if (args.length !== 1) throw new DoltSqlError(`HASHOF takes 1 argument, got ${args.length}.`);
+        const arg = args[0] as SqlToken[];
+        if (arg.length === 1 && (arg[0]?.kind === 'string' || arg[0]?.kind === 'dquoted')) {
+          this.replace(i, close, lit(hexToDoltHash(this.forms.resolve('HASHOF', stringValue(arg[0])))) + this.keepColumnName(i, close));
+          return close + 1;
+        }
+        this.replace(i, i, `${HASH_FUNCTION}(dolt_hashof`);
+        this.edits.push({ start: (this.toks[open] as SqlToken).end, end: (this.toks[open] as SqlToken).end, text: `${REVISION_FUNCTION}(` });
+        this.edits.push({ start: (this.toks[close] as SqlToken).start, end: (this.toks[close] as SqlToken).start, text: ')' });
+        this.insertAfter(close, ')');
+        return i + 2;
+      }
+      case 'dolt_merge_base': {
+        const args = splitArguments(this.toks, open, close);
+        if (args.length !== 2) throw new DoltSqlError(`DOLT_MERGE_BASE takes 2 arguments, got ${args.length}.`);
+        const literal = args.every((a) => a.length === 1 && (a[0]?.kind === 'string' || a[0]?.kind === 'dquoted'));
+        if (literal) {
+          const [a, b] = args.map((a) => stringValue(a[0] as SqlToken)) as [string, string];
+          const base = this.ctx.mergeBase(this.forms.resolve('DOLT_MERGE_BASE', a), this.forms.resolve('DOLT_MERGE_BASE', b));
+          this.replace(i, close, (base ? lit(hexToDoltHash(base)) : 'NULL') + this.keepColumnName(i, close));
+          return close + 1;
+        }
+        this.replace(i, i, `${HASH_FUNCTION}(dolt_merge_base`);
+        for (const arg of args) {
+          const first = arg[0];
+          const last = arg[arg.length - 1];
+          if (!first || !last) throw new DoltSqlError('DOLT_MERGE_BASE: an argument is empty.');
+          this.edits.push({ start: first.start, end: first.start, text: `${REVISION_FUNCTION}(` });
+          this.edits.push({ start: last.end, end: last.end, text: ')' });
+        }
+        this.insertAfter(close, ')');
+        return i + 2;
+      }
+      case 'dolt_preview_merge_conflicts_summary':
+      case 'dolt_preview_merge_conflicts': {
+        const summary = name === 'dolt_preview_merge_conflicts_summary';
+        const fn = name.toUpperCase();
+        const args = this.literalArgs(fn, open, close);
+        const want = summary ? 2 : 3;
+        if (args.length !== want) throw new DoltSqlError(`${fn} takes ${want} arguments (${summary ? 'base, merge' : 'base, merge, table'}), got ${args.length}.`);
+        const baseHex = this.forms.resolve(fn, args[0] as string);
+        const mergeHex = this.forms.resolve(fn, args[1] as string);
+        const preview = this.ctx.previewMerge(baseHex, mergeHex, summary ? undefined : (args[2] as string));
+        if ('error' in preview) throw new DoltSqlError(`${fn}: ${preview.error}`);
+        const { columns, rows } = summary ? preview.summary : (preview.table as { columns: string[]; rows: unknown[][] });
+        return this.replaceCallBySubquery(i, close, valuesSubquery(columns, rows.map((r) => r.map(toDoltHash))), name);
+      }
+    }
+    const at = /^dolt_at_(.+)$/.exec(name);
+    if (at) {
+      const args = this.literalArgs('dolt_at', open, close);
+      if (args.length !== 1) throw new DoltSqlError(`${name} takes 1 argument (a revision), got ${args.length}.`);
+      this.replace(open + 1, close - 1, lit(this.forms.resolve(name, args[0] as string)));
+      return close + 1;
+    }
+    const diff = /^dolt_diff_(.+)$/.exec(name);
+    if (diff) {
+      const args = this.literalArgs(name, open, close);
+      const { fromHex, toHex, rest } = this.forms.diffRange(name, args);
+      if (rest.length > 0) throw new DoltSqlError(`${name} takes two revisions or one range, got ${args.length} arguments.`);
+      return this.replaceCallBySubquery(i, close, this.forms.diffSource(name, identifierValue(this.toks[i] as SqlToken).slice('dolt_diff_'.length), fromHex, toHex), name);
+    }
+    return undefined;
+  }
+
+  // ------------------------------------------------------------ FROM lists
+
+  /** Walks the table references of a FROM (comma list) or JOIN starting at `j`. */
+  private fromList(j: number, commaList: boolean): void {
+    for (;;) {
+      const end = this.tableRef(j);
+      if (end === undefined || !commaList || !this.isPunct(end, ',')) return;
+      j = end + 1;
+    }
+  }
+
+  /** Handles the table reference at `j`; returns the index after it (alias included). */
+  private tableRef(j: number): number | undefined {
+    const toks = this.toks;
+    const t = toks[j];
+    if (t === undefined) return undefined;
+    if (t.kind === 'punct' && t.text === '(') {
+      const close = closingParen(toks, j);
+      return close < 0 ? undefined : this.skipAlias(close + 1);
+    }
+    if (t.kind !== 'word' && t.kind !== 'bquoted' && t.kind !== 'dquoted') return undefined;
+    let nameAt = j;
+    if (this.isPunct(j + 1, '.') && toks[j + 2] !== undefined) nameAt = j + 2; // db.table
+    if (this.isPunct(nameAt + 1, '(')) {
+      const close = closingParen(toks, nameAt + 1);
+      return close < 0 ? undefined : this.skipAlias(close + 1);
+    }
+    const name = identifierValue(toks[nameAt] as SqlToken);
+    let after = nameAt + 1;
+    if (isKeyword(toks[after], 'as') && isKeyword(toks[after + 1], 'of')) {
+      after = this.asOf(j, name, after + 2);
+    } else {
+      this.systemTable(j, nameAt, name);
+    }
+    return this.skipAlias(after);
+  }
+
+  /** `t AS OF <revision>` -> `"dolt_at_t"('<hex>') AS t`. */
+  private asOf(j: number, table: string, exprAt: number): number {
+    const toks = this.toks;
+    const e = toks[exprAt];
+    let spec: string | undefined;
+    let end = exprAt;
+    if (e && (e.kind === 'string' || e.kind === 'dquoted')) {
+      spec = stringValue(e);
+    } else if (e && e.kind === 'word' && this.isPunct(exprAt + 1, '(') && ['hashof', 'dolt_hashof'].includes(e.text.toLowerCase())) {
+      const close = closingParen(toks, exprAt + 1);
+      const args = close > 0 ? this.literalArgs('HASHOF', exprAt + 1, close) : [];
+      if (args.length !== 1) throw new DoltSqlError('AS OF HASHOF(...) takes one literal revision.');
+      spec = args[0];
+      end = close;
+    }
+    if (spec === undefined) throw new DoltSqlError(`AS OF after "${table}" takes a branch, tag or commit as a quoted string.`);
+    const hex = this.forms.resolve('AS OF', spec);
+    const source = `${qi(`dolt_at_${table}`)}(${lit(hex)})`;
+    this.forms.columnsOf('AS OF', source, table);
+    this.replace(j, end, this.hasAlias(end + 1) ? source : `${source} AS ${qi(table)}`);
+    this.consumed.set(j, end + 1);
+    return end + 1;
+  }
+
+  /** System tables whose rows carry commit hashes are read through a converting subquery. */
+  private systemTable(j: number, nameAt: number, name: string): void {
+    const lower = name.toLowerCase();
+    const commitDiff = /^dolt_commit_diff_(.+)$/.exec(lower);
+    if (commitDiff) {
+      this.commitDiff(j, nameAt, name.slice('dolt_commit_diff_'.length));
+      return;
+    }
+    const hashCols = systemHashColumns(lower);
+    if (!hashCols) return;
+    const wrapped = lower === 'dolt_log' ? this.forms.logTable(qi(name)) : this.forms.hashWrapped(qi(name), hashCols);
+    if (!wrapped) return; // not a table here: the engine says so
+    this.replace(j, nameAt, this.hasAlias(nameAt + 1) ? wrapped : `${wrapped} AS ${qi(name)}`);
+    this.consumed.set(j, nameAt + 1);
+  }
+
+  /** `dolt_commit_diff_<t>` needs `from_commit = …` and `to_commit = …` in the WHERE clause. */
+  private commitDiff(j: number, nameAt: number, table: string): void {
+    const fn = `dolt_commit_diff_${table}`;
+    const from = this.findEquality('from_commit', nameAt + 1);
+    const to = this.findEquality('to_commit', nameAt + 1);
+    if (!from || !to) throw new DoltSqlError(`${fn} needs both from_commit and to_commit in WHERE, e.g. WHERE from_commit = HASHOF('main~1') AND to_commit = HASHOF('main').`);
+    const fromHex = this.forms.resolve(fn, from.spec);
+    const toHex = this.forms.resolve(fn, to.spec);
+    const source = this.forms.diffSource(fn, table, fromHex, toHex);
+    this.replace(j, nameAt, this.hasAlias(nameAt + 1) ? source : `${source} AS ${qi(fn)}`);
+    this.consumed.set(j, nameAt + 1);
+    // The filters then compare with the hashes the rows carry, whatever form they were written in.
+    for (const [found, hex] of [[from, fromHex], [to, toHex]] as const) {
+      if (found.literalAt !== undefined) {
+        this.replace(found.literalAt, found.literalAt, lit(hexToDoltHash(hex)));
+        this.consumed.set(found.literalAt, found.literalAt + 1);
+      }
+    }
+  }
+
+  /** Finds `[x.]column = 'value'` (or `= HASHOF('value')`, either side) after `from`. */
+  private findEquality(column: string, from: number): { spec: string; literalAt?: number } | undefined {
+    const toks = this.toks;
+    const valueAt = (k: number): { spec: string; literalAt?: number } | undefined => {
+      const v = toks[k];
+      if (!v) return undefined;
+      if (v.kind === 'string') return { spec: stringValue(v), literalAt: k };
+      if (v.kind === 'word' && ['hashof', 'dolt_hashof'].includes(v.text.toLowerCase()) && this.isPunct(k + 1, '(')) {
+        const close = closingParen(toks, k + 1);
+        const args = close > 0 ? splitArguments(toks, k + 1, close) : [];
+        const a = args[0];
+        if (args.length === 1 && a && a.length === 1 && a[0]?.kind === 'string') return { spec: stringValue(a[0]) };
+      }
+      return undefined;
+    };
+    for (let k = from; k < toks.length; k++) {
+      const t = toks[k] as SqlToken;
+      if (t.kind === 'punct' && t.text === ';') break;
+      const isCol = (t.kind === 'word' || t.kind === 'bquoted' || t.kind === 'dquoted') && identifierValue(t).toLowerCase() === column && !this.isPunct(k + 1, '.');
+      if (!isCol) continue;
+      if (this.isPunct(k + 1, '=')) {
+        const v = valueAt(k + 2);
+        if (v) return v;
+      }
+      if (this.isPunct(k - 1, '=')) {
+        // value = [x.]column
+        let lhs = k - 2;
+        if (this.isPunct(k - 1, '=') && this.isPunct(k - 2, '.')) lhs = k - 4;
+        const v = valueAt(lhs);
+        if (v) return v;
+      }
+    }
+    return undefined;
+  }
+}
