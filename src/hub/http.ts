@@ -13,8 +13,12 @@ const TITLES: Record<number, string> = {
   405: 'Method not allowed',
   409: 'Conflict',
   413: 'Payload too large',
+  414: 'URI too long',
   422: 'Unprocessable request',
+  429: 'Too many requests',
+  431: 'Request header fields too large',
   500: 'Internal server error',
+  503: 'Service unavailable',
 };
 
 /** An error a handler throws to answer with a Problem. */
@@ -64,31 +68,105 @@ export function sendData(ctx: Ctx, status: number, data: unknown, meta?: Meta): 
   sendJson(ctx, status, meta ? { data, meta } : { data });
 }
 
-export function sendProblem(ctx: Ctx, p: HttpProblem): void {
-  const body: Problem = {
-    type: PROBLEM_TYPE_BASE + String(p.code).toLowerCase().replace(/_/g, '-'),
-    title: TITLES[p.status] ?? 'Error',
-    status: p.status,
-    detail: p.detail,
-    instance: ctx.path,
-    code: p.code,
-    request_id: ctx.requestId,
+export function problemBody(status: number, code: Open<ErrorCode>, detail: string, instance: string, requestId: string): Problem {
+  return {
+    type: PROBLEM_TYPE_BASE + String(code).toLowerCase().replace(/_/g, '-'),
+    title: TITLES[status] ?? 'Error',
+    status,
+    // Details quote input through quoted(); this is the backstop for anything that did not.
+    detail: clip(detail, MAX_DETAIL),
+    instance: clip(instance, MAX_INSTANCE),
+    code,
+    request_id: requestId,
   };
-  sendJson(ctx, p.status, body, p.headers);
+}
+
+export function sendProblem(ctx: Ctx, p: HttpProblem): void {
+  if (ctx.res.headersSent) {
+    ctx.res.destroy();
+    return;
+  }
+  const headers = { ...p.headers };
+  // A refused request whose body was never read: it is drained after the answer (the caller
+  // resumes it) unless there is too much of it, then the connection closes instead.
+  const declared = declaredLength(ctx.req);
+  if (!ctx.req.complete && (declared === undefined ? ctx.req.headers['transfer-encoding'] !== undefined : declared > MAX_DRAIN_BYTES)) headers['Connection'] = 'close';
+  sendJson(ctx, p.status, problemBody(p.status, p.code, p.detail, ctx.path, ctx.requestId), headers);
+}
+
+const MAX_DETAIL = 2000;
+const MAX_INSTANCE = 1000;
+
+function clip(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+/** Input quoted in a message: at most `max` characters of it, and its length when cut. */
+export function quoted(v: string, max = 100): string {
+  return v.length > max ? `"${v.slice(0, max)}…" (${v.length} characters)` : `"${v}"`;
 }
 
 export const MAX_JSON_BODY = 8 * 1024 * 1024;
 
-export async function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req) {
-    const b = c as Buffer;
-    size += b.length;
-    if (size > max) throw new HttpProblem(413, 'VALIDATION_FAILED', `The request body is larger than ${max} bytes.`);
-    chunks.push(b);
-  }
-  return Buffer.concat(chunks);
+/**
+ * After a 413 the rest of the body is read and thrown away, so the connection can carry the next
+ * request; a body that would take more than this to drain closes the connection instead (the
+ * Problem says `Connection: close`).
+ */
+export const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+
+function declaredLength(req: IncomingMessage): number | undefined {
+  const h = req.headers['content-length'];
+  return h !== undefined && /^\d{1,15}$/.test(h) ? Number(h) : undefined;
+}
+
+export function payloadTooLarge(max: number, closeConnection: boolean): HttpProblem {
+  return new HttpProblem(413, 'VALIDATION_FAILED', `The request body is larger than ${max} bytes.`, closeConnection ? { Connection: 'close' } : {});
+}
+
+/**
+ * Lets the rest of a refused body flow past unread, or, when there is too much of it, marks the
+ * answer `Connection: close`. Returns the Problem to send.
+ */
+export function refuseBody(req: IncomingMessage, max: number, alreadyRead: number): HttpProblem {
+  const declared = declaredLength(req);
+  const left = declared === undefined ? Infinity : declared - alreadyRead;
+  if (left > MAX_DRAIN_BYTES) return payloadTooLarge(max, true);
+  let drained = 0;
+  req.on('data', (c: Buffer) => {
+    drained += c.length;
+    if (drained > MAX_DRAIN_BYTES) req.socket.destroy();
+  });
+  req.resume();
+  return payloadTooLarge(max, false);
+}
+
+/**
+ * The whole body, at most `max` bytes. A larger body is refused with 413 as soon as it is known
+ * (from Content-Length, or when the bytes pass `max`), without holding what was sent.
+ */
+export function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
+  const declared = declaredLength(req);
+  if (declared !== undefined && declared > max) return Promise.reject(refuseBody(req, max, 0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (c: Buffer): void => {
+      size += c.length;
+      if (size <= max) {
+        chunks.push(c);
+        return;
+      }
+      req.off('data', onData);
+      req.off('end', onEnd);
+      chunks.length = 0;
+      reject(refuseBody(req, max, size));
+    };
+    const onEnd = (): void => resolve(Buffer.concat(chunks));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', reject);
+  });
 }
 
 export async function readJson(req: IncomingMessage): Promise<unknown> {

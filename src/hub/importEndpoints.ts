@@ -1,18 +1,19 @@
 // Imports: upload sessions, the storage listener that takes pre-signed part PUTs (another
 // origin, like object storage), and createImport with its integrity checks and operation.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createWriteStream, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ImportUpload, OperationResult } from '../shared/wire';
 import { IMPORT_FILE_TYPES, IMPORT_OPERATIONS } from '../shared/wire';
 import type { UploadRecord } from './store';
-import { HttpProblem, badRequest, conflict, forbidden, newRequestId, notFound, readBody, readJson, sendData, sendProblem } from './http';
+import { HttpProblem, badRequest, conflict, forbidden, newRequestId, notFound, readJson, sendData, sendProblem } from './http';
 import type { Ctx } from './http';
 import { checkBranchName, isValidName, validateBody } from './validate';
 import type { Schema } from './validate';
-import { filePartsMd5, md5Base64 } from './credentials';
-import { writeFileAtomicSync } from './atomicFile';
+import { filePartsMd5 } from './credentials';
+import { receivePart } from './partReceiver';
 import { hexToDoltHash } from './doltHash';
 import { OpFailure, now } from './hubCommon';
 import type { Caller, EndpointHost } from './hubCommon';
@@ -21,7 +22,36 @@ const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
 const MAX_PARTS = 10000;
 
 export class ImportEndpoints {
+  /** Upload sessions whose import is running: their folders stay until it ends. */
+  private readonly importing = new Set<string>();
+  private sweeper?: NodeJS.Timeout;
+
   constructor(private readonly hub: EndpointHost) {}
+
+  /** Sweeps expired upload sessions now and then every `everyMs` while the hub runs. */
+  startSweeping(everyMs = Math.min(60_000, this.hub.opts.uploadTtlSeconds * 1000)): void {
+    this.sweep();
+    this.sweeper = setInterval(() => this.sweep(), everyMs);
+    this.sweeper.unref();
+  }
+
+  stopSweeping(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+
+  /** Removes the parts and the record of every expired session that no import is using. */
+  sweep(): void {
+    const t = Date.now();
+    const stale = Object.entries(this.hub.store.state.uploads).filter(([id, u]) => !this.importing.has(id) && Date.parse(u.expires_at) < t);
+    if (stale.length === 0) return;
+    this.hub.store.mutate((s) => {
+      for (const [id] of stale) {
+        rmSync(join(this.hub.opts.dataDir, 'uploads', id), { recursive: true, force: true });
+        delete s.uploads[id];
+      }
+    });
+  }
 
   async createUpload(ctx: Ctx, p: Record<string, string>): Promise<void> {
     const a = this.hub.access(ctx, p, 'write');
@@ -91,12 +121,13 @@ export class ImportEndpoints {
       if (Date.now() / 1000 > exp) throw forbidden('The part URL has expired; create a new upload session.');
       const up = this.hub.store.state.uploads[id];
       if (!up || up.consumed || part > up.num_parts) throw notFound('No such upload part.');
-      const body = await readBody(req, up.content_length);
-      const dir = join(this.hub.opts.dataDir, 'uploads', id);
-      writeFileAtomicSync(join(dir, `part-${part}`), body);
-      const md5hex = createHash('md5').update(body).digest('hex');
-      const etag = `"${md5hex}"`;
-      this.hub.store.mutate(() => (up.parts[String(part)] = { etag, md5_b64: md5Base64(body), size: body.length }));
+      // A part may hold what the session's content_length leaves after the other parts.
+      let others = 0;
+      for (const [n, stored] of Object.entries(up.parts)) if (n !== String(part)) others += stored.size;
+      const received = await receivePart(req, join(this.hub.opts.dataDir, 'uploads', id), `part-${part}`, up.content_length - others);
+      if (this.hub.store.state.uploads[id] !== up || up.consumed) throw notFound('No such upload part.');
+      const etag = `"${received.md5.toString('hex')}"`;
+      this.hub.store.mutate(() => (up.parts[String(part)] = { etag, md5_b64: received.md5.toString('base64'), size: received.size }));
       res.writeHead(200, { ...cors, ETag: etag, 'Content-Length': 0, 'X-Request-Id': requestId });
       res.end();
     } catch (e) {
@@ -164,6 +195,7 @@ export class ImportEndpoints {
     if (!branches.has(branch)) throw notFound(`Branch "${branch}" was not found in ${a.key}.`);
     if (prBranch !== undefined && branches.has(prBranch)) throw conflict(`Branch "${prBranch}" already exists; choose a new name for the pull request branch.`);
     this.hub.store.mutate(() => (up.consumed = true));
+    this.importing.add(uploadId);
     const op = this.hub.newOperation(a.key, 'import', c);
     const fileName = body['file_name'] as string;
     const table = body['table_name'] as string;
@@ -172,8 +204,8 @@ export class ImportEndpoints {
     this.hub.runOperation(op, async () => {
       const dir = join(this.hub.opts.dataDir, 'uploads', uploadId);
       const assembled = join(dir, 'assembled');
-      await assemble(order.map((_, i) => join(dir, `part-${i + 1}`)), assembled);
       try {
+        await assemble(order.map((_, i) => join(dir, `part-${i + 1}`)), assembled);
         return await this.hub.engine.withLocks([a.key], async () => {
           const w = await this.hub.engine.write(a.key, a.path, this.hub.author(c), {
             kind: 'import',
@@ -201,6 +233,7 @@ export class ImportEndpoints {
         });
       } finally {
         rmSync(dir, { recursive: true, force: true });
+        this.importing.delete(uploadId);
       }
     });
     sendData(ctx, 202, this.hub.operationRef(ctx, op));
@@ -211,13 +244,14 @@ function stripQuotes(s: string): string {
   return s.replace(/^W\//, '').replace(/^"|"$/g, '');
 }
 
+/** Concatenates the parts into one file, streamed: a part is never held whole in memory. */
 async function assemble(parts: string[], out: string): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    const ws = createWriteStream(out);
-    ws.on('error', reject);
-    for (const p of parts) ws.write(readFileSync(p));
-    ws.end(() => resolve());
-  });
+  const ws = createWriteStream(out);
+  try {
+    for (const p of parts) await pipeline(createReadStream(p), ws, { end: false });
+  } finally {
+    await new Promise<void>((resolve, reject) => ws.end((e?: Error | null) => (e ? reject(e) : resolve())));
+  }
   for (const p of parts) {
     try { unlinkSync(p); } catch { /* already removed */ }
   }

@@ -1,6 +1,6 @@
 // Closed-schema validation of request bodies: wrong types, missing fields and unknown fields
 // all give 400 VALIDATION_FAILED naming the field.
-import { badRequest } from './http';
+import { badRequest, quoted } from './http';
 
 export type FieldType = 'string' | 'integer' | 'boolean' | 'object' | 'array';
 
@@ -19,11 +19,13 @@ export function validateBody(body: unknown, schema: Schema, where = 'body'): Rec
     throw badRequest(`The ${where} must be a JSON object.`);
   }
   const obj = body as Record<string, unknown>;
+  // Own properties only, on both sides: "__proto__" or "constructor" in a body is an unknown
+  // field, not something Object.prototype answers for.
   for (const k of Object.keys(obj)) {
-    if (!(k in schema)) throw badRequest(`Unknown field "${k}" in the ${where}.`);
+    if (!Object.hasOwn(schema, k)) throw badRequest(`Unknown field ${quoted(k)} in the ${where}.`);
   }
   for (const [k, spec] of Object.entries(schema)) {
-    const v = obj[k];
+    const v = Object.hasOwn(obj, k) ? obj[k] : undefined;
     if (v === undefined) {
       if (spec.required) throw badRequest(`Field "${k}" is required.`);
       continue;
