@@ -1,10 +1,30 @@
-// What the hub's endpoint modules share with the server that hosts them.
+// What the hub's endpoint modules share with the server that hosts them. Nothing here imports
+// the server, so endpoint modules and the server never import each other.
 import type { Ctx } from './http';
 import type { Author } from './engineProtocol';
 import type { Engine } from './engine';
+import type { Logger } from '../core/logger';
 import type { BranchRef, Operation, OperationRef, OperationResult } from '../shared/wire';
 import type { DatabaseRecord, OperationRecord, PullRecord, Store, UserRecord } from './store';
-import type { HubOptions } from './hubServer';
+import type { Paginator } from './pagination';
+
+export interface HubOptions {
+  dataDir: string;
+  host: string;
+  port: number;
+  uploadPort?: number;
+  pageSize: number;
+  maxRows: number;
+  uploadTtlSeconds: number;
+  logger: Logger;
+  workerScript: string;
+  workerExecArgv?: string[];
+}
+
+export const API = '/api/v2';
+
+/** Every database-scoped route starts with this template. */
+export const DB = '/databases/:owner/:db';
 
 export interface Caller {
   user: UserRecord;
@@ -24,8 +44,16 @@ export interface EndpointHost {
   readonly engine: Engine;
   readonly opts: HubOptions;
   readonly uploadUrl: string;
+  readonly paginator: Paginator;
+  caller(ctx: Ctx): Caller | undefined;
+  requireCaller(ctx: Ctx): Caller;
+  canRead(rec: DatabaseRecord, caller?: Caller): boolean;
+  canWrite(rec: DatabaseRecord, caller?: Caller): boolean;
+  /** May `username` create databases (or forks) under `owner`? */
+  canCreateUnder(owner: string, username: string): boolean;
   access(ctx: Ctx, p: Record<string, string>, need: 'read' | 'write' | 'auth-read'): Access;
   author(c: Caller): Author;
+  touch(key: string): void;
   branchNames(a: Access): Promise<Set<string>>;
   newOperation(key: string, type: Operation['type'], c: Caller): OperationRecord;
   runOperation(op: OperationRecord, work: () => Promise<OperationResult>): void;
@@ -42,4 +70,16 @@ export class OpFailure extends Error {
 
 export function now(): string {
   return new Date().toISOString();
+}
+
+export function pageToken(ctx: Ctx): string | null {
+  const u = new URL(ctx.req.url ?? '/', 'http://hub.invalid');
+  const t = u.searchParams.get('page_token');
+  return t === null || t === '' ? null : t;
+}
+
+/** DoltLite prints `YYYY-MM-DD HH:MM:SS` in UTC. */
+export function doltDateToIso(d: string): string | undefined {
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})/.exec(d);
+  return m ? `${m[1]}T${m[2]}Z` : undefined;
 }

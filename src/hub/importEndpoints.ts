@@ -15,7 +15,9 @@ import type { Schema } from './validate';
 import { filePartsMd5 } from './credentials';
 import { receivePart } from './partReceiver';
 import { hexToDoltHash } from './doltHash';
-import { OpFailure, now } from './hubCommon';
+import { route } from './router';
+import type { Route } from './router';
+import { DB, OpFailure, now } from './hubCommon';
 import type { Caller, EndpointHost } from './hubCommon';
 
 const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
@@ -51,6 +53,13 @@ export class ImportEndpoints {
         delete s.uploads[id];
       }
     });
+  }
+
+  routes(): Route[] {
+    return [
+      route(`${DB}/imports/uploads`, { POST: (c, p) => this.createUpload(c, p) }),
+      route(`${DB}/imports`, { POST: (c, p) => this.createImport(c, p) }),
+    ];
   }
 
   async createUpload(ctx: Ctx, p: Record<string, string>): Promise<void> {

@@ -1,0 +1,82 @@
+// The read-only SQL endpoint (GET with a query string, POST with a JSON body).
+import type { QueryResult } from '../../shared/wire';
+import { EngineTimeoutError } from '../engine';
+import type { Revision } from '../engineProtocol';
+import { doltHashToHex, isDoltHash } from '../doltHash';
+import { badRequest, notFound, readJson, sendData } from '../http';
+import type { Ctx } from '../http';
+import { route } from '../router';
+import type { Route } from '../router';
+import { positiveIntParam, validateBody } from '../validate';
+import { DB } from '../hubCommon';
+import type { EndpointHost } from '../hubCommon';
+
+const DEFAULT_LIMIT = 1000;
+const DEFAULT_TIMEOUT_MS = 30000;
+const MAX_TIMEOUT_MS = 60000;
+
+export class SqlEndpoint {
+  constructor(private readonly hub: EndpointHost) {}
+
+  routes(): Route[] {
+    return [
+      route(`${DB}/sql`, { GET: (c, p) => this.sql(c, p, 'GET'), POST: (c, p) => this.sql(c, p, 'POST') }),
+    ];
+  }
+
+  private async sql(ctx: Ctx, p: Record<string, string>, method: 'GET' | 'POST'): Promise<void> {
+    const a = this.hub.access(ctx, p, 'read');
+    let ref: string;
+    let q: string;
+    let limit: number | undefined;
+    let timeoutMs: number | undefined;
+    if (method === 'GET') {
+      const u = new URL(ctx.req.url ?? '/', 'http://hub.invalid');
+      for (const k of u.searchParams.keys()) {
+        if (!['ref', 'q', 'limit', 'timeout_ms'].includes(k)) throw badRequest(`Unknown query parameter "${k}".`);
+      }
+      const r = u.searchParams.get('ref');
+      const qq = u.searchParams.get('q');
+      if (r === null || r === '') throw badRequest('Parameter "ref" is required.');
+      if (qq === null || qq.trim() === '') throw badRequest('Parameter "q" is required.');
+      ref = r;
+      q = qq;
+      limit = positiveIntParam('limit', u.searchParams.get('limit'));
+      timeoutMs = positiveIntParam('timeout_ms', u.searchParams.get('timeout_ms'));
+    } else {
+      const body = validateBody(await readJson(ctx.req), {
+        ref: { type: 'string', required: true, check: (v: string) => (v === '' ? 'must not be empty.' : undefined) },
+        q: { type: 'string', required: true, check: (v: string) => (v.trim() === '' ? 'must not be empty.' : undefined) },
+        limit: { type: 'integer', check: (v: number) => (v > 0 ? undefined : 'must be a positive integer.') },
+        timeout_ms: { type: 'integer', check: (v: number) => (v > 0 ? undefined : 'must be a positive integer.') },
+      });
+      ref = body['ref'] as string;
+      q = body['q'] as string;
+      limit = body['limit'] as number | undefined;
+      timeoutMs = body['timeout_ms'] as number | undefined;
+    }
+    const effLimit = Math.min(limit ?? DEFAULT_LIMIT, this.hub.opts.maxRows);
+    const effTimeout = Math.min(timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+    const rev = this.revision(ref);
+    let result: QueryResult & { ref_not_found?: boolean };
+    try {
+      result = await this.hub.engine.query(a.key, a.path, a.rec.name, rev, q, effLimit, effTimeout);
+    } catch (e) {
+      if (e instanceof EngineTimeoutError) {
+        result = { columns: [], rows: [], status: 'timeout', message: `The query ran longer than ${effTimeout} ms and was stopped.` };
+      } else {
+        throw e;
+      }
+    }
+    if (result.ref_not_found) throw notFound(`No branch, tag or commit named "${ref}" in ${a.key}.`);
+    delete result.ref_not_found;
+    if (result.message === '' || result.message === undefined) delete result.message;
+    sendData(ctx, 200, result);
+  }
+
+  private revision(ref: string): Revision {
+    if (isDoltHash(ref)) return { commitHex: doltHashToHex(ref) };
+    if (ref.includes('@') || /[\x00-\x1f]/.test(ref)) throw badRequest('Parameter "ref" is not a valid branch, tag or commit.');
+    return { ref };
+  }
+}
