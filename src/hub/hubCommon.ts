@@ -2,7 +2,7 @@
 // the server, so endpoint modules and the server never import each other.
 import type { Ctx } from './http';
 import type { Author } from './engineProtocol';
-import type { Engine } from './engine';
+import type { Engine, EngineOptions } from './engine';
 import type { Logger } from '../core/logger';
 import type { BranchRef, Operation, OperationRef, OperationResult } from '../shared/wire';
 import type { DatabaseRecord, OperationRecord, PullRecord, Store, UserRecord } from './store';
@@ -19,6 +19,10 @@ export interface HubOptions {
   logger: Logger;
   workerScript: string;
   workerExecArgv?: string[];
+  /** The origin (and path prefix) clients reach the hub at, for `href`s; default the listening address. */
+  publicUrl?: string;
+  /** Lanes, caller shares and byte budgets of the engine (see engine.ts). */
+  engine?: Omit<EngineOptions, 'workerScript' | 'workerExecArgv' | 'logger'>;
 }
 
 export const API = '/api/v2';

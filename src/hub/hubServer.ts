@@ -8,16 +8,17 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BranchRef, Operation, OperationError, OperationRef, OperationResult } from '../shared/wire';
-import { Engine } from './engine';
+import { Engine, EngineBusyError, EngineUnavailableError } from './engine';
 import { ImportEndpoints } from './importEndpoints';
 import { API, OpFailure, now } from './hubCommon';
 import type { Access, Caller, EndpointHost, HubOptions } from './hubCommon';
 import type { Author } from './engineProtocol';
 import { Store, dbKey } from './store';
 import type { DatabaseRecord, OperationRecord, PullRecord } from './store';
-import { HttpProblem, forbidden, newRequestId, notFound, sendProblem, unauthenticated } from './http';
+import { HttpProblem, forbidden, newRequestId, notFound, quoted, sendProblem, unauthenticated } from './http';
 import type { Ctx } from './http';
 import { match } from './router';
+import { SERVER_OPTIONS, answerClientErrors, checkRequestHead } from './requestLimits';
 import type { Route } from './router';
 import { Paginator } from './pagination';
 import { hashToken } from './credentials';
@@ -51,7 +52,7 @@ export class HubServer implements EndpointHost {
     this.store = new Store(opts.dataDir);
     this.recoverInterruptedOperations();
     this.dropStaleUploads();
-    this.engine = new Engine({ workerScript: opts.workerScript, workerExecArgv: opts.workerExecArgv, logger: opts.logger });
+    this.engine = new Engine({ ...opts.engine, workerScript: opts.workerScript, workerExecArgv: opts.workerExecArgv, logger: opts.logger });
     this.paginator = new Paginator(this.store.state.secret, opts.pageSize);
     this.oauth = new OAuthService(this.store);
     // The extension's client is always registered with its current redirect URIs.
@@ -67,15 +68,19 @@ export class HubServer implements EndpointHost {
   async start(): Promise<void> {
     // Say "listening" only once queries can run.
     await this.engine.ready();
-    this.api = createServer((req, res) => void this.dispatch(req, res));
-    this.uploads = createServer((req, res) => void this.imports.dispatchUpload(req, res));
+    this.api = createServer(SERVER_OPTIONS, (req, res) => void this.dispatch(req, res));
+    this.uploads = createServer(SERVER_OPTIONS, (req, res) => void this.imports.dispatchUpload(req, res));
+    answerClientErrors(this.api);
+    answerClientErrors(this.uploads);
     await listen(this.api, this.opts.port, this.opts.host);
     await listen(this.uploads, this.opts.uploadPort ?? 0, this.opts.host);
     this.url = `http://${hostForUrl(this.opts.host)}:${(this.api.address() as AddressInfo).port}`;
     this.uploadUrl = `http://${hostForUrl(this.opts.host)}:${(this.uploads.address() as AddressInfo).port}`;
+    this.imports.startSweeping();
   }
 
   async stop(): Promise<void> {
+    this.imports.stopSweeping();
     await Promise.all([closeServer(this.api), closeServer(this.uploads)]);
     // Give running operations a moment to finish; longer ones are cut off and recorded as failed.
     await Promise.race([Promise.allSettled([...this.running]), new Promise((r) => setTimeout(r, 3000).unref())]);
@@ -120,17 +125,20 @@ export class HubServer implements EndpointHost {
     // Path only: query strings may carry SQL, and no header (Authorization) is ever logged.
     res.once('finish', () => this.opts.logger.debug(`${req.method} ${url.pathname} ${res.statusCode} ${Date.now() - started}ms ${requestId}`));
     try {
+      const oversized = checkRequestHead(req);
+      if (oversized) throw oversized;
       this.store.refreshAccounts();
       if (url.pathname.startsWith('/oauth/')) {
         await this.oauth.handle(ctx, url);
         return;
       }
-      if (!url.pathname.startsWith(API + '/') && url.pathname !== API) throw notFound(`No resource at ${url.pathname}.`);
+      if (!url.pathname.startsWith(API + '/') && url.pathname !== API) throw notFound(`No resource at ${quoted(url.pathname, 200)}.`);
       const { handler, params } = match(this.routes, url.pathname.slice(API.length), req.method ?? 'GET');
       await handler(ctx, params);
     } catch (e) {
-      if (e instanceof HttpProblem) {
-        sendProblem(ctx, e);
+      const problem = e instanceof HttpProblem ? e : engineProblem(e);
+      if (problem) {
+        sendProblem(ctx, problem);
       } else {
         this.opts.logger.error(e instanceof Error ? e : String(e));
         sendProblem(ctx, new HttpProblem(500, 'INTERNAL', `Unexpected error (request ${requestId}).`));
@@ -173,8 +181,11 @@ export class HubServer implements EndpointHost {
   }
 
   private roleIn(owner: string, username: string): 'owner' | 'writer' | 'reader' | undefined {
-    if (owner === username && this.store.state.users[owner]) return 'owner';
-    return this.store.state.orgs[owner]?.members[username];
+    // Own properties only: a user or org named "constructor" must not find Object.prototype's.
+    const { users, orgs } = this.store.state;
+    if (owner === username && Object.hasOwn(users, owner)) return 'owner';
+    const org = Object.hasOwn(orgs, owner) ? orgs[owner] : undefined;
+    return org && Object.hasOwn(org.members, username) ? org.members[username] : undefined;
   }
 
   canRead(rec: DatabaseRecord, caller?: Caller): boolean {
@@ -269,15 +280,21 @@ export class HubServer implements EndpointHost {
     void p.finally(() => this.running.delete(p));
   }
 
-  operationRef(ctx: Ctx, op: OperationRecord): OperationRef {
-    return { id: op.id, href: `${this.baseUrl(ctx)}${API}/operations/${op.id.split('/').map(encodeURIComponent).join('/')}` };
+  /**
+   * From configuration only (--public-url, else the listening address): never from the request's
+   * Host or X-Forwarded-* headers, which the client (or anyone in between) chooses.
+   */
+  operationRef(_ctx: Ctx, op: OperationRecord): OperationRef {
+    const base = (this.opts.publicUrl ?? this.url).replace(/\/+$/, '');
+    return { id: op.id, href: `${base}${API}/operations/${op.id.split('/').map(encodeURIComponent).join('/')}` };
   }
+}
 
-  private baseUrl(ctx: Ctx): string {
-    const host = ctx.req.headers.host;
-    if (host && /^[A-Za-z0-9.\-[\]:]+$/.test(host)) return `http://${host}`;
-    return this.url;
-  }
+/** The engine's refusals as Problems: a caller past its share (429), a worker that died (503). */
+function engineProblem(e: unknown): HttpProblem | undefined {
+  if (e instanceof EngineBusyError) return new HttpProblem(429, 'RATE_LIMITED', e.message, { 'Retry-After': String(e.retryAfterSeconds) });
+  if (e instanceof EngineUnavailableError) return new HttpProblem(503, 'SERVICE_UNAVAILABLE', e.message, { 'Retry-After': '1' });
+  return undefined;
 }
 
 function hostForUrl(host: string): string {

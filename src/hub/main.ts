@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Logger } from '../core/logger';
 import { runEngineWorker } from './engineWorker';
+import { ENGINE_DEFAULTS } from './engine';
 import { HubServer } from './hubServer';
 import { Store } from './store';
 import type { OrgRole } from './store';
@@ -15,7 +16,9 @@ import { seed } from './seed';
 import { extensionClient } from './oauth';
 
 const USAGE = `Usage:
-  hub serve --data DIR [--host 127.0.0.1] [--port N] [--upload-port N] [--page-size N] [--max-rows N] [--upload-ttl SECONDS] [--verbose]
+  hub serve --data DIR [--host 127.0.0.1] [--port N] [--upload-port N] [--public-url URL] [--page-size N] [--max-rows N]
+            [--upload-ttl SECONDS] [--query-workers N] [--caller-queries N] [--queue-wait-ms N]
+            [--max-result-bytes N] [--max-value-bytes N] [--worker-memory-mb N] [--verbose]
   hub user add NAME --data DIR [--email E] [--password P]
   hub token create --user NAME --data DIR
   hub org add NAME --member USER[:ROLE] [--member ...] --data DIR     (ROLE: owner, writer, reader; default writer)
@@ -67,6 +70,22 @@ function intFlag(p: Parsed, name: string, def: number, min = 0): number {
   return Number(v);
 }
 
+/** `--public-url`: where clients reach the hub (behind a proxy), used for every `href`. */
+function publicUrlFlag(p: Parsed): string | undefined {
+  const v = flag(p, 'public-url');
+  if (v === undefined) return undefined;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new UsageError('--public-url must be an absolute http(s) URL.');
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password || u.search || u.hash) {
+    throw new UsageError('--public-url must be an http(s) URL without credentials, query or fragment.');
+  }
+  return u.origin + u.pathname.replace(/\/+$/, '');
+}
+
 function checkFlags(p: Parsed, allowed: string[]): void {
   for (const k of p.flags.keys()) if (!allowed.includes(k)) throw new UsageError(`Unknown option --${k}.`);
 }
@@ -107,8 +126,9 @@ export async function main(argv: string[]): Promise<number> {
     return cmd ? 0 : 2;
   }
   if (cmd === 'serve') {
-    checkFlags(p, ['data', 'host', 'port', 'upload-port', 'page-size', 'max-rows', 'upload-ttl', 'verbose']);
+    checkFlags(p, ['data', 'host', 'port', 'upload-port', 'public-url', 'page-size', 'max-rows', 'upload-ttl', 'query-workers', 'caller-queries', 'queue-wait-ms', 'max-result-bytes', 'max-value-bytes', 'worker-memory-mb', 'verbose']);
     const logger = stderrLogger(flag(p, 'verbose') === 'true');
+    const queryWorkers = intFlag(p, 'query-workers', ENGINE_DEFAULTS.workers.query, 1);
     const hub = new HubServer({
       dataDir: dataDir(p),
       host: flag(p, 'host') ?? '127.0.0.1',
@@ -117,6 +137,18 @@ export async function main(argv: string[]): Promise<number> {
       pageSize: intFlag(p, 'page-size', 50, 1),
       maxRows: intFlag(p, 'max-rows', 10000, 1),
       uploadTtlSeconds: intFlag(p, 'upload-ttl', 600, 1),
+      publicUrl: publicUrlFlag(p),
+      engine: {
+        workers: { query: queryWorkers },
+        queryLimits: {
+          maxRunningPerCaller: intFlag(p, 'caller-queries', Math.max(1, queryWorkers - 1), 1),
+          maxWaitMs: intFlag(p, 'queue-wait-ms', ENGINE_DEFAULTS.maxWaitMs, 0),
+        },
+        resultBytes: intFlag(p, 'max-result-bytes', ENGINE_DEFAULTS.resultBytes, 1024),
+        // SQLite's length limit is a 32-bit int.
+        valueBytes: Math.min(intFlag(p, 'max-value-bytes', ENGINE_DEFAULTS.valueBytes, 1024), 1_000_000_000),
+        workerMemoryBytes: intFlag(p, 'worker-memory-mb', ENGINE_DEFAULTS.workerMemoryBytes / (1024 * 1024), 64) * 1024 * 1024,
+      },
       logger,
       workerScript: workerScript(),
       workerExecArgv: workerExecArgv(),

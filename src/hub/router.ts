@@ -1,7 +1,7 @@
 // A routing table: path templates with `:params`, one handler per method. A known path with an
 // unknown method is a 405 with `Allow`; an unknown path is a 404.
 import type { Ctx } from './http';
-import { HttpProblem, notFound } from './http';
+import { HttpProblem, notFound, quoted } from './http';
 
 export type Handler = (ctx: Ctx, params: Record<string, string>) => Promise<void>;
 
@@ -51,5 +51,5 @@ export function match(routes: Route[], rawPath: string, method: string): { handl
     }
     return { handler, params };
   }
-  throw notFound(`No resource at ${rawPath}.`);
+  throw notFound(`No resource at ${quoted(rawPath, 200)}.`);
 }

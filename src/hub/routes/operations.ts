@@ -1,6 +1,6 @@
 // Operations: a database's list and one operation by id.
 import type { Operation } from '../../shared/wire';
-import { notFound, sendData } from '../http';
+import { notFound, quoted, sendData } from '../http';
 import type { Ctx } from '../http';
 import { route } from '../router';
 import type { Route } from '../router';
@@ -41,10 +41,10 @@ export class OperationEndpoints {
     const op = this.hub.store.state.operations.find((o) => o.id === id);
     const caller = this.hub.caller(ctx);
     const rec = op ? this.hub.store.state.databases[op.db] : undefined;
-    if (!op) throw notFound(`Operation ${id} was not found.`);
+    if (!op) throw notFound(`Operation ${quoted(id, 200)} was not found.`);
     // A fork's source may be gone from view, but the record of the operation stays readable
     // to whoever can read the database it ran against.
-    if (rec && !this.hub.canRead(rec, caller)) throw notFound(`Operation ${id} was not found.`);
+    if (rec && !this.hub.canRead(rec, caller)) throw notFound(`Operation ${quoted(id, 200)} was not found.`);
     sendData(ctx, 200, this.toOperation(op));
   }
 }

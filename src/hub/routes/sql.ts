@@ -3,7 +3,7 @@ import type { QueryResult } from '../../shared/wire';
 import { EngineTimeoutError } from '../engine';
 import type { Revision } from '../engineProtocol';
 import { doltHashToHex, isDoltHash } from '../doltHash';
-import { badRequest, notFound, readJson, sendData } from '../http';
+import { badRequest, notFound, quoted, readJson, sendData } from '../http';
 import type { Ctx } from '../http';
 import { route } from '../router';
 import type { Route } from '../router';
@@ -33,7 +33,7 @@ export class SqlEndpoint {
     if (method === 'GET') {
       const u = new URL(ctx.req.url ?? '/', 'http://hub.invalid');
       for (const k of u.searchParams.keys()) {
-        if (!['ref', 'q', 'limit', 'timeout_ms'].includes(k)) throw badRequest(`Unknown query parameter "${k}".`);
+        if (!['ref', 'q', 'limit', 'timeout_ms'].includes(k)) throw badRequest(`Unknown query parameter ${quoted(k)}.`);
       }
       const r = u.searchParams.get('ref');
       const qq = u.searchParams.get('q');
@@ -60,7 +60,9 @@ export class SqlEndpoint {
     const rev = this.revision(ref);
     let result: QueryResult & { ref_not_found?: boolean };
     try {
-      result = await this.hub.engine.query(a.key, a.path, a.rec.name, rev, q, effLimit, effTimeout);
+      // Each user has a share of the query workers; anonymous callers share one between them.
+      const caller = a.caller ? `user:${a.caller.user.username}` : 'anonymous';
+      result = await this.hub.engine.query(a.key, a.path, a.rec.name, rev, q, effLimit, effTimeout, caller);
     } catch (e) {
       if (e instanceof EngineTimeoutError) {
         result = { columns: [], rows: [], status: 'timeout', message: `The query ran longer than ${effTimeout} ms and was stopped.` };
@@ -68,7 +70,7 @@ export class SqlEndpoint {
         throw e;
       }
     }
-    if (result.ref_not_found) throw notFound(`No branch, tag or commit named "${ref}" in ${a.key}.`);
+    if (result.ref_not_found) throw notFound(`No branch, tag or commit named ${quoted(ref)} in ${a.key}.`);
     delete result.ref_not_found;
     if (result.message === '' || result.message === undefined) delete result.message;
     sendData(ctx, 200, result);
