@@ -11,9 +11,12 @@ import type { Sqlite3Capi } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 const SQLITE_DENY = 1;
 const SQLITE_OK = 0;
 
+const DELETE = 9;
+const INSERT = 18;
 const PRAGMA = 19;
 const READ = 20;
 const SELECT = 21;
+const UPDATE = 23;
 const FUNCTION = 31;
 const RECURSIVE = 33;
 
@@ -69,6 +72,12 @@ export function refusal(code: number, a1: string | null, a2: string | null): str
       if (PRAGMAS_WITHOUT_VALUE.has(name) && a2 === null) return undefined;
       return a2 === null ? `PRAGMA ${name} is not allowed: ${READ_ONLY}.` : `PRAGMA ${name} = … is not allowed: ${READ_ONLY}.`;
     }
+    case INSERT:
+    case UPDATE:
+    case DELETE:
+      // CREATE and DROP are first asked as a write to the schema table, and refused there.
+      if (/^sqlite_(?:temp_)?(?:master|schema)$/i.test(a1 ?? '')) return `Changing the schema (CREATE, DROP, ALTER) is not allowed: ${READ_ONLY}.`;
+      return `${ACTIONS[code]} is not allowed: ${READ_ONLY}.`;
     default:
       return `${ACTIONS[code] ?? `Statement kind ${code}`} is not allowed: ${READ_ONLY}.`;
   }

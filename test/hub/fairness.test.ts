@@ -1,0 +1,109 @@
+// Fair use of the engine: long queries and long imports do not hold up listings or other callers'
+// short queries; one caller (a user, or anonymous callers together) past its share gets 429
+// RATE_LIMITED with Retry-After. Orderings, never durations, are asserted: a short request must
+// finish while the long ones are still running.
+import assert from 'node:assert/strict';
+import { startHub, waitForOperation, type HubHandle, type HubResponse } from '../helpers/hub';
+import { startImport } from './importFlow';
+
+/** Never ends on its own: stopped by its timeout_ms. */
+const ENDLESS = 'WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r';
+const LONG_MS = 15000;
+/** How long a query waits for a worker before 429: far above a short query even on a loaded machine. */
+const WAIT_MS = 5000;
+
+describe('hub engine fairness', function () {
+  this.timeout(120000);
+  let hub: HubHandle;
+  const P = '/databases/alice/prices';
+
+  before(async () => {
+    hub = await startHub({ seed: true, args: ['--queue-wait-ms', String(WAIT_MS)] });
+    await Promise.all(['alice', 'bob', 'carol'].map((u) => hub.token(u)));
+  });
+  after(async () => hub?.stop());
+
+  /** Starts a request and records when it settled relative to the others. */
+  function track(p: Promise<HubResponse>): { done: boolean; res: Promise<HubResponse> } {
+    const t = { done: false, res: p };
+    void p.finally(() => (t.done = true));
+    return t;
+  }
+
+  const longQuery = (user: string | null): Promise<HubResponse> => hub.fetch(`${P}/sql`, { user, json: { ref: 'main', q: ENDLESS, timeout_ms: LONG_MS } });
+
+  it('answers listings and other callers\' short queries while three long anonymous queries run', async () => {
+    const longs = [0, 1, 2].map(() => track(longQuery(null)));
+    // Let them reach the engine (the assertions hold even if they have not).
+    await new Promise((r) => setTimeout(r, 200));
+    const shorts = await Promise.all([
+      hub.fetch(`${P}/branches`),
+      hub.fetch(`${P}/tags`),
+      hub.fetch(`${P}/pulls`),
+      hub.fetch(`${P}/branches`, { user: 'bob' }),
+      ...['alice', 'bob', 'carol', 'alice', 'bob', 'carol'].map((u, i) => hub.fetch(`${P}/sql`, { user: u, json: { ref: 'main', q: `SELECT count(*) + ${i} FROM products` } })),
+    ]);
+    const stillRunning = longs.filter((l) => !l.done).length;
+    for (const s of shorts) assert.equal(s.status, 200, s.text);
+    assert.ok(shorts[0]!.body.data.some((b: any) => b.name === 'main'));
+    for (const s of shorts.slice(4)) assert.equal(s.body.data.status, 'success');
+    assert.ok(stillRunning >= 1, 'the short requests finished while the long query was still running');
+
+    // Anonymous callers are one caller: one long query runs, the others are refused.
+    const outcomes = await Promise.all(longs.map((l) => l.res));
+    const ran = outcomes.filter((o) => o.status === 200);
+    const refused = outcomes.filter((o) => o.status === 429);
+    assert.equal(ran.length, 1, outcomes.map((o) => o.status).join(','));
+    assert.equal(ran[0]!.body.data.status, 'timeout');
+    assert.equal(refused.length, 2);
+    for (const r of refused) {
+      assert.equal(r.body.code, 'RATE_LIMITED');
+      assert.match(r.headers.get('content-type') ?? '', /problem\+json/);
+      assert.match(r.body.detail, /Anonymous callers \(together\) already run 1 query/);
+      const after = Number(r.headers.get('retry-after'));
+      assert.ok(after >= 1 && after <= Math.ceil(LONG_MS / 1000), `Retry-After ${after}`);
+    }
+  });
+
+  it('holds one user to their share: a second query waits briefly, then 429; other users go on', async () => {
+    const first = track(longQuery('alice'));
+    await new Promise((r) => setTimeout(r, 200));
+    const [second, bobs] = await Promise.all([
+      hub.fetch(`${P}/sql`, { user: 'alice', json: { ref: 'main', q: 'SELECT 1' } }),
+      hub.fetch(`${P}/sql`, { user: 'bob', json: { ref: 'main', q: 'SELECT 2' } }),
+    ]);
+    assert.equal(first.done, false);
+    assert.equal(second.status, 429);
+    assert.equal(second.body.code, 'RATE_LIMITED');
+    assert.match(second.body.detail, /This user already runs 1 query/);
+    assert.ok(Number(second.headers.get('retry-after')) >= 1);
+    assert.equal(bobs.status, 200);
+    assert.deepEqual(bobs.body.data.rows, [['2']]);
+    assert.equal((await first.res).body.data.status, 'timeout');
+    // Once it ended, alice's queries run again.
+    const again = await hub.fetch(`${P}/sql`, { user: 'alice', json: { ref: 'main', q: 'SELECT 3' } });
+    assert.deepEqual(again.body.data.rows, [['3']]);
+  });
+
+  it('serves queries, listings and branch creation while a long import runs', async () => {
+    const lines = ['id,v'];
+    for (let i = 0; i < 60000; i++) lines.push(`${i},value-${i}`);
+    const r = await startImport(hub, 'alice/prices', 'main', 'bulk', 'create', 'csv', Buffer.from(lines.join('\n') + '\n'), { primary_keys: ['id'] });
+    assert.equal(r.status, 202, r.text);
+    const id = r.body.data.id as string;
+    const status = async (): Promise<string> => (await hub.fetch(`/operations/${encodeURIComponent(id)}`, { user: 'alice' })).body.data.status;
+    while ((await status()) !== 'running') await new Promise((res) => setTimeout(res, 10));
+    const [q, branches, created] = await Promise.all([
+      hub.fetch(`${P}/sql`, { user: 'bob', json: { ref: 'main', q: 'SELECT count(*) FROM products' } }),
+      hub.fetch('/databases/alice/inventory/branches'),
+      hub.fetch('/databases/acme/warehouse/branches', { user: 'alice', json: { name: 'during-import', from: { branch: 'main' } } }),
+    ]);
+    const after = await status();
+    assert.equal(q.body.data.status, 'success');
+    assert.equal(branches.status, 200);
+    assert.equal(created.status, 201, created.text);
+    assert.equal(after, 'running', 'the other requests did not wait for the import');
+    const op = await waitForOperation(hub, id, 'alice', 120000);
+    assert.equal(op.status, 'succeeded', JSON.stringify(op.error));
+  });
+});
