@@ -26,6 +26,8 @@ const MAX_PARTS = 10000;
 export class ImportEndpoints {
   /** Upload sessions whose import is running: their folders stay until it ends. */
   private readonly importing = new Set<string>();
+  /** Parts being received, per session: a session is not swept under a running upload. */
+  private readonly receiving = new Map<string, number>();
   private sweeper?: NodeJS.Timeout;
 
   constructor(private readonly hub: EndpointHost) {}
@@ -45,7 +47,7 @@ export class ImportEndpoints {
   /** Removes the parts and the record of every expired session that no import is using. */
   sweep(): void {
     const t = Date.now();
-    const stale = Object.entries(this.hub.store.state.uploads).filter(([id, u]) => !this.importing.has(id) && Date.parse(u.expires_at) < t);
+    const stale = Object.entries(this.hub.store.state.uploads).filter(([id, u]) => !this.importing.has(id) && !this.receiving.has(id) && Date.parse(u.expires_at) < t);
     if (stale.length === 0) return;
     this.hub.store.mutate((s) => {
       for (const [id] of stale) {
@@ -133,7 +135,15 @@ export class ImportEndpoints {
       // A part may hold what the session's content_length leaves after the other parts.
       let others = 0;
       for (const [n, stored] of Object.entries(up.parts)) if (n !== String(part)) others += stored.size;
-      const received = await receivePart(req, join(this.hub.opts.dataDir, 'uploads', id), `part-${part}`, up.content_length - others);
+      this.receiving.set(id, (this.receiving.get(id) ?? 0) + 1);
+      let received;
+      try {
+        received = await receivePart(req, join(this.hub.opts.dataDir, 'uploads', id), `part-${part}`, up.content_length - others);
+      } finally {
+        const n = (this.receiving.get(id) ?? 1) - 1;
+        if (n > 0) this.receiving.set(id, n);
+        else this.receiving.delete(id);
+      }
       if (this.hub.store.state.uploads[id] !== up || up.consumed) throw notFound('No such upload part.');
       const etag = `"${received.md5.toString('hex')}"`;
       this.hub.store.mutate(() => (up.parts[String(part)] = { etag, md5_b64: received.md5.toString('base64'), size: received.size }));

@@ -183,3 +183,9 @@ export async function waitForOperation(hub: HubHandle, id: string, user: string 
     await new Promise((res) => setTimeout(res, 50));
   }
 }
+
+/** The hub process's resident memory in bytes, its worker threads included (Linux /proc). */
+export function rssOf(hub: HubHandle): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${hub.process.pid}/status`, 'utf8'));
+  return Number(m?.[1] ?? 0) * 1024;
+}

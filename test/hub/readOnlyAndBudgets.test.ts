@@ -2,14 +2,7 @@
 // sqlite3_stmt_readonly decide), and a result or a value past the hub's byte budgets stops with a
 // message naming the limit while the hub's memory stays flat.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { startHub, type HubHandle } from '../helpers/hub';
-
-/** The hub process's resident memory in bytes (its worker threads included). */
-export function rssOf(hub: HubHandle): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${hub.process.pid}/status`, 'utf8'));
-  return Number(m?.[1] ?? 0) * 1024;
-}
+import { rssOf, startHub, type HubHandle } from '../helpers/hub';
 
 describe('hub SQL: read-only by the engine, bounded results', function () {
   this.timeout(120000);
