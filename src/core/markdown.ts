@@ -1,4 +1,6 @@
 import MarkdownIt from 'markdown-it';
+import type { ImageRenderEnv } from './remoteImages';
+import { placeholderText } from './remoteImages';
 
 // Pull request descriptions and comments are written by other people and shown inside a
 // webview, so they are untrusted: raw HTML is never passed through (html: false) and only
@@ -23,7 +25,7 @@ export function isSafeLink(url: string): boolean {
   return s !== undefined && ALLOWED_LINK_SCHEMES.has(s);
 }
 
-/** Images load without a click, so only https (which the webview CSP also allows). */
+/** Images are https only, and load only once the user asks (see remoteImages.ts). */
 export function isSafeImageSource(url: string): boolean {
   const s = scheme(url);
   return s !== undefined && ALLOWED_IMAGE_SCHEMES.has(s);
@@ -31,7 +33,8 @@ export function isSafeImageSource(url: string): boolean {
 
 /** A renderer of untrusted markdown to HTML that is safe to put inside a webview. */
 export interface MarkdownRenderer {
-  render(source: string): string;
+  /** Without `env`, or with `env.images` 'blocked', https images become placeholders counted in `env.blocked`. */
+  render(source: string, env?: ImageRenderEnv): string;
 }
 
 export function createMarkdownRenderer(): MarkdownRenderer {
@@ -47,6 +50,11 @@ export function createMarkdownRenderer(): MarkdownRenderer {
     if (!token || !isSafeImageSource(src)) {
       return md.utils.escapeHtml(token?.content ?? '');
     }
+    const e = env as Partial<ImageRenderEnv> | undefined;
+    if (e?.images !== 'loaded') {
+      if (e) e.blocked = (e.blocked ?? 0) + 1;
+      return `<span class="remote-image" title="Image not loaded">${md.utils.escapeHtml(placeholderText(token.content, src))}</span>`;
+    }
     return defaultImage ? defaultImage(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
   };
 
@@ -59,5 +67,5 @@ export function createMarkdownRenderer(): MarkdownRenderer {
     return defaultLinkOpen ? defaultLinkOpen(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
   };
 
-  return { render: (source: string) => md.render(source) };
+  return { render: (source: string, env?: ImageRenderEnv) => md.render(source, env ?? {}) };
 }

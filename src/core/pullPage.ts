@@ -1,5 +1,7 @@
 import type { BranchRef, DatabaseRef, Pull, PullComment, PullState } from '../shared/wire';
 import type { MarkdownRenderer } from './markdown';
+import type { RemoteImages } from './remoteImages';
+import { LOAD_IMAGES_NOTICE, imageEnv, imgSrc } from './remoteImages';
 import { formatRelativeTime } from './relativeTime';
 
 // The HTML of the pull request webview, built in the host from API data. Every string from the
@@ -81,6 +83,8 @@ export interface PullPageInput {
   now: Date;
   /** Present when the host has a web page for this pull. */
   webUrl?: string;
+  /** Remote images stay placeholders until the user presses "Load images" (default blocked). */
+  images?: RemoteImages;
 }
 
 const ACTION_LABELS: Record<string, string> = {
@@ -95,8 +99,9 @@ export function renderPullContent(input: PullPageInput, md: MarkdownRenderer): s
   const stateClass = `state state-${/^[a-z_]+$/.test(pull.state) ? pull.state : 'unknown'}`;
   const from = branchRefLabel(pull.from_branch, db);
   const to = branchRefLabel(pull.to_branch, db);
+  const env = imageEnv(input.images ?? 'blocked');
   const description = pull.description?.trim()
-    ? md.render(pull.description)
+    ? md.render(pull.description, env)
     : '<p class="empty">No description provided.</p>';
 
   const buttons = [
@@ -116,11 +121,14 @@ export function renderPullContent(input: PullPageInput, md: MarkdownRenderer): s
           return (
             `<article class="comment" data-comment-id="${escapeHtml(c.comment_id)}">` +
             `<div class="comment-head"><strong>${escapeHtml(c.author)}</strong> commented ${timeHtml(c.created_at, now)}${edited}</div>` +
-            `<div class="comment-body markdown">${md.render(c.body)}</div></article>`
+            `<div class="comment-body markdown">${md.render(c.body, env)}</div></article>`
           );
         })
         .join('')
     : '<p class="empty">No comments yet.</p>';
+  const notice = env.blocked > 0
+    ? `<div class="image-notice"><span>${escapeHtml(LOAD_IMAGES_NOTICE)}</span><button type="button" data-action="loadImages" class="secondary">Load images</button></div>`
+    : '';
 
   return [
     `<header>`,
@@ -132,6 +140,7 @@ export function renderPullContent(input: PullPageInput, md: MarkdownRenderer): s
     `<p class="times">Opened ${timeHtml(pull.created_at, now)}</p>`,
     `</header>`,
     `<div class="actions">${buttons}</div>`,
+    notice,
     `<form class="edit-form" hidden>`,
     `<label>Title <input name="title" type="text" required value="${escapeHtml(pull.title)}"></label>`,
     `<label>Description <textarea name="description" rows="6">${escapeHtml(pull.description ?? '')}</textarea></label>`,
@@ -151,13 +160,15 @@ export interface PullDocumentInput {
   /** The webview URI of dist/webview/pull.js. */
   scriptUri: string;
   contentHtml: string;
+  /** Whether the user asked to load remote images in this view (default blocked). */
+  images?: RemoteImages;
 }
 
-/** The Content-Security-Policy of the view: no inline script, no remote script, no frames. */
-export function pullViewCsp(cspSource: string, nonce: string): string {
+/** The Content-Security-Policy of the view: no inline script, no remote script, no frames, remote images only once loaded. */
+export function pullViewCsp(cspSource: string, nonce: string, images: RemoteImages = 'blocked'): string {
   return [
     `default-src 'none'`,
-    `img-src ${cspSource} https:`,
+    imgSrc(cspSource, images),
     `style-src ${cspSource} 'nonce-${nonce}'`,
     `script-src 'nonce-${nonce}'`,
     `font-src ${cspSource}`,
@@ -190,6 +201,8 @@ h2 { font-size: 1.1em; }
 .markdown code, code { font-family: var(--vscode-editor-font-family); }
 .markdown pre { background: var(--vscode-textCodeBlock-background); padding: 8px; overflow: auto; }
 .markdown img { max-width: 100%; }
+.remote-image { color: var(--vscode-descriptionForeground); font-style: italic; }
+.image-notice { display: flex; gap: 8px; align-items: center; padding: 6px 10px; margin: 8px 0; background: var(--vscode-editorWidget-background, #8881); border: 1px solid var(--vscode-panel-border, #8884); }
 label { display: block; margin: 8px 0; }
 input[type=text], textarea { display: block; width: 100%; box-sizing: border-box; font: inherit; color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, #8884); padding: 4px; }
 textarea { font-family: var(--vscode-editor-font-family); }
@@ -204,7 +217,7 @@ export function renderPullDocument(input: PullDocumentInput): string {
 <html lang="en">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(pullViewCsp(input.cspSource, nonce))}">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(pullViewCsp(input.cspSource, nonce, input.images))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>${escapeHtml(input.title)}</title>
 <style nonce="${escapeHtml(nonce)}">${STYLE}</style>

@@ -2,9 +2,10 @@
 // (src/views/pullPanel.ts). The webview is untrusted territory — it renders other people's
 // markdown — so the host accepts only messages that parse here and ignores everything else.
 
-export type PullAction = 'merge' | 'close' | 'reopen' | 'refresh' | 'openOnWeb';
+/** `loadImages`: the user asked to load the remote images of this view (see remoteImages.ts). */
+export type PullAction = 'merge' | 'close' | 'reopen' | 'refresh' | 'openOnWeb' | 'loadImages';
 
-export const PULL_ACTIONS: readonly PullAction[] = ['merge', 'close', 'reopen', 'refresh', 'openOnWeb'];
+export const PULL_ACTIONS: readonly PullAction[] = ['merge', 'close', 'reopen', 'refresh', 'openOnWeb', 'loadImages'];
 
 /** Webview → host. */
 export type PullWebviewMessage =

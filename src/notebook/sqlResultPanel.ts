@@ -4,6 +4,7 @@ import type { Logger } from '../core/logger';
 import { Notebooks } from '../shared/ids';
 import type { HostToGridMessage, QueryOutput, QueryTarget } from '../shared/queryResultOutput';
 import { targetLabel } from '../core/sql/refs';
+import { imgSrc } from '../core/remoteImages';
 
 /**
  * The result grid in a webview panel, for queries run from a plain .sql editor. One panel,
@@ -56,6 +57,8 @@ export class SqlResultPanel implements vscode.Disposable {
       `script-src 'nonce-${nonce}'`,
       `style-src 'nonce-${nonce}'`,
       `font-src ${panel.webview.cspSource}`,
+      // The one image policy of every webview: nothing remote unless the user asks (this view never does).
+      imgSrc(panel.webview.cspSource, 'blocked'),
     ].join('; ');
     panel.webview.html = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">

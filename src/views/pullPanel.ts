@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import type { MarkdownRenderer } from '../core/markdown';
+import type { RemoteImages } from '../core/remoteImages';
 import { escapeHtml, renderPullContent, renderPullDocument } from '../core/pullPage';
 import { parsePullWebviewMessage, type PullHostMessage, type PullWebviewMessage } from '../core/pullProtocol';
 import { Disposable } from '../platform/disposable';
@@ -83,6 +84,8 @@ export class PullPanel extends Disposable {
   private loading: Promise<void> | undefined;
   private reloadAgain = false;
   private disposed = false;
+  /** Remote images stay placeholders until the user presses "Load images" in this view. */
+  private images: RemoteImages = 'blocked';
   /** The last HTML sent, for tests and for the script's `ready`. */
   lastContent = '';
 
@@ -126,6 +129,7 @@ export class PullPanel extends Disposable {
       cspSource: webview.cspSource,
       scriptUri: scriptUri.toString(),
       contentHtml: this.content,
+      images: this.images,
     });
   }
 
@@ -156,7 +160,7 @@ export class PullPanel extends Disposable {
     try {
       const [pull, comments] = await Promise.all([client.getPull(db, pullNumber), client.listPullComments(db, pullNumber)]);
       const webUrl = this.deps.webUrl(this.target);
-      this.content = renderPullContent({ db, pull, comments, now: new Date(), ...(webUrl ? { webUrl } : {}) }, this.md);
+      this.content = renderPullContent({ db, pull, comments, now: new Date(), images: this.images, ...(webUrl ? { webUrl } : {}) }, this.md);
       this.panel.title = `#${pull.pull_number} ${pull.title}`;
     } catch (err) {
       // Shown in the view with a retry, never as a toast: the view may refresh in the background.
@@ -204,6 +208,11 @@ export class PullPanel extends Disposable {
               await actions.openOnWeb(this.target);
               break;
             case 'refresh':
+              break;
+            case 'loadImages':
+              // The CSP is part of the document: it is replaced with one that allows https images.
+              this.images = 'loaded';
+              this.setDocument();
               break;
           }
           break;

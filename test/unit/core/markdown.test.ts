@@ -49,8 +49,18 @@ describe('markdown of pull requests and comments', () => {
     assert.match(md.render('see https://example.com/x'), /<a href="https:\/\/example.com\/x"/);
   });
 
-  it('shows images only from https; other sources become their alt text', () => {
-    assert.match(md.render('![chart](https://example.com/c.png)'), /<img src="https:\/\/example.com\/c.png" alt="chart">/);
+  it('shows images only from https, and only once loaded; other sources become their alt text', () => {
+    const loaded = { images: 'loaded' as const, blocked: 0 };
+    assert.match(md.render('![chart](https://example.com/c.png)', loaded), /<img src="https:\/\/example.com\/c.png" alt="chart">/);
+    assert.equal(loaded.blocked, 0);
+    // Not asked for: a placeholder naming the image and its host, no URL a browser would fetch.
+    const blocked = { images: 'blocked' as const, blocked: 0 };
+    const html = md.render('![chart](https://tracker.example/c.png?who=me) and ![](https://x.example/y.gif)', blocked);
+    assert.doesNotMatch(html, /<img|tracker\.example\/c\.png|src=/);
+    assert.match(html, /<span class="remote-image"[^>]*>\[chart · tracker\.example\]<\/span>/);
+    assert.match(html, /\[image · x\.example\]/);
+    assert.equal(blocked.blocked, 2);
+    assert.doesNotMatch(md.render('![chart](https://example.com/c.png)'), /<img/, 'blocked without an env too');
     const http = md.render('![chart](http://example.com/c.png)');
     assert.doesNotMatch(http, /<img/);
     assert.match(http, /chart/);

@@ -126,4 +126,30 @@ describe('pull request page', () => {
     const scripts = doc.match(/<script[^>]*>/g) ?? [];
     assert.deepEqual(scripts, ['<script nonce="abc123" src="https://webview.example/dist/webview/pull.js">']);
   });
+
+  it('fetches no remote image until the user asks: placeholders, a "Load images" button and a CSP without https images', () => {
+    const p = pull({ description: 'Chart: ![sales](https://img.example/sales.png)' });
+    const comments = [{ comment_id: 'c1', author: 'bob', body: '![pixel](https://tracker.example/p.gif)', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' }];
+    const blocked = renderPullContent({ db, pull: p, comments, now }, md);
+    assert.doesNotMatch(blocked, /<img/);
+    // The URLs appear only as text in the edit box, never in an attribute a browser fetches.
+    assert.doesNotMatch(blocked, /(src|href|srcset)="https:\/\/(img|tracker)\.example/);
+    assert.doesNotMatch(blocked.replace(/<textarea[\s\S]*?<\/textarea>/g, ''), /https:\/\/(img|tracker)\.example/);
+    assert.match(blocked, /\[sales · img\.example\]/);
+    assert.match(blocked, /\[pixel · tracker\.example\]/);
+    assert.match(blocked, /<button type="button" data-action="loadImages"[^>]*>Load images<\/button>/);
+    const cspBlocked = pullViewCsp('https://webview.example', 'n');
+    assert.match(cspBlocked, /img-src https:\/\/webview\.example(;|$)/);
+    assert.doesNotMatch(cspBlocked, /img-src[^;]* https:(;|$| )/);
+    const doc = renderPullDocument({ title: 't', nonce: 'n', cspSource: 'https://webview.example', scriptUri: 'https://webview.example/p.js', contentHtml: blocked });
+    assert.ok(doc.includes('img-src https://webview.example;'));
+
+    const loaded = renderPullContent({ db, pull: p, comments, now, images: 'loaded' }, md);
+    assert.match(loaded, /<img src="https:\/\/img\.example\/sales\.png" alt="sales">/);
+    assert.match(loaded, /<img src="https:\/\/tracker\.example\/p\.gif" alt="pixel">/);
+    assert.doesNotMatch(loaded, /data-action="loadImages"/);
+    assert.match(pullViewCsp('https://webview.example', 'n', 'loaded'), /img-src https:\/\/webview\.example https:;/);
+    // No images, no button.
+    assert.doesNotMatch(renderPullContent({ db, pull: pull({ description: 'plain' }), comments: [], now }, md), /loadImages/);
+  });
 });

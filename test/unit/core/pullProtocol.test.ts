@@ -5,6 +5,7 @@ describe('pull webview messages', () => {
   it('accepts the known actions, comments and edits', () => {
     assert.deepEqual(parsePullWebviewMessage({ type: 'action', action: 'merge' }), { type: 'action', action: 'merge' });
     assert.deepEqual(parsePullWebviewMessage({ type: 'ready' }), { type: 'ready' });
+    assert.deepEqual(parsePullWebviewMessage({ type: 'action', action: 'loadImages' }), { type: 'action', action: 'loadImages' });
     assert.deepEqual(parsePullWebviewMessage({ type: 'comment', body: 'hi' }), { type: 'comment', body: 'hi' });
     assert.deepEqual(parsePullWebviewMessage({ type: 'edit', title: 't', description: '' }), {
       type: 'edit',
