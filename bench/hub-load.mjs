@@ -1,0 +1,108 @@
+// The local hub under load, on loopback only: N clients send short requests (branch, tag and pull
+// listings, short SQL as alice, bob and carol) for D seconds, first alone (the baseline), then
+// while K anonymous clients keep a query that never ends running (timeout_ms 60000, sent again
+// as soon as it ends or after a 429's Retry-After). Prints short-request throughput and latency
+// percentiles of both phases and their ratios. Never fails on time.
+// Run (under the shared lock): npm run build && flock /tmp/heavy.lock node bench/hub-load.mjs
+//   env LOAD_CLIENTS (50), LOAD_LONG (3), LOAD_SECONDS (15), LOAD_HUB_ARGS (extra serve flags),
+//   LOAD_HUB (a hub.js to measure instead of dist/hub.js)
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** LOAD_HUB: another build of the hub to compare (e.g. one built from an older commit). */
+const HUB = process.env.LOAD_HUB ?? join(ROOT, 'dist', 'hub.js');
+const env = (k, d) => Number(process.env[k] ?? d);
+const CLIENTS = env('LOAD_CLIENTS', 50);
+const LONG = env('LOAD_LONG', 3);
+const SECONDS = env('LOAD_SECONDS', 15);
+const EXTRA = (process.env.LOAD_HUB_ARGS ?? '').split(' ').filter(Boolean);
+const ENDLESS = 'WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r';
+
+const dir = mkdtempSync(join(tmpdir(), 'vdb-load-'));
+const seeded = spawnSync(process.execPath, [HUB, 'seed', '--data', dir], { encoding: 'utf8' });
+if (seeded.status !== 0) throw new Error(seeded.stderr);
+const tokens = {};
+for (const u of ['alice', 'bob', 'carol']) {
+  tokens[u] = spawnSync(process.execPath, [HUB, 'token', 'create', '--user', u, '--data', dir], { encoding: 'utf8' }).stdout.trim();
+}
+const hub = spawn(process.execPath, [HUB, 'serve', '--data', dir, '--host', '127.0.0.1', '--port', '0', ...EXTRA], { stdio: ['ignore', 'pipe', 'inherit'] });
+const url = await new Promise((resolve, reject) => {
+  let out = '';
+  hub.stdout.on('data', (d) => {
+    out += d;
+    const m = /Hub listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+    if (m) resolve(m[1]);
+  });
+  hub.on('exit', (c) => reject(new Error(`hub exited ${c}`)));
+});
+const API = `${url}/api/v2/databases/alice/prices`;
+
+/** One short request of the mix, chosen by the client's number and its step. */
+function shortRequest(client, step) {
+  const user = ['alice', 'bob', 'carol'][client % 3];
+  const headers = { authorization: `Bearer ${tokens[user]}`, 'content-type': 'application/json' };
+  switch ((client + step) % 5) {
+    case 0: return fetch(`${API}/branches`);
+    case 1: return fetch(`${API}/tags`, { headers });
+    case 2: return fetch(`${API}/pulls`);
+    default: return fetch(`${API}/sql`, { method: 'POST', headers, body: JSON.stringify({ ref: 'main', q: `SELECT count(*), ${step} FROM products` }) });
+  }
+}
+
+async function phase(name, longClients) {
+  let stop = false;
+  const latencies = [];
+  const statuses = {};
+  const longStatuses = {};
+  const longs = Array.from({ length: longClients }, async () => {
+    while (!stop) {
+      const r = await fetch(`${API}/sql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ref: 'main', q: ENDLESS, timeout_ms: 60000 }) });
+      await r.text();
+      longStatuses[r.status] = (longStatuses[r.status] ?? 0) + 1;
+      if (r.status === 429 && !stop) await new Promise((res) => setTimeout(res, 1000 * Number(r.headers.get('retry-after') ?? 1)));
+    }
+  });
+  // Let the long queries take their workers before measuring.
+  if (longClients > 0) await new Promise((r) => setTimeout(r, 1000));
+  const started = performance.now();
+  const end = started + SECONDS * 1000;
+  await Promise.all(Array.from({ length: CLIENTS }, async (_, client) => {
+    for (let step = 0; performance.now() < end; step++) {
+      const t0 = performance.now();
+      const r = await shortRequest(client, step);
+      await r.arrayBuffer();
+      latencies.push(performance.now() - t0);
+      statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    }
+  }));
+  const elapsed = (performance.now() - started) / 1000;
+  stop = true;
+  // The long clients' last queries end at their timeout; do not wait for them.
+  void Promise.allSettled(longs);
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+  const res = { name, requests: latencies.length, rps: latencies.length / elapsed, p50: pct(50), p99: pct(99), max: latencies[latencies.length - 1], statuses, longStatuses };
+  console.log(res);
+  return res;
+}
+
+try {
+  const base = await phase(`${CLIENTS} clients, short requests only`, 0);
+  const loaded = await phase(`${CLIENTS} clients + ${LONG} long anonymous queries`, LONG);
+  const ms = (v) => `${v.toFixed(0)} ms`;
+  console.log('\n| phase | short requests/s | p50 | p99 | max | short statuses | long query answers |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of [base, loaded]) {
+    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${JSON.stringify(r.statuses)} | ${JSON.stringify(r.longStatuses)} |`);
+  }
+  console.log(`| ratio (loaded / baseline) | ${(loaded.rps / base.rps).toFixed(2)}x | ${(loaded.p50 / base.p50).toFixed(2)}x | ${(loaded.p99 / base.p99).toFixed(2)}x | | | |`);
+} finally {
+  hub.kill('SIGTERM');
+  await new Promise((r) => hub.once('exit', r));
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(0);
