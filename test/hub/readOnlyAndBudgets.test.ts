@@ -135,4 +135,29 @@ describe('hub SQL: read-only by the engine, bounded results', function () {
       assert.deepEqual(small.rows, [['90000']]);
     });
   });
+
+  describe('worker memory', () => {
+    let hub: HubHandle;
+    before(async () => {
+      hub = await startHub({ users: ['alice'], args: ['--worker-memory-mb', '64', '--verbose'] });
+      assert.equal((await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'm', visibility: 'public' } })).status, 201);
+    });
+    after(async () => hub?.stop());
+
+    it('replaces a query worker that grew past --worker-memory-mb, and the hub keeps answering with flat memory', async () => {
+      // A 14 MB string built by doubling grows the worker (WASM memory never shrinks) past 64 MiB.
+      const big = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 140000) SELECT length(group_concat(printf('%.*c', 100, 'x'))) FROM r";
+      const first = (await hub.fetch('/databases/alice/m/sql', { json: { ref: 'main', q: big } })).body.data;
+      assert.equal(first.status, 'success', first.message);
+      const settled = rssOf(hub);
+      for (let i = 0; i < 4; i++) {
+        const r = (await hub.fetch('/databases/alice/m/sql', { json: { ref: 'main', q: big } })).body.data;
+        assert.deepEqual(r.rows, [['14139999']]);
+      }
+      assert.match(hub.output(), /replacing a query worker that grew to \d+ bytes/);
+      assert.ok(rssOf(hub) - settled < 150 * 1024 * 1024, `grew by ${Math.round((rssOf(hub) - settled) / 1048576)} MB over 4 more sorts`);
+      const after = await hub.fetch('/databases/alice/m/sql', { json: { ref: 'main', q: 'SELECT 7' } });
+      assert.deepEqual(after.body.data.rows, [['7']]);
+    });
+  });
 });
