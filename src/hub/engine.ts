@@ -167,8 +167,11 @@ export class Engine {
       const job = slot.job;
       if (job) {
         this.finish(slot, job);
-        this.opts.logger.warn(`engine: a ${lane} worker stopped while running a request${err ? `: ${err.message}` : ''}`);
-        job.reject(new EngineUnavailableError('The database engine stopped while running this request; it has been restarted, try again.'));
+        if (this.closed) job.reject(new Error('The engine is shut down.'));
+        else {
+          this.opts.logger.warn(`engine: a ${lane} worker stopped while running a request${err ? `: ${err.message}` : ''}`);
+          job.reject(new EngineUnavailableError('The database engine stopped while running this request; it has been restarted, try again.'));
+        }
       }
       if (!slot.isReady && this.slots.includes(slot) && ++this.startFailures >= 3 && !this.broken) {
         this.broken = new Error(`The database engine could not start: ${err?.message ?? 'its worker exited'}`);
