@@ -33,6 +33,8 @@ const ACTIONS: Record<number, string> = {
 const READ_ONLY_DOLT_FUNCTIONS: ReadonlySet<string> = new Set([
   'dolt_hashof', 'dolt_hashof_table', 'dolt_hashof_db', 'dolt_hashof_index', 'dolt_hashof_catalog',
   'dolt_merge_base', 'dolt_version', 'doltlite_engine',
+  // The hub's own pure helpers that rewritten Dolt SQL calls (src/hub/doltSql on the hubsql branch).
+  'dolt_hash32', 'dolt_rev',
 ]);
 
 /** Other functions with effects beyond their result (fts3_tokenizer can register a tokenizer). */
