@@ -44,7 +44,7 @@ describe('hub pure logic', () => {
     for (const f of ['dolt_commit', 'DOLT_RESET', 'dolt_branch', 'dolt_checkout', 'dolt_merge', 'dolt_tag', 'dolt_gc', 'dolt_config', 'dolt_default_branch', 'fts3_tokenizer']) {
       assert.equal(isReadOnlyFunction(f), false, f);
     }
-    for (const f of ['dolt_hashof', 'dolt_merge_base', 'upper', 'printf', 'now']) assert.equal(isReadOnlyFunction(f), true, f);
+    for (const f of ['dolt_hashof', 'dolt_merge_base', 'dolt_hash32', 'dolt_rev', 'upper', 'printf', 'now']) assert.equal(isReadOnlyFunction(f), true, f);
     // Authorizer action codes: 19 PRAGMA (name, value), 24 ATTACH, 31 FUNCTION (-, name).
     assert.equal(refusal(19, 'table_info', 't'), undefined);
     assert.equal(refusal(19, 'user_version', null), undefined);
