@@ -242,8 +242,7 @@ describe('import into the hub through the extension path', function () {
       };
       return { ...session, parts: session.parts.map((p) => ({ ...p, url: expired(p.url) })) };
     };
-    const ui = importUi({});
-    Object.assign((ui as unknown as { script: Record<string, Reply> }).script, {
+    const ui = importUi({
       'Import expired.csv: file type': 'csv',
       'Import: branch': '$(git-branch) main',
       'Import: table': '$(add) expired',
