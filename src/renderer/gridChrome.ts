@@ -236,7 +236,7 @@ export function resultBanners(d: Document, c: QueryOutput, post: ((m: GridPaging
   const b = statusBanner(c.result, c.limit);
   if (!b) return out;
   const actions: BannerAction[] = [];
-  if (c.result.status === 'row_limit' && post) {
+  if (c.result.status === 'row_limit' && c.canLoadAll && post) {
     actions.push({
       label: 'Load All Rows',
       cls: 'vdb-loadall',

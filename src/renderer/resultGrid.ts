@@ -75,6 +75,7 @@ export class ResultGrid {
   private closeFilterForm: (() => void) | undefined;
   private widthsFromRows = false;
   private empty: HTMLElement | undefined;
+  private laidOutRows = -1;
 
   constructor(
     content: GridContent,
@@ -98,6 +99,7 @@ export class ResultGrid {
     const d = this.doc;
     this.root.replaceChildren();
     this.widthsFromRows = false;
+    this.laidOutRows = -1;
     let columns: QueryColumn[];
     if (isPagedOutput(content)) {
       // The rows of a paged source never travel inside the output.
@@ -112,6 +114,7 @@ export class ResultGrid {
       });
       this.source = source;
       this.model = new GridModel(columns, source);
+      this.laidOutRows = source.rowCount;
       this.filters = content.filters?.slice() ?? [];
       this.applySortNames(content.sort ?? []);
       this.teardown.push(source.subscribe(() => this.onRowsChanged()));
@@ -276,7 +279,12 @@ export class ResultGrid {
       this.model.refreshWidths({ rowCount: n, columnCount: this.model.columnCount, cell: (r, c) => src.cell(r, c) });
       view.widthsChanged();
     }
-    view.rowCountChanged();
+    // Re-laying out the rows costs O(rows) in the virtualizer (a million measurements): only when
+    // the count really changed, not for every page that arrives.
+    if (src.rowCount !== this.laidOutRows) {
+      this.laidOutRows = src.rowCount;
+      view.rowCountChanged();
+    } else view.invalidate();
     this.updateSummary();
     if (this.empty) {
       this.empty.textContent = this.filters.length ? 'No rows match the filters.' : 'The table has no rows.';

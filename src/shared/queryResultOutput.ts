@@ -27,6 +27,11 @@ export interface QueryOutput {
   limit: number;
   /** Set by the host when the branch has moved since this ran (its head now). */
   movedTo?: string;
+  /**
+   * Set by a host that answers "Load All Rows" for this result (a single SELECT that ended at the
+   * row limit, at a known commit): only then does the grid offer it.
+   */
+  canLoadAll?: boolean;
 }
 
 export function isQueryOutput(v: unknown): v is QueryOutput {

@@ -244,7 +244,7 @@ describeIfChromium('paged result grid in Chromium', function () {
       var host = window.makeHost(2500);
       var rows = window.rowsFor(0, 1000, 2500);
       window.grid = new VdbGrid.ResultGrid({ v: 1, result: { status: 'row_limit', message: 'more than 1000 rows', columns: [{ name: 'id', type: 'bigint' }, { name: 'label', type: 'text' }], rows: rows },
-        sql: 'select * from t', target: { hostId: 'h', owner: 'alice', name: 'shop', ref: 'main' }, commit: 'abcdef0123456789abcdef0123456789', ranAt: '', elapsedMs: 3, limit: 60000 }, host, document.getElementById('host'));
+        sql: 'select * from t', target: { hostId: 'h', owner: 'alice', name: 'shop', ref: 'main' }, commit: 'abcdef0123456789abcdef0123456789', ranAt: '', elapsedMs: 3, limit: 60000, canLoadAll: true }, host, document.getElementById('host'));
     })()`);
     const advice = (await page.locator('[data-banner="row_limit"]').textContent()) ?? '';
     assert.match(advice, /The server stops every result at 1,000 rows \(its cap\), below your limit of 60,000/);

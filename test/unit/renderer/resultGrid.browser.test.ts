@@ -17,6 +17,7 @@ window.mountGrid = function (result, limit) {
     {
       copy: function (text, format, rows) { window.copies.push({ text: text, format: format, rows: rows }); },
       export: function (format, content, suggestedName, rows) { window.exports.push({ format: format, content: content, suggestedName: suggestedName, rows: rows }); },
+      post: function () {},
     },
     document.getElementById('host'),
   );
@@ -153,6 +154,8 @@ describeIfChromium('result grid in Chromium', function () {
     assert.match((await banner.textContent()) ?? '', /Showing the first 2 rows only/);
     assert.match((await banner.textContent()) ?? '', /query returned more than 2 rows/);
     assert.match((await banner.textContent()) ?? '', /versionedDb\.sql\.rowLimit/);
+    // The host did not say it can page this result: no Load All Rows button that would do nothing.
+    assert.equal(await page.locator('.vdb-loadall').count(), 0);
   });
 
   it('an SQL error shows an alert banner and no grid', async () => {
