@@ -18,6 +18,7 @@ import { ResultBudget, valueTooLargeMessage } from './resultBudget';
 import { writeFileAtomicSync } from './atomicFile';
 import { runImport } from './tableImport';
 import { rewriteDoltSql } from './doltSql/rewrite';
+import { CommitSnapshots } from './commitSnapshot';
 import { UserColumnTypes, engineContext, registerDoltSqlFunctions, reopenAsOf } from './doltSql/engineContext';
 
 const SQLITE_INTEGER = 1;
@@ -47,10 +48,19 @@ export function locateWasm(file: string): string {
 
 export class SqlRefused extends Error {}
 
+function fileBytes(path: string): Uint8Array {
+  const b = readFileSync(path);
+  // The glue accepts plain typed arrays only, not Buffer.
+  return new Uint8Array(b.buffer, b.byteOffset, b.length);
+}
+
 export class EngineCore {
   private readonly loaded = new Map<string, number>();
+  private readonly snapshots: CommitSnapshots;
 
-  constructor(readonly sqlite3: Sqlite3) {}
+  constructor(readonly sqlite3: Sqlite3) {
+    this.snapshots = new CommitSnapshots(sqlite3);
+  }
 
   static async create(): Promise<EngineCore> {
     const sqlite3 = await init({ locateFile: (f) => locateWasm(f), print: () => undefined, printErr: () => undefined });
@@ -109,6 +119,14 @@ export class EngineCore {
     } catch (e) {
       // Opening at a branch, tag or commit that does not exist: the server answers 404.
       return { columns: [], rows: [], status: 'error', message: engineMessage(e), ref_not_found: true } as QueryResult;
+    }
+    // At a commit or tag DoltLite cannot sort (see commitSnapshot.ts): read there through a branch.
+    const detached = conn;
+    try {
+      conn = this.snapshots.reopen(detached, { memPath: this.memPath(db.key), version: db.version, bytes: () => fileBytes(db.path) });
+    } catch (e) {
+      detached.close();
+      return { columns: [], rows: [], status: 'error', message: engineMessage(e) };
     }
     // Every statement on this connection is the caller's or built from the caller's input.
     let guard = new ReadOnlyGuard(this.sqlite3.capi, conn.pointer);

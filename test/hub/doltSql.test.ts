@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHub, type HubHandle } from '../helpers/hub';
 import { doltHashToHex } from '../../src/hub/doltHash';
+import { tokenize } from '../../src/core/sql/sqlTokens';
 
 type Cell = string | null;
 interface Result {
@@ -288,6 +289,12 @@ describe('hub Dolt SQL', function () {
       assert.equal(r['table_name'], 'suppliers');
     }
     const kinds = d.map((r) => (r['statement'] as string).split(' ')[0]).sort();
+    // MySQL's text, as Dolt writes it: identifiers in backticks, never "double quotes" (strings in MySQL).
+    for (const r of d) {
+      const toks = tokenize(r['statement'] as string);
+      assert.equal(toks.filter((t) => t.kind === 'dquoted').length, 0, r['statement'] as string);
+      assert.ok(toks.some((t) => t.kind === 'bquoted' && t.text === '`suppliers`'), r['statement'] as string);
+    }
     assert.deepEqual(kinds, expected.map((c) => ({ added: 'INSERT', modified: 'UPDATE', removed: 'DELETE' })[c.type]).sort());
     const all = await ok(`SELECT DISTINCT table_name FROM DOLT_PATCH('${base}', '${head}') ORDER BY 1`);
     assert.deepEqual(all.rows, [['products'], ['suppliers']]);

@@ -1,6 +1,7 @@
 // The Dolt SQL rewriter's view of one read-only DoltLite connection, plus the two SQL functions
 // rewritten queries call: dolt_hash32(x) (40 hex -> Dolt's base32, anything else unchanged) and
 // dolt_rev(x) (a base32 commit hash, with an optional ~N/^ suffix, -> what DoltLite reads).
+import { MYSQL_TEXT_FUNCTION, sqliteToMysqlText } from './mysqlText';
 import type { Sqlite3, Sqlite3Capi, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { DoltSqlContext, PreviewTable } from './common';
 import { HASH_FUNCTION, REVISION_FUNCTION } from './forms';
@@ -12,6 +13,7 @@ const PREVIEW_PATH = '/~merge-preview.db';
 
 export function registerDoltSqlFunctions(conn: Sqlite3Db): void {
   conn.createFunction(HASH_FUNCTION, (_ctx, v) => toDoltHash(v), { arity: 1, deterministic: true });
+  conn.createFunction(MYSQL_TEXT_FUNCTION, (_ctx, v) => (typeof v === 'string' ? sqliteToMysqlText(v) : v), { arity: 1, deterministic: true });
   conn.createFunction(REVISION_FUNCTION, (_ctx, v) => (typeof v === 'string' ? toEngineRevision(v) : v), { arity: 1, deterministic: true });
 }
 

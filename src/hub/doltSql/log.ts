@@ -1,6 +1,6 @@
 // DOLT_LOG(...) with Dolt's arguments, built from DoltLite's dolt_log(rev) (one revision, or
 // 'a..b') and dolt_commit_ancestors: revisions, ^rev and --not exclusions, 'a..b', 'a...b',
-// --parents, --merges, --min-parents and --decorate; commit_order is the commit's height.
+// --parents, --merges, --min-parents, --decorate and --tables; commit_order is the commit's height.
 import { hexToDoltHash } from '../doltHash';
 import { parseRange } from './revisions';
 import { DoltSqlError, valuesSubquery } from './common';
@@ -23,6 +23,7 @@ export function buildLog(args: readonly string[], ctx: DoltSqlContext, resolve: 
   let minParents = 0;
   let decorate: 'no' | 'short' | 'full' = 'no';
   let not = false;
+  let tables: string[] | undefined;
   for (let k = 0; k < args.length; k++) {
     const a = args[k] as string;
     if (a.startsWith('--')) {
@@ -49,6 +50,12 @@ export function buildLog(args: readonly string[], ctx: DoltSqlContext, resolve: 
         case '--not':
           not = true;
           break;
+        case '--tables': {
+          const names = value().split(',').map((t) => t.trim()).filter((t) => t !== '');
+          if (names.length === 0) throw new DoltSqlError('DOLT_LOG: --tables needs at least one table name.');
+          tables = [...(tables ?? []), ...names];
+          break;
+        }
         case '--decorate': {
           const v = value();
           if (!['short', 'full', 'no', 'auto'].includes(v)) throw new DoltSqlError(`DOLT_LOG: --decorate takes short, full, no or auto, not "${v}".`);
@@ -56,7 +63,7 @@ export function buildLog(args: readonly string[], ctx: DoltSqlContext, resolve: 
           break;
         }
         default:
-          throw new DoltSqlError(`DOLT_LOG: unknown option "${flag}" (this hub supports --parents, --merges, --min-parents, --not and --decorate).`);
+          throw new DoltSqlError(`DOLT_LOG: unknown option "${flag}" (this hub supports --parents, --merges, --min-parents, --not, --decorate and --tables).`);
       }
       continue;
     }
@@ -111,7 +118,8 @@ export function buildLog(args: readonly string[], ctx: DoltSqlContext, resolve: 
 
   // One log keeps dolt_log's order; several are merged children-first, newest first among equals.
   const ordered = sources > 1 ? topological([...picked.values()], parentMap) : [...picked.values()];
-  const rows = ordered.filter((r) => (parentMap.get(r.hex)?.length ?? 0) >= minParents);
+  const changed = tables === undefined ? undefined : tableChanges(ctx, tables, parentMap);
+  const rows = ordered.filter((r) => (parentMap.get(r.hex)?.length ?? 0) >= minParents && (changed === undefined || changed(r.hex)));
   const columns = ['commit_hash', 'committer', 'email', 'date', 'message', 'commit_order'];
   if (parents) columns.push('parents');
   if (decorate !== 'no') columns.push('refs');
@@ -124,6 +132,28 @@ export function buildLog(args: readonly string[], ctx: DoltSqlContext, resolve: 
       return out;
     }),
   );
+}
+
+/**
+ * Whether a commit changed any of the named tables (data or schema, created or dropped) against its
+ * first parent, as Dolt's --tables means it. DoltLite's dolt_diff table lists that per commit for the
+ * history of the connection's HEAD; a commit outside it is compared with its first parent directly.
+ */
+function tableChanges(ctx: DoltSqlContext, tables: readonly string[], parentMap: Map<string, string[]>): (hex: string) => boolean {
+  const wanted = new Set(tables.map((t) => t.toLowerCase()));
+  const inHead = new Set(ctx.rows('SELECT commit_hash FROM dolt_log').map((r) => String(r[0])));
+  const changedInHead = new Set(
+    ctx.rows('SELECT commit_hash, table_name FROM dolt_diff').filter((r) => wanted.has(String(r[1]).toLowerCase())).map((r) => String(r[0])),
+  );
+  return (hex) => {
+    if (inHead.has(hex)) return changedInHead.has(hex);
+    const parent = parentMap.get(hex)?.[0];
+    // A history's first commit is the empty one that initialized the repository.
+    if (parent === undefined) return false;
+    return ctx
+      .rows('SELECT from_table_name, to_table_name FROM dolt_diff_summary(?, ?)', [parent, hex])
+      .some((r) => wanted.has(String(r[0]).toLowerCase()) || wanted.has(String(r[1]).toLowerCase()));
+  };
 }
 
 /** Every commit before its parents; among commits ready at the same time, the newest first. */

@@ -2,6 +2,7 @@
 // them onto DoltLite's own machinery (dolt_diff_<t>(a, b), dolt_at_<t>(ref), dolt_log(rev),
 // dolt_merge_base, dolt_conflicts_<t> on a throwaway copy), turning every commit hash the result
 // shows into Dolt's 32-character base32 form. Everything else in the query is left as written.
+import { MYSQL_TEXT_FUNCTION } from './mysqlText';
 import {
   applyEdits,
   closingParen,
@@ -194,7 +195,7 @@ class Rewriter {
           return close + 1;
         }
         this.forms.columnsOf(fn, call, table);
-        const sub = `(SELECT statement_order, ${lit(hexToDoltHash(fromHex))} AS from_commit_hash, ${lit(hexToDoltHash(toHex))} AS to_commit_hash, table_name, diff_type, statement FROM ${call})`;
+        const sub = `(SELECT statement_order, ${lit(hexToDoltHash(fromHex))} AS from_commit_hash, ${lit(hexToDoltHash(toHex))} AS to_commit_hash, table_name, diff_type, ${MYSQL_TEXT_FUNCTION}(statement) AS statement FROM ${call})`;
         return this.replaceCallBySubquery(i, close, sub, 'dolt_patch');
       }
       case 'dolt_log': {
