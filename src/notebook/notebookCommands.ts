@@ -9,7 +9,7 @@ import type { QueryTarget } from '../shared/queryResultOutput';
 import { Commands, ContextKeys, Notebooks } from '../shared/ids';
 import { collectAll } from '../api/pagination';
 import { newNotebook } from '../core/sql/notebookDocument';
-import { historyLabel, historyMatches, historySearcher, type HistoryEntry } from '../core/sql/history';
+import { historyEntryOf, historyLabel, historyMatches, historySearcher, type HistoryEntry } from '../core/sql/history';
 import { targetLabel, validateRefInput } from '../core/sql/refs';
 import { statementAt } from '../core/sql/statements';
 import type { HostClients } from '../auth/clientSource';
@@ -261,16 +261,7 @@ export async function runIntoPanel(deps: NotebookCommandDeps, sql: string, targe
       });
     });
     deps.panel.show(output);
-    await deps.history.add({
-      id: `${output.ranAt}-${Math.random().toString(36).slice(2, 8)}`,
-      sql,
-      target,
-      ranAt: output.ranAt,
-      status: String(output.result.status),
-      rowCount: output.result.rows.length,
-      elapsedMs: output.elapsedMs,
-      ...(output.commit ? { commit: output.commit } : {}),
-    });
+    await deps.history.add(historyEntryOf(output, sql, target));
   } catch (e) {
     deps.ui.error(e, { action: `run the query at ${targetLabel(target)}`, hostId: target.hostId, hostLabel: deps.clients.labelOf(target.hostId) });
   }

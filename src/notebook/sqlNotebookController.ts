@@ -7,6 +7,7 @@ import { QUERY_RESULT_MIME } from '../shared/mime';
 import type { QueryOutput, QueryTarget } from '../shared/queryResultOutput';
 import { resolveCellTarget } from '../core/sql/notebookDocument';
 import { splitStatements } from '../core/sql/statements';
+import { historyEntryOf } from '../core/sql/history';
 import { markdownFallback } from '../core/sql/markdownFallback';
 import { targetLabel } from '../core/sql/refs';
 import { runQuery, type RefResolver, type SqlClient } from './queryRunner';
@@ -114,16 +115,7 @@ export class SqlNotebookController implements vscode.Disposable {
         outputs.push(toCellOutput(output));
         await execution.replaceOutput(outputs);
         void this.deps.history
-          .add({
-            id: `${output.ranAt}-${Math.random().toString(36).slice(2, 8)}`,
-            sql: s.text,
-            target,
-            ranAt: output.ranAt,
-            status: String(output.result.status),
-            rowCount: output.result.rows.length,
-            elapsedMs: output.elapsedMs,
-            ...(output.commit ? { commit: output.commit } : {}),
-          })
+          .add(historyEntryOf(output, s.text, target))
           .then(undefined, (e: unknown) => this.deps.log.warn(`could not save query history: ${String(e)}`));
         this.deps.log.info(`ran at ${targetLabel(target)}: ${output.result.status}, ${output.result.rows.length} rows, ${output.elapsedMs} ms`);
         // row_limit still shows useful rows; anything else but success stops the cell.

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHub, type HubHandle } from '../helpers/hub';
+import { hubSql } from '../helpers/hubSql';
 import { doltHashToHex } from '../../src/hub/doltHash';
 import { tokenize } from '../../src/core/sql/sqlTokens';
 
@@ -29,16 +30,7 @@ describe('hub Dolt SQL', function () {
   });
   after(async () => hub?.stop());
 
-  const query = async (q: string, ref = 'main'): Promise<Result> => {
-    const r = await hub.fetch(`/databases/${DB}/sql`, { user: 'alice', json: { ref, q, limit: 10000 } });
-    assert.equal(r.status, 200, `HTTP ${r.status} for ${q}: ${r.text}`);
-    return r.body.data as Result;
-  };
-  const ok = async (q: string, ref = 'main'): Promise<Result> => {
-    const d = await query(q, ref);
-    assert.equal(d.status, 'success', `${q}: ${d.message}`);
-    return d;
-  };
+  const { query, ok } = hubSql(() => hub, DB);
   const objects = (d: Result): Record<string, Cell>[] => d.rows.map((r) => Object.fromEntries(d.columns.map((c, i) => [c.name, r[i] ?? null])));
 
   // ---- independent facts, from plain reads and the REST API

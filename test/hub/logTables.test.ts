@@ -3,14 +3,8 @@
 // going). Parents come from the plain dolt_commit_ancestors table; nothing trusts DOLT_LOG itself.
 import assert from 'node:assert/strict';
 import { startHub, type HubHandle } from '../helpers/hub';
+import { hubSql } from '../helpers/hubSql';
 
-type Cell = string | null;
-interface Result {
-  status: string;
-  message?: string;
-  columns: { name: string }[];
-  rows: Cell[][];
-}
 const DB = 'alice/prices';
 
 describe('hub DOLT_LOG --tables', function () {
@@ -22,16 +16,7 @@ describe('hub DOLT_LOG --tables', function () {
   });
   after(async () => hub?.stop());
 
-  const query = async (q: string, ref: string): Promise<Result> => {
-    const r = await hub.fetch(`/databases/${DB}/sql`, { user: 'alice', json: { ref, q, limit: 10000 } });
-    assert.equal(r.status, 200, `HTTP ${r.status} for ${q}: ${r.text}`);
-    return r.body.data as Result;
-  };
-  const ok = async (q: string, ref: string): Promise<Result> => {
-    const d = await query(q, ref);
-    assert.equal(d.status, 'success', `${q} at ${ref}: ${d.message}`);
-    return d;
-  };
+  const { query, ok } = hubSql(() => hub, DB);
   /** A table's plain read at a commit as text (undefined where it does not exist). */
   const snapshot = async (table: string, ref: string): Promise<string | undefined> => {
     const d = await query(`SELECT * FROM ${table} ORDER BY 1`, ref);

@@ -7,14 +7,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHub, type HubHandle } from '../helpers/hub';
+import { hubSql } from '../helpers/hubSql';
+import type { Cell } from '../../src/shared/wire';
 
-type Cell = string | null;
-interface Result {
-  status: string;
-  message?: string;
-  columns: { name: string }[];
-  rows: Cell[][];
-}
 const DB = 'alice/prices';
 
 describe('hub SQL at a commit hash or tag', function () {
@@ -26,16 +21,7 @@ describe('hub SQL at a commit hash or tag', function () {
   });
   after(async () => hub?.stop());
 
-  const query = async (q: string, ref: string): Promise<Result> => {
-    const r = await hub.fetch(`/databases/${DB}/sql`, { user: 'alice', json: { ref, q, limit: 10000 } });
-    assert.equal(r.status, 200, `HTTP ${r.status} for ${q}: ${r.text}`);
-    return r.body.data as Result;
-  };
-  const ok = async (q: string, ref: string): Promise<Result> => {
-    const d = await query(q, ref);
-    assert.equal(d.status, 'success', `${q} at ${ref}: ${d.message}`);
-    return d;
-  };
+  const { query, ok } = hubSql(() => hub, DB);
   const branches = async (): Promise<{ name: string; head_commit_sha: string }[]> =>
     (await hub.fetch(`/databases/${DB}/branches`, { user: 'alice' })).body.data as { name: string; head_commit_sha: string }[];
   const mainHead = async (): Promise<string> => (await branches()).find((b) => b.name === 'main')!.head_commit_sha;

@@ -1,6 +1,6 @@
 // Query history: every run with its target, time and outcome, newest first, bounded.
 // Pure list operations; the notebook layer persists the list in globalState.
-import type { QueryTarget } from '../../shared/queryResultOutput';
+import type { QueryOutput, QueryTarget } from '../../shared/queryResultOutput';
 
 export interface HistoryEntry {
   id: string;
@@ -16,6 +16,20 @@ export interface HistoryEntry {
 }
 
 export const DEFAULT_HISTORY_SIZE = 500;
+
+/** The history entry of one finished run: what ran where, when, and how it ended. */
+export function historyEntryOf(output: QueryOutput, sql: string, target: QueryTarget): HistoryEntry {
+  return {
+    id: `${output.ranAt}-${Math.random().toString(36).slice(2, 8)}`,
+    sql,
+    target,
+    ranAt: output.ranAt,
+    status: String(output.result.status),
+    rowCount: output.result.rows.length,
+    elapsedMs: output.elapsedMs,
+    ...(output.commit ? { commit: output.commit } : {}),
+  };
+}
 
 /** Adds an entry at the front. The same SQL at the same target replaces its older entry. */
 export function addHistoryEntry(list: readonly HistoryEntry[], entry: HistoryEntry, max = DEFAULT_HISTORY_SIZE): HistoryEntry[] {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { addHistoryEntry, HISTORY_PICKER_MAX_ROWS, historyLabel, historyMatches, historySearcher, readHistory, searchHistory, type HistoryEntry } from '../../../../src/core/sql/history';
+import { addHistoryEntry, HISTORY_PICKER_MAX_ROWS, historyEntryOf, historyLabel, historyMatches, historySearcher, readHistory, searchHistory, type HistoryEntry } from '../../../../src/core/sql/history';
 
 const target = { hostId: 'h', owner: 'alice', name: 'shop', ref: 'main' };
 const entry = (id: string, sql: string, ref = 'main'): HistoryEntry => ({
@@ -13,6 +13,26 @@ const entry = (id: string, sql: string, ref = 'main'): HistoryEntry => ({
 });
 
 describe('query history', () => {
+  it('records a finished run with its outcome, row count and the commit it ran at', () => {
+    const output = {
+      v: 1 as const,
+      result: { columns: [{ name: 'x', type: 'int' }], rows: [['1'], ['2']], status: 'row_limit' },
+      sql: 'SELECT x FROM t',
+      target,
+      commit: 'rmnjb8cjc5tblj21ed4qs821649eduie',
+      ranAt: '2026-01-02T03:04:05Z',
+      elapsedMs: 42,
+      limit: 2,
+    };
+    const e = historyEntryOf(output, 'SELECT x FROM t', target);
+    assert.match(e.id, /^2026-01-02T03:04:05Z-[0-9a-z]+$/);
+    assert.deepEqual({ ...e, id: '' }, {
+      id: '', sql: 'SELECT x FROM t', target, ranAt: '2026-01-02T03:04:05Z', status: 'row_limit', rowCount: 2, elapsedMs: 42,
+      commit: 'rmnjb8cjc5tblj21ed4qs821649eduie',
+    });
+    assert.equal('commit' in historyEntryOf({ ...output, commit: undefined }, 'SELECT 1', target), false);
+  });
+
   it('puts the newest first and bounds the list', () => {
     let list: HistoryEntry[] = [];
     for (let i = 0; i < 5; i++) list = addHistoryEntry(list, entry(String(i), `SELECT ${i}`), 3);
