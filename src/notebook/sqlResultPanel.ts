@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
-import { randomBytes } from 'node:crypto';
 import type { Logger } from '../core/logger';
 import { Notebooks } from '../shared/ids';
 import type { HostToGridMessage, QueryOutput, QueryTarget } from '../shared/queryResultOutput';
 import { targetLabel } from '../core/sql/refs';
-import { imgSrc } from '../core/remoteImages';
+import { gridWebviewHtml, gridWebviewOptions } from '../platform/gridWebview';
 
 /**
  * The result grid in a webview panel, for queries run from a plain .sql editor. One panel,
@@ -43,29 +42,14 @@ export class SqlResultPanel implements vscode.Disposable {
       if (!this.panel.visible) this.panel.reveal(vscode.ViewColumn.Beside, true);
       return this.panel;
     }
-    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
-    const panel = vscode.window.createWebviewPanel(Notebooks.resultPanel, 'SQL Result', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      localResourceRoots: [dist],
-      retainContextWhenHidden: true,
-    });
+    const panel = vscode.window.createWebviewPanel(
+      Notebooks.resultPanel,
+      'SQL Result',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      gridWebviewOptions(this.extensionUri),
+    );
     this.ready = false;
-    const nonce = randomBytes(16).toString('base64');
-    const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'resultPanel.js'));
-    const csp = [
-      "default-src 'none'",
-      `script-src 'nonce-${nonce}'`,
-      `style-src 'nonce-${nonce}'`,
-      `font-src ${panel.webview.cspSource}`,
-      // The one image policy of every webview: nothing remote unless the user asks (this view never does).
-      imgSrc(panel.webview.cspSource, 'blocked'),
-    ].join('; ');
-    panel.webview.html = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>SQL Result</title></head>
-<body><div id="root"></div><script nonce="${nonce}" src="${script.toString()}"></script></body></html>`;
+    panel.webview.html = gridWebviewHtml(panel.webview, this.extensionUri, 'resultPanel.js', 'SQL Result');
     panel.webview.onDidReceiveMessage(async (raw: unknown) => {
       if (typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'ready') {
         this.ready = true;

@@ -10,6 +10,8 @@ import type { RowSource, RowState } from './rowSource';
 /** How the source asks the host for rows [start, end). */
 export interface PageTransport {
   request(requestId: number, start: number, end: number): void;
+  /** The page asked for is no longer wanted (scrolled away before it came). */
+  cancel?(requestId: number): void;
 }
 
 export interface PagedRowSourceOptions {
@@ -134,8 +136,13 @@ export class PagedRowSource implements RowSource {
     const from = Math.max(0, Math.floor(this.first / this.pageSize) - this.margin);
     const to = Math.min(lastPage, Math.floor(this.last / this.pageSize) + this.margin);
     for (const pi of [...this.pages.keys()]) {
-      // Let go of pages away from the screen: an answer still on its way is dropped by id.
-      if (pi < from || pi > to) this.pages.delete(pi);
+      // Let go of pages away from the screen: an answer still on its way is dropped by id, and
+      // the host is told so it can skip reading it.
+      if (pi < from || pi > to) {
+        const page = this.pages.get(pi);
+        this.pages.delete(pi);
+        if (page?.state === 'pending') this.transport.cancel?.(page.requestId);
+      }
     }
     // Pages on screen first, then the margin.
     const onScreenFrom = Math.floor(this.first / this.pageSize);

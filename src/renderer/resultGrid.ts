@@ -110,7 +110,10 @@ export class ResultGrid {
         columns,
         pageSize: content.pageSize,
         totalRows: content.totalRows,
-        transport: { request: (requestId, start, end) => this.host.post?.({ type: 'page.request', sourceId: content.sourceId, requestId, start, end }) },
+        transport: {
+          request: (requestId, start, end) => this.host.post?.({ type: 'page.request', sourceId: content.sourceId, requestId, start, end }),
+          cancel: (requestId) => this.host.post?.({ type: 'page.cancel', sourceId: content.sourceId, requestId }),
+        },
       });
       this.source = source;
       this.model = new GridModel(columns, source);
@@ -369,6 +372,8 @@ export class ResultGrid {
           this.view.scrollToTop();
         }
         src.receive(m);
+        this.root.querySelector('[data-banner="view"]')?.remove();
+        if (m.message) this.notices.appendChild(banner(this.doc, { severity: 'warning', title: 'Cannot sort or filter that way', message: m.message, advice: '' }, 'view'));
         this.announce(`${this.sortDescription()}${this.filters.length ? `, where ${this.filters.map(describeFilter).join(' and ')}` : ''}`);
         return;
       }

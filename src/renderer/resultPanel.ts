@@ -2,7 +2,7 @@
 // for queries run from a plain .sql editor. Talks to the host through acquireVsCodeApi.
 import type { GridToHostMessage, HostToGridMessage } from '../shared/queryResultOutput';
 import type { GridPagingMessage, HostPagingMessage } from '../shared/gridPaging';
-import { ResultGrid } from './resultGrid';
+import { ResultGrid, type GridContent } from './resultGrid';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 
@@ -28,18 +28,7 @@ window.addEventListener('message', (event: MessageEvent<HostToGridMessage | Host
       status(`Running at ${m.target.owner}/${m.target.name} @ ${m.target.ref}…`);
       break;
     case 'show':
-      grid?.dispose();
-      root.replaceChildren();
-      grid = new ResultGrid(
-        m.output,
-        {
-          copy: (text, format, rows) => post({ type: 'copy', text, format, rows }),
-          export: (format, content, suggestedName, rows) => post({ type: 'export', format, content, suggestedName, rows }),
-          post,
-        },
-        root,
-        { maxHeight: Math.max(200, window.innerHeight - 120), nonce },
-      );
+      show(m.output);
       break;
     case 'exported':
       grid?.announce(`Saved to ${m.path}`);
@@ -47,9 +36,29 @@ window.addEventListener('message', (event: MessageEvent<HostToGridMessage | Host
     case 'copied':
       grid?.announce(`Copied ${m.rows} rows`);
       break;
+    case 'paged.show':
+      // A table browser or a diff opens straight on a paged source.
+      if (!grid) show(m.output);
+      else grid.receive(m);
+      break;
     default:
       // Paging: pages, totals, resets, Load All Rows, the ref moving.
       grid?.receive(m);
   }
 });
+
+function show(output: GridContent): void {
+  grid?.dispose();
+  root.replaceChildren();
+  grid = new ResultGrid(
+    output,
+    {
+      copy: (text, format, rows) => post({ type: 'copy', text, format, rows }),
+      export: (format, content, suggestedName, rows) => post({ type: 'export', format, content, suggestedName, rows }),
+      post,
+    },
+    root,
+    { maxHeight: Math.max(200, window.innerHeight - 120), nonce },
+  );
+}
 post({ type: 'ready' });

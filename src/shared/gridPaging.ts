@@ -74,6 +74,12 @@ export interface PagedOutput {
   frozenColumns?: number;
   /** Said in the view, e.g. "No primary key: pages are read by position". */
   note?: string;
+  /**
+   * The table the rows are of, when they are one keyed table's rows at `commit` (the table
+   * browser, a table's diff): the grid then offers Show Row History on a row, sending the values
+   * of `keyColumns` (indexes into `columns`).
+   */
+  rowsOf?: { table: string; keyColumns: number[] };
   sort?: ColumnSort[];
   filters?: ColumnFilter[];
 }
@@ -97,6 +103,8 @@ export function isPagedOutput(v: unknown): v is PagedOutput {
 export type GridPagingMessage =
   /** Rows [start, end) of the source, in the current sort and filter. */
   | { type: 'page.request'; sourceId: string; requestId: number; start: number; end: number }
+  /** The grid let go of a page it asked for (scrolled away): the host may drop or abort it. */
+  | { type: 'page.cancel'; sourceId: string; requestId: number }
   /** The user changed the sort or the filters: the host answers with `page.reset`. */
   | { type: 'view.change'; sourceId: string; sort: ColumnSort[]; filters: ColumnFilter[] }
   /** "Load All Rows" on a result that ended at the row limit. */
@@ -104,7 +112,12 @@ export type GridPagingMessage =
   /** Export every row of the paged source, streamed by the host. */
   | { type: 'export.stream'; sourceId: string; format: StreamFormat }
   /** Reopen at the ref's new head (after `ref.moved`). */
-  | { type: 'refresh'; sourceId: string };
+  | { type: 'refresh'; sourceId: string }
+  /**
+   * Show Row History for one row of `rowsOf.table` (its key values, in `rowsOf.keyColumns`
+   * order); `column` names the cell the user asked about, for blame.
+   */
+  | { type: 'row.history'; sourceId: string; key: Cell[]; column?: string };
 
 /** Host → grid. */
 export type HostPagingMessage =
@@ -125,8 +138,11 @@ export type HostPagingMessage =
     }
   | { type: 'page.error'; sourceId: string; requestId: number; start: number; end: number; message: string }
   | { type: 'page.total'; sourceId: string; totalRows: number }
-  /** The sort or filter changed (or the view reopened): drop every page and start again. */
-  | { type: 'page.reset'; sourceId: string; totalRows?: number; sort: ColumnSort[]; filters: ColumnFilter[] }
+  /**
+   * The sort or filter changed (or the view reopened): drop every page and start again. With
+   * `message`, the change asked for was refused and `sort`/`filters` are the ones still in force.
+   */
+  | { type: 'page.reset'; sourceId: string; totalRows?: number; sort: ColumnSort[]; filters: ColumnFilter[]; message?: string }
   /** The ref the source was opened at has moved on; pages stay at `commit`. */
   | { type: 'ref.moved'; sourceId: string; ref: string; commit: string; movedTo: string }
   /** "Load All Rows" could not start (not a single SELECT, duplicate column names ...). */
@@ -172,6 +188,9 @@ export function parseGridPagingMessage(raw: unknown): GridPagingMessage | undefi
       if (typeof m.sourceId !== 'string' || !isInt(m.requestId) || !isInt(m.start) || !isInt(m.end)) return undefined;
       if (m.end <= m.start || m.end - m.start > MAX_PAGE_ROWS) return undefined;
       return { type: 'page.request', sourceId: m.sourceId, requestId: m.requestId, start: m.start, end: m.end };
+    case 'page.cancel':
+      if (typeof m.sourceId !== 'string' || !isInt(m.requestId)) return undefined;
+      return { type: 'page.cancel', sourceId: m.sourceId, requestId: m.requestId };
     case 'view.change': {
       const sort = parseSort(m.sort);
       const filters = parseFilters(m.filters);
@@ -186,6 +205,12 @@ export function parseGridPagingMessage(raw: unknown): GridPagingMessage | undefi
     case 'refresh':
       if (typeof m.sourceId !== 'string') return undefined;
       return { type: 'refresh', sourceId: m.sourceId };
+    case 'row.history': {
+      if (typeof m.sourceId !== 'string' || !Array.isArray(m.key) || m.key.length === 0 || m.key.length > 64) return undefined;
+      if (!m.key.every((c) => c === null || typeof c === 'string')) return undefined;
+      if (m.column !== undefined && typeof m.column !== 'string') return undefined;
+      return { type: 'row.history', sourceId: m.sourceId, key: m.key as Cell[], ...(typeof m.column === 'string' ? { column: m.column } : {}) };
+    }
     default:
       return undefined;
   }

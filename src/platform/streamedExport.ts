@@ -1,0 +1,106 @@
+// Export every row of a paged source to a file the user picks, streamed page by page under a
+// cancellable progress notification that counts rows. Memory holds one page; a cancelled or
+// failed export leaves no file under the chosen name (src/core/export/exportRun.ts).
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import type { Cell, QueryColumn } from '../shared/wire';
+import { STREAM_FORMAT_EXTENSIONS, STREAM_FORMAT_LABELS, type StreamFormat } from '../shared/gridPaging';
+import { createExportWriter } from '../core/export/exportWriters';
+import { ExportCancelled, createPendingFile, runExport } from '../core/export/exportRun';
+import type { PageSource, PageView } from '../core/paging/pageServer';
+import type { Logger } from '../core/logger';
+
+export interface StreamedExport {
+  columns: readonly QueryColumn[];
+  format: StreamFormat;
+  /** A file name without extension, e.g. `products@main`. */
+  suggestedName: string;
+  /** The table INSERT statements name (SQL format). */
+  tableName?: string;
+  source: PageSource;
+  view: PageView;
+  /** Rows per read. */
+  pageSize: number;
+  /** The row count when known, for "n of m" progress. */
+  totalRows?: number;
+}
+
+/** Reads `source` in order, a page at a time, until a short page. */
+export async function* pagesOf(source: PageSource, view: PageView, pageSize: number, signal: AbortSignal): AsyncGenerator<Cell[][]> {
+  for (let start = 0; ; start += pageSize) {
+    if (signal.aborted) return;
+    const page = await source.read(start, start + pageSize, view, signal);
+    if (page.rows.length > 0) yield page.rows;
+    if (page.end || page.rows.length < pageSize) return;
+  }
+}
+
+/** File-name safe: no path separators or characters Windows refuses. */
+export function exportFileName(base: string, format: StreamFormat): string {
+  const safe = base.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').replace(/^\.+/, '').slice(0, 120) || 'export';
+  return `${safe}.${STREAM_FORMAT_EXTENSIONS[format]}`;
+}
+
+/**
+ * Asks where to save, then streams. Resolves with the saved path, or undefined when the user
+ * dismissed the dialog or cancelled (said in a message); failures are shown, never thrown.
+ */
+export async function exportStreamed(e: StreamedExport, log: Logger): Promise<string | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const name = exportFileName(e.suggestedName, e.format);
+  const label = STREAM_FORMAT_LABELS[e.format];
+  const uri = await vscode.window.showSaveDialog({
+    title: `Export${e.totalRows !== undefined ? ` ${e.totalRows.toLocaleString('en-US')} rows` : ''} as ${label}`,
+    saveLabel: 'Export',
+    filters: { [label]: [STREAM_FORMAT_EXTENSIONS[e.format]] },
+    ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+  });
+  if (!uri) return undefined;
+  if (uri.scheme !== 'file') {
+    void vscode.window.showErrorMessage(`Export streams to a local file; ${uri.toString()} is not one. Pick a folder on this machine.`);
+    return undefined;
+  }
+  const target = uri.fsPath;
+  try {
+    const rows = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Exporting to ${path.basename(target)}`, cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        try {
+          const file = await createPendingFile(target);
+          const writer = createExportWriter(e.format, e.columns, file, e.tableName ? { tableName: e.tableName } : {});
+          let last = 0;
+          return await runExport({
+            pages: pagesOf(e.source, e.view, e.pageSize, abort.signal),
+            writer,
+            file,
+            signal: abort.signal,
+            onProgress: (n) => {
+              const of = e.totalRows ? ` of ${e.totalRows.toLocaleString('en-US')}` : '';
+              const increment = e.totalRows ? ((n - last) / e.totalRows) * 100 : undefined;
+              last = n;
+              progress.report({ message: `${n.toLocaleString('en-US')}${of} rows`, ...(increment !== undefined ? { increment } : {}) });
+            },
+          });
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+    log.info(`exported ${rows} rows as ${e.format} to ${target}`);
+    void vscode.window.showInformationMessage(`Exported ${rows.toLocaleString('en-US')} rows to ${path.basename(target)}.`, 'Open').then((a) => {
+      if (a === 'Open') void vscode.commands.executeCommand('vscode.open', uri);
+    });
+    return target;
+  } catch (err) {
+    if (err instanceof ExportCancelled) {
+      void vscode.window.showInformationMessage(`Export cancelled; ${path.basename(target)} was not written.`);
+      return undefined;
+    }
+    const msg = err instanceof Error ? err.message : String(err);
+    log.error(`export to ${target} failed: ${msg}`);
+    void vscode.window.showErrorMessage(`Export failed, nothing was written to ${path.basename(target)}: ${msg}`);
+    return undefined;
+  }
+}
