@@ -3,7 +3,8 @@
 // that has not moved reuses its schema, a moved branch gets a fresh one.
 import type { Logger } from '../core/logger';
 import type { QueryTarget } from '../shared/queryResultOutput';
-import { parseDescribe, parseShowTables, quoteIdentifier, type Schema } from '../core/sql/completion';
+import { parseDescribe, parseShowTables, type Schema } from '../core/sql/completion';
+import { quoteIdentifier } from '../core/sql/quote';
 import type { RefResolver, SqlClient } from './queryRunner';
 
 const MAX_TABLES = 200;

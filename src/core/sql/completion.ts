@@ -67,11 +67,6 @@ export function parseDescribe(result: QueryResult): SchemaColumn[] {
     }));
 }
 
-/** `SELECT`/`DESCRIBE` need a quoted identifier when the name is not a plain word. */
-export function quoteIdentifier(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_$]*$/.test(name) ? name : `\`${name.replace(/`/g, '``')}\``;
-}
-
 const IDENT = '(?:`(?:[^`]|``)+`|[A-Za-z_][A-Za-z0-9_$]*)';
 const unquote = (s: string): string => (s.startsWith('`') ? s.slice(1, -1).replace(/``/g, '`') : s);
 

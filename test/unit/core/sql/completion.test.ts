@@ -5,7 +5,6 @@ import {
   hoverAt,
   parseDescribe,
   parseShowTables,
-  quoteIdentifier,
   referencedTables,
   type Schema,
 } from '../../../../src/core/sql/completion';
@@ -98,11 +97,5 @@ describe('SQL completion', () => {
       { name: 'note', type: 'text', nullable: true, primaryKey: false },
     ]);
     assert.deepEqual(parseShowTables({ ...show, status: 'error' }), []);
-  });
-
-  it('quotes identifiers that are not plain words', () => {
-    assert.equal(quoteIdentifier('plain_1'), 'plain_1');
-    assert.equal(quoteIdentifier('with space'), '`with space`');
-    assert.equal(quoteIdentifier('we`ird'), '`we``ird`');
   });
 });
