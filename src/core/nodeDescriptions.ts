@@ -3,6 +3,7 @@
 import type { Branch, Database, DatabaseRef, Operation, PullSummary, Release, Tag } from '../shared/wire';
 import { formatRelativeTime, formatTimestamp } from './relativeTime';
 import { shortHash } from './commitHash';
+import type { Commit } from './review/commitLog';
 
 /** A tooltip as data; the tree provider renders it (escaping server text). */
 export interface Tooltip {
@@ -156,4 +157,25 @@ export function describeOperation(op: Operation, now: number): NodeText {
 function firstLine(text: string): string {
   const line = text.split(/\r?\n/, 1)[0] ?? '';
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
+// ---- history (issue #15)
+
+/** A commit in a Commits list: first line of the message; author, relative time, short hash; merges marked. */
+export function describeCommit(c: Commit, now: number): NodeText {
+  const iso = c.time === undefined ? undefined : new Date(c.time).toISOString();
+  return {
+    label: c.subject || '(no message)',
+    description: join(c.isMerge ? 'merge' : undefined, c.author, formatRelativeTime(iso, now), c.shortHash),
+    tooltip: {
+      title: `${c.isMerge ? 'Merge commit' : 'Commit'} ${c.shortHash}`,
+      fields: fields(
+        ['Commit', c.hash],
+        ['Author', c.email ? `${c.author} <${c.email}>` : c.author],
+        ['Date', formatTimestamp(iso) ?? c.date],
+        ['Parents', c.parents.length ? c.parents.map((p) => shortHash(p)).join(', ') : 'none (first commit)'],
+      ),
+      ...(c.message ? { body: c.message } : {}),
+    },
+  };
 }

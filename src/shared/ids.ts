@@ -44,6 +44,12 @@ export const Commands = {
   clearQueryHistory: 'versionedDb.clearQueryHistory',
   // Imports (C)
   importFile: 'versionedDb.importFile',
+  // History (issue #15): commits, table and row history
+  newSqlNotebookAtCommit: 'versionedDb.newSqlNotebookAtCommit',
+  createBranchAtCommit: 'versionedDb.createBranchAtCommit',
+  createTagAtCommit: 'versionedDb.createTagAtCommit',
+  showTableHistory: 'versionedDb.showTableHistory',
+  showRowHistory: 'versionedDb.showRowHistory',
 } as const;
 
 export const Views = {
@@ -103,6 +109,9 @@ export const ContextValues = {
   operationFailed: 'operation.failed',
   operationOther: 'operation.other',
   loadMore: 'loadMore',
+  // History (issue #15)
+  commits: 'commits',
+  commit: 'commit',
   error: 'error',
   message: 'message',
 } as const;

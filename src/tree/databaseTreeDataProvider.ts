@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Commands, ContextValues } from '../shared/ids';
 import {
   describeBranch,
+  describeCommit,
   describeDatabase,
   describeFork,
   describeOperation,
@@ -127,13 +128,14 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         return item;
       }
       case 'branch': {
-        const item = this.fromText(describeBranch(node.branch, now), None);
+        // Collapsed: a branch holds its Commits (issue #15).
+        const item = this.fromText(describeBranch(node.branch, now), Collapsed);
         item.iconPath = new vscode.ThemeIcon('git-branch');
         item.contextValue = ContextValues.branch;
         return item;
       }
       case 'tag': {
-        const item = this.fromText(describeTag(node.tag, now), None);
+        const item = this.fromText(describeTag(node.tag, now), Collapsed);
         item.iconPath = new vscode.ThemeIcon('tag');
         item.contextValue = ContextValues.tag;
         return item;
@@ -164,6 +166,19 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         item.iconPath = operationIcon(node.operation.status);
         const s = node.operation.status;
         item.contextValue = OPERATION_CONTEXT_VALUES.get(s) ?? ContextValues.operationOther;
+        return item;
+      }
+      case 'commits': {
+        const item = new vscode.TreeItem('Commits', Collapsed);
+        item.iconPath = new vscode.ThemeIcon('history');
+        item.contextValue = ContextValues.commits;
+        item.tooltip = `The commits of ${node.ref}, newest first`;
+        return item;
+      }
+      case 'commit': {
+        const item = this.fromText(describeCommit(node.commit, now), None);
+        item.iconPath = new vscode.ThemeIcon(node.commit.isMerge ? 'git-merge' : 'git-commit');
+        item.contextValue = ContextValues.commit;
         return item;
       }
       case 'loadMore': {

@@ -4,9 +4,12 @@ import type { Branch, Database, DatabaseRef, Operation, PullState, PullSummary, 
 import type { Logger } from '../core/logger';
 import { isOperationActive } from '../core/nodeDescriptions';
 import { CATEGORIES, CATEGORY_LABELS } from './treeNodes';
+import type { ReviewSqlClient } from '../core/review/reviewRunner';
+import { CommitListModel } from './commitListModel';
 import type {
   Category,
   CategoryNode,
+  CommitsNode,
   DatabaseNode,
   ErrorNode,
   HostNode,
@@ -23,8 +26,8 @@ export interface Page<T> {
 
 type Opts = { signal?: AbortSignal };
 
-/** The client calls the tree makes (HubClient satisfies it). */
-export interface TreeClient {
+/** The client calls the tree makes (HubClient satisfies it; `runSql` reads the Commits lists). */
+export interface TreeClient extends ReviewSqlClient {
   getDatabase(db: DatabaseRef, opts?: Opts): Promise<Database>;
   listBranches(db: DatabaseRef, params?: { pageToken?: string }, opts?: Opts): Promise<Page<Branch>>;
   listTags(db: DatabaseRef, params?: { pageToken?: string }, opts?: Opts): Promise<Page<Tag>>;
@@ -79,8 +82,12 @@ export class DatabaseTreeModel {
   private readonly infos = new Map<string, { info?: Database; error?: unknown; pending?: Promise<void> }>();
   private readonly pullStates = new Map<string, readonly PullState[]>();
   private disposed = false;
+  /** The Commits lists under branches and tags (issue #15). */
+  private readonly commitLists: CommitListModel;
 
-  constructor(private readonly o: TreeModelOptions) {}
+  constructor(private readonly o: TreeModelOptions) {
+    this.commitLists = new CommitListModel({ client: (hostId) => o.backend.client(hostId), fire: (node) => this.fire(node), log: o.log });
+  }
 
   /** Fires with the node whose children changed, or undefined for the whole tree. */
   onDidChange(listener: (node: TreeNode | undefined) => void): { dispose(): void } {
@@ -143,6 +150,11 @@ export class DatabaseTreeModel {
         return this.databaseChildren(node);
       case 'category':
         return this.categoryChildren(node);
+      case 'branch':
+      case 'tag':
+        return [this.commitLists.commitsNodeOf(node)];
+      case 'commits':
+        return this.commitLists.children(node);
       default:
         return [];
     }
@@ -323,8 +335,10 @@ export class DatabaseTreeModel {
   }
 
   /** Appends the next page under a category; the "Load more" node calls this. */
-  async loadMore(node: LoadMoreNode | CategoryNode): Promise<void> {
-    const category = node.kind === 'loadMore' ? node.parent : node;
+  async loadMore(node: LoadMoreNode | CategoryNode | CommitsNode): Promise<void> {
+    const list = node.kind === 'loadMore' ? node.parent : node;
+    if (list.kind === 'commits') return this.commitLists.loadMore(list);
+    const category = list;
     const state = this.list(category);
     if (state.nextPageToken === undefined) return;
     await this.loadPage(category, state, state.nextPageToken);
@@ -336,6 +350,7 @@ export class DatabaseTreeModel {
   /** Forgets what was loaded under `node` (everything when undefined) and re-renders it. */
   refresh(node?: TreeNode): void {
     if (!node) {
+      this.commitLists.resetAll();
       for (const s of this.lists.values()) this.reset(s);
       this.infos.clear();
       this.fire(undefined);
@@ -344,16 +359,24 @@ export class DatabaseTreeModel {
     switch (node.kind) {
       case 'host':
         this.forEachList((key, s) => key.startsWith(`${node.hostId} `) && this.reset(s));
+        this.commitLists.resetWhere(node.hostId);
         for (const key of [...this.infos.keys()]) if (key.startsWith(`${node.hostId} `)) this.infos.delete(key);
         this.fire(node);
         return;
       case 'database':
         this.forEachList((key, s) => key.startsWith(`${dbKey(node.hostId, node.db)} `) && this.reset(s));
+        this.commitLists.resetWhere(node.hostId, node.db);
         this.infos.delete(dbKey(node.hostId, node.db));
         this.fire(node);
         return;
       case 'category':
         this.reset(this.list(node));
+        // A reloaded branch or tag list may have moved heads: its Commits lists pin again.
+        if (node.category === 'branches' || node.category === 'tags') this.commitLists.resetWhere(node.hostId, node.db, node.category === 'branches' ? 'branch' : 'tag');
+        this.fire(node);
+        return;
+      case 'commits':
+        this.commitLists.reset(node);
         this.fire(node);
         return;
       case 'error':

@@ -1,5 +1,6 @@
 // The tree's node shapes: plain data, no vscode. The model creates them; the provider renders them.
 import type { Branch, Database, DatabaseRef, Operation, PullSummary, Release, Tag } from '../shared/wire';
+import type { Commit } from '../core/review/commitLog';
 
 export const CATEGORIES = ['branches', 'tags', 'releases', 'pulls', 'forks', 'operations'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -62,9 +63,30 @@ export interface OperationNode extends ItemBase {
   readonly operation: Operation;
 }
 
+// ---- history (issue #15): a branch's or tag's commits
+
+/** "Commits" under a branch or tag: its log, paged, pinned to the head when the list loaded. */
+export interface CommitsNode {
+  readonly kind: 'commits';
+  readonly hostId: string;
+  readonly db: DatabaseRef;
+  readonly parent: BranchNode | TagNode;
+  /** The branch or tag name the log is read from. */
+  readonly ref: string;
+}
+
+/** One commit of a Commits list. */
+export interface CommitNode {
+  readonly kind: 'commit';
+  readonly hostId: string;
+  readonly db: DatabaseRef;
+  readonly parent: CommitsNode;
+  readonly commit: Commit;
+}
+
 export interface LoadMoreNode {
   readonly kind: 'loadMore';
-  readonly parent: CategoryNode;
+  readonly parent: CategoryNode | CommitsNode;
 }
 
 /** A failed load, shown in place of the children it could not load; retry refreshes `parent`. */
@@ -83,7 +105,7 @@ export interface MessageNode {
 }
 
 export type ItemNode = BranchNode | TagNode | ReleaseNode | PullNode | ForkNode | OperationNode;
-export type TreeNode = HostNode | DatabaseNode | CategoryNode | ItemNode | LoadMoreNode | ErrorNode | MessageNode;
+export type TreeNode = HostNode | DatabaseNode | CategoryNode | ItemNode | CommitsNode | CommitNode | LoadMoreNode | ErrorNode | MessageNode;
 
 /** Everything a command invoked on a node needs to know about the database it belongs to. */
 export function databaseOf(node: TreeNode): { hostId: string; db: DatabaseRef } | undefined {
@@ -96,6 +118,8 @@ export function databaseOf(node: TreeNode): { hostId: string; db: DatabaseRef } 
     case 'pull':
     case 'fork':
     case 'operation':
+    case 'commits':
+    case 'commit':
       return { hostId: node.hostId, db: node.db };
     case 'loadMore':
       return { hostId: node.parent.hostId, db: node.parent.db };

@@ -53,6 +53,9 @@ class FakeClient implements TreeClient {
     this.calls.push('operations');
     return { items: this.operations };
   }
+  async runSql(): Promise<never> {
+    throw new Error('these tests send no SQL (Commits lists: commitListModel.test.ts)');
+  }
 }
 
 function setup(opts: { dbs?: Record<string, DatabaseRef[]>; available?: string[]; signedIn?: string[] } = {}) {
@@ -241,7 +244,7 @@ describe('DatabaseTreeModel', () => {
   it('filters pulls by state on the client, open by default', async () => {
     const { model } = setup();
     const pull = (n: number, state: string): PullSummary => aPullSummary({ pull_number: n, title: `p${n}`, state });
-    const { client } = { client: (model as unknown as { o: { backend: TreeBackend } }).o.backend.client(H) as FakeClient };
+    const { client } = { client: (model as unknown as { o: { backend: TreeBackend } }).o.backend.client(H) as unknown as FakeClient };
     client.pulls = [pull(1, 'open'), pull(2, 'closed'), pull(3, 'merged'), pull(4, 'open')];
     const node = model.categoryNode(H, DB, 'pulls');
     assert.deepEqual(labels(await model.children(node)), ['#1', '#4']);
