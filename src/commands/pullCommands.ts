@@ -14,6 +14,8 @@ import {
 } from './pullActions';
 import type { PullTarget } from '../core/targets';
 import type { CommandDeps } from './commandDeps';
+import { previewMerge } from '../core/review/mergePreview';
+import { reviewRunner } from '../core/review/reviewRunner';
 
 /** What the pull request commands need: part of every command's CommandDeps, plus the extension URI. */
 export type PullCommandDeps = Pick<CommandDeps, 'ui' | 'log' | 'clients' | 'databases' | 'tree' | 'operations'> & {
@@ -42,6 +44,9 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
       deps.tree.refreshDatabase(t.hostId, t.db, ['pulls', 'operations']);
       panels?.refresh(t);
     },
+    // The merge confirmation says what the merge changes and whether it conflicts (issue #15).
+    previewMerge: (t, pull, signal) =>
+      previewMerge((db) => reviewRunner(deps.clients.clientFor(t.hostId), db), { db: t.db, fromBranch: pull.from_branch, toBranch: pull.to_branch }, { signal }),
   };
 
   panels = new PullPanels({
@@ -49,6 +54,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     clientFor: env.clientFor,
     webUrl,
     log: deps.log,
+    reviewSql: (hostId) => deps.clients.clientFor(hostId),
     actions: {
       merge: (t) => mergePullCommand(env, t),
       setState: (t, state) => setPullStateCommand(env, t, state),

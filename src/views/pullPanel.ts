@@ -8,6 +8,9 @@ import { parsePullWebviewMessage, type PullHostMessage, type PullWebviewMessage 
 import { Disposable } from '../platform/disposable';
 import type { HubClient } from '../api/hubClient';
 import type { PullTarget } from '../core/targets';
+import type { ReviewSqlClient } from '../core/review/reviewRunner';
+import { PullMergePreview } from './pullMergePreview';
+import { MERGE_PREVIEW_STYLE } from '../core/pullMergePreviewPage';
 
 export const PULL_VIEW_TYPE = 'versionedDb.pull';
 
@@ -29,6 +32,8 @@ export interface PullPanelsDeps {
   webUrl(target: PullTarget): string | undefined;
   actions: PullViewActions;
   log: Logger;
+  /** Read-only SQL for the review sections (the merge preview); without it the view shows none. */
+  reviewSql?(hostId: string): ReviewSqlClient;
 }
 
 function keyOf(t: PullTarget): string {
@@ -89,6 +94,9 @@ export class PullPanel extends Disposable {
   private images: RemoteImages = 'blocked';
   /** The last HTML sent, for tests and for the script's `ready`. */
   lastContent = '';
+  /** "Before merging": changes and conflicts of an open pull (issue #15). */
+  readonly mergePreview: PullMergePreview | undefined;
+  private pullHtml = '';
 
   constructor(
     readonly target: PullTarget,
@@ -114,6 +122,11 @@ export class PullPanel extends Disposable {
       }),
     );
     this._register(this.panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)));
+    if (deps.reviewSql) {
+      const sql = deps.reviewSql;
+      const preview = (this.mergePreview = new PullMergePreview(target, (hostId) => sql(hostId), () => this.showContent()));
+      this._register({ dispose: () => preview.dispose() });
+    }
     this.setDocument();
   }
 
@@ -131,6 +144,7 @@ export class PullPanel extends Disposable {
       scriptUri: scriptUri.toString(),
       contentHtml: this.content,
       images: this.images,
+      extraStyle: MERGE_PREVIEW_STYLE,
     });
   }
 
@@ -161,16 +175,27 @@ export class PullPanel extends Disposable {
     try {
       const [pull, comments] = await Promise.all([client.getPull(db, pullNumber), client.listPullComments(db, pullNumber)]);
       const webUrl = this.deps.webUrl(this.target);
-      this.content = renderPullContent({ db, pull, comments, now: new Date(), images: this.images, ...(webUrl ? { webUrl } : {}) }, this.md);
+      this.pullHtml = renderPullContent({ db, pull, comments, now: new Date(), images: this.images, ...(webUrl ? { webUrl } : {}) }, this.md);
       this.panel.title = `#${pull.pull_number} ${pull.title}`;
+      this.mergePreview?.update(pull);
+      this.showContent();
+      return;
     } catch (err) {
       // Shown in the view with a retry, never as a toast: the view may refresh in the background.
       this.deps.log.warn(`pull view ${db.owner}/${db.name}#${pullNumber}: ${String(err)}`);
+      this.mergePreview?.clear();
       const message = err instanceof Error ? err.message : String(err);
       this.content =
         `<p class="error">Could not load pull request #${pullNumber} of ${escapeHtml(db.owner)}/${escapeHtml(db.name)}: ` +
         `${escapeHtml(message)}</p><div class="actions"><button type="button" data-action="refresh">Retry</button></div>`;
     }
+    this.lastContent = this.content;
+    this.post({ type: 'update', html: this.content });
+  }
+
+  /** The pull and the review sections under it, sent to the view. */
+  private showContent(): void {
+    this.content = this.pullHtml + (this.mergePreview?.html() ?? '');
     this.lastContent = this.content;
     this.post({ type: 'update', html: this.content });
   }
