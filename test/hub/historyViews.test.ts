@@ -8,10 +8,11 @@ import { hubSql } from '../helpers/hubSql';
 import type { Cell, DatabaseRef, QueryResult } from '../../src/shared/wire';
 import { mergeConfirmationDetail, previewConflictRows, previewMerge } from '../../src/core/review/mergePreview';
 import { reviewRunner, type ReviewSqlClient } from '../../src/core/review/reviewRunner';
+import { loadRowHistory } from '../../src/core/review/rowHistoryView';
 
 type Row = Record<string, Cell>;
 
-describe('merge preview through the hub (against plain reads)', function () {
+describe('history views through the hub: merge preview and row history (against plain reads)', function () {
   let hub: HubHandle;
   before(async function () {
     hub = await startHub({ seed: true });
@@ -117,6 +118,20 @@ describe('merge preview through the hub (against plain reads)', function () {
     assert.deepEqual(preview.impact.tables.map((t) => [t.table, t.rows?.added, t.rows?.modified, t.rows?.removed]), [['stock', c.added, c.modified, c.removed]]);
     assert.equal(c.modified, 1);
     assert.equal(preview.impact.willConflict, false);
+  });
+
+  it('row history as the view loads it: pinned at the head, newest version as read now, first version where the row appears', async () => {
+    const loaded = await loadRowHistory(runOn(prices), { ref: 'main', table: 'suppliers', key: { id: '1' }, column: 'rating' });
+    const branches = (await hub.fetch('/databases/alice/prices/branches', { user: 'alice' })).body.data as { name: string; head_commit_sha: string }[];
+    assert.equal(loaded.commit, branches.find((b) => b.name === 'main')!.head_commit_sha);
+    const now = (await tableAt('alice/prices', 'suppliers', 'main'))!.get('1')!;
+    assert.deepEqual(loaded.history.versions[0]!.cells.map(norm), loaded.columns.map((c) => norm(now[c.name] ?? null)));
+    const first = loaded.history.versions[loaded.history.versions.length - 1]!;
+    assert.ok((await tableAt('alice/prices', 'suppliers', first.commit))!.get('1'), 'the row exists at its first version');
+    const parents = (await hubSql(() => hub, 'alice/prices').ok(`SELECT parent_hash FROM dolt_commit_ancestors WHERE commit_hash = '${first.commit}'`, first.commit)).rows;
+    for (const [p] of parents) assert.equal((await tableAt('alice/prices', 'suppliers', p!))?.get('1'), undefined, 'and not before it');
+    assert.ok(loaded.blame?.blame, 'rating has a last change');
+    await assert.rejects(loadRowHistory(runOn(prices), { ref: 'main', table: 'suppliers', key: { name: 'x' } }), /needs a value for id/);
   });
 
   it('a branch that does not exist is an error, not a clean preview', async () => {
