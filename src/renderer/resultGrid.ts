@@ -30,6 +30,7 @@ import { compactRows } from './compaction';
 import { PagedRowSource } from './pagedRowSource';
 import { banner, describeFilter, fillDetail, openFilterForm, pagedBanners, refMovedBanner, resultBanners, shortHash, toolbar } from './gridChrome';
 import { injectStyles } from './gridStyles';
+import { bindRowHistoryMenu } from './rowHistoryMenu';
 
 /** What the grid needs from whoever hosts it (notebook renderer context or webview panel). */
 export interface GridHost {
@@ -159,6 +160,24 @@ export class ResultGrid {
       this.detail.setAttribute('aria-label', 'Full cell value');
       this.root.appendChild(this.detail);
       this.teardown.push(bindGridInput(d, view.scroller, this.root, this.model, this.actions()));
+      const rowsOf = p?.rowsOf;
+      const post = this.host.post?.bind(this.host);
+      if (p && rowsOf && post) {
+        this.teardown.push(
+          bindRowHistoryMenu(d, view.scroller, {
+            rowsOf,
+            columns,
+            model: this.model,
+            source: () => this.source,
+            select: (row, col) => {
+              this.model.selectCell({ row, col });
+              this.view?.invalidate();
+              this.view?.render();
+            },
+            post: (key, column) => post({ type: 'row.history', sourceId: p.sourceId, key, ...(column !== undefined ? { column } : {}) }),
+          }),
+        );
+      }
     }
     this.live = el(d, 'div', 'vdb-sr');
     this.live.setAttribute('aria-live', 'polite');

@@ -3,7 +3,8 @@
 // for the paged grid (commit, author, date, then the row's cells; each version's cells that
 // changed drawn old → new). The queries are doltQueries.ts's, the parsing rowHistory.ts's.
 import type { Cell, QueryColumn } from '../../shared/wire';
-import type { RowKind } from '../../shared/gridPaging';
+import type { PagedOutput, RowKind } from '../../shared/gridPaging';
+import type { RowHistoryRequest } from './requests';
 import { SqlInputError } from '../sql/quote';
 import type { TableColumnInfo } from '../sql/tableQuery';
 import { buildColumnsQuery, buildHashOfQuery, buildRowHistoryQuery } from './doltQueries';
@@ -93,4 +94,23 @@ export function rowHistoryNote(loaded: LoadedRowHistory, relative: (time: number
   if (!c.complete) parts.push(`The server sent only part of the history (${c.reason === 'timeout' ? 'timed out' : 'row limit'}): older versions are missing.`);
   else if (loaded.history.truncated) parts.push(`Only the newest ${ROW_HISTORY_LIMIT} commits were read: older versions are missing.`);
   return parts.join(' ');
+}
+
+/**
+ * The Show Row History request for a grid row of a `rowsOf` output (what the grid's `row.history`
+ * message names): the row's key by column name, read at the commit the grid shows. Undefined
+ * when the output has no `rowsOf` or the key does not fit it.
+ */
+export function rowHistoryRequestFromGrid(output: PagedOutput, key: readonly Cell[], column?: string): RowHistoryRequest | undefined {
+  const of = output.rowsOf;
+  if (!of || key.length !== of.keyColumns.length) return undefined;
+  const names = of.keyColumns.map((c) => output.columns[c]?.name);
+  if (names.some((n) => n === undefined)) return undefined;
+  return {
+    target: { hostId: output.target.hostId, db: { owner: output.target.owner, name: output.target.name } },
+    ref: output.commit,
+    table: of.table,
+    key: Object.fromEntries(names.map((n, i) => [n as string, key[i] as Cell])),
+    ...(column !== undefined ? { column } : {}),
+  };
 }

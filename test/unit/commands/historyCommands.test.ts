@@ -118,3 +118,18 @@ describe('history commands', () => {
     assert.match(String((ui.errors[1] as Error).message), /has no column nope/);
   });
 });
+
+describe('row history from a grid row', () => {
+  it('names the row by its key columns at the commit the grid shows', async () => {
+    const { rowHistoryRequestFromGrid } = await import('../../../src/core/review/rowHistoryView');
+    const output = {
+      v: 1, kind: 'paged', sourceId: 's', pageSize: 10, serverSort: true, serverFilter: true, title: 't',
+      columns: [{ name: 'name', type: 'text' }, { name: 'id', type: 'int' }, { name: 'region', type: 'text' }],
+      target: { hostId: 'h', owner: 'alice', name: 'prices', ref: 'main' }, commit: hash(5),
+      rowsOf: { table: 'products', keyColumns: [1, 2] },
+    } as const;
+    assert.deepEqual(rowHistoryRequestFromGrid(output as never, ['3', 'north'], 'name'), { target, ref: hash(5), table: 'products', key: { id: '3', region: 'north' }, column: 'name' });
+    assert.equal(rowHistoryRequestFromGrid(output as never, ['3']), undefined);
+    assert.equal(rowHistoryRequestFromGrid({ ...output, rowsOf: undefined } as never, ['3']), undefined);
+  });
+});
