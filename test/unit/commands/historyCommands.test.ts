@@ -5,7 +5,7 @@ import type { DatabaseRef, QueryResult } from '../../../src/shared/wire';
 import { ScriptedUi, pick } from '../../helpers/scriptedUi';
 import { silent } from '../../helpers/memoryFakes';
 import { SHOW_CHANGES_COMMAND, rowHistoryRequestOf, showRowHistory, showTableHistory, tableHistoryRequestOf, type HistoryEnv } from '../../../src/commands/historyCommands';
-import { rowHistoryGrid, type LoadedRowHistory } from '../../../src/core/review/rowHistoryView';
+import { rowHistoryGrid, rowHistoryRequestFromGrid, type LoadedRowHistory } from '../../../src/core/review/rowHistoryView';
 
 const DB: DatabaseRef = { owner: 'alice', name: 'prices' };
 const target = { hostId: 'h', db: DB };
@@ -121,7 +121,6 @@ describe('history commands', () => {
 
 describe('row history from a grid row', () => {
   it('names the row by its key columns at the commit the grid shows', async () => {
-    const { rowHistoryRequestFromGrid } = await import('../../../src/core/review/rowHistoryView');
     const output = {
       v: 1, kind: 'paged', sourceId: 's', pageSize: 10, serverSort: true, serverFilter: true, title: 't',
       columns: [{ name: 'name', type: 'text' }, { name: 'id', type: 'int' }, { name: 'region', type: 'text' }],
