@@ -44,6 +44,11 @@ export const Commands = {
   clearQueryHistory: 'versionedDb.clearQueryHistory',
   // Imports (C)
   importFile: 'versionedDb.importFile',
+  // Tables at a ref and the table browser (issue #14)
+  openTable: 'versionedDb.openTable',
+  newSqlNotebookForTable: 'versionedDb.newSqlNotebookForTable',
+  copyTableName: 'versionedDb.copyTableName',
+  copyTableSelect: 'versionedDb.copyTableSelect',
 } as const;
 
 export const Views = {
@@ -105,6 +110,11 @@ export const ContextValues = {
   loadMore: 'loadMore',
   error: 'error',
   message: 'message',
+  // Tables at a ref (issue #14)
+  tablesAtRef: 'tables',
+  table: 'table',
+  view: 'table.view',
+  column: 'column',
 } as const;
 
 /** The SQL notebook type, its controller and the result grid renderer (package.json `notebooks`, `notebookRenderer`). */
@@ -113,4 +123,6 @@ export const Notebooks = {
   controller: 'versionedDb.sqlController',
   renderer: 'versionedDb.queryResultRenderer',
   resultPanel: 'versionedDb.sqlResult',
+  /** The table browser's webview panels (`products @ main`). */
+  tableBrowser: 'versionedDb.tableBrowser',
 } as const;

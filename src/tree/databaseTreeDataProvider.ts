@@ -12,6 +12,7 @@ import {
   type Tooltip,
 } from '../core/nodeDescriptions';
 import { describeError } from '../core/errorMessages';
+import { describeColumn } from '../core/sql/tableCatalog';
 import { Disposable } from '../platform/disposable';
 import type { DatabaseTreeModel } from './databaseTreeModel';
 import { LOCAL_HUB_HOST_ID } from '../auth/localHubIds';
@@ -127,19 +128,19 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         return item;
       }
       case 'branch': {
-        const item = this.fromText(describeBranch(node.branch, now), None);
+        const item = this.fromText(describeBranch(node.branch, now), this.model.refHasChildren() ? Collapsed : None);
         item.iconPath = new vscode.ThemeIcon('git-branch');
         item.contextValue = ContextValues.branch;
         return item;
       }
       case 'tag': {
-        const item = this.fromText(describeTag(node.tag, now), None);
+        const item = this.fromText(describeTag(node.tag, now), this.model.refHasChildren() ? Collapsed : None);
         item.iconPath = new vscode.ThemeIcon('tag');
         item.contextValue = ContextValues.tag;
         return item;
       }
       case 'release': {
-        const item = this.fromText(describeRelease(node.release, now), None);
+        const item = this.fromText(describeRelease(node.release, now), this.model.refHasChildren() ? Collapsed : None);
         item.iconPath = new vscode.ThemeIcon('package');
         item.contextValue = ContextValues.release;
         return item;
@@ -164,6 +165,32 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         item.iconPath = operationIcon(node.operation.status);
         const s = node.operation.status;
         item.contextValue = OPERATION_CONTEXT_VALUES.get(s) ?? ContextValues.operationOther;
+        return item;
+      }
+      case 'tables': {
+        const item = new vscode.TreeItem('Tables', Collapsed);
+        item.description = `at ${node.commit.slice(0, 8)}`;
+        item.tooltip = `Tables and views of ${node.db.owner}/${node.db.name} at ${node.ref} (commit ${node.commit})`;
+        item.iconPath = new vscode.ThemeIcon('list-tree');
+        item.contextValue = ContextValues.tablesAtRef;
+        return item;
+      }
+      case 'table': {
+        const view = node.table.kind === 'view';
+        const item = new vscode.TreeItem(node.table.name, Collapsed);
+        if (view) item.description = 'view';
+        item.tooltip = `${view ? 'View' : 'Table'} ${node.table.name} at ${node.parent.ref} (commit ${node.parent.commit})`;
+        item.iconPath = new vscode.ThemeIcon(view ? 'eye' : 'table');
+        item.contextValue = view ? ContextValues.view : ContextValues.table;
+        return item;
+      }
+      case 'column': {
+        const text = describeColumn(node.column);
+        const item = new vscode.TreeItem(text.label, None);
+        item.description = text.description;
+        item.tooltip = `${node.column.name}: ${text.description}`;
+        item.iconPath = new vscode.ThemeIcon(node.column.primaryKey ? 'key' : 'symbol-field');
+        item.contextValue = ContextValues.column;
         return item;
       }
       case 'loadMore': {
