@@ -10,6 +10,7 @@ import { showOperationFailure, withOperationProgress } from './commands/operatio
 import { registerImportCommands } from './commands/importCommands';
 import { registerPullCommands } from './commands/pullCommands';
 import { registerSqlNotebooks } from './notebook/sqlNotebooks';
+import { registerTableCommands } from './commands/tableCommands';
 
 /** What activate returns: the live objects, for integration tests and sibling features. */
 export interface VersionedDbApi {
@@ -48,6 +49,8 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     registerImportCommands(commandDeps),
     registerPullCommands({ ...commandDeps, extensionUri: context.extensionUri, log: taggedLogger(log, 'pulls') }),
     ...registerSqlNotebooks(context, { ui, clients: services.clients, databases: tree.databases, log: taggedLogger(log, 'sql') }).disposables,
+    // Tables at a ref and the table browser (issue #14)
+    ...registerTableCommands({ ui, clients: services.clients, catalog: tree.catalog, extensionUri: context.extensionUri, log: taggedLogger(log, 'tables') }),
   );
   // The demo's folder setting: start after activation returns, so activation itself stays fast.
   if (services.currentSettings.localHub.startOnActivation) {

@@ -398,7 +398,8 @@ export async function clearQueryHistory(deps: NotebookCommandDeps): Promise<void
 
 export function registerNotebookCommands(deps: NotebookCommandDeps): vscode.Disposable[] {
   const handlers: CommandHandler[] = [
-    [Commands.newSqlNotebook, (node) => newSqlNotebook(deps, node)],
+    // A second argument (the table commands' SELECT) becomes the first query.
+    [Commands.newSqlNotebook, (node, sql) => newSqlNotebook(deps, node, typeof sql === 'string' ? sql : undefined)],
     [Commands.pickCellTarget, (cell) => pickCellTarget(deps, cell)],
     [Commands.pickNotebookTarget, () => pickNotebookTarget(deps)],
     [Commands.runSqlInEditor, () => runSqlInEditor(deps)],
