@@ -2,17 +2,20 @@ import * as vscode from 'vscode';
 import { Commands, ContextValues } from '../shared/ids';
 import {
   describeBranch,
+  describeColumn,
   describeDatabase,
   describeFork,
   describeOperation,
   describePull,
   describeRelease,
+  describeTable,
+  describeTables,
   describeTag,
   type NodeText,
   type Tooltip,
 } from '../core/nodeDescriptions';
 import { describeError } from '../core/errorMessages';
-import { describeColumn } from '../core/sql/tableCatalog';
+
 import { Disposable } from '../platform/disposable';
 import type { DatabaseTreeModel } from './databaseTreeModel';
 import { LOCAL_HUB_HOST_ID } from '../auth/localHubIds';
@@ -168,27 +171,20 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         return item;
       }
       case 'tables': {
-        const item = new vscode.TreeItem('Tables', Collapsed);
-        item.description = `at ${node.commit.slice(0, 8)}`;
-        item.tooltip = `Tables and views of ${node.db.owner}/${node.db.name} at ${node.ref} (commit ${node.commit})`;
+        const item = this.fromText(describeTables(node.db, node.ref, node.commit), Collapsed);
         item.iconPath = new vscode.ThemeIcon('list-tree');
         item.contextValue = ContextValues.tablesAtRef;
         return item;
       }
       case 'table': {
         const view = node.table.kind === 'view';
-        const item = new vscode.TreeItem(node.table.name, Collapsed);
-        if (view) item.description = 'view';
-        item.tooltip = `${view ? 'View' : 'Table'} ${node.table.name} at ${node.parent.ref} (commit ${node.parent.commit})`;
+        const item = this.fromText(describeTable(node.table, node.parent.ref, node.parent.commit), Collapsed);
         item.iconPath = new vscode.ThemeIcon(view ? 'eye' : 'table');
         item.contextValue = view ? ContextValues.view : ContextValues.table;
         return item;
       }
       case 'column': {
-        const text = describeColumn(node.column);
-        const item = new vscode.TreeItem(text.label, None);
-        item.description = text.description;
-        item.tooltip = `${node.column.name}: ${text.description}`;
+        const item = this.fromText(describeColumn(node.column), None);
         item.iconPath = new vscode.ThemeIcon(node.column.primaryKey ? 'key' : 'symbol-field');
         item.contextValue = ContextValues.column;
         return item;

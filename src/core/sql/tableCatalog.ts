@@ -83,12 +83,6 @@ export function parseColumnsOf(table: string, r: QueryResult): TableColumnInfo[]
   return out;
 }
 
-/** How a column reads in the tree: `id  bigint · PK`, `note  text · nullable`. */
-export function describeColumn(c: TableColumnInfo): { label: string; description: string } {
-  const marks = [c.type || 'no type', ...(c.primaryKey ? ['primary key'] : []), ...(c.primaryKey ? [] : c.nullable === false ? ['not null'] : ['nullable'])];
-  return { label: c.name, description: marks.join(' · ') };
-}
-
 /** Runs one read-only statement at a commit of a database (the API client's `runSql`). */
 export type CatalogRunner = (hostId: string, db: { owner: string; name: string }, commit: string, sql: string, signal?: AbortSignal) => Promise<QueryResult>;
 

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { QueryResult } from '../../../../src/shared/wire';
-import { CatalogError, SHOW_FULL_TABLES, TableCatalogCache, buildDescribe, describeColumn, parseColumnsOf, parseFullTables } from '../../../../src/core/sql/tableCatalog';
+import { CatalogError, SHOW_FULL_TABLES, TableCatalogCache, buildDescribe, parseColumnsOf, parseFullTables } from '../../../../src/core/sql/tableCatalog';
+import { describeColumn } from '../../../../src/core/nodeDescriptions';
 
 const result = (columns: string[], rows: (string | null)[][], status = 'success', message = ''): QueryResult => ({
   columns: columns.map((name) => ({ name, type: 'varchar(64)' })),
@@ -45,10 +46,10 @@ describe('table catalog SQL and parsers', () => {
       { name: 'name', type: 'varchar(255)', primaryKey: false, nullable: false },
       { name: 'note', type: 'text', primaryKey: false, nullable: true },
     ]);
-    assert.deepEqual(cols.map(describeColumn), [
-      { label: 'id', description: 'bigint · primary key' },
-      { label: 'name', description: 'varchar(255) · not null' },
-      { label: 'note', description: 'text · nullable' },
+    assert.deepEqual(cols.map((c) => [describeColumn(c).label, describeColumn(c).description]), [
+      ['id', 'bigint · primary key'],
+      ['name', 'varchar(255) · not null'],
+      ['note', 'text · nullable'],
     ]);
   });
 });
