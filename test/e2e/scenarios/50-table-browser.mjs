@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { importTable, plain } from './tableHelpers.mjs';
 
 export const name = 'a table opens from the tree (Tables → readings), scrolls to its end, sorts and filters on the server and exports every row';
 export const timeout = 300_000;
@@ -9,47 +9,6 @@ export const timeout = 300_000;
 const ROWS = 3000;
 // Notes with characters a hand-built LIKE would get wrong: the filter must match them literally.
 const NOTES = ['50% off', '50 percent', "it's", 'under_score', 'underXscore', 'plain'];
-
-/** Imports `csv` as a new table on main through the API, the way any client does. */
-async function importTable(ctx, table, csv, primaryKeys) {
-  const data = Buffer.from(csv);
-  const s = await ctx.hub.api('/databases/alice/prices/imports/uploads', { method: 'POST', json: { content_length: data.length, num_parts: 1, file_type: 'csv' } });
-  assert.equal(s.status, 201, JSON.stringify(s.body));
-  const part = s.body.data.parts[0];
-  const put = await fetch(part.url, { method: s.body.data.http_method ?? 'PUT', body: data });
-  assert.equal(put.status, 200);
-  const md5 = createHash('md5').update(createHash('md5').update(data).digest('base64')).digest('base64');
-  const started = await ctx.hub.api('/databases/alice/prices/imports', {
-    method: 'POST',
-    json: {
-      branch_name: 'main',
-      table_name: table,
-      file_name: `${table}.csv`,
-      file_size: data.length,
-      file_type: 'csv',
-      import_operation: 'create',
-      token: s.body.data.token,
-      contents_key: s.body.data.contents_key,
-      completed_parts: [{ part_number: 1, etag: put.headers.get('etag') ?? '' }],
-      file_parts_md5: md5,
-      primary_keys: primaryKeys,
-    },
-  });
-  assert.equal(started.status, 202, JSON.stringify(started.body));
-  for (;;) {
-    const op = await ctx.hub.api(`/operations/${encodeURIComponent(started.body.data.id)}`);
-    if (op.body.data.status === 'succeeded') return;
-    assert.notEqual(op.body.data.status, 'failed', JSON.stringify(op.body.data.error));
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** A plain read at main, for expected values. */
-async function plain(ctx, q) {
-  const r = await ctx.hub.api(`/databases/alice/prices/sql?ref=main&limit=10000&q=${encodeURIComponent(q)}`);
-  assert.equal(r.body.data.status, 'success', r.body.data.message);
-  return r.body.data.rows;
-}
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
