@@ -5,6 +5,8 @@ import { strict as assert } from 'node:assert';
 import type { QueryResult } from '../../../../src/shared/wire';
 import type { PageView } from '../../../../src/core/paging/pageServer';
 import { TableReadError, TableSource } from '../../../../src/core/paging/tableSource';
+import { PageServer } from '../../../../src/core/paging/pageServer';
+import type { HostPagingMessage } from '../../../../src/shared/gridPaging';
 import type { TableColumnInfo } from '../../../../src/core/sql/tableQuery';
 import { SqliteEngine } from '../../../helpers/sqliteEngine';
 
@@ -144,5 +146,30 @@ describe('TableSource (pages of one table at one commit)', function () {
     const s = new TableSource({ table: 'items', columns: KEYED, pageSize: PAGE, run: (sql, limit) => (limits.push(limit), run(sql, limit)) });
     await s.read(0, PAGE, ALL, signal);
     assert.deepEqual(limits, [PAGE + 1]);
+  });
+
+  it('through the PageServer: a page the server fails is a page.error for those rows only; the others arrive and a retry of it loads', async () => {
+    const posted: HostPagingMessage[] = [];
+    const server = new PageServer({ sourceId: 's', source: source(), post: (m) => posted.push(m), concurrency: 1 });
+    const settle = async (): Promise<void> => {
+      for (let i = 0; i < 50 && server.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    };
+    server.handle({ type: 'page.request', sourceId: 's', requestId: 1, start: 0, end: PAGE });
+    await settle();
+    failNext = 'lost connection to the server';
+    server.handle({ type: 'page.request', sourceId: 's', requestId: 2, start: PAGE, end: 2 * PAGE });
+    await settle();
+    server.handle({ type: 'page.request', sourceId: 's', requestId: 3, start: 2 * PAGE, end: 3 * PAGE });
+    await settle();
+    server.handle({ type: 'page.request', sourceId: 's', requestId: 4, start: PAGE, end: 2 * PAGE });
+    await settle();
+    const plain = engine.rows('SELECT id, label, qty FROM items ORDER BY id');
+    const byRequest = new Map(posted.map((m) => ['requestId' in m ? m.requestId : -1, m]));
+    const ok = (id: number) => byRequest.get(id) as Extract<HostPagingMessage, { type: 'page.result' }>;
+    assert.deepEqual(ok(1).rows, plain.slice(0, PAGE));
+    assert.deepEqual(byRequest.get(2), { type: 'page.error', sourceId: 's', requestId: 2, start: PAGE, end: 2 * PAGE, message: 'Could not read rows 101–200 of items: lost connection to the server' });
+    assert.deepEqual(ok(3).rows, plain.slice(2 * PAGE, 3 * PAGE));
+    assert.deepEqual(ok(4).rows, plain.slice(PAGE, 2 * PAGE));
+    server.dispose();
   });
 });
