@@ -28,7 +28,8 @@ export async function run(ctx) {
   await ctx.hub.whileStopped(async () => {
     await cellOf(grid, 0, 1).click();
     await page.keyboard.press('Control+End');
-    const failed = grid.locator('.vdb-rowerror', { hasText: 'Could not load these rows' }).first();
+    // The last row's own error (its page failed), not a neighbour page's.
+    const failed = grid.locator('.vdb-rowerror', { hasText: 'Could not load these rows', has: grid.locator(`.vdb-retry[data-retry="${ROWS - 1}"]`) });
     await failed.waitFor({ state: 'visible', timeout: ctx.scaled(90_000) });
     assert.equal(await failed.locator('.vdb-retry').count(), 1);
     await ctx.screenshot('failed-rows-with-retry');
@@ -39,7 +40,7 @@ export async function run(ctx) {
     await failed.waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
   });
   // Back up: Retry reads the failed page, and the last row shows.
-  await grid.locator('.vdb-rowerror .vdb-retry').first().click();
+  await grid.locator(`.vdb-retry[data-retry="${ROWS - 1}"]`).click();
   await cellOf(grid, ROWS - 1, 1).waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
   assert.equal(await cellOf(grid, ROWS - 1, 1).innerText(), `row ${ROWS}`);
   await ctx.screenshot('retried');
