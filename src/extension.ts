@@ -11,6 +11,7 @@ import { registerImportCommands } from './commands/importCommands';
 import { registerPullCommands } from './commands/pullCommands';
 import { registerSqlNotebooks } from './notebook/sqlNotebooks';
 import { registerHistoryCommands } from './commands/historyRegistration';
+import { registerTableCommands } from './commands/tableCommands';
 
 /** What activate returns: the live objects, for integration tests and sibling features. */
 export interface VersionedDbApi {
@@ -51,6 +52,8 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     ...registerSqlNotebooks(context, { ui, clients: services.clients, databases: tree.databases, log: taggedLogger(log, 'sql') }).disposables,
     // History (issue #15): Show History of a table, Show Row History.
     ...registerHistoryCommands({ ui, clients: services.clients, log: taggedLogger(log, 'history'), extensionUri: context.extensionUri }),
+    // Tables at a ref and the table browser (issue #14)
+    ...registerTableCommands({ ui, clients: services.clients, catalog: tree.catalog, extensionUri: context.extensionUri, log: taggedLogger(log, 'tables') }),
   );
   // The demo's folder setting: start after activation returns, so activation itself stays fast.
   if (services.currentSettings.localHub.startOnActivation) {

@@ -17,6 +17,7 @@ import { reviewRunner, type ReviewSqlClient } from '../core/review/reviewRunner'
 import { loadRowHistory, type LoadedRowHistory } from '../core/review/rowHistoryView';
 import { formatRelativeTime } from '../core/relativeTime';
 import type { PickItem, Ui } from '../platform/ui';
+import { isTreeNode } from '../tree/treeNodes';
 
 /** The command the `changes` feature registers; offered only once it exists. */
 export const SHOW_CHANGES_COMMAND = 'versionedDb.showChanges';
@@ -47,6 +48,8 @@ function targetOf(v: unknown): DatabaseTarget | undefined {
 
 /** The TableHistoryRequest an argument is, or a message saying what is wrong with it. */
 export function tableHistoryRequestOf(arg: unknown): TableHistoryRequest | string {
+  // A table of the tree's Tables node: its history at the branch or tag it was listed under.
+  if (isTreeNode(arg) && arg.kind === 'table') return { target: { hostId: arg.hostId, db: arg.db }, ref: arg.parent.ref, table: arg.table.name };
   const target = targetOf(arg);
   if (!target || !isRecord(arg)) return 'Show History needs a database, a ref and a table (run it on a table in the Versioned DB view).';
   if (typeof arg['ref'] !== 'string' || arg['ref'] === '') return 'Show History needs the branch, tag or commit to read the history at.';

@@ -411,7 +411,8 @@ export async function clearQueryHistory(deps: NotebookCommandDeps): Promise<void
 
 export function registerNotebookCommands(deps: NotebookCommandDeps): vscode.Disposable[] {
   const handlers: CommandHandler[] = [
-    [Commands.newSqlNotebook, (node) => newSqlNotebook(deps, node)],
+    // A second argument (the table commands' SELECT) becomes the first query.
+    [Commands.newSqlNotebook, (node, sql) => newSqlNotebook(deps, node, typeof sql === 'string' ? sql : undefined)],
     [Commands.newSqlNotebookAtCommit, (node) => newSqlNotebook(deps, node)],
     [Commands.pickCellTarget, (cell) => pickCellTarget(deps, cell)],
     [Commands.pickNotebookTarget, () => pickNotebookTarget(deps)],

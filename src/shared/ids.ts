@@ -50,6 +50,11 @@ export const Commands = {
   createTagAtCommit: 'versionedDb.createTagAtCommit',
   showTableHistory: 'versionedDb.showTableHistory',
   showRowHistory: 'versionedDb.showRowHistory',
+  // Tables at a ref and the table browser (issue #14)
+  openTable: 'versionedDb.openTable',
+  newSqlNotebookForTable: 'versionedDb.newSqlNotebookForTable',
+  copyTableName: 'versionedDb.copyTableName',
+  copyTableSelect: 'versionedDb.copyTableSelect',
 } as const;
 
 export const Views = {
@@ -114,6 +119,11 @@ export const ContextValues = {
   commit: 'commit',
   error: 'error',
   message: 'message',
+  // Tables at a ref (issue #14)
+  tablesAtRef: 'tables',
+  table: 'table',
+  view: 'table.view',
+  column: 'column',
 } as const;
 
 /** The SQL notebook type, its controller and the result grid renderer (package.json `notebooks`, `notebookRenderer`). */
@@ -122,4 +132,6 @@ export const Notebooks = {
   controller: 'versionedDb.sqlController',
   renderer: 'versionedDb.queryResultRenderer',
   resultPanel: 'versionedDb.sqlResult',
+  /** The table browser's webview panels (`products @ main`). */
+  tableBrowser: 'versionedDb.tableBrowser',
 } as const;

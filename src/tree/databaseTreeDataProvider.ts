@@ -3,16 +3,20 @@ import { Commands, ContextValues } from '../shared/ids';
 import {
   describeBranch,
   describeCommit,
+  describeColumn,
   describeDatabase,
   describeFork,
   describeOperation,
   describePull,
   describeRelease,
+  describeTable,
+  describeTables,
   describeTag,
   type NodeText,
   type Tooltip,
 } from '../core/nodeDescriptions';
 import { describeError } from '../core/errorMessages';
+
 import { Disposable } from '../platform/disposable';
 import type { DatabaseTreeModel } from './databaseTreeModel';
 import { LOCAL_HUB_HOST_ID } from '../auth/localHubIds';
@@ -128,7 +132,7 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         return item;
       }
       case 'branch': {
-        // Collapsed: a branch holds its Commits (issue #15).
+        // Collapsed: a branch holds its Commits (issue #15) and, with a catalog, its Tables.
         const item = this.fromText(describeBranch(node.branch, now), Collapsed);
         item.iconPath = new vscode.ThemeIcon('git-branch');
         item.contextValue = ContextValues.branch;
@@ -141,7 +145,7 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         return item;
       }
       case 'release': {
-        const item = this.fromText(describeRelease(node.release, now), None);
+        const item = this.fromText(describeRelease(node.release, now), this.model.refHasChildren() ? Collapsed : None);
         item.iconPath = new vscode.ThemeIcon('package');
         item.contextValue = ContextValues.release;
         return item;
@@ -179,6 +183,25 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         const item = this.fromText(describeCommit(node.commit, now), None);
         item.iconPath = new vscode.ThemeIcon(node.commit.isMerge ? 'git-merge' : 'git-commit');
         item.contextValue = ContextValues.commit;
+        return item;
+      }
+      case 'tables': {
+        const item = this.fromText(describeTables(node.db, node.ref, node.commit), Collapsed);
+        item.iconPath = new vscode.ThemeIcon('list-tree');
+        item.contextValue = ContextValues.tablesAtRef;
+        return item;
+      }
+      case 'table': {
+        const view = node.table.kind === 'view';
+        const item = this.fromText(describeTable(node.table, node.parent.ref, node.parent.commit), Collapsed);
+        item.iconPath = new vscode.ThemeIcon(view ? 'eye' : 'table');
+        item.contextValue = view ? ContextValues.view : ContextValues.table;
+        return item;
+      }
+      case 'column': {
+        const item = this.fromText(describeColumn(node.column), None);
+        item.iconPath = new vscode.ThemeIcon(node.column.primaryKey ? 'key' : 'symbol-field');
+        item.contextValue = ContextValues.column;
         return item;
       }
       case 'loadMore': {

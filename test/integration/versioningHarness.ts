@@ -101,6 +101,12 @@ export function labelOf(n: TreeNode, h: Pick<Harness, 'api'>): string {
       return 'Commits';
     case 'commit':
       return n.commit.subject;
+    case 'tables':
+      return 'Tables';
+    case 'table':
+      return n.table.name;
+    case 'column':
+      return n.column.name;
     case 'loadMore':
       return 'Load more…';
     case 'error':

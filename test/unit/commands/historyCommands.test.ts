@@ -61,6 +61,9 @@ describe('history commands', () => {
     assert.match(String(rowHistoryRequestOf({ ...target, ref: 'main', table: 't' })), /primary-key values/);
     assert.match(String(rowHistoryRequestOf({ ...target, ref: 'main', table: 't', key: { id: 3 } })), /must be text or NULL/);
     assert.deepEqual(rowHistoryRequestOf({ ...target, ref: 'main', table: 't', key: { id: '3' }, column: 'price' }), { target, ref: 'main', table: 't', key: { id: '3' }, column: 'price' });
+    // A table node of the tree: its history at the ref it was listed under.
+    const tableNode = { kind: 'table', hostId: 'h', db: DB, table: { name: 'products', kind: 'table' }, parent: { kind: 'tables', ref: 'v1', commit: hash(1) } };
+    assert.deepEqual(tableHistoryRequestOf(tableNode), { target, ref: 'v1', table: 'products' });
   });
 
   it('Show History lists the commits that changed the table at the pinned head, loads more, and opens a notebook at the one picked', async () => {
