@@ -10,6 +10,7 @@ import { showOperationFailure, withOperationProgress } from './commands/operatio
 import { registerImportCommands } from './commands/importCommands';
 import { registerPullCommands } from './commands/pullCommands';
 import { registerSqlNotebooks } from './notebook/sqlNotebooks';
+import { registerChangesCommands } from './commands/changesCommands';
 
 /** What activate returns: the live objects, for integration tests and sibling features. */
 export interface VersionedDbApi {
@@ -49,6 +50,8 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     registerPullCommands({ ...commandDeps, extensionUri: context.extensionUri, log: taggedLogger(log, 'pulls') }),
     ...registerSqlNotebooks(context, { ui, clients: services.clients, databases: tree.databases, log: taggedLogger(log, 'sql') }).disposables,
   );
+  // Review: the Changes view (issue #15).
+  context.subscriptions.push(registerChangesCommands({ ...commandDeps, extensionUri: context.extensionUri, changesLog: taggedLogger(log, 'changes') }).disposable);
   // The demo's folder setting: start after activation returns, so activation itself stays fast.
   if (services.currentSettings.localHub.startOnActivation) {
     setTimeout(() => void vscode.commands.executeCommand(Commands.startLocalHub), 0);

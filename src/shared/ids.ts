@@ -44,6 +44,9 @@ export const Commands = {
   clearQueryHistory: 'versionedDb.clearQueryHistory',
   // Imports (C)
   importFile: 'versionedDb.importFile',
+  // Review: the Changes view (issue #15, changes)
+  showChanges: 'versionedDb.showChanges',
+  compareRefs: 'versionedDb.compareRefs',
 } as const;
 
 export const Views = {
