@@ -18,6 +18,8 @@ import type { CommandDeps } from './commandDeps';
 /** What the pull request commands need: part of every command's CommandDeps, plus the extension URI. */
 export type PullCommandDeps = Pick<CommandDeps, 'ui' | 'log' | 'clients' | 'databases' | 'tree' | 'operations'> & {
   readonly extensionUri: vscode.Uri;
+  /** Where the Changes section keeps Viewed marks (the workspace state); no section without it. */
+  readonly viewed?: vscode.Memento;
 };
 
 /** Registers every pull request command and the pull request view; dispose to unregister. */
@@ -49,6 +51,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     clientFor: env.clientFor,
     webUrl,
     log: deps.log,
+    ...(deps.viewed ? { changes: { clientFor: (hostId: string) => deps.clients.clientFor(hostId), viewed: deps.viewed, log: deps.log } } : {}),
     actions: {
       merge: (t) => mergePullCommand(env, t),
       setState: (t, state) => setPullStateCommand(env, t, state),

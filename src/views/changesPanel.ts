@@ -13,7 +13,7 @@ import { PageServer } from '../core/paging/pageServer';
 import { gridWebviewHtml, gridWebviewOptions } from '../platform/gridWebview';
 import { DIFF_KINDS, parseChangesViewMessage, type ChangedTableItem, type ChangesHostMessage, type DiffKind } from '../shared/changesProtocol';
 import { changesTitle, type ChangesRequest } from '../core/review/requests';
-import { loadDiffTableSpec, loadTableChanges, pinChanges, type PinInput, type PinnedChanges, type ReviewRunner } from '../core/review/changesPin';
+import { loadDiffTableSpec, loadTableChanges, pinChanges, pinInputOfPull, type PinInput, type PinnedChanges, type ReviewRunner } from '../core/review/changesPin';
 import { DiffPageSource, changedDiffColumns } from '../core/review/diffSource';
 import type { DiffTableSpec } from '../core/review/doltQueries';
 import type { TableChange, TableChangeSummary } from '../core/review/tableChanges';
@@ -166,10 +166,8 @@ export class ChangesPanel implements vscode.Disposable {
         return { input: { kind: 'commit', commit: r.commit } };
       case 'pull': {
         const pull = await this.deps.clientFor(r.target.hostId).getPull(r.target.db, r.target.pullNumber);
-        const from = pull.from_branch.database;
-        const same = from.owner === r.target.db.owner && from.name === r.target.db.name;
-        const branches = { toBranch: pull.to_branch.branch_name, fromBranch: pull.from_branch.branch_name };
-        return same ? { input: { kind: 'pull', ...branches } } : { input: { kind: 'crossForkPull', ...branches }, fork: { db: { owner: from.owner, name: from.name } } };
+        const { input, fork } = pinInputOfPull(pull, r.target.db);
+        return fork ? { input, fork: { db: fork } } : { input };
       }
     }
   }

@@ -8,6 +8,7 @@ import { parsePullWebviewMessage, type PullHostMessage, type PullWebviewMessage 
 import { Disposable } from '../platform/disposable';
 import type { HubClient } from '../api/hubClient';
 import type { PullTarget } from '../core/targets';
+import { PULL_CHANGES_ID, PullChangesSection, type PullChangesDeps } from './pullChanges';
 
 export const PULL_VIEW_TYPE = 'versionedDb.pull';
 
@@ -29,6 +30,8 @@ export interface PullPanelsDeps {
   webUrl(target: PullTarget): string | undefined;
   actions: PullViewActions;
   log: Logger;
+  /** The Changes section (./pullChanges.ts); without it the view has none. */
+  changes?: PullChangesDeps;
 }
 
 function keyOf(t: PullTarget): string {
@@ -89,6 +92,9 @@ export class PullPanel extends Disposable {
   private images: RemoteImages = 'blocked';
   /** The last HTML sent, for tests and for the script's `ready`. */
   lastContent = '';
+  private readonly changes: PullChangesSection | undefined;
+  /** The Changes section's HTML, kept apart from the pull's so either re-renders alone. */
+  changesHtml = '';
 
   constructor(
     readonly target: PullTarget,
@@ -114,6 +120,7 @@ export class PullPanel extends Disposable {
       }),
     );
     this._register(this.panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)));
+    this.changes = deps.changes ? new PullChangesSection(target, deps.changes) : undefined;
     this.setDocument();
   }
 
@@ -163,6 +170,7 @@ export class PullPanel extends Disposable {
       const webUrl = this.deps.webUrl(this.target);
       this.content = renderPullContent({ db, pull, comments, now: new Date(), images: this.images, ...(webUrl ? { webUrl } : {}) }, this.md);
       this.panel.title = `#${pull.pull_number} ${pull.title}`;
+      if (this.changes) void this.loadChanges(pull);
     } catch (err) {
       // Shown in the view with a retry, never as a toast: the view may refresh in the background.
       this.deps.log.warn(`pull view ${db.owner}/${db.name}#${pullNumber}: ${String(err)}`);
@@ -172,7 +180,20 @@ export class PullPanel extends Disposable {
         `${escapeHtml(message)}</p><div class="actions"><button type="button" data-action="refresh">Retry</button></div>`;
     }
     this.lastContent = this.content;
-    this.post({ type: 'update', html: this.content });
+    this.post({ type: 'update', html: this.withChanges() });
+  }
+
+  /** The pull's HTML with the Changes section's element (filled once its answer comes). */
+  private withChanges(): string {
+    if (!this.changes) return this.content;
+    const inner = this.changesHtml || '<h2>Changes</h2><p class="muted">Reading the changes…</p>';
+    return `${this.content}<section id="${PULL_CHANGES_ID}" class="changes">${inner}</section>`;
+  }
+
+  private async loadChanges(pull: Parameters<PullChangesSection['render']>[0]): Promise<void> {
+    if (!this.changes) return;
+    this.changesHtml = await this.changes.render(pull);
+    this.post({ type: 'section', id: PULL_CHANGES_ID, html: this.changesHtml });
   }
 
   private onMessage(raw: unknown): void {
@@ -187,7 +208,18 @@ export class PullPanel extends Disposable {
   /** Runs one message from the view; exposed for integration tests that play the user's clicks. */
   async handle(msg: PullWebviewMessage): Promise<void> {
     if (msg.type === 'ready') {
-      this.post({ type: 'update', html: this.content });
+      this.post({ type: 'update', html: this.withChanges() });
+      return;
+    }
+    // The Changes section's own actions: no busy state, no reload of the pull.
+    if (msg.type === 'changes.open') {
+      await this.changes?.open(msg.table || undefined);
+      return;
+    }
+    if (msg.type === 'changes.viewed') {
+      if (!this.changes) return;
+      this.changesHtml = await this.changes.setViewed(msg.table, msg.viewed);
+      this.post({ type: 'section', id: PULL_CHANGES_ID, html: this.changesHtml });
       return;
     }
     const { actions } = this.deps;

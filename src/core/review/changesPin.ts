@@ -2,7 +2,7 @@
 // branch that moves while the view is open cannot mix two diffs), the database the diff is read in
 // (the fork, for a cross-fork pull), and the changed tables with their row counts. Pure: the SQL is
 // run by the caller's `ReviewRunner` (an API client bound to one database).
-import type { QueryResult } from '../../shared/wire';
+import type { DatabaseRef, Pull, QueryResult } from '../../shared/wire';
 import {
   buildColumnsQuery,
   buildDiffStatQuery,
@@ -41,6 +41,17 @@ export interface PinnedChanges {
   pair: Extract<RevisionPair, { kind: 'twoDot' }>;
   /** True when the diff is read in the pull's source fork. */
   readInFork: boolean;
+}
+
+/**
+ * What to pin for a pull request: its three-dot diff, read in the target database, or (its
+ * from-branch in another database) in the fork, which holds the head and its ancestors.
+ */
+export function pinInputOfPull(pull: Pick<Pull, 'from_branch' | 'to_branch'>, target: DatabaseRef): { input: PinInput; fork?: DatabaseRef } {
+  const from = pull.from_branch.database;
+  const branches = { toBranch: pull.to_branch.branch_name, fromBranch: pull.from_branch.branch_name };
+  if (from.owner === target.owner && from.name === target.name) return { input: { kind: 'pull', ...branches } };
+  return { input: { kind: 'crossForkPull', ...branches }, fork: { owner: from.owner, name: from.name } };
 }
 
 /** Commits of the fork's log looked at before giving up on finding the merge base. */
