@@ -15,7 +15,7 @@ function env(ui: ScriptedUi, opened: ChangesRequest[]): CompareEnv {
       listTags: async () => ({ items: [aTag({ name: 'v1' }), aTag({ name: 'v2' })] }),
     }),
     database: async () => target,
-    showChanges: async (r) => {
+    showChanges: async (r: ChangesRequest) => {
       opened.push(r);
     },
   } as unknown as CompareEnv;
