@@ -58,7 +58,12 @@ export class PullChangesSection {
   }
 
   /** Reads the pull's changes and renders the section (escaped HTML); never throws. */
-  async render(pull: Pick<Pull, 'from_branch' | 'to_branch'>): Promise<string> {
+  async render(pull: Pick<Pull, 'from_branch' | 'to_branch' | 'state'>): Promise<string> {
+    if (pull.state === 'merged') {
+      // After the merge the merge base is the head: a three-dot diff would say nothing changed.
+      this.last = undefined;
+      return `<h2>Changes</h2><p class="muted">Merged: these changes are part of ${escapeHtml(pull.to_branch.branch_name)} now.</p>`;
+    }
     try {
       this.last = await this.load(pull);
       return this.html();
