@@ -70,6 +70,17 @@ export function rowHistoryRequestOf(arg: unknown): RowHistoryRequest | string {
   return { ...t, key: key as Record<string, Cell>, ...(column !== undefined ? { column } : {}) };
 }
 
+/** Show Changes on a commit node of the tree: the commit against its first parent, in the Changes view. */
+export async function showCommitChanges(env: Pick<HistoryEnv, 'ui' | 'execute'>, node: unknown): Promise<ChangesRequest | undefined> {
+  if (!isTreeNode(node) || node.kind !== 'commit') {
+    void env.ui.info('Show Changes here works on a commit of a Commits list in the Versioned DB view.');
+    return undefined;
+  }
+  const request: ChangesRequest = { kind: 'commit', target: { hostId: node.hostId, db: node.db }, commit: node.commit.hash };
+  await env.execute(SHOW_CHANGES_COMMAND, request);
+  return request;
+}
+
 function dbText(db: DatabaseRef): string {
   return `${db.owner}/${db.name}`;
 }

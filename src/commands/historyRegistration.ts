@@ -7,7 +7,7 @@ import type { HostClients } from '../auth/clientSource';
 import type { Ui } from '../platform/ui';
 import { openRowHistoryPanel } from '../views/rowHistoryPanel';
 import type { PagedGridPanel } from '../views/pagedGridPanel';
-import { showRowHistory, showTableHistory, type HistoryEnv } from './historyCommands';
+import { showCommitChanges, showRowHistory, showTableHistory, type HistoryEnv } from './historyCommands';
 
 export interface HistoryRegistrationDeps {
   readonly ui: Ui;
@@ -37,6 +37,7 @@ export function registerHistoryCommands(deps: HistoryRegistrationDeps): vscode.D
     [
       [Commands.showTableHistory, (arg) => showTableHistory(env, arg)],
       [Commands.showRowHistory, (arg) => showRowHistory(env, arg)],
+      [Commands.showCommitChanges, (node) => showCommitChanges(env, node)],
     ],
     deps.ui,
   );

@@ -20,6 +20,8 @@ import { reviewRunner } from '../core/review/reviewRunner';
 /** What the pull request commands need: part of every command's CommandDeps, plus the extension URI. */
 export type PullCommandDeps = Pick<CommandDeps, 'ui' | 'log' | 'clients' | 'databases' | 'tree' | 'operations'> & {
   readonly extensionUri: vscode.Uri;
+  /** Where the Changes section keeps Viewed marks (the workspace state); no section without it. */
+  readonly viewed?: vscode.Memento;
 };
 
 /** Registers every pull request command and the pull request view; dispose to unregister. */
@@ -55,6 +57,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     webUrl,
     log: deps.log,
     reviewSql: (hostId) => deps.clients.clientFor(hostId),
+    ...(deps.viewed ? { changes: { clientFor: (hostId: string) => deps.clients.clientFor(hostId), viewed: deps.viewed, log: deps.log } } : {}),
     actions: {
       merge: (t) => mergePullCommand(env, t),
       setState: (t, state) => setPullStateCommand(env, t, state),

@@ -298,7 +298,13 @@ export class ResultGrid {
       // The first page is the first look at the values: size the columns from it.
       this.widthsFromRows = true;
       const n = Math.min(src.rowCount, src.pageSize);
-      this.model.refreshWidths({ rowCount: n, columnCount: this.model.columnCount, cell: (r, c) => src.cell(r, c) });
+      // A changed cell of a diff draws `old → new`: size for that text.
+      const shown = (r: number, c: number): string | null => {
+        const v = src.cell(r, c);
+        const old = src.rowKind(r) === 'modified' ? src.oldCell(r, c) : undefined;
+        return old !== undefined && old !== v ? `${old ?? 'NULL'} → ${v ?? 'NULL'}` : v;
+      };
+      this.model.refreshWidths({ rowCount: n, columnCount: this.model.columnCount, cell: shown });
       view.widthsChanged();
     }
     // Re-laying out the rows costs O(rows) in the virtualizer (a million measurements): only when

@@ -50,11 +50,16 @@ export const Commands = {
   createTagAtCommit: 'versionedDb.createTagAtCommit',
   showTableHistory: 'versionedDb.showTableHistory',
   showRowHistory: 'versionedDb.showRowHistory',
+  /** Show Changes on a commit of a Commits list: its ChangesRequest to `showChanges`. */
+  showCommitChanges: 'versionedDb.showCommitChanges',
   // Tables at a ref and the table browser (issue #14)
   openTable: 'versionedDb.openTable',
   newSqlNotebookForTable: 'versionedDb.newSqlNotebookForTable',
   copyTableName: 'versionedDb.copyTableName',
   copyTableSelect: 'versionedDb.copyTableSelect',
+  // Review: the Changes view (issue #15, changes)
+  showChanges: 'versionedDb.showChanges',
+  compareRefs: 'versionedDb.compareRefs',
 } as const;
 
 export const Views = {

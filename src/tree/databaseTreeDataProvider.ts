@@ -183,6 +183,8 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         const item = this.fromText(describeCommit(node.commit, now), None);
         item.iconPath = new vscode.ThemeIcon(node.commit.isMerge ? 'git-merge' : 'git-commit');
         item.contextValue = ContextValues.commit;
+        // A click shows what the commit changed (the Changes view), as a commit in a log does elsewhere.
+        item.command = { command: Commands.showCommitChanges, title: 'Show Changes', arguments: [node] };
         return item;
       }
       case 'tables': {

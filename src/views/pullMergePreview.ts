@@ -8,6 +8,9 @@ import { previewConflictRows, previewMerge, type MergePreview } from '../core/re
 import { reviewRunner, type ReviewSqlClient } from '../core/review/reviewRunner';
 import { renderMergePreviewSection, type MergePreviewState } from '../core/pullMergePreviewPage';
 
+/** The element of the pull view the section is drawn in (replaced alone when the preview answers). */
+export const MERGE_PREVIEW_ID = 'merge-preview';
+
 /** Conflicting rows shown per table, and tables shown, before the view says "first N". */
 export const CONFLICT_ROWS_SHOWN = 20;
 export const CONFLICT_TABLES_SHOWN = 5;

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import type { DatabaseRef, QueryResult } from '../../../src/shared/wire';
 import { ScriptedUi, pick } from '../../helpers/scriptedUi';
 import { silent } from '../../helpers/memoryFakes';
-import { SHOW_CHANGES_COMMAND, rowHistoryRequestOf, showRowHistory, showTableHistory, tableHistoryRequestOf, type HistoryEnv } from '../../../src/commands/historyCommands';
+import { SHOW_CHANGES_COMMAND, showCommitChanges, rowHistoryRequestOf, showRowHistory, showTableHistory, tableHistoryRequestOf, type HistoryEnv } from '../../../src/commands/historyCommands';
 import { rowHistoryGrid, rowHistoryRequestFromGrid, type LoadedRowHistory } from '../../../src/core/review/rowHistoryView';
 
 const DB: DatabaseRef = { owner: 'alice', name: 'prices' };
@@ -119,6 +119,19 @@ describe('history commands', () => {
     assert.equal(opened.length, 0);
     assert.match(String((ui.errors[0] as Error).message), /needs a value for id/);
     assert.match(String((ui.errors[1] as Error).message), /has no column nope/);
+  });
+});
+
+describe('Show Changes on a commit node', () => {
+  it('sends the commit ChangesRequest to versionedDb.showChanges; anything else is refused', async () => {
+    const ui = new ScriptedUi([]);
+    const executed: unknown[][] = [];
+    const env = { ui, execute: async (id: string, ...a: unknown[]) => executed.push([id, ...a]) };
+    const node = { kind: 'commit', hostId: 'h', db: DB, commit: { hash: hash(4) }, parent: {} };
+    assert.deepEqual(await showCommitChanges(env, node), { kind: 'commit', target, commit: hash(4) });
+    assert.deepEqual(executed, [[SHOW_CHANGES_COMMAND, { kind: 'commit', target, commit: hash(4) }]]);
+    assert.equal(await showCommitChanges(env, { kind: 'branch' }), undefined);
+    assert.match(ui.infos[0]!, /works on a commit/);
   });
 });
 

@@ -284,7 +284,7 @@ describeIfChromium('paged result grid in Chromium', function () {
     assert.equal(await page.locator('.vdb-row[data-kind="removed"]').count(), 1);
     const changed = page.locator('.vdb-row[data-kind="modified"] .vdb-cell.changed');
     assert.equal(await changed.count(), 1);
-    assert.equal(await changed.textContent(), 'new name');
+    assert.equal(await changed.textContent(), 'old name → new name');
     assert.equal(await changed.getAttribute('title'), 'Was: old name');
   });
 
