@@ -142,6 +142,17 @@ const builds = [
     target: 'es2022',
     define: { 'process.env.NODE_ENV': '"production"' },
   },
+  // The Changes view's script (issue #15): the changed tables and the paged diff grid, a classic
+  // script under the grid webview's CSP (src/platform/gridWebview.ts, src/views/changesPanel.ts).
+  {
+    ...common,
+    entryPoints: ['src/renderer/changesView.ts'],
+    outfile: 'dist/changesView.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    define: { 'process.env.NODE_ENV': '"production"' },
+  },
 ];
 
 // The hub's engine loads dist/sqlite3.wasm (beside dist/hub.js) at run time.

@@ -10,6 +10,9 @@ import { showOperationFailure, withOperationProgress } from './commands/operatio
 import { registerImportCommands } from './commands/importCommands';
 import { registerPullCommands } from './commands/pullCommands';
 import { registerSqlNotebooks } from './notebook/sqlNotebooks';
+import { registerHistoryCommands } from './commands/historyRegistration';
+import { registerTableCommands } from './commands/tableCommands';
+import { registerChangesCommands } from './commands/changesCommands';
 
 /** What activate returns: the live objects, for integration tests and sibling features. */
 export interface VersionedDbApi {
@@ -46,9 +49,15 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     ...registerCommands(commandDeps),
     registerImportCommands(commandDeps),
-    registerPullCommands({ ...commandDeps, extensionUri: context.extensionUri, log: taggedLogger(log, 'pulls') }),
+    registerPullCommands({ ...commandDeps, extensionUri: context.extensionUri, log: taggedLogger(log, 'pulls'), viewed: context.workspaceState }),
     ...registerSqlNotebooks(context, { ui, clients: services.clients, databases: tree.databases, log: taggedLogger(log, 'sql') }).disposables,
+    // History (issue #15): Show History of a table, Show Row History.
+    ...registerHistoryCommands({ ui, clients: services.clients, log: taggedLogger(log, 'history'), extensionUri: context.extensionUri }),
+    // Tables at a ref and the table browser (issue #14)
+    ...registerTableCommands({ ui, clients: services.clients, catalog: tree.catalog, extensionUri: context.extensionUri, log: taggedLogger(log, 'tables') }),
   );
+  // Review: the Changes view (issue #15).
+  context.subscriptions.push(registerChangesCommands({ ...commandDeps, extensionUri: context.extensionUri, changesLog: taggedLogger(log, 'changes') }).disposable);
   // The demo's folder setting: start after activation returns, so activation itself stays fast.
   if (services.currentSettings.localHub.startOnActivation) {
     setTimeout(() => void vscode.commands.executeCommand(Commands.startLocalHub), 0);

@@ -10,6 +10,8 @@ import { branchRefLabel, pullStateLabel, sameDatabase } from '../core/pullPage';
 import type { PickItem, Ui } from '../platform/ui';
 import type { OperationOutcome, OperationStart, OperationWaiter } from './operationsRunner';
 import { forkNetwork, networkBranches, type NetworkApi, type NetworkBranch } from './pullNetwork';
+import { mergeConfirmationDetail, type MergePreview } from '../core/review/mergePreview';
+import { isAbortError } from '../api/errors';
 
 // What each pull request command does, with the UI injected (src/platform/ui.ts) so the logic is
 // unit-tested with a scripted fake. No `vscode` import: pullCommands.ts registers these.
@@ -41,6 +43,11 @@ export interface PullEnv {
   showPull(target: PullTarget): Promise<void>;
   /** A pull changed or appeared: refresh the tree and any open view of it. */
   pullChanged(target: PullTarget): void;
+  /**
+   * What merging would do (rows per table, conflicts), for the confirmation (issue #15); absent
+   * where no preview can be made, and the confirmation then says nothing about it.
+   */
+  previewMerge?(target: PullTarget, pull: Pull, signal: AbortSignal): Promise<MergePreview>;
 }
 
 export function pullLabel(target: PullTarget): string {
@@ -348,6 +355,23 @@ export type MergeResult =
 export const SHOW_PULL = 'Show Pull Request';
 export const OPEN_ON_WEB = 'Open on Web';
 
+/**
+ * The confirmation's detail: the intro, then what the preview found (rows per table, conflicts),
+ * or why there is no preview. Undefined when the user cancelled the preview.
+ */
+async function mergeDetail(env: PullEnv, target: PullTarget, pull: Pull, intro: string): Promise<string | undefined> {
+  const preview = env.previewMerge;
+  if (!preview) return intro;
+  try {
+    const result = await env.ui.withProgress(`Previewing the merge of pull request #${target.pullNumber}…`, (_p, signal) => preview(target, pull, signal));
+    return mergeConfirmationDetail(result, intro);
+  } catch (err) {
+    if (isAbortError(err)) return undefined;
+    env.log.warn(`merge preview of ${pullLabel(target)}: ${err instanceof Error ? err.message : String(err)}`);
+    return `${intro}\n\nThe merge could not be previewed (${err instanceof Error ? err.message : String(err)}): how many rows it changes and whether it conflicts are not known.`;
+  }
+}
+
 export async function mergePullCommand(env: PullEnv, arg: unknown): Promise<MergeResult> {
   const target = await resolvePullTarget(env, arg, ['open']);
   if (!target) return { kind: 'dismissed' };
@@ -361,11 +385,10 @@ export async function mergePullCommand(env: PullEnv, arg: unknown): Promise<Merg
     }
     const from = branchRefLabel(pull.from_branch, target.db);
     const to = branchRefLabel(pull.to_branch, target.db);
-    const ok = await env.ui.confirm(
-      `Merge pull request #${n} "${pull.title}"?`,
-      'Merge',
-      `This merges ${from} into ${to} of ${target.db.owner}/${target.db.name} on the server.`,
-    );
+    const intro = `This merges ${from} into ${to} of ${target.db.owner}/${target.db.name} on the server.`;
+    const detail = await mergeDetail(env, target, pull, intro);
+    if (detail === undefined) return { kind: 'dismissed' };
+    const ok = await env.ui.confirm(`Merge pull request #${n} "${pull.title}"?`, 'Merge', detail);
     if (!ok) return { kind: 'dismissed' };
     let ref: OperationRef | undefined;
     const outcome = await env.watch({

@@ -14,10 +14,14 @@ import {
 } from './pullActions';
 import type { PullTarget } from '../core/targets';
 import type { CommandDeps } from './commandDeps';
+import { previewMerge } from '../core/review/mergePreview';
+import { reviewRunner } from '../core/review/reviewRunner';
 
 /** What the pull request commands need: part of every command's CommandDeps, plus the extension URI. */
 export type PullCommandDeps = Pick<CommandDeps, 'ui' | 'log' | 'clients' | 'databases' | 'tree' | 'operations'> & {
   readonly extensionUri: vscode.Uri;
+  /** Where the Changes section keeps Viewed marks (the workspace state); no section without it. */
+  readonly viewed?: vscode.Memento;
 };
 
 /** Registers every pull request command and the pull request view; dispose to unregister. */
@@ -42,6 +46,9 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
       deps.tree.refreshDatabase(t.hostId, t.db, ['pulls', 'operations']);
       panels?.refresh(t);
     },
+    // The merge confirmation says what the merge changes and whether it conflicts (issue #15).
+    previewMerge: (t, pull, signal) =>
+      previewMerge((db) => reviewRunner(deps.clients.clientFor(t.hostId), db), { db: t.db, fromBranch: pull.from_branch, toBranch: pull.to_branch }, { signal }),
   };
 
   panels = new PullPanels({
@@ -49,6 +56,8 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     clientFor: env.clientFor,
     webUrl,
     log: deps.log,
+    reviewSql: (hostId) => deps.clients.clientFor(hostId),
+    ...(deps.viewed ? { changes: { clientFor: (hostId: string) => deps.clients.clientFor(hostId), viewed: deps.viewed, log: deps.log } } : {}),
     actions: {
       merge: (t) => mergePullCommand(env, t),
       setState: (t, state) => setPullStateCommand(env, t, state),

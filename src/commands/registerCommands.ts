@@ -32,6 +32,9 @@ export function registerCommands(deps: AccountCommandDeps): vscode.Disposable[] 
     [Commands.createTag, (node) => createTag(deps, node)],
     [Commands.createRelease, (node) => createRelease(deps, node)],
     [Commands.copyCommitHash, (node) => copyCommitHash(deps, node)],
+    // On a commit of a Commits list (issue #15): the same logic, the commit as the source.
+    [Commands.createBranchAtCommit, (node) => createBranch(deps, node)],
+    [Commands.createTagAtCommit, (node) => createTag(deps, node)],
   ];
   return registerGuarded(handlers, deps.ui);
 }

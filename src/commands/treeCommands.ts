@@ -9,7 +9,7 @@ export function refreshNode(deps: CommandDeps, node?: unknown): void {
 }
 
 export async function loadMore(deps: CommandDeps, node?: unknown): Promise<void> {
-  if (!isTreeNode(node) || (node.kind !== 'loadMore' && node.kind !== 'category')) return;
+  if (!isTreeNode(node) || (node.kind !== 'loadMore' && node.kind !== 'category' && node.kind !== 'commits')) return;
   await deps.tree.loadMore(node);
 }
 

@@ -57,6 +57,7 @@ async function pickSource(deps: CommandDeps, node: unknown, t: DatabaseTarget, t
     if (node.kind === 'branch') return { branch: node.branch.name };
     if (node.kind === 'tag') return { commit: node.tag.commit_sha };
     if (node.kind === 'release') return { commit: node.release.commit_sha };
+    if (node.kind === 'commit') return { commit: node.commit.hash };
   }
   const now = Date.now();
   const items = Promise.all([branches(deps, t), tags(deps, t)]).then(([bs, ts]) => [
@@ -218,6 +219,7 @@ export async function copyCommitHash(deps: CommandDeps, node?: unknown): Promise
     node.kind === 'branch' ? node.branch.head_commit_sha
     : node.kind === 'tag' ? node.tag.commit_sha
     : node.kind === 'release' ? node.release.commit_sha
+    : node.kind === 'commit' ? node.commit.hash
     : undefined;
   if (!hash) return undefined;
   await deps.ui.copy(hash);

@@ -3,6 +3,9 @@
 import type { Branch, Database, DatabaseRef, Operation, PullSummary, Release, Tag } from '../shared/wire';
 import { formatRelativeTime, formatTimestamp } from './relativeTime';
 import { shortHash } from './commitHash';
+import type { Commit } from './review/commitLog';
+import type { TableEntry } from './sql/tableCatalog';
+import type { TableColumnInfo } from './sql/tableQuery';
 
 /** A tooltip as data; the tree provider renders it (escaping server text). */
 export interface Tooltip {
@@ -156,4 +159,56 @@ export function describeOperation(op: Operation, now: number): NodeText {
 function firstLine(text: string): string {
   const line = text.split(/\r?\n/, 1)[0] ?? '';
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
+// ---- Tables at a ref (issue #14) ----------------------------------------------------------------
+
+/** The Tables node under a branch, tag or release: what it lists and at which commit. */
+export function describeTables(db: DatabaseRef, ref: string, commit: string): NodeText {
+  return {
+    label: 'Tables',
+    description: `at ${shortHash(commit)}`,
+    tooltip: { title: `Tables and views of ${refText(db)} at ${ref}`, fields: fields(['Ref', ref], ['Commit', commit]) },
+  };
+}
+
+export function describeTable(t: TableEntry, ref: string, commit: string): NodeText {
+  const kind = t.kind === 'view' ? 'View' : 'Table';
+  return {
+    label: t.name,
+    ...(t.kind === 'view' ? { description: 'view' } : {}),
+    tooltip: { title: `${kind} ${t.name}`, fields: fields(['At', ref], ['Commit', commit]) },
+  };
+}
+
+/** `id` · `bigint · primary key`, `note` · `text · nullable`. */
+export function describeColumn(c: TableColumnInfo): NodeText {
+  const nullability = c.primaryKey ? 'primary key' : c.nullable === false ? 'not null' : 'nullable';
+  const description = `${c.type || 'no declared type'} · ${nullability}`;
+  return {
+    label: c.name,
+    description,
+    tooltip: { title: `Column ${c.name}`, fields: fields(['Type', c.type || 'none declared'], ['Primary key', c.primaryKey ? 'yes' : 'no'], ['Nullable', c.primaryKey || c.nullable === false ? 'no' : 'yes']) },
+  };
+}
+
+// ---- history (issue #15)
+
+/** A commit in a Commits list: first line of the message; author, relative time, short hash; merges marked. */
+export function describeCommit(c: Commit, now: number): NodeText {
+  const iso = c.time === undefined ? undefined : new Date(c.time).toISOString();
+  return {
+    label: c.subject || '(no message)',
+    description: join(c.isMerge ? 'merge' : undefined, c.author, formatRelativeTime(iso, now), c.shortHash),
+    tooltip: {
+      title: `${c.isMerge ? 'Merge commit' : 'Commit'} ${c.shortHash}`,
+      fields: fields(
+        ['Commit', c.hash],
+        ['Author', c.email ? `${c.author} <${c.email}>` : c.author],
+        ['Date', formatTimestamp(iso) ?? c.date],
+        ['Parents', c.parents.length ? c.parents.map((p) => shortHash(p)).join(', ') : 'none (first commit)'],
+      ),
+      ...(c.message ? { body: c.message } : {}),
+    },
+  };
 }

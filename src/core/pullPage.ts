@@ -162,6 +162,8 @@ export interface PullDocumentInput {
   contentHtml: string;
   /** Whether the user asked to load remote images in this view (default blocked). */
   images?: RemoteImages;
+  /** Styles of the review sections (our own constants, never server text). */
+  extraStyle?: string;
 }
 
 /** The Content-Security-Policy of the view: no inline script, no remote script, no frames, remote images only once loaded. */
@@ -220,7 +222,7 @@ export function renderPullDocument(input: PullDocumentInput): string {
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(pullViewCsp(input.cspSource, nonce, input.images))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>${escapeHtml(input.title)}</title>
-<style nonce="${escapeHtml(nonce)}">${STYLE}</style>
+<style nonce="${escapeHtml(nonce)}">${STYLE}${input.extraStyle ?? ''}</style>
 </head>
 <body>
 <main id="content">${input.contentHtml}</main>

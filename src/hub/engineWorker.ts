@@ -137,8 +137,16 @@ export class EngineCore {
       let sql: string;
       let fixedTypes: string[] | undefined;
       if (t.kind === 'showTables') {
-        sql = `SELECT name AS "Tables_in_${dbName.replace(/"/g, '""')}" FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'dolt\\_%' ESCAPE '\\' ORDER BY name`;
-        fixedTypes = ['varchar(64)'];
+        const nameCol = `"Tables_in_${dbName.replace(/"/g, '""')}"`;
+        const hidden = `name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'dolt\\_%' ESCAPE '\\'`;
+        if (t.full) {
+          // Dolt's SHOW FULL TABLES: tables and views, with MySQL's Table_type.
+          sql = `SELECT name AS ${nameCol}, CASE type WHEN 'view' THEN 'VIEW' ELSE 'BASE TABLE' END AS "Table_type" FROM sqlite_master WHERE type IN ('table','view') AND ${hidden} ORDER BY name`;
+          fixedTypes = ['varchar(64)', 'varchar(64)'];
+        } else {
+          sql = `SELECT name AS ${nameCol} FROM sqlite_master WHERE type='table' AND ${hidden} ORDER BY name`;
+          fixedTypes = ['varchar(64)'];
+        }
       } else if (t.kind === 'describe' || t.kind === 'showCreateTable') {
         if (t.asOf !== undefined) {
           // DESCRIBE t AS OF 'rev': the schema at that revision, read on a connection opened there.

@@ -4,13 +4,14 @@
 
 export type TranslatedQuery =
   | { kind: 'sql'; sql: string }
-  | { kind: 'showTables' }
+  /** `full`: Dolt's `SHOW FULL TABLES`, which adds `Table_type` and lists views too. */
+  | { kind: 'showTables'; full: boolean }
   | { kind: 'describe'; table: string; asOf?: string }
   | { kind: 'showCreateTable'; table: string; asOf?: string }
   | { kind: 'invalid'; message: string };
 
 const IDENT = String.raw`(?:\x60([^\x60]+)\x60|"([^"]+)"|([A-Za-z_][A-Za-z0-9_$]*))`;
-const SHOW_TABLES = /^show\s+(?:full\s+)?tables$/i;
+const SHOW_TABLES = /^show\s+(full\s+)?tables$/i;
 /** Dolt's `… AS OF 'revision'` after a table name (group 4: the quoted revision). */
 const AS_OF = String.raw`(?:\s+as\s+of\s+('(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"))?`;
 const DESCRIBE = new RegExp(String.raw`^(?:describe|desc)\s+${IDENT}${AS_OF}$`, 'i');
@@ -24,7 +25,8 @@ export function translateQuery(q: string): TranslatedQuery {
   }
   const sql = split.first.trim();
   if (sql === '') return { kind: 'invalid', message: 'The query is empty.' };
-  if (SHOW_TABLES.test(sql)) return { kind: 'showTables' };
+  const st = SHOW_TABLES.exec(sql);
+  if (st) return { kind: 'showTables', full: st[1] !== undefined };
   for (const re of [DESCRIBE, SHOW_COLUMNS]) {
     const m = re.exec(sql);
     if (m) return withAsOf({ kind: 'describe', table: m[1] ?? m[2] ?? m[3] ?? '' }, m[4]);

@@ -168,6 +168,8 @@ export async function pickTarget(deps: NotebookCommandDeps, current?: QueryTarge
 
 /** The target a tree node names (branch, tag, release), or the database with a ref to pick. */
 async function targetFromNode(deps: NotebookCommandDeps, node: unknown): Promise<QueryTarget | undefined | null> {
+  const at = refTargetOf(node);
+  if (at) return at;
   if (!isTreeNode(node)) return null;
   const base = (hostId: string, db: DatabaseRef) => ({ hostId, owner: db.owner, name: db.name });
   switch (node.kind) {
@@ -177,6 +179,8 @@ async function targetFromNode(deps: NotebookCommandDeps, node: unknown): Promise
       return { ...base(node.hostId, node.db), ref: node.tag.name };
     case 'release':
       return { ...base(node.hostId, node.db), ref: node.release.tag };
+    case 'commit':
+      return { ...base(node.hostId, node.db), ref: node.commit.hash };
     case 'database': {
       const ref = await pickRef(deps, node.hostId, node.db);
       return ref ? { ...base(node.hostId, node.db), ref } : undefined;
@@ -184,6 +188,15 @@ async function targetFromNode(deps: NotebookCommandDeps, node: unknown): Promise
     default:
       return null;
   }
+}
+
+/** `{ hostId, db, ref }` from a view (a table's history offers a notebook at one of its commits). */
+function refTargetOf(arg: unknown): QueryTarget | undefined {
+  if (typeof arg !== 'object' || arg === null || 'kind' in arg) return undefined;
+  const r = arg as { hostId?: unknown; db?: { owner?: unknown; name?: unknown }; ref?: unknown };
+  if (typeof r.hostId !== 'string' || typeof r.ref !== 'string' || typeof r.db?.owner !== 'string' || typeof r.db.name !== 'string') return undefined;
+  const checked = validateRefInput(r.ref);
+  return 'error' in checked ? undefined : { hostId: r.hostId, owner: r.db.owner, name: r.db.name, ref: checked.ref };
 }
 
 export async function newSqlNotebook(deps: NotebookCommandDeps, node?: unknown, sql?: string): Promise<vscode.NotebookEditor | undefined> {
@@ -398,7 +411,9 @@ export async function clearQueryHistory(deps: NotebookCommandDeps): Promise<void
 
 export function registerNotebookCommands(deps: NotebookCommandDeps): vscode.Disposable[] {
   const handlers: CommandHandler[] = [
-    [Commands.newSqlNotebook, (node) => newSqlNotebook(deps, node)],
+    // A second argument (the table commands' SELECT) becomes the first query.
+    [Commands.newSqlNotebook, (node, sql) => newSqlNotebook(deps, node, typeof sql === 'string' ? sql : undefined)],
+    [Commands.newSqlNotebookAtCommit, (node) => newSqlNotebook(deps, node)],
     [Commands.pickCellTarget, (cell) => pickCellTarget(deps, cell)],
     [Commands.pickNotebookTarget, () => pickNotebookTarget(deps)],
     [Commands.runSqlInEditor, () => runSqlInEditor(deps)],

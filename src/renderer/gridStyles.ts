@@ -102,6 +102,11 @@ const CSS = `
 .vdb-banner-actions button, .vdb-filterform button { background: var(--vscode-button-background); color: var(--vscode-button-foreground);
   border: none; padding: 3px 8px; cursor: pointer; font: inherit; }
 .vdb-banner-actions button:disabled { opacity: .6; cursor: default; }
+.vdb-menu { position: fixed; z-index: 20; min-width: 180px; padding: 4px 0; background: var(--vscode-menu-background, var(--vscode-editorWidget-background));
+  color: var(--vscode-menu-foreground, inherit); border: 1px solid var(--vscode-menu-border, var(--vscode-editorWidget-border, #8884)); box-shadow: 0 2px 8px var(--vscode-widget-shadow, #0005); }
+.vdb-menu button { display: block; width: 100%; text-align: left; background: none; border: none; color: inherit; padding: 4px 12px; font: inherit; cursor: pointer; }
+.vdb-menu button:hover, .vdb-menu button:focus { background: var(--vscode-menu-selectionBackground, var(--vscode-list-activeSelectionBackground)); color: var(--vscode-menu-selectionForeground, inherit); outline: none; }
+.vdb-menu button:disabled { opacity: .6; cursor: default; }
 .vdb-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 

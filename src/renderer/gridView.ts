@@ -316,11 +316,13 @@ export class GridView {
       else if (kind === 'number') cls += ' num';
       if (isLongValue(value)) cls += ' long';
       const old = src.rowKind(viewRow) === 'modified' ? src.oldCell(viewRow, col) : undefined;
+      text = cellPreview(value, 300);
       if (old !== undefined && old !== value) {
+        // A changed cell of a modified row reads old → new; the others show the value alone.
         cls += ' changed';
         title = `Was: ${cellPreview(old, 300)}`;
+        text = `${cellPreview(old, 140)} → ${cellPreview(value, 140)}`;
       }
-      text = cellPreview(value, 300);
     } else {
       cls += ' placeholder';
     }

@@ -30,6 +30,7 @@ import { compactRows } from './compaction';
 import { PagedRowSource } from './pagedRowSource';
 import { banner, describeFilter, fillDetail, openFilterForm, pagedBanners, refMovedBanner, resultBanners, shortHash, toolbar } from './gridChrome';
 import { injectStyles } from './gridStyles';
+import { bindRowHistoryMenu } from './rowHistoryMenu';
 
 /** What the grid needs from whoever hosts it (notebook renderer context or webview panel). */
 export interface GridHost {
@@ -159,6 +160,24 @@ export class ResultGrid {
       this.detail.setAttribute('aria-label', 'Full cell value');
       this.root.appendChild(this.detail);
       this.teardown.push(bindGridInput(d, view.scroller, this.root, this.model, this.actions()));
+      const rowsOf = p?.rowsOf;
+      const post = this.host.post?.bind(this.host);
+      if (p && rowsOf && post) {
+        this.teardown.push(
+          bindRowHistoryMenu(d, view.scroller, {
+            rowsOf,
+            columns,
+            model: this.model,
+            source: () => this.source,
+            select: (row, col) => {
+              this.model.selectCell({ row, col });
+              this.view?.invalidate();
+              this.view?.render();
+            },
+            post: (key, column) => post({ type: 'row.history', sourceId: p.sourceId, key, ...(column !== undefined ? { column } : {}) }),
+          }),
+        );
+      }
     }
     this.live = el(d, 'div', 'vdb-sr');
     this.live.setAttribute('aria-live', 'polite');
@@ -279,7 +298,13 @@ export class ResultGrid {
       // The first page is the first look at the values: size the columns from it.
       this.widthsFromRows = true;
       const n = Math.min(src.rowCount, src.pageSize);
-      this.model.refreshWidths({ rowCount: n, columnCount: this.model.columnCount, cell: (r, c) => src.cell(r, c) });
+      // A changed cell of a diff draws `old → new`: size for that text.
+      const shown = (r: number, c: number): string | null => {
+        const v = src.cell(r, c);
+        const old = src.rowKind(r) === 'modified' ? src.oldCell(r, c) : undefined;
+        return old !== undefined && old !== v ? `${old ?? 'NULL'} → ${v ?? 'NULL'}` : v;
+      };
+      this.model.refreshWidths({ rowCount: n, columnCount: this.model.columnCount, cell: shown });
       view.widthsChanged();
     }
     // Re-laying out the rows costs O(rows) in the virtualizer (a million measurements): only when

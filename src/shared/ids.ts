@@ -44,6 +44,22 @@ export const Commands = {
   clearQueryHistory: 'versionedDb.clearQueryHistory',
   // Imports (C)
   importFile: 'versionedDb.importFile',
+  // History (issue #15): commits, table and row history
+  newSqlNotebookAtCommit: 'versionedDb.newSqlNotebookAtCommit',
+  createBranchAtCommit: 'versionedDb.createBranchAtCommit',
+  createTagAtCommit: 'versionedDb.createTagAtCommit',
+  showTableHistory: 'versionedDb.showTableHistory',
+  showRowHistory: 'versionedDb.showRowHistory',
+  /** Show Changes on a commit of a Commits list: its ChangesRequest to `showChanges`. */
+  showCommitChanges: 'versionedDb.showCommitChanges',
+  // Tables at a ref and the table browser (issue #14)
+  openTable: 'versionedDb.openTable',
+  newSqlNotebookForTable: 'versionedDb.newSqlNotebookForTable',
+  copyTableName: 'versionedDb.copyTableName',
+  copyTableSelect: 'versionedDb.copyTableSelect',
+  // Review: the Changes view (issue #15, changes)
+  showChanges: 'versionedDb.showChanges',
+  compareRefs: 'versionedDb.compareRefs',
 } as const;
 
 export const Views = {
@@ -103,8 +119,16 @@ export const ContextValues = {
   operationFailed: 'operation.failed',
   operationOther: 'operation.other',
   loadMore: 'loadMore',
+  // History (issue #15)
+  commits: 'commits',
+  commit: 'commit',
   error: 'error',
   message: 'message',
+  // Tables at a ref (issue #14)
+  tablesAtRef: 'tables',
+  table: 'table',
+  view: 'table.view',
+  column: 'column',
 } as const;
 
 /** The SQL notebook type, its controller and the result grid renderer (package.json `notebooks`, `notebookRenderer`). */
@@ -113,4 +137,6 @@ export const Notebooks = {
   controller: 'versionedDb.sqlController',
   renderer: 'versionedDb.queryResultRenderer',
   resultPanel: 'versionedDb.sqlResult',
+  /** The table browser's webview panels (`products @ main`). */
+  tableBrowser: 'versionedDb.tableBrowser',
 } as const;

@@ -13,7 +13,10 @@ export type PullWebviewMessage =
   | { type: 'ready' }
   | { type: 'action'; action: PullAction }
   | { type: 'comment'; body: string }
-  | { type: 'edit'; title: string; description: string };
+  | { type: 'edit'; title: string; description: string }
+  // The Changes section (src/views/pullChanges.ts): open a table's diff ('' = every table), mark it viewed.
+  | { type: 'changes.open'; table: string }
+  | { type: 'changes.viewed'; table: string; viewed: boolean };
 
 /** Host → webview. */
 export type PullHostMessage =
@@ -24,7 +27,9 @@ export type PullHostMessage =
   /** The comment was posted: clear the box. */
   | { type: 'commented' }
   /** The edit was saved: close the edit form. */
-  | { type: 'edited' };
+  | { type: 'edited' }
+  /** New inner HTML (sanitized by the host) for the element with this id (the Changes section). */
+  | { type: 'section'; id: string; html: string };
 
 /** Longest comment, title or description the host forwards; beyond that it is not a typo. */
 export const MAX_TEXT_LENGTH = 65_536;
@@ -56,6 +61,15 @@ export function parsePullWebviewMessage(raw: unknown): PullWebviewMessage | unde
       if (typeof title !== 'string' || typeof description !== 'string') return undefined;
       if (title.length > MAX_TEXT_LENGTH || description.length > MAX_TEXT_LENGTH) return undefined;
       return { type: 'edit', title, description };
+    }
+    case 'changes.open': {
+      const table = raw['table'];
+      return typeof table === 'string' && table.length <= 1024 ? { type: 'changes.open', table } : undefined;
+    }
+    case 'changes.viewed': {
+      const table = raw['table'];
+      const viewed = raw['viewed'];
+      return typeof table === 'string' && table !== '' && table.length <= 1024 && typeof viewed === 'boolean' ? { type: 'changes.viewed', table, viewed } : undefined;
     }
     default:
       return undefined;

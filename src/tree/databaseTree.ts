@@ -8,6 +8,10 @@ import { DatabaseListStore } from './databaseListStore';
 import { DatabaseTreeDataProvider } from './databaseTreeDataProvider';
 import { DatabaseTreeModel } from './databaseTreeModel';
 import type { TreeNode } from './treeNodes';
+import { TableCatalogCache } from '../core/sql/tableCatalog';
+
+/** Tables of one database, columns of one table: far below any server's cap. */
+const CATALOG_ROW_LIMIT = 10_000;
 
 /**
  * The Databases view: list store, model, provider and TreeView, plus the context keys the welcome
@@ -16,6 +20,8 @@ import type { TreeNode } from './treeNodes';
 export class DatabaseTree extends Disposable {
   readonly databases: DatabaseListStore;
   readonly model: DatabaseTreeModel;
+  /** Tables and columns by commit: the Tables nodes and the table browser share it. */
+  readonly catalog: TableCatalogCache;
   readonly view: vscode.TreeView<TreeNode>;
   /** Renders nodes as tree items (exposed for integration tests of labels, menus and icons). */
   readonly provider: DatabaseTreeDataProvider;
@@ -24,6 +30,9 @@ export class DatabaseTree extends Disposable {
     super();
     this.databases = new DatabaseListStore(context.globalState);
     const clients = services.clients;
+    this.catalog = new TableCatalogCache((hostId, db, commit, q, signal) =>
+      clients.clientFor(hostId).runSql(db, { ref: commit, q, limit: CATALOG_ROW_LIMIT }, signal ? { signal } : {}),
+    );
     this.model = new DatabaseTreeModel({
       backend: {
         availableHostIds: () => clients.hosts().map((h) => h.id),
@@ -35,6 +44,7 @@ export class DatabaseTree extends Disposable {
       log,
       commands: { startLocalHub: Commands.startLocalHub, addDatabase: Commands.addDatabase, signIn: Commands.signIn },
       localHubHostId: LOCAL_HUB_HOST_ID,
+      catalog: this.catalog,
     });
     this._register({ dispose: () => this.model.dispose() });
     const provider = (this.provider = this._register(

@@ -2,16 +2,21 @@ import * as vscode from 'vscode';
 import { Commands, ContextValues } from '../shared/ids';
 import {
   describeBranch,
+  describeCommit,
+  describeColumn,
   describeDatabase,
   describeFork,
   describeOperation,
   describePull,
   describeRelease,
+  describeTable,
+  describeTables,
   describeTag,
   type NodeText,
   type Tooltip,
 } from '../core/nodeDescriptions';
 import { describeError } from '../core/errorMessages';
+
 import { Disposable } from '../platform/disposable';
 import type { DatabaseTreeModel } from './databaseTreeModel';
 import { LOCAL_HUB_HOST_ID } from '../auth/localHubIds';
@@ -127,19 +132,20 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         return item;
       }
       case 'branch': {
-        const item = this.fromText(describeBranch(node.branch, now), None);
+        // Collapsed: a branch holds its Commits (issue #15) and, with a catalog, its Tables.
+        const item = this.fromText(describeBranch(node.branch, now), Collapsed);
         item.iconPath = new vscode.ThemeIcon('git-branch');
         item.contextValue = ContextValues.branch;
         return item;
       }
       case 'tag': {
-        const item = this.fromText(describeTag(node.tag, now), None);
+        const item = this.fromText(describeTag(node.tag, now), Collapsed);
         item.iconPath = new vscode.ThemeIcon('tag');
         item.contextValue = ContextValues.tag;
         return item;
       }
       case 'release': {
-        const item = this.fromText(describeRelease(node.release, now), None);
+        const item = this.fromText(describeRelease(node.release, now), this.model.refHasChildren() ? Collapsed : None);
         item.iconPath = new vscode.ThemeIcon('package');
         item.contextValue = ContextValues.release;
         return item;
@@ -164,6 +170,40 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         item.iconPath = operationIcon(node.operation.status);
         const s = node.operation.status;
         item.contextValue = OPERATION_CONTEXT_VALUES.get(s) ?? ContextValues.operationOther;
+        return item;
+      }
+      case 'commits': {
+        const item = new vscode.TreeItem('Commits', Collapsed);
+        item.iconPath = new vscode.ThemeIcon('history');
+        item.contextValue = ContextValues.commits;
+        item.tooltip = `The commits of ${node.ref}, newest first`;
+        return item;
+      }
+      case 'commit': {
+        const item = this.fromText(describeCommit(node.commit, now), None);
+        item.iconPath = new vscode.ThemeIcon(node.commit.isMerge ? 'git-merge' : 'git-commit');
+        item.contextValue = ContextValues.commit;
+        // A click shows what the commit changed (the Changes view), as a commit in a log does elsewhere.
+        item.command = { command: Commands.showCommitChanges, title: 'Show Changes', arguments: [node] };
+        return item;
+      }
+      case 'tables': {
+        const item = this.fromText(describeTables(node.db, node.ref, node.commit), Collapsed);
+        item.iconPath = new vscode.ThemeIcon('list-tree');
+        item.contextValue = ContextValues.tablesAtRef;
+        return item;
+      }
+      case 'table': {
+        const view = node.table.kind === 'view';
+        const item = this.fromText(describeTable(node.table, node.parent.ref, node.parent.commit), Collapsed);
+        item.iconPath = new vscode.ThemeIcon(view ? 'eye' : 'table');
+        item.contextValue = view ? ContextValues.view : ContextValues.table;
+        return item;
+      }
+      case 'column': {
+        const item = this.fromText(describeColumn(node.column), None);
+        item.iconPath = new vscode.ThemeIcon(node.column.primaryKey ? 'key' : 'symbol-field');
+        item.contextValue = ContextValues.column;
         return item;
       }
       case 'loadMore': {

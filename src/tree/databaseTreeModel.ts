@@ -3,16 +3,23 @@
 import type { Branch, Database, DatabaseRef, Operation, PullState, PullSummary, Release, Tag } from '../shared/wire';
 import type { Logger } from '../core/logger';
 import { isOperationActive } from '../core/nodeDescriptions';
-import { CATEGORIES, CATEGORY_LABELS } from './treeNodes';
+import { CATEGORIES, CATEGORY_LABELS, refOf } from './treeNodes';
+import type { TableCatalogCache } from '../core/sql/tableCatalog';
+import type { ReviewSqlClient } from '../core/review/reviewRunner';
+import { CommitListModel } from './commitListModel';
 import type {
   Category,
   CategoryNode,
+  CommitsNode,
   DatabaseNode,
   ErrorNode,
   HostNode,
   ItemNode,
   LoadMoreNode,
   MessageNode,
+  RefNode,
+  TableNode,
+  TablesNode,
   TreeNode,
 } from './treeNodes';
 
@@ -23,8 +30,8 @@ export interface Page<T> {
 
 type Opts = { signal?: AbortSignal };
 
-/** The client calls the tree makes (HubClient satisfies it). */
-export interface TreeClient {
+/** The client calls the tree makes (HubClient satisfies it; `runSql` reads the Commits lists). */
+export interface TreeClient extends ReviewSqlClient {
   getDatabase(db: DatabaseRef, opts?: Opts): Promise<Database>;
   listBranches(db: DatabaseRef, params?: { pageToken?: string }, opts?: Opts): Promise<Page<Branch>>;
   listTags(db: DatabaseRef, params?: { pageToken?: string }, opts?: Opts): Promise<Page<Tag>>;
@@ -55,6 +62,8 @@ export interface TreeModelOptions {
   /** Command ids the model puts on message nodes (kept out of the model's logic). */
   commands: { startLocalHub: string; addDatabase: string; signIn: string };
   localHubHostId: string;
+  /** Tables and columns at a commit (the Tables node under each ref); none: refs have no children. */
+  catalog?: Pick<TableCatalogCache, 'tables' | 'columns'>;
 }
 
 interface ListState {
@@ -78,9 +87,14 @@ export class DatabaseTreeModel {
   private readonly lists = new Map<string, ListState>();
   private readonly infos = new Map<string, { info?: Database; error?: unknown; pending?: Promise<void> }>();
   private readonly pullStates = new Map<string, readonly PullState[]>();
+  private readonly tablesNodes = new WeakMap<RefNode, TablesNode>();
   private disposed = false;
+  /** The Commits lists under branches and tags (issue #15). */
+  private readonly commitLists: CommitListModel;
 
-  constructor(private readonly o: TreeModelOptions) {}
+  constructor(private readonly o: TreeModelOptions) {
+    this.commitLists = new CommitListModel({ client: (hostId) => o.backend.client(hostId), fire: (node) => this.fire(node), log: o.log });
+  }
 
   /** Fires with the node whose children changed, or undefined for the whole tree. */
   onDidChange(listener: (node: TreeNode | undefined) => void): { dispose(): void } {
@@ -143,8 +157,61 @@ export class DatabaseTreeModel {
         return this.databaseChildren(node);
       case 'category':
         return this.categoryChildren(node);
+      case 'branch':
+      case 'tag':
+      case 'release':
+        return this.refChildren(node);
+      case 'tables':
+        return this.tableChildren(node);
+      case 'table':
+        return this.columnChildren(node);
+      case 'commits':
+        return this.commitLists.children(node);
       default:
         return [];
+    }
+  }
+
+  // ---- under a ref: Tables (issue #14) --------------------------------------------------------
+
+  /** Whether a branch, tag or release has children (the provider makes it collapsible). */
+  refHasChildren(): boolean {
+    return this.o.catalog !== undefined;
+  }
+
+  /** What a branch, tag or release holds: its Tables, and a branch's or tag's Commits (issue #15). */
+  private refChildren(node: RefNode): TreeNode[] {
+    const out: TreeNode[] = this.o.catalog ? [this.tablesNode(node)] : [];
+    if (node.kind === 'branch' || node.kind === 'tag') out.push(this.commitLists.commitsNodeOf(node));
+    return out;
+  }
+
+  tablesNode(node: RefNode): TablesNode {
+    let n = this.tablesNodes.get(node);
+    if (!n) this.tablesNodes.set(node, (n = { kind: 'tables', hostId: node.hostId, db: node.db, parent: node, ...refOf(node) }));
+    return n;
+  }
+
+  private async tableChildren(node: TablesNode): Promise<TreeNode[]> {
+    try {
+      const tables = await (this.o.catalog as Pick<TableCatalogCache, 'tables'>).tables(node.hostId, node.db, node.commit);
+      if (tables.length === 0) return [message(node, `No tables at ${node.ref}`)];
+      return tables.map((table) => ({ kind: 'table', hostId: node.hostId, db: node.db, parent: node, table }) satisfies TableNode);
+    } catch (e) {
+      this.o.log.warn(`could not list the tables of ${node.db.owner}/${node.db.name} at ${node.ref}: ${String(e)}`);
+      return [this.failure(node, node, e)];
+    }
+  }
+
+  private async columnChildren(node: TableNode): Promise<TreeNode[]> {
+    try {
+      const p = node.parent;
+      const columns = await (this.o.catalog as Pick<TableCatalogCache, 'columns'>).columns(node.hostId, node.db, p.commit, node.table.name);
+      if (columns.length === 0) return [message(node, 'No columns')];
+      return columns.map((column) => ({ kind: 'column', hostId: node.hostId, db: node.db, parent: node, column }));
+    } catch (e) {
+      this.o.log.warn(`could not read the columns of ${node.table.name} at ${node.parent.ref}: ${String(e)}`);
+      return [this.failure(node, node, e)];
     }
   }
 
@@ -212,7 +279,7 @@ export class DatabaseTreeModel {
    * database (the API answers 404, not 403, so as not to reveal it): say so and offer Sign In,
    * not a retry that cannot help. Anything else is an error node with its retry.
    */
-  private failure(parent: DatabaseNode | CategoryNode, where: { hostId: string; db: DatabaseRef }, error: unknown): ErrorNode | MessageNode {
+  private failure(parent: DatabaseNode | CategoryNode | TablesNode | TableNode, where: { hostId: string; db: DatabaseRef }, error: unknown): ErrorNode | MessageNode {
     if (isNotFound(error) && !this.o.backend.isSignedIn(where.hostId)) {
       return message(parent, `${where.db.owner}/${where.db.name} may be private: sign in to see it`, {
         command: this.o.commands.signIn,
@@ -323,8 +390,10 @@ export class DatabaseTreeModel {
   }
 
   /** Appends the next page under a category; the "Load more" node calls this. */
-  async loadMore(node: LoadMoreNode | CategoryNode): Promise<void> {
-    const category = node.kind === 'loadMore' ? node.parent : node;
+  async loadMore(node: LoadMoreNode | CategoryNode | CommitsNode): Promise<void> {
+    const list = node.kind === 'loadMore' ? node.parent : node;
+    if (list.kind === 'commits') return this.commitLists.loadMore(list);
+    const category = list;
     const state = this.list(category);
     if (state.nextPageToken === undefined) return;
     await this.loadPage(category, state, state.nextPageToken);
@@ -336,6 +405,7 @@ export class DatabaseTreeModel {
   /** Forgets what was loaded under `node` (everything when undefined) and re-renders it. */
   refresh(node?: TreeNode): void {
     if (!node) {
+      this.commitLists.resetAll();
       for (const s of this.lists.values()) this.reset(s);
       this.infos.clear();
       this.fire(undefined);
@@ -344,16 +414,24 @@ export class DatabaseTreeModel {
     switch (node.kind) {
       case 'host':
         this.forEachList((key, s) => key.startsWith(`${node.hostId} `) && this.reset(s));
+        this.commitLists.resetWhere(node.hostId);
         for (const key of [...this.infos.keys()]) if (key.startsWith(`${node.hostId} `)) this.infos.delete(key);
         this.fire(node);
         return;
       case 'database':
         this.forEachList((key, s) => key.startsWith(`${dbKey(node.hostId, node.db)} `) && this.reset(s));
+        this.commitLists.resetWhere(node.hostId, node.db);
         this.infos.delete(dbKey(node.hostId, node.db));
         this.fire(node);
         return;
       case 'category':
         this.reset(this.list(node));
+        // A reloaded branch or tag list may have moved heads: its Commits lists pin again.
+        if (node.category === 'branches' || node.category === 'tags') this.commitLists.resetWhere(node.hostId, node.db, node.category === 'branches' ? 'branch' : 'tag');
+        this.fire(node);
+        return;
+      case 'commits':
+        this.commitLists.reset(node);
         this.fire(node);
         return;
       case 'error':
@@ -363,6 +441,14 @@ export class DatabaseTreeModel {
         return;
       case 'loadMore':
         this.refresh(node.parent);
+        return;
+      case 'tables':
+        // Reload the ref itself (its list): a branch that moved brings a new commit and so a new
+        // read; the same commit's tables are kept (they cannot change), a failed read was not.
+        this.refresh(node.parent);
+        return;
+      case 'table':
+        this.fire(node);
         return;
       default:
         this.refresh(node.parent);

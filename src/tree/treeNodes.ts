@@ -1,5 +1,8 @@
 // The tree's node shapes: plain data, no vscode. The model creates them; the provider renders them.
 import type { Branch, Database, DatabaseRef, Operation, PullSummary, Release, Tag } from '../shared/wire';
+import type { Commit } from '../core/review/commitLog';
+import type { TableEntry } from '../core/sql/tableCatalog';
+import type { TableColumnInfo } from '../core/sql/tableQuery';
 
 export const CATEGORIES = ['branches', 'tags', 'releases', 'pulls', 'forks', 'operations'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -62,9 +65,30 @@ export interface OperationNode extends ItemBase {
   readonly operation: Operation;
 }
 
+// ---- history (issue #15): a branch's or tag's commits
+
+/** "Commits" under a branch or tag: its log, paged, pinned to the head when the list loaded. */
+export interface CommitsNode {
+  readonly kind: 'commits';
+  readonly hostId: string;
+  readonly db: DatabaseRef;
+  readonly parent: BranchNode | TagNode;
+  /** The branch or tag name the log is read from. */
+  readonly ref: string;
+}
+
+/** One commit of a Commits list. */
+export interface CommitNode {
+  readonly kind: 'commit';
+  readonly hostId: string;
+  readonly db: DatabaseRef;
+  readonly parent: CommitsNode;
+  readonly commit: Commit;
+}
+
 export interface LoadMoreNode {
   readonly kind: 'loadMore';
-  readonly parent: CategoryNode;
+  readonly parent: CategoryNode | CommitsNode;
 }
 
 /** A failed load, shown in place of the children it could not load; retry refreshes `parent`. */
@@ -83,7 +107,57 @@ export interface MessageNode {
 }
 
 export type ItemNode = BranchNode | TagNode | ReleaseNode | PullNode | ForkNode | OperationNode;
-export type TreeNode = HostNode | DatabaseNode | CategoryNode | ItemNode | LoadMoreNode | ErrorNode | MessageNode;
+
+// ---- Tables at a ref (issue #14) ------------------------------------------------------------
+
+/** A node that names a ref and the commit it pointed at when listed: what Tables hangs under. */
+export type RefNode = BranchNode | TagNode | ReleaseNode;
+
+/** "Tables" under a ref: the tables and views at `commit`. */
+export interface TablesNode {
+  readonly kind: 'tables';
+  readonly hostId: string;
+  readonly db: DatabaseRef;
+  readonly parent: RefNode;
+  /** The ref's name as the user knows it (branch, tag, release's tag). */
+  readonly ref: string;
+  /** The commit the ref pointed at when the tree listed it: every read under it is at this commit. */
+  readonly commit: string;
+}
+
+/** One table or view at the commit of its Tables node. */
+export interface TableNode {
+  readonly kind: 'table';
+  readonly hostId: string;
+  readonly db: DatabaseRef;
+  readonly parent: TablesNode;
+  readonly table: TableEntry;
+}
+
+/** One column of a table. */
+export interface ColumnNode {
+  readonly kind: 'column';
+  readonly hostId: string;
+  readonly db: DatabaseRef;
+  readonly parent: TableNode;
+  readonly column: TableColumnInfo;
+}
+
+/** The ref name and commit a branch, tag or release node names. */
+export function refOf(node: RefNode): { ref: string; commit: string } {
+  switch (node.kind) {
+    case 'branch':
+      return { ref: node.branch.name, commit: node.branch.head_commit_sha };
+    case 'tag':
+      return { ref: node.tag.name, commit: node.tag.commit_sha };
+    case 'release':
+      return { ref: node.release.tag, commit: node.release.commit_sha };
+  }
+}
+
+export type SchemaNode = TablesNode | TableNode | ColumnNode;
+
+export type TreeNode = HostNode | DatabaseNode | CategoryNode | ItemNode | SchemaNode | CommitsNode | CommitNode | LoadMoreNode | ErrorNode | MessageNode;
 
 /** Everything a command invoked on a node needs to know about the database it belongs to. */
 export function databaseOf(node: TreeNode): { hostId: string; db: DatabaseRef } | undefined {
@@ -96,6 +170,11 @@ export function databaseOf(node: TreeNode): { hostId: string; db: DatabaseRef } 
     case 'pull':
     case 'fork':
     case 'operation':
+    case 'commits':
+    case 'commit':
+    case 'tables':
+    case 'table':
+    case 'column':
       return { hostId: node.hostId, db: node.db };
     case 'loadMore':
       return { hostId: node.parent.hostId, db: node.parent.db };

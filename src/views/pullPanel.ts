@@ -8,6 +8,10 @@ import { parsePullWebviewMessage, type PullHostMessage, type PullWebviewMessage 
 import { Disposable } from '../platform/disposable';
 import type { HubClient } from '../api/hubClient';
 import type { PullTarget } from '../core/targets';
+import { PULL_CHANGES_ID, PullChangesSection, type PullChangesDeps } from './pullChanges';
+import type { ReviewSqlClient } from '../core/review/reviewRunner';
+import { MERGE_PREVIEW_ID, PullMergePreview } from './pullMergePreview';
+import { MERGE_PREVIEW_STYLE } from '../core/pullMergePreviewPage';
 
 export const PULL_VIEW_TYPE = 'versionedDb.pull';
 
@@ -29,6 +33,10 @@ export interface PullPanelsDeps {
   webUrl(target: PullTarget): string | undefined;
   actions: PullViewActions;
   log: Logger;
+  /** The Changes section (./pullChanges.ts); without it the view has none. */
+  changes?: PullChangesDeps;
+  /** Read-only SQL for the "Before merging" section (./pullMergePreview.ts); without it the view has none. */
+  reviewSql?(hostId: string): ReviewSqlClient;
 }
 
 function keyOf(t: PullTarget): string {
@@ -89,6 +97,11 @@ export class PullPanel extends Disposable {
   private images: RemoteImages = 'blocked';
   /** The last HTML sent, for tests and for the script's `ready`. */
   lastContent = '';
+  private readonly changes: PullChangesSection | undefined;
+  /** "Before merging": what an open pull's merge changes and whether it conflicts (issue #15). */
+  readonly mergePreview: PullMergePreview | undefined;
+  /** The Changes section's HTML, kept apart from the pull's so either re-renders alone. */
+  changesHtml = '';
 
   constructor(
     readonly target: PullTarget,
@@ -114,6 +127,12 @@ export class PullPanel extends Disposable {
       }),
     );
     this._register(this.panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)));
+    this.changes = deps.changes ? new PullChangesSection(target, deps.changes) : undefined;
+    if (deps.reviewSql) {
+      const sql = deps.reviewSql;
+      const preview = (this.mergePreview = new PullMergePreview(target, (hostId) => sql(hostId), () => this.post({ type: 'section', id: MERGE_PREVIEW_ID, html: preview.html() })));
+      this._register({ dispose: () => preview.dispose() });
+    }
     this.setDocument();
   }
 
@@ -131,6 +150,7 @@ export class PullPanel extends Disposable {
       scriptUri: scriptUri.toString(),
       contentHtml: this.content,
       images: this.images,
+      extraStyle: MERGE_PREVIEW_STYLE,
     });
   }
 
@@ -163,7 +183,10 @@ export class PullPanel extends Disposable {
       const webUrl = this.deps.webUrl(this.target);
       this.content = renderPullContent({ db, pull, comments, now: new Date(), images: this.images, ...(webUrl ? { webUrl } : {}) }, this.md);
       this.panel.title = `#${pull.pull_number} ${pull.title}`;
+      if (this.changes) void this.loadChanges(pull);
+      this.mergePreview?.update(pull);
     } catch (err) {
+      this.mergePreview?.clear();
       // Shown in the view with a retry, never as a toast: the view may refresh in the background.
       this.deps.log.warn(`pull view ${db.owner}/${db.name}#${pullNumber}: ${String(err)}`);
       const message = err instanceof Error ? err.message : String(err);
@@ -172,7 +195,23 @@ export class PullPanel extends Disposable {
         `${escapeHtml(message)}</p><div class="actions"><button type="button" data-action="refresh">Retry</button></div>`;
     }
     this.lastContent = this.content;
-    this.post({ type: 'update', html: this.content });
+    this.post({ type: 'update', html: this.withChanges() });
+  }
+
+  /** The pull's HTML with the Changes section's element (filled once its answer comes). */
+  private withChanges(): string {
+    // "Before merging" (its own element, replaced alone when the preview answers) after Changes.
+    const preview = this.mergePreview?.html();
+    const merge = preview ? `<div id="${MERGE_PREVIEW_ID}">${preview}</div>` : '';
+    if (!this.changes) return this.content + merge;
+    const inner = this.changesHtml || '<h2>Changes</h2><p class="muted">Reading the changes…</p>';
+    return `${this.content}<section id="${PULL_CHANGES_ID}" class="changes">${inner}</section>${merge}`;
+  }
+
+  private async loadChanges(pull: Parameters<PullChangesSection['render']>[0]): Promise<void> {
+    if (!this.changes) return;
+    this.changesHtml = await this.changes.render(pull);
+    this.post({ type: 'section', id: PULL_CHANGES_ID, html: this.changesHtml });
   }
 
   private onMessage(raw: unknown): void {
@@ -187,7 +226,18 @@ export class PullPanel extends Disposable {
   /** Runs one message from the view; exposed for integration tests that play the user's clicks. */
   async handle(msg: PullWebviewMessage): Promise<void> {
     if (msg.type === 'ready') {
-      this.post({ type: 'update', html: this.content });
+      this.post({ type: 'update', html: this.withChanges() });
+      return;
+    }
+    // The Changes section's own actions: no busy state, no reload of the pull.
+    if (msg.type === 'changes.open') {
+      await this.changes?.open(msg.table || undefined);
+      return;
+    }
+    if (msg.type === 'changes.viewed') {
+      if (!this.changes) return;
+      this.changesHtml = await this.changes.setViewed(msg.table, msg.viewed);
+      this.post({ type: 'section', id: PULL_CHANGES_ID, html: this.changesHtml });
       return;
     }
     const { actions } = this.deps;

@@ -1,4 +1,5 @@
 import type { PullHostMessage, PullWebviewMessage } from '../shared/pullProtocol';
+import { bindPullChanges, replaceSection } from './pullChanges';
 
 // The pull request view's only script. It renders nothing itself: the host sends sanitized HTML.
 // It turns clicks and form submits into messages, and keeps an unsent comment across reloads.
@@ -91,9 +92,13 @@ window.addEventListener('message', (event: MessageEvent<PullHostMessage>) => {
       if (form) form.hidden = true;
       break;
     }
+    case 'section':
+      replaceSection(msg.id, msg.html);
+      break;
     default:
       break;
   }
 });
 
+bindPullChanges((m) => vscode.postMessage(m));
 vscode.postMessage({ type: 'ready' });

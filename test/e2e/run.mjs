@@ -145,7 +145,7 @@ async function main() {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     await context.tracing.start({ screenshots: true, snapshots: true, sources: false });
     const logs = new LogWatch(join(vscode.userDataDir, 'logs'));
-    const hubHandle = { url: hub.url, dataDir: hub.dataDir, token: hub.token, api: hub.api };
+    const hubHandle = { url: hub.url, dataDir: hub.dataDir, token: hub.token, api: hub.api, whileStopped: hub.whileStopped };
 
     /** One attempt of one scenario in a new window; resolves the error, if any. */
     const attempt = async (s, dir) => {

@@ -71,6 +71,8 @@ export class ScriptedUi implements Ui {
   /** Information messages shown, in order. */
   readonly infos: string[] = [];
   readonly confirms: string[] = [];
+  /** The detail text of each confirmation, in order (undefined where there was none). */
+  readonly confirmDetails: (string | undefined)[] = [];
   readonly errors: unknown[] = [];
   readonly errorContexts: (ErrorContext | undefined)[] = [];
   readonly copied: string[] = [];
@@ -196,8 +198,9 @@ export class ScriptedUi implements Ui {
     return reply === undefined ? undefined : String(reply);
   }
 
-  async confirm(message: string): Promise<boolean> {
+  async confirm(message: string, _label?: string, detail?: string): Promise<boolean> {
     this.confirms.push(message);
+    this.confirmDetails.push(detail);
     return this.reply({ kind: 'confirm', title: message, items: [], labels: [] }) === true;
   }
 

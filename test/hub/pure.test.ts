@@ -22,8 +22,8 @@ describe('hub pure logic', () => {
   });
 
   it('translates the MySQL forms and leaves other SQL alone', () => {
-    assert.deepEqual(translateQuery('show tables;'), { kind: 'showTables' });
-    assert.deepEqual(translateQuery('  SHOW FULL TABLES  '), { kind: 'showTables' });
+    assert.deepEqual(translateQuery('show tables;'), { kind: 'showTables', full: false });
+    assert.deepEqual(translateQuery('  SHOW FULL TABLES  '), { kind: 'showTables', full: true });
     assert.deepEqual(translateQuery('DESCRIBE `my table`'), { kind: 'describe', table: 'my table' });
     assert.deepEqual(translateQuery('desc t1'), { kind: 'describe', table: 't1' });
     assert.deepEqual(translateQuery('SHOW COLUMNS FROM "t"'), { kind: 'describe', table: 't' });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { startHub, type HubHandle } from '../helpers/hub';
 import type { Cell, QueryResult } from '../../src/shared/wire';
 import {
+  buildChangedColumnsQuery,
   buildColumnsQuery,
   buildConflictRowsQuery,
   buildConflictSummaryQuery,
@@ -383,6 +384,13 @@ describe('review SQL through the hub (every builder against plain reads)', funct
       assertRows(await walk(pair, spec, 1, 'keyset', ['modified']), want.filter((c) => c.kind === 'modified'), 'modified only');
       const counts = parseRowDiffCounts(await run(buildRowDiffCountQuery(pair, table)));
       assert.deepEqual([counts.added, counts.modified, counts.removed], (['added', 'modified', 'removed'] as const).map((k) => want.filter((c) => c.kind === k).length));
+      // Which columns on both sides some modified row changed ("hide unchanged columns").
+      const both = spec.toColumns.filter((c) => spec.fromColumns.some((f) => f.name === c.name)).map((c) => c.name);
+      if (both.length > 0) {
+        const flags = (await run(buildChangedColumnsQuery(pair, table, both))).rows[0]!;
+        const changedByPlainReads = both.map((c) => (want.some((w) => w.kind === 'modified' && norm(w.from![c]) !== norm(w.to![c])) ? '1' : '0'));
+        assert.deepEqual(flags.map((f) => norm(f)), changedByPlainReads, `changed columns of ${both.join(', ')}`);
+      }
     });
   }
 

@@ -97,6 +97,16 @@ export function labelOf(n: TreeNode, h: Pick<Harness, 'api'>): string {
       return `${n.fork.owner}/${n.fork.name}`;
     case 'operation':
       return `${n.operation.type} ${n.operation.status}`;
+    case 'commits':
+      return 'Commits';
+    case 'commit':
+      return n.commit.subject;
+    case 'tables':
+      return 'Tables';
+    case 'table':
+      return n.table.name;
+    case 'column':
+      return n.column.name;
     case 'loadMore':
       return 'Load more…';
     case 'error':

@@ -304,6 +304,20 @@ export function buildRowDiffCountQuery(pair: RevisionPair, table: string): DoltQ
   return { sql: `SELECT diff_type, COUNT(*) AS row_count FROM DOLT_DIFF(${pairArgs(pair)}, ${tableArg(table)}) GROUP BY diff_type`, at: sendAtFor(pair) };
 }
 
+/**
+ * Which columns (on both sides) hold a different value in at least one modified row of the whole
+ * diff: one scan, `changed_<i>` is 1 or 0 for `columns[i]` ("hide unchanged columns").
+ */
+export function buildChangedColumnsQuery(pair: RevisionPair, table: string, columns: readonly string[]): DoltQuery {
+  if (columns.length === 0) throw new SqlInputError('Name at least one column to check.');
+  const list = columns.map((c, i) => {
+    const f = quoteIdentifier(`from_${c}`);
+    const t = quoteIdentifier(`to_${c}`);
+    return `MAX(CASE WHEN diff_type <> 'modified' THEN 0 WHEN ${f} IS NULL AND ${t} IS NULL THEN 0 WHEN ${f} IS NULL OR ${t} IS NULL OR ${f} <> ${t} THEN 1 ELSE 0 END) AS changed_${i}`;
+  });
+  return { sql: `SELECT ${list.join(', ')} FROM DOLT_DIFF(${pairArgs(pair)}, ${tableArg(table)})`, at: sendAtFor(pair) };
+}
+
 // ---------------------------------------------------------------- one row: history and blame
 
 function keyWhere(columns: readonly TableColumnInfo[], key: readonly Cell[]): string {

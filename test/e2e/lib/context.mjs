@@ -16,6 +16,7 @@ const BASE_TIMEOUT = 20_000;
  * @property {string} dataDir
  * @property {(user?: string) => Promise<string>} token
  * @property {(path: string, init?: object) => Promise<{ status: number, body: any }>} api
+ * @property {<T>(during: () => Promise<T>) => Promise<T>} whileStopped stops the hub, runs `during`, serves the same data again
  */
 
 /**

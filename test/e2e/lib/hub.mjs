@@ -133,6 +133,20 @@ export async function startHub({ dataDir, seed = true, template = false, from, u
     if (server.url !== url) throw new Error(`hub came back on ${server.url}, not ${url}`);
   }
 
+  /**
+   * Stops the server, runs `during()` (a scenario watching requests fail), then serves the same
+   * data again on the same URL, whatever `during` did.
+   */
+  async function whileStopped(during) {
+    await stopChild(server.child);
+    try {
+      return await during();
+    } finally {
+      server = await serve(data, port);
+      if (server.url !== url) throw new Error(`hub came back on ${server.url}, not ${url}`);
+    }
+  }
+
   /** Stops the server; removes the data folder when this call created it (unless keep). */
   async function stop({ keep = false } = {}) {
     await stopChild(server.child);
@@ -140,5 +154,5 @@ export async function startHub({ dataDir, seed = true, template = false, from, u
     if (templateDir) rmSync(templateDir, { recursive: true, force: true });
   }
 
-  return { url, dataDir: data, token, api, reset, stop, output: () => server.output(), get process() { return server.child; } };
+  return { url, dataDir: data, token, api, reset, whileStopped, stop, output: () => server.output(), get process() { return server.child; } };
 }

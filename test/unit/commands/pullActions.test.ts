@@ -247,6 +247,31 @@ describe('pull request commands', () => {
     assert.match(ui.infos[0]!, /Pull request #2 is merged: prices → main/);
   });
 
+  it('the confirmation says what the preview found: rows per table and conflicts; a failed preview says it is unknown', async () => {
+    const { server, ui, env } = setup();
+    server.pulls = [pull(2, 'open', 'Add prices')];
+    const changes = { table: 'stock', fromTable: 'stock', toTable: 'stock', kind: 'modified' as const, dataChanged: true, schemaChanged: false, rows: { added: 1, modified: 2, removed: 0 } };
+    env.previewMerge = async () => ({
+      kind: 'ready',
+      impact: { tables: [changes], rowsChanged: 3, conflictingTables: [{ table: 'stock', dataConflicts: 1, schemaConflicts: 0 }], willConflict: true },
+      completeness: { complete: true },
+      conflictsAt: { db: alice, ours: 'main', theirs: 'prices' },
+      pair: { kind: 'twoDot', from: 'a'.repeat(32), to: 'b'.repeat(32) },
+      diffDb: alice,
+    });
+    ui.answer(false);
+    assert.equal((await mergePullCommand(env, node(2))).kind, 'dismissed');
+    assert.match(ui.confirmDetails[0]!, /It changes 3 rows in 1 table:\n• stock: 1 added, 2 modified\n\nIt will conflict in stock \(1 row\)/);
+    assert.match(ui.progressTitles[0]!, /Previewing the merge of pull request #2/);
+    env.previewMerge = async () => {
+      throw new Error('server gone');
+    };
+    ui.answer(false);
+    await mergePullCommand(env, node(2));
+    assert.match(ui.confirmDetails[1]!, /could not be previewed \(server gone\): how many rows it changes and whether it conflicts are not known/);
+    assert.ok(!server.calls.includes('merge #2'));
+  });
+
   it('declining the confirmation merges nothing', async () => {
     const { server, ui, env } = setup();
     server.pulls = [pull(2, 'open')];

@@ -284,7 +284,39 @@ describeIfChromium('paged result grid in Chromium', function () {
     assert.equal(await page.locator('.vdb-row[data-kind="removed"]').count(), 1);
     const changed = page.locator('.vdb-row[data-kind="modified"] .vdb-cell.changed');
     assert.equal(await changed.count(), 1);
-    assert.equal(await changed.textContent(), 'new name');
+    assert.equal(await changed.textContent(), 'old name → new name');
     assert.equal(await changed.getAttribute('title'), 'Was: old name');
+  });
+
+  it('Show Row History on a row of one keyed table: right-click or Shift+F10 posts the key values and the cell\'s column; only rows of a rowsOf output offer it', async () => {
+    await page.evaluate(`mountPaged(50, 100, 3, { rowsOf: { table: 'products', keyColumns: [0] } })`);
+    await page.waitForSelector('.vdb-cell[data-r="4"][data-c="1"]:not(.placeholder)');
+    await page.click('.vdb-cell[data-r="4"][data-c="1"]', { button: 'right' });
+    const item = page.locator('.vdb-menu [role="menuitem"]');
+    assert.equal(await item.textContent(), 'Show Row History');
+    assert.match((await item.getAttribute('title')) ?? '', /row id = 5 of products, and who last changed label/);
+    await item.click();
+    assert.deepEqual(await posted('row.history'), [{ type: 'row.history', sourceId: 'src1', key: ['5'], column: 'label' }]);
+    assert.equal(await page.locator('.vdb-menu').count(), 0, 'the menu closes');
+    // The keyboard: move to another cell, Shift+F10, Enter.
+    await page.click('.vdb-cell[data-r="7"][data-c="2"]');
+    await page.keyboard.press('Shift+F10');
+    await page.waitForSelector('.vdb-menu');
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await posted('row.history'))[1], { type: 'row.history', sourceId: 'src1', key: ['8'], column: 'col2' });
+    // Escape closes without posting.
+    await page.keyboard.press('ContextMenu');
+    await page.waitForSelector('.vdb-menu');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('.vdb-menu').count(), 0);
+    assert.equal((await posted('row.history')).length, 2);
+  });
+
+  it('a paged output without rowsOf offers no row history', async () => {
+    await page.evaluate('mountPaged(10, 100, 2)');
+    await page.waitForSelector('.vdb-cell[data-r="1"][data-c="1"]:not(.placeholder)');
+    await page.click('.vdb-cell[data-r="1"][data-c="1"]', { button: 'right' });
+    await page.keyboard.press('Shift+F10');
+    assert.equal(await page.locator('.vdb-menu').count(), 0);
   });
 });

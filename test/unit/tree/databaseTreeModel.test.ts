@@ -5,6 +5,7 @@ import type { Branch, DatabaseRef, Operation, PullSummary } from '../../../src/s
 import { ApiError } from '../../../src/api/index';
 import { silent } from '../../helpers/memoryFakes';
 import { aBranch, anOperation, aPullSummary } from '../../builders/wire';
+import { TableCatalogCache } from '../../../src/core/sql/tableCatalog';
 
 const H = 'https://h.example';
 const DB: DatabaseRef = { owner: 'alice', name: 'prices' };
@@ -53,9 +54,12 @@ class FakeClient implements TreeClient {
     this.calls.push('operations');
     return { items: this.operations };
   }
+  async runSql(): Promise<never> {
+    throw new Error('these tests send no SQL (Commits lists: commitListModel.test.ts)');
+  }
 }
 
-function setup(opts: { dbs?: Record<string, DatabaseRef[]>; available?: string[]; signedIn?: string[] } = {}) {
+function setup(opts: { dbs?: Record<string, DatabaseRef[]>; available?: string[]; signedIn?: string[]; catalog?: TableCatalogCache } = {}) {
   const client = new FakeClient();
   const dbs = opts.dbs ?? { [H]: [DB] };
   const timers: { fn: () => void; ms: number; disposed: boolean }[] = [];
@@ -71,6 +75,7 @@ function setup(opts: { dbs?: Record<string, DatabaseRef[]>; available?: string[]
     log: silent,
     commands: { startLocalHub: 'start', addDatabase: 'add', signIn: 'signIn' },
     localHubHostId: 'local-hub',
+    ...(opts.catalog ? { catalog: opts.catalog } : {}),
     setTimer: (fn, ms) => {
       const t = { fn, ms, disposed: false };
       timers.push(t);
@@ -241,7 +246,7 @@ describe('DatabaseTreeModel', () => {
   it('filters pulls by state on the client, open by default', async () => {
     const { model } = setup();
     const pull = (n: number, state: string): PullSummary => aPullSummary({ pull_number: n, title: `p${n}`, state });
-    const { client } = { client: (model as unknown as { o: { backend: TreeBackend } }).o.backend.client(H) as FakeClient };
+    const { client } = { client: (model as unknown as { o: { backend: TreeBackend } }).o.backend.client(H) as unknown as FakeClient };
     client.pulls = [pull(1, 'open'), pull(2, 'closed'), pull(3, 'merged'), pull(4, 'open')];
     const node = model.categoryNode(H, DB, 'pulls');
     assert.deepEqual(labels(await model.children(node)), ['#1', '#4']);
@@ -311,5 +316,103 @@ describe('DatabaseTreeModel', () => {
     await first;
     assert.deepEqual(labels(second), ['b0', 'b1', '[loadMore]']);
     assert.deepEqual(labels(await model.children(node)), ['b0', 'b1', '[loadMore]']);
+  });
+});
+
+describe('DatabaseTreeModel: Tables under a ref (issue #14)', () => {
+  function catalog() {
+    const sent: string[] = [];
+    let fail: string | undefined;
+    const cache = new TableCatalogCache(async (_h, _db, commit, sql) => {
+      sent.push(`${commit} ${sql}`);
+      if (fail) return { columns: [], rows: [], status: 'error', message: fail };
+      if (sql === 'SHOW FULL TABLES') {
+        return { columns: [{ name: 'Tables_in_prices', type: 'text' }, { name: 'Table_type', type: 'text' }], rows: [['stores', 'BASE TABLE'], ['cheap', 'VIEW']], status: 'success' };
+      }
+      return {
+        columns: ['Field', 'Type', 'Null', 'Key'].map((name) => ({ name, type: 'text' })),
+        rows: [['id', 'bigint', 'NO', 'PRI'], ['city', 'varchar(64)', 'YES', '']],
+        status: 'success',
+      };
+    });
+    return { cache, sent, setFail: (m: string | undefined) => (fail = m) };
+  }
+
+  it('without a catalog a branch has only its Commits (issue #15), and a release nothing', async () => {
+    const { model } = setup();
+    const [b] = await model.children(branchesNode(model));
+    assert.deepEqual((await model.children(b)).map((n) => n.kind), ['commits']);
+    assert.equal(model.refHasChildren(), false);
+  });
+
+  it('with a catalog a branch holds Tables, then Commits', async () => {
+    const { model } = setup({ catalog: catalog().cache });
+    const [b] = await model.children(branchesNode(model));
+    assert.deepEqual((await model.children(b)).map((n) => n.kind), ['tables', 'commits']);
+  });
+
+  it('branch → Tables at its head commit → tables and views → columns with type, key and nullability', async () => {
+    const c = catalog();
+    const { model } = setup({ catalog: c.cache });
+    const [b] = await model.children(branchesNode(model));
+    const [tables] = await model.children(b);
+    assert.equal(tables?.kind, 'tables');
+    assert.equal(tables?.kind === 'tables' && tables.commit, hash(0));
+    assert.equal(tables?.kind === 'tables' && tables.ref, 'b0');
+    const list = await model.children(tables);
+    assert.deepEqual(list.map((n) => (n.kind === 'table' ? `${n.table.name}:${n.table.kind}` : n.kind)), ['cheap:view', 'stores:table']);
+    const cols = await model.children(list[1]);
+    assert.deepEqual(cols.map((n) => (n.kind === 'column' ? [n.column.name, n.column.type, n.column.primaryKey, n.column.nullable] : n.kind)), [
+      ['id', 'bigint', true, false],
+      ['city', 'varchar(64)', false, true],
+    ]);
+    assert.deepEqual(c.sent, [`${hash(0)} SHOW FULL TABLES`, `${hash(0)} DESCRIBE \`stores\``]);
+  });
+
+  it('the same commit is never asked twice; a refresh of the ref that brings a new head reads at it', async () => {
+    const c = catalog();
+    const { model, client } = setup({ catalog: c.cache });
+    const [b] = await model.children(branchesNode(model));
+    const [tables] = await model.children(b);
+    await model.children(tables);
+    // The tree re-renders (same ref node, same commit): no new request.
+    await model.children(tables);
+    model.refresh(tables); // refreshes the ref's list; the head has not moved
+    const [b2] = await model.children(branchesNode(model));
+    await model.children((await model.children(b2))[0]);
+    assert.equal(c.sent.length, 1);
+    // The branch moves on: its new head is read.
+    client.branches = () => ({ items: [aBranch({ name: 'b0', head_commit_sha: hash(99) })] });
+    model.refresh(b2);
+    const [b3] = await model.children(branchesNode(model));
+    const [tables3] = await model.children(b3);
+    await model.children(tables3);
+    assert.deepEqual(c.sent, [`${hash(0)} SHOW FULL TABLES`, `${hash(99)} SHOW FULL TABLES`]);
+  });
+
+  it('a failed read is an error row under Tables; retrying reads again', async () => {
+    const c = catalog();
+    const { model, fired } = setup({ catalog: c.cache });
+    const [b] = await model.children(branchesNode(model));
+    const [tables] = await model.children(b);
+    c.setFail('database is locked');
+    const failed = await model.children(tables);
+    assert.equal(failed[0]?.kind, 'error');
+    assert.match(String((failed[0] as { error: unknown }).error), /database is locked/);
+    c.setFail(undefined);
+    model.refresh(failed[0]);
+    assert.ok(fired.length > 0);
+    const [b2] = await model.children(branchesNode(model));
+    const again = await model.children((await model.children(b2))[0]);
+    assert.deepEqual(again.map((n) => n.kind), ['table', 'table']);
+    assert.equal(c.sent.length, 2);
+  });
+
+  it('tags and releases have Tables at their commit too', async () => {
+    const c = catalog();
+    const { model } = setup({ catalog: c.cache });
+    const tagNode = { kind: 'tag' as const, hostId: H, db: DB, parent: model.categoryNode(H, DB, 'tags'), tag: { name: 'v1', commit_sha: hash(7), created_at: '' } as never };
+    const [tables] = await model.children(tagNode);
+    assert.equal(tables?.kind === 'tables' && `${tables.ref}@${tables.commit}`, `v1@${hash(7)}`);
   });
 });

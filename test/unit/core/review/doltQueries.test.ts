@@ -15,6 +15,7 @@ import {
   buildParentsQuery,
   buildPatchQuery,
   buildPinPairQuery,
+  buildChangedColumnsQuery,
   buildReachableQuery,
   buildRowBlameQuery,
   buildRowDiffCountQuery,
@@ -184,6 +185,17 @@ describe('review SQL builders (Dolt dialect, one module)', () => {
       const to = [PRODUCTS[0] as TableColumnInfo, PRODUCTS[1] as TableColumnInfo, { name: 'category', type: 'varchar(64)', primaryKey: false }];
       const sql = buildRowDiffPageQuery(twoDot('a', 'b'), { table: 'products', fromColumns: from, toColumns: to }, { position: { kind: 'first' }, pageSize: 5 }).sql;
       assert.match(sql, /^SELECT diff_type, `from_id`, `from_name`, `from_price`, `to_id`, `to_name`, `to_category` FROM/);
+    });
+
+    it('finds the columns changed in any modified row, in one scan, quoting names', () => {
+      assert.deepEqual(buildChangedColumnsQuery(threeDot('main', 'f'), 'stock', ['qty', 'a`b']), {
+        sql:
+          "SELECT MAX(CASE WHEN diff_type <> 'modified' THEN 0 WHEN `from_qty` IS NULL AND `to_qty` IS NULL THEN 0 WHEN `from_qty` IS NULL OR `to_qty` IS NULL OR `from_qty` <> `to_qty` THEN 1 ELSE 0 END) AS changed_0, " +
+          "MAX(CASE WHEN diff_type <> 'modified' THEN 0 WHEN `from_a``b` IS NULL AND `to_a``b` IS NULL THEN 0 WHEN `from_a``b` IS NULL OR `to_a``b` IS NULL OR `from_a``b` <> `to_a``b` THEN 1 ELSE 0 END) AS changed_1 " +
+          "FROM DOLT_DIFF('main...f', 'stock')",
+        at: 'f',
+      });
+      assert.throws(() => buildChangedColumnsQuery(twoDot('a', 'b'), 'stock', []), /at least one column/);
     });
 
     it('counts per kind', () => {

@@ -1,0 +1,280 @@
+// A pull request whose diff has 100,000 changed rows, through the Changes view's own code against
+// the real hub (dist/hub.js), with the grid in Chromium (issue #15). Prints figures and ratios
+// against a baseline run in the same script; never passes or fails on time.
+//
+//   npm run build && flock /tmp/heavy.lock node --expose-gc --import=tsx bench/pullDiff.mjs
+//   BENCH_DIFF_ROWS=20000 … for a quicker look
+//
+// Setup: a table `items` of N rows on main (CSV import), a branch `changed` where every row gets a
+// new price (N modified rows), a pull changed → main.
+// Measured:
+// - the view: pin the pull (merge base → head), read the table list, the table's columns, then the
+//   grid in Chromium asks for pages while it is scrolled from the first row to the last (a
+//   PageServer answers from a DiffPageSource over HTTP, bridged to the page);
+// - first page: from the HTTP response of the first page query to the second animation frame after
+//   the grid got the page (what the user waits for beyond the server): host (parse, PageServer),
+//   bridge (one page.evaluate, in place of the webview's postMessage), grid (receipt to drawn);
+// - full scroll: from the first page drawn until the last row is drawn, moving a page of rows at a
+//   time (in the page) and waiting until each position is drawn;
+// - memory over idle: host (Node heap + array buffers after GC, this process) and webview (JS heap +
+//   backing stores after GC), each after the whole scroll minus before the view opened;
+// - baseline: the same page queries, the same SQL text in the same order, sent raw with fetch (no
+//   parsing, no paging layer, no grid); and one raw query of the whole diff for reference.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import { chromium } from 'playwright-core';
+import { loadDiffTableSpec, loadTableChanges, pinChanges } from '../src/core/review/changesPin.ts';
+import { DiffPageSource } from '../src/core/review/diffSource.ts';
+import { PageServer } from '../src/core/paging/pageServer.ts';
+
+const ROWS = Number(process.env.BENCH_DIFF_ROWS ?? 100_000);
+const PAGE = 500;
+const HUB = join(process.cwd(), 'dist', 'hub.js');
+const PART = 5 * 1024 * 1024;
+const log = (...a) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${a.join(' ')}\n`);
+const gc = globalThis.gc;
+if (!gc) throw new Error('run with node --expose-gc (host memory is measured after a GC)');
+
+// ---------------------------------------------------------------- the hub and the data
+
+async function startHub() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vdb-pulldiff-'));
+  const cli = (args) => {
+    const r = spawnSync(process.execPath, [HUB, ...args, '--data', dataDir], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr);
+    return r.stdout.trim();
+  };
+  cli(['user', 'add', 'bench']);
+  const token = cli(['token', 'create', '--user', 'bench']);
+  const child = spawn(process.execPath, [HUB, 'serve', '--data', dataDir, '--port', '0', '--max-rows', '1000000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((res, rej) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /Hub listening on (\S+)/.exec(out);
+      if (m) res(m[1]);
+    });
+    child.on('exit', (c) => rej(new Error(`hub exited ${c}`)));
+  });
+  return {
+    url,
+    token,
+    async stop() {
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await gone;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function api(hub, method, path, body) {
+  const res = await fetch(`${hub.url}/api/v2${path}`, {
+    method,
+    headers: { authorization: `Bearer ${hub.token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+async function waitFor(hub, id) {
+  for (let wait = 20; ; wait = Math.min(wait * 2, 500)) {
+    const op = await api(hub, 'GET', `/operations/${encodeURIComponent(id)}`);
+    if (op.status === 'succeeded') return op;
+    if (op.status === 'failed') throw new Error(JSON.stringify(op.error));
+    await new Promise((r) => setTimeout(r, wait));
+  }
+}
+
+async function importCsv(hub, data, operation, branch) {
+  const parts = Math.max(1, Math.ceil(data.length / PART));
+  const s = await api(hub, 'POST', '/databases/bench/b/imports/uploads', { content_length: data.length, num_parts: parts, file_type: 'csv' });
+  const md5s = [];
+  const completed = [];
+  for (const p of s.parts) {
+    const chunk = data.subarray((p.part_number - 1) * PART, Math.min(data.length, p.part_number * PART));
+    md5s[p.part_number - 1] = createHash('md5').update(chunk).digest('base64');
+    const res = await fetch(p.url, { method: 'PUT', body: chunk });
+    if (!res.ok) throw new Error(`part ${p.part_number}: ${res.status}`);
+    completed.push({ part_number: p.part_number, etag: res.headers.get('etag') });
+  }
+  const ref = await api(hub, 'POST', '/databases/bench/b/imports', {
+    branch_name: branch,
+    table_name: 'items',
+    file_name: 'items.csv',
+    file_size: data.length,
+    file_type: 'csv',
+    import_operation: operation,
+    token: s.token,
+    contents_key: s.contents_key,
+    completed_parts: completed,
+    file_parts_md5: createHash('md5').update(md5s.join('')).digest('base64'),
+    primary_keys: ['id'],
+  });
+  await waitFor(hub, ref.id);
+}
+
+function itemsCsv(rows, priceShift) {
+  const cats = ['fruit', 'vegetable', 'dairy', 'bakery', 'meat'];
+  const out = ['id,name,price,category'];
+  for (let i = 1; i <= rows; i++) out.push(`${i},item-${i},${((i % 997) + priceShift + 0.25).toFixed(2)},${cats[i % 5]}`);
+  return Buffer.from(`${out.join('\n')}\n`);
+}
+
+// ---------------------------------------------------------------- measuring
+
+function hostBytes() {
+  gc?.();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+const mb = (b) => `${(b / 1048576).toFixed(1)} MB`;
+const ms = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} ms`);
+
+const hub = await startHub();
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--js-flags=--expose-gc'],
+});
+try {
+  log(`setup: ${ROWS.toLocaleString('en-US')} rows on main, every one repriced on "changed"`);
+  await api(hub, 'POST', '/databases', { owner: 'bench', name: 'b', visibility: 'public' });
+  await importCsv(hub, itemsCsv(ROWS, 0), 'create', 'main');
+  await api(hub, 'POST', '/databases/bench/b/branches', { name: 'changed', from: { branch: 'main' } });
+  await importCsv(hub, itemsCsv(ROWS, 1), 'update', 'changed');
+  const pull = await api(hub, 'POST', '/databases/bench/b/pulls', { title: 'Reprice everything', from_branch: { database: { owner: 'bench', name: 'b' }, branch_name: 'changed' }, to_branch: { database: { owner: 'bench', name: 'b' }, branch_name: 'main' } });
+  log(`pull #${pull.pull_number} open`);
+
+  /** Every page query the view sends, in order, for the baseline. */
+  const sent = [];
+  let firstResponseAt;
+  const run = async (query, opts) => {
+    const t = await api(hub, 'POST', '/databases/bench/b/sql', { ref: query.at, q: query.sql, limit: opts.limit });
+    if (/DOLT_DIFF\(/.test(query.sql) && /^SELECT diff_type, /.test(query.sql)) {
+      sent.push({ ref: query.at, q: query.sql, limit: opts.limit });
+      firstResponseAt ??= performance.now();
+    }
+    return t;
+  };
+  // Warm the hub's engine workers on this database.
+  await api(hub, 'POST', '/databases/bench/b/sql', { ref: 'main', q: 'SELECT COUNT(*) FROM items', limit: 10 });
+
+  // ---- the page with the grid
+  const bundle = await esbuild.build({ entryPoints: [join(process.cwd(), 'src/renderer/resultGrid.ts')], bundle: true, write: false, format: 'iife', globalName: 'VdbGrid', platform: 'browser', target: 'es2022', minify: true });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const cdp = await page.context().newCDPSession(page);
+  const pageBytes = async () => {
+    await page.evaluate(() => globalThis.gc?.());
+    const u = await cdp.send('Runtime.getHeapUsage');
+    return u.usedSize + (u.backingStorageSize ?? 0);
+  };
+  await page.setContent('<!doctype html><html><body style="margin:0"><div id="host"></div></body></html>');
+  await page.addScriptTag({ content: bundle.outputFiles[0].text });
+  let server;
+  await page.exposeFunction('hostPost', (m) => server?.handle(m));
+  const idlePage = await pageBytes();
+  const idleHost = hostBytes();
+
+  const t0 = performance.now();
+  const pinned = await pinChanges({ kind: 'pull', toBranch: 'main', fromBranch: 'changed' }, run);
+  const summary = await loadTableChanges(pinned.pair, run);
+  const change = summary.tables.find((t) => t.table === 'items');
+  if (!change || change.rows?.modified !== ROWS) throw new Error(`expected ${ROWS} modified rows, got ${JSON.stringify(change?.rows)}`);
+  const spec = await loadDiffTableSpec(pinned.pair, change, run);
+  const source = new DiffPageSource({ pair: pinned.pair, spec, run, knownTotal: ROWS });
+  let firstResultAt;
+  let firstDeliveredAt;
+  server = new PageServer({
+    sourceId: 'diff',
+    source,
+    post: (m) => {
+      const first = m.type === 'page.result' && m.start === 0;
+      if (first) firstResultAt = performance.now();
+      // The bridge plays the webview's postMessage: one structured copy into the page.
+      void page.evaluate((msg) => {
+        if (msg.type === 'page.result' && msg.start === 0) globalThis.firstReceivedAt = performance.now();
+        globalThis.grid.receive(msg);
+      }, m).then(() => {
+        if (first) firstDeliveredAt = performance.now();
+      });
+    },
+  });
+  const output = { v: 1, kind: 'paged', sourceId: 'diff', columns: source.gridColumns(), target: { hostId: 'h', owner: 'bench', name: 'b', ref: 'pull' }, commit: pinned.pair.to, title: 'items', pageSize: PAGE, totalRows: ROWS, serverSort: false, serverFilter: false, frozenColumns: 1 };
+  await page.evaluate((o) => {
+    globalThis.raf = () => new Promise((r) => requestAnimationFrame(() => r()));
+    globalThis.grid = new VdbGrid.ResultGrid(o, { copy() {}, export() {}, post: (m) => globalThis.hostPost(m) }, document.getElementById('host'), { maxHeight: 700 });
+    globalThis.scroller = document.querySelector('.vdb-grid');
+    globalThis.drawn = (row) => globalThis.grid.source.rowState(row) === 'ready' && document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0;
+  }, output);
+  server.start();
+  // In the page: when the first page arrives, and when it is drawn (second animation frame after).
+  const inPage = await page.evaluate(async () => {
+    const deadline = performance.now() + 120_000;
+    while (!globalThis.drawn(0)) {
+      if (performance.now() > deadline) throw new Error('the first page never came');
+      await globalThis.raf();
+    }
+    await globalThis.raf();
+    await globalThis.raf();
+    return { drawnAt: performance.now(), receivedAt: globalThis.firstReceivedAt };
+  });
+  const firstDrawnAt = performance.now();
+  const drawAfterReceipt = inPage.drawnAt - inPage.receivedAt;
+  const hostPart = firstResultAt - firstResponseAt;
+  const bridge = firstDeliveredAt - firstResultAt;
+  const toFirstPage = hostPart + bridge + drawAfterReceipt;
+
+  // Scroll in the page, a page of rows at a time, from the first row to the last, waiting until
+  // each position is drawn (the grid asks for the pages it needs as it goes).
+  await page.evaluate(async ({ total, step }) => {
+    const rowH = globalThis.scroller.scrollHeight / globalThis.grid.source.rowCount;
+    const screen = Math.max(1, Math.floor(globalThis.scroller.clientHeight / rowH));
+    for (let top = 0; ; top = Math.min(total - screen, top + step)) {
+      globalThis.scroller.scrollTop = top * rowH;
+      const last = Math.min(total - 1, top + screen - 1);
+      const deadline = performance.now() + 120_000;
+      while (!globalThis.drawn(last)) {
+        if (performance.now() > deadline) throw new Error(`row ${last} never came`);
+        await globalThis.raf();
+      }
+      if (last === total - 1) return;
+    }
+  }, { total: ROWS, step: PAGE });
+  const done = performance.now();
+  const fullScroll = done - firstDrawnAt;
+  const viewTotal = done - t0;
+  const hostOver = hostBytes() - idleHost;
+  const pageOver = (await pageBytes()) - idlePage;
+  server.dispose();
+  log(`view done: ${sent.length} page queries`);
+
+  // ---- baseline: the same page queries raw, in the same order; and one whole-diff query
+  const r0 = performance.now();
+  for (const s of sent) await api(hub, 'POST', '/databases/bench/b/sql', s);
+  const rawPages = performance.now() - r0;
+  const w0 = performance.now();
+  const whole = await api(hub, 'POST', '/databases/bench/b/sql', { ref: pinned.pair.to, q: `SELECT * FROM DOLT_DIFF('${pinned.pair.from}', '${pinned.pair.to}', 'items')`, limit: ROWS + 1 });
+  const rawWhole = performance.now() - w0;
+  if (whole.rows.length !== ROWS) throw new Error(`raw whole diff: ${whole.status} ${whole.rows.length}`);
+
+  console.log(`\nPull diff of ${ROWS.toLocaleString('en-US')} changed rows (pages of ${PAGE}, ${sent.length} page queries)\n`);
+  console.log('| figure | value |');
+  console.log('|---|---|');
+  console.log(`| first page drawn after its response | ${ms(toFirstPage)} (host ${ms(hostPart)}, bridge ${ms(bridge)}, grid ${ms(drawAfterReceipt)}) |`);
+  console.log(`| full scroll, first row to last | ${ms(fullScroll)} |`);
+  console.log(`| view total (pin, list, columns, every page drawn) | ${ms(viewTotal)} |`);
+  console.log(`| baseline: the same page queries raw | ${ms(rawPages)} |`);
+  console.log(`| reference: the whole diff in one raw query | ${ms(rawWhole)} |`);
+  console.log(`| memory over idle: host / webview | ${mb(hostOver)} / ${mb(pageOver)} (sum ${mb(hostOver + pageOver)}) |`);
+  console.log(`\nRatio view total ÷ raw page queries: ${(viewTotal / rawPages).toFixed(2)}× (aim ≤ 1.3×); ÷ one raw query: ${(viewTotal / rawWhole).toFixed(2)}×`);
+} finally {
+  await browser.close();
+  await hub.stop();
+}

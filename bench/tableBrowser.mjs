@@ -1,0 +1,288 @@
+// Table browser benchmark (issue #14): a 1,000,000-row × 10-column table on the local hub, opened
+// the way the extension opens it — the host side (catalog, TableSource, PageServer, over HTTP to
+// the hub at one commit) in this Node process, the grid (dist bundle of src/renderer/resultGrid.ts)
+// in Chromium, the two joined by the same messages the webview panel carries. Baseline, same run
+// and same hub: the page's SQL sent directly with fetch (no catalog, no paging code, no grid).
+// Prints figures and ratios; never passes or fails on time.
+//
+//   npm run build && flock /tmp/heavy.lock node --expose-gc bench/tableBrowser.mjs
+//   options: --rows=1000000 (table size), --runs=3 (opens measured; medians)
+//
+// Measured:
+// - open → first page drawn: from the command's start (SHOW FULL TABLES, DESCRIBE at the commit)
+//   until the first page's rows are on screen; and apart, from the first page's response reaching
+//   the grid to the second animation frame after (the aim: ≤ 300 ms after its response);
+// - scroll to the last row: from setting scrollTop to the end until the last row is drawn (the
+//   host reads it from the end once the count is known);
+// - a sweep over 100 positions spread over the table (each settled), then memory:
+//   host = this process's JS heap + external + array buffers after a forced GC (the extension
+//   host's share: pages in flight, cursors), webview = the page's JS heap + backing stores after
+//   a forced GC; both minus their idle values before opening (the aim: ≤ 150 MB together).
+import * as esbuild from 'esbuild';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const HUB = join(ROOT, 'dist', 'hub.js');
+const arg = (name, d) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d);
+const ROWS = arg('rows', 1_000_000);
+const RUNS = arg('runs', 3);
+const PAGE = 500;
+const SWEEP = 100;
+const PART = 5 * 1024 * 1024;
+const log = (...a) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${a.join(' ')}\n`);
+if (typeof globalThis.gc !== 'function') log('warning: run with node --expose-gc for host memory after GC');
+
+// ---- the host side, bundled from src/ (what the extension runs)
+const tmp = mkdtempSync(join(tmpdir(), 'vdb-tbench-'));
+const hostEntry = join(tmp, 'host.mjs');
+await esbuild.build({
+  stdin: {
+    contents: `export { TableCatalogCache } from './src/core/sql/tableCatalog';
+export { openTableAt } from './src/core/paging/tableOpening';
+export { PageServer } from './src/core/paging/pageServer';`,
+    resolveDir: ROOT,
+    loader: 'ts',
+  },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outfile: hostEntry,
+});
+const { TableCatalogCache, openTableAt, PageServer } = await import(pathToFileURL(hostEntry).href);
+const gridJs = (
+  await esbuild.build({ entryPoints: [join(ROOT, 'src/renderer/resultGrid.ts')], bundle: true, write: false, format: 'iife', globalName: 'VdbGrid', platform: 'browser', target: 'es2022', minify: true })
+).outputFiles[0].text;
+
+// ---- the hub and the table
+const hub = await startHub();
+try {
+  log(`importing ${ROWS.toLocaleString('en-US')} rows × 10 columns`);
+  const t0 = performance.now();
+  await api('POST', '/databases', { owner: 'bench', name: 'b', visibility: 'public' });
+  const op = await importCsv(makeCsv(ROWS), 'readings');
+  if (op.status !== 'succeeded') throw new Error(JSON.stringify(op));
+  log(`imported in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const branches = await api('GET', '/databases/bench/b/branches');
+  const commit = branches.find((b) => b.name === 'main').head_commit_sha;
+
+  const run = (sql, limit, signal) => api('POST', '/databases/bench/b/sql', { ref: commit, q: sql, limit }, signal);
+  const direct = async (q) => {
+    const t = performance.now();
+    const r = await run(q, PAGE + 1);
+    if (r.status !== 'success' || r.rows.length !== PAGE) throw new Error(`baseline: ${r.status} ${r.message}`);
+    return performance.now() - t;
+  };
+
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--js-flags=--expose-gc'],
+  });
+  const results = [];
+  for (let r = 0; r < RUNS; r++) {
+    // Baseline and measured runs alternate, so both see the same machine load.
+    const baseFirst = await direct(`SELECT * FROM readings ORDER BY id LIMIT ${PAGE}`);
+    const baseLast = await direct(`SELECT * FROM readings ORDER BY id DESC LIMIT ${PAGE}`);
+    results.push({ baseFirst, baseLast, ...(await measure(browser, commit, run)) });
+    log(`run ${r + 1}: ${JSON.stringify(results[r], (k, v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}`);
+  }
+  await browser.close();
+
+  const med = (k) => {
+    const s = results.map((x) => x[k]).sort((a, b) => a - b);
+    return s[Math.floor(s.length / 2)];
+  };
+  const ms = (v) => `${v.toFixed(0)} ms`;
+  const mb = (b) => `${(b / 1048576).toFixed(1)} MB`;
+  console.log(`table browser benchmark, ${new Date().toISOString()}, ${ROWS.toLocaleString('en-US')} rows × 10 columns, page ${PAGE}, medians of ${RUNS} run(s)`);
+  console.log('| step | table browser | baseline (the page\'s SQL by fetch) | ratio |');
+  console.log('|---|---|---|---|');
+  console.log(`| open → first page drawn | ${ms(med('openToDrawn'))} | ${ms(med('baseFirst'))} | ${(med('openToDrawn') / med('baseFirst')).toFixed(2)}× |`);
+  console.log(`| first page: response → drawn | ${ms(med('responseToDrawn'))} | — | — |`);
+  console.log(`| scroll to the last row → drawn | ${ms(med('jump'))} | ${ms(med('baseLast'))} | ${(med('jump') / med('baseLast')).toFixed(2)}× |`);
+  console.log(`| host memory over idle: during the sweep (max) / after | ${mb(med('hostDuring'))} / ${mb(med('hostAfter'))} | — | — |`);
+  console.log(`| webview memory over idle: during the sweep (max) / after | ${mb(med('webDuring'))} / ${mb(med('webAfter'))} | — | — |`);
+  console.log(`| host + webview over idle, after | ${mb(med('hostAfter') + med('webAfter'))} | — | — |`);
+  console.log(`reads by kind (last run): ${JSON.stringify(results[results.length - 1].reads)}`);
+} finally {
+  hub.stop();
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+async function measure(browser, commit, run) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const cdp = await page.context().newCDPSession(page);
+  const webHeap = async () => {
+    await page.evaluate(() => globalThis.gc?.());
+    const u = await cdp.send('Runtime.getHeapUsage');
+    return u.usedSize + (u.backingStorageSize ?? 0);
+  };
+  const hostHeap = () => {
+    globalThis.gc?.();
+    const m = process.memoryUsage();
+    return m.heapUsed + m.external + m.arrayBuffers;
+  };
+  await page.setContent('<!doctype html><html><body style="margin:0"><div id="host"></div></body></html>');
+  await page.addScriptTag({ content: gridJs });
+  let server;
+  let drawn;
+  const firstDrawn = new Promise((res) => (drawn = res));
+  await page.exposeFunction('hostPost', (m) => server?.handle(m));
+  await page.exposeFunction('firstDrawn', (responseToDrawn) => drawn({ at: performance.now(), responseToDrawn }));
+  await page.addScriptTag({
+    content: `
+globalThis.raf = () => new Promise((r) => requestAnimationFrame(() => r()));
+let first = true;
+globalThis.receive = (m) => {
+  if (m.type === 'paged.show') {
+    globalThis.grid = new VdbGrid.ResultGrid(m.output, { copy() {}, export() {}, post: (x) => globalThis.hostPost(x) }, document.getElementById('host'), { maxHeight: 600 });
+    globalThis.scroller = document.querySelector('.vdb-grid');
+    return;
+  }
+  globalThis.grid.receive(m);
+  if (first && m.type === 'page.result' && m.start === 0) {
+    first = false;
+    const t0 = performance.now();
+    globalThis.raf().then(globalThis.raf).then(() => globalThis.firstDrawn(performance.now() - t0));
+  }
+};
+globalThis.settled = () => document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0;`,
+  });
+  await webHeap();
+  const webIdle = await webHeap();
+  const hostIdle = hostHeap();
+
+  // Open: what Open Table does (catalog at the commit, the source, the grid's output), then the grid.
+  const t0 = performance.now();
+  const catalog = new TableCatalogCache((_h, _db, c, sql, signal) => run(sql, 10_000, signal));
+  const { output, source } = await openTableAt({ target: { hostId: 'h', owner: 'bench', name: 'b', ref: 'main' }, commit, table: 'readings' }, catalog, run, PAGE);
+  server = new PageServer({ sourceId: output.sourceId, source, post: (m) => void page.evaluate((x) => globalThis.receive(x), m) });
+  await page.evaluate((x) => globalThis.receive(x), { type: 'paged.show', output });
+  server.start();
+  const first = await firstDrawn;
+  const openToDrawn = first.at - t0;
+  // The count known (the summary says "1,000,000 rows"), so the scroll height is the table's.
+  await page.waitForFunction(() => /^[\d,]+ rows? ×/.test(document.querySelector('.vdb-summary')?.textContent ?? ''), null, { timeout: 120_000 });
+
+  // To the last row.
+  const jump = await page.evaluate(async () => {
+    const t = performance.now();
+    globalThis.scroller.scrollTop = globalThis.scroller.scrollHeight;
+    for (;;) {
+      await globalThis.raf();
+      const last = Number(document.querySelector('.vdb-grid').getAttribute('aria-rowcount')) - 2;
+      const cell = document.querySelector('.vdb-cell[data-r="' + last + '"][data-c="1"]');
+      if (cell && !cell.classList.contains('placeholder')) return performance.now() - t;
+    }
+  });
+
+  // A sweep over the whole table; memory sampled as it goes.
+  let hostDuring = 0;
+  let webDuring = 0;
+  for (let i = 0; i < SWEEP; i++) {
+    await page.evaluate((f) => { globalThis.scroller.scrollTop = globalThis.scroller.scrollHeight * f; }, (i * 0.618) % 1);
+    await page.waitForFunction(() => globalThis.settled(), null, { timeout: 60_000 });
+    if (i % 20 === 10) {
+      hostDuring = Math.max(hostDuring, hostHeap() - hostIdle);
+      webDuring = Math.max(webDuring, (await webHeap()) - webIdle);
+    }
+  }
+  const hostAfter = hostHeap() - hostIdle;
+  const webAfter = (await webHeap()) - webIdle;
+  const reads = source.reads.reduce((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
+  server.dispose();
+  await page.close();
+  return { openToDrawn, responseToDrawn: first.responseToDrawn, jump, hostDuring, hostAfter, webDuring, webAfter, reads };
+}
+
+// ---- hub helpers (as in bench/hub.mjs)
+
+async function startHub() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vdb-tbench-hub-'));
+  const cli = (args) => {
+    const r = spawnSync(process.execPath, [HUB, ...args, '--data', dataDir], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr);
+    return r.stdout.trim();
+  };
+  cli(['user', 'add', 'bench']);
+  const token = cli(['token', 'create', '--user', 'bench']);
+  const child = spawn(process.execPath, [HUB, 'serve', '--data', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((res, rej) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /Hub listening on (\S+)/.exec(out);
+      if (m) res(m[1]);
+    });
+    child.on('exit', (c) => rej(new Error(`hub exited ${c}`)));
+  });
+  globalThis.hubUrl = url;
+  globalThis.hubToken = token;
+  return {
+    stop: () => {
+      child.kill('SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function api(method, path, body, signal) {
+  const res = await fetch(`${globalThis.hubUrl}/api/v2${path}`, {
+    method,
+    headers: { authorization: `Bearer ${globalThis.hubToken}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+async function importCsv(data, table) {
+  const parts = Math.max(1, Math.ceil(data.length / PART));
+  const s = await api('POST', '/databases/bench/b/imports/uploads', { content_length: data.length, num_parts: parts, file_type: 'csv' });
+  const md5s = [];
+  const completed = [];
+  for (const p of s.parts) {
+    const chunk = data.subarray((p.part_number - 1) * PART, Math.min(data.length, p.part_number * PART));
+    md5s[p.part_number - 1] = createHash('md5').update(chunk).digest('base64');
+    const res = await fetch(p.url, { method: 'PUT', body: chunk });
+    if (!res.ok) throw new Error(`part ${p.part_number}: ${res.status}`);
+    completed.push({ part_number: p.part_number, etag: res.headers.get('etag') });
+  }
+  const ref = await api('POST', '/databases/bench/b/imports', {
+    branch_name: 'main',
+    table_name: table,
+    file_name: `${table}.csv`,
+    file_size: data.length,
+    file_type: 'csv',
+    import_operation: 'create',
+    token: s.token,
+    contents_key: s.contents_key,
+    completed_parts: completed,
+    file_parts_md5: createHash('md5').update(md5s.join('')).digest('base64'),
+    primary_keys: ['id'],
+  });
+  for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
+    const op = await api('GET', `/operations/${encodeURIComponent(ref.id)}`);
+    if (op.status === 'succeeded' || op.status === 'failed') return op;
+    await new Promise((r) => setTimeout(r, wait));
+  }
+}
+
+/** 10 columns: id (key), integers, text, a decimal, a date-time, a nullable text. */
+function makeCsv(rows) {
+  const cats = ['fruit', 'vegetable', 'dairy', 'bakery', 'meat'];
+  const out = ['id,sensor,site,reading,unit,price,category,taken_at,quality,note'];
+  for (let i = 1; i <= rows; i++) {
+    const d = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+    out.push(`${i},${i % 97},site-${i % 13},${(i * 37) % 100000},u${i % 3},${((i % 997) + 0.25).toFixed(2)},${cats[i % 5]},${d},${i % 5},${i % 17 === 0 ? '' : `note ${i}`}`);
+  }
+  return Buffer.from(out.join('\n') + '\n');
+}

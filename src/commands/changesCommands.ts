@@ -1,0 +1,56 @@
+// Registers the Changes view's commands: `versionedDb.showChanges` (a ChangesRequest from the
+// tree, the pull view, the history views or a test) and Compare Refs… (tree and palette).
+import * as vscode from 'vscode';
+import { Commands } from '../shared/ids';
+import { registerGuarded, type CommandHandler } from '../platform/commandRegistration';
+import { ChangesPanels } from '../views/changesPanel';
+import { SchemaDocuments } from '../views/changesExports';
+import type { ChangesRequest } from '../core/review/requests';
+import type { Logger } from '../core/logger';
+import type { CommandDeps } from './commandDeps';
+import { resolveDatabase } from './commandTargets';
+import { compareRefs, parseChangesRequest } from './changesActions';
+
+export type ChangesCommandDeps = CommandDeps & { readonly extensionUri: vscode.Uri; readonly changesLog: Logger };
+
+/** The Changes views and their commands; `panels` is exposed for integration tests. */
+export function registerChangesCommands(deps: ChangesCommandDeps): { panels: ChangesPanels; disposable: vscode.Disposable } {
+  const schemaDocs = new SchemaDocuments();
+  const panels = new ChangesPanels({
+    extensionUri: deps.extensionUri,
+    clientFor: (hostId) => deps.clients.clientFor(hostId),
+    log: deps.changesLog,
+    schemaDocs,
+  });
+  const show = async (request: ChangesRequest): Promise<void> => {
+    await panels.show(request);
+  };
+  const handlers: CommandHandler[] = [
+    [
+      Commands.showChanges,
+      async (arg) => {
+        const parsed = parseChangesRequest(arg);
+        if ('error' in parsed) {
+          void deps.ui.info(parsed.error);
+          return undefined;
+        }
+        await show(parsed.request);
+        return undefined;
+      },
+    ],
+    [
+      Commands.compareRefs,
+      (arg) =>
+        compareRefs(
+          {
+            ui: deps.ui,
+            clientFor: (hostId) => deps.clients.clientFor(hostId),
+            database: (a) => resolveDatabase(deps, a, 'Compare refs of which database?'),
+            showChanges: show,
+          },
+          arg,
+        ),
+    ],
+  ];
+  return { panels, disposable: vscode.Disposable.from(panels, schemaDocs, ...registerGuarded(handlers, deps.ui)) };
+}

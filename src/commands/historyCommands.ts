@@ -1,0 +1,190 @@
+// Show History of a table and Show Row History (issue #15): the command logic, with the UI and the
+// views injected so it is unit-tested with a scripted UI and a fake SQL client. No `vscode` here;
+// historyRegistration.ts registers the commands and opens the row history panel.
+//
+// Table history is a quick pick of commits (like GitLens's file history quick pick and `git log
+// -- <path>`): the commits that changed the table, newest first, read a page at a time at the
+// ref's head pinned when the list opened ("Load more commits…" reads on at the same hash); picking
+// one offers what to do with it.
+import type { Cell, DatabaseRef } from '../shared/wire';
+import type { Logger } from '../core/logger';
+import type { DatabaseTarget } from '../core/targets';
+import type { RowHistoryRequest, TableHistoryRequest, ChangesRequest } from '../core/review/requests';
+import { buildHashOfQuery, buildTableLogQuery } from '../core/review/doltQueries';
+import { parseCommitPage, parseHashOf, type Commit } from '../core/review/commitLog';
+import { isCommitHashText } from '../core/review/revisions';
+import { reviewRunner, type ReviewSqlClient } from '../core/review/reviewRunner';
+import { loadRowHistory, type LoadedRowHistory } from '../core/review/rowHistoryView';
+import { formatRelativeTime } from '../core/relativeTime';
+import type { PickItem, Ui } from '../platform/ui';
+import { isTreeNode } from '../tree/treeNodes';
+
+/** The command the `changes` feature registers; offered only once it exists. */
+export const SHOW_CHANGES_COMMAND = 'versionedDb.showChanges';
+export const TABLE_HISTORY_PAGE = 50;
+
+export interface HistoryEnv {
+  readonly ui: Ui;
+  readonly log: Logger;
+  sqlFor(hostId: string): ReviewSqlClient;
+  /** Whether a command is registered now (Show Changes comes from another feature). */
+  hasCommand(id: string): Promise<boolean>;
+  execute(id: string, ...args: unknown[]): Promise<unknown>;
+  /** Commands on a commit, by id (src/shared/ids.ts). */
+  readonly commands: { newSqlNotebookAtCommit: string };
+  /** Opens the row history view on what was read. */
+  openRowHistory(req: RowHistoryRequest, loaded: LoadedRowHistory): void | Promise<void>;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function targetOf(v: unknown): DatabaseTarget | undefined {
+  if (!isRecord(v) || typeof v['hostId'] !== 'string' || !isRecord(v['db'])) return undefined;
+  const db = v['db'];
+  return typeof db['owner'] === 'string' && typeof db['name'] === 'string' ? { hostId: v['hostId'], db: { owner: db['owner'], name: db['name'] } } : undefined;
+}
+
+/** The TableHistoryRequest an argument is, or a message saying what is wrong with it. */
+export function tableHistoryRequestOf(arg: unknown): TableHistoryRequest | string {
+  // A table of the tree's Tables node: its history at the branch or tag it was listed under.
+  if (isTreeNode(arg) && arg.kind === 'table') return { target: { hostId: arg.hostId, db: arg.db }, ref: arg.parent.ref, table: arg.table.name };
+  const target = targetOf(arg);
+  if (!target || !isRecord(arg)) return 'Show History needs a database, a ref and a table (run it on a table in the Versioned DB view).';
+  if (typeof arg['ref'] !== 'string' || arg['ref'] === '') return 'Show History needs the branch, tag or commit to read the history at.';
+  if (typeof arg['table'] !== 'string' || arg['table'] === '') return 'Show History needs a table name.';
+  return { target, ref: arg['ref'], table: arg['table'] };
+}
+
+/** The RowHistoryRequest an argument is, or a message saying what is wrong with it. */
+export function rowHistoryRequestOf(arg: unknown): RowHistoryRequest | string {
+  const t = tableHistoryRequestOf(arg);
+  if (typeof t === 'string') return t.replace('Show History', 'Show Row History');
+  const a = arg as Record<string, unknown>;
+  const key = a['key'];
+  if (!isRecord(key) || Object.keys(key).length === 0) return 'Show Row History needs the row\'s primary-key values.';
+  for (const [k, v] of Object.entries(key)) if (v !== null && typeof v !== 'string') return `The key value of ${k} must be text or NULL.`;
+  const column = a['column'];
+  if (column !== undefined && typeof column !== 'string') return 'The column to blame must be a column name.';
+  return { ...t, key: key as Record<string, Cell>, ...(column !== undefined ? { column } : {}) };
+}
+
+/** Show Changes on a commit node of the tree: the commit against its first parent, in the Changes view. */
+export async function showCommitChanges(env: Pick<HistoryEnv, 'ui' | 'execute'>, node: unknown): Promise<ChangesRequest | undefined> {
+  if (!isTreeNode(node) || node.kind !== 'commit') {
+    void env.ui.info('Show Changes here works on a commit of a Commits list in the Versioned DB view.');
+    return undefined;
+  }
+  const request: ChangesRequest = { kind: 'commit', target: { hostId: node.hostId, db: node.db }, commit: node.commit.hash };
+  await env.execute(SHOW_CHANGES_COMMAND, request);
+  return request;
+}
+
+function dbText(db: DatabaseRef): string {
+  return `${db.owner}/${db.name}`;
+}
+
+type Picked = { kind: 'commit'; commit: Commit } | { kind: 'more' };
+type CommitAction = 'changes' | 'notebook' | 'copy';
+
+/** Show History on a table: a quick pick of the commits that changed it, then what to do with one. */
+export async function showTableHistory(env: HistoryEnv, arg: unknown): Promise<Commit | undefined> {
+  const req = tableHistoryRequestOf(arg);
+  if (typeof req === 'string') {
+    void env.ui.info(req);
+    return undefined;
+  }
+  const { target, ref, table } = req;
+  const run = reviewRunner(env.sqlFor(target.hostId), target.db);
+  const commits: Commit[] = [];
+  let pinned: string | undefined;
+  let hasMore = false;
+  let partial = '';
+  const readPage = async (signal?: AbortSignal): Promise<void> => {
+    pinned ??= isCommitHashText(ref) ? ref : parseHashOf(await run(buildHashOfQuery(ref), { signal }));
+    const page = parseCommitPage(await run(buildTableLogQuery(pinned, table, { pageSize: TABLE_HISTORY_PAGE, offset: commits.length }), { signal, limit: TABLE_HISTORY_PAGE + 1 }), TABLE_HISTORY_PAGE);
+    commits.push(...page.items);
+    hasMore = page.hasMore || (!page.completeness.complete && page.items.length > 0);
+    partial = page.completeness.complete ? '' : ` (the server sent part of a page: ${page.completeness.reason === 'timeout' ? 'timed out' : 'row limit'})`;
+  };
+  const title = `History of ${table} @ ${ref} in ${dbText(target.db)}`;
+  try {
+    await env.ui.withProgress(`Reading the history of ${table}…`, (_p, signal) => readPage(signal));
+  } catch (e) {
+    env.ui.error(e, { action: `read the history of ${table}`, hostId: target.hostId });
+    return undefined;
+  }
+  if (commits.length === 0) {
+    void env.ui.info(`No commit on ${ref} changed ${table}${partial}.`);
+    return undefined;
+  }
+  const now = Date.now();
+  for (;;) {
+    const items: PickItem<Picked>[] = commits.map((c) => ({
+      label: `${c.isMerge ? '$(git-merge)' : '$(git-commit)'} ${c.subject || '(no message)'}`,
+      description: [c.author, formatRelativeTime(c.time === undefined ? undefined : new Date(c.time).toISOString(), now), c.shortHash].filter(Boolean).join(' · '),
+      value: { kind: 'commit', commit: c },
+    }));
+    if (hasMore) items.push({ label: '$(more) Load more commits…', description: `${commits.length} shown${partial}`, value: { kind: 'more' } });
+    const picked = await env.ui.pick(items, { title, placeholder: `Commits that changed ${table}, newest first; pick one` });
+    if (!picked) return undefined;
+    if (picked.kind === 'more') {
+      try {
+        await env.ui.withProgress(`Reading more of the history of ${table}…`, (_p, signal) => readPage(signal));
+      } catch (e) {
+        env.ui.error(e, { action: `read the history of ${table}`, hostId: target.hostId });
+      }
+      continue;
+    }
+    await commitActions(env, target, picked.commit, table);
+    return picked.commit;
+  }
+}
+
+/** What to do with a commit of a table's history. */
+async function commitActions(env: HistoryEnv, target: DatabaseTarget, c: Commit, table: string): Promise<void> {
+  const actions: PickItem<CommitAction>[] = [];
+  if (await env.hasCommand(SHOW_CHANGES_COMMAND)) actions.push({ label: '$(diff) Show Changes', description: `what ${c.shortHash} changed in ${table}`, value: 'changes' });
+  actions.push(
+    { label: '$(notebook) New SQL Notebook at This Commit', value: 'notebook' },
+    { label: '$(copy) Copy Commit Hash', description: c.hash, value: 'copy' },
+  );
+  const action = await env.ui.pick(actions, { title: `${c.shortHash} ${c.subject}`, placeholder: 'What to do with this commit' });
+  switch (action) {
+    case 'changes': {
+      const request: ChangesRequest = { kind: 'commit', target, commit: c.hash, table };
+      await env.execute(SHOW_CHANGES_COMMAND, request);
+      return;
+    }
+    case 'notebook':
+      await env.execute(env.commands.newSqlNotebookAtCommit, { hostId: target.hostId, db: target.db, ref: c.hash });
+      return;
+    case 'copy':
+      await env.ui.copy(c.hash);
+      void env.ui.info(`Copied commit ${c.shortHash}.`);
+      return;
+    default:
+      return;
+  }
+}
+
+/** Show Row History: reads every version of the row (and the blamed cell) and opens the view. */
+export async function showRowHistory(env: HistoryEnv, arg: unknown): Promise<LoadedRowHistory | undefined> {
+  const req = rowHistoryRequestOf(arg);
+  if (typeof req === 'string') {
+    void env.ui.info(req);
+    return undefined;
+  }
+  const run = reviewRunner(env.sqlFor(req.target.hostId), req.target.db);
+  try {
+    const loaded = await env.ui.withProgress(`Reading the history of a row of ${req.table}…`, (_p, signal) =>
+      loadRowHistory(run, { ref: req.ref, table: req.table, key: req.key, ...(req.column !== undefined ? { column: req.column } : {}) }, { signal }),
+    );
+    await env.openRowHistory(req, loaded);
+    return loaded;
+  } catch (e) {
+    env.ui.error(e, { action: `read the history of a row of ${req.table}`, hostId: req.target.hostId });
+    return undefined;
+  }
+}

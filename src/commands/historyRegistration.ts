@@ -1,0 +1,44 @@
+// Registers the history commands (issue #15): Show History of a table, Show Row History.
+import * as vscode from 'vscode';
+import { Commands } from '../shared/ids';
+import { registerGuarded } from '../platform/commandRegistration';
+import type { Logger } from '../core/logger';
+import type { HostClients } from '../auth/clientSource';
+import type { Ui } from '../platform/ui';
+import { openRowHistoryPanel } from '../views/rowHistoryPanel';
+import type { PagedGridPanel } from '../views/pagedGridPanel';
+import { showCommitChanges, showRowHistory, showTableHistory, type HistoryEnv } from './historyCommands';
+
+export interface HistoryRegistrationDeps {
+  readonly ui: Ui;
+  readonly log: Logger;
+  readonly clients: HostClients;
+  readonly extensionUri: vscode.Uri;
+}
+
+/** The row history panels opened so far (for tests); they close with their tabs. */
+export const openRowHistoryPanels: PagedGridPanel[] = [];
+
+export function registerHistoryCommands(deps: HistoryRegistrationDeps): vscode.Disposable[] {
+  const env: HistoryEnv = {
+    ui: deps.ui,
+    log: deps.log,
+    sqlFor: (hostId) => deps.clients.clientFor(hostId),
+    hasCommand: async (id) => (await vscode.commands.getCommands(true)).includes(id),
+    execute: (id, ...args) => Promise.resolve(vscode.commands.executeCommand(id, ...args)),
+    commands: { newSqlNotebookAtCommit: Commands.newSqlNotebookAtCommit },
+    openRowHistory: (req, loaded) => {
+      const panel = openRowHistoryPanel(deps.extensionUri, deps.log, req, loaded);
+      openRowHistoryPanels.push(panel);
+      panel.onDidDispose(() => openRowHistoryPanels.splice(openRowHistoryPanels.indexOf(panel), 1));
+    },
+  };
+  return registerGuarded(
+    [
+      [Commands.showTableHistory, (arg) => showTableHistory(env, arg)],
+      [Commands.showRowHistory, (arg) => showRowHistory(env, arg)],
+      [Commands.showCommitChanges, (node) => showCommitChanges(env, node)],
+    ],
+    deps.ui,
+  );
+}

@@ -1,0 +1,58 @@
+// What the commands on a table (or view) of the tree's Tables node do: Open Table (the table
+// browser, at the commit the tree listed for the ref), New SQL Notebook with a SELECT, Copy Name,
+// Copy SELECT. No vscode: the browser and the notebook command are injected (tableCommands.ts).
+import type { Ui } from '../platform/ui';
+import { Commands } from '../shared/ids';
+import { buildSelectAll } from '../core/sql/tableQuery';
+import type { TableAt } from '../core/paging/tableOpening';
+import { isTreeNode, type TableNode } from '../tree/treeNodes';
+
+export interface TableCommandDeps {
+  readonly ui: Pick<Ui, 'copy' | 'info' | 'error'>;
+  /** Opens (or reveals) the browser of a table at a commit. */
+  readonly openBrowser: (at: TableAt) => Promise<unknown>;
+  /** Runs a command (the notebook's New SQL Notebook). */
+  readonly execute: (command: string, ...args: unknown[]) => PromiseLike<unknown>;
+}
+
+function tableNodeOf(arg: unknown): TableNode | undefined {
+  return isTreeNode(arg) && arg.kind === 'table' ? arg : undefined;
+}
+
+/** Where a table node's rows are: its database at the ref, read at the commit the tree listed. */
+export function tableAtOf(node: TableNode): TableAt {
+  const tables = node.parent;
+  return {
+    target: { hostId: node.hostId, owner: node.db.owner, name: node.db.name, ref: tables.ref },
+    commit: tables.commit,
+    table: node.table.name,
+  };
+}
+
+async function requireTable(deps: TableCommandDeps, arg: unknown): Promise<TableNode | undefined> {
+  const node = tableNodeOf(arg);
+  if (!node) void deps.ui.info('Pick a table under a branch, tag or release: Tables → the table.');
+  return node;
+}
+
+export async function openTable(deps: TableCommandDeps, arg: unknown): Promise<void> {
+  const node = await requireTable(deps, arg);
+  if (node) await deps.openBrowser(tableAtOf(node));
+}
+
+export async function newSqlNotebookForTable(deps: TableCommandDeps, arg: unknown): Promise<void> {
+  const node = await requireTable(deps, arg);
+  // The notebook runs at the ref (the branch, tag or release the table was listed under).
+  if (node) await deps.execute(Commands.newSqlNotebook, node.parent.parent, `${buildSelectAll(node.table.name)};`);
+}
+
+export async function copyTableName(deps: TableCommandDeps, arg: unknown): Promise<void> {
+  const node = await requireTable(deps, arg);
+  if (node) await deps.ui.copy(node.table.name);
+}
+
+export async function copyTableSelect(deps: TableCommandDeps, arg: unknown): Promise<void> {
+  const node = await requireTable(deps, arg);
+  if (node) await deps.ui.copy(buildSelectAll(node.table.name));
+}
+

@@ -1,0 +1,69 @@
+// Registers the commands on a table (or view) of the tree's Tables node (their logic:
+// tableActions.ts) and keeps one table browser per table at a ref.
+import * as vscode from 'vscode';
+import type { Logger } from '../core/logger';
+import type { Ui } from '../platform/ui';
+import type { HostClients } from '../auth/clientSource';
+import { Commands } from '../shared/ids';
+import type { TableCatalogCache } from '../core/sql/tableCatalog';
+import type { TableAt } from '../core/paging/tableOpening';
+import { copyTableName, copyTableSelect, newSqlNotebookForTable, openTable, type TableCommandDeps } from './tableActions';
+import { registerGuarded, type CommandHandler } from '../platform/commandRegistration';
+import { exportStreamed } from '../platform/streamedExport';
+import { TableBrowser } from '../views/tableBrowser';
+import { RefResolver } from '../notebook/queryRunner';
+
+export interface TableCommandHost {
+  readonly ui: Ui;
+  readonly clients: HostClients;
+  readonly catalog: Pick<TableCatalogCache, 'tables' | 'columns'>;
+  readonly extensionUri: vscode.Uri;
+  readonly log: Logger;
+}
+
+/** One browser per table at a ref: opening it again reveals it. */
+function browserKey(at: TableAt): string {
+  return JSON.stringify([at.target.hostId, at.target.owner, at.target.name, at.target.ref, at.table]);
+}
+
+export function registerTableCommands(host: TableCommandHost): vscode.Disposable[] {
+  const browsers = new Map<string, TableBrowser>();
+  // Fresh every time: "has the ref moved" must not be answered from a cache.
+  const refs = new RefResolver((hostId) => host.clients.clientFor(hostId), 0);
+  const openBrowser = async (at: TableAt): Promise<TableBrowser> => {
+    const key = browserKey(at);
+    const open = browsers.get(key);
+    if (open) {
+      open.reveal();
+      void open.checkMoved();
+      return open;
+    }
+    const b = await TableBrowser.open(
+      {
+        extensionUri: host.extensionUri,
+        log: host.log,
+        catalog: host.catalog,
+        run: (where, q, limit, signal) =>
+          host.clients.clientFor(where.target.hostId).runSql({ owner: where.target.owner, name: where.target.name }, { ref: where.commit, q, limit }, { signal }),
+        headOf: async (where, signal) => {
+          const r = await refs.resolve(where.target, { fresh: true, ...(signal ? { signal } : {}) });
+          return r.kind === 'branch' || r.kind === 'tag' ? r.commit : undefined;
+        },
+        exportStreamed: (e) => exportStreamed(e, host.log),
+        showRowHistory: (req) => vscode.commands.executeCommand(Commands.showRowHistory, req),
+      },
+      at,
+    );
+    browsers.set(key, b);
+    b.onDidDispose(() => browsers.delete(key));
+    return b;
+  };
+  const deps: TableCommandDeps = { ui: host.ui, openBrowser, execute: (c, ...a) => vscode.commands.executeCommand(c, ...a) };
+  const handlers: CommandHandler[] = [
+    [Commands.openTable, (node) => openTable(deps, node)],
+    [Commands.newSqlNotebookForTable, (node) => newSqlNotebookForTable(deps, node)],
+    [Commands.copyTableName, (node) => copyTableName(deps, node)],
+    [Commands.copyTableSelect, (node) => copyTableSelect(deps, node)],
+  ];
+  return [...registerGuarded(handlers, host.ui), { dispose: () => [...browsers.values()].forEach((b) => b.dispose()) }];
+}

@@ -1,0 +1,177 @@
+// What merging a pull request would do, asked before the merge (issue #15): the rows it changes
+// per table (three-dot diff: what the from-branch changed since the merge base) and whether it
+// would conflict (DOLT_PREVIEW_MERGE_CONFLICTS_SUMMARY), plus the first conflicting rows with
+// base, ours and theirs. Every answer goes through doltQueries.ts and the review parsers; a
+// partial answer is never called clean (mergeImpact says 'unknown').
+//
+// A cross-fork pull is read on the fork (docs/architecture.md, "Review: history and diffs"): the
+// merge base is the first commit of the fork head's log the target branch can reach; the conflict
+// preview is sent to the fork with the target head's hash, and when the fork does not have that
+// commit the preview says it cannot be made rather than guessing.
+import type { BranchRef, DatabaseRef } from '../../shared/wire';
+import { buildConflictRowsQuery, buildConflictSummaryQuery, buildDiffStatQuery, buildDiffSummaryQuery, buildHashOfQuery, buildLogQuery, buildReachableQuery } from './doltQueries';
+import { firstReachable, parseCommitPage, parseHashOf, parseReachable } from './commitLog';
+import { parseConflictPage, type ConflictPage } from './conflicts';
+import { bothComplete, type Completeness } from './resultReader';
+import { threeDot, twoDot, type RevisionPair } from './revisions';
+import type { RunReview } from './reviewRunner';
+import { combineTableChanges, mergeImpact, parseConflictSummary, parseDiffStat, parseDiffSummary, type MergeImpact, type RowCounts, type TableChange } from './tableChanges';
+
+/** The two branches of a pull request, as the API gives them. */
+export interface MergeSides {
+  /** The database the pull belongs to (where to_branch lives). */
+  db: DatabaseRef;
+  fromBranch: BranchRef;
+  toBranch: BranchRef;
+}
+
+export type MergePreview =
+  | {
+      kind: 'ready';
+      impact: MergeImpact;
+      /** Both the counts and the conflict check came back whole. */
+      completeness: Completeness;
+      /** Where conflict rows are read: the database, and ours/theirs as the preview named them. */
+      conflictsAt: { db: DatabaseRef; ours: string; theirs: string };
+      /** The diff the counts come from (for a Changes view of the same pair). */
+      pair: RevisionPair;
+      diffDb: DatabaseRef;
+    }
+  /** The preview cannot be made (a cross-fork pull whose fork lacks the target head, no merge base). */
+  | { kind: 'unavailable'; reason: string };
+
+export interface MergePreviewOptions {
+  signal?: AbortSignal;
+  /** Commits of a fork's log read to find the merge base of a cross-fork pull. */
+  forkLogDepth?: number;
+}
+
+const sameDb = (a: DatabaseRef, b: DatabaseRef): boolean => a.owner === b.owner && a.name === b.name;
+
+/** Counts and conflicts of merging `sides.fromBranch` into `sides.toBranch`. */
+export async function previewMerge(runOn: (db: DatabaseRef) => RunReview, sides: MergeSides, opts: MergePreviewOptions = {}): Promise<MergePreview> {
+  const signal = opts.signal;
+  const to = sides.toBranch.branch_name;
+  const from = sides.fromBranch.branch_name;
+  const target = runOn(sides.toBranch.database);
+  if (sameDb(sides.fromBranch.database, sides.toBranch.database)) {
+    const pair = threeDot(to, from);
+    const [summary, stat, conflicts] = await Promise.all([
+      target(buildDiffSummaryQuery(pair), { signal }),
+      target(buildDiffStatQuery(pair), { signal }),
+      target(buildConflictSummaryQuery(to, from), { signal }),
+    ]);
+    return ready(summary, stat, conflicts, { db: sides.toBranch.database, ours: to, theirs: from }, pair, sides.toBranch.database);
+  }
+  // Cross-fork: read on the fork, which has the head and all its ancestors.
+  const forkDb = sides.fromBranch.database;
+  const fork = runOn(forkDb);
+  const depth = opts.forkLogDepth ?? 1000;
+  const log = parseCommitPage(await fork(buildLogQuery(from, { pageSize: depth }), { signal, limit: depth + 1 }), depth);
+  const hashes = log.items.map((c) => c.hash);
+  if (hashes.length === 0) return { kind: 'unavailable', reason: `${from} of ${forkDb.owner}/${forkDb.name} has no commits.` };
+  const reachable = parseReachable(await target(buildReachableQuery(to, hashes), { signal, limit: hashes.length + 1 }));
+  const base = firstReachable(hashes, reachable);
+  if (!base) {
+    const where = log.hasMore || !log.completeness.complete ? `among the latest ${hashes.length} commits of ${from}` : `in the history of ${from}`;
+    return { kind: 'unavailable', reason: `No common commit with ${to} was found ${where}: the merge cannot be previewed.` };
+  }
+  const head = log.items[0]!.hash;
+  const toHead = parseHashOf(await target(buildHashOfQuery(to), { signal }));
+  const pair = twoDot(base, head);
+  const [summary, stat] = await Promise.all([fork(buildDiffSummaryQuery(pair), { signal }), fork(buildDiffStatQuery(pair), { signal })]);
+  // The conflict preview needs both heads in one database: the fork, when it has the target's head.
+  const forkHasToHead = parseReachable(await fork(buildReachableQuery(head, [toHead]), { signal })).has(toHead);
+  if (!forkHasToHead && toHead !== base) {
+    return {
+      kind: 'unavailable',
+      reason: `${forkDb.owner}/${forkDb.name} does not have the current head of ${to} (${toHead.slice(0, 8)}), so whether the merge conflicts cannot be previewed. Update the fork's branch from ${to} to preview it.`,
+    };
+  }
+  const conflicts = await fork(buildConflictSummaryQuery(toHead, head), { signal });
+  return ready(summary, stat, conflicts, { db: forkDb, ours: toHead, theirs: head }, pair, forkDb);
+}
+
+function ready(
+  summary: Parameters<typeof parseDiffSummary>[0],
+  stat: Parameters<typeof parseDiffStat>[0],
+  conflicts: Parameters<typeof parseConflictSummary>[0],
+  conflictsAt: { db: DatabaseRef; ours: string; theirs: string },
+  pair: RevisionPair,
+  diffDb: DatabaseRef,
+): MergePreview {
+  const changes = combineTableChanges(parseDiffSummary(summary), parseDiffStat(stat));
+  const conflictSummary = parseConflictSummary(conflicts);
+  const impact = mergeImpact(changes, conflictSummary);
+  return { kind: 'ready', impact, completeness: bothComplete(changes.completeness, conflictSummary.completeness), conflictsAt, pair, diffDb };
+}
+
+/** The first `pageSize` conflicting rows of each table with data conflicts (at most `maxTables` tables). */
+export async function previewConflictRows(
+  runOn: (db: DatabaseRef) => RunReview,
+  preview: Extract<MergePreview, { kind: 'ready' }>,
+  opts: { pageSize: number; maxTables: number; signal?: AbortSignal },
+): Promise<{ table: string; page: ConflictPage }[]> {
+  const run = runOn(preview.conflictsAt.db);
+  const tables = preview.impact.conflictingTables.filter((t) => (t.dataConflicts ?? 0) > 0).slice(0, opts.maxTables);
+  return Promise.all(
+    tables.map(async (t) => ({
+      table: t.table,
+      page: parseConflictPage(
+        await run(buildConflictRowsQuery(preview.conflictsAt.ours, preview.conflictsAt.theirs, t.table, { pageSize: opts.pageSize }), { signal: opts.signal, limit: opts.pageSize + 1 }),
+        opts.pageSize,
+      ),
+    })),
+  );
+}
+
+// ---------------------------------------------------------------- what the confirmation says
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** `2 added, 1 modified, 1 removed` (only the kinds that occur; `rows changed` counts unknown modifications as such). */
+export function rowCountsText(rows: RowCounts | undefined): string {
+  if (!rows) return 'no row changes';
+  const parts = [
+    rows.added ? `${rows.added} added` : '',
+    rows.modified === null ? 'modified rows not counted' : rows.modified ? `${rows.modified} modified` : '',
+    rows.removed ? `${rows.removed} removed` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join(', ') : 'no row changes';
+}
+
+function tableLine(t: TableChange): string {
+  const marks = [t.kind === 'added' ? 'new table' : t.kind === 'dropped' ? 'table dropped' : t.kind === 'renamed' ? `renamed from ${t.fromTable}` : '', t.schemaChanged ? 'schema changed' : ''].filter(Boolean);
+  return `${t.table}: ${rowCountsText(t.rows)}${marks.length ? ` (${marks.join(', ')})` : ''}`;
+}
+
+/** The sentence about conflicts; never "clean" on a partial answer. */
+export function conflictText(preview: Extract<MergePreview, { kind: 'ready' }>): string {
+  const { impact } = preview;
+  if (impact.willConflict === true) {
+    const list = impact.conflictingTables
+      .map((t) => `${t.table} (${[t.dataConflicts ? plural(t.dataConflicts, 'row') : '', t.schemaConflicts ? plural(t.schemaConflicts, 'schema conflict') : ''].filter(Boolean).join(', ')})`)
+      .join(', ');
+    return `It will conflict in ${list}: the merge fails until the conflicts are resolved on the branches.`;
+  }
+  if (impact.willConflict === 'unknown') {
+    const c = preview.completeness;
+    const why = !c.complete ? (c.reason === 'timeout' ? 'the server timed out' : 'the server sent only part of the answer') : 'the answer was incomplete';
+    return `Whether it conflicts is not known: ${why} before the preview finished.`;
+  }
+  return 'No conflicts: it merges cleanly.';
+}
+
+/** The modal's detail: which tables change by how many rows, and whether it conflicts. */
+export function mergeConfirmationDetail(preview: MergePreview, intro: string): string {
+  if (preview.kind === 'unavailable') return `${intro}\n\nNo preview: ${preview.reason}`;
+  const { impact, completeness } = preview;
+  const atLeast = completeness.complete ? '' : 'at least ';
+  const tables = impact.tables;
+  const head = tables.length === 0
+    ? 'It changes no tables.'
+    : `It changes ${atLeast}${plural(impact.rowsChanged, 'row')} in ${plural(tables.length, 'table')}:`;
+  return [intro, '', head, ...tables.map((t) => `• ${tableLine(t)}`), '', conflictText(preview)].join('\n');
+}

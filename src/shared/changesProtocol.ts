@@ -1,0 +1,80 @@
+// Messages between the Changes view's script (src/renderer/changesView.ts) and its host
+// (src/views/changesPanel.ts), beside the grid's paging messages (./gridPaging.ts), which travel
+// on the same channel. The host accepts only messages that parse here or there.
+
+export type DiffKind = 'added' | 'modified' | 'removed';
+export const DIFF_KINDS: readonly DiffKind[] = ['added', 'modified', 'removed'];
+
+/** One changed table as the list on the left shows it. */
+export interface ChangedTableItem {
+  table: string;
+  /** added, dropped, modified or renamed (from → to name). */
+  change: string;
+  fromTable: string | null;
+  added: number | null;
+  /** null where Dolt cannot tell (keyless tables). */
+  modified: number | null;
+  removed: number | null;
+  schemaChanged: boolean;
+  dataChanged: boolean;
+}
+
+/** Host → view. */
+export type ChangesHostMessage =
+  /** The pair and its tables (or why they could not be read). */
+  | {
+      type: 'changes.list';
+      title: string;
+      /** e.g. `a1b2c3d → e4f5a6b in alice/prices`. */
+      subtitle: string;
+      tables: ChangedTableItem[];
+      /** Set when the server cut the list short: the view says it is partial. */
+      partial?: string;
+      error?: string;
+    }
+  /** The table whose diff the grid shows now (a `paged.show` follows). */
+  | { type: 'changes.table'; table: string; kinds: DiffKind[]; hideUnchanged: boolean; note?: string }
+  /** Part of the selected table's diff could not be read (timeout, count cut short). */
+  | { type: 'changes.partial'; table: string; message: string }
+  | { type: 'changes.error'; message: string }
+  | { type: 'changes.busy'; busy: boolean };
+
+/** View → host. */
+export type ChangesViewMessage =
+  | { type: 'ready' }
+  | { type: 'changes.select'; table: string }
+  | { type: 'changes.kinds'; kinds: DiffKind[] }
+  | { type: 'changes.hideUnchanged'; on: boolean }
+  | { type: 'changes.schemaDiff' }
+  | { type: 'changes.exportPatch' }
+  | { type: 'changes.reload' };
+
+const MAX_NAME = 1024;
+
+/** Checks a message from the view; undefined when it is not one of ours. */
+export function parseChangesViewMessage(raw: unknown): ChangesViewMessage | undefined {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const m = raw as Record<string, unknown>;
+  switch (m['type']) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'changes.select': {
+      const t = m['table'];
+      return typeof t === 'string' && t.length > 0 && t.length <= MAX_NAME ? { type: 'changes.select', table: t } : undefined;
+    }
+    case 'changes.kinds': {
+      const k = m['kinds'];
+      if (!Array.isArray(k) || k.length === 0 || k.length > 3) return undefined;
+      if (!k.every((x) => (DIFF_KINDS as readonly unknown[]).includes(x))) return undefined;
+      return { type: 'changes.kinds', kinds: DIFF_KINDS.filter((x) => k.includes(x)) };
+    }
+    case 'changes.hideUnchanged':
+      return typeof m['on'] === 'boolean' ? { type: 'changes.hideUnchanged', on: m['on'] } : undefined;
+    case 'changes.schemaDiff':
+    case 'changes.exportPatch':
+    case 'changes.reload':
+      return { type: m['type'] };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,130 @@
+// What the Changes view saves or opens beside itself: a table's row diff streamed to a file (CSV,
+// JSON, ... through src/platform/streamedExport.ts), its SQL patch streamed to a .sql file, and the
+// schema diff in VS Code's diff editor on two read-only virtual documents.
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import type { Logger } from '../core/logger';
+import type { DbRef } from '../api/index';
+import type { StreamFormat } from '../shared/gridPaging';
+import { exportStreamed, exportFileName } from '../platform/streamedExport';
+import { createPendingFile } from '../core/export/exportRun';
+import type { DiffPageSource } from '../core/review/diffSource';
+import type { ReviewRunner } from '../core/review/changesPin';
+import { LIST_LIMIT } from '../core/review/changesPin';
+import { patchPages } from '../core/review/patchPages';
+import { buildSchemaDiffQuery } from '../core/review/doltQueries';
+import { parseSchemaDiff, type TableChange } from '../core/review/tableChanges';
+import type { RevisionPair } from '../core/review/revisions';
+
+const EXPORT_PAGE = 2000;
+
+/** Streams every row of the diff (in its kind filter and columns) to a file the user picks. */
+export async function exportDiffRows(source: DiffPageSource, format: StreamFormat, name: string, log: Logger): Promise<string | undefined> {
+  const { columns, source: rows } = source.exportSource();
+  return exportStreamed({ columns, format, suggestedName: name, source: rows, view: { sort: [], filters: [] }, pageSize: EXPORT_PAGE }, log);
+}
+
+/** Streams the table's DOLT_PATCH to a .sql file; a failure or Cancel leaves no file. */
+export async function exportPatch(pair: Extract<RevisionPair, { kind: 'twoDot' }>, table: string, run: ReviewRunner, log: Logger): Promise<string | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const name = exportFileName(`${table}-${pair.from.slice(0, 7)}..${pair.to.slice(0, 7)}.patch`, 'sql');
+  const uri = await vscode.window.showSaveDialog({
+    title: `Export the changes of ${table} as a SQL patch`,
+    saveLabel: 'Export',
+    filters: { SQL: ['sql'] },
+    ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+  });
+  if (!uri) return undefined;
+  if (uri.scheme !== 'file') {
+    void vscode.window.showErrorMessage(`Export streams to a local file; ${uri.toString()} is not one.`);
+    return undefined;
+  }
+  const target = uri.fsPath;
+  try {
+    const statements = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Exporting the patch of ${table}`, cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        const file = await createPendingFile(target);
+        try {
+          let n = 0;
+          for await (const page of patchPages(pair, table, run, EXPORT_PAGE, abort.signal)) {
+            await file.write(page.text);
+            n += page.statements;
+            progress.report({ message: `${n.toLocaleString('en-US')} statements` });
+          }
+          if (abort.signal.aborted) throw new Error('cancelled');
+          await file.commit();
+          return n;
+        } catch (e) {
+          await file.abort();
+          throw abort.signal.aborted ? new PatchCancelled() : e;
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+    log.info(`exported ${statements} patch statements of ${table} to ${target}`);
+    void vscode.window.showInformationMessage(`Exported ${statements.toLocaleString('en-US')} statements to ${path.basename(target)}.`);
+    return target;
+  } catch (e) {
+    if (e instanceof PatchCancelled) {
+      void vscode.window.showInformationMessage(`Export cancelled; ${path.basename(target)} was not written.`);
+      return undefined;
+    }
+    const msg = e instanceof Error ? e.message : String(e);
+    log.error(`patch export to ${target} failed: ${msg}`);
+    void vscode.window.showErrorMessage(`Export failed, nothing was written to ${path.basename(target)}: ${msg}`);
+    return undefined;
+  }
+}
+
+class PatchCancelled extends Error {
+  override readonly name = 'PatchCancelled';
+}
+
+export const SCHEMA_SCHEME = 'versioned-db-schema';
+
+/** Read-only documents holding CREATE statements, addressed by `versioned-db-schema:` URIs. */
+export class SchemaDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly docs = new Map<string, string>();
+  private seq = 0;
+  private readonly registration: vscode.Disposable;
+
+  constructor() {
+    this.registration = vscode.workspace.registerTextDocumentContentProvider(SCHEMA_SCHEME, this);
+  }
+
+  /** A new document holding `text`, named `label` (e.g. `suppliers @ a1b2c3d.sql`). */
+  add(label: string, text: string): vscode.Uri {
+    const id = String(++this.seq);
+    // Keep the recent ones only: each diff adds two.
+    if (this.docs.size > 200) this.docs.delete(this.docs.keys().next().value as string);
+    this.docs.set(id, text);
+    return vscode.Uri.from({ scheme: SCHEMA_SCHEME, path: `/${label.replace(/[\\/]/g, '_')}`, query: id });
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.docs.get(uri.query) ?? '-- This schema is no longer held; show the schema diff again.';
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+    this.docs.clear();
+  }
+}
+
+/** Opens the diff editor on the table's CREATE statement at each end of the pair. */
+export async function showSchemaDiff(docs: SchemaDocuments, pair: Extract<RevisionPair, { kind: 'twoDot' }>, change: TableChange, run: ReviewRunner, db: DbRef): Promise<void> {
+  const parsed = parseSchemaDiff(await run(buildSchemaDiffQuery(pair, change.table), { limit: LIST_LIMIT }));
+  if (!parsed.completeness.complete) throw new Error(`The server did not return the whole schema diff of ${change.table}; try again.`);
+  const c = parsed.changes.find((x) => x.toTable === change.toTable || x.fromTable === change.fromTable) ?? parsed.changes[0];
+  if (!c) {
+    void vscode.window.showInformationMessage(`The schema of ${change.table} did not change between ${pair.from.slice(0, 7)} and ${pair.to.slice(0, 7)}.`);
+    return;
+  }
+  const left = docs.add(`${change.fromTable ?? change.table} @ ${pair.from.slice(0, 7)}.sql`, c.fromCreate ? `${c.fromCreate}\n` : '');
+  const right = docs.add(`${change.toTable ?? change.table} @ ${pair.to.slice(0, 7)}.sql`, c.toCreate ? `${c.toCreate}\n` : '');
+  await vscode.commands.executeCommand('vscode.diff', left, right, `${change.table} schema: ${pair.from.slice(0, 7)} ↔ ${pair.to.slice(0, 7)} (${db.owner}/${db.name})`);
+}

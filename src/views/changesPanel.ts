@@ -1,0 +1,381 @@
+// The Changes view: one webview editor per ChangesRequest. It pins the pair of revisions to two
+// commit hashes once (src/core/review/changesPin.ts), lists the changed tables with their counts,
+// and shows the selected table's row diff in the shared paged grid (a DiffPageSource answered by a
+// PageServer). Schema diffs open VS Code's diff editor; exports stream to a file
+// (./changesExports.ts). Messages from the webview are checked before anything acts on them.
+import * as vscode from 'vscode';
+import type { Logger } from '../core/logger';
+import type { Cell } from '../shared/wire';
+import type { DbRef, HubClient } from '../api/index';
+import { parseGridPagingMessage, DEFAULT_PAGE_SIZE, type HostPagingMessage, type PagedOutput } from '../shared/gridPaging';
+import { parseGridMessage } from '../core/sql/gridMessages';
+import { PageServer } from '../core/paging/pageServer';
+import { gridWebviewHtml, gridWebviewOptions } from '../platform/gridWebview';
+import { DIFF_KINDS, parseChangesViewMessage, type ChangedTableItem, type ChangesHostMessage, type DiffKind } from '../shared/changesProtocol';
+import { changesTitle, type ChangesRequest } from '../core/review/requests';
+import { loadDiffTableSpec, loadTableChanges, pinChanges, pinInputOfPull, type PinInput, type PinnedChanges, type ReviewRunner } from '../core/review/changesPin';
+import { DiffPageSource, changedDiffColumns } from '../core/review/diffSource';
+import type { DiffTableSpec } from '../core/review/doltQueries';
+import type { TableChange, TableChangeSummary } from '../core/review/tableChanges';
+import type { Completeness } from '../core/review/resultReader';
+import { exportDiffRows, exportPatch, showSchemaDiff, type SchemaDocuments } from './changesExports';
+
+export const CHANGES_VIEW_TYPE = 'versionedDb.changes';
+
+export interface ChangesPanelsDeps {
+  extensionUri: vscode.Uri;
+  clientFor(hostId: string): Pick<HubClient, 'runSql' | 'getPull'>;
+  log: Logger;
+  schemaDocs: SchemaDocuments;
+  /** The server's SQL time limit for one page (ms). */
+  timeoutMs?: () => number;
+}
+
+/** A stable key per request: the same request reveals its open view. */
+export function changesKey(r: ChangesRequest): string {
+  const t = r.target;
+  const base = `${t.hostId}\n${t.db.owner}/${t.db.name}`;
+  switch (r.kind) {
+    case 'commit':
+      return `${base}\ncommit:${r.commit}`;
+    case 'refs':
+      return `${base}\nrefs:${r.from}${r.threeDot ? '...' : '..'}${r.to}`;
+    case 'pull':
+      return `${base}\npull:${r.target.pullNumber}`;
+  }
+}
+
+export class ChangesPanels implements vscode.Disposable {
+  private readonly panels = new Map<string, ChangesPanel>();
+
+  constructor(private readonly deps: ChangesPanelsDeps) {}
+
+  /** Opens (or reveals) the view of `request`, at `request.table` when given. */
+  async show(request: ChangesRequest): Promise<ChangesPanel> {
+    const key = changesKey(request);
+    const open = this.panels.get(key);
+    if (open) {
+      open.reveal();
+      if (request.table) await open.select(request.table);
+      return open;
+    }
+    const panel = new ChangesPanel(request, this.deps, () => this.panels.delete(key));
+    this.panels.set(key, panel);
+    await panel.load();
+    return panel;
+  }
+
+  /** For tests: the open view of a request. */
+  panelFor(request: ChangesRequest): ChangesPanel | undefined {
+    return this.panels.get(changesKey(request));
+  }
+
+  dispose(): void {
+    for (const p of [...this.panels.values()]) p.dispose();
+    this.panels.clear();
+  }
+}
+
+function runnerFor(client: Pick<HubClient, 'runSql'>, db: DbRef, timeoutMs: number | undefined): ReviewRunner {
+  return (query, opts) =>
+    client.runSql(db, { ref: query.at, q: query.sql, limit: opts.limit, ...(timeoutMs ? { timeoutMs } : {}) }, opts.signal ? { signal: opts.signal } : undefined);
+}
+
+function itemOf(t: TableChange): ChangedTableItem {
+  return {
+    table: t.table,
+    change: t.kind,
+    fromTable: t.fromTable,
+    added: t.rows ? t.rows.added : t.dataChanged ? null : 0,
+    modified: t.rows ? t.rows.modified : t.dataChanged ? null : 0,
+    removed: t.rows ? t.rows.removed : t.dataChanged ? null : 0,
+    schemaChanged: t.schemaChanged,
+    dataChanged: t.dataChanged,
+  };
+}
+
+function partialText(c: Completeness, what: string): string | undefined {
+  if (c.complete) return undefined;
+  return c.reason === 'timeout'
+    ? `The server stopped at its time limit: ${what} may be incomplete.`
+    : `The server returned only part of the answer (its row limit): ${what} may be incomplete.`;
+}
+
+export class ChangesPanel implements vscode.Disposable {
+  readonly panel: vscode.WebviewPanel;
+  private readonly disposables: vscode.Disposable[] = [];
+  private ready = false;
+  private readonly queue: (HostPagingMessage | ChangesHostMessage)[] = [];
+  private disposed = false;
+  private pinned: PinnedChanges | undefined;
+  private run: ReviewRunner | undefined;
+  private readDb: DbRef;
+  private summary: TableChangeSummary | undefined;
+  private readonly specs = new Map<string, DiffTableSpec>();
+  private server: PageServer | undefined;
+  private source: DiffPageSource | undefined;
+  private selected: string | undefined;
+  private kinds: DiffKind[] = [...DIFF_KINDS];
+  private hideUnchanged = false;
+  private generation = 0;
+  /** What the view shows, for tests: the table list and the selected table. */
+  lastList: ChangedTableItem[] = [];
+
+  constructor(
+    readonly request: ChangesRequest,
+    private readonly deps: ChangesPanelsDeps,
+    private readonly onDispose: () => void,
+  ) {
+    this.readDb = request.target.db;
+    const title = changesTitle(request);
+    this.panel = vscode.window.createWebviewPanel(CHANGES_VIEW_TYPE, title, vscode.ViewColumn.Active, gridWebviewOptions(deps.extensionUri));
+    this.panel.webview.html = gridWebviewHtml(this.panel.webview, deps.extensionUri, 'changesView.js', title);
+    this.disposables.push(
+      this.panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),
+      this.panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  reveal(): void {
+    this.panel.reveal();
+  }
+
+  get pair(): PinnedChanges['pair'] | undefined {
+    return this.pinned?.pair;
+  }
+
+  get selectedTable(): string | undefined {
+    return this.selected;
+  }
+
+  private post(m: HostPagingMessage | ChangesHostMessage): void {
+    if (this.disposed) return;
+    if (!this.ready) {
+      this.queue.push(m);
+      return;
+    }
+    void this.panel.webview.postMessage(m);
+  }
+
+  private async pinInput(): Promise<{ input: PinInput; fork?: { db: DbRef } }> {
+    const r = this.request;
+    switch (r.kind) {
+      case 'refs':
+        return { input: { kind: 'refs', from: r.from, to: r.to, threeDot: !!r.threeDot } };
+      case 'commit':
+        return { input: { kind: 'commit', commit: r.commit } };
+      case 'pull': {
+        const pull = await this.deps.clientFor(r.target.hostId).getPull(r.target.db, r.target.pullNumber);
+        const { input, fork } = pinInputOfPull(pull, r.target.db);
+        return fork ? { input, fork: { db: fork } } : { input };
+      }
+    }
+  }
+
+  /** Pins the pair and reads the table list (once per view; Reload reads it again). */
+  async load(): Promise<void> {
+    const gen = ++this.generation;
+    const client = this.deps.clientFor(this.request.target.hostId);
+    const timeoutMs = this.deps.timeoutMs?.();
+    const title = changesTitle(this.request);
+    const where = `${this.request.target.db.owner}/${this.request.target.db.name}`;
+    try {
+      const { input, fork } = await this.pinInput();
+      const target = runnerFor(client, this.request.target.db, timeoutMs);
+      const forkRun = fork ? runnerFor(client, fork.db, timeoutMs) : undefined;
+      const pinned = await pinChanges(input, target, forkRun);
+      if (gen !== this.generation || this.disposed) return;
+      this.pinned = pinned;
+      this.readDb = pinned.readInFork && fork ? fork.db : this.request.target.db;
+      this.run = pinned.readInFork && forkRun ? forkRun : target;
+      this.summary = await loadTableChanges(pinned.pair, this.run);
+      if (gen !== this.generation || this.disposed) return;
+      this.lastList = this.summary.tables.map(itemOf);
+      const partial = partialText(this.summary.completeness, 'the list of changed tables');
+      const readAt = pinned.readInFork ? ` (read in the fork ${this.readDb.owner}/${this.readDb.name})` : '';
+      this.post({
+        type: 'changes.list',
+        title,
+        subtitle: `${pinned.pair.from.slice(0, 7)} → ${pinned.pair.to.slice(0, 7)} in ${where}${readAt}`,
+        tables: this.lastList,
+        ...(partial ? { partial } : {}),
+      });
+      const first = this.request.table && this.lastList.some((t) => t.table === this.request.table) ? this.request.table : this.lastList[0]?.table;
+      if (first) await this.select(first);
+    } catch (e) {
+      if (gen !== this.generation || this.disposed) return;
+      const message = e instanceof Error ? e.message : String(e);
+      this.deps.log.warn(`changes ${title}: ${message}`);
+      this.post({ type: 'changes.list', title, subtitle: where, tables: [], error: `Could not read the changes: ${message}` });
+    }
+  }
+
+  /** Shows `table`'s row diff in the grid with the current kind filter and column choice. */
+  async select(table: string): Promise<void> {
+    const change = this.summary?.tables.find((t) => t.table === table);
+    const pinned = this.pinned;
+    const run = this.run;
+    if (!change || !pinned || !run) return;
+    const gen = ++this.generation;
+    if (this.selected !== table) {
+      this.selected = table;
+      this.hideUnchanged = false;
+      this.kinds = [...DIFF_KINDS];
+    }
+    try {
+      let spec = this.specs.get(table);
+      if (!spec) {
+        spec = await loadDiffTableSpec(pinned.pair, change, run);
+        this.specs.set(table, spec);
+      }
+      let columns: string[] | undefined;
+      let note: string | undefined;
+      if (this.hideUnchanged) {
+        columns = await changedDiffColumns(pinned.pair, spec, run);
+        if (!columns) note = 'The server could not check every row in time, so every column is shown.';
+      }
+      if (gen !== this.generation || this.disposed) return;
+      this.showSource(change, spec, columns, note);
+    } catch (e) {
+      if (gen !== this.generation || this.disposed) return;
+      const message = e instanceof Error ? e.message : String(e);
+      this.deps.log.warn(`changes of ${table}: ${message}`);
+      this.post({ type: 'changes.table', table, kinds: this.kinds, hideUnchanged: this.hideUnchanged });
+      this.post({ type: 'changes.error', message: `Could not read the diff of ${table}: ${message}` });
+    }
+  }
+
+  private showSource(change: TableChange, spec: DiffTableSpec, columns: string[] | undefined, note: string | undefined): void {
+    const pinned = this.pinned as PinnedChanges;
+    const run = this.run as ReviewRunner;
+    const table = change.table;
+    const rows = change.rows;
+    const all = this.kinds.length === DIFF_KINDS.length;
+    // The stat's counts are the diff's row counts when it has them all (a keyed table, a complete list).
+    const knownTotal =
+      rows && rows.modified !== null && this.summary?.completeness.complete
+        ? this.kinds.reduce((n, k) => n + (k === 'added' ? rows.added : k === 'removed' ? rows.removed : (rows.modified ?? 0)), 0)
+        : undefined;
+    const source = new DiffPageSource({
+      pair: pinned.pair,
+      spec,
+      run,
+      ...(all ? {} : { kinds: this.kinds }),
+      ...(columns ? { columns } : {}),
+      ...(knownTotal !== undefined ? { knownTotal } : {}),
+      onPartial: (c) => {
+        const text = partialText(c, `the diff of ${table}`);
+        if (text) this.post({ type: 'changes.partial', table, message: text });
+      },
+    });
+    this.server?.dispose();
+    this.source = source;
+    const sourceId = `changes-${table}-${this.generation}`;
+    const keyed = source.keyColumns().length > 0;
+    const output: PagedOutput = {
+      v: 1,
+      kind: 'paged',
+      sourceId,
+      columns: source.gridColumns(),
+      target: { hostId: this.request.target.hostId, owner: this.readDb.owner, name: this.readDb.name, ref: `${pinned.pair.from.slice(0, 7)}..${pinned.pair.to.slice(0, 7)}` },
+      commit: pinned.pair.to,
+      title: `${table}: ${pinned.pair.from.slice(0, 7)} → ${pinned.pair.to.slice(0, 7)}`,
+      pageSize: DEFAULT_PAGE_SIZE,
+      ...(knownTotal !== undefined ? { totalRows: knownTotal } : {}),
+      serverSort: false,
+      serverFilter: false,
+      frozenColumns: source.keyColumns().length,
+      ...(keyed ? {} : { note: 'No primary key on both sides: pages are read by position.' }),
+    };
+    this.server = new PageServer({
+      sourceId,
+      source,
+      post: (m) => this.post(m),
+      onError: (e) => this.deps.log.warn(`diff of ${table}: ${e instanceof Error ? e.message : String(e)}`),
+    });
+    this.post({ type: 'changes.table', table, kinds: this.kinds, hideUnchanged: this.hideUnchanged, ...(note ? { note } : {}) });
+    this.post({ type: 'paged.show', output });
+    this.server.start();
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    if (raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'ready') {
+      this.ready = true;
+      for (const m of this.queue.splice(0)) void this.panel.webview.postMessage(m);
+      return;
+    }
+    try {
+      const paging = parseGridPagingMessage(raw);
+      if (paging) {
+        if (this.server?.handle(paging)) return;
+        if (paging.type === 'export.stream' && this.source && this.selected && this.pinned) {
+          await exportDiffRows(this.source, paging.format, `${this.selected}-${this.pinned.pair.from.slice(0, 7)}..${this.pinned.pair.to.slice(0, 7)}`, this.deps.log);
+        }
+        return;
+      }
+      const m = parseChangesViewMessage(raw);
+      if (m) {
+        await this.handle(m);
+        return;
+      }
+      const g = parseGridMessage(raw);
+      if (g?.type === 'copy') {
+        await vscode.env.clipboard.writeText(g.text);
+        vscode.window.setStatusBarMessage(`Copied ${g.rows} ${g.rows === 1 ? 'row' : 'rows'}`, 3000);
+        return;
+      }
+      this.deps.log.warn('the Changes view sent a message that is not understood; ignored');
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.deps.log.error(`Changes view action failed: ${message}`);
+      void vscode.window.showErrorMessage(message);
+    }
+  }
+
+  /** Runs one message of the view (exposed for integration tests that play the user's clicks). */
+  async handle(m: NonNullable<ReturnType<typeof parseChangesViewMessage>>): Promise<void> {
+    const pinned = this.pinned;
+    switch (m.type) {
+      case 'ready':
+        return;
+      case 'changes.select':
+        await this.select(m.table);
+        return;
+      case 'changes.kinds':
+        this.kinds = m.kinds;
+        if (this.selected) await this.select(this.selected);
+        return;
+      case 'changes.hideUnchanged':
+        this.hideUnchanged = m.on;
+        if (this.selected) await this.select(this.selected);
+        return;
+      case 'changes.reload':
+        this.specs.clear();
+        await this.load();
+        return;
+      case 'changes.schemaDiff': {
+        const change = this.summary?.tables.find((t) => t.table === this.selected);
+        if (change && pinned && this.run) await showSchemaDiff(this.deps.schemaDocs, pinned.pair, change, this.run, this.readDb);
+        return;
+      }
+      case 'changes.exportPatch':
+        if (this.selected && pinned && this.run) await exportPatch(pinned.pair, this.selected, this.run, this.deps.log);
+        return;
+    }
+  }
+
+  /** For tests: rows [start, end) of the selected table's diff as the grid gets them. */
+  async readSelected(start: number, end: number): Promise<{ rows: Cell[][]; kinds?: unknown[]; old?: unknown[] } | undefined> {
+    return this.source?.read(start, end, { sort: [], filters: [] }, new AbortController().signal);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.server?.dispose();
+    this.onDispose();
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+  }
+}
+

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { cellOf, importTable, openFromTree, plain } from './tableHelpers.mjs';
+
+export const name = 'the table browser keeps what it loaded when the server fails mid-scroll (Retry reloads), and says when the branch moves (Refresh reopens at the new head)';
+export const timeout = 300_000;
+// While the hub is stopped on purpose, reads fail; the browser logs them as warnings, and the
+// ref check may fail the same way.
+export const expectedErrors = [/fetch failed|ECONNREFUSED|could not reach|not reachable/i];
+
+const ROWS = 3000;
+
+/** @param {import('../lib/context.mjs').ScenarioContext} ctx */
+export async function run(ctx) {
+  const { page } = ctx;
+  const lines = ['id,label'];
+  for (let i = 1; i <= ROWS; i++) lines.push(`${i},row ${i}`);
+  await importTable(ctx, 'series', `${lines.join('\n')}\n`, ['id']);
+
+  await ctx.fixture.signedIn('alice');
+  await ctx.fixture.databases('alice/prices');
+  const grid = await openFromTree(ctx, 'series');
+  const summary = grid.locator('.vdb-summary');
+  await summary.filter({ hasText: `${ROWS.toLocaleString('en-US')} rows` }).waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  await cellOf(grid, 0, 0).waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+
+  // The server goes away mid-scroll: the rows of the page it could not read say so, with Retry;
+  // the first rows, already loaded, stay on screen after scrolling back.
+  await ctx.hub.whileStopped(async () => {
+    await cellOf(grid, 0, 1).click();
+    await page.keyboard.press('Control+End');
+    // The last row's own error (its page failed), not a neighbour page's.
+    const failed = grid.locator('.vdb-rowerror', { hasText: 'Could not load these rows', has: grid.locator(`.vdb-retry[data-retry="${ROWS - 1}"]`) });
+    await failed.waitFor({ state: 'visible', timeout: ctx.scaled(90_000) });
+    assert.equal(await failed.locator('.vdb-retry').count(), 1);
+    await ctx.screenshot('failed-rows-with-retry');
+    await page.keyboard.press('Control+Home');
+    await cellOf(grid, 0, 1).waitFor({ state: 'visible', timeout: ctx.scaled(10_000) });
+    assert.equal(await cellOf(grid, 0, 1).innerText(), 'row 1');
+    await page.keyboard.press('Control+End');
+    await failed.waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  });
+  // Back up: Retry reads the failed page, and the last row shows.
+  await grid.locator(`.vdb-retry[data-retry="${ROWS - 1}"]`).click();
+  await cellOf(grid, ROWS - 1, 1).waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
+  assert.equal(await cellOf(grid, ROWS - 1, 1).innerText(), `row ${ROWS}`);
+  await ctx.screenshot('retried');
+
+  // main moves on (ten more rows); the browser still shows its commit, and says main moved once it
+  // looks again (when the panel regains focus).
+  const more = ['id,label'];
+  for (let i = ROWS + 1; i <= ROWS + 10; i++) more.push(`${i},row ${i}`);
+  await importTable(ctx, 'series', `${more.join('\n')}\n`, ['id'], 'update');
+  const [after] = await plain(ctx, 'SELECT COUNT(*) FROM series');
+  assert.equal(after[0], String(ROWS + 10));
+  await ctx.treeItem('Tables').then((r) => r.click());
+  await page.locator('.part.editor .tab', { hasText: 'series @ main' }).first().click();
+  const moved = grid.locator('[data-banner="moved"]');
+  await moved.waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  assert.match(await moved.innerText(), /main/);
+  assert.ok(await summary.filter({ hasText: `${ROWS.toLocaleString('en-US')} rows` }).isVisible(), 'still the rows of the commit it opened at');
+  await ctx.screenshot('ref-moved');
+  await moved.locator('.vdb-refresh').click();
+  await summary.filter({ hasText: `${(ROWS + 10).toLocaleString('en-US')} rows` }).waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  await ctx.screenshot('refreshed');
+}
