@@ -9,7 +9,7 @@ import type { AccountCommandDeps } from './commands/accountCommands';
 import { showOperationFailure, withOperationProgress } from './commands/operations';
 import { registerImportCommands } from './commands/importCommands';
 import { registerPullCommands } from './commands/pullCommands';
-import { registerSqlNotebooks } from './notebook/sqlNotebooks';
+import { registerSqlNotebooks, type SqlNotebookApi } from './notebook/sqlNotebooks';
 
 /** What activate returns: the live objects, for integration tests and sibling features. */
 export interface VersionedDbApi {
@@ -17,6 +17,8 @@ export interface VersionedDbApi {
   readonly tree: DatabaseTree;
   /** Everything F1's command logic runs with; tests swap `ui` for a scripted one. */
   readonly commandDeps: AccountCommandDeps;
+  /** SQL notebooks' live parts (query history, the result panel, Load All Rows sessions). */
+  readonly notebooks: SqlNotebookApi;
 }
 
 // Composition root only: construct, register, push to context.subscriptions.
@@ -39,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     validate: (site: string, token: string, signal: AbortSignal) => services.validate(site, token, signal),
     log: taggedLogger(log, 'commands'),
   };
+  const notebooks = registerSqlNotebooks(context, { ui, clients: services.clients, databases: tree.databases, log: taggedLogger(log, 'sql') });
   context.subscriptions.push(
     log,
     services,
@@ -47,14 +50,14 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     ...registerCommands(commandDeps),
     registerImportCommands(commandDeps),
     registerPullCommands({ ...commandDeps, extensionUri: context.extensionUri, log: taggedLogger(log, 'pulls') }),
-    ...registerSqlNotebooks(context, { ui, clients: services.clients, databases: tree.databases, log: taggedLogger(log, 'sql') }).disposables,
+    ...notebooks.disposables,
   );
   // The demo's folder setting: start after activation returns, so activation itself stays fast.
   if (services.currentSettings.localHub.startOnActivation) {
     setTimeout(() => void vscode.commands.executeCommand(Commands.startLocalHub), 0);
   }
   log.info(`Versioned DB activated in ${Math.round(performance.now() - started)} ms${moduleEvaluation()}`);
-  return { services, tree, commandDeps };
+  return { services, tree, commandDeps, notebooks: notebooks.api };
 }
 
 // Set by esbuild.mjs's banner and footer around the bundle; absent when run unbundled.

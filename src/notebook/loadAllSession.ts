@@ -40,6 +40,8 @@ export class LoadAllSession {
   private readonly server: PageServer;
   private totalRows: number | undefined;
   private disposed = false;
+  /** The last export started (resolves with the path written, or undefined), for tests. */
+  lastExport: Promise<string | undefined> | undefined;
 
   private constructor(
     private readonly result: QueryOutput,
@@ -113,18 +115,18 @@ export class LoadAllSession {
     if (this.disposed) return false;
     if (this.server.handle(m)) return true;
     if (m.type === 'export.stream' && m.sourceId === this.sourceId) {
-      void this.exportAll(m.format);
+      this.lastExport = this.exportAll(m.format);
       return true;
     }
     return false;
   }
 
-  private async exportAll(format: Extract<GridPagingMessage, { type: 'export.stream' }>['format']): Promise<void> {
+  private async exportAll(format: Extract<GridPagingMessage, { type: 'export.stream' }>['format']): Promise<string | undefined> {
     const t = this.result.target;
     // Pages as large as the first response (a size the server is known to answer), so a big
     // export sends few statements; one page is all that is held at a time.
     const pageSize = Math.max(DEFAULT_PAGE_SIZE, Math.min(this.result.result.rows.length, 10_000));
-    await exportStreamed(
+    return exportStreamed(
       {
         columns: this.output.columns,
         format,

@@ -63,8 +63,8 @@ export class NotebookLoadAll implements vscode.Disposable {
   }
 
   /** Sessions being served (integration tests check that they end). */
-  get size(): number {
-    return this.held.size;
+  get sessions(): LoadAllSession[] {
+    return [...this.held.values()].map((h) => h.session);
   }
 
   /** Handles a paging message from the renderer; false when it is not one (copy, export of a whole result). */

@@ -5,7 +5,12 @@ import { strict as assert } from 'node:assert';
 import { QueryPageError, QueryPageSource, loadAllPlan, type RunAtCommit } from '../../../../src/core/paging/querySource';
 import { pagesOf } from '../../../../src/core/paging/pagesOf';
 import type { QueryResult } from '../../../../src/shared/wire';
+import { createExportWriter } from '../../../../src/core/export/exportWriters';
+import { ExportCancelled, createPendingFile, runExport } from '../../../../src/core/export/exportRun';
 import { SqliteEngine } from '../../../helpers/sqliteEngine';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const NO_VIEW = { sort: [], filters: [] };
 const cols = (...names: string[]) => names.map((name) => ({ name }));
@@ -97,6 +102,55 @@ describe('Load All Rows page source (core/paging/querySource)', () => {
     assert.match(src.checkView({ sort: [{ column: 'id', direction: 'asc' }], filters: [] }) ?? '', /add ORDER BY or WHERE to the query/);
     assert.equal(src.checkView(NO_VIEW), undefined);
     await assert.rejects(src.read(0, 10, { sort: [], filters: [{ column: 'id', op: 'isNull' }] }, new AbortController().signal), QueryPageError);
+  });
+
+  describe('streamed export of every row (what Export… does after Load All Rows)', () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'vdb-loadall-export-'));
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    const columns = [{ name: 'id', type: 'bigint' }, { name: 'name', type: 'text' }, { name: 'price', type: 'double' }];
+
+    it('writes every row of the query as CSV, one page at a time', async () => {
+      const src = new QueryPageSource({ query: QUERY, run: runner().run, columnCount: 3 });
+      const target = join(dir, 'all.csv');
+      const file = await createPendingFile(target);
+      const signal = new AbortController().signal;
+      const progress: number[] = [];
+      const rows = await runExport({ pages: pagesOf(src, NO_VIEW, 500, signal), writer: createExportWriter('csv', columns, file), file, signal, onProgress: (n) => progress.push(n) });
+      assert.equal(rows, 1234);
+      assert.deepEqual(progress, [500, 1000, 1234]);
+      const lines = readFileSync(target, 'utf8').trimEnd().split('\r\n');
+      assert.equal(lines.length, 1235);
+      const plain = engine.rows(QUERY);
+      assert.equal(lines[1], plain[0]!.map((c) => c ?? '').join(','));
+      assert.equal(lines[1234], plain[1233]!.map((c) => c ?? '').join(','));
+    });
+
+    it('cancelled after the second page, or failing on the third, leaves no file under the name', async () => {
+      const abort = new AbortController();
+      let reads = 0;
+      const { run } = runner();
+      const cancelling = new QueryPageSource({ query: QUERY, columnCount: 3, run: async (q, limit, signal) => {
+        if (++reads === 2) abort.abort();
+        return run(q, limit, signal);
+      } });
+      const target = join(dir, 'cancelled.csv');
+      const file = await createPendingFile(target);
+      await assert.rejects(runExport({ pages: pagesOf(cancelling, NO_VIEW, 500, abort.signal), writer: createExportWriter('csv', columns, file), file, signal: abort.signal }), ExportCancelled);
+      assert.equal(existsSync(target), false);
+
+      const timeout: QueryResult = { columns: [], rows: [], status: 'timeout', message: 'stopped' };
+      const failing = new QueryPageSource({ query: QUERY, columnCount: 3, run: runner({ fail: (q) => (q.includes('OFFSET 1000') ? timeout : undefined) }).run });
+      const target2 = join(dir, 'failed.csv');
+      const file2 = await createPendingFile(target2);
+      const signal = new AbortController().signal;
+      await assert.rejects(runExport({ pages: pagesOf(failing, NO_VIEW, 500, signal), writer: createExportWriter('csv', columns, file2), file: file2, signal }), /Rows 1,001–1,500 timed out/);
+      assert.equal(existsSync(target2), false);
+      assert.deepEqual(readdirSync(dir), [], 'no partial file is left beside it either');
+    });
   });
 
   describe('loadAllPlan (whether Load All Rows is offered, and why not)', () => {
