@@ -104,8 +104,10 @@ describe('Load All Rows (notebook host side)', function () {
     assert.equal(loadAll().sessions.length, 1);
     const uri = editor.notebook.uri.toString();
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    for (let i = 0; i < 100 && vscode.workspace.notebookDocuments.some((d) => d.uri.toString() === uri); i++) await new Promise((r) => setTimeout(r, 100));
-    if (!vscode.workspace.notebookDocuments.some((d) => d.uri.toString() === uri)) assert.equal(loadAll().sessions.length, 0, 'closing the notebook ends its sessions');
+    const open = () => vscode.workspace.notebookDocuments.some((d) => d.uri.toString() === uri);
+    for (let i = 0; i < 200 && open(); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(open(), false, 'the notebook closed');
+    assert.equal(loadAll().sessions.length, 0, 'closing the notebook ends its sessions');
   });
 
   function stub<K extends keyof typeof vscode.window>(name: K, fake: unknown): void {
