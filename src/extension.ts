@@ -9,7 +9,7 @@ import type { AccountCommandDeps } from './commands/accountCommands';
 import { showOperationFailure, withOperationProgress } from './commands/operations';
 import { registerImportCommands } from './commands/importCommands';
 import { registerPullCommands } from './commands/pullCommands';
-import { registerSqlNotebooks } from './notebook/sqlNotebooks';
+import { registerSqlNotebooks, type SqlNotebookApi } from './notebook/sqlNotebooks';
 import { registerHistoryCommands } from './commands/historyRegistration';
 import { registerTableCommands } from './commands/tableCommands';
 import { registerChangesCommands } from './commands/changesCommands';
@@ -20,6 +20,8 @@ export interface VersionedDbApi {
   readonly tree: DatabaseTree;
   /** Everything F1's command logic runs with; tests swap `ui` for a scripted one. */
   readonly commandDeps: AccountCommandDeps;
+  /** SQL notebooks' live parts (query history, the result panel, Load All Rows sessions). */
+  readonly notebooks: SqlNotebookApi;
 }
 
 // Composition root only: construct, register, push to context.subscriptions.
@@ -42,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     validate: (site: string, token: string, signal: AbortSignal) => services.validate(site, token, signal),
     log: taggedLogger(log, 'commands'),
   };
+  const notebooks = registerSqlNotebooks(context, { ui, clients: services.clients, databases: tree.databases, log: taggedLogger(log, 'sql') });
   context.subscriptions.push(
     log,
     services,
@@ -50,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     ...registerCommands(commandDeps),
     registerImportCommands(commandDeps),
     registerPullCommands({ ...commandDeps, extensionUri: context.extensionUri, log: taggedLogger(log, 'pulls'), viewed: context.workspaceState }),
-    ...registerSqlNotebooks(context, { ui, clients: services.clients, databases: tree.databases, log: taggedLogger(log, 'sql') }).disposables,
+    ...notebooks.disposables,
     // History (issue #15): Show History of a table, Show Row History.
     ...registerHistoryCommands({ ui, clients: services.clients, log: taggedLogger(log, 'history'), extensionUri: context.extensionUri }),
     // Tables at a ref and the table browser (issue #14)
@@ -63,7 +66,7 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     setTimeout(() => void vscode.commands.executeCommand(Commands.startLocalHub), 0);
   }
   log.info(`Versioned DB activated in ${Math.round(performance.now() - started)} ms${moduleEvaluation()}`);
-  return { services, tree, commandDeps };
+  return { services, tree, commandDeps, notebooks: notebooks.api };
 }
 
 // Set by esbuild.mjs's banner and footer around the bundle; absent when run unbundled.

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '../core/logger';
 import type { ErrorContext } from '../core/errorMessages';
 import { describeError, isCancellation } from '../core/errorMessages';
@@ -14,6 +15,7 @@ import { runQuery, type RefResolver, type SqlClient } from './queryRunner';
 import type { QueryHistoryStore } from './queryHistoryStore';
 import type { SqlSettings } from './sqlSettings';
 import { OutputMeta, targetOf } from './sqlNotebookSerializer';
+import { loadAllFields } from './loadAllSession';
 
 export interface SqlRunDeps {
   clientFor(hostId: string): SqlClient;
@@ -38,7 +40,7 @@ export function toCellOutput(output: QueryOutput): vscode.NotebookCellOutput {
       vscode.NotebookCellOutputItem.json(output, QUERY_RESULT_MIME),
       vscode.NotebookCellOutputItem.text(markdownFallback(output), 'text/markdown'),
     ],
-    { [OutputMeta.commit]: output.commit, [OutputMeta.ref]: output.target.ref },
+    { [OutputMeta.commit]: output.commit, [OutputMeta.ref]: output.target.ref, ...(output.key ? { [OutputMeta.key]: output.key } : {}) },
   );
 }
 
@@ -107,11 +109,13 @@ export class SqlNotebookController implements vscode.Disposable {
       const outputs: vscode.NotebookCellOutput[] = [];
       let ok = true;
       for (const s of statements) {
-        const output = await runQuery(client, target, s.text, settings, {
+        const ran = await runQuery(client, target, s.text, settings, {
           signal: abort.signal,
           ...(resolution.commit ? { commit: resolution.commit } : {}),
           hostLabel: this.deps.labelOf(target.hostId),
         });
+        // Past the row limit: a key for Load All Rows to find this result by, and whether it can.
+        const output: QueryOutput = ran.result.status === 'row_limit' ? { ...ran, key: randomUUID(), ...loadAllFields(ran) } : ran;
         outputs.push(toCellOutput(output));
         await execution.replaceOutput(outputs);
         void this.deps.history

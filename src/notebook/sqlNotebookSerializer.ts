@@ -10,7 +10,7 @@ import {
 /** Cell metadata keys (kept in the file as `target` and `ranAtCommit`). */
 export const CellMeta = { target: 'target' } as const;
 /** Output metadata: the commit the ref pointed at when the output was produced. */
-export const OutputMeta = { commit: 'commit', ref: 'ref' } as const;
+export const OutputMeta = { commit: 'commit', ref: 'ref', key: 'key' } as const;
 
 export function targetOf(metadata: { readonly [key: string]: unknown } | undefined): NotebookTarget | undefined {
   const t = metadata?.[CellMeta.target] as Partial<NotebookTarget> | undefined;

@@ -12,6 +12,8 @@ import { registerSqlLanguageFeatures } from './sqlLanguageFeatures';
 import { SqlNotebookController } from './sqlNotebookController';
 import { SqlNotebookSerializer } from './sqlNotebookSerializer';
 import { SqlResultPanel } from './sqlResultPanel';
+import { NotebookLoadAll } from './notebookLoadAll';
+import type { LoadAllDeps } from './loadAllSession';
 import { readSqlSettings } from './sqlSettings';
 
 /** What the extension passes in: the notebook commands' own dependencies without the parts built here. */
@@ -22,6 +24,7 @@ export interface SqlNotebookApi {
   readonly history: QueryHistoryStore;
   readonly refs: RefResolver;
   readonly panel: SqlResultPanel;
+  readonly loadAll: NotebookLoadAll;
 }
 
 export function registerSqlNotebooks(
@@ -35,7 +38,8 @@ export function registerSqlNotebooks(
   const schemas = new SchemaService(clientFor, refs, deps.log);
   const editorTargets = new EditorTargets(context.workspaceState);
   const onGridMessage = (raw: unknown) => handleGridMessage(raw, deps.log);
-  const panel = new SqlResultPanel(context.extensionUri, onGridMessage, deps.log);
+  const loadAllDeps: LoadAllDeps = { clientFor, labelOf: (id) => deps.clients.labelOf(id), settings, log: deps.log };
+  const panel = new SqlResultPanel(context.extensionUri, onGridMessage, deps.log, loadAllDeps);
   const statusBar = new SqlCellStatusBar(refs, (id) => deps.clients.labelOf(id));
   const controller = new SqlNotebookController({
     clientFor,
@@ -57,8 +61,11 @@ export function registerSqlNotebooks(
   });
 
   const messaging = vscode.notebooks.createRendererMessaging(Notebooks.renderer);
+  // Load All Rows: pages of a result past the row limit, served while its grid shows them.
+  const loadAll = new NotebookLoadAll(messaging, loadAllDeps);
   const messageSub = messaging.onDidReceiveMessage(async ({ editor, message }) => {
     try {
+      if (loadAll.handle(editor, message)) return;
       const reply = await handleGridMessage(message, deps.log);
       if (reply) void messaging.postMessage(reply, editor);
     } catch (e) {
@@ -91,10 +98,11 @@ export function registerSqlNotebooks(
       { dispose: () => registration.dispose() },
       configSub,
       messageSub,
+      loadAll,
       panel,
       ...registerSqlLanguageFeatures(schemas, (doc) => editorTargets.get(doc.uri), deps.log),
       ...commands,
     ],
-    api: { history, refs, panel },
+    api: { history, refs, panel, loadAll },
   };
 }

@@ -3,11 +3,14 @@
 // failed export leaves no file under the chosen name (src/core/export/exportRun.ts).
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import type { Cell, QueryColumn } from '../shared/wire';
+import type { QueryColumn } from '../shared/wire';
 import { STREAM_FORMAT_EXTENSIONS, STREAM_FORMAT_LABELS, type StreamFormat } from '../shared/gridPaging';
 import { createExportWriter } from '../core/export/exportWriters';
 import { ExportCancelled, createPendingFile, runExport } from '../core/export/exportRun';
 import type { PageSource, PageView } from '../core/paging/pageServer';
+import { pagesOf } from '../core/paging/pagesOf';
+
+export { pagesOf };
 import type { Logger } from '../core/logger';
 
 export interface StreamedExport {
@@ -23,16 +26,6 @@ export interface StreamedExport {
   pageSize: number;
   /** The row count when known, for "n of m" progress. */
   totalRows?: number;
-}
-
-/** Reads `source` in order, a page at a time, until a short page. */
-export async function* pagesOf(source: PageSource, view: PageView, pageSize: number, signal: AbortSignal): AsyncGenerator<Cell[][]> {
-  for (let start = 0; ; start += pageSize) {
-    if (signal.aborted) return;
-    const page = await source.read(start, start + pageSize, view, signal);
-    if (page.rows.length > 0) yield page.rows;
-    if (page.end || page.rows.length < pageSize) return;
-  }
 }
 
 /** File-name safe: no path separators or characters Windows refuses. */

@@ -233,19 +233,22 @@ export function resultBanners(d: Document, c: QueryOutput, post: ((m: GridPaging
       }),
     );
   }
-  const b = statusBanner(c.result, c.limit);
+  let b = statusBanner(c.result, c.limit);
   if (!b) return out;
   const actions: BannerAction[] = [];
   if (c.result.status === 'row_limit' && c.canLoadAll && post) {
+    b = { ...b, advice: `${b.advice} Or load every row: Load All Rows reads the same query again at the same commit, a page at a time.` };
     actions.push({
       label: 'Load All Rows',
       cls: 'vdb-loadall',
       run: (btn) => {
         btn.disabled = true;
         btn.textContent = 'Loading all rows…';
-        post({ type: 'loadAll' });
+        post(c.key ? { type: 'loadAll', key: c.key } : { type: 'loadAll' });
       },
     });
+  } else if (c.result.status === 'row_limit' && c.loadAllUnavailable) {
+    b = { ...b, advice: `${b.advice} Load All Rows is not available: ${c.loadAllUnavailable}` };
   }
   out.push(banner(d, b, String(c.result.status), actions));
   return out;

@@ -54,10 +54,20 @@ export function activate(ctx: RendererContext): RendererApi {
     // Paging messages carry the output id, so the host can answer the grid that asked.
     post: ctx.postMessage ? (m: GridPagingMessage) => post({ ...m, outputId }) : undefined,
   });
+  // A grid that showed a paged source (after Load All Rows) tells the host it is gone when it is
+  // re-rendered or disposed, so the host stops serving it; the output itself still holds the
+  // first response, and a new render shows that again with Load All Rows.
+  const drop = (id: string): void => {
+    const g = grids.get(id);
+    if (!g) return;
+    const sourceId = g.pagedSourceId;
+    if (sourceId) post({ type: 'paged.closed', sourceId, outputId: id });
+    g.dispose();
+    grids.delete(id);
+  };
   return {
     renderOutputItem(item, element) {
-      grids.get(item.id)?.dispose();
-      grids.delete(item.id);
+      drop(item.id);
       element.replaceChildren();
       let data: unknown;
       try {
@@ -75,12 +85,10 @@ export function activate(ctx: RendererContext): RendererApi {
     },
     disposeOutputItem(id) {
       if (id === undefined) {
-        for (const g of grids.values()) g.dispose();
-        grids.clear();
+        for (const key of [...grids.keys()]) drop(key);
         return;
       }
-      grids.get(id)?.dispose();
-      grids.delete(id);
+      drop(id);
     },
   };
 }

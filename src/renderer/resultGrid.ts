@@ -91,6 +91,11 @@ export class ResultGrid {
     this.build(content);
   }
 
+  /** The paged source this grid shows, if it shows one (the host stops serving it when the grid goes). */
+  get pagedSourceId(): string | undefined {
+    return this.paged?.sourceId;
+  }
+
   private get paged(): PagedOutput | undefined {
     return isPagedOutput(this.content) ? this.content : undefined;
   }

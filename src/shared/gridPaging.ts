@@ -107,8 +107,13 @@ export type GridPagingMessage =
   | { type: 'page.cancel'; sourceId: string; requestId: number }
   /** The user changed the sort or the filters: the host answers with `page.reset`. */
   | { type: 'view.change'; sourceId: string; sort: ColumnSort[]; filters: ColumnFilter[] }
-  /** "Load All Rows" on a result that ended at the row limit. */
-  | { type: 'loadAll' }
+  /**
+   * "Load All Rows" on a result that ended at the row limit; `key` is the result's
+   * `QueryOutput.key` (a notebook holds many results; the SQL result panel one).
+   */
+  | { type: 'loadAll'; key?: string }
+  /** The grid showing this paged source went away (re-rendered, cleared): the host stops serving it. */
+  | { type: 'paged.closed'; sourceId: string }
   /** Export every row of the paged source, streamed by the host. */
   | { type: 'export.stream'; sourceId: string; format: StreamFormat }
   /** Reopen at the ref's new head (after `ref.moved`). */
@@ -198,7 +203,11 @@ export function parseGridPagingMessage(raw: unknown): GridPagingMessage | undefi
       return { type: 'view.change', sourceId: m.sourceId, sort, filters };
     }
     case 'loadAll':
-      return { type: 'loadAll' };
+      if (m.key !== undefined && (typeof m.key !== 'string' || m.key.length > 100)) return undefined;
+      return typeof m.key === 'string' ? { type: 'loadAll', key: m.key } : { type: 'loadAll' };
+    case 'paged.closed':
+      if (typeof m.sourceId !== 'string') return undefined;
+      return { type: 'paged.closed', sourceId: m.sourceId };
     case 'export.stream':
       if (typeof m.sourceId !== 'string' || !(STREAM_FORMATS as readonly unknown[]).includes(m.format)) return undefined;
       return { type: 'export.stream', sourceId: m.sourceId, format: m.format as StreamFormat };

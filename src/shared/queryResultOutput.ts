@@ -32,6 +32,10 @@ export interface QueryOutput {
    * row limit, at a known commit): only then does the grid offer it.
    */
   canLoadAll?: boolean;
+  /** Why Load All Rows is not offered for a row_limit result (not one SELECT, repeated column names …). */
+  loadAllUnavailable?: string;
+  /** Names this result in a notebook, so "Load All Rows" finds it (random, set by the host). */
+  key?: string;
 }
 
 export function isQueryOutput(v: unknown): v is QueryOutput {

@@ -262,6 +262,22 @@ describeIfChromium('paged result grid in Chromium', function () {
     assert.equal(await page.locator('.vdb-hfilter').count(), 0);
   });
 
+  it('Load All Rows names the result it is for; a result that cannot be paged says why and has no button', async () => {
+    await page.evaluate(`(function () {
+      var cols = [{ name: 'id', type: 'bigint' }];
+      var base = { v: 1, result: { status: 'row_limit', message: 'more than 2 rows', columns: cols, rows: [['1'], ['2']] }, sql: 'select id from t', target: { hostId: 'h', owner: 'alice', name: 'shop', ref: 'main' },
+        commit: 'abcdef0123456789abcdef0123456789', ranAt: '', elapsedMs: 3, limit: 2 };
+      window.grid = new VdbGrid.ResultGrid(Object.assign({}, base, { canLoadAll: true, key: 'result-7' }), window.makeHost(10), document.getElementById('host'));
+      window.grid2 = new VdbGrid.ResultGrid(Object.assign({}, base, { loadAllUnavailable: 'The result has more than one column named "id".' }), window.makeHost(10), document.getElementById('host'));
+    })()`);
+    assert.equal(await page.locator('.vdb-loadall').count(), 1, 'only the pageable result offers it');
+    await page.click('.vdb-loadall');
+    assert.deepEqual(await posted('loadAll'), [{ type: 'loadAll', key: 'result-7' }]);
+    const refused = (await page.locator('[data-banner="row_limit"]').nth(1).textContent()) ?? '';
+    assert.match(refused, /Load All Rows is not available: The result has more than one column named "id"\./);
+    await page.evaluate('window.grid2.dispose()');
+  });
+
   it('when the branch moves, the view says so and offers Refresh', async () => {
     await page.evaluate('mountPaged(10, 100, 2)');
     await page.evaluate(`window.grid.receive({ type: 'ref.moved', sourceId: 'src1', ref: 'main', commit: 'abcdef0123456789abcdef0123456789', movedTo: 'ffff0000111122223333444455556666' })`);

@@ -13,6 +13,8 @@ describe('paged grid protocol', () => {
     );
     assert.deepEqual(parseGridPagingMessage({ type: 'export.stream', sourceId: 's', format: 'jsonl' }), { type: 'export.stream', sourceId: 's', format: 'jsonl' });
     assert.deepEqual(parseGridPagingMessage({ type: 'loadAll' }), { type: 'loadAll' });
+    assert.deepEqual(parseGridPagingMessage({ type: 'loadAll', key: 'k-1', outputId: 'o' }), { type: 'loadAll', key: 'k-1' });
+    assert.deepEqual(parseGridPagingMessage({ type: 'paged.closed', sourceId: 's', outputId: 'o' }), { type: 'paged.closed', sourceId: 's' });
   });
 
   it('refuses malformed ones', () => {
@@ -28,6 +30,9 @@ describe('paged grid protocol', () => {
       { type: 'view.change', sourceId: 's', sort: [], filters: [{ column: 'a', op: 'range' }] },
       { type: 'view.change', sourceId: 's', sort: [], filters: [{ column: 1, op: 'isNull' }] },
       { type: 'export.stream', sourceId: 's', format: 'xlsx' },
+      { type: 'loadAll', key: 42 },
+      { type: 'loadAll', key: 'k'.repeat(101) },
+      { type: 'paged.closed' },
       { type: 'drop.table' },
     ]) {
       assert.equal(parseGridPagingMessage(bad), undefined, JSON.stringify(bad));

@@ -1,0 +1,113 @@
+// "Load All Rows": a user's query that ended at the row limit, read again a page at a time at the
+// commit it ran at (`wrapPage` / `wrapCount` in src/core/sql/pagedQuery.ts), as a `PageSource`
+// for the paged grid and for streamed export. Pure (no vscode): the notebook controller and the
+// SQL result panel hand it a `run` that sends SQL to the API at that commit.
+//
+// - `loadAllPlan` decides whether a result can be paged at all, with the reason when not (not
+//   one SELECT, repeated column names, not at a known commit, not a row_limit result); the host
+//   offers Load All Rows only when it can, and refuses a `loadAll` message the same way.
+// - A page the server cuts short (its byte budget is reached before the page's rows) is read on
+//   from where it stopped, so a short page always means the end of the rows.
+// - A page that times out or fails throws `QueryPageError`, whose message says which rows and
+//   why; the PageServer shows it on those rows with Retry.
+import type { QueryResult, QueryStatus } from '../../shared/wire';
+import type { PageRows, PageSource, PageView } from './pageServer';
+import { checkPageable, duplicateColumnNames, wrapCount, wrapPage } from '../sql/pagedQuery';
+
+/** Sends one read-only statement at the pinned commit, asking for at most `limit` rows. */
+export type RunAtCommit = (sql: string, limit: number, signal: AbortSignal) => Promise<QueryResult>;
+
+export type LoadAllPlan = { ok: true; query: string; commit: string } | { ok: false; reason: string };
+
+export interface LoadAllInput {
+  sql: string;
+  status: QueryStatus;
+  columns: readonly { name: string }[];
+  /** The commit the query ran at; undefined when the ref could not be pinned. */
+  commit: string | undefined;
+}
+
+/** Whether Load All Rows can page this result, and the reason when it cannot. */
+export function loadAllPlan(r: LoadAllInput): LoadAllPlan {
+  if (r.status === 'timeout') return { ok: false, reason: 'The query timed out, so there are no rows to page. Narrow the query or raise "versionedDb.sql.timeoutMs", then run it again.' };
+  if (r.status !== 'row_limit') return { ok: false, reason: 'Only a result that stopped at the row limit has more rows to load; this one is complete or failed.' };
+  const check = checkPageable(r.sql);
+  if (!check.ok) return { ok: false, reason: `${check.reason} Load All Rows pages a single SELECT only; nothing else is ever re-run.` };
+  const dups = duplicateColumnNames(r.columns.map((c) => c.name));
+  if (dups.length > 0) {
+    const list = dups.map((d) => `"${d}"`).join(', ');
+    return { ok: false, reason: `The result has more than one column named ${list}; give each a name of its own with AS (for example b.id AS b_id), then run it again to load all rows.` };
+  }
+  if (!r.commit) return { ok: false, reason: 'The commit this query ran at is not known, so pages could not be read at the same data. Run it at a branch, tag or commit hash.' };
+  return { ok: true, query: check.query, commit: r.commit };
+}
+
+/** A page that could not be read: the message names the rows and the reason. */
+export class QueryPageError extends Error {
+  override readonly name = 'QueryPageError';
+  constructor(
+    message: string,
+    readonly status: QueryStatus,
+  ) {
+    super(message);
+  }
+}
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+function failure(what: string, r: QueryResult): QueryPageError {
+  const said = r.message ? ` ${r.message}` : '';
+  if (r.status === 'timeout') return new QueryPageError(`${what} timed out.${said} Retry, or raise "versionedDb.sql.timeoutMs".`, r.status);
+  return new QueryPageError(`${what} failed (${r.status}).${said}`, r.status);
+}
+
+export interface QueryPageSourceOptions {
+  /** The user's query, checked by `loadAllPlan`. */
+  query: string;
+  /** Sends SQL at the pinned commit. */
+  run: RunAtCommit;
+  /** The number of columns every page must have (the first result's). */
+  columnCount: number;
+}
+
+export class QueryPageSource implements PageSource {
+  constructor(private readonly opts: QueryPageSourceOptions) {}
+
+  checkView(view: PageView): string | undefined {
+    if (view.sort.length > 0 || view.filters.length > 0) {
+      return 'These rows are read in pages in the order of the query; add ORDER BY or WHERE to the query and run it again.';
+    }
+    return undefined;
+  }
+
+  async read(start: number, end: number, view: PageView, signal: AbortSignal): Promise<PageRows> {
+    const refusal = this.checkView(view);
+    if (refusal) throw new QueryPageError(refusal, 'error');
+    const rows: PageRows['rows'] = [];
+    // A page the server cuts short (its result budget) is read on from where it stopped.
+    while (start + rows.length < end) {
+      const from = start + rows.length;
+      const want = end - from;
+      const r = await this.opts.run(wrapPage(this.opts.query, want, from), want, signal);
+      const what = `Rows ${fmt(from + 1)}–${fmt(end)}`;
+      if (r.status !== 'success' && r.status !== 'row_limit') throw failure(what, r);
+      if (r.rows.length > 0 && r.columns.length !== this.opts.columnCount) {
+        throw new QueryPageError(`${what} came back with ${r.columns.length} columns instead of ${this.opts.columnCount}.`, 'error');
+      }
+      for (const row of r.rows.slice(0, want)) rows.push(row);
+      if (r.status === 'success') return { rows, ...(r.rows.length < want ? { end: true } : {}) };
+      if (r.rows.length === 0) {
+        throw new QueryPageError(`${what}: the server stopped before the first row.${r.message ? ` ${r.message}` : ''}`, r.status);
+      }
+    }
+    return { rows };
+  }
+
+  async count(_view: PageView, signal: AbortSignal): Promise<number | undefined> {
+    const r = await this.opts.run(wrapCount(this.opts.query), 1, signal);
+    if (r.status !== 'success') throw failure('Counting the rows', r);
+    const v = r.rows[0]?.[0];
+    const n = v === null || v === undefined ? NaN : Number(v);
+    return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+  }
+}

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const name = 'a saved notebook keeps the first response of a result past the cap; reopened, Load All Rows still reads every row at the commit it ran at';
+export const timeout = 300_000;
+
+const TOTAL = 30_000;
+const QUERY = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${TOTAL}) SELECT i AS id, 'row ' || i AS label FROM n`;
+
+/** @param {import('../lib/context.mjs').ScenarioContext} ctx */
+export async function run(ctx) {
+  const { page } = ctx;
+  await ctx.fixture.signedIn('alice');
+  await ctx.fixture.databases('alice/prices');
+  mkdirSync(join(ctx.workspaceDir, '.vscode'), { recursive: true });
+  writeFileSync(
+    join(ctx.workspaceDir, '.vscode', 'settings.json'),
+    JSON.stringify({ 'versionedDb.sql.rowLimit': 60_000, 'versionedDb.notebooks.saveOutputs': true }, null, 2),
+  );
+  const file = join(ctx.workspaceDir, 'e2e-saved.vdbnb');
+  writeFileSync(file, JSON.stringify({ version: 1, cells: [{ kind: 'sql', source: QUERY }] }, null, 2));
+  await ctx.openFile('e2e-saved.vdbnb');
+  const pickItem = page.locator('.cell-statusbar-container .cell-status-item', { hasText: 'Pick where this cell runs' }).first();
+  await pickItem.waitFor({ state: 'visible' });
+  await pickItem.click();
+  await ctx.quickInput.locator('.quick-input-title', { hasText: /alice\/prices/ }).first().waitFor({ state: 'visible' });
+  await ctx.quickPick('main');
+  await page.locator('.cell-statusbar-container .cell-status-item', { hasText: 'alice/prices @ main' }).first().waitFor({ state: 'visible' });
+  await ctx.runCommand('Notebook: Run All');
+  const outputFrame = () => page.frameLocator('.notebookOverlay iframe.webview.ready, .notebook-editor iframe.webview.ready').first().frameLocator('iframe#active-frame');
+  await outputFrame().locator('.vdb-result .vdb-loadall').waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
+
+  // Saved: the file holds the first response (not pages, which only the host can serve).
+  await ctx.runCommand('File: Save');
+  const main = (await ctx.hub.api('/databases/alice/prices/branches')).body.data.find((b) => b.name === 'main');
+  let saved;
+  // Saving is asynchronous: read the file until the output is in it.
+  for (const until = Date.now() + ctx.scaled(10_000); Date.now() < until; ) {
+    saved = JSON.parse(readFileSync(file, 'utf8'));
+    if (saved.cells[0].outputs?.length) break;
+    await page.waitForTimeout(100);
+  }
+  const item = saved.cells[0].outputs[0].items.find((it) => it.mime === 'application/vnd.versioned-db.query-result+json');
+  assert.ok(item, `the saved output has the grid's JSON: ${JSON.stringify(saved.cells[0].outputs[0].items.map((it) => it.mime))}`);
+  const output = JSON.parse(item.data);
+  assert.equal(output.result.status, 'row_limit');
+  assert.equal(output.canLoadAll, true);
+  assert.equal(output.commit, main.head_commit_sha);
+
+  // Closed and reopened: the saved output, and Load All Rows still reads every row.
+  await ctx.runCommand('View: Close All Editors');
+  await ctx.openFile('e2e-saved.vdbnb');
+  const grid = outputFrame().locator('.vdb-result').first();
+  await grid.locator('.vdb-loadall').waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
+  await grid.locator('.vdb-loadall').click();
+  const paged = outputFrame().locator('.vdb-result[data-status="paged"]').first();
+  await paged.locator('.vdb-summary', { hasText: `${TOTAL.toLocaleString('en-US')} rows` }).waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
+  await paged.locator('.vdb-grid').evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
+  const last = paged.locator(`.vdb-cell[data-r="${TOTAL - 1}"][data-c="1"]:not(.placeholder)`);
+  await last.waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
+  assert.equal(await last.innerText(), `row ${TOTAL}`);
+  await ctx.screenshot('reopened-last-row');
+}
