@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 
 export const name = 'fork a database into my namespace with a progress notification; the fork appears in the tree';
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.fixture.signedIn('alice');
   // Two databases in the view, so Fork asks which one.
-  await ctx.fixture.databases('alice/prices');
   await ctx.runCommand('Versioned DB: Add Database…');
   await ctx.inputBox('acme/warehouse');
   await ctx.waitForNotification('Added acme/warehouse.');
