@@ -29,6 +29,7 @@ const BASE_TIMEOUT = 20_000;
  * @property {(text: string, opts?: { timeout?: number }) => Promise<void>} inputBox
  * @property {(path: string, opts?: { timeout?: number }) => Promise<void>} fileDialog
  * @property {(text: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} waitForNotification
+ * @property {() => Promise<{ waitFor(text: string | RegExp, opts?: { timeout?: number }): Promise<void> }>} recordNotifications
  * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} treeItem
  * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} expand
  * @property {(fileName: string, opts?: { timeout?: number }) => Promise<void>} openFile
@@ -132,6 +133,39 @@ export function createHelpers(page, { scale = 1 } = {}) {
     return toast;
   }
 
+  /**
+   * Starts recording the text of every notification toast from now on, however briefly it shows
+   * (a progress notification of an operation that ends in a few milliseconds is on screen for less
+   * than a frame, which waiting for it to be visible can miss). Resolves `{ waitFor(text) }`,
+   * which waits until a toast with that text (string or RegExp) has been shown.
+   */
+  async function recordNotifications() {
+    await page.evaluate(() => {
+      const seen = (window.__vdbSeenNotifications ??= []);
+      const collect = () => {
+        for (const el of document.querySelectorAll('.notifications-toasts .notification-list-item-message')) {
+          const text = el.textContent ?? '';
+          if (text && !seen.includes(text)) seen.push(text);
+        }
+      };
+      collect();
+      if (!window.__vdbNotificationObserver) {
+        window.__vdbNotificationObserver = new MutationObserver(collect);
+        window.__vdbNotificationObserver.observe(document.body, { childList: true, subtree: true, characterData: true });
+      }
+    });
+    return {
+      async waitFor(text, { timeout = DEFAULT_TIMEOUT } = {}) {
+        const pattern = typeof text === 'string' ? { source: escapeRegExp(text), flags: '' } : { source: text.source, flags: text.flags };
+        await page.waitForFunction(
+          (p) => (window.__vdbSeenNotifications ?? []).some((t) => new RegExp(p.source, p.flags).test(t)),
+          pattern,
+          { timeout },
+        );
+      },
+    };
+  }
+
   async function treeItem(label, { timeout = DEFAULT_TIMEOUT } = {}) {
     const row = page.locator('.part.sidebar .monaco-list-row, .part.panel .monaco-list-row, .part.auxiliarybar .monaco-list-row').filter({
       has: page.locator('.label-name, .monaco-highlighted-label').filter({ hasText: labelPattern(label) }),
@@ -177,7 +211,7 @@ export function createHelpers(page, { scale = 1 } = {}) {
     await sidebarTitle.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
   }
 
-  return { runCommand, quickPick, inputBox, fileDialog, waitForNotification, treeItem, expand, openFile, openView, quickInput, scaled: (ms) => Math.round(ms * scale) };
+  return { runCommand, quickPick, inputBox, fileDialog, waitForNotification, recordNotifications, treeItem, expand, openFile, openView, quickInput, scaled: (ms) => Math.round(ms * scale) };
 }
 
 /** The shared set-up steps, done through the UI like a person would. */
