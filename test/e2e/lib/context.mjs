@@ -62,6 +62,7 @@ function labelPattern(label) {
 /** Helpers bound to one page. `scale` multiplies every default wait (a loaded machine is slower). */
 export function createHelpers(page, { scale = 1 } = {}) {
   const DEFAULT_TIMEOUT = Math.round(BASE_TIMEOUT * scale);
+  const FILE_SEARCH_TIMEOUT = Math.round(60_000 * scale);
   const quickInput = page.locator('.quick-input-widget');
   const quickInputBox = quickInput.locator('.quick-input-box input');
 
@@ -176,9 +177,12 @@ export function createHelpers(page, { scale = 1 } = {}) {
 
   /**
    * Opens a workspace file by name through Quick Open, as a person would with Ctrl+P. A file
-   * written a moment ago may not be in Quick Open's file list yet: ask again until it is.
+   * written a moment ago may not be in Quick Open's file list yet: ask again until it is. The
+   * first search of a new window starts the file search on the server, which took just over 20 s
+   * on a machine at load 24 (a scenario that starts signed in gets here seconds after the window
+   * opens): so this waits up to 60 s, scaled, by default.
    */
-  async function openFile(fileName, { timeout = DEFAULT_TIMEOUT } = {}) {
+  async function openFile(fileName, { timeout = FILE_SEARCH_TIMEOUT } = {}) {
     const deadline = Date.now() + timeout;
     for (;;) {
       await openQuickInputWith(fileName);
