@@ -69,7 +69,13 @@ export function createHelpers(page, { scale = 1 } = {}) {
   async function openQuickInputWith(text) {
     // F1 opens the command palette with '>' already typed, whatever the keybinding platform.
     await page.keyboard.press('Escape');
-    await page.locator('.monaco-workbench').focus().catch(() => undefined);
+    // A webview (the pull request view, a notebook output) that has focus receives the key in its
+    // own frame, and one still loading does not pass it on: F1 then opens nothing (80 once waited
+    // 20 s for the palette right after opening the pull request view). Keys go to the workbench
+    // once no frame holds the focus; `.monaco-workbench` itself cannot take it.
+    await page.evaluate(() => {
+      if (document.activeElement instanceof HTMLIFrameElement) document.activeElement.blur();
+    });
     await page.keyboard.press('F1');
     await quickInputBox.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
     await quickInputBox.fill(text);
