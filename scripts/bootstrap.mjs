@@ -2,7 +2,8 @@
 // packages the browser harness needs (when run as root) and the npm dependencies from the
 // lockfile. Uses only Node built-ins, since node_modules may not exist yet.
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { installMismatch } from './lib/installedLock.mjs';
 
 const DEBIAN_PACKAGES = ['chromium', 'libkrb5-dev'];
 
@@ -36,8 +37,11 @@ if (missing.length) {
   }
 }
 
-const stamp = 'node_modules/.package-lock.json';
-if (!existsSync(stamp) || statSync('package-lock.json').mtimeMs > statSync(stamp).mtimeMs) {
-  console.log('bootstrap: installing npm dependencies (npm ci)');
+// npm's record of what it installed, compared entry by entry with the lockfile.
+const installedFile = 'node_modules/.package-lock.json';
+const installed = existsSync(installedFile) ? JSON.parse(readFileSync(installedFile, 'utf8')) : undefined;
+const mismatch = installMismatch(JSON.parse(readFileSync('package-lock.json', 'utf8')), installed);
+if (mismatch) {
+  console.log(`bootstrap: installing npm dependencies (npm ci): ${mismatch}`);
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }

@@ -45,3 +45,33 @@ export function abortReason(signal: AbortSignal | undefined): unknown {
 export function jitter(base: number, fraction: number, random: () => number): number {
   return Math.round(base * (1 - fraction + 2 * fraction * random()));
 }
+
+/** One attempt's deadline, linked to the caller's signal. */
+export class TimeoutController {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly onAbort: () => void;
+  timedOut = false;
+
+  constructor(
+    timeoutMs: number,
+    private readonly outer: AbortSignal | undefined,
+  ) {
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort(new DOMException('The request timed out.', 'TimeoutError'));
+    }, timeoutMs);
+    this.onAbort = () => this.controller.abort(abortReason(outer));
+    if (outer?.aborted) this.onAbort();
+    else outer?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.outer?.removeEventListener('abort', this.onAbort);
+  }
+}

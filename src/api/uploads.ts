@@ -6,8 +6,9 @@ import type { CompletedPart, CreateImportBody, CreateImportUploadBody, ImportFil
 import type { DbRef } from './dbRef';
 import { UploadError } from './errors';
 import { excerptOf } from './redact';
-import { abortReason, type Timing } from './timing';
-import { errorCode, headerValue, parseRetryAfter, TimeoutController, type Transport } from './transport';
+import { abortReason, TimeoutController, type Timing } from './timing';
+import { errorCode, headerValue, parseRetryAfter } from './responses';
+import type { Transport } from './transport';
 
 /** Part size, workers and attempts as the service's own CLI uses them. */
 export const DEFAULT_PART_SIZE = 5 * 1024 * 1024;

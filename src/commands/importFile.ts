@@ -1,70 +1,29 @@
-// "Import File into Table…": the questions, the local preview and checks, the upload, the import
-// operation and its outcome. Written against the Ui interface (no vscode import) so the whole flow
-// is unit-tested with a scripted UI; importCommands.ts registers it.
+// "Import File into Table…": the flow in order (file, local preview and checks, the questions of
+// importQuestions.ts, the upload, the import operation and its outcome). Written against the Ui
+// interface (no vscode import) so the whole flow is unit-tested with a scripted UI;
+// importCommands.ts registers it, importFlowTypes.ts holds what it needs and how it ends.
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { HubClient, UploadErrorReason } from '../api/index';
-import { candidatePrimaryKeys } from '../core/import/candidatePrimaryKeys';
+import type { UploadErrorReason } from '../api/index';
 import { checkImport, fileSizeProblem, type ImportProblem } from '../core/import/checkImport';
-import { detectFileType } from '../core/import/detectFileType';
 import {
   createImportBody,
   defaultCommitMessage,
-  defaultPullBranchName,
-  defaultTableName,
   formatBytes,
   makesNewTable,
-  operationChoices,
   previewMarkdown,
-  tableShapeFromDescribe,
-  tablesFromShowTables,
   uploadProgressMessage,
-  validateTableName,
-  type ImportLanding,
   type ImportPlan,
 } from '../core/import/importPlan';
-import { matchColumns } from '../core/import/matchColumns';
-import { readPreview, type ImportPreview } from '../core/import/readPreview';
-import { IMPORT_FILE_KINDS, importFormatOf, type ImportFileKind } from '../shared/importFormats';
-import type { PickItem } from '../platform/ui';
-import type { DatabaseRef, OperationResult, QueryResult } from '../shared/wire';
+import { readPreview } from '../core/import/readPreview';
+import type { DatabaseRef, OperationResult } from '../shared/wire';
 import type { CommandDeps } from './commandDeps';
 import { requireAccount, resolveDatabase } from './commandTargets';
-import type { DatabaseTarget, PullTarget } from '../core/targets';
-import { validateRefName } from './versioningCommands';
-import { isTreeNode } from '../tree/treeNodes';
+import type { DatabaseTarget } from '../core/targets';
+import type { ImportApi, ImportDeps, ImportFlowResult, ImportInvocation } from './importFlowTypes';
+import { pickFileType, pickBranch, pickTable, describeTable, pickOperation, pickPrimaryKeys, nameNewColumns, editColumnMap, pickLanding } from './importQuestions';
 
-/** The API calls the import flow makes (HubClient satisfies it). */
-export type ImportApi = Pick<HubClient, 'listBranches' | 'runSql' | 'uploadImport' | 'createImport' | 'waitForOperation'>;
-
-export interface ImportDeps extends Omit<CommandDeps, 'clients'> {
-  readonly clients: Omit<CommandDeps['clients'], 'clientFor'> & { clientFor(hostId: string): ImportApi };
-  /** The open-file dialog, filtered to the six file types; undefined when dismissed. */
-  pickFile(): Promise<string | undefined>;
-  /** Shows the local preview (a read-only Markdown document beside the editor), named after the file. */
-  showPreview(fileName: string, markdown: string): Promise<void>;
-  /** Opens a pull request in the pull request view. */
-  openPull(target: PullTarget): Promise<void>;
-  /** Clock for default names; tests fix it. */
-  now?(): Date;
-}
-
-/** How the flow ended, for tests and callers; UI has already been shown. */
-export type ImportFlowResult =
-  | { kind: 'cancelled' }
-  | { kind: 'blocked'; problems: ImportProblem[] }
-  | { kind: 'stoppedWaiting'; operationId: string | undefined }
-  | { kind: 'failed'; operationId: string; message: string }
-  /** Storage refused the parts (the pre-signed URLs expired): nothing was imported. */
-  | { kind: 'uploadExpired'; message: string }
-  | { kind: 'imported'; operationId: string; plan: ImportPlan; pullNumber?: number; commit?: string };
-
-export interface ImportInvocation {
-  /** A file from the explorer's context menu. */
-  filePath?: string;
-  /** A database or branch node from the tree. */
-  node?: unknown;
-}
+export type { ImportApi, ImportDeps, ImportFlowResult, ImportInvocation } from './importFlowTypes';
 
 const PREVIEW_ROWS = 100;
 
@@ -297,230 +256,4 @@ function uploadErrorReason(err: unknown): UploadErrorReason | undefined {
 
 function isAbort(err: unknown): boolean {
   return typeof err === 'object' && err !== null && ((err as { name?: unknown }).name === 'AbortError' || (err as { code?: unknown }).code === 'ABORT_ERR');
-}
-
-// -------------------------------------------------------------------------------------------
-// Steps
-
-async function pickFileType(deps: ImportDeps, fileName: string): Promise<ImportFileKind | undefined> {
-  const detected = detectFileType(fileName);
-  const order = detected ? [detected, ...IMPORT_FILE_KINDS.filter((k) => k !== detected)] : [...IMPORT_FILE_KINDS];
-  return deps.ui.pick(
-    order.map((k) => ({
-      label: k,
-      description: importFormatOf(k).description,
-      ...(k === detected ? { detail: `Detected from the file name ${fileName}` } : {}),
-      value: k,
-    })),
-    { title: `Import ${fileName}: file type`, placeholder: detected ? `Detected: ${detected} (pick another to change)` : 'Which format is the file in?' },
-  );
-}
-
-async function pickBranch(deps: ImportDeps, client: ImportApi, target: DatabaseTarget, node: unknown): Promise<string | undefined> {
-  if (isTreeNode(node) && node.kind === 'branch') return node.branch.name;
-  const load = async (): Promise<PickItem<string>[]> => {
-    const names: string[] = [];
-    let pageToken: string | undefined;
-    for (let i = 0; i < 5; i++) {
-      const page = await client.listBranches(target.db, pageToken ? { pageToken } : {});
-      names.push(...page.items.map((b) => b.name));
-      if (!page.nextPageToken) break;
-      pageToken = page.nextPageToken;
-    }
-    const first = ['main', 'master'].find((n) => names.includes(n));
-    const sorted = first ? [first, ...names.filter((n) => n !== first)] : names;
-    return sorted.map((n) => ({ label: `$(git-branch) ${n}`, value: n }));
-  };
-  return deps.ui.pick(load(), { title: 'Import: branch', placeholder: 'Which branch does the import start from?' });
-}
-
-type TableChoice = { name: string; exists: boolean };
-
-async function pickTable(
-  deps: ImportDeps,
-  client: ImportApi,
-  db: DatabaseRef,
-  branch: string,
-  fileName: string,
-  preview: ImportPreview,
-): Promise<TableChoice | undefined> {
-  const tables = tablesFromShowTables(await sql(client, db, branch, 'SHOW TABLES'));
-  const suggested = preview.sourceTable ?? defaultTableName(fileName);
-  const existingMatch = tables.find((t) => t.toLowerCase() === suggested.toLowerCase());
-  for (;;) {
-    const items: PickItem<TableChoice>[] = [
-      ...(existingMatch ? [] : [{ label: `$(add) ${suggested}`, description: 'new table', value: { name: suggested, exists: false } }]),
-      ...tables.map((t) => ({
-        label: `$(table) ${t}`,
-        description: t === existingMatch ? 'existing table, same name as the file' : 'existing table',
-        value: { name: t, exists: true },
-      })),
-    ];
-    const picked = await deps.ui.pickOrType(items, {
-      title: `Import: table on ${branch}`,
-      placeholder: 'Pick an existing table, or type the name of a new one',
-    });
-    if (!picked) return undefined;
-    if ('value' in picked) return picked.value;
-    const typed = picked.typed.trim();
-    const existing = tables.find((t) => t.toLowerCase() === typed.toLowerCase());
-    if (existing) return { name: existing, exists: true };
-    const invalid = validateTableName(typed);
-    if (!invalid) return { name: typed, exists: false };
-    await deps.ui.info(invalid);
-  }
-}
-
-async function describeTable(client: ImportApi, db: DatabaseRef, branch: string, table: string): Promise<ReturnType<typeof tableShapeFromDescribe>> {
-  return tableShapeFromDescribe(await sql(client, db, branch, `DESCRIBE \`${table.replace(/`/g, '``')}\``));
-}
-
-async function sql(client: ImportApi, db: DatabaseRef, ref: string, q: string): Promise<QueryResult> {
-  const result = await client.runSql(db, { ref, q, limit: 10000 });
-  if (result.status !== 'success') throw new Error(`${q} on ${ref} answered ${result.status}: ${result.message ?? ''}`.trim());
-  return result;
-}
-
-async function pickOperation(
-  deps: ImportDeps,
-  table: string,
-  exists: boolean,
-  keys: readonly string[],
-): Promise<ImportPlan['operation'] | undefined> {
-  const choices = operationChoices(table, exists);
-  for (;;) {
-    const picked = await deps.ui.pick(
-      choices.map((c) => ({
-        label: c.unavailable ? `$(circle-slash) ${c.operation}` : c.operation,
-        description: c.unavailable ? 'not available' : exists && (c.operation === 'update' || c.operation === 'replace') && keys.length ? `keys: ${keys.join(', ')}` : '',
-        detail: c.unavailable ?? c.description,
-        value: c,
-      })),
-      { title: `Import: operation on ${exists ? 'existing' : 'new'} table ${table}`, placeholder: 'What should the import do with the table?' },
-    );
-    if (!picked) return undefined;
-    if (!picked.unavailable) return picked.operation;
-    await deps.ui.info(picked.unavailable);
-  }
-}
-
-async function pickPrimaryKeys(deps: ImportDeps, preview: ImportPreview): Promise<string[] | undefined> {
-  const candidates = candidatePrimaryKeys(preview.columns, preview.rows, preview.declaredPrimaryKeys);
-  const preset = preview.declaredPrimaryKeys?.length ? [...preview.declaredPrimaryKeys] : candidates.slice(0, 1);
-  for (;;) {
-    const keys = await deps.ui.pickMany(
-      preview.columns.map((c, i) => ({
-        label: c,
-        description: [preview.types[i], candidates.includes(c) ? 'unique in the preview' : ''].filter(Boolean).join(' · '),
-        picked: preset.includes(c),
-        value: c,
-      })),
-      { title: 'Import: primary key of the new table', placeholder: 'Pick the column(s) whose values identify each row' },
-    );
-    if (keys === undefined) return undefined;
-    if (keys.length > 0) return preview.columns.filter((c) => keys.includes(c)); // file order
-    await deps.ui.info('A new table needs a primary key: pick at least one column.');
-  }
-}
-
-const DONE = '\u0000done';
-
-/** A new table's columns: named as in the file unless the user renames some. */
-async function nameNewColumns(deps: ImportDeps, preview: ImportPreview, table: string): Promise<Record<string, string> | undefined> {
-  const map: Record<string, string> = Object.fromEntries(preview.columns.map((c) => [c, c]));
-  for (;;) {
-    const renamed = preview.columns.filter((c) => map[c] !== c).length;
-    const picked = await deps.ui.pick(
-      [
-        {
-          label: '$(check) Continue',
-          description: renamed ? `${renamed} column${renamed === 1 ? '' : 's'} renamed` : 'columns named as in the file',
-          value: DONE,
-        },
-        ...preview.columns.map((c, i) => ({
-          label: c,
-          description: `${map[c] !== c ? `→ ${map[c]} · ` : ''}${preview.types[i] ?? ''}`,
-          value: c,
-        })),
-      ],
-      { title: `Import: column map into new table ${table}`, placeholder: 'Pick a file column to rename it in the table, or Continue' },
-    );
-    if (picked === undefined) return undefined;
-    if (picked === DONE) return map;
-    const others = new Set(preview.columns.filter((c) => c !== picked).map((c) => map[c]!.toLowerCase()));
-    const name = await deps.ui.input({
-      title: `Import: name of file column "${picked}" in ${table}`,
-      value: map[picked],
-      validate: (v) => {
-        const t = v.trim();
-        if (t === '') return 'Enter a column name.';
-        if (t.length > 64) return 'A column name can have at most 64 characters.';
-        if (others.has(t.toLowerCase())) return `Another column is already named ${t}.`;
-        return undefined;
-      },
-    });
-    if (name !== undefined) map[picked] = name.trim();
-  }
-}
-
-async function editColumnMap(
-  deps: ImportDeps,
-  preview: ImportPreview,
-  table: string,
-  tableColumns: readonly string[],
-): Promise<Record<string, string> | undefined> {
-  const match = matchColumns(preview.columns, tableColumns);
-  const map: Record<string, string> = { ...match.columnMap };
-  for (;;) {
-    const mapped = preview.columns.filter((c) => Object.hasOwn(map, c)).length;
-    const items: PickItem<string>[] = [
-      {
-        label: '$(check) Continue',
-        description: `${mapped} of ${preview.columns.length} file columns go into ${table}`,
-        value: DONE,
-      },
-      ...preview.columns.map((c) => ({
-        label: c,
-        description: Object.hasOwn(map, c) ? `→ ${map[c]}` : '→ (no matching column: pick one)',
-        value: c,
-      })),
-    ];
-    const picked = await deps.ui.pick(items, { title: `Import: column map into ${table}`, placeholder: 'Pick a file column to change where it goes, or Continue' });
-    if (picked === undefined) return undefined;
-    if (picked === DONE) return map;
-    const dest = await deps.ui.pick(
-      tableColumns.map((t) => ({ label: t, description: Object.values(map).includes(t) && map[picked] !== t ? 'already mapped' : '', value: t })),
-      { title: `Import: where does file column "${picked}" go?`, placeholder: `A column of ${table}` },
-    );
-    if (dest !== undefined) map[picked] = dest;
-  }
-}
-
-async function pickLanding(deps: ImportDeps, branch: string, table: string): Promise<ImportLanding | undefined> {
-  const choice = await deps.ui.pick(
-    [
-      {
-        label: '$(git-pull-request) Open a pull request',
-        description: 'recommended',
-        detail: `Import on a new branch and open a pull request into ${branch}, to review before merging.`,
-        value: 'pull' as const,
-      },
-      {
-        label: `$(git-commit) Commit directly to ${branch}`,
-        detail: `The import's commit lands on ${branch} right away.`,
-        value: 'branch' as const,
-      },
-    ],
-    { title: 'Import: where should the change land?', placeholder: 'A pull request lets you review the import first' },
-  );
-  if (!choice) return undefined;
-  if (choice === 'branch') return { kind: 'branch' };
-  const name = await deps.ui.input({
-    title: 'Import: pull request branch',
-    prompt: `A new branch, created from ${branch}, that the import lands on`,
-    value: defaultPullBranchName(table, deps.now?.() ?? new Date()),
-    validate: (v) => validateRefName(v, 'branch') ?? (v.trim() === branch ? `Pick a new branch, not ${branch} itself.` : undefined),
-  });
-  if (name === undefined) return undefined;
-  return { kind: 'pull', branchName: name.trim() };
 }

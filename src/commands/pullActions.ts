@@ -2,13 +2,13 @@ import type { OperationError, OperationRef, Pull, PullComment, PullState, PullSu
 import type { DbRef } from '../api/dbRef';
 import type { HubClient } from '../api/hubClient';
 import { paginate } from '../api/pagination';
-import type { Logger } from '../core/logger';
 import { parseDatabaseInput } from '../core/databaseInput';
 import type { DatabaseTarget, PullTarget } from '../core/targets';
 import { databaseTargetOf } from '../tree/databaseTargets';
 import { branchRefLabel, pullStateLabel, sameDatabase } from '../core/pullPage';
-import type { PickItem, Ui } from '../platform/ui';
-import type { OperationOutcome, OperationStart, OperationWaiter } from './operationsRunner';
+import type { PickItem } from '../platform/ui';
+import type { OperationWaiter } from './operationsRunner';
+import type { CommandDeps } from './commandDeps';
 import { forkNetwork, networkBranches, type NetworkApi, type NetworkBranch } from './pullNetwork';
 import { mergeConfirmationDetail, type MergePreview } from '../core/review/mergePreview';
 import { isAbortError } from '../api/errors';
@@ -22,23 +22,14 @@ export type PullApi = NetworkApi &
   OperationWaiter &
   Pick<HubClient, 'getPull' | 'listPulls' | 'createPull' | 'updatePull' | 'listPullComments' | 'createPullComment' | 'mergePull'>;
 
-export interface WatchOptions {
-  title: string;
-  what: string;
-  start: OperationStart;
-  client: OperationWaiter;
-}
-
-export interface PullEnv {
-  readonly ui: Ui;
-  readonly log: Logger;
-  hosts(): readonly { readonly id: string; readonly label: string; readonly siteUrl: string }[];
-  clientFor(hostId: string): PullApi;
-  /** The databases the user added to the tree on this host (the API cannot list them). */
-  knownDatabases(hostId: string): readonly DbRef[];
-  /** withOperationProgress (src/commands/operations.ts). */
-  watch(options: WatchOptions): Promise<OperationOutcome>;
-  showOperationFailure(what: string, error: OperationError, ids: { operationId: string; requestId?: string }): Promise<void>;
+/**
+ * What the pull request flows need: the same dependencies as every command (CommandDeps), its
+ * clients narrowed to the pull request calls, plus the two ways to reach the pull request view.
+ */
+export type PullEnv = Pick<CommandDeps, 'ui' | 'log' | 'operations'> & {
+  readonly clients: Pick<CommandDeps['clients'], 'hosts'> & { clientFor(hostId: string): PullApi };
+  /** The databases the user added to the tree on a host (the API cannot list them). */
+  readonly databases: Pick<CommandDeps['databases'], 'list'>;
   /** Opens (or reveals) the pull request view. */
   showPull(target: PullTarget): Promise<void>;
   /** A pull changed or appeared: refresh the tree and any open view of it. */
@@ -48,7 +39,7 @@ export interface PullEnv {
    * where no preview can be made, and the confirmation then says nothing about it.
    */
   previewMerge?(target: PullTarget, pull: Pull, signal: AbortSignal): Promise<MergePreview>;
-}
+};
 
 export function pullLabel(target: PullTarget): string {
   return `pull request #${target.pullNumber} of ${target.db.owner}/${target.db.name}`;
@@ -80,7 +71,7 @@ export function pullTargetFromArg(arg: unknown): PullTarget | undefined {
 }
 
 async function pickHost(env: PullEnv): Promise<string | undefined> {
-  const hosts = env.hosts();
+  const hosts = env.clients.hosts();
   if (hosts.length === 0) {
     void env.ui.info('No Versioned DB host is configured. Start the local hub or add a host in versionedDb.hosts.');
     return undefined;
@@ -97,7 +88,7 @@ export async function resolveDatabaseTarget(env: PullEnv, arg: unknown): Promise
   if (given) return given;
   const hostId = await pickHost(env);
   if (!hostId) return undefined;
-  const known = env.knownDatabases(hostId);
+  const known = env.databases.list(hostId);
   const items: PickItem<DbRef>[] = known.map((db) => ({ label: `${db.owner}/${db.name}`, value: db }));
   const picked = await env.ui.pickOrType(items, {
     title: 'Database',
@@ -124,7 +115,7 @@ export async function resolvePullTarget(
   if (given) return given;
   const dbTarget = await resolveDatabaseTarget(env, arg);
   if (!dbTarget) return undefined;
-  const client = env.clientFor(dbTarget.hostId);
+  const client = env.clients.clientFor(dbTarget.hostId);
   const items = (async (): Promise<PickItem<number>[]> => {
     const pulls: PullSummary[] = [];
     // Pull lists have no server-side filter: read pages until enough matching pulls are found.
@@ -186,7 +177,7 @@ export async function createPullCommand(env: PullEnv, arg: unknown, preset: Crea
   const target = await resolveDatabaseTarget(env, arg);
   if (!target) return undefined;
   const { hostId, db } = target;
-  const client = env.clientFor(hostId);
+  const client = env.clients.clientFor(hostId);
   try {
     const all = env.ui.withProgress(`Reading branches of ${db.owner}/${db.name} and its forks`, async (_p, signal) => {
       const network = await forkNetwork(client, db, { signal, log: env.log });
@@ -259,7 +250,7 @@ export interface PullEdit {
 export async function editPullCommand(env: PullEnv, arg: unknown, edit?: PullEdit): Promise<Pull | undefined> {
   const target = await resolvePullTarget(env, arg, []);
   if (!target) return undefined;
-  const client = env.clientFor(target.hostId);
+  const client = env.clients.clientFor(target.hostId);
   try {
     const current = await client.getPull(target.db, target.pullNumber);
     let next = edit;
@@ -304,7 +295,7 @@ export async function setPullStateCommand(env: PullEnv, arg: unknown, state: 'op
   if (!target) return undefined;
   const verb = state === 'open' ? 'reopen' : 'close';
   try {
-    const updated = await env.clientFor(target.hostId).updatePull(target.db, target.pullNumber, { state });
+    const updated = await env.clients.clientFor(target.hostId).updatePull(target.db, target.pullNumber, { state });
     env.log.info(`${verb}d ${pullLabel(target)}`);
     env.pullChanged(target);
     void env.ui.info(`Pull request #${target.pullNumber} is ${pullStateLabel(updated.state).toLowerCase()}.`);
@@ -332,7 +323,7 @@ export async function commentOnPullCommand(env: PullEnv, arg: unknown, body?: st
     return undefined;
   }
   try {
-    const comment = await env.clientFor(target.hostId).createPullComment(target.db, target.pullNumber, { body: text });
+    const comment = await env.clients.clientFor(target.hostId).createPullComment(target.db, target.pullNumber, { body: text });
     env.pullChanged(target);
     return comment;
   } catch (err) {
@@ -375,7 +366,7 @@ async function mergeDetail(env: PullEnv, target: PullTarget, pull: Pull, intro: 
 export async function mergePullCommand(env: PullEnv, arg: unknown): Promise<MergeResult> {
   const target = await resolvePullTarget(env, arg, ['open']);
   if (!target) return { kind: 'dismissed' };
-  const client = env.clientFor(target.hostId);
+  const client = env.clients.clientFor(target.hostId);
   const n = target.pullNumber;
   try {
     const pull = await client.getPull(target.db, n);
@@ -391,10 +382,11 @@ export async function mergePullCommand(env: PullEnv, arg: unknown): Promise<Merg
     const ok = await env.ui.confirm(`Merge pull request #${n} "${pull.title}"?`, 'Merge', detail);
     if (!ok) return { kind: 'dismissed' };
     let ref: OperationRef | undefined;
-    const outcome = await env.watch({
+    const outcome = await env.operations.run({
       title: `Merging pull request #${n} into ${to}`,
       what: `the merge of pull request #${n}`,
       client,
+      log: env.log,
       start: async (signal) => {
         ref = await client.mergePull(target.db, n, { signal });
         env.log.info(`merge of ${pullLabel(target)} started as operation ${ref.id}`);
@@ -404,14 +396,14 @@ export async function mergePullCommand(env: PullEnv, arg: unknown): Promise<Merg
     env.pullChanged(target);
     if (outcome.kind === 'stoppedWaiting') return { kind: 'stoppedWaiting' };
     if (outcome.kind === 'failed') {
-      void env.showOperationFailure(`Merging pull request #${n}`, outcome.error, {
+      void env.operations.showFailure(`Merging pull request #${n}`, outcome.error, {
         operationId: outcome.ref.id,
         ...(outcome.requestId ? { requestId: outcome.requestId } : {}),
       });
       return { kind: 'failed', error: outcome.error };
     }
     const merged = await client.getPull(target.db, n);
-    const host = env.hosts().find((h) => h.id === target.hostId);
+    const host = env.clients.hosts().find((h) => h.id === target.hostId);
     const actions = host ? [SHOW_PULL, OPEN_ON_WEB] : [SHOW_PULL];
     void env.ui
       .info(`Pull request #${n} ${merged.state === 'merged' ? 'is merged' : `merge finished (state: ${merged.state})`}: ${from} → ${to}.`, ...actions)

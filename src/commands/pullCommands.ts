@@ -34,13 +34,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
   // The panels and the env refer to each other (buttons run commands; commands refresh panels).
   let panels: PullPanels | undefined;
   const env: PullEnv = {
-    ui: deps.ui,
-    log: deps.log,
-    hosts: () => deps.clients.hosts(),
-    clientFor: (hostId) => deps.clients.clientFor(hostId),
-    knownDatabases: (hostId) => deps.databases.list(hostId),
-    watch: (o) => deps.operations.run({ ...o, log: deps.log }),
-    showOperationFailure: (what, error, ids) => deps.operations.showFailure(what, error, ids),
+    ...deps,
     showPull: async (t) => panels?.show(t),
     pullChanged: (t) => {
       deps.tree.refreshDatabase(t.hostId, t.db, ['pulls', 'operations']);
@@ -53,7 +47,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
 
   panels = new PullPanels({
     extensionUri: deps.extensionUri,
-    clientFor: env.clientFor,
+    clientFor: (hostId) => deps.clients.clientFor(hostId),
     webUrl,
     log: deps.log,
     reviewSql: (hostId) => deps.clients.clientFor(hostId),

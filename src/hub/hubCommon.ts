@@ -23,6 +23,12 @@ export interface HubOptions {
   publicUrl?: string;
   /** Lanes, caller shares and byte budgets of the engine (see engine.ts). */
   engine?: Omit<EngineOptions, 'workerScript' | 'workerExecArgv' | 'logger'>;
+  /**
+   * Milliseconds since the epoch, for upload sessions and their part URLs' expiry. Default
+   * `Date.now`; a test that runs the hub in its process passes its own to move time on without
+   * sleeping. No command-line flag sets it.
+   */
+  clock?: () => number;
 }
 
 export const API = '/api/v2';

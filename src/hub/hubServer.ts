@@ -105,7 +105,7 @@ export class HubServer implements EndpointHost {
 
   /** Upload sessions that expired or were imported leave nothing behind after a restart. */
   private dropStaleUploads(): void {
-    const stale = Object.entries(this.store.state.uploads).filter(([, u]) => u.consumed || Date.parse(u.expires_at) < Date.now());
+    const stale = Object.entries(this.store.state.uploads).filter(([, u]) => u.consumed || Date.parse(u.expires_at) < (this.opts.clock ?? Date.now)());
     if (stale.length === 0) return;
     this.store.mutate((s) => {
       for (const [id] of stale) {

@@ -30,7 +30,12 @@ export class ImportEndpoints {
   private readonly receiving = new Map<string, number>();
   private sweeper?: NodeJS.Timeout;
 
-  constructor(private readonly hub: EndpointHost) {}
+  /** The time upload expiry is measured against (HubOptions.clock). */
+  private readonly clock: () => number;
+
+  constructor(private readonly hub: EndpointHost) {
+    this.clock = hub.opts.clock ?? Date.now;
+  }
 
   /** Sweeps expired upload sessions now and then every `everyMs` while the hub runs. */
   startSweeping(everyMs = Math.min(60_000, this.hub.opts.uploadTtlSeconds * 1000)): void {
@@ -46,7 +51,7 @@ export class ImportEndpoints {
 
   /** Removes the parts and the record of every expired session that no import is using. */
   sweep(): void {
-    const t = Date.now();
+    const t = this.clock();
     const stale = Object.entries(this.hub.store.state.uploads).filter(([id, u]) => !this.importing.has(id) && !this.receiving.has(id) && Date.parse(u.expires_at) < t);
     if (stale.length === 0) return;
     this.hub.store.mutate((s) => {
@@ -75,7 +80,7 @@ export class ImportEndpoints {
     const parts = body['num_parts'] as number;
     if (parts > length) throw badRequest('Field "num_parts" must not exceed "content_length".');
     const id = randomBytes(12).toString('hex');
-    const expires = Date.now() + this.hub.opts.uploadTtlSeconds * 1000;
+    const expires = this.clock() + this.hub.opts.uploadTtlSeconds * 1000;
     const rec: UploadRecord = {
       token: randomBytes(24).toString('base64url'),
       db: a.key,
@@ -129,7 +134,7 @@ export class ImportEndpoints {
       const want = Buffer.from(this.partSignature(id, part, exp));
       const got = Buffer.from(sig);
       if (!Number.isFinite(exp) || want.length !== got.length || !timingSafeEqual(want, got)) throw forbidden('The part URL signature is not valid.');
-      if (Date.now() / 1000 > exp) throw forbidden('The part URL has expired; create a new upload session.');
+      if (this.clock() / 1000 > exp) throw forbidden('The part URL has expired; create a new upload session.');
       const up = this.hub.store.state.uploads[id];
       if (!up || up.consumed || part > up.num_parts) throw notFound('No such upload part.');
       // A part may hold what the session's content_length leaves after the other parts.
@@ -188,7 +193,7 @@ export class ImportEndpoints {
     const [uploadId, up] = entry;
     if (up.db !== a.key) throw badRequest('Field "token" names an upload session of another database.');
     if (up.consumed) throw badRequest('Field "token": this upload session was already imported.');
-    if (Date.parse(up.expires_at) < Date.now()) throw badRequest('Field "token": the upload session has expired; upload the file again.');
+    if (Date.parse(up.expires_at) < this.clock()) throw badRequest('Field "token": the upload session has expired; upload the file again.');
     if (body['contents_key'] !== up.contents_key) throw badRequest('Field "contents_key" does not match the upload session.');
     if (body['file_size'] !== up.content_length) throw badRequest(`Field "file_size" (${String(body['file_size'])}) does not match the upload session's content_length (${up.content_length}).`);
     if (body['file_type'] !== up.file_type) throw badRequest(`Field "file_type" does not match the upload session (${up.file_type}).`);

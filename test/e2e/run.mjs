@@ -18,6 +18,7 @@ import { startStress } from './lib/stress.mjs';
 import { ensureToolchain, ROOT } from './lib/toolchain.mjs';
 import { buildVsix, checkVsix } from './lib/vsix.mjs';
 import { freshWindow } from './lib/window.mjs';
+import { captureGiven, checkGiven, givenKey } from './lib/profile.mjs';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -69,7 +70,8 @@ async function loadScenarios() {
     if (!Array.isArray(expectedErrors) || !expectedErrors.every((r) => r instanceof RegExp)) {
       throw new Error(`${file}: 'expectedErrors' must be an array of RegExp`);
     }
-    out.push({ id: file.replace(/\.mjs$/, ''), name: mod.name, run: mod.run, timeout: mod.timeout ?? DEFAULT_SCENARIO_TIMEOUT, expectedErrors });
+    checkGiven(mod.given, file);
+    out.push({ id: file.replace(/\.mjs$/, ''), name: mod.name, run: mod.run, given: mod.given, timeout: mod.timeout ?? DEFAULT_SCENARIO_TIMEOUT, expectedErrors });
   }
   return out;
 }
@@ -146,6 +148,27 @@ async function main() {
     await context.tracing.start({ screenshots: true, snapshots: true, sources: false });
     const logs = new LogWatch(join(vscode.userDataDir, 'logs'));
     const hubHandle = { url: hub.url, dataDir: hub.dataDir, token: hub.token, api: hub.api, whileStopped: hub.whileStopped };
+    /** givenKey → a copy of the origin's storage in that state (lib/profile.mjs), made once per run. */
+    const givenCopies = new Map();
+
+    /**
+     * Brings a new window to the scenario's `given` state: the first time through the UI (and keeps
+     * a copy of the storage), later from the copy, checking the view shows its databases.
+     */
+    const reachGiven = async (s, ctx, copied) => {
+      const t0 = Date.now();
+      const databases = s.given.databases ?? [];
+      if (copied) {
+        await ctx.openView();
+        for (const name of databases) await ctx.treeItem(name);
+        ctx.log(`given: opened on a copy of the storage (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+        return;
+      }
+      if (s.given.signedIn) await ctx.fixture.signedIn(s.given.signedIn);
+      if (databases.length) await ctx.fixture.databases(...databases);
+      givenCopies.set(givenKey(s.given), await captureGiven({ context, origin: new URL(vscode.url).origin, given: s.given, timeout: Math.round(30_000 * SCALE) }));
+      ctx.log(`given: reached through the UI and copied (${((Date.now() - t0) / 1000).toFixed(1)} s); later scenarios in this state start from the copy`);
+    };
 
     /** One attempt of one scenario in a new window; resolves the error, if any. */
     const attempt = async (s, dir) => {
@@ -156,7 +179,10 @@ async function main() {
       let page;
       let pageErrors = { take: () => [] };
       try {
-        page = await freshWindow({ context, vscode, hub, logs, scale: SCALE, log });
+        const copy = s.given ? givenCopies.get(givenKey(s.given)) : undefined;
+        const w0 = Date.now();
+        page = await freshWindow({ context, vscode, hub, logs, given: copy, scale: SCALE, log });
+        log(`  ${s.id}: new window (${((Date.now() - w0) / 1000).toFixed(1)} s)`);
         page.setDefaultTimeout(Math.round(30_000 * SCALE));
         pageErrors = watchPage(page);
         const ctx = scenarioContext({
@@ -168,7 +194,10 @@ async function main() {
           extensionLog: () => logs.extensionLog(),
           log: (m) => log(`  ${s.id}: ${m}`),
         });
-        await withTimeout(Promise.resolve().then(() => s.run(ctx)), Math.round(s.timeout * SCALE), s.id);
+        await withTimeout(Promise.resolve().then(async () => {
+          if (s.given) await reachGiven(s, ctx, copy !== undefined);
+          await s.run(ctx);
+        }), Math.round(s.timeout * SCALE), s.id);
       } catch (e) {
         error = e;
       }

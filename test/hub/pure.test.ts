@@ -6,7 +6,7 @@ import { bytesToDoltHash, doltHashToHex, hexToDoltHash, isDoltHash } from '../..
 import { splitFirstStatement, translateQuery } from '../../src/hub/mysqlDialect';
 import { isReadOnlyFunction, refusal } from '../../src/hub/readOnlyGuard';
 import { Paginator } from '../../src/hub/pagination';
-import { withScale } from '../../src/hub/engineWorker';
+import { withScale } from '../../src/hub/selectRunner';
 
 describe('hub pure logic', () => {
   it('encodes Dolt hashes as 32 characters of 0-9a-v (Dolt test vector) and back', () => {

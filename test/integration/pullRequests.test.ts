@@ -52,11 +52,9 @@ describe('pull requests against the local hub', function () {
   const env: PullEnv = {
     ui,
     log: silentLogger,
-    hosts: () => [{ id: hostId, label: 'Test Hub', siteUrl: config.hubUrl }],
-    clientFor: () => client,
-    knownDatabases: () => [db],
-    watch: (o) => withOperationProgress(o),
-    showOperationFailure,
+    clients: { hosts: () => [{ id: hostId, label: 'Test Hub', siteUrl: config.hubUrl, isLocal: false }], clientFor: () => client },
+    databases: { list: () => [db] },
+    operations: { run: (o) => withOperationProgress(o), showFailure: showOperationFailure },
     showPull: (t) => panels.show(t),
     pullChanged: (t) => panels.refresh(t),
   };

@@ -30,6 +30,7 @@ const BASE_TIMEOUT = 20_000;
  * @property {(text: string, opts?: { timeout?: number }) => Promise<void>} inputBox
  * @property {(path: string, opts?: { timeout?: number }) => Promise<void>} fileDialog
  * @property {(text: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} waitForNotification
+ * @property {() => Promise<{ waitFor(text: string | RegExp, opts?: { timeout?: number }): Promise<void> }>} recordNotifications
  * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} treeItem
  * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} expand
  * @property {(fileName: string, opts?: { timeout?: number }) => Promise<void>} openFile
@@ -62,13 +63,20 @@ function labelPattern(label) {
 /** Helpers bound to one page. `scale` multiplies every default wait (a loaded machine is slower). */
 export function createHelpers(page, { scale = 1 } = {}) {
   const DEFAULT_TIMEOUT = Math.round(BASE_TIMEOUT * scale);
+  const FILE_SEARCH_TIMEOUT = Math.round(60_000 * scale);
   const quickInput = page.locator('.quick-input-widget');
   const quickInputBox = quickInput.locator('.quick-input-box input');
 
   async function openQuickInputWith(text) {
     // F1 opens the command palette with '>' already typed, whatever the keybinding platform.
     await page.keyboard.press('Escape');
-    await page.locator('.monaco-workbench').focus().catch(() => undefined);
+    // A webview (the pull request view, a notebook output) that has focus receives the key in its
+    // own frame, and one still loading does not pass it on: F1 then opens nothing (80 once waited
+    // 20 s for the palette right after opening the pull request view). Keys go to the workbench
+    // once no frame holds the focus; `.monaco-workbench` itself cannot take it.
+    await page.evaluate(() => {
+      if (document.activeElement instanceof HTMLIFrameElement) document.activeElement.blur();
+    });
     await page.keyboard.press('F1');
     await quickInputBox.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
     await quickInputBox.fill(text);
@@ -133,6 +141,39 @@ export function createHelpers(page, { scale = 1 } = {}) {
     return toast;
   }
 
+  /**
+   * Starts recording the text of every notification toast from now on, however briefly it shows
+   * (a progress notification of an operation that ends in a few milliseconds is on screen for less
+   * than a frame, which waiting for it to be visible can miss). Resolves `{ waitFor(text) }`,
+   * which waits until a toast with that text (string or RegExp) has been shown.
+   */
+  async function recordNotifications() {
+    await page.evaluate(() => {
+      const seen = (window.__vdbSeenNotifications ??= []);
+      const collect = () => {
+        for (const el of document.querySelectorAll('.notifications-toasts .notification-list-item-message')) {
+          const text = el.textContent ?? '';
+          if (text && !seen.includes(text)) seen.push(text);
+        }
+      };
+      collect();
+      if (!window.__vdbNotificationObserver) {
+        window.__vdbNotificationObserver = new MutationObserver(collect);
+        window.__vdbNotificationObserver.observe(document.body, { childList: true, subtree: true, characterData: true });
+      }
+    });
+    return {
+      async waitFor(text, { timeout = DEFAULT_TIMEOUT } = {}) {
+        const pattern = typeof text === 'string' ? { source: escapeRegExp(text), flags: '' } : { source: text.source, flags: text.flags };
+        await page.waitForFunction(
+          (p) => (window.__vdbSeenNotifications ?? []).some((t) => new RegExp(p.source, p.flags).test(t)),
+          pattern,
+          { timeout },
+        );
+      },
+    };
+  }
+
   async function treeItem(label, { timeout = DEFAULT_TIMEOUT } = {}) {
     const row = page.locator('.part.sidebar .monaco-list-row, .part.panel .monaco-list-row, .part.auxiliarybar .monaco-list-row').filter({
       has: page.locator('.label-name, .monaco-highlighted-label').filter({ hasText: labelPattern(label) }),
@@ -143,9 +184,12 @@ export function createHelpers(page, { scale = 1 } = {}) {
 
   /**
    * Opens a workspace file by name through Quick Open, as a person would with Ctrl+P. A file
-   * written a moment ago may not be in Quick Open's file list yet: ask again until it is.
+   * written a moment ago may not be in Quick Open's file list yet: ask again until it is. The
+   * first search of a new window starts the file search on the server, which took just over 20 s
+   * on a machine at load 24 (a scenario that starts signed in gets here seconds after the window
+   * opens): so this waits up to 60 s, scaled, by default.
    */
-  async function openFile(fileName, { timeout = DEFAULT_TIMEOUT } = {}) {
+  async function openFile(fileName, { timeout = FILE_SEARCH_TIMEOUT } = {}) {
     const deadline = Date.now() + timeout;
     for (;;) {
       await openQuickInputWith(fileName);
@@ -178,7 +222,7 @@ export function createHelpers(page, { scale = 1 } = {}) {
     await sidebarTitle.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
   }
 
-  return { runCommand, quickPick, inputBox, fileDialog, waitForNotification, treeItem, expand, openFile, openView, quickInput, scaled: (ms) => Math.round(ms * scale) };
+  return { runCommand, quickPick, inputBox, fileDialog, waitForNotification, recordNotifications, treeItem, expand, openFile, openView, quickInput, scaled: (ms) => Math.round(ms * scale) };
 }
 
 /** The shared set-up steps, done through the UI like a person would. */

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { descendants, isAlive } from '../../../scripts/lib/stopTree.mjs';
 import { EXTENSION_ID } from './logs.mjs';
+import { restoreGiven } from './profile.mjs';
 
 function commandLine(pid) {
   try {
@@ -71,9 +72,10 @@ export async function openWorkbench(page, url, { scale = 1 } = {}) {
 /**
  * Closes the current window (every page of the browser context) and opens a fresh one in a new
  * page (see the file comment). The context stays, so its HTTP cache keeps the workbench quick to
- * load again. Resolves the new page.
+ * load again. With `given` (a copy of the origin's storage, lib/profile.mjs) the window opens on
+ * that storage instead of an empty one: signed in, its databases in the view. Resolves the new page.
  */
-export async function freshWindow({ context, vscode, hub, logs, scale = 1, log = () => {} }) {
+export async function freshWindow({ context, vscode, hub, logs, given, scale = 1, log = () => {} }) {
   // Closing the page shuts the workbench down (it saves its state as it goes: clear it after).
   for (const old of context.pages()) await old.close({ runBeforeUnload: false }).catch(() => undefined);
   await stopExtensionHosts(vscode.process.pid, { log });
@@ -93,6 +95,7 @@ export async function freshWindow({ context, vscode, hub, logs, scale = 1, log =
   } finally {
     await cdp.detach().catch(() => undefined);
   }
+  if (given) await restoreGiven({ context, origin: new URL(vscode.url).origin, copy: given });
   logs.newWindow();
   await openWorkbench(page, vscode.folderUrl, { scale });
   await hubReady;

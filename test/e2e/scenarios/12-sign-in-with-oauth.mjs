@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 
 export const name = 'sign in with OAuth in a browser tab (deny, then allow as bob), switch accounts, sign bob out';
+/** The window opens signed in to Test Hub as alice (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice' };
 
 /**
  * Runs Sign In → Test Hub → "Sign in with the browser" and resolves the hub's login page, which
@@ -28,7 +30,6 @@ async function openConsentPage(ctx) {
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.fixture.signedIn('alice');
   const accountsBefore = await ctx.hub.api('/user', { user: 'bob' });
   assert.equal(accountsBefore.status, 200);
 

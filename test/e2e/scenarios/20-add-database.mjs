@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 
 export const name = 'add a database by owner/name; it shows in the tree with its branches';
+/** The window opens signed in to Test Hub as alice (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice' };
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.fixture.signedIn('alice');
   await ctx.runCommand('Versioned DB: Add Database…');
   await ctx.inputBox('alice/prices');
   await ctx.waitForNotification('Added alice/prices.');

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 
 export const name = "the view shows the hub's database and, expanded, its branches, tags, releases and open pull requests";
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 /**
  * Everything the server lists must be in the tree: compared against the hub's own answers, not
@@ -8,8 +10,6 @@ export const name = "the view shows the hub's database and, expanded, its branch
  * @param {import('../lib/context.mjs').ScenarioContext} ctx
  */
 export async function run(ctx) {
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   const api = async (path) => {
     const r = await ctx.hub.api(path);
     assert.equal(r.status, 200, `GET ${path}`);

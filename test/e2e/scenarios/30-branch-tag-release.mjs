@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 
 export const name = 'create a branch, an annotated tag and a release from the command palette';
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   await ctx.expand('alice/prices');
   await ctx.expand('Branches');
 

@@ -4,11 +4,11 @@ export const name = 'signed out, a write answers 401 and the notification offers
 // This scenario provokes a 401 on purpose; a component that logs that refusal as an error is
 // expected here, and only here. Any other error line still fails the scenario.
 export const expectedErrors = [/\b401\b|UNAUTHENTICATED/];
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   await ctx.runCommand('Versioned DB: Sign Out…');
   await ctx.waitForNotification(/Signed out alice from Test Hub; its token was deleted/);
 

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 
 export const name = 'signed out, a private database in the view says it may be private and offers Sign In, which shows it again';
+/** The window opens signed in to Test Hub as alice, with alice/notes in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/notes'] };
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
@@ -8,8 +10,6 @@ export async function run(ctx) {
   assert.equal((await ctx.hub.api('/databases/alice/notes', { user: null })).status, 404);
   assert.equal((await ctx.hub.api('/databases/alice/notes')).body.data.visibility, 'private');
 
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/notes');
   await ctx.expand('alice/notes');
   await ctx.treeItem('Branches');
 

@@ -3,6 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const name = 'a SQL notebook cell runs against the hub and shows the result grid';
+/** The window opens signed in to Test Hub as alice (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice' };
 
 const QUERY = 'SELECT id, name, price FROM products ORDER BY id';
 
@@ -13,7 +15,6 @@ const QUERY = 'SELECT id, name, price FROM products ORDER BY id';
  */
 export async function run(ctx) {
   const { page } = ctx;
-  await ctx.fixture.signedIn('alice');
   const hostId = ctx.hub.url.replace(/\/+$/, '');
   writeFileSync(join(ctx.workspaceDir, 'e2e-prices.vdbnb'), JSON.stringify({
     version: 1,

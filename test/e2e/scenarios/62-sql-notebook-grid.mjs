@@ -3,6 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const name = 'a notebook cell gets its branch from the picker, runs, sorts, copies, exports and shows the row_limit banner';
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 const QUERY = 'SELECT id, name, price FROM products';
 const LIMIT = 3;
@@ -10,8 +12,6 @@ const LIMIT = 3;
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
   const { page } = ctx;
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   // Every scenario starts in an empty workspace: this one's settings cap results at LIMIT rows.
   mkdirSync(join(ctx.workspaceDir, '.vscode'), { recursive: true });
   writeFileSync(join(ctx.workspaceDir, '.vscode', 'settings.json'), JSON.stringify({ 'versionedDb.sql.rowLimit': LIMIT }, null, 2));

@@ -3,6 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const name = 'Ctrl+Enter runs SQL only in a .sql file that has a Versioned DB target';
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 /**
  * In a .sql file nobody has
@@ -13,8 +15,6 @@ export const name = 'Ctrl+Enter runs SQL only in a .sql file that has a Versione
  */
 export async function run(ctx) {
   const { page } = ctx;
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   writeFileSync(join(ctx.workspaceDir, 'e2e-ctrl-enter.sql'), 'SELECT count(*) AS n FROM products;\nSELECT 42 AS answer;\n');
   await ctx.openFile('e2e-ctrl-enter.sql');
   const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();

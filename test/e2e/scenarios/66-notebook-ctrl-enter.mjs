@@ -3,13 +3,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const name = 'Ctrl+Enter in a notebook SQL cell runs the cell (as each new notebook says) instead of inserting a line';
+/** The window opens signed in to Test Hub as alice (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice' };
 
 const QUERY = 'SELECT count(*) AS n FROM products';
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
   const { page } = ctx;
-  await ctx.fixture.signedIn('alice');
   const hostId = ctx.hub.url.replace(/\/+$/, '');
   writeFileSync(join(ctx.workspaceDir, 'e2e-keys.vdbnb'), JSON.stringify({
     version: 1,

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { answerHostPick, confirmDialog } from './pullHelpers.mjs';
 
 export const name = 'a pull request merges from the command palette with a progress notification and ends merged';
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   const before = await ctx.hub.api('/databases/alice/prices/pulls/1');
   assert.equal(before.status, 200);
   assert.equal(before.body.data.state, 'open', 'the seeded pull #1 should start open');

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { answerHostPick, confirmDialog, pullView } from './pullHelpers.mjs';
 
 export const name = 'open a pull, comment, merge with the progress notification, close and reopen';
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   // Open: palette → database → to → from → title → description; the view opens on the new pull.
   await ctx.runCommand('Versioned DB: Open Pull Request…');
   await answerHostPick(ctx);

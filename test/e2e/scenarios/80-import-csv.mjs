@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { confirmDialog } from './pullHelpers.mjs';
 
 export const name = 'import a CSV from the explorer into a new table through a pull request, then merge it';
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 const quickTitle = (ctx) => ctx.page.locator('.quick-input-widget .quick-input-title');
 
@@ -15,8 +17,6 @@ async function waitForQuestion(ctx, title) {
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   const file = join(ctx.workspaceDir, 'fruit.csv');
   writeFileSync(file, 'id,name,price\n1,apple,1.50\n2,banana,0.25\n3,cherry,4.00\n');
 

@@ -1,30 +1,23 @@
 import { strict as assert } from 'node:assert';
 import type { MockAgent } from 'undici';
 import { HubClient } from '../../../src/api/index';
-import type { Branch, Database, Operation, OperationRef, Pull, PullComment, QueryResult, Release, Tag, User } from '../../../src/shared/wire';
+import type { OperationRef, User } from '../../../src/shared/wire';
 import { headerRecord, mockAgent, ORIGIN, parseBody, type Captured } from './fakes';
+import { aBranch, aDatabase, anOperation, aPull, aPullComment, aQueryResult, aRelease, aTag } from '../../builders/wire';
 
 const db = { owner: 'acme', name: 'inventory' };
 const base = '/api/v2/databases/acme/inventory';
 const opRef: OperationRef = { id: 'owners/acme/repos/inventory/jobs/7', href: `${ORIGIN}/api/v2/operations/owners%2Facme%2Frepos%2Finventory%2Fjobs%2F7` };
 
-const database: Database = { owner: 'acme', name: 'inventory', visibility: 'public', fork_network_count: 3, star_count: 1, size_bytes: 4096 };
-const branch: Branch = { name: 'main', head_commit_sha: 'a'.repeat(32) };
-const tag: Tag = { name: 'v1', commit_sha: 'b'.repeat(32), message: 'first' };
-const release: Release = { tag: 'v1', title: 'One', commit_sha: 'b'.repeat(32), created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' };
-const pull: Pull = {
-  pull_number: 4,
-  title: 'Fix',
-  state: 'open',
-  created_at: '2026-01-01T00:00:00Z',
-  creator: 'ann',
-  from_branch: { database: db, branch_name: 'fix' },
-  to_branch: { database: db, branch_name: 'main' },
-};
-const comment: PullComment = { comment_id: 'c1', author: 'ann', body: 'LGTM', created_at: 'x', updated_at: 'x' };
+const database = aDatabase({ ...db, fork_network_count: 3, star_count: 1, size_bytes: 4096 });
+const branch = aBranch();
+const tag = aTag({ message: 'first' });
+const release = aRelease({ title: 'One' });
+const pull = aPull({ pull_number: 4, title: 'Fix', from_branch: { database: db, branch_name: 'fix' }, to_branch: { database: db, branch_name: 'main' } });
+const comment = aPullComment();
 const user: User = { username: 'ann', email_addresses: [{ address: 'a@x', is_primary: true, is_verified: true }] };
-const operation: Operation = { id: opRef.id, type: 'import', status: 'queued', created_at: 'x', cancelable: false };
-const result: QueryResult = { columns: [{ name: 'n', type: 'bigint' }], rows: [['1'], [null]], status: 'success' };
+const operation = anOperation({ id: opRef.id, type: 'import', status: 'queued' });
+const result = aQueryResult({ columns: [{ name: 'n', type: 'bigint' }], rows: [['1'], [null]] });
 
 interface Case {
   name: string;

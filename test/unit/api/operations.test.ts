@@ -3,9 +3,10 @@ import type { MockAgent } from 'undici';
 import { ApiError, HubClient, OperationFailedError, pollDelay, waitForOperation } from '../../../src/api/index';
 import type { Operation, OperationRef } from '../../../src/shared/wire';
 import { FakeTiming, mockAgent, ORIGIN } from './fakes';
+import { anOperation } from '../../builders/wire';
 
 const ref: OperationRef = { id: 'owners/a/repos/b/jobs/9', href: `${ORIGIN}/api/v2/operations/owners%2Fa%2Frepos%2Fb%2Fjobs%2F9` };
-const op = (status: string, extra: Partial<Operation> = {}): Operation => ({ id: ref.id, type: 'merge', status, created_at: 'x', cancelable: false, ...extra });
+const op = (status: string, extra: Partial<Operation> = {}): Operation => anOperation({ id: ref.id, status, ...extra });
 
 describe('waitForOperation', () => {
   let agent: MockAgent;

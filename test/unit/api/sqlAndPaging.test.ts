@@ -3,6 +3,7 @@ import type { MockAgent } from 'undici';
 import { collectAll, HubClient, MAX_GET_URL_LENGTH, paginate } from '../../../src/api/index';
 import type { Branch } from '../../../src/shared/wire';
 import { headerRecord, mockAgent, ORIGIN, parseBody, type Captured } from './fakes';
+import { aBranch } from '../../builders/wire';
 
 const db = { owner: 'acme', name: 'inventory' };
 
@@ -83,7 +84,7 @@ describe('pagination', () => {
     await agent.close();
   });
 
-  const b = (name: string): Branch => ({ name, head_commit_sha: name });
+  const b = (name: string): Branch => aBranch({ name });
 
   it('paginate follows next_page_token verbatim until it is absent', async () => {
     const pool = agent.get(ORIGIN);

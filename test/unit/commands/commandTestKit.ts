@@ -5,10 +5,10 @@ import type { HostInfo } from '../../../src/auth/clientSource';
 import type { CommandDeps } from '../../../src/commands/commandDeps';
 import { runOperation } from '../../../src/commands/operationsRunner';
 import { DatabaseListStore } from '../../../src/tree/databaseListStore';
-import type { Branch, DatabaseRef, OperationError, Tag } from '../../../src/shared/wire';
+import type { Branch, DatabaseRef, OperationError, Release, Tag } from '../../../src/shared/wire';
 import { MemoryState, silent } from '../../helpers/memoryFakes';
 import { ScriptedUi, type Step } from '../../helpers/scriptedUi';
-import { aBranch, aDatabase, anOperation, aTag } from '../../builders/wire';
+import { aBranch, aDatabase, anOperation, aRelease, aTag } from '../../builders/wire';
 
 export const HOST: HostInfo = { id: 'https://h.example', label: 'Hub', siteUrl: 'https://h.example', isLocal: false };
 export const DB: DatabaseRef = { owner: 'alice', name: 'prices' };
@@ -48,7 +48,7 @@ export function kit(steps: Step[], opts: { account?: Account | null; hosts?: Hos
       const b = body as { name: string; message?: string };
       return aTag({ name: b.name, commit_sha: HASH_MAIN, ...(b.message ? { message: b.message } : {}) });
     }),
-    createRelease: record('createRelease', (_db, body) => ({ ...(body as object), created_at: 'x', updated_at: 'x' })),
+    createRelease: record('createRelease', (_db, body) => aRelease(body as Partial<Release>)),
     createFork: record('createFork', () => ({ id: 'owners/bob/repos/prices/jobs/1', href: 'https://h.example/api/v2/operations/owners%2Fbob%2Frepos%2Fprices%2Fjobs%2F1' })),
     waitForOperation: record('waitForOperation', () =>
       anOperation({ id: 'owners/bob/repos/prices/jobs/1', type: 'fork', status: 'succeeded', result: { database: { owner: 'bob', name: 'prices' } } }),

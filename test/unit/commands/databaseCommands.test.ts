@@ -4,6 +4,7 @@ import { addDatabase, copyDatabaseName, createDatabase, forkDatabase, openOnWeb,
 import type { DatabaseNode, ForkNode } from '../../../src/tree/treeNodes';
 import { DB, HOST, callsOf, kit } from './commandTestKit';
 import { clickInfo, dismiss, input, pick } from '../../helpers/scriptedUi';
+import { anOperation } from '../../builders/wire';
 
 const dbNode: DatabaseNode = { kind: 'database', hostId: HOST.id, db: DB };
 
@@ -105,14 +106,7 @@ describe('database commands', () => {
 
   it('fork: a failed operation shows its error and adds nothing', async () => {
     const k = kit([]);
-    k.client.waitForOperation = async () => ({
-      id: 'j',
-      type: 'fork',
-      status: 'failed',
-      created_at: 'x',
-      cancelable: false,
-      error: { status: 422, code: 'UNPROCESSABLE', title: 'Duplicate fork' },
-    });
+    k.client.waitForOperation = async () => anOperation({ type: 'fork', status: 'failed', error: { status: 422, code: 'UNPROCESSABLE', title: 'Duplicate fork' } });
     assert.equal(await forkDatabase(k.deps, dbNode), undefined);
     assert.equal(k.failures[0]?.title, 'Duplicate fork');
     assert.deepEqual(k.databases.list(HOST.id), []);

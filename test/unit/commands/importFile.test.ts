@@ -9,6 +9,7 @@ import { silentLogger } from '../../../src/core/logger';
 import type { Ui } from '../../../src/platform/ui';
 import { ScriptedUi, type Reply } from '../../helpers/scriptedUi';
 import type { CreateImportBody, DatabaseRef, Operation, QueryResult } from '../../../src/shared/wire';
+import { aBranch, anOperation } from '../../builders/wire';
 
 const db: DatabaseRef = { owner: 'alice', name: 'inventory' };
 
@@ -26,7 +27,7 @@ class FakeHub implements ImportApi {
   failWith: Operation['error'] | undefined;
   expireUploads = 0;
   async listBranches() {
-    return { items: [{ name: 'dev', head_commit_sha: 'd'.repeat(32) }, { name: 'main', head_commit_sha: 'm'.repeat(32) }] };
+    return { items: [aBranch({ name: 'dev', head_commit_sha: 'd'.repeat(32) }), aBranch({ name: 'main', head_commit_sha: 'm'.repeat(32) })] };
   }
   async runSql(_db: DatabaseRef, q: { ref: string; q: string }): Promise<QueryResult> {
     if (q.q === 'SHOW TABLES') {
@@ -58,9 +59,8 @@ class FakeHub implements ImportApi {
     return { id: 'owners/alice/repos/inventory/jobs/1', href: 'http://hub/api/v2/operations/owners/alice/repos/inventory/jobs/1' };
   }
   async waitForOperation(ref: { id: string }): Promise<Operation> {
-    const base = { id: ref.id, type: 'import', created_at: '2024-01-01T00:00:00Z', cancelable: false };
-    if (this.failWith) throw new OperationFailedError({ ...base, status: 'failed', error: this.failWith });
-    return { ...base, status: 'succeeded', result: { pull_id: '7' } };
+    if (this.failWith) throw new OperationFailedError(anOperation({ id: ref.id, type: 'import', status: 'failed', error: this.failWith }));
+    return anOperation({ id: ref.id, type: 'import', status: 'succeeded', result: { pull_id: '7' } });
   }
 }
 

@@ -6,11 +6,12 @@ import { HubClient } from '../../../src/api/index';
 import { sendJson, startLoopback } from '../../helpers/loopback';
 import { FakeTiming } from '../api/fakes';
 import type { Operation, OperationRef } from '../../../src/shared/wire';
+import { anOperation } from '../../builders/wire';
 
 const ref: OperationRef = { id: 'owners/alice/repos/db/jobs/1', href: 'http://hub/api/v2/operations/owners/alice/repos/db/jobs/1' };
 
 function op(status: string, over: Partial<Operation> = {}): Operation {
-  return { id: ref.id, type: 'merge', status, created_at: '2026-11-21T10:00:00Z', cancelable: false, ...over };
+  return anOperation({ id: ref.id, status, ...over });
 }
 
 /** A waiter that replays states, one per tick, honouring the signal like the real client. */

@@ -13,10 +13,10 @@ import {
   setPullStateCommand,
   type PullApi,
   type PullEnv,
-  type WatchOptions,
 } from '../../../src/commands/pullActions';
 import type { PullTarget } from '../../../src/core/targets';
 import { runOperation } from '../../../src/commands/operationsRunner';
+import type { OperationsUi } from '../../../src/commands/commandDeps';
 import { OperationFailedError } from '../../../src/api/errors';
 import type { Branch, CreatePullBody, DatabaseRef, Operation, OperationError, Pull, PullComment } from '../../../src/shared/wire';
 
@@ -114,25 +114,26 @@ function pull(n: number, state: string, title = `Pull ${n}`): Pull {
   });
 }
 
-function setup(hosts = [{ id: 'h1', label: 'Hub', siteUrl: 'http://hub' }]) {
+function setup(hosts = [{ id: 'h1', label: 'Hub', siteUrl: 'http://hub', isLocal: false }]) {
   const server = new FakeServer();
   const ui = new ScriptedUi([], { answerMessages: false });
   const changed: PullTarget[] = [];
   const shownPulls: PullTarget[] = [];
   const failures: { what: string; error: OperationError; operationId: string }[] = [];
-  const watched: WatchOptions[] = [];
+  const watched: Parameters<OperationsUi['run']>[0][] = [];
   const env: PullEnv = {
     ui,
     log: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
-    hosts: () => hosts,
-    clientFor: () => server,
-    knownDatabases: () => [alice],
-    watch: async (o) => {
-      watched.push(o);
-      return runOperation({ start: o.start, waiter: o.client, signal: new AbortController().signal });
-    },
-    showOperationFailure: async (what, error, ids) => {
-      failures.push({ what, error, operationId: ids.operationId });
+    clients: { hosts: () => hosts, clientFor: () => server },
+    databases: { list: () => [alice] },
+    operations: {
+      run: async (o) => {
+        watched.push(o);
+        return runOperation({ start: o.start, waiter: o.client, signal: new AbortController().signal });
+      },
+      showFailure: async (what, error, ids) => {
+        failures.push({ what, error, operationId: ids.operationId });
+      },
     },
     showPull: async (t) => {
       shownPulls.push(t);

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { forkNetwork, MAX_NETWORK_DATABASES, networkBranches, type NetworkApi } from '../../../src/commands/pullNetwork';
 import type { DatabaseRef } from '../../../src/shared/wire';
+import { aBranch } from '../../builders/wire';
 
 const ref = (s: string): DatabaseRef => {
   const [owner, name] = s.split('/') as [string, string];
@@ -23,7 +24,7 @@ function api(children: Record<string, string[]>, root: string, failing: string[]
     },
     async listBranches(db) {
       if (failing.includes(key(db))) throw new Error('404');
-      return { items: [{ name: 'main', head_commit_sha: key(db) }] };
+      return { items: [aBranch({ head_commit_sha: key(db) })] };
     },
   };
 }

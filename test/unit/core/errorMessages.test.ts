@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ApiError, OperationFailedError } from '../../../src/api/index';
 import { describeError, isCancellation, missingPermission, type ApiErrorFields, type OperationFailedFields } from '../../../src/core/errorMessages';
+import { anOperation } from '../../builders/wire';
 
 // core declares what it reads of the api layer's errors (core sits below api): keep them in step.
 const _apiErrorFits: ApiErrorFields = {} as ApiError;
@@ -41,14 +42,12 @@ describe('describeError', () => {
   });
 
   it('a failed operation shows its OperationError title, detail and code', () => {
-    const err = new OperationFailedError({
+    const err = new OperationFailedError(anOperation({
       id: 'owners/a/repos/b/jobs/1',
       type: 'fork',
       status: 'failed',
-      created_at: '2026-01-01T00:00:00Z',
-      cancelable: false,
       error: { status: 422, code: 'UNPROCESSABLE', title: 'Duplicate fork', detail: 'bob/b exists' },
-    });
+    }));
     assert.equal(describeError(err, { action: 'fork a/b' })!.message, 'Fork a/b failed: Duplicate fork — bob/b exists (UNPROCESSABLE)');
     assert.deepEqual(describeError(err)!.actions, [{ kind: 'showLog' }]);
     const withRequest = new OperationFailedError(err.operation, 'req-poll-3');

@@ -10,6 +10,7 @@ import {
 } from '../../../src/core/nodeDescriptions';
 import { formatRelativeTime, formatTimestamp } from '../../../src/core/relativeTime';
 import { isCommitHash, shortHash } from '../../../src/core/commitHash';
+import { aBranch, aDatabase, anOperation, aPullSummary, aRelease, aTag } from '../../builders/wire';
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 const HASH = 'rmnjb8cjc5tblj21ed4qs821649eduie';
@@ -46,26 +47,26 @@ describe('relative times and hashes', () => {
 
 describe('node descriptions', () => {
   it('branch: short hash and relative time; tooltip has the full hash', () => {
-    const t = describeBranch({ name: 'main', head_commit_sha: HASH, last_updated_at: '2026-03-10T11:00:00Z' }, NOW);
+    const t = describeBranch(aBranch({ head_commit_sha: HASH, last_updated_at: '2026-03-10T11:00:00Z' }), NOW);
     assert.equal(t.label, 'main');
     assert.equal(t.description, 'rmnjb8cj · 1 hour ago');
     assert.deepEqual(t.tooltip.fields[0], ['Head commit', HASH]);
   });
 
   it('branch without a time shows only the hash', () => {
-    assert.equal(describeBranch({ name: 'b', head_commit_sha: HASH }, NOW).description, 'rmnjb8cj');
+    assert.equal(describeBranch(aBranch({ name: 'b', head_commit_sha: HASH }), NOW).description, 'rmnjb8cj');
   });
 
   it('tag: annotated tags show the first line of their message', () => {
-    const t = describeTag({ name: 'v1', commit_sha: HASH, message: 'First release\nmore', tagged_at: '2026-03-08T12:00:00Z' }, NOW);
+    const t = describeTag(aTag({ commit_sha: HASH, message: 'First release\nmore', tagged_at: '2026-03-08T12:00:00Z' }), NOW);
     assert.equal(t.description, 'rmnjb8cj · First release · 2 days ago');
     assert.match(t.tooltip.title, /^Annotated tag v1/);
     assert.equal(t.tooltip.body, 'First release\nmore');
-    assert.match(describeTag({ name: 'v0', commit_sha: HASH }, NOW).tooltip.title, /^Tag v0/);
+    assert.match(describeTag(aTag({ name: 'v0', commit_sha: HASH }), NOW).tooltip.title, /^Tag v0/);
   });
 
   it('release: title, tag and commit', () => {
-    const r = describeRelease({ tag: 'v1', title: 'One', commit_sha: HASH, created_at: '2026-03-10T11:00:00Z', updated_at: '2026-03-10T11:00:00Z', description: '**notes**' }, NOW);
+    const r = describeRelease(aRelease({ title: 'One', commit_sha: HASH, created_at: '2026-03-10T11:00:00Z', updated_at: '2026-03-10T11:00:00Z', description: '**notes**' }), NOW);
     assert.equal(r.label, 'One');
     assert.equal(r.description, 'v1 · rmnjb8cj · 1 hour ago');
     assert.equal(r.tooltip.body, '**notes**');
@@ -73,32 +74,32 @@ describe('node descriptions', () => {
   });
 
   it('pull: number, title, state, creator', () => {
-    const p = describePull({ pull_number: 7, title: 'Fix prices', state: 'merged', created_at: '2026-03-10T11:00:00Z', creator: 'bob' }, NOW);
+    const p = describePull(aPullSummary({ pull_number: 7, title: 'Fix prices', state: 'merged', created_at: '2026-03-10T11:00:00Z', creator: 'bob' }), NOW);
     assert.equal(p.label, '#7 Fix prices');
     assert.equal(p.description, 'merged · bob · 1 hour ago');
   });
 
   it('operation: failed ones show the error title and code; fork results name the fork', () => {
     const failed = describeOperation(
-      { id: 'owners/a/repos/b/jobs/1', type: 'merge', status: 'failed', created_at: '2026-03-10T11:59:00Z', cancelable: false, error: { status: 409, code: 'CONFLICT', title: 'Merge conflict', detail: 'in prices' } },
+      anOperation({ type: 'merge', status: 'failed', created_at: '2026-03-10T11:59:00Z', error: { status: 409, code: 'CONFLICT', title: 'Merge conflict', detail: 'in prices' } }),
       NOW,
     );
     assert.equal(failed.label, 'merge failed');
     assert.equal(failed.description, '1 minute ago · Merge conflict (CONFLICT)');
     assert.equal(failed.tooltip.body, 'in prices');
     const fork = describeOperation(
-      { id: 'x', type: 'fork', status: 'succeeded', created_at: '2026-03-10T11:00:00Z', cancelable: false, result: { database: { owner: 'bob', name: 'prices' } } },
+      anOperation({ type: 'fork', status: 'succeeded', created_at: '2026-03-10T11:00:00Z', result: { database: { owner: 'bob', name: 'prices' } } }),
       NOW,
     );
     assert.match(fork.description ?? '', /created bob\/prices/);
-    const unknown = describeOperation({ id: 'y', type: 'dolt_ci', status: 'running', created_at: '2026-03-10T11:00:00Z', cancelable: false }, NOW);
+    const unknown = describeOperation(anOperation({ type: 'dolt_ci', created_at: '2026-03-10T11:00:00Z' }), NOW);
     assert.equal(unknown.label, 'dolt_ci running');
   });
 
   it('database: private, fork of, last write; tooltip has size and network', () => {
     const d = describeDatabase(
       { owner: 'bob', name: 'prices' },
-      { owner: 'bob', name: 'prices', visibility: 'private', fork_network_count: 3, star_count: 1, size_bytes: 2048, parent: { owner: 'alice', name: 'prices' }, last_write_at: '2026-03-10T11:00:00Z' },
+      aDatabase({ owner: 'bob', name: 'prices', visibility: 'private', fork_network_count: 3, size_bytes: 2048, parent: { owner: 'alice', name: 'prices' }, last_write_at: '2026-03-10T11:00:00Z' }),
       NOW,
     );
     assert.equal(d.label, 'bob/prices');

@@ -9,32 +9,24 @@ import {
   renderPullDocument,
 } from '../../../src/core/pullPage';
 import type { Pull, PullComment } from '../../../src/shared/wire';
+import { aPull, aPullComment } from '../../builders/wire';
 
 const db = { owner: 'alice', name: 'inventory' };
 
 function pull(over: Partial<Pull> = {}): Pull {
-  return {
+  return aPull({
     pull_number: 7,
     title: 'Add <b>prices</b>',
     description: 'Adds **prices**. [evil](command:workbench.action.quit)',
-    state: 'open',
     created_at: '2026-11-21T08:00:00Z',
-    creator: 'bob',
     from_branch: { database: db, branch_name: 'prices' },
     to_branch: { database: db, branch_name: 'main' },
     ...over,
-  };
+  });
 }
 
 function comment(over: Partial<PullComment> = {}): PullComment {
-  return {
-    comment_id: 'c1',
-    author: 'carol',
-    body: 'Looks good <script>alert(1)</script>',
-    created_at: '2026-11-21T09:00:00Z',
-    updated_at: '2026-11-21T09:00:00Z',
-    ...over,
-  };
+  return aPullComment({ author: 'carol', body: 'Looks good <script>alert(1)</script>', created_at: '2026-11-21T09:00:00Z', updated_at: '2026-11-21T09:00:00Z', ...over });
 }
 
 const now = new Date('2026-11-21T10:00:00Z');
@@ -129,7 +121,7 @@ describe('pull request page', () => {
 
   it('fetches no remote image until the user asks: placeholders, a "Load images" button and a CSP without https images', () => {
     const p = pull({ description: 'Chart: ![sales](https://img.example/sales.png)' });
-    const comments = [{ comment_id: 'c1', author: 'bob', body: '![pixel](https://tracker.example/p.gif)', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' }];
+    const comments = [aPullComment({ body: '![pixel](https://tracker.example/p.gif)' })];
     const blocked = renderPullContent({ db, pull: p, comments, now }, md);
     assert.doesNotMatch(blocked, /<img/);
     // The URLs appear only as text in the edit box, never in an attribute a browser fetches.

@@ -4,11 +4,8 @@
 // Load All Rows and the ref-moved notice. Skipped where Chromium is not installed, except on CI,
 // where that fails.
 import { strict as assert } from 'node:assert';
-import { existsSync } from 'node:fs';
-import * as esbuild from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
-
-const CHROMIUM = '/usr/bin/chromium';
+import type { Browser, Page } from 'playwright-core';
+import { describeIfChromium, launchGridBrowser } from '../../helpers/gridBrowser';
 
 // Page-side code as a string: tsx would wrap functions passed to evaluate in helpers the page lacks.
 const HOST_JS = `
@@ -65,9 +62,6 @@ window.mountPaged = function (total, pageSize, columnCount, extra) {
   window.grid = new VdbGrid.ResultGrid(window.pagedOutput(total, pageSize, columnCount, extra), window.makeHost(total), document.getElementById('host'));
 };`;
 
-// Never skipped on CI (the CI variable, set by .ci/run): a missing browser must fail there.
-const describeIfChromium = existsSync(CHROMIUM) || process.env['CI'] ? describe : describe.skip;
-
 describeIfChromium('paged result grid in Chromium', function () {
   this.timeout(60_000);
   let browser: Browser;
@@ -75,20 +69,7 @@ describeIfChromium('paged result grid in Chromium', function () {
   let gridJs: string;
 
   before(async () => {
-    const b = await esbuild.build({
-      entryPoints: ['src/renderer/resultGrid.ts'],
-      bundle: true,
-      write: false,
-      format: 'iife',
-      globalName: 'VdbGrid',
-      platform: 'browser',
-      define: { 'process.env.NODE_ENV': '"production"' },
-    });
-    gridJs = b.outputFiles[0]!.text;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    ({ browser, gridJs } = await launchGridBrowser());
   });
   after(async () => {
     await browser?.close();

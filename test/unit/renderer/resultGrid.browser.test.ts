@@ -2,11 +2,8 @@
 // NULL/<binary> styling, server text shown as text, keyboard selection and copy, export).
 // Skipped where Chromium is not installed, except on CI, where that fails.
 import { strict as assert } from 'node:assert';
-import { existsSync } from 'node:fs';
-import * as esbuild from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
-
-const CHROMIUM = '/usr/bin/chromium';
+import type { Browser, Page } from 'playwright-core';
+import { describeIfChromium, launchGridBrowser } from '../../helpers/gridBrowser';
 
 const MOUNT_JS = `
 window.copies = [];
@@ -28,10 +25,6 @@ window.generateRows = function (n) {
   return rows;
 };`;
 
-// Skipped on a machine without Chromium, but never on CI (the CI variable, set by .ci/run and by CI
-// services): there a missing browser fails the run instead of silently dropping these tests.
-const describeIfChromium = existsSync(CHROMIUM) || process.env['CI'] ? describe : describe.skip;
-
 describeIfChromium('result grid in Chromium', function () {
   this.timeout(60_000);
   let browser: Browser;
@@ -39,21 +32,7 @@ describeIfChromium('result grid in Chromium', function () {
   let gridJs: string;
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install the Debian package chromium (npm run bootstrap does as root).`);
-    const b = await esbuild.build({
-      entryPoints: ['src/renderer/resultGrid.ts'],
-      bundle: true,
-      write: false,
-      format: 'iife',
-      globalName: 'VdbGrid',
-      platform: 'browser',
-      define: { 'process.env.NODE_ENV': '"production"' },
-    });
-    gridJs = b.outputFiles[0]!.text;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    ({ browser, gridJs } = await launchGridBrowser());
   });
   after(async () => {
     await browser?.close();

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { NotebookFormatError, newNotebook, parseNotebook, resolveCellTarget, serializeNotebook } from '../../../../src/core/sql/notebookDocument';
 import { branchMoved, resolveRef, targetLabel, validateRefInput } from '../../../../src/core/sql/refs';
+import { aBranch, aTag } from '../../../builders/wire';
 
 const main = { hostId: 'http://127.0.0.1:1', owner: 'alice', name: 'shop', ref: 'main' };
 
@@ -45,8 +46,8 @@ describe('SQL notebook file', () => {
 });
 
 describe('refs', () => {
-  const branches = [{ name: 'main', head_commit_sha: 'a'.repeat(32) }];
-  const tags = [{ name: 'v1', commit_sha: 'b'.repeat(32) }, { name: 'main', commit_sha: 'c'.repeat(32) }];
+  const branches = [aBranch({ head_commit_sha: 'a'.repeat(32) })];
+  const tags = [aTag({ commit_sha: 'b'.repeat(32) }), aTag({ name: 'main', commit_sha: 'c'.repeat(32) })];
 
   it('resolves branches before tags, then commits', () => {
     assert.deepEqual(resolveRef('main', branches, tags), { kind: 'branch', commit: 'a'.repeat(32) });

@@ -1,0 +1,178 @@
+// Runs one read-only SELECT on a DoltLite connection inside an engine worker (engineWorker.ts):
+// steps it under a deadline and the read-only guard, turns SQLite values into the API's cells
+// (declared decimal scale kept, blobs as a marker), stops at the row limit or the byte budget, and
+// describes the columns (declared type, primary key, source table). Plus the messages a failed
+// query gets.
+import type { Sqlite3, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
+import type { QueryColumn, QueryResult, Cell } from '../shared/wire';
+import { BINARY_CELL } from '../shared/wire';
+import { ReadOnlyGuard, ReadOnlyRefusal } from './readOnlyGuard';
+import { ResultBudget, valueTooLargeMessage } from './resultBudget';
+import { UserColumnTypes } from './doltSql/engineContext';
+
+const SQLITE_INTEGER = 1;
+const SQLITE_FLOAT = 2;
+const SQLITE_BLOB = 4;
+const SQLITE_NULL = 5;
+const SQLITE_NOMEM = 7;
+const SQLITE_TOOBIG = 18;
+
+/** Budgets of one query (see resultBudget.ts). */
+export interface QueryBudget {
+  maxBytes: number;
+  maxValueBytes: number;
+}
+
+export function runSelect(sqlite3: Sqlite3, conn: Sqlite3Db, guard: ReadOnlyGuard, sql: string, limit: number, timeoutMs: number, budget: QueryBudget, fixedTypes?: string[]): QueryResult {
+  const capi = sqlite3.capi;
+  const deadline = Date.now() + timeoutMs;
+  let timedOut = false;
+  capi.sqlite3_progress_handler(conn.pointer, 1000, () => {
+    if (Date.now() > deadline) {
+      timedOut = true;
+      return 1;
+    }
+    return 0;
+  }, 0);
+  let stmt;
+  guard.reset();
+  try {
+    stmt = conn.prepare(sql);
+  } catch (e) {
+    capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
+    return { columns: [], rows: [], status: timedOut ? 'timeout' : 'error', message: timedOut ? timeoutMessage(timeoutMs) : guard.refusedReason ?? queryFailure(e, budget) };
+  }
+  try {
+    guard.checkStatement(stmt.pointer, sql);
+  } catch (e) {
+    capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
+    stmt.finalize();
+    if (e instanceof ReadOnlyRefusal) return { columns: [], rows: [], status: 'error', message: e.message };
+    throw e;
+  }
+  const rows: Cell[][] = [];
+  const bytes = new ResultBudget(budget.maxBytes);
+  let status: QueryResult['status'] = 'success';
+  let message = '';
+  const n = stmt.columnCount;
+  const firstTypes: number[] = new Array(n).fill(SQLITE_NULL);
+  // SQLite keeps decimal(p,s) values as numbers ("0.5"); MySQL prints the declared scale ("0.50").
+  const scales: (number | undefined)[] = [];
+  const userCols = new UserColumnTypes(conn);
+  for (let i = 0; i < n; i++) {
+    const m = /^\s*(?:decimal|numeric)\s*\(\s*\d+\s*,\s*(\d+)\s*\)/i.exec(userCols.declType(capi, stmt.pointer, i) ?? '');
+    scales.push(m ? Number(m[1]) : undefined);
+  }
+  try {
+    while (stmt.step()) {
+      if (rows.length >= limit) {
+        status = 'row_limit';
+        message = `The result has more than ${limit} rows; only the first ${limit} are returned. Narrow the query or raise the limit.`;
+        break;
+      }
+      const row: Cell[] = [];
+      for (let i = 0; i < n; i++) {
+        const ty = capi.sqlite3_column_type(stmt.pointer, i);
+        if (firstTypes[i] === SQLITE_NULL && ty !== SQLITE_NULL) firstTypes[i] = ty;
+        if (ty === SQLITE_NULL) row.push(null);
+        else if (ty === SQLITE_BLOB) row.push(BINARY_CELL);
+        else {
+          const text = capi.sqlite3_column_text(stmt.pointer, i) ?? '';
+          const scale = scales[i];
+          row.push(scale !== undefined && (ty === SQLITE_INTEGER || ty === SQLITE_FLOAT) ? withScale(text, scale) : text);
+        }
+      }
+      if (!bytes.admit(row)) {
+        status = 'row_limit';
+        message = bytes.message(rows.length);
+        break;
+      }
+      rows.push(row);
+    }
+  } catch (e) {
+    capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
+    const columns = resultColumns(sqlite3, conn, stmt, firstTypes, fixedTypes);
+    stmt.finalize();
+    if (timedOut) return { columns, rows: [], status: 'timeout', message: timeoutMessage(timeoutMs) };
+    return { columns, rows: [], status: 'error', message: queryFailure(e, budget) };
+  }
+  capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
+  const columns = resultColumns(sqlite3, conn, stmt, firstTypes, fixedTypes);
+  stmt.finalize();
+  return { columns, rows, status, message };
+}
+
+function resultColumns(sqlite3: Sqlite3, conn: Sqlite3Db, stmt: { pointer: number; columnCount: number; getColumnName(i: number): string }, firstTypes: number[], fixedTypes?: string[]): QueryColumn[] {
+  const capi = sqlite3.capi;
+  const pkCache = new Map<string, Set<string>>();
+  const userCols = new UserColumnTypes(conn);
+  const cols: QueryColumn[] = [];
+  for (let i = 0; i < stmt.columnCount; i++) {
+    const name = stmt.getColumnName(i);
+    if (fixedTypes) {
+      cols.push({ name, type: fixedTypes[i] ?? 'text', is_primary_key: false, source_table: '' });
+      continue;
+    }
+    const decl = userCols.declType(capi, stmt.pointer, i);
+    const [table, origin] = userCols.source(capi, stmt.pointer, i);
+    let isPk = false;
+    if (table !== '' && origin !== '') {
+      let pks = pkCache.get(table);
+      if (!pks) {
+        pks = new Set();
+        try {
+          for (const r of conn.selectObjects(`SELECT name, pk FROM pragma_table_info(?)`, [table])) {
+            if (Number(r['pk']) > 0) pks.add(String(r['name']));
+          }
+        } catch {
+          // Virtual tables (dolt_log, ...) have no table_info; they have no primary key to show.
+        }
+        pkCache.set(table, pks);
+      }
+      isPk = pks.has(origin);
+    }
+    const type = decl && decl.trim() !== '' ? decl.toLowerCase() : expressionType(firstTypes[i] ?? SQLITE_NULL);
+    cols.push({ name, type, is_primary_key: isPk, source_table: table });
+  }
+  return cols;
+}
+
+export function withScale(text: string, scale: number): string {
+  const m = /^(-?\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) return text;
+  const frac = (m[2] ?? '').padEnd(scale, '0');
+  if (frac.length > scale) return text;
+  return scale === 0 ? (m[1] as string) : `${m[1]}.${frac}`;
+}
+
+function expressionType(sqliteType: number): string {
+  switch (sqliteType) {
+    case SQLITE_INTEGER: return 'bigint';
+    case SQLITE_FLOAT: return 'double';
+    case SQLITE_BLOB: return 'blob';
+    default: return 'text';
+  }
+}
+
+export function timeoutMessage(ms: number): string {
+  return `The query ran longer than ${ms} ms and was stopped.`;
+}
+
+/** A failed query's message; the limits the hub sets say which limit and option. */
+function queryFailure(e: unknown, budget: QueryBudget): string {
+  const code = (e as { resultCode?: unknown } | null)?.resultCode;
+  if (code === SQLITE_TOOBIG) return valueTooLargeMessage(budget.maxValueBytes);
+  if (code === SQLITE_NOMEM) return 'The query needs more memory than a query worker has; it was stopped. Select fewer rows or smaller values.';
+  return clipMessage(engineMessage(e));
+}
+
+/** Engine messages may quote the query (`near "…": syntax error`); a result never echoes much of it. */
+function clipMessage(m: string): string {
+  return m.length > 1000 ? `${m.slice(0, 1000)}… (message cut at 1000 characters)` : m;
+}
+
+export function engineMessage(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  // "SQLITE_ERROR: sqlite3 result code 1: no such table: x" -> "no such table: x"
+  return m.replace(/^SQLITE_[A-Z_]+: sqlite3 result code \d+: /, '');
+}
