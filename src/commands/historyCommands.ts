@@ -50,7 +50,8 @@ function targetOf(v: unknown): DatabaseTarget | undefined {
 export function tableHistoryRequestOf(arg: unknown): TableHistoryRequest | string {
   // A table of the tree's Tables node: its history at the branch or tag it was listed under.
   if (isTreeNode(arg) && arg.kind === 'table') return { target: { hostId: arg.hostId, db: arg.db }, ref: arg.parent.ref, table: arg.table.name };
-  const target = targetOf(arg);
+  // The request's own shape ({ target: { hostId, db }, … }), or the target's fields inline.
+  const target = isRecord(arg) ? (targetOf(arg['target']) ?? targetOf(arg)) : undefined;
   if (!target || !isRecord(arg)) return 'Show History needs a database, a ref and a table (run it on a table in the Versioned DB view).';
   if (typeof arg['ref'] !== 'string' || arg['ref'] === '') return 'Show History needs the branch, tag or commit to read the history at.';
   if (typeof arg['table'] !== 'string' || arg['table'] === '') return 'Show History needs a table name.';

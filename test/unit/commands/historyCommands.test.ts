@@ -61,6 +61,10 @@ describe('history commands', () => {
     assert.match(String(rowHistoryRequestOf({ ...target, ref: 'main', table: 't' })), /primary-key values/);
     assert.match(String(rowHistoryRequestOf({ ...target, ref: 'main', table: 't', key: { id: 3 } })), /must be text or NULL/);
     assert.deepEqual(rowHistoryRequestOf({ ...target, ref: 'main', table: 't', key: { id: '3' }, column: 'price' }), { target, ref: 'main', table: 't', key: { id: '3' }, column: 'price' });
+    // The declared RowHistoryRequest shape (what the table browser sends) is taken as it is.
+    const declared = { target, ref: 'main', table: 't', key: { id: '3' }, column: 'price' };
+    assert.deepEqual(rowHistoryRequestOf(declared), declared);
+    assert.deepEqual(tableHistoryRequestOf({ target, ref: 'v1', table: 't' }), { target, ref: 'v1', table: 't' });
     // A table node of the tree: its history at the ref it was listed under.
     const tableNode = { kind: 'table', hostId: 'h', db: DB, table: { name: 'products', kind: 'table' }, parent: { kind: 'tables', ref: 'v1', commit: hash(1) } };
     assert.deepEqual(tableHistoryRequestOf(tableNode), { target, ref: 'v1', table: 'products' });
@@ -71,7 +75,7 @@ describe('history commands', () => {
     sql.tableCommits = 60;
     const ui = new ScriptedUi([pick('Load more commits…'), pick('products change 55'), pick('New SQL Notebook at This Commit')]);
     const { e, executed } = env(ui, sql);
-    const c = await showTableHistory(e, { ...target, ref: 'main', table: 'products' });
+    const c = await showTableHistory(e, { target, ref: 'main', table: 'products' });
     assert.equal(c?.hash, hash(55));
     assert.deepEqual(executed, [['nb.atCommit', { hostId: 'h', db: DB, ref: hash(55) }]]);
     // Pinned once; both pages read at the pinned hash, the second from offset 50.
@@ -87,7 +91,7 @@ describe('history commands', () => {
     await showTableHistory(env(ui, sql).e, { ...target, ref: 'main', table: 'products' });
     ui = new ScriptedUi([pick('products change 1'), pick('Show Changes')]);
     const { e, executed } = env(ui, sql, [SHOW_CHANGES_COMMAND]);
-    await showTableHistory(e, { ...target, ref: 'main', table: 'products' });
+    await showTableHistory(e, { target, ref: 'main', table: 'products' });
     assert.deepEqual(executed, [[SHOW_CHANGES_COMMAND, { kind: 'commit', target, commit: hash(1), table: 'products' }]]);
   });
 
@@ -95,7 +99,7 @@ describe('history commands', () => {
     const sql = new FakeSql();
     const ui = new ScriptedUi([]);
     const { e, opened } = env(ui, sql);
-    const loaded = await showRowHistory(e, { ...target, ref: 'main', table: 'products', key: { id: '3' }, column: 'name' });
+    const loaded = await showRowHistory(e, { target, ref: 'main', table: 'products', key: { id: '3' }, column: 'name' });
     assert.equal(opened.length, 1);
     assert.equal(loaded!.commit, hash(99));
     assert.deepEqual(loaded!.history.versions.map((v) => v.commit), [hash(7), hash(4), hash(2)]);

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { plainRows } from './changesHelpers.mjs';
+
+export const name = "a branch's Commits: the log as a plain dolt_log read shows it, merges marked; Copy Commit Hash and Create Branch Here on a commit";
+
+/** The labels and descriptions of the rows under the "Commits" row, in order, while they are commits. */
+async function commitRows(ctx) {
+  const rows = ctx.page.locator('.part.sidebar .monaco-list-row');
+  const texts = await rows.evaluateAll((els) =>
+    els.map((el) => ({
+      label: el.querySelector('.label-name')?.textContent ?? '',
+      description: el.querySelector('.label-description')?.textContent ?? '',
+      level: Number(el.getAttribute('aria-level')),
+    })),
+  );
+  const at = texts.findIndex((t) => t.label === 'Commits');
+  assert.ok(at >= 0, 'a Commits row under main');
+  const out = [];
+  for (const t of texts.slice(at + 1)) {
+    if (t.level !== texts[at].level + 1) break;
+    out.push(t);
+  }
+  return out;
+}
+
+/** @param {import('../lib/context.mjs').ScenarioContext} ctx */
+export async function run(ctx) {
+  await ctx.fixture.signedIn('alice');
+  await ctx.fixture.databases('alice/prices');
+  // Expected: the plain log at main, its merge commits (two parents) and main's head by the API.
+  const log = await plainRows(ctx, 'alice/prices', 'main', 'SELECT commit_hash, committer, message FROM dolt_log');
+  const merges = new Set((await plainRows(ctx, 'alice/prices', 'main', 'SELECT commit_hash FROM dolt_commit_ancestors WHERE parent_index = 1')).map((r) => r.commit_hash));
+  const head = (await ctx.hub.api('/databases/alice/prices/branches')).body.data.find((b) => b.name === 'main').head_commit_sha;
+  assert.ok(log.length >= 5 && log.length <= 50, `the seed's main has a page of commits (${log.length})`);
+  const subject = (m) => m.split('\n')[0].trim();
+
+  await ctx.expand('alice/prices');
+  await ctx.expand('Branches');
+  await ctx.expand('main');
+  await ctx.expand('Commits');
+  await ctx.treeItem(subject(log.find((c) => c.commit_hash === head).message));
+  // Collapse the side bar's other sections out of the way is not needed: the rows are read from the DOM,
+  // scrolled into view in steps so the virtualized list draws them all.
+  const seen = new Map();
+  for (let i = 0; i < 20 && seen.size < log.length; i++) {
+    for (const r of await commitRows(ctx)) seen.set(r.description.split(' · ').pop(), r);
+    await ctx.page.locator('.part.sidebar .monaco-list').first().hover();
+    await ctx.page.mouse.wheel(0, 300);
+  }
+  await ctx.screenshot('commits');
+  assert.equal(seen.size, log.length, 'every commit of the plain log, once');
+  for (const c of log) {
+    const row = seen.get(c.commit_hash.slice(0, 8));
+    assert.ok(row, `commit ${c.commit_hash.slice(0, 8)} shown`);
+    assert.equal(row.label, subject(c.message) || '(no message)');
+    assert.ok(row.description.includes(c.committer), `${row.description} names ${c.committer}`);
+    assert.equal(row.description.startsWith('merge · '), merges.has(c.commit_hash), `merge mark of ${row.label}`);
+  }
+  assert.ok(merges.size > 0, 'the seed has a merge on main');
+
+  // Copy Commit Hash from the context menu of an older commit.
+  await ctx.page.mouse.wheel(0, -5000);
+  const older = log.find((c) => c.commit_hash !== head && !merges.has(c.commit_hash));
+  const row = await ctx.treeItem(subject(older.message));
+  await row.click({ button: 'right' });
+  await ctx.page.locator('.monaco-menu .action-item .action-label', { hasText: /^Copy Commit Hash$/ }).first().click();
+  await ctx.waitForNotification(`Copied commit ${older.commit_hash.slice(0, 8)}.`);
+
+  // Create Branch Here… on the same commit: the new branch starts there (the API says so).
+  await row.click({ button: 'right' });
+  await ctx.page.locator('.monaco-menu .action-item .action-label', { hasText: /^Create Branch Here…$/ }).first().click();
+  await ctx.inputBox('from-history');
+  await ctx.waitForNotification(/Created branch from-history at/);
+  const made = (await ctx.hub.api('/databases/alice/prices/branches')).body.data.find((b) => b.name === 'from-history');
+  assert.ok(made, 'the branch exists on the server');
+  assert.equal(made.head_commit_sha, older.commit_hash);
+  await ctx.screenshot('branch-created');
+}

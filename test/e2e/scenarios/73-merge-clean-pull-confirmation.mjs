@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { answerHostPick } from './pullHelpers.mjs';
+import { frameWith, plainDiff, plainMergeBase } from './changesHelpers.mjs';
+
+export const name = 'the clean pull #4 merges through a confirmation that names its tables and row counts and says it will not conflict';
+
+function countsText(c) {
+  return [c.added ? `${c.added} added` : '', c.modified ? `${c.modified} modified` : '', c.removed ? `${c.removed} removed` : ''].filter(Boolean).join(', ');
+}
+
+/** @param {import('../lib/context.mjs').ScenarioContext} ctx */
+export async function run(ctx) {
+  await ctx.fixture.signedIn('alice');
+  await ctx.fixture.databases('alice/prices');
+  const pull = (await ctx.hub.api('/databases/alice/prices/pulls/4')).body.data;
+  const base = await plainMergeBase(ctx, 'alice/prices', 'main', pull.from_branch.branch_name);
+  const expected = {};
+  for (const table of ['products', 'suppliers']) expected[table] = (await plainDiff(ctx, 'alice/prices', table, base, pull.from_branch.branch_name)).counts;
+  const total = Object.values(expected).reduce((n, c) => n + c.added + c.modified + c.removed, 0);
+
+  await ctx.runCommand('Versioned DB: Show Pull Request');
+  await answerHostPick(ctx);
+  await ctx.quickPick('alice/prices');
+  await ctx.quickPick(/^#4 /);
+  const view = await frameWith(ctx, '#merge-preview .merge-preview[data-state="clean"]', { timeout: ctx.scaled(60_000) });
+  const section = view.locator('#merge-preview');
+  assert.equal((await section.locator('.verdict').innerText()).trim(), 'No conflicts: it merges cleanly.');
+  for (const [table, c] of Object.entries(expected)) {
+    assert.equal((await section.locator(`tr[data-table="${table}"] td`).nth(1).innerText()).trim(), countsText(c), `${table} in the section`);
+  }
+  await ctx.screenshot('before-merging');
+
+  const merging = ctx.waitForNotification(/Merging pull request #4 into main/);
+  merging.catch(() => undefined);
+  await view.locator('button[data-action="merge"]').click();
+  const dialog = ctx.page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  const detail = dialog.locator('.dialog-message-detail');
+  await detail.waitFor({ timeout: ctx.scaled(10_000) });
+  const text = await detail.innerText();
+  assert.match(text, new RegExp(`It changes ${total} rows in 2 tables:`));
+  for (const [table, c] of Object.entries(expected)) assert.ok(text.includes(`• ${table}: ${countsText(c)}`), `${table}: ${countsText(c)} in ${text}`);
+  assert.match(text, /No conflicts: it merges cleanly\./);
+  await ctx.screenshot('confirmation');
+  await dialog.locator('.dialog-buttons .monaco-button', { hasText: /^\s*Merge\s*$/ }).first().click();
+  await merging;
+  await ctx.waitForNotification(/Pull request #4 is merged/, { timeout: ctx.scaled(60_000) });
+  assert.equal((await ctx.hub.api('/databases/alice/prices/pulls/4')).body.data.state, 'merged');
+}
