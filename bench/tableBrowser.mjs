@@ -131,9 +131,13 @@ async function measure(browser, commit, run) {
   await page.setContent('<!doctype html><html><body style="margin:0"><div id="host"></div></body></html>');
   await page.addScriptTag({ content: gridJs });
   let server;
+  let trace;
   let drawn;
   const firstDrawn = new Promise((res) => (drawn = res));
-  await page.exposeFunction('hostPost', (m) => server?.handle(m));
+  await page.exposeFunction('hostPost', (m) => {
+    trace?.push(`grid ${m.type}${'requestId' in m ? ` #${m.requestId} ${m.start ?? ''}` : ''}`);
+    return server?.handle(m);
+  });
   await page.exposeFunction('firstDrawn', (responseToDrawn) => drawn({ at: performance.now(), responseToDrawn }));
   await page.addScriptTag({
     content: `
@@ -162,7 +166,15 @@ globalThis.settled = () => document.querySelectorAll('.vdb-row:not([hidden]) .vd
   const t0 = performance.now();
   const catalog = new TableCatalogCache((_h, _db, c, sql, signal) => run(sql, 10_000, signal));
   const { output, source } = await openTableAt({ target: { hostId: 'h', owner: 'bench', name: 'b', ref: 'main' }, commit, table: 'readings' }, catalog, run, PAGE);
-  server = new PageServer({ sourceId: output.sourceId, source, post: (m) => void page.evaluate((x) => globalThis.receive(x), m) });
+  trace = [];
+  server = new PageServer({
+    sourceId: output.sourceId,
+    source,
+    post: (m) => {
+      trace.push(`${m.type}${'requestId' in m ? ` #${m.requestId} ${m.start}` : ''}${m.type === 'page.error' ? ` ${m.message}` : ''}`);
+      void page.evaluate((x) => globalThis.receive(x), m);
+    },
+  });
   await page.evaluate((x) => globalThis.receive(x), { type: 'paged.show', output });
   server.start();
   const first = await firstDrawn;
@@ -187,7 +199,13 @@ globalThis.settled = () => document.querySelectorAll('.vdb-row:not([hidden]) .vd
   let webDuring = 0;
   for (let i = 0; i < SWEEP; i++) {
     await page.evaluate((f) => { globalThis.scroller.scrollTop = globalThis.scroller.scrollHeight * f; }, (i * 0.618) % 1);
-    await page.waitForFunction(() => globalThis.settled(), null, { timeout: 60_000 });
+    try {
+      await page.waitForFunction(() => globalThis.settled(), null, { timeout: 60_000 });
+    } catch (e) {
+      const pending = await page.evaluate(() => [...document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder')].slice(0, 3).map((c) => c.getAttribute('data-r')));
+      log(`sweep ${i} did not settle: placeholder rows ${pending.join(',')}, host in flight ${server.inFlight}, reads ${source.reads.length}, messages ${JSON.stringify(trace.slice(-8))}`);
+      throw e;
+    }
     if (i % 20 === 10) {
       hostDuring = Math.max(hostDuring, hostHeap() - hostIdle);
       webDuring = Math.max(webDuring, (await webHeap()) - webIdle);
