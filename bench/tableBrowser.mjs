@@ -54,6 +54,8 @@ export { HubClient } from './src/api/hubClient';`,
   platform: 'node',
   format: 'esm',
   target: 'node20',
+  // undici (in the API client) requires Node built-ins: give the ESM bundle a require.
+  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   outfile: hostEntry,
 });
 const { TableCatalogCache, openTableAt, PageServer, HubClient } = await import(pathToFileURL(hostEntry).href);
