@@ -45,7 +45,8 @@ await esbuild.build({
   stdin: {
     contents: `export { TableCatalogCache } from './src/core/sql/tableCatalog';
 export { openTableAt } from './src/core/paging/tableOpening';
-export { PageServer } from './src/core/paging/pageServer';`,
+export { PageServer } from './src/core/paging/pageServer';
+export { HubClient } from './src/api/hubClient';`,
     resolveDir: ROOT,
     loader: 'ts',
   },
@@ -53,9 +54,11 @@ export { PageServer } from './src/core/paging/pageServer';`,
   platform: 'node',
   format: 'esm',
   target: 'node20',
+  // undici (in the API client) requires Node built-ins: give the ESM bundle a require.
+  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   outfile: hostEntry,
 });
-const { TableCatalogCache, openTableAt, PageServer } = await import(pathToFileURL(hostEntry).href);
+const { TableCatalogCache, openTableAt, PageServer, HubClient } = await import(pathToFileURL(hostEntry).href);
 const gridJs = (
   await esbuild.build({ entryPoints: [join(ROOT, 'src/renderer/resultGrid.ts')], bundle: true, write: false, format: 'iife', globalName: 'VdbGrid', platform: 'browser', target: 'es2022', minify: true })
 ).outputFiles[0].text;
@@ -72,10 +75,12 @@ try {
   const branches = await api('GET', '/databases/bench/b/branches');
   const commit = branches.find((b) => b.name === 'main').head_commit_sha;
 
-  const run = (sql, limit, signal) => api('POST', '/databases/bench/b/sql', { ref: commit, q: sql, limit }, signal);
+  // The measured path goes through the extension's API client (retries, timeouts, 429 handling).
+  const client = new HubClient({ baseUrl: globalThis.hubUrl, token: globalThis.hubToken });
+  const run = (sql, limit, signal) => client.runSql({ owner: 'bench', name: 'b' }, { ref: commit, q: sql, limit }, signal ? { signal } : {});
   const direct = async (q) => {
     const t = performance.now();
-    const r = await run(q, PAGE + 1);
+    const r = await api('POST', '/databases/bench/b/sql', { ref: commit, q, limit: PAGE + 1 });
     if (r.status !== 'success' || r.rows.length !== PAGE) throw new Error(`baseline: ${r.status} ${r.message}`);
     return performance.now() - t;
   };
@@ -109,7 +114,7 @@ try {
   console.log(`| host memory over idle: during the sweep (max) / after | ${mb(med('hostDuring'))} / ${mb(med('hostAfter'))} | — | — |`);
   console.log(`| webview memory over idle: during the sweep (max) / after | ${mb(med('webDuring'))} / ${mb(med('webAfter'))} | — | — |`);
   console.log(`| host + webview over idle, after | ${mb(med('hostAfter') + med('webAfter'))} | — | — |`);
-  console.log(`reads by kind (last run): ${JSON.stringify(results[results.length - 1].reads)}`);
+  console.log(`reads by kind (last run): ${JSON.stringify(results[results.length - 1].reads)}; failed rows seen during the sweeps: ${results.map((x) => x.failedSeen).join(', ')}`);
 } finally {
   hub.stop();
   rmSync(tmp, { recursive: true, force: true });
@@ -131,9 +136,13 @@ async function measure(browser, commit, run) {
   await page.setContent('<!doctype html><html><body style="margin:0"><div id="host"></div></body></html>');
   await page.addScriptTag({ content: gridJs });
   let server;
+  let trace;
   let drawn;
   const firstDrawn = new Promise((res) => (drawn = res));
-  await page.exposeFunction('hostPost', (m) => server?.handle(m));
+  await page.exposeFunction('hostPost', (m) => {
+    trace?.push(`grid ${m.type}${'requestId' in m ? ` #${m.requestId} ${m.start ?? ''}` : ''}`);
+    return server?.handle(m);
+  });
   await page.exposeFunction('firstDrawn', (responseToDrawn) => drawn({ at: performance.now(), responseToDrawn }));
   await page.addScriptTag({
     content: `
@@ -152,7 +161,9 @@ globalThis.receive = (m) => {
     globalThis.raf().then(globalThis.raf).then(() => globalThis.firstDrawn(performance.now() - t0));
   }
 };
-globalThis.settled = () => document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0;`,
+// Settled: no row on screen waiting (a failed page counts as answered; the sweep reports them).
+globalThis.settled = () => document.querySelectorAll('.vdb-row:not([hidden]):not(.failed) .vdb-cell.placeholder').length === 0;
+globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hidden])').length;`,
   });
   await webHeap();
   const webIdle = await webHeap();
@@ -162,7 +173,15 @@ globalThis.settled = () => document.querySelectorAll('.vdb-row:not([hidden]) .vd
   const t0 = performance.now();
   const catalog = new TableCatalogCache((_h, _db, c, sql, signal) => run(sql, 10_000, signal));
   const { output, source } = await openTableAt({ target: { hostId: 'h', owner: 'bench', name: 'b', ref: 'main' }, commit, table: 'readings' }, catalog, run, PAGE);
-  server = new PageServer({ sourceId: output.sourceId, source, post: (m) => void page.evaluate((x) => globalThis.receive(x), m) });
+  trace = [];
+  server = new PageServer({
+    sourceId: output.sourceId,
+    source,
+    post: (m) => {
+      trace.push(`${m.type}${'requestId' in m ? ` #${m.requestId} ${m.start}` : ''}${m.type === 'page.error' ? ` ${m.message}` : ''}`);
+      void page.evaluate((x) => globalThis.receive(x), m);
+    },
+  });
   await page.evaluate((x) => globalThis.receive(x), { type: 'paged.show', output });
   server.start();
   const first = await firstDrawn;
@@ -185,9 +204,17 @@ globalThis.settled = () => document.querySelectorAll('.vdb-row:not([hidden]) .vd
   // A sweep over the whole table; memory sampled as it goes.
   let hostDuring = 0;
   let webDuring = 0;
+  let failedSeen = 0;
   for (let i = 0; i < SWEEP; i++) {
     await page.evaluate((f) => { globalThis.scroller.scrollTop = globalThis.scroller.scrollHeight * f; }, (i * 0.618) % 1);
-    await page.waitForFunction(() => globalThis.settled(), null, { timeout: 60_000 });
+    try {
+      await page.waitForFunction(() => globalThis.settled(), null, { timeout: 60_000 });
+    } catch (e) {
+      const pending = await page.evaluate(() => [...document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder')].slice(0, 3).map((c) => c.getAttribute('data-r')));
+      log(`sweep ${i} did not settle: placeholder rows ${pending.join(',')}, host in flight ${server.inFlight}, reads ${source.reads.length}, messages ${JSON.stringify(trace.slice(-8))}`);
+      throw e;
+    }
+    failedSeen += await page.evaluate(() => globalThis.failedRows());
     if (i % 20 === 10) {
       hostDuring = Math.max(hostDuring, hostHeap() - hostIdle);
       webDuring = Math.max(webDuring, (await webHeap()) - webIdle);
@@ -198,7 +225,8 @@ globalThis.settled = () => document.querySelectorAll('.vdb-row:not([hidden]) .vd
   const reads = source.reads.reduce((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
   server.dispose();
   await page.close();
-  return { openToDrawn, responseToDrawn: first.responseToDrawn, jump, hostDuring, hostAfter, webDuring, webAfter, reads };
+  if (failedSeen > 0) log(`${failedSeen} failed rows seen during the sweep: ${JSON.stringify(trace.filter((t) => t.startsWith('page.error')).slice(-3))}`);
+  return { openToDrawn, responseToDrawn: first.responseToDrawn, jump, hostDuring, hostAfter, webDuring, webAfter, reads, failedSeen };
 }
 
 // ---- hub helpers (as in bench/hub.mjs)

@@ -78,10 +78,12 @@ const CSS = `
 /* Rows not loaded yet, and rows of a page that failed. */
 .vdb-cell.placeholder { background-image: linear-gradient(90deg, transparent 8px, var(--vscode-editorWidget-border, #8882) 8px,
   var(--vscode-editorWidget-border, #8882) 60%, transparent 60%); background-size: 100% 6px; background-repeat: no-repeat; background-position: 0 50%; }
-.vdb-rowerror { position: sticky; left: ${GUTTER_WIDTH}px; display: inline-block; vertical-align: top; height: ${ROW_HEIGHT}px; line-height: ${ROW_HEIGHT}px;
-  padding: 0 6px; box-sizing: border-box; overflow: hidden; white-space: nowrap; text-overflow: ellipsis;
+.vdb-rowerror { position: sticky; left: ${GUTTER_WIDTH}px; display: inline-flex; vertical-align: top; height: ${ROW_HEIGHT}px; line-height: ${ROW_HEIGHT}px;
+  padding: 0 6px; box-sizing: border-box; overflow: hidden; white-space: nowrap;
   color: var(--vscode-errorForeground, #f14c4c); background: var(--vscode-inputValidation-errorBackground, transparent); }
-.vdb-rowerror .vdb-retry { margin-left: 8px; background: none; border: none; color: var(--vscode-textLink-foreground); cursor: pointer; font: inherit; text-decoration: underline; }
+/* A long server message is cut short, never Retry: it stays in view at the row's end. */
+.vdb-rowerror > span { flex: 0 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.vdb-rowerror .vdb-retry { flex: none; margin-left: 8px; background: none; border: none; color: var(--vscode-textLink-foreground); cursor: pointer; font: inherit; text-decoration: underline; }
 /* Diff rows (issue #15): added, removed, modified with the changed cells marked. */
 .vdb-row.added .vdb-cell { background-color: var(--vscode-diffEditor-insertedLineBackground, #9bb95533); }
 .vdb-row.removed .vdb-cell { background-color: var(--vscode-diffEditor-removedLineBackground, #ff000033); text-decoration: line-through; }
