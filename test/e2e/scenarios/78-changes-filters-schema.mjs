@@ -49,9 +49,10 @@ export async function run(ctx) {
   await view.locator('.chg-list button[data-table="suppliers"]').click();
   await view.locator('button[data-action="schemaDiff"]').click();
   const columns = Object.keys((await plainRows(ctx, 'alice/prices', 'main', 'SELECT * FROM suppliers LIMIT 1'))[0]);
-  const editor = ctx.page.locator('.monaco-diff-editor .modified .view-lines');
-  await editor.filter({ hasText: /CREATE TABLE/ }).waitFor({ timeout: ctx.scaled(30_000) });
-  const text = await editor.innerText();
+  const editor = ctx.page.locator('.monaco-diff-editor .view-lines').filter({ hasText: /CREATE TABLE/ });
+  await editor.first().waitFor({ timeout: ctx.scaled(30_000) });
+  await ctx.page.locator('.tab', { hasText: 'suppliers schema' }).first().waitFor();
+  const text = await editor.first().innerText();
   for (const c of columns) assert.ok(text.includes(c), `the CREATE statement at main names ${c}: ${text}`);
   await ctx.screenshot('schema-diff');
 }
