@@ -30,6 +30,7 @@ import { chromium } from 'playwright-core';
 import { loadDiffTableSpec, loadTableChanges, pinChanges } from '../src/core/review/changesPin.ts';
 import { DiffPageSource } from '../src/core/review/diffSource.ts';
 import { PageServer } from '../src/core/paging/pageServer.ts';
+import { HubClient } from '../src/api/hubClient.ts';
 
 const ROWS = Number(process.env.BENCH_DIFF_ROWS ?? 100_000);
 const PAGE = 500;
@@ -155,8 +156,10 @@ try {
   /** Every page query the view sends, in order, for the baseline. */
   const sent = [];
   let firstResponseAt;
+  // The view's runner, as the extension builds it: the real API client (retries a 429 after Retry-After).
+  const client = new HubClient({ baseUrl: hub.url, token: hub.token });
   const run = async (query, opts) => {
-    const t = await api(hub, 'POST', '/databases/bench/b/sql', { ref: query.at, q: query.sql, limit: opts.limit });
+    const t = await client.runSql({ owner: 'bench', name: 'b' }, { ref: query.at, q: query.sql, limit: opts.limit }, opts.signal ? { signal: opts.signal } : undefined);
     if (/DOLT_DIFF\(/.test(query.sql) && /^SELECT diff_type, /.test(query.sql)) {
       sent.push({ ref: query.at, q: query.sql, limit: opts.limit });
       firstResponseAt ??= performance.now();
@@ -194,6 +197,7 @@ try {
   server = new PageServer({
     sourceId: 'diff',
     source,
+    concurrency: 1,
     post: (m) => {
       const first = m.type === 'page.result' && m.start === 0;
       if (first) firstResultAt = performance.now();

@@ -290,6 +290,9 @@ export class ChangesPanel implements vscode.Disposable {
     this.server = new PageServer({
       sourceId,
       source,
+      // One page at a time: a diff page costs the server a diff scan, and a user's second query
+      // at once may be refused (429); the page on screen is served first anyway.
+      concurrency: 1,
       post: (m) => this.post(m),
       onError: (e) => this.deps.log.warn(`diff of ${table}: ${e instanceof Error ? e.message : String(e)}`),
     });

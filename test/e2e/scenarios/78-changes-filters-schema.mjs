@@ -49,9 +49,14 @@ export async function run(ctx) {
   await view.locator('.chg-list button[data-table="suppliers"]').click();
   await view.locator('button[data-action="schemaDiff"]').click();
   const columns = Object.keys((await plainRows(ctx, 'alice/prices', 'main', 'SELECT * FROM suppliers LIMIT 1'))[0]);
-  const editor = ctx.page.locator('.monaco-diff-editor .modified .view-lines');
-  await editor.filter({ hasText: /CREATE TABLE/ }).waitFor({ timeout: ctx.scaled(30_000) });
-  const text = await editor.innerText();
+  await ctx.page.locator('.tab', { hasText: 'suppliers schema' }).first().waitFor({ timeout: ctx.scaled(30_000) });
+  // The diff editor's lines (Monaco draws spaces as no-break spaces): the new side's CREATE statement.
+  const handle = await ctx.page.waitForFunction(
+    () => [...document.querySelectorAll('.monaco-diff-editor .view-lines')].map((e) => (e.textContent ?? '').replace(/\u00a0/g, ' ')).find((t) => /CREATE\s+TABLE/.test(t)),
+    undefined,
+    { timeout: ctx.scaled(30_000) },
+  );
+  const text = await handle.jsonValue();
   for (const c of columns) assert.ok(text.includes(c), `the CREATE statement at main names ${c}: ${text}`);
   await ctx.screenshot('schema-diff');
 }
