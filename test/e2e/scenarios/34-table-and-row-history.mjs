@@ -92,7 +92,9 @@ export async function run(ctx) {
   assert.equal(versions, runs.length, 'one grid row per version');
   for (let i = 0; i < runs.length; i++) {
     assert.equal(await cellOf(history, i, 0).innerText(), runs[i].commit.commit_hash.slice(0, 8), `version ${i} commit`);
-    assert.equal(norm(await cellOf(history, i, hHeaders.indexOf('rating')).innerText()), norm(runs[i].row.rating), `version ${i} rating`);
+    // A changed cell reads `old → new`: the version's value is the new one.
+    const shownRating = (await cellOf(history, i, hHeaders.indexOf('rating')).innerText()).split('→').pop().trim();
+    assert.equal(norm(shownRating), norm(runs[i].row.rating), `version ${i} rating`);
   }
   // The rating cell of the version that changed it is drawn as changed.
   assert.match((await cellOf(history, ratingChange, hHeaders.indexOf('rating')).getAttribute('class')) ?? '', /\bchanged\b/);
