@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { plainRows } from './changesHelpers.mjs';
 
 export const name = "a branch's Commits: the log as a plain dolt_log read shows it, merges marked; Copy Commit Hash and Create Branch Here on a commit";
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 /** The labels and descriptions of the rows under the "Commits" row, in order, while they are commits. */
 async function commitRows(ctx) {
@@ -25,8 +27,6 @@ async function commitRows(ctx) {
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   // Expected: the plain log at main, its merge commits (two parents) and main's head by the API.
   const log = await plainRows(ctx, 'alice/prices', 'main', 'SELECT commit_hash, committer, message FROM dolt_log');
   const merges = new Set((await plainRows(ctx, 'alice/prices', 'main', 'SELECT commit_hash FROM dolt_commit_ancestors WHERE parent_index = 1')).map((r) => r.commit_hash));

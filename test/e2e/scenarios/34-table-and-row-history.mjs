@@ -3,6 +3,8 @@ import { plainRows } from './changesHelpers.mjs';
 import { cellOf, openFromTree } from './tableHelpers.mjs';
 
 export const name = "Show History of a table lists the commits that changed it; Show Row History from the table browser's grid shows each version of the row and who last changed the cell";
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 300_000;
 
 const norm = (v) => (v === null || v === undefined ? 'NULL' : /^-?\d+(\.\d+)?$/.test(v) ? String(Number(v)) : v);
@@ -11,8 +13,6 @@ const rowText = (r) => (r ? JSON.stringify(Object.entries(r).map(([k, v]) => [k,
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
   const { page } = ctx;
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   // Expected, by plain reads: main's log; suppliers at each commit and at its first parent.
   const log = await plainRows(ctx, 'alice/prices', 'main', 'SELECT commit_hash, committer, message, date FROM dolt_log');
   const parents = new Map((await plainRows(ctx, 'alice/prices', 'main', 'SELECT commit_hash, parent_hash FROM dolt_commit_ancestors WHERE parent_index = 0')).map((r) => [r.commit_hash, r.parent_hash]));

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { importTable, plain } from './tableHelpers.mjs';
 
 export const name = 'a table opens from the tree (Tables → readings), scrolls to its end, sorts and filters on the server and exports every row';
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 300_000;
 
 const ROWS = 3000;
@@ -17,8 +19,6 @@ export async function run(ctx) {
   for (let i = 1; i <= ROWS; i++) lines.push(`${i * 3},s${i % 7},${(i * 37) % 1000},"${NOTES[i % NOTES.length].replace(/"/g, '""')}"`);
   await importTable(ctx, 'readings', `${lines.join('\n')}\n`, ['id']);
 
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   await ctx.expand('alice/prices');
   await ctx.expand('Branches');
   await ctx.expand('main');

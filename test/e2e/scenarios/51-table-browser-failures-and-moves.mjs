@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { cellOf, importTable, openFromTree, plain } from './tableHelpers.mjs';
 
 export const name = 'the table browser keeps what it loaded when the server fails mid-scroll (Retry reloads), and says when the branch moves (Refresh reopens at the new head)';
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 300_000;
 // While the hub is stopped on purpose, reads fail; the browser logs them as warnings, and the
 // ref check may fail the same way.
@@ -16,8 +18,6 @@ export async function run(ctx) {
   for (let i = 1; i <= ROWS; i++) lines.push(`${i},row ${i}`);
   await importTable(ctx, 'series', `${lines.join('\n')}\n`, ['id']);
 
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   const grid = await openFromTree(ctx, 'series');
   const summary = grid.locator('.vdb-summary');
   await summary.filter({ hasText: `${ROWS.toLocaleString('en-US')} rows` }).waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });

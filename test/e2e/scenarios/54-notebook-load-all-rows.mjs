@@ -3,6 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const name = 'a 50,000-row notebook result past the hub cap: the banner names the cap, Load All Rows reaches row 50,000, and exports every row to CSV';
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 300_000;
 
 const TOTAL = 50_000;
@@ -14,8 +16,6 @@ const LIMIT = 60_000;
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
   const { page } = ctx;
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   // The user raised the row limit above the server's cap.
   mkdirSync(join(ctx.workspaceDir, '.vscode'), { recursive: true });
   writeFileSync(join(ctx.workspaceDir, '.vscode', 'settings.json'), JSON.stringify({ 'versionedDb.sql.rowLimit': LIMIT }, null, 2));

@@ -3,6 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const name = 'a saved notebook keeps the first response of a result past the cap; reopened, Load All Rows still reads every row at the commit it ran at';
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 300_000;
 
 const TOTAL = 30_000;
@@ -11,8 +13,6 @@ const QUERY = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WH
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
   const { page } = ctx;
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   mkdirSync(join(ctx.workspaceDir, '.vscode'), { recursive: true });
   writeFileSync(
     join(ctx.workspaceDir, '.vscode', 'settings.json'),

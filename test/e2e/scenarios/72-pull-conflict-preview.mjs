@@ -3,13 +3,13 @@ import { answerHostPick } from './pullHelpers.mjs';
 import { frameWith, plainMergeBase, plainRows } from './changesHelpers.mjs';
 
 export const name = "the conflicting pull #5 previews its conflict before merging: the table and the row's base, ours and theirs";
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 const norm = (v) => (v === null || v === undefined ? 'NULL' : /^-?\d+(\.\d+)?$/.test(v) ? String(Number(v)) : v);
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   const pull = (await ctx.hub.api('/databases/alice/prices/pulls/5')).body.data;
   assert.equal(pull.state, 'open');
   const [ours, theirs] = [pull.to_branch.branch_name, pull.from_branch.branch_name];

@@ -3,6 +3,8 @@ import { answerHostPick } from './pullHelpers.mjs';
 import { frameWith, plainDiff, plainMergeBase } from './changesHelpers.mjs';
 
 export const name = 'the clean pull #4 merges through a confirmation that names its tables and row counts and says it will not conflict';
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 function countsText(c) {
   return [c.added ? `${c.added} added` : '', c.modified ? `${c.modified} modified` : '', c.removed ? `${c.removed} removed` : ''].filter(Boolean).join(', ');
@@ -10,8 +12,6 @@ function countsText(c) {
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   const pull = (await ctx.hub.api('/databases/alice/prices/pulls/4')).body.data;
   const base = await plainMergeBase(ctx, 'alice/prices', 'main', pull.from_branch.branch_name);
   const expected = {};

@@ -3,6 +3,8 @@ import { answerHostPick } from './pullHelpers.mjs';
 import { frameWith, plainDiff, plainMergeBase } from './changesHelpers.mjs';
 
 export const name = "a pull's Changes: table counts, a modified cell old → new, a Viewed mark kept across reopening";
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 async function openPull(ctx) {
   await ctx.runCommand('Versioned DB: Show Pull Request');
@@ -14,8 +16,6 @@ async function openPull(ctx) {
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   const pull = (await ctx.hub.api('/databases/alice/prices/pulls/4')).body.data;
   assert.equal(pull.from_branch.branch_name, 'supplier-updates');
   // Expected: plain reads of each table at the merge base and at the head of the pull's branch.

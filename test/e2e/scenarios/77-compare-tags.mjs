@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { frameWith, plainDiff } from './changesHelpers.mjs';
 
 export const name = 'Compare Refs… of tags v1 and v2 shows the changed table and the changed cell old → new';
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
   const expected = await plainDiff(ctx, 'alice/prices', 'products', 'v1', 'v2');
   assert.equal(expected.counts.modified, 1, 'the seed changes one product between v1 and v2');
 

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { frameWith, plainDiff, plainRows } from './changesHelpers.mjs';
 
 export const name = 'the Changes view filters by kind, hides unchanged columns and opens a schema diff';
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 async function compare(ctx, from, to, dots) {
   await ctx.runCommand('Versioned DB: Compare Refs…');
@@ -12,8 +14,6 @@ async function compare(ctx, from, to, dots) {
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  await ctx.fixture.signedIn('alice');
-  await ctx.fixture.databases('alice/prices');
 
   // Three dots from main to supplier-updates: the pull's diff. Expected from plain reads.
   const onMain = new Set((await plainRows(ctx, 'alice/prices', 'main', 'SELECT commit_hash FROM dolt_log')).map((r) => r.commit_hash));
