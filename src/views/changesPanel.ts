@@ -18,6 +18,8 @@ import { DiffPageSource, changedDiffColumns } from '../core/review/diffSource';
 import type { DiffTableSpec } from '../core/review/doltQueries';
 import type { TableChange, TableChangeSummary } from '../core/review/tableChanges';
 import type { Completeness } from '../core/review/resultReader';
+import { rowHistoryRequestFromGrid } from '../core/review/rowHistoryView';
+import { Commands } from '../shared/ids';
 import { exportDiffRows, exportPatch, showSchemaDiff, type SchemaDocuments } from './changesExports';
 
 export const CHANGES_VIEW_TYPE = 'versionedDb.changes';
@@ -114,6 +116,8 @@ export class ChangesPanel implements vscode.Disposable {
   private readonly specs = new Map<string, DiffTableSpec>();
   private server: PageServer | undefined;
   private source: DiffPageSource | undefined;
+  /** The paged output the grid shows now (for Show Row History on its rows). */
+  private output: PagedOutput | undefined;
   private selected: string | undefined;
   private kinds: DiffKind[] = [...DIFF_KINDS];
   private hideUnchanged = false;
@@ -285,8 +289,9 @@ export class ChangesPanel implements vscode.Disposable {
       serverSort: false,
       serverFilter: false,
       frozenColumns: source.keyColumns().length,
-      ...(keyed ? {} : { note: 'No primary key on both sides: pages are read by position.' }),
+      ...(keyed ? { rowsOf: { table, keyColumns: source.keyColumns() } } : { note: 'No primary key on both sides: pages are read by position.' }),
     };
+    this.output = output;
     this.server = new PageServer({
       sourceId,
       source,
@@ -311,6 +316,12 @@ export class ChangesPanel implements vscode.Disposable {
       const paging = parseGridPagingMessage(raw);
       if (paging) {
         if (this.server?.handle(paging)) return;
+        if (paging.type === 'row.history' && this.output && paging.sourceId === this.output.sourceId) {
+          // Show Row History on a diff row: the row's versions up to the newer side of the pair.
+          const req = rowHistoryRequestFromGrid(this.output, paging.key, paging.column);
+          if (req) await vscode.commands.executeCommand(Commands.showRowHistory, req);
+          return;
+        }
         if (paging.type === 'export.stream' && this.source && this.selected && this.pinned) {
           await exportDiffRows(this.source, paging.format, `${this.selected}-${this.pinned.pair.from.slice(0, 7)}..${this.pinned.pair.to.slice(0, 7)}`, this.deps.log);
         }
