@@ -42,6 +42,7 @@ export async function run(ctx) {
   const col = hHeaders.indexOf(cell.column);
   assert.ok(col >= 0, `the row history shows ${cell.column}: ${hHeaders.join(',')}`);
   const newest = (await cellOf(history, 0, col).innerText()).split('→').pop().trim();
-  assert.equal(newest, String(cell.new ?? 'NULL'), "the newest version holds v2's value");
+  const norm = (v) => (v === null || v === undefined ? 'NULL' : /^-?\d+(\.\d+)?$/.test(String(v)) ? String(Number(v)) : String(v));
+  assert.equal(norm(newest), norm(cell.new), "the newest version holds v2's value");
   await ctx.screenshot('diff-row-history');
 }
