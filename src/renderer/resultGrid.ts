@@ -1,22 +1,15 @@
 // The result grid: puts together a row source (one whole response, or pages served by the host),
 // the view that draws it (gridView.ts), the input that drives it (gridInput.ts) and the parts
-// around it (gridChrome.ts). Used by the notebook output, the SQL result panel and the table
-// browser alike; the host speaks to a paged grid through `receive` (src/shared/gridPaging.ts).
+// around it (gridChrome.ts; summary, copy and export in gridOutput.ts; the paged source in
+// pagedGridSource.ts). Used by the notebook output, the SQL result panel and the table browser
+// alike; the host speaks to a paged grid through `receive` (src/shared/gridPaging.ts).
 import type { QueryOutput } from '../shared/queryResultOutput';
-import {
-  EXPORT_FORMATS,
-  FORMAT_EXTENSIONS,
-  FORMAT_LABELS,
-  formatResult,
-  type CopyFormat,
-  type ExportFormat,
-} from '../shared/queryResultFormat';
+import { EXPORT_FORMATS, FORMAT_LABELS, formatResult, type CopyFormat, type ExportFormat } from '../shared/queryResultFormat';
 import {
   STREAM_FORMATS,
   STREAM_FORMAT_LABELS,
   isPagedOutput,
   type ColumnFilter,
-  type GridPagingMessage,
   type HostPagingMessage,
   type PagedOutput,
   type StreamFormat,
@@ -28,19 +21,13 @@ import { bindGridInput } from './gridInput';
 import { WholeResultSource, type RowSource } from './rowSource';
 import { compactRows } from './compaction';
 import { PagedRowSource } from './pagedRowSource';
-import { banner, describeFilter, fillDetail, openFilterForm, pagedBanners, refMovedBanner, resultBanners, shortHash, toolbar } from './gridChrome';
+import { applySortNames, pagedSourceFor, sizeColumnsFromFirstPage } from './pagedGridSource';
+import { banner, describeFilter, fillDetail, openFilterForm, pagedBanners, refMovedBanner, resultBanners, toolbar } from './gridChrome';
 import { injectStyles } from './gridStyles';
 import { bindRowHistoryMenu } from './rowHistoryMenu';
+import { copySelection, exportAll, exportStream, selectionLoaded, sortDescription, summaryText, type GridContent, type GridHost, type GridState } from './gridOutput';
 
-/** What the grid needs from whoever hosts it (notebook renderer context or webview panel). */
-export interface GridHost {
-  /** Puts text on the system clipboard (through the extension host when possible). */
-  copy(text: string, format: CopyFormat, rows: number): void;
-  /** Asks the extension host to save the content through its save dialog. */
-  export(format: ExportFormat, content: string, suggestedName: string, rows: number): void;
-  /** Paging messages (page requests, sort and filter, Load All Rows, streamed export). Hosts without it show whole responses only. */
-  post?(message: GridPagingMessage): void;
-}
+export type { GridContent, GridHost } from './gridOutput';
 
 export interface ResultGridOptions {
   /** Max height of the scrolling area in px (the notebook output grows up to it). */
@@ -49,8 +36,6 @@ export interface ResultGridOptions {
 }
 
 let gridSeq = 0;
-
-export type GridContent = QueryOutput | PagedOutput;
 
 export class ResultGrid {
   readonly root: HTMLElement;
@@ -111,21 +96,12 @@ export class ResultGrid {
       // The rows of a paged source never travel inside the output.
       this.content = content;
       columns = content.columns;
-      const source = new PagedRowSource({
-        sourceId: content.sourceId,
-        columns,
-        pageSize: content.pageSize,
-        totalRows: content.totalRows,
-        transport: {
-          request: (requestId, start, end) => this.host.post?.({ type: 'page.request', sourceId: content.sourceId, requestId, start, end }),
-          cancel: (requestId) => this.host.post?.({ type: 'page.cancel', sourceId: content.sourceId, requestId }),
-        },
-      });
+      const source = pagedSourceFor(content, (m) => this.host.post?.(m));
       this.source = source;
       this.model = new GridModel(columns, source);
       this.laidOutRows = source.rowCount;
       this.filters = content.filters?.slice() ?? [];
-      this.applySortNames(content.sort ?? []);
+      applySortNames(this.model, content.sort ?? []);
       this.teardown.push(source.subscribe(() => this.onRowsChanged()));
       this.root.setAttribute('data-status', 'paged');
     } else {
@@ -220,24 +196,12 @@ export class ResultGrid {
   }
 
   private summaryText(): string {
-    const m = this.model;
-    const p = this.paged;
-    const t = this.content.target;
-    const commit = this.content.commit;
-    const at = commit && commit !== t.ref ? ` (${shortHash(commit)})` : '';
-    if (p) {
-      const src = this.source;
-      const n = src.rowCount.toLocaleString('en-US');
-      const rows = src.totalKnown ? `${n} ${src.rowCount === 1 ? 'row' : 'rows'}` : 'counting rows…';
-      const filters = this.filters.length ? ` · where ${this.filters.map(describeFilter).join(' and ')}` : '';
-      return `${rows} × ${m.columnCount} columns · ${t.owner}/${t.name} @ ${t.ref}${at}${filters}`;
-    }
-    const total = m.totalRowCount;
-    const rows =
-      m.filter && m.rowCount !== total
-        ? `${m.rowCount.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows`
-        : `${total.toLocaleString('en-US')} ${total === 1 ? 'row' : 'rows'}`;
-    return `${rows} × ${m.columnCount} columns · ${t.owner}/${t.name} @ ${t.ref}${at} · ${Math.round((this.content as QueryOutput).elapsedMs)} ms`;
+    return summaryText(this.state());
+  }
+
+  /** The grid as gridOutput.ts reads it. */
+  private state(): GridState {
+    return { model: this.model, source: this.source, content: this.content, filters: this.filters, host: this.host, announce: (t) => this.announce(t) };
   }
 
   private renderToolbar(): void {
@@ -283,7 +247,7 @@ export class ResultGrid {
       },
       copy: (withFormat) => this.copySelection(withFormat ? this.copyFormat : 'tsv', !withFormat),
       selectionText: () => {
-        if (!this.model.selection || !this.selectionLoaded()) return undefined;
+        if (!this.model.selection || !selectionLoaded(this.model, this.source)) return undefined;
         const { columns, table } = this.model.selectedTable();
         return formatResult('tsv', columns, table, { header: false });
       },
@@ -300,16 +264,8 @@ export class ResultGrid {
     if (!view) return;
     const src = this.source;
     if (!this.widthsFromRows && src instanceof PagedRowSource && src.rowState(0) === 'ready') {
-      // The first page is the first look at the values: size the columns from it.
       this.widthsFromRows = true;
-      const n = Math.min(src.rowCount, src.pageSize);
-      // A changed cell of a diff draws `old → new`: size for that text.
-      const shown = (r: number, c: number): string | null => {
-        const v = src.cell(r, c);
-        const old = src.rowKind(r) === 'modified' ? src.oldCell(r, c) : undefined;
-        return old !== undefined && old !== v ? `${old ?? 'NULL'} → ${v ?? 'NULL'}` : v;
-      };
-      this.model.refreshWidths({ rowCount: n, columnCount: this.model.columnCount, cell: shown });
+      sizeColumnsFromFirstPage(this.model, src);
       view.widthsChanged();
     }
     // Re-laying out the rows costs O(rows) in the virtualizer (a million measurements): only when
@@ -326,12 +282,6 @@ export class ResultGrid {
     view.queueRender();
   }
 
-  private sortDescription(): string {
-    const keys = this.model.sort;
-    if (keys.length === 0) return 'original order';
-    return keys.map((k) => `${this.model.columns[k.column]?.name ?? k.column} ${k.direction === 'asc' ? 'ascending' : 'descending'}`).join(', ');
-  }
-
   private sortBy(col: number, add: boolean): void {
     const p = this.paged;
     if (p && !p.serverSort) {
@@ -343,10 +293,10 @@ export class ResultGrid {
       this.postViewChange();
       this.view?.invalidate();
       this.view?.render();
-      this.announce(`Sorting by ${this.sortDescription()} on the server`);
+      this.announce(`Sorting by ${sortDescription(this.model)} on the server`);
       return;
     }
-    this.afterViewChange(`Sorted by ${this.sortDescription()}`);
+    this.afterViewChange(`Sorted by ${sortDescription(this.model)}`);
   }
 
   private postViewChange(): void {
@@ -354,11 +304,6 @@ export class ResultGrid {
     if (!p) return;
     const sort = this.model.sort.map((k) => ({ column: this.model.columns[k.column]?.name ?? '', direction: k.direction }));
     this.host.post?.({ type: 'view.change', sourceId: p.sourceId, sort, filters: this.filters.slice() });
-  }
-
-  private applySortNames(sort: readonly { column: string; direction: 'asc' | 'desc' }[]): void {
-    const cols = this.model.columns;
-    this.model.setSort(sort.map((s) => ({ column: cols.findIndex((c) => c.name === s.column), direction: s.direction })).filter((k) => k.column >= 0));
   }
 
   private openFilter(col: number, anchor: HTMLElement): void {
@@ -395,7 +340,7 @@ export class ResultGrid {
         const src = this.source;
         if (!(src instanceof PagedRowSource) || m.sourceId !== src.sourceId) return;
         this.filters = m.filters.slice();
-        this.applySortNames(m.sort);
+        applySortNames(this.model, m.sort);
         this.model.clearSelection();
         if (this.view) {
           this.view.filteredColumns = new Set(this.filters.map((f) => this.model.columns.findIndex((c) => c.name === f.column)));
@@ -404,7 +349,7 @@ export class ResultGrid {
         src.receive(m);
         this.root.querySelector('[data-banner="view"]')?.remove();
         if (m.message) this.notices.appendChild(banner(this.doc, { severity: 'warning', title: 'Cannot sort or filter that way', message: m.message, advice: '' }, 'view'));
-        this.announce(`${this.sortDescription()}${this.filters.length ? `, where ${this.filters.map(describeFilter).join(' and ')}` : ''}`);
+        this.announce(`${sortDescription(this.model)}${this.filters.length ? `, where ${this.filters.map(describeFilter).join(' and ')}` : ''}`);
         return;
       }
       default:
@@ -425,49 +370,19 @@ export class ResultGrid {
     this.afterViewChange(`${this.model.rowCount} rows match`);
   }
 
-  private selectionLoaded(): boolean {
-    const s = this.model.selection;
-    const src = this.source;
-    if (!(src instanceof PagedRowSource)) return true;
-    return !!s && src.isLoaded(s.top, s.bottom);
-  }
-
   /** Copies the selection (or the whole view) in a format; TSV without header for Ctrl+C. */
   copySelection(format: CopyFormat, plainCtrlC = false): void {
-    if (this.paged && !this.model.selection) {
-      this.announce('Select the rows to copy; Export saves every row.');
-      return;
-    }
-    if (!this.selectionLoaded()) {
-      this.announce('Some selected rows are not loaded yet: scroll to them first, or use Export for every row.');
-      return;
-    }
-    const { columns, table } = this.model.selectedTable();
-    const sel = this.model.selection;
-    const header = !(plainCtrlC && sel && !(sel.top === 0 && sel.bottom === this.model.rowCount - 1));
-    const text = formatResult(format, columns, table, { header });
-    const rows = table.rowCount;
-    this.host.copy(text, format, rows);
-    this.announce(`Copied ${rows} ${rows === 1 ? 'row' : 'rows'} as ${FORMAT_LABELS[format]}`);
+    copySelection(this.state(), format, plainCtrlC);
   }
 
   /** Exports every row of a whole result (sorted as shown, filter ignored) through the host. */
   exportAll(format: ExportFormat): void {
-    const m = this.model;
-    const table = m.exportTable();
-    const content = formatResult(format, m.columns, table);
-    const t = this.content.target;
-    const base = `${t.name}-${t.ref}`.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80);
-    this.host.export(format, content, `${base}.${FORMAT_EXTENSIONS[format]}`, table.rowCount);
-    this.announce(`Exporting ${table.rowCount} rows as ${FORMAT_LABELS[format]}`);
+    exportAll(this.state(), format);
   }
 
   /** Asks the host to stream every row of the paged source into a file. */
   exportStream(format: StreamFormat): void {
-    const p = this.paged;
-    if (!p) return;
-    this.host.post?.({ type: 'export.stream', sourceId: p.sourceId, format });
-    this.announce(`Exporting every row as ${STREAM_FORMAT_LABELS[format]}`);
+    exportStream(this.state(), format);
   }
 
   showDetail(row: number, col: number): void {

@@ -2,11 +2,11 @@
 // unit-tested with a fake backend. databaseTreeDataProvider.ts renders it for VS Code.
 import type { Branch, Database, DatabaseRef, Operation, PullState, PullSummary, Release, Tag } from '../shared/wire';
 import type { Logger } from '../core/logger';
-import { isOperationActive } from '../core/nodeDescriptions';
-import { CATEGORIES, CATEGORY_LABELS, refOf } from './treeNodes';
+import { CATEGORIES, CATEGORY_LABELS } from './treeNodes';
 import type { TableCatalogCache } from '../core/sql/tableCatalog';
-import type { ReviewSqlClient } from '../core/review/reviewRunner';
 import { CommitListModel } from './commitListModel';
+import { CategoryListModel, dbKey, type TreeClient } from './categoryListModel';
+import { TableCatalogModel } from './tableCatalogModel';
 import type {
   Category,
   CategoryNode,
@@ -23,23 +23,7 @@ import type {
   TreeNode,
 } from './treeNodes';
 
-export interface Page<T> {
-  items: T[];
-  nextPageToken?: string;
-}
-
-type Opts = { signal?: AbortSignal };
-
-/** The client calls the tree makes (HubClient satisfies it; `runSql` reads the Commits lists). */
-export interface TreeClient extends ReviewSqlClient {
-  getDatabase(db: DatabaseRef, opts?: Opts): Promise<Database>;
-  listBranches(db: DatabaseRef, params?: { pageToken?: string }, opts?: Opts): Promise<Page<Branch>>;
-  listTags(db: DatabaseRef, params?: { pageToken?: string }, opts?: Opts): Promise<Page<Tag>>;
-  listReleases(db: DatabaseRef, params?: { pageToken?: string }, opts?: Opts): Promise<Page<Release>>;
-  listPulls(db: DatabaseRef, params?: { pageToken?: string }, opts?: Opts): Promise<Page<PullSummary>>;
-  listForks(db: DatabaseRef, opts?: Opts): Promise<DatabaseRef[]>;
-  listOperations(db: DatabaseRef, params?: { pageToken?: string }, opts?: Opts): Promise<Page<Operation>>;
-}
+export type { Page, TreeClient } from './categoryListModel';
 
 /** Hosts, accounts and databases as the tree sees them. */
 export interface TreeBackend {
@@ -66,17 +50,6 @@ export interface TreeModelOptions {
   catalog?: Pick<TableCatalogCache, 'tables' | 'columns'>;
 }
 
-interface ListState {
-  items: unknown[];
-  nextPageToken: string | undefined;
-  error: unknown;
-  loaded: boolean;
-  /** Bumped on refresh so a late answer to an older load is dropped. */
-  generation: number;
-  pending: Promise<void> | undefined;
-  timer: { dispose(): void } | undefined;
-}
-
 export const DEFAULT_PULL_STATES: readonly PullState[] = ['open'];
 
 export class DatabaseTreeModel {
@@ -84,16 +57,26 @@ export class DatabaseTreeModel {
   private readonly hostNodes = new Map<string, HostNode>();
   private readonly dbNodes = new Map<string, DatabaseNode>();
   private readonly categoryNodes = new Map<string, CategoryNode>();
-  private readonly lists = new Map<string, ListState>();
   private readonly infos = new Map<string, { info?: Database; error?: unknown; pending?: Promise<void> }>();
   private readonly pullStates = new Map<string, readonly PullState[]>();
-  private readonly tablesNodes = new WeakMap<RefNode, TablesNode>();
   private disposed = false;
   /** The Commits lists under branches and tags (issue #15). */
   private readonly commitLists: CommitListModel;
+  /** The lists under each category (branches, tags, releases, pulls, forks, operations). */
+  private readonly lists: CategoryListModel;
+  /** The Tables node under each ref and what it holds (issue #14). */
+  private readonly tables: TableCatalogModel;
 
   constructor(private readonly o: TreeModelOptions) {
     this.commitLists = new CommitListModel({ client: (hostId) => o.backend.client(hostId), fire: (node) => this.fire(node), log: o.log });
+    this.lists = new CategoryListModel({
+      client: (hostId) => o.backend.client(hostId),
+      refresh: (node) => this.refresh(node),
+      log: o.log,
+      operationPollMs: o.operationPollMs,
+      setTimer: o.setTimer,
+    });
+    this.tables = new TableCatalogModel({ catalog: o.catalog, log: o.log, failure: (parent, e) => this.failure(parent, parent, e) });
   }
 
   /** Fires with the node whose children changed, or undefined for the whole tree. */
@@ -162,9 +145,9 @@ export class DatabaseTreeModel {
       case 'release':
         return this.refChildren(node);
       case 'tables':
-        return this.tableChildren(node);
+        return this.tables.tableChildren(node);
       case 'table':
-        return this.columnChildren(node);
+        return this.tables.columnChildren(node);
       case 'commits':
         return this.commitLists.children(node);
       default:
@@ -181,38 +164,13 @@ export class DatabaseTreeModel {
 
   /** What a branch, tag or release holds: its Tables, and a branch's or tag's Commits (issue #15). */
   private refChildren(node: RefNode): TreeNode[] {
-    const out: TreeNode[] = this.o.catalog ? [this.tablesNode(node)] : [];
+    const out: TreeNode[] = this.o.catalog ? [this.tables.tablesNode(node)] : [];
     if (node.kind === 'branch' || node.kind === 'tag') out.push(this.commitLists.commitsNodeOf(node));
     return out;
   }
 
   tablesNode(node: RefNode): TablesNode {
-    let n = this.tablesNodes.get(node);
-    if (!n) this.tablesNodes.set(node, (n = { kind: 'tables', hostId: node.hostId, db: node.db, parent: node, ...refOf(node) }));
-    return n;
-  }
-
-  private async tableChildren(node: TablesNode): Promise<TreeNode[]> {
-    try {
-      const tables = await (this.o.catalog as Pick<TableCatalogCache, 'tables'>).tables(node.hostId, node.db, node.commit);
-      if (tables.length === 0) return [message(node, `No tables at ${node.ref}`)];
-      return tables.map((table) => ({ kind: 'table', hostId: node.hostId, db: node.db, parent: node, table }) satisfies TableNode);
-    } catch (e) {
-      this.o.log.warn(`could not list the tables of ${node.db.owner}/${node.db.name} at ${node.ref}: ${String(e)}`);
-      return [this.failure(node, node, e)];
-    }
-  }
-
-  private async columnChildren(node: TableNode): Promise<TreeNode[]> {
-    try {
-      const p = node.parent;
-      const columns = await (this.o.catalog as Pick<TableCatalogCache, 'columns'>).columns(node.hostId, node.db, p.commit, node.table.name);
-      if (columns.length === 0) return [message(node, 'No columns')];
-      return columns.map((column) => ({ kind: 'column', hostId: node.hostId, db: node.db, parent: node, column }));
-    } catch (e) {
-      this.o.log.warn(`could not read the columns of ${node.table.name} at ${node.parent.ref}: ${String(e)}`);
-      return [this.failure(node, node, e)];
-    }
+    return this.tables.tablesNode(node);
   }
 
   private hostChildren(node: HostNode): TreeNode[] {
@@ -263,8 +221,8 @@ export class DatabaseTreeModel {
   }
 
   private async categoryChildren(node: CategoryNode): Promise<TreeNode[]> {
-    const state = this.list(node);
-    if (!state.loaded && !state.error) await this.loadPage(node, state, undefined);
+    const state = this.lists.list(node);
+    if (!state.loaded && !state.error) await this.lists.loadPage(node, state, undefined);
     const out: TreeNode[] = [];
     const items = this.visibleItems(node, state);
     out.push(...items);
@@ -290,7 +248,7 @@ export class DatabaseTreeModel {
     return { kind: 'error', parent, error };
   }
 
-  private visibleItems(node: CategoryNode, state: ListState): ItemNode[] {
+  private visibleItems(node: CategoryNode, state: { items: unknown[] }): ItemNode[] {
     const base = { hostId: node.hostId, db: node.db, parent: node };
     switch (node.category) {
       case 'branches':
@@ -322,81 +280,14 @@ export class DatabaseTreeModel {
 
   // ---- loading ---------------------------------------------------------------------------
 
-  private list(node: CategoryNode): ListState {
-    const key = `${dbKey(node.hostId, node.db)} ${node.category}`;
-    let s = this.lists.get(key);
-    if (!s) {
-      s = { items: [], nextPageToken: undefined, error: undefined, loaded: false, generation: 0, pending: undefined, timer: undefined };
-      this.lists.set(key, s);
-    }
-    return s;
-  }
-
-  private loadPage(node: CategoryNode, state: ListState, pageToken: string | undefined): Promise<void> {
-    if (state.pending) return state.pending;
-    const generation = state.generation;
-    const run = (async () => {
-      try {
-        const page = await this.fetch(node, pageToken);
-        if (state.generation !== generation) return;
-        state.items = pageToken === undefined ? page.items : [...state.items, ...page.items];
-        // An empty token means the last page, exactly like an absent one.
-        state.nextPageToken = page.nextPageToken ? page.nextPageToken : undefined;
-        state.error = undefined;
-        state.loaded = true;
-      } catch (e) {
-        if (state.generation !== generation) return;
-        state.error = e;
-        this.o.log.warn(`could not load ${node.category} of ${node.db.owner}/${node.db.name}: ${String(e)}`);
-      } finally {
-        if (state.generation === generation) state.pending = undefined;
-      }
-      if (node.category === 'operations') this.scheduleOperationsRefresh(node, state);
-    })();
-    state.pending = run;
-    return run;
-  }
-
-  private async fetch(node: CategoryNode, pageToken: string | undefined): Promise<Page<unknown>> {
-    const client = this.o.backend.client(node.hostId);
-    const params = pageToken === undefined ? {} : { pageToken };
-    switch (node.category) {
-      case 'branches':
-        return client.listBranches(node.db, params);
-      case 'tags':
-        return client.listTags(node.db, params);
-      case 'releases':
-        return client.listReleases(node.db, params);
-      case 'pulls':
-        return client.listPulls(node.db, params);
-      case 'forks':
-        return { items: await client.listForks(node.db) };
-      case 'operations':
-        return client.listOperations(node.db, params);
-    }
-  }
-
-  /** Running operations refresh themselves until none is queued or running. */
-  private scheduleOperationsRefresh(node: CategoryNode, state: ListState): void {
-    state.timer?.dispose();
-    state.timer = undefined;
-    if (this.disposed || state.error) return;
-    if (!(state.items as Operation[]).some(isOperationActive)) return;
-    const setTimer = this.o.setTimer ?? defaultTimer;
-    state.timer = setTimer(() => {
-      state.timer = undefined;
-      this.refresh(node);
-    }, this.o.operationPollMs ?? 2000);
-  }
-
   /** Appends the next page under a category; the "Load more" node calls this. */
   async loadMore(node: LoadMoreNode | CategoryNode | CommitsNode): Promise<void> {
     const list = node.kind === 'loadMore' ? node.parent : node;
     if (list.kind === 'commits') return this.commitLists.loadMore(list);
     const category = list;
-    const state = this.list(category);
+    const state = this.lists.list(category);
     if (state.nextPageToken === undefined) return;
-    await this.loadPage(category, state, state.nextPageToken);
+    await this.lists.loadPage(category, state, state.nextPageToken);
     this.fire(category);
   }
 
@@ -406,26 +297,26 @@ export class DatabaseTreeModel {
   refresh(node?: TreeNode): void {
     if (!node) {
       this.commitLists.resetAll();
-      for (const s of this.lists.values()) this.reset(s);
+      this.lists.resetAll();
       this.infos.clear();
       this.fire(undefined);
       return;
     }
     switch (node.kind) {
       case 'host':
-        this.forEachList((key, s) => key.startsWith(`${node.hostId} `) && this.reset(s));
+        this.lists.resetWhere(`${node.hostId} `);
         this.commitLists.resetWhere(node.hostId);
         for (const key of [...this.infos.keys()]) if (key.startsWith(`${node.hostId} `)) this.infos.delete(key);
         this.fire(node);
         return;
       case 'database':
-        this.forEachList((key, s) => key.startsWith(`${dbKey(node.hostId, node.db)} `) && this.reset(s));
+        this.lists.resetWhere(`${dbKey(node.hostId, node.db)} `);
         this.commitLists.resetWhere(node.hostId, node.db);
         this.infos.delete(dbKey(node.hostId, node.db));
         this.fire(node);
         return;
       case 'category':
-        this.reset(this.list(node));
+        this.lists.reset(this.lists.list(node));
         // A reloaded branch or tag list may have moved heads: its Commits lists pin again.
         if (node.category === 'branches' || node.category === 'tags') this.commitLists.resetWhere(node.hostId, node.db, node.category === 'branches' ? 'branch' : 'tag');
         this.fire(node);
@@ -486,23 +377,8 @@ export class DatabaseTreeModel {
 
   dispose(): void {
     this.disposed = true;
-    for (const s of this.lists.values()) s.timer?.dispose();
+    this.lists.dispose();
     this.listeners.clear();
-  }
-
-  private reset(s: ListState): void {
-    s.generation++;
-    s.items = [];
-    s.nextPageToken = undefined;
-    s.error = undefined;
-    s.loaded = false;
-    s.pending = undefined;
-    s.timer?.dispose();
-    s.timer = undefined;
-  }
-
-  private forEachList(fn: (key: string, s: ListState) => unknown): void {
-    for (const [k, s] of this.lists) fn(k, s);
   }
 
   private fire(node: TreeNode | undefined): void {
@@ -519,15 +395,6 @@ function isNotFound(e: unknown): boolean {
   return e instanceof Error && e.name === 'ApiError' && (e as { status?: unknown }).status === 404;
 }
 
-function dbKey(hostId: string, db: DatabaseRef): string {
-  return `${hostId} ${db.owner}/${db.name}`;
-}
-
 function message(parent: TreeNode, text: string, action?: MessageNode['action']): MessageNode {
   return action ? { kind: 'message', parent, text, action } : { kind: 'message', parent, text };
-}
-
-function defaultTimer(fn: () => void, ms: number): { dispose(): void } {
-  const t = setTimeout(fn, ms);
-  return { dispose: () => clearTimeout(t) };
 }

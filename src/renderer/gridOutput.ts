@@ -1,0 +1,106 @@
+// What the result grid tells and gives back: the summary line of its toolbar, the sort order in
+// words, copying the selection and exporting every row (a whole result formatted here, a paged
+// source streamed by the host). Pure functions over the grid's current state; resultGrid.ts calls them.
+import type { QueryOutput } from '../shared/queryResultOutput';
+import { FORMAT_EXTENSIONS, FORMAT_LABELS, formatResult, type CopyFormat, type ExportFormat } from '../shared/queryResultFormat';
+import { STREAM_FORMAT_LABELS, isPagedOutput, type ColumnFilter, type GridPagingMessage, type PagedOutput, type StreamFormat } from '../shared/gridPaging';
+import type { GridModel } from './gridModel';
+import type { RowSource } from './rowSource';
+import { PagedRowSource } from './pagedRowSource';
+import { describeFilter, shortHash } from './gridChrome';
+
+/** What the grid needs from whoever hosts it (notebook renderer context or webview panel). */
+export interface GridHost {
+  /** Puts text on the system clipboard (through the extension host when possible). */
+  copy(text: string, format: CopyFormat, rows: number): void;
+  /** Asks the extension host to save the content through its save dialog. */
+  export(format: ExportFormat, content: string, suggestedName: string, rows: number): void;
+  /** Paging messages (page requests, sort and filter, Load All Rows, streamed export). Hosts without it show whole responses only. */
+  post?(message: GridPagingMessage): void;
+}
+
+export type GridContent = QueryOutput | PagedOutput;
+
+/** The grid as these functions read it. */
+export interface GridState {
+  model: GridModel;
+  source: RowSource;
+  content: GridContent;
+  filters: readonly ColumnFilter[];
+  host: GridHost;
+  announce(text: string): void;
+}
+
+/** The toolbar's summary: rows × columns, where it was read, filters or time taken. */
+export function summaryText(g: GridState): string {
+  const m = g.model;
+  const p = isPagedOutput(g.content) ? g.content : undefined;
+  const t = g.content.target;
+  const commit = g.content.commit;
+  const at = commit && commit !== t.ref ? ` (${shortHash(commit)})` : '';
+  if (p) {
+    const src = g.source;
+    const n = src.rowCount.toLocaleString('en-US');
+    const rows = src.totalKnown ? `${n} ${src.rowCount === 1 ? 'row' : 'rows'}` : 'counting rows…';
+    const filters = g.filters.length ? ` · where ${g.filters.map(describeFilter).join(' and ')}` : '';
+    return `${rows} × ${m.columnCount} columns · ${t.owner}/${t.name} @ ${t.ref}${at}${filters}`;
+  }
+  const total = m.totalRowCount;
+  const rows =
+    m.filter && m.rowCount !== total
+      ? `${m.rowCount.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows`
+      : `${total.toLocaleString('en-US')} ${total === 1 ? 'row' : 'rows'}`;
+  return `${rows} × ${m.columnCount} columns · ${t.owner}/${t.name} @ ${t.ref}${at} · ${Math.round((g.content as QueryOutput).elapsedMs)} ms`;
+}
+
+/** The sort order in words, for the screen reader announcement. */
+export function sortDescription(model: GridModel): string {
+  const keys = model.sort;
+  if (keys.length === 0) return 'original order';
+  return keys.map((k) => `${model.columns[k.column]?.name ?? k.column} ${k.direction === 'asc' ? 'ascending' : 'descending'}`).join(', ');
+}
+
+/** Whether every selected row is in hand (always, for a whole result). */
+export function selectionLoaded(model: GridModel, src: RowSource): boolean {
+  const s = model.selection;
+  if (!(src instanceof PagedRowSource)) return true;
+  return !!s && src.isLoaded(s.top, s.bottom);
+}
+
+/** Copies the selection (or the whole view) in a format; TSV without header for Ctrl+C. */
+export function copySelection(g: GridState, format: CopyFormat, plainCtrlC = false): void {
+  if (isPagedOutput(g.content) && !g.model.selection) {
+    g.announce('Select the rows to copy; Export saves every row.');
+    return;
+  }
+  if (!selectionLoaded(g.model, g.source)) {
+    g.announce('Some selected rows are not loaded yet: scroll to them first, or use Export for every row.');
+    return;
+  }
+  const { columns, table } = g.model.selectedTable();
+  const sel = g.model.selection;
+  const header = !(plainCtrlC && sel && !(sel.top === 0 && sel.bottom === g.model.rowCount - 1));
+  const text = formatResult(format, columns, table, { header });
+  const rows = table.rowCount;
+  g.host.copy(text, format, rows);
+  g.announce(`Copied ${rows} ${rows === 1 ? 'row' : 'rows'} as ${FORMAT_LABELS[format]}`);
+}
+
+/** Exports every row of a whole result (sorted as shown, filter ignored) through the host. */
+export function exportAll(g: GridState, format: ExportFormat): void {
+  const m = g.model;
+  const table = m.exportTable();
+  const content = formatResult(format, m.columns, table);
+  const t = g.content.target;
+  const base = `${t.name}-${t.ref}`.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80);
+  g.host.export(format, content, `${base}.${FORMAT_EXTENSIONS[format]}`, table.rowCount);
+  g.announce(`Exporting ${table.rowCount} rows as ${FORMAT_LABELS[format]}`);
+}
+
+/** Asks the host to stream every row of the paged source into a file. */
+export function exportStream(g: GridState, format: StreamFormat): void {
+  const p = isPagedOutput(g.content) ? g.content : undefined;
+  if (!p) return;
+  g.host.post?.({ type: 'export.stream', sourceId: p.sourceId, format });
+  g.announce(`Exporting every row as ${STREAM_FORMAT_LABELS[format]}`);
+}

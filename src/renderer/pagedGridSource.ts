@@ -1,0 +1,38 @@
+// The paged side of the result grid: the row source that asks the host for pages of a paged
+// output (src/shared/gridPaging.ts), sizing the columns from the first page that arrives, and the
+// order of the rows as the host names it. resultGrid.ts wires these into the grid.
+import type { GridPagingMessage, PagedOutput } from '../shared/gridPaging';
+import type { GridModel } from './gridModel';
+import { PagedRowSource } from './pagedRowSource';
+
+/** A row source for a paged output; its page requests and cancels go to the host through `post`. */
+export function pagedSourceFor(content: PagedOutput, post: (message: GridPagingMessage) => void): PagedRowSource {
+  return new PagedRowSource({
+    sourceId: content.sourceId,
+    columns: content.columns,
+    pageSize: content.pageSize,
+    totalRows: content.totalRows,
+    transport: {
+      request: (requestId, start, end) => post({ type: 'page.request', sourceId: content.sourceId, requestId, start, end }),
+      cancel: (requestId) => post({ type: 'page.cancel', sourceId: content.sourceId, requestId }),
+    },
+  });
+}
+
+/** The first page is the first look at the values: size the columns from it. */
+export function sizeColumnsFromFirstPage(model: GridModel, src: PagedRowSource): void {
+  const n = Math.min(src.rowCount, src.pageSize);
+  // A changed cell of a diff draws `old → new`: size for that text.
+  const shown = (r: number, c: number): string | null => {
+    const v = src.cell(r, c);
+    const old = src.rowKind(r) === 'modified' ? src.oldCell(r, c) : undefined;
+    return old !== undefined && old !== v ? `${old ?? 'NULL'} → ${v ?? 'NULL'}` : v;
+  };
+  model.refreshWidths({ rowCount: n, columnCount: model.columnCount, cell: shown });
+}
+
+/** Sorts the model by columns the host names (unknown names are dropped). */
+export function applySortNames(model: GridModel, sort: readonly { column: string; direction: 'asc' | 'desc' }[]): void {
+  const cols = model.columns;
+  model.setSort(sort.map((s) => ({ column: cols.findIndex((c) => c.name === s.column), direction: s.direction })).filter((k) => k.column >= 0));
+}
