@@ -106,8 +106,12 @@ describeIfChromium('paged result grid in Chromium', function () {
     assert.ok(resident <= 3 * 500, `${resident} rows held`);
     // Scrolling through the middle keeps the bound.
     for (const top of [2_000_000, 1_000_000, 500_000]) {
-      await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = ${top}`);
-      await page.waitForFunction(`document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0`);
+      // The grid redraws on the scroll event, in a later frame: wait for that frame before asking
+      // whether the rows on screen are loaded (the rows of the previous position were).
+      await page.evaluate(`new Promise((done) => { document.querySelector(".vdb-grid").scrollTop = ${top}; requestAnimationFrame(() => requestAnimationFrame(done)); })`);
+      await page.waitForFunction(
+        `document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0 && document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell[data-c="0"]:not(.placeholder)').length > 0`,
+      );
       assert.ok(((await page.evaluate('window.grid.source.residentPages')) as number) <= 3);
     }
     const first = Number((await visibleIds())[0]);
