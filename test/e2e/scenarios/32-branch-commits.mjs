@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { plainRows } from './changesHelpers.mjs';
+import { frameWith, plainRows } from './changesHelpers.mjs';
 
-export const name = "a branch's Commits: the log as a plain dolt_log read shows it, merges marked; Copy Commit Hash and Create Branch Here on a commit";
+export const name = "a branch's Commits: the log as a plain dolt_log read shows it, merges marked; Copy Commit Hash, Create Branch Here and Show Changes on a commit";
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
@@ -75,4 +75,25 @@ export async function run(ctx) {
   assert.ok(made, 'the branch exists on the server');
   assert.equal(made.head_commit_sha, older.commit_hash);
   await ctx.screenshot('branch-created');
+
+  // Show Changes on the same commit: the Changes view lists the tables whose rows differ between
+  // the commit and its first parent (expected from plain reads of every table at both).
+  const [parent] = await plainRows(ctx, 'alice/prices', 'main', `SELECT parent_hash FROM dolt_commit_ancestors WHERE commit_hash = '${older.commit_hash}' AND parent_index = 0`);
+  assert.ok(parent?.parent_hash, 'the older commit has a parent');
+  const tablesAt = async (ref) => (await plainRows(ctx, 'alice/prices', ref, 'SHOW TABLES')).map((r) => Object.values(r)[0]);
+  const contents = async (ref, t) => JSON.stringify(await plainRows(ctx, 'alice/prices', ref, `SELECT * FROM \`${t}\` ORDER BY 1`));
+  const changed = [];
+  const before = await tablesAt(parent.parent_hash);
+  for (const t of new Set([...before, ...(await tablesAt(older.commit_hash))])) {
+    const a = before.includes(t) ? await contents(parent.parent_hash, t) : null;
+    const b = (await tablesAt(older.commit_hash)).includes(t) ? await contents(older.commit_hash, t) : null;
+    if (a !== b) changed.push(t);
+  }
+  assert.ok(changed.length > 0, 'the commit changed some table');
+  await row.click({ button: 'right' });
+  await ctx.page.locator('.monaco-menu .action-item .action-label', { hasText: /^Show Changes$/ }).first().click();
+  const view = await frameWith(ctx, '.chg-list button[data-table]', { timeout: ctx.scaled(60_000) });
+  const shown = await view.locator('.chg-list button[data-table]').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-table')));
+  assert.deepEqual([...shown].sort(), [...changed].sort(), "the commit's changed tables");
+  await ctx.screenshot('commit-changes');
 }
