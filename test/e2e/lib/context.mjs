@@ -92,6 +92,7 @@ export function createHelpers(page, { scale = 1 } = {}) {
     await openQuickInputWith(`>${title}`);
     const row = quickRow(title).first();
     await row.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
+    await clearHover();
     await row.click();
     // The palette is gone once the widget hides, or once the command put up its own quick input
     // (the same widget, no longer holding '>title'). Waiting for "hidden" alone cost the whole
@@ -112,7 +113,18 @@ export function createHelpers(page, { scale = 1 } = {}) {
     if (typeof answer === 'string') await quickInputBox.fill(answer);
     const row = quickRow(answer).first();
     await row.waitFor({ state: 'visible', timeout });
+    await clearHover();
     await row.click();
+  }
+
+  /**
+   * The pointer rests where the last click left it; over a new list, the row under it opens its
+   * hover ("Open · alice"), which can cover the row to click next and take the click. Moving the
+   * pointer off the workbench closes it.
+   */
+  async function clearHover() {
+    await page.mouse.move(0, 0);
+    await page.locator('.context-view .monaco-hover, .workbench-hover').first().waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
   }
 
   async function inputBox(text, { timeout = DEFAULT_TIMEOUT } = {}) {
