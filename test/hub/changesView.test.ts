@@ -1,6 +1,7 @@
 // The Changes view's core (src/core/review/changesPin.ts, diffSource.ts, patchPages.ts) through the
 // real hub on the seeded data: the pinned pair, the table list and every page of a table's diff are
 // held to plain reads of each table at each end (SELECT * at a commit), never to another builder.
+import { hubSql } from '../helpers/hubSql';
 import assert from 'node:assert/strict';
 import { startHub, type HubHandle } from '../helpers/hub';
 import type { Cell, QueryResult } from '../../src/shared/wire';
@@ -25,11 +26,7 @@ describe('the Changes view through the hub (pinned pair, table list, paged diff)
   });
   after(async () => hub?.stop());
 
-  const send = async (db: string, ref: string, q: string, limit = 10000): Promise<QueryResult> => {
-    const r = await hub.fetch(`/databases/${db}/sql`, { user: 'alice', json: { ref, q, limit } });
-    assert.equal(r.status, 200, `HTTP ${r.status} for ${q}: ${r.text}`);
-    return r.body.data as QueryResult;
-  };
+  const send = (db: string, ref: string, q: string, limit = 10000): Promise<QueryResult> => hubSql(() => hub, db).query(q, ref, limit);
   /** The runner the view uses, bound to one database; `cap` plays a server with a lower row cap. */
   const runner = (db: string, cap = Infinity, log?: string[]): ReviewRunner => async (q, opts) => {
     log?.push(q.sql);
