@@ -1,19 +1,20 @@
 // The end-to-end runner: a real VS Code (code-server) in Chromium, driven like a person would.
 // See test/e2e/README.md for what it does, the scenario contract and the env options.
 //
-// One hub and one code-server per run; every scenario attempt gets a new window on a hub freshly
+// Scenarios run in lanes side by side (E2E_LANES, default 2; lib/lane.mjs), each lane with one hub
+// and one code-server of its own; every scenario attempt gets a new window on its lane's hub freshly
 // copied from the seed (lib/window.mjs), so scenarios run alone and in any order. A scenario that
-// fails is run once more, alone, in another new window; a failure that does not repeat passes
-// the run but is reported as FLAKY, in the summary and in .artifacts/e2e/flakes.json.
+// fails is run once more at the end, alone (no other scenario running), in another new window; a
+// failure that does not repeat passes the run but is reported as FLAKY, in the summary and in
+// .artifacts/e2e/flakes.json.
 import { availableParallelism } from 'node:os';
-import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { startCodeServer } from './lib/codeServer.mjs';
 import { createHelpers, scenarioContext } from './lib/context.mjs';
-import { startHub } from './lib/hub.mjs';
-import { LogWatch, watchPage } from './lib/logs.mjs';
+import { startLane } from './lib/lane.mjs';
+import { watchPage } from './lib/logs.mjs';
 import { startStress } from './lib/stress.mjs';
 import { ensureToolchain, ROOT } from './lib/toolchain.mjs';
 import { buildVsix, checkVsix } from './lib/vsix.mjs';
@@ -32,12 +33,19 @@ const DEFAULT_SCENARIO_TIMEOUT = 180_000;
 
 const STRESS = Math.max(0, Math.floor(Number(process.env.E2E_STRESS) || 0));
 /**
- * Every wait of the harness is multiplied by this. Busy loops beside the suite leave it a share of
- * the cores, so by default it grows with them (2 on 2 cores with E2E_STRESS=2); E2E_TIMEOUT_SCALE
+ * Lanes run scenarios side by side (lib/lane.mjs). A lane keeps about half a core busy (it mostly
+ * waits for VS Code to draw), so two suit the 2 cores this suite is proven on; E2E_LANES=1 runs
+ * one scenario at a time.
+ */
+const LANES = Math.max(1, Math.floor(Number(process.env.E2E_LANES) || 2));
+/**
+ * Every wait of the harness is multiplied by this. Busy loops and the other lanes beside a scenario
+ * leave it a share of the cores, so by default it grows with them (1.5 with two lanes on 2 cores,
+ * 2.5 with E2E_STRESS=2 as well); E2E_TIMEOUT_SCALE
  * sets it. It only lengthens waits for things that do happen: a bug that never shows the
  * expected thing still fails, just later.
  */
-const SCALE = Number(process.env.E2E_TIMEOUT_SCALE) > 0 ? Number(process.env.E2E_TIMEOUT_SCALE) : 1 + STRESS / availableParallelism();
+const SCALE = Number(process.env.E2E_TIMEOUT_SCALE) > 0 ? Number(process.env.E2E_TIMEOUT_SCALE) : 1 + (STRESS + LANES - 1) / availableParallelism();
 /** A failed scenario is run once more, alone (E2E_RETRIES=0 turns that off). */
 const RETRIES = process.env.E2E_RETRIES === '0' ? 0 : 1;
 
@@ -120,23 +128,8 @@ async function main() {
   rmSync(ARTIFACTS, { recursive: true, force: true });
   mkdirSync(ARTIFACTS, { recursive: true });
   /** @type {{ s: any, attempts: { error?: Error, ms: number, dir: string }[] }[]} */
-  const results = [];
+  const results = scenarios.map((s) => ({ s, attempts: [] }));
   try {
-    const hub = await startHub({ template: true, from: process.env.E2E_HUB_TEMPLATE || undefined, log });
-    cleanups.push(() => hub.stop());
-    const vscode = await startCodeServer({
-      toolchain,
-      vsixes: [vsix],
-      settings: { 'versionedDb.hosts': [{ name: 'Test Hub', url: hub.url }] },
-      // A closed window's extension host goes soon (lib/window.mjs also stops it explicitly).
-      args: ['--reconnection-grace-time', '5'],
-      log,
-    });
-    cleanups.push(() => vscode.stop());
-    // Runs before the stop above (cleanups run in reverse): VS Code's own logs (extension host,
-    // the extension's channel) outlive the temp profile, also when the run breaks off early.
-    cleanups.push(async () => cpSync(join(vscode.userDataDir, 'logs'), join(ARTIFACTS, 'vscode-logs'), { recursive: true }));
-
     const browser = await chromium.launch({
       executablePath: toolchain.chromium,
       args: CHROMIUM_ARGS,
@@ -144,18 +137,25 @@ async function main() {
       slowMo: Number(process.env.E2E_SLOWMO) || 0,
     });
     cleanups.push(() => browser.close());
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.tracing.start({ screenshots: true, snapshots: true, sources: false });
-    const logs = new LogWatch(join(vscode.userDataDir, 'logs'));
-    const hubHandle = { url: hub.url, dataDir: hub.dataDir, token: hub.token, api: hub.api, whileStopped: hub.whileStopped };
-    /** givenKey → a copy of the origin's storage in that state (lib/profile.mjs), made once per run. */
-    const givenCopies = new Map();
+    const laneCount = Math.min(LANES, scenarios.length);
+    if (laneCount > 1) log(`${laneCount} lanes: scenarios run side by side, each lane with its own hub and code-server`);
+    const lanes = await Promise.all(Array.from({ length: laneCount }, (_, n) => startLane({
+      n: n + 1,
+      label: laneCount > 1 ? `[${n + 1}] ` : '',
+      toolchain,
+      vsix,
+      browser,
+      artifacts: ARTIFACTS,
+      cleanups,
+      hubTemplate: process.env.E2E_HUB_TEMPLATE || undefined,
+      log,
+    })));
 
     /**
-     * Brings a new window to the scenario's `given` state: the first time through the UI (and keeps
-     * a copy of the storage), later from the copy, checking the view shows its databases.
+     * Brings a new window to the scenario's `given` state: the first time in a lane through the UI
+     * (and keeps a copy of the storage), later from the copy, checking the view shows its databases.
      */
-    const reachGiven = async (s, ctx, copied) => {
+    const reachGiven = async (lane, s, ctx, copied) => {
       const t0 = Date.now();
       const databases = s.given.databases ?? [];
       if (copied) {
@@ -166,12 +166,14 @@ async function main() {
       }
       if (s.given.signedIn) await ctx.fixture.signedIn(s.given.signedIn);
       if (databases.length) await ctx.fixture.databases(...databases);
-      givenCopies.set(givenKey(s.given), await captureGiven({ context, origin: new URL(vscode.url).origin, given: s.given, timeout: Math.round(30_000 * SCALE) }));
-      ctx.log(`given: reached through the UI and copied (${((Date.now() - t0) / 1000).toFixed(1)} s); later scenarios in this state start from the copy`);
+      const origin = new URL(lane.vscode.url).origin;
+      lane.givenCopies.set(givenKey(s.given), await captureGiven({ context: lane.context, origin, given: s.given, timeout: Math.round(30_000 * SCALE) }));
+      ctx.log(`given: reached through the UI and copied (${((Date.now() - t0) / 1000).toFixed(1)} s); later scenarios of this lane in this state start from the copy`);
     };
 
-    /** One attempt of one scenario in a new window; resolves the error, if any. */
-    const attempt = async (s, dir) => {
+    /** One attempt of one scenario in a new window of `lane`; resolves the error, if any. */
+    const attempt = async (lane, s, dir) => {
+      const { context, vscode, hub, logs } = lane;
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
       await context.tracing.startChunk({ title: `${s.id} ${dir}` });
@@ -179,23 +181,23 @@ async function main() {
       let page;
       let pageErrors = { take: () => [] };
       try {
-        const copy = s.given ? givenCopies.get(givenKey(s.given)) : undefined;
+        const copy = s.given ? lane.givenCopies.get(givenKey(s.given)) : undefined;
         const w0 = Date.now();
-        page = await freshWindow({ context, vscode, hub, logs, given: copy, scale: SCALE, log });
-        log(`  ${s.id}: new window (${((Date.now() - w0) / 1000).toFixed(1)} s)`);
+        page = await freshWindow({ context, vscode, hub, logs, given: copy, scale: SCALE, log: lane.log });
+        lane.log(`  ${s.id}: new window (${((Date.now() - w0) / 1000).toFixed(1)} s)`);
         page.setDefaultTimeout(Math.round(30_000 * SCALE));
         pageErrors = watchPage(page);
         const ctx = scenarioContext({
           page,
-          hub: hubHandle,
+          hub: lane.hubHandle,
           workspaceDir: vscode.workspaceDir,
           artifactsDir: dir,
           helpers: createHelpers(page, { scale: SCALE }),
           extensionLog: () => logs.extensionLog(),
-          log: (m) => log(`  ${s.id}: ${m}`),
+          log: (m) => lane.log(`  ${s.id}: ${m}`),
         });
         await withTimeout(Promise.resolve().then(async () => {
-          if (s.given) await reachGiven(s, ctx, copy !== undefined);
+          if (s.given) await reachGiven(lane, s, ctx, copy !== undefined);
           await s.run(ctx);
         }), Math.round(s.timeout * SCALE), s.id);
       } catch (e) {
@@ -217,25 +219,32 @@ async function main() {
       return error;
     };
 
-    for (const s of scenarios) {
-      const record = { s, attempts: [] };
-      results.push(record);
-      for (let n = 1; n <= 1 + RETRIES; n++) {
-        const dir = n === 1 ? join(ARTIFACTS, s.id) : join(ARTIFACTS, s.id, `attempt-${n}`);
-        const t0 = Date.now();
-        const error = await attempt(s, dir);
-        const ms = Date.now() - t0;
-        record.attempts.push({ error, ms, dir });
-        const tag = error ? 'FAIL' : n === 1 ? 'ok  ' : 'ok (FLAKY: passed on attempt 2)';
-        log(`${tag} ${s.id} — ${s.name} (${(ms / 1000).toFixed(1)} s${n > 1 ? ', alone in a new window' : ''})`);
-        if (error) log(`     ${String(error.stack ?? error).split('\n').join('\n     ')}`);
-        if (!error) break;
-        if (n <= RETRIES) log(`     retrying ${s.id} once, alone, in a new window on a fresh hub`);
-      }
+    /** Attempt `n` of a scenario in `lane`, recorded and logged. */
+    const run = async (lane, record, n) => {
+      const { s } = record;
+      const dir = n === 1 ? join(ARTIFACTS, s.id) : join(ARTIFACTS, s.id, `attempt-${n}`);
+      const t0 = Date.now();
+      const error = await attempt(lane, s, dir);
+      const ms = Date.now() - t0;
+      record.attempts.push({ error, ms, dir });
+      const tag = error ? 'FAIL' : n === 1 ? 'ok  ' : 'ok (FLAKY: passed on attempt 2)';
+      lane.log(`${tag} ${s.id} — ${s.name} (${(ms / 1000).toFixed(1)} s${n > 1 ? ', alone in a new window' : ''})`);
+      if (error) lane.log(`     ${String(error.stack ?? error).split('\n').join('\n     ')}`);
+      if (error && n <= RETRIES) lane.log(`     ${s.id} will be retried once, alone, when the other scenarios are done`);
+    };
+
+    // Each lane takes the next scenario as soon as it is free.
+    const queue = [...results];
+    await Promise.all(lanes.map(async (lane) => {
+      for (let record = queue.shift(); record; record = queue.shift()) await run(lane, record, 1);
+    }));
+    // A failed scenario runs once more, alone: nothing else runs beside it, in any lane.
+    for (let n = 2; n <= 1 + RETRIES; n++) {
+      for (const record of results) if (record.attempts.at(-1).error) await run(lanes[0], record, n);
     }
 
     if (process.env.E2E_KEEP) {
-      log(`E2E_KEEP: VS Code at ${vscode.folderUrl}, hub at ${hub.url}; Ctrl+C stops them`);
+      for (const lane of lanes) lane.log(`E2E_KEEP: VS Code at ${lane.vscode.folderUrl}, hub at ${lane.hub.url}; Ctrl+C stops them`);
       await new Promise(() => undefined);
     }
   } finally {

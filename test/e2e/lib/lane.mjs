@@ -1,0 +1,48 @@
+// A lane: one hub, one code-server and one browser context of their own. Scenarios in different
+// lanes run side by side and share nothing but the Chromium process: each lane's code-server has
+// its own origin (port), user data, workspace folder and logs, and each lane's hub its own data.
+// A scenario spends most of its time waiting for VS Code to draw (about half a core per lane was
+// measured), so two lanes finish the suite in little more than half the time on 2 cores.
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { startCodeServer } from './codeServer.mjs';
+import { startHub } from './hub.mjs';
+import { LogWatch } from './logs.mjs';
+
+/**
+ * Starts lane `n` and registers its stops in `cleanups` (run in reverse order by the runner).
+ * `label` prefixes its log lines ('' when the run has one lane).
+ */
+export async function startLane({ n, label, toolchain, vsix, browser, artifacts, cleanups, hubTemplate, log }) {
+  const laneLog = (m) => log(`${label}${m}`);
+  const hub = await startHub({ template: true, from: hubTemplate, log: laneLog });
+  cleanups.push(() => hub.stop());
+  const vscode = await startCodeServer({
+    toolchain,
+    vsixes: [vsix],
+    settings: { 'versionedDb.hosts': [{ name: 'Test Hub', url: hub.url }] },
+    // A closed window's extension host goes soon (lib/window.mjs also stops it explicitly).
+    args: ['--reconnection-grace-time', '5'],
+    log: laneLog,
+  });
+  cleanups.push(() => vscode.stop());
+  // Runs before the stop above (cleanups run in reverse): VS Code's own logs (extension host,
+  // the extension's channel) outlive the temp profile, also when the run breaks off early.
+  const logsCopy = join(artifacts, label ? `vscode-logs-lane-${n}` : 'vscode-logs');
+  cleanups.push(async () => cpSync(join(vscode.userDataDir, 'logs'), logsCopy, { recursive: true }));
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  cleanups.push(() => context.close());
+  await context.tracing.start({ screenshots: true, snapshots: true, sources: false });
+  return {
+    n,
+    label,
+    log: laneLog,
+    hub,
+    vscode,
+    context,
+    logs: new LogWatch(join(vscode.userDataDir, 'logs')),
+    hubHandle: { url: hub.url, dataDir: hub.dataDir, token: hub.token, api: hub.api, whileStopped: hub.whileStopped },
+    /** givenKey → a copy of this lane's origin storage in that state (lib/profile.mjs): the sealed token only opens with this code-server. */
+    givenCopies: new Map(),
+  };
+}
