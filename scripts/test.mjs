@@ -1,0 +1,156 @@
+// `npm test` after bootstrap: every suite, two at a time where they share nothing, so a 2-core
+// machine stays busy (most suites keep about one core busy; run one after the other, the whole
+// took over 20 minutes). What may run beside what:
+//
+// - the pinned Node 24 + code-server install (test/e2e/lib/toolchain.mjs) starts at once in the
+//   background (mostly download and a native compile) and does not take a slot;
+// - build first; then typecheck, unit, hub, contract and scripts, two at a time, longest first;
+// - integration as soon as the toolchain is installed and a slot is free (its runner skips its own
+//   build of dist/, made here, so the hub tests that run dist/hub.js never see it half-written);
+// - scripts, then e2e, last and alone: both package the extension (a production build over dist/,
+//   which the suites before them run from), and e2e runs two VS Code windows side by side itself
+//   (test/e2e/run.mjs).
+//
+// Each step's output is streamed with its name in front and kept whole in .artifacts/test/<step>.log.
+// After a step fails no new step starts; the ones running finish, then the summary names the
+// failures. Options: `node scripts/test.mjs unit hub` runs only those steps (and what they need).
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
+const LOGS = join(ROOT, '.artifacts', 'test');
+const SLOTS = 2;
+
+/**
+ * name, npm script, the steps it needs first, and how it runs: 'background' (no slot),
+ * 'slot' (one of SLOTS) or 'alone' (nothing else running).
+ */
+const STEPS = [
+  { name: 'toolchain', run: 'node test/e2e/lib/toolchain.mjs', needs: [], mode: 'background' },
+  { name: 'build', script: 'build', needs: [], mode: 'slot' },
+  { name: 'hub', script: 'test:hub', needs: ['build'], mode: 'slot' },
+  { name: 'typecheck', script: 'typecheck', needs: [], mode: 'slot' },
+  { name: 'unit', script: 'test:unit', needs: ['build'], mode: 'slot' },
+  { name: 'integration', script: 'test:integration', needs: ['build', 'toolchain'], mode: 'slot', env: { VDB_DIST_BUILT: '1' } },
+  { name: 'contract', script: 'test:contract', needs: ['build'], mode: 'slot' },
+  // The demo it starts packages the extension, a production build over dist/: alone, like e2e.
+  { name: 'scripts', script: 'test:scripts', needs: ['build', 'toolchain', 'hub', 'typecheck', 'unit', 'integration', 'contract'], mode: 'alone' },
+  { name: 'e2e', script: 'test:e2e', needs: ['build', 'toolchain', 'hub', 'typecheck', 'unit', 'integration', 'contract', 'scripts'], mode: 'alone' },
+];
+
+/** package.json's scripts: each step runs its script as npm would, minus npm in between (see runStep). */
+const SCRIPTS = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
+
+const started = Date.now();
+const clock = () => `${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s`;
+const say = (m) => console.log(`[test ${clock()}] ${m}`);
+
+/** The chosen steps and, transitively, what they need. */
+function chosenSteps(names) {
+  if (!names.length) return STEPS;
+  const unknown = names.filter((n) => !STEPS.some((s) => s.name === n));
+  if (unknown.length) throw new Error(`unknown step(s) ${unknown.join(', ')}; steps: ${STEPS.map((s) => s.name).join(', ')}`);
+  const want = new Set();
+  const add = (n) => { if (want.has(n)) return; want.add(n); for (const d of STEPS.find((s) => s.name === n).needs) add(d); };
+  for (const n of names) add(n);
+  // A step that is not chosen is not waited for, except what the chosen ones need.
+  return STEPS.filter((s) => want.has(s.name)).map((s) => ({ ...s, needs: s.needs.filter((d) => want.has(d)) }));
+}
+
+const children = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    // Each runner stops what it started (code-server, hubs, browsers) on this signal.
+    for (const child of children) child.kill(signal);
+    setTimeout(() => process.exit(signal === 'SIGINT' ? 130 : 143), 10_000).unref();
+    Promise.all([...children].map((c) => new Promise((r) => c.once('close', r)))).then(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  });
+}
+
+/**
+ * Runs one step; resolves its exit code. A package.json script runs in `sh -c 'exec …'` with
+ * node_modules/.bin on PATH, as `npm run` would, but with no npm process between: a signal sent
+ * to this runner reaches the suite's own runner, which stops what it started.
+ */
+function runStep(step) {
+  const log = createWriteStream(join(LOGS, `${step.name}.log`));
+  const command = step.run ?? SCRIPTS[step.script];
+  if (!command) throw new Error(`package.json has no script '${step.script}'`);
+  const env = { ...process.env, ...step.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}` };
+  const child = spawn('sh', ['-c', `exec ${command}`], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.on('close', () => children.delete(child));
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+      log.write(`${line}\n`);
+      process.stdout.write(`[${step.name}] ${line}\n`);
+    });
+  }
+  return new Promise((resolve) => {
+    child.on('error', (e) => { log.end(`${e.stack}\n`); resolve(127); });
+    child.on('close', (code, signal) => { log.end(); resolve(code ?? (signal ? 128 : 1)); });
+  });
+}
+
+async function main() {
+  const steps = chosenSteps(process.argv.slice(2));
+  mkdirSync(LOGS, { recursive: true });
+  /** name → { state: 'waiting'|'running'|'passed'|'failed', code, ms } */
+  const status = new Map(steps.map((s) => [s.name, { state: 'waiting' }]));
+  let failed = false;
+  let wake;
+
+  const start = (step) => {
+    const st = status.get(step.name);
+    st.state = 'running';
+    st.t0 = Date.now();
+    say(`start ${step.name}`);
+    runStep(step).then((code) => {
+      st.ms = Date.now() - st.t0;
+      st.code = code;
+      st.state = code === 0 ? 'passed' : 'failed';
+      if (code !== 0) failed = true;
+      say(`${code === 0 ? 'passed' : `FAILED (exit ${code})`} ${step.name} in ${(st.ms / 1000).toFixed(0)} s`);
+      wake?.();
+    });
+  };
+
+  for (;;) {
+    const running = steps.filter((s) => status.get(s.name).state === 'running');
+    const waiting = steps.filter((s) => status.get(s.name).state === 'waiting');
+    if (!failed) {
+      let slotsUsed = running.filter((s) => s.mode !== 'background').length;
+      const aloneRunning = running.some((s) => s.mode === 'alone');
+      for (const step of waiting) {
+        if (!step.needs.every((d) => status.get(d).state === 'passed')) continue;
+        if (step.mode === 'background') { start(step); continue; }
+        if (aloneRunning) continue;
+        if (step.mode === 'alone') {
+          if (slotsUsed === 0) { start(step); slotsUsed = SLOTS; }
+          continue;
+        }
+        if (slotsUsed < SLOTS) { start(step); slotsUsed++; }
+      }
+    }
+    const nowRunning = steps.filter((s) => status.get(s.name).state === 'running');
+    if (!nowRunning.length) break;
+    await new Promise((r) => { wake = r; });
+  }
+
+  const minutes = (ms) => `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`;
+  console.log(`\ntest summary (${minutes(Date.now() - started)}; each step's whole output in ${LOGS}/)`);
+  for (const s of steps) {
+    const st = status.get(s.name);
+    const what = st.state === 'waiting' ? 'not run' : `${st.state}${st.state === 'failed' ? ` (exit ${st.code})` : ''} in ${minutes(st.ms ?? 0)}`;
+    console.log(`  ${s.name.padEnd(12)} ${what}`);
+  }
+  return failed || steps.some((s) => status.get(s.name).state !== 'passed') ? 1 : 0;
+}
+
+main().then((code) => process.exit(code), (e) => {
+  console.error(`test: ${e.message}`);
+  process.exit(2);
+});
