@@ -11,7 +11,10 @@ export async function answerHostPick(ctx) {
 /** Waits for the modal dialog whose message matches, and presses the button labelled `button`. */
 export async function confirmDialog(ctx, button, message) {
   const dialog = ctx.page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
+  // A merge's confirmation follows its preview, which asks the server for the diff and the
+  // conflicts while a progress notification says so: a server operation like the merge itself,
+  // so it gets as long (a first attempt of 70 timed out at 30 s on a machine at load 11).
+  await dialog.waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
   if (message) await dialog.locator('.dialog-message-text', { hasText: message }).waitFor({ timeout: ctx.scaled(5_000) });
   await dialog.locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^\\s*${button}\\s*$`) }).first().click();
   await dialog.waitFor({ state: 'hidden', timeout: ctx.scaled(20_000) });
