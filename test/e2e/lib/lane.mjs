@@ -1,13 +1,16 @@
 // A lane: one hub, one code-server and one browser context of their own. Scenarios in different
 // lanes run side by side and share nothing but the Chromium process: each lane's code-server has
 // its own origin (port), user data, workspace folder and logs, and each lane's hub its own data.
-// A scenario spends most of its time waiting for VS Code to draw (about half a core per lane was
-// measured), so two lanes finish the suite in little more than half the time on 2 cores.
+// A lane keeps about 1.5 cores busy (Chromium drawing VS Code in software, mostly), so lanes pay
+// off only with more cores: two lanes on 2 cores took 203 s where one took 216 s, using more CPU.
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCodeServer } from './codeServer.mjs';
 import { startHub } from './hub.mjs';
 import { LogWatch } from './logs.mjs';
+
+/** What the Playwright trace of each attempt records: 'dom' (default), 'screenshots' (dom and a filmstrip) or 'off'. */
+export const TRACE = ['dom', 'screenshots', 'off'].includes(process.env.E2E_TRACE) ? process.env.E2E_TRACE : 'dom';
 
 /**
  * Starts lane `n` and registers its stops in `cleanups` (run in reverse order by the runner).
@@ -32,7 +35,9 @@ export async function startLane({ n, label, toolchain, vsix, browser, artifacts,
   cleanups.push(async () => cpSync(join(vscode.userDataDir, 'logs'), logsCopy, { recursive: true }));
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   cleanups.push(() => context.close());
-  await context.tracing.start({ screenshots: true, snapshots: true, sources: false });
+  // The trace of a failed attempt holds a DOM snapshot per action; a filmstrip of the screen as
+  // well (E2E_TRACE=screenshots) costs every scenario about a quarter more CPU (figures in test/e2e/README.md).
+  if (TRACE !== 'off') await context.tracing.start({ screenshots: TRACE === 'screenshots', snapshots: true, sources: false });
   return {
     n,
     label,
