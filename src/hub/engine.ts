@@ -34,6 +34,8 @@ interface Job {
   expectedMs?: number;
   startedAt?: number;
   waitTimer?: NodeJS.Timeout;
+  /** Stops listening to the caller's abort signal. */
+  detach?: () => void;
   resolve(v: unknown): void;
   reject(e: Error): void;
 }
@@ -45,6 +47,12 @@ interface Slot {
   isReady: boolean;
   job?: Job;
   timer?: NodeJS.Timeout;
+  /**
+   * Shared with the worker: set to 1 when the running job's caller went away. The worker's
+   * progress handler reads it between steps and stops the query (selectRunner.ts), so the
+   * worker and the caller's share are free at once instead of at the query's deadline.
+   */
+  cancel: Int32Array;
 }
 
 export interface QueryLaneLimits extends FairQueueLimits {
@@ -79,6 +87,9 @@ export const ENGINE_DEFAULTS = {
 };
 
 export class EngineTimeoutError extends Error {}
+
+/** The caller went away (its request was aborted) before its job ended. */
+export class EngineCancelledError extends Error {}
 
 /** The caller's share of the engine is taken: try again after `retryAfterSeconds`. */
 export class EngineBusyError extends Error {
@@ -133,8 +144,9 @@ export class Engine {
   }
 
   private spawn(lane: Lane): Slot {
+    const cancel = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(this.opts.workerScript, {
-      workerData: { role: 'doltlite-engine' },
+      workerData: { role: 'doltlite-engine', cancel },
       execArgv: this.opts.workerExecArgv ?? [],
       stdout: true,
       stderr: true,
@@ -144,7 +156,7 @@ export class Engine {
     worker.stderr.on('data', (d: Buffer) => this.opts.logger.debug(`engine: ${d.toString().trim()}`));
     let markReady: () => void = () => undefined;
     const ready = new Promise<void>((r) => (markReady = r));
-    const slot: Slot = { lane, worker, ready, isReady: false };
+    const slot: Slot = { lane, worker, ready, isReady: false, cancel };
     worker.on('message', (msg: EngineResponse | { ready: true }) => {
       if ('ready' in msg) {
         slot.isReady = true;
@@ -198,6 +210,7 @@ export class Engine {
   }
 
   private finish(slot: Slot, job: Job): void {
+    job.detach?.();
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = undefined;
     slot.job = undefined;
@@ -205,6 +218,7 @@ export class Engine {
   }
 
   private reject(job: Job, e: Error): void {
+    job.detach?.();
     if (job.waitTimer) clearTimeout(job.waitTimer);
     job.reject(e);
   }
@@ -219,6 +233,7 @@ export class Engine {
       job.startedAt = Date.now();
       void slot.ready.then(() => {
         if (slot.job !== job) return;
+        Atomics.store(slot.cancel, 0, 0);
         slot.worker.postMessage({ id: job.id, req: job.req });
         if (job.hardLimitMs !== undefined) {
           // The progress handler stops a query at its deadline; this is the backstop for
@@ -234,19 +249,34 @@ export class Engine {
     }
   }
 
-  private run<T>(lane: Lane, caller: string, req: EngineRequest, timing: { hardLimitMs?: number; expectedMs?: number } = {}): Promise<T> {
+  private run<T>(lane: Lane, caller: string, req: EngineRequest, timing: { hardLimitMs?: number; expectedMs?: number } = {}, signal?: AbortSignal): Promise<T> {
     if (this.closed) return Promise.reject(new Error('The engine is shut down.'));
     if (this.broken) return Promise.reject(this.broken);
+    if (signal?.aborted) return Promise.reject(new EngineCancelledError('The caller went away.'));
     return new Promise<T>((resolve, reject) => {
       const job: Job = { id: this.nextId++, req, lane, caller, ...timing, resolve: resolve as (v: unknown) => void, reject };
       const queue = this.queues[lane];
+      if (signal) {
+        // Waiting: leave the queue. Running: ask the worker to stop; it answers at once.
+        const onAbort = (): void => {
+          if (queue.remove(job)) {
+            this.reject(job, new EngineCancelledError('The caller went away.'));
+            return;
+          }
+          const slot = this.slots.find((s) => s.job === job);
+          if (slot) Atomics.store(slot.cancel, 0, 1);
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        job.detach = () => signal.removeEventListener('abort', onAbort);
+      }
       if (!queue.push(job)) {
+        job.detach?.();
         reject(new EngineBusyError(this.busyMessage(caller), this.retryAfter(lane, caller)));
         return;
       }
       if (lane === 'query') {
         job.waitTimer = setTimeout(() => {
-          if (queue.remove(job)) reject(new EngineBusyError(this.busyMessage(caller), this.retryAfter(lane, caller)));
+          if (queue.remove(job)) this.reject(job, new EngineBusyError(this.busyMessage(caller), this.retryAfter(lane, caller)));
         }, this.queryWaitMs);
         job.waitTimer.unref();
       }
@@ -303,8 +333,11 @@ export class Engine {
     return acquire(0);
   }
 
-  /** A caller's read-only SQL, in the query lane under that caller's share. */
-  query(key: string, path: string, dbName: string, ref: Revision, sql: string, limit: number, timeoutMs: number, caller: string = HUB_CALLER): Promise<QueryResult> {
+  /**
+   * A caller's read-only SQL, in the query lane under that caller's share. `signal` aborts it
+   * when the caller goes away: waiting, it leaves the queue; running, it stops at the next step.
+   */
+  query(key: string, path: string, dbName: string, ref: Revision, sql: string, limit: number, timeoutMs: number, caller: string = HUB_CALLER, signal?: AbortSignal): Promise<QueryResult> {
     const req: EngineRequest = {
       op: 'query',
       db: this.file(key, path),
@@ -316,7 +349,7 @@ export class Engine {
       maxBytes: this.opts.resultBytes ?? ENGINE_DEFAULTS.resultBytes,
       maxValueBytes: this.opts.valueBytes ?? ENGINE_DEFAULTS.valueBytes,
     };
-    return this.run<QueryResult>('query', caller, req, { hardLimitMs: timeoutMs + 5000, expectedMs: timeoutMs });
+    return this.run<QueryResult>('query', caller, req, { hardLimitMs: timeoutMs + 5000, expectedMs: timeoutMs }, signal);
   }
 
   async branches(key: string, path: string): Promise<BranchRow[]> {

@@ -2,7 +2,7 @@
 // Runs inside a worker thread: owns one DoltLite (SQLite WASM) instance whose in-memory file
 // system caches database files loaded from disk. A long query blocks only this thread; the
 // main thread keeps serving HTTP. Writes persist atomically before they are reported done.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -164,7 +164,7 @@ export class EngineCore {
         if ('error' in rewritten) return { columns: [], rows: [], status: 'error', message: rewritten.error };
         sql = rewritten.sql;
       }
-      return runSelect(this.sqlite3, conn, guard, sql, limit, timeoutMs, budget, fixedTypes);
+      return runSelect(this.sqlite3, conn, guard, sql, limit, timeoutMs, budget, fixedTypes, callerGone);
     } finally {
       guard.remove();
       conn.close();
@@ -324,6 +324,13 @@ export class EngineCore {
     return r.hashHex;
   }
 }
+
+/**
+ * Set to 1 by the engine (engine.ts, a SharedArrayBuffer per worker) when the caller of the running
+ * query went away; read between steps of the query, since this thread is busy stepping it.
+ */
+const cancelFlag: Int32Array | undefined = workerData?.cancel instanceof Int32Array ? workerData.cancel : undefined;
+const callerGone = (): boolean => cancelFlag !== undefined && Atomics.load(cancelFlag, 0) === 1;
 
 /** Worker entry: answer requests one at a time. */
 export async function runEngineWorker(): Promise<void> {

@@ -23,13 +23,24 @@ export interface QueryBudget {
   maxValueBytes: number;
 }
 
-export function runSelect(sqlite3: Sqlite3, conn: Sqlite3Db, guard: ReadOnlyGuard, sql: string, limit: number, timeoutMs: number, budget: QueryBudget, fixedTypes?: string[]): QueryResult {
+const CANCELLED_MESSAGE = 'The query was stopped: its caller went away.';
+
+/**
+ * `callerGone` is asked between steps (with the deadline): when it says yes, the query stops and
+ * answers an error nobody reads, so the worker is free for the next caller.
+ */
+export function runSelect(sqlite3: Sqlite3, conn: Sqlite3Db, guard: ReadOnlyGuard, sql: string, limit: number, timeoutMs: number, budget: QueryBudget, fixedTypes?: string[], callerGone: () => boolean = () => false): QueryResult {
   const capi = sqlite3.capi;
   const deadline = Date.now() + timeoutMs;
   let timedOut = false;
+  let cancelled = false;
   capi.sqlite3_progress_handler(conn.pointer, 1000, () => {
     if (Date.now() > deadline) {
       timedOut = true;
+      return 1;
+    }
+    if (callerGone()) {
+      cancelled = true;
       return 1;
     }
     return 0;
@@ -40,7 +51,7 @@ export function runSelect(sqlite3: Sqlite3, conn: Sqlite3Db, guard: ReadOnlyGuar
     stmt = conn.prepare(sql);
   } catch (e) {
     capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
-    return { columns: [], rows: [], status: timedOut ? 'timeout' : 'error', message: timedOut ? timeoutMessage(timeoutMs) : guard.refusedReason ?? queryFailure(e, budget) };
+    return { columns: [], rows: [], status: timedOut ? 'timeout' : 'error', message: timedOut ? timeoutMessage(timeoutMs) : cancelled ? CANCELLED_MESSAGE : guard.refusedReason ?? queryFailure(e, budget) };
   }
   try {
     guard.checkStatement(stmt.pointer, sql);
@@ -94,6 +105,7 @@ export function runSelect(sqlite3: Sqlite3, conn: Sqlite3Db, guard: ReadOnlyGuar
     const columns = resultColumns(sqlite3, conn, stmt, firstTypes, fixedTypes);
     stmt.finalize();
     if (timedOut) return { columns, rows: [], status: 'timeout', message: timeoutMessage(timeoutMs) };
+    if (cancelled) return { columns, rows: [], status: 'error', message: CANCELLED_MESSAGE };
     return { columns, rows: [], status: 'error', message: queryFailure(e, budget) };
   }
   capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);

@@ -49,6 +49,8 @@ export interface HubFetchInit {
   json?: unknown;
   body?: string;
   headers?: Record<string, string>;
+  /** Aborts the request (the connection closes, as when a client cancels). */
+  signal?: AbortSignal;
 }
 
 export interface HubResponse {
@@ -141,7 +143,7 @@ export async function serveHub(dataDir: string, removeOnStop = false, args: stri
         headers['content-type'] = 'application/json';
         body = JSON.stringify(init.json);
       }
-      const res = await fetch(`${url}/api/v2${path}`, { method: init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body });
+      const res = await fetch(`${url}/api/v2${path}`, { method: init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body, signal: init.signal });
       const text = await res.text();
       let parsed: unknown;
       try {

@@ -85,6 +85,22 @@ describe('hub engine fairness', function () {
     assert.deepEqual(again.body.data.rows, [['3']]);
   });
 
+  it('frees a caller\'s share the moment the caller goes away: after a cancelled long query, the next one runs at once', async () => {
+    const cancel = new AbortController();
+    const long = hub.fetch(`${P}/sql`, { user: 'carol', json: { ref: 'main', q: ENDLESS, timeout_ms: LONG_MS }, signal: cancel.signal });
+    long.catch(() => undefined);
+    // Let it reach the engine; if it is still queued, cancelling takes it out of the queue instead.
+    await new Promise((r) => setTimeout(r, 300));
+    cancel.abort();
+    await assert.rejects(long, /abort/i);
+    // Still running, it would hold carol's one query until its deadline (LONG_MS): this query
+    // would wait WAIT_MS and be refused with 429.
+    const next = await hub.fetch(`${P}/sql`, { user: 'carol', json: { ref: 'main', q: 'SELECT 4' } });
+    assert.equal(next.status, 200, next.text);
+    assert.deepEqual(next.body.data.rows, [['4']]);
+    assert.doesNotMatch(hub.output(), /\b500\b|Error:/, 'the hub logged no failure for the closed request');
+  });
+
   it('serves queries, listings and branch creation while a long import runs', async () => {
     const lines = ['id,v'];
     for (let i = 0; i < 60000; i++) lines.push(`${i},value-${i}`);

@@ -1,6 +1,6 @@
 // The read-only SQL endpoint (GET with a query string, POST with a JSON body).
 import type { QueryResult } from '../../shared/wire';
-import { EngineTimeoutError } from '../engine';
+import { EngineCancelledError, EngineTimeoutError } from '../engine';
 import type { Revision } from '../engineProtocol';
 import { doltHashToHex, isDoltHash } from '../doltHash';
 import { badRequest, notFound, quoted, readJson, sendData } from '../http';
@@ -62,8 +62,19 @@ export class SqlEndpoint {
     try {
       // Each user has a share of the query workers; anonymous callers share one between them.
       const caller = a.caller ? `user:${a.caller.user.username}` : 'anonymous';
-      result = await this.hub.engine.query(a.key, a.path, a.rec.name, rev, q, effLimit, effTimeout, caller);
+      // A caller that goes away (a cancelled query, a closed tab) frees its share at once, not at
+      // the query's deadline: its next query would otherwise be refused with 429 meanwhile.
+      const gone = new AbortController();
+      const onClose = (): void => { if (!ctx.res.writableFinished) gone.abort(); };
+      ctx.res.once('close', onClose);
+      try {
+        result = await this.hub.engine.query(a.key, a.path, a.rec.name, rev, q, effLimit, effTimeout, caller, gone.signal);
+      } finally {
+        ctx.res.off('close', onClose);
+      }
+      if (gone.signal.aborted) return;
     } catch (e) {
+      if (e instanceof EngineCancelledError) return;
       if (e instanceof EngineTimeoutError) {
         result = { columns: [], rows: [], status: 'timeout', message: `The query ran longer than ${effTimeout} ms and was stopped.` };
       } else {
