@@ -19,8 +19,12 @@ import { runImport } from './tableImport';
 import { rewriteDoltSql } from './doltSql/rewrite';
 import { CommitSnapshots } from './commitSnapshot';
 import { engineContext, registerDoltSqlFunctions, reopenAsOf } from './doltSql/engineContext';
+import { DiffRowCache } from './doltSql/diffRowCache';
 
 const SQLITE_LIMIT_LENGTH = 0;
+
+/** Memory this worker may keep copies of row diffs in, so their pages are read without recomputing them. */
+export const DIFF_COPY_BYTES = 64 * 1024 * 1024;
 
 export function locateWasm(file: string): string {
   const beside = join(__dirname, file);
@@ -44,6 +48,7 @@ function fileBytes(path: string): Uint8Array {
 export class EngineCore {
   private readonly loaded = new Map<string, number>();
   private readonly snapshots: CommitSnapshots;
+  private readonly diffCopies = new DiffRowCache(DIFF_COPY_BYTES);
 
   constructor(readonly sqlite3: Sqlite3) {
     this.snapshots = new CommitSnapshots(sqlite3);
@@ -57,6 +62,11 @@ export class EngineCore {
     sqlite3.config.log = () => undefined;
     sqlite3.config.debug = () => undefined;
     return new EngineCore(sqlite3);
+  }
+
+  /** How many row diffs this worker keeps copies of, and their estimated size. */
+  diffCopyStats(): { copies: number; bytes: number } {
+    return this.diffCopies.size;
   }
 
   /** WASM memory (it only grows) plus this thread's JS heap, which holds the cached database files. */
@@ -98,6 +108,8 @@ export class EngineCore {
   }
 
   query(db: DbFile, ref: Revision, q: string, limit: number, timeoutMs: number, dbName: string, budget: QueryBudget): QueryResult {
+    // The deadline covers all the query's work, reading a diff for its pages included.
+    const deadline = Date.now() + timeoutMs;
     const t = translateQuery(q);
     if (t.kind === 'invalid') return { columns: [], rows: [], status: 'error', message: t.message };
     let conn: Sqlite3Db;
@@ -122,6 +134,7 @@ export class EngineCore {
       conn.createFunction('now', () => mysqlNow(), { arity: 0 });
       conn.createFunction('database', () => dbName, { arity: 0 });
       let sql: string;
+      let describeSql: string | undefined;
       let fixedTypes: string[] | undefined;
       if (t.kind === 'showTables') {
         const nameCol = `"Tables_in_${dbName.replace(/"/g, '""')}"`;
@@ -160,11 +173,12 @@ export class EngineCore {
         const rewritten = rewriteDoltSql(t.sql, engineContext(this.sqlite3, conn, () => {
           const b = readFileSync(db.path);
           return new Uint8Array(b.buffer, b.byteOffset, b.length);
-        }));
+        }, { cache: this.diffCopies, dbKey: db.key, deadline }));
         if ('error' in rewritten) return { columns: [], rows: [], status: 'error', message: rewritten.error };
         sql = rewritten.sql;
+        describeSql = rewritten.describeSql;
       }
-      return runSelect(this.sqlite3, conn, guard, sql, limit, timeoutMs, budget, fixedTypes);
+      return runSelect(this.sqlite3, conn, guard, sql, limit, timeoutMs, budget, fixedTypes, { deadline, ...(describeSql !== undefined ? { describeSql } : {}) });
     } finally {
       guard.remove();
       conn.close();
