@@ -16,6 +16,7 @@ import type { Logger } from '../core/logger';
 import type { QueryResult } from '../shared/wire';
 import type { Author, BranchRow, DbFile, EngineRequest, EngineResponse, Revision, TagRow, WriteResult, WriteScript } from './engineProtocol';
 import { FairQueue } from './scheduler';
+import { diffCopyBudget } from './doltSql/diffRowCache';
 import type { FairQueueLimits } from './scheduler';
 
 export type Lane = 'meta' | 'query' | 'operation';
@@ -134,7 +135,7 @@ export class Engine {
 
   private spawn(lane: Lane): Slot {
     const worker = new Worker(this.opts.workerScript, {
-      workerData: { role: 'doltlite-engine' },
+      workerData: { role: 'doltlite-engine', diffCopyBytes: diffCopyBudget(this.opts.workerMemoryBytes ?? ENGINE_DEFAULTS.workerMemoryBytes) },
       execArgv: this.opts.workerExecArgv ?? [],
       stdout: true,
       stderr: true,

@@ -2,7 +2,7 @@
 // Runs inside a worker thread: owns one DoltLite (SQLite WASM) instance whose in-memory file
 // system caches database files loaded from disk. A long query blocks only this thread; the
 // main thread keeps serving HTTP. Writes persist atomically before they are reported done.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -19,12 +19,10 @@ import { runImport } from './tableImport';
 import { rewriteDoltSql } from './doltSql/rewrite';
 import { CommitSnapshots } from './commitSnapshot';
 import { engineContext, registerDoltSqlFunctions, reopenAsOf } from './doltSql/engineContext';
-import { DiffRowCache } from './doltSql/diffRowCache';
+import { DiffRowCache, diffCopyBudget } from './doltSql/diffRowCache';
+import { ENGINE_DEFAULTS } from './engine';
 
 const SQLITE_LIMIT_LENGTH = 0;
-
-/** Memory this worker may keep copies of row diffs in, so their pages are read without recomputing them. */
-export const DIFF_COPY_BYTES = 64 * 1024 * 1024;
 
 export function locateWasm(file: string): string {
   const beside = join(__dirname, file);
@@ -48,20 +46,22 @@ function fileBytes(path: string): Uint8Array {
 export class EngineCore {
   private readonly loaded = new Map<string, number>();
   private readonly snapshots: CommitSnapshots;
-  private readonly diffCopies = new DiffRowCache(DIFF_COPY_BYTES);
+  /** Copies of row diffs, so their pages are read without recomputing the diff (diffRowCache.ts). */
+  private readonly diffCopies: DiffRowCache;
 
-  constructor(readonly sqlite3: Sqlite3) {
+  constructor(readonly sqlite3: Sqlite3, diffCopyBytes = diffCopyBudget(ENGINE_DEFAULTS.workerMemoryBytes)) {
     this.snapshots = new CommitSnapshots(sqlite3);
+    this.diffCopies = new DiffRowCache(diffCopyBytes);
   }
 
-  static async create(): Promise<EngineCore> {
+  static async create(diffCopyBytes?: number): Promise<EngineCore> {
     const sqlite3 = await init({ locateFile: (f) => locateWasm(f), print: () => undefined, printErr: () => undefined });
     // The oo1 layer prints every failed step to the console; failures reach us as exceptions.
     sqlite3.config.warn = () => undefined;
     sqlite3.config.error = () => undefined;
     sqlite3.config.log = () => undefined;
     sqlite3.config.debug = () => undefined;
-    return new EngineCore(sqlite3);
+    return new EngineCore(sqlite3, diffCopyBytes);
   }
 
   /** How many row diffs this worker keeps copies of, and their estimated size. */
@@ -343,7 +343,8 @@ export class EngineCore {
 export async function runEngineWorker(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('runEngineWorker must run in a worker thread');
-  const core = await EngineCore.create();
+  const budget = (workerData as { diffCopyBytes?: unknown } | null)?.diffCopyBytes;
+  const core = await EngineCore.create(typeof budget === 'number' ? budget : undefined);
   // Main sends one request at a time per worker; the chain keeps that true even if it did not.
   let chain: Promise<void> = Promise.resolve();
   port.on('message', (msg: { id: number; req: EngineRequest }) => {

@@ -23,6 +23,14 @@ const TEXT = 3;
 const BLOB = 4;
 const NULL = 5;
 
+/**
+ * Memory a query worker keeps copies of row diffs in: an eighth of the memory a worker may grow to
+ * before it is replaced (engine.ts), at most 64 MiB.
+ */
+export function diffCopyBudget(workerMemoryBytes: number): number {
+  return Math.min(64 * 1024 * 1024, Math.floor(workerMemoryBytes / 8));
+}
+
 /** The SQL function a served page reads its cells with: hub_diff_cell(copy, row, column). */
 export const DIFF_CELL_FUNCTION = 'hub_diff_cell';
 
