@@ -38,6 +38,10 @@ declare module '@dolthub/doltlite-wasm/sqlite3-node.mjs' {
     sqlite3_bind_int64(stmt: number, i: number, v: bigint): number;
     sqlite3_bind_double(stmt: number, i: number, v: number): number;
     sqlite3_bind_null(stmt: number, i: number): number;
+    sqlite3_bind_text(stmt: number, i: number, text: Uint8Array | string, n: number, destructor: number): number;
+    sqlite3_result_text(ctx: number, text: number, n: number, destructor: number): void;
+    readonly SQLITE_TRANSIENT: number;
+    readonly SQLITE_WASM_DEALLOC: number;
     sqlite3_result_int64(ctx: number, v: bigint): void;
     sqlite3_result_double(ctx: number, v: number): void;
     sqlite3_changes(db: number): number;
@@ -48,7 +52,7 @@ declare module '@dolthub/doltlite-wasm/sqlite3-node.mjs' {
   }
   export interface Sqlite3 {
     capi: Sqlite3Capi;
-    wasm: { memory: { buffer: ArrayBuffer }; heap8u(): Uint8Array };
+    wasm: { memory: { buffer: ArrayBuffer }; heap8u(): Uint8Array; alloc(n: number): number };
     oo1: { DB: new (filename: string, flags: string) => Sqlite3Db };
     config: { warn: (...a: unknown[]) => void; error: (...a: unknown[]) => void; log: (...a: unknown[]) => void; debug: (...a: unknown[]) => void };
   }

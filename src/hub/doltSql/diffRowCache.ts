@@ -16,12 +16,7 @@
 //   deadline, and the cell function of a query serves only the copies that query asked for.
 import type { Sqlite3, Sqlite3Db, Sqlite3Stmt } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { DiffPageShape } from './diffPageShape';
-
-const INTEGER = 1;
-const FLOAT = 2;
-const TEXT = 3;
-const BLOB = 4;
-const NULL = 5;
+import { BLOB, FLOAT, INTEGER, NULL, PackedRowsWriter, TEXT, type Cell, type PackedRows } from './diffRowPacking';
 
 /**
  * Memory a query worker keeps copies of row diffs in: an eighth of the memory a worker may grow to
@@ -34,19 +29,18 @@ export function diffCopyBudget(workerMemoryBytes: number): number {
 /** The SQL function a served page reads its cells with: hub_diff_cell(copy, row, column). */
 export const DIFF_CELL_FUNCTION = 'hub_diff_cell';
 
-type Value = number | bigint | string | Uint8Array | null;
+/** The kinds of row change, as codes (0: any other text, read from the row). */
+const KINDS = ['added', 'modified', 'removed'];
 
 /** One diff, copied in one order. */
 export interface DiffCopy {
   columns: readonly string[];
   rows: number;
-  /** rows × columns values and their SQLite types. */
-  cells: Value[];
-  types: Uint8Array;
-  /** rows × keyWidth values of the ORDER BY expressions (for the cursor and ties). */
-  keys: Value[];
-  keyTypes: Uint8Array;
+  /** Per row: the diff's columns, then the values of the ORDER BY expressions (for the cursor and ties). */
+  packed: PackedRows;
   keyWidth: number;
+  /** Per row: 1 + the index of its diff_type in KINDS, or 0. */
+  kinds: Uint8Array;
   kindColumn: number;
   bytes: number;
 }
@@ -99,81 +93,67 @@ export class DiffRowCache {
   }
 }
 
-function valueBytes(type: number, v: Value): number {
-  switch (type) {
-    case INTEGER: return typeof v === 'bigint' ? 40 : 16;
-    case FLOAT: return 16;
-    case TEXT: return 24 + 2 * (v as string).length;
-    case BLOB: return 96 + (v as Uint8Array).length;
-    default: return 0;
-  }
-}
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-function readValue(sqlite3: Sqlite3, stmt: number, i: number): { type: number; value: Value } {
+function readValue(sqlite3: Sqlite3, stmt: number, i: number): Cell {
   const capi = sqlite3.capi;
   const type = capi.sqlite3_column_type(stmt, i);
   switch (type) {
     case INTEGER: {
-      const v = BigInt(capi.sqlite3_column_int64(stmt, i) as bigint | number);
-      return { type, value: v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v };
+      const v = capi.sqlite3_column_int64(stmt, i);
+      return { type, value: typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v };
     }
     case FLOAT:
       return { type, value: capi.sqlite3_column_double(stmt, i) };
     case TEXT:
     case BLOB: {
       // The bytes as stored (text with NUL or invalid UTF-8 included), copied out of WASM memory.
-      const p = capi.sqlite3_column_blob(stmt, i) as number;
+      const p = capi.sqlite3_column_blob(stmt, i);
       const n = capi.sqlite3_column_bytes(stmt, i);
-      const bytes = n === 0 ? new Uint8Array(0) : sqlite3.wasm.heap8u().slice(p, p + n);
-      return { type, value: type === TEXT ? strictUtf8.decode(bytes) : bytes };
+      return { type, value: n === 0 ? new Uint8Array(0) : sqlite3.wasm.heap8u().slice(p, p + n) };
     }
     default:
       return { type: NULL, value: null };
   }
 }
 
+const KIND_BYTES = KINDS.map((k) => new TextEncoder().encode(k));
+
+function kindCode(cell: Cell): number {
+  if (cell.type !== TEXT) return 0;
+  const v = cell.value as Uint8Array;
+  const i = KIND_BYTES.findIndex((k) => k.length === v.length && k.every((b, j) => b === v[j]));
+  return i + 1;
+}
+
 function readCopy(sqlite3: Sqlite3, conn: Sqlite3Db, req: DiffCopyRequest, budget: number): DiffCopy | 'too-large' | undefined {
   const capi = sqlite3.capi;
-  let late = false;
-  capi.sqlite3_progress_handler(conn.pointer, 1000, () => {
-    late = Date.now() > req.deadline;
-    return late ? 1 : 0;
-  }, 0);
+  capi.sqlite3_progress_handler(conn.pointer, 1000, () => (Date.now() > req.deadline ? 1 : 0), 0);
   let stmt;
   try {
     stmt = conn.prepare(req.sql);
     const width = req.columns.length;
-    if (stmt.columnCount !== width + req.keyWidth) return undefined;
+    const all = width + req.keyWidth;
+    if (stmt.columnCount !== all) return undefined;
     const kindColumn = req.columns.indexOf('diff_type');
     if (kindColumn < 0) return undefined;
-    const cells: Value[] = [];
-    const keys: Value[] = [];
-    const types: number[] = [];
-    const keyTypes: number[] = [];
-    let bytes = 0;
-    let rows = 0;
+    // The commit hashes are constants in the page's select list (forms.ts): not copied.
+    const skip = req.columns.map((c) => c === 'from_commit' || c === 'to_commit');
+    const writer = new PackedRowsWriter(all);
+    const kinds: number[] = [];
     while (stmt.step()) {
-      for (let i = 0; i < width + req.keyWidth; i++) {
-        const { type, value } = readValue(sqlite3, stmt.pointer, i);
-        bytes += 9 + valueBytes(type, value);
-        if (i < width) {
-          cells.push(value);
-          types.push(type);
-        } else {
-          keys.push(value);
-          keyTypes.push(type);
-        }
+      writer.startRow();
+      for (let i = 0; i < all; i++) {
+        const cell = skip[i] ? { type: NULL, value: null } : readValue(sqlite3, stmt.pointer, i);
+        if (i === kindColumn) kinds.push(kindCode(cell));
+        writer.cell(i, cell.type, cell.value);
       }
-      rows++;
-      if (bytes > budget) return 'too-large';
-      if ((rows & 1023) === 0 && Date.now() > req.deadline) return undefined;
+      if (writer.bytes + kinds.length > budget) return 'too-large';
+      if ((writer.rows & 1023) === 0 && Date.now() > req.deadline) return undefined;
     }
-    return { columns: req.columns, rows, cells, types: Uint8Array.from(types), keys, keyTypes: Uint8Array.from(keyTypes), keyWidth: req.keyWidth, kindColumn, bytes };
+    const packed = writer.finish();
+    return { columns: req.columns, rows: packed.rows, packed, keyWidth: req.keyWidth, kinds: Uint8Array.from(kinds), kindColumn, bytes: packed.bytes + kinds.length };
   } catch {
-    // Interrupted at the deadline, text that is not UTF-8, or a query this shape cannot run:
-    // the page reads the diff as written (and says what is wrong, if anything is).
+    // Interrupted at the deadline, or a query this shape cannot run: the page reads the diff as
+    // written (and says what is wrong, if anything is).
     return undefined;
   } finally {
     stmt?.finalize();
@@ -182,26 +162,24 @@ function readCopy(sqlite3: Sqlite3, conn: Sqlite3Db, req: DiffCopyRequest, budge
 }
 
 /** SQLite's equality of two values (numbers across INTEGER and REAL), for ties between keys. */
-function sameValue(ta: number, a: Value, tb: number, b: Value): boolean {
+function sameValue(a: Cell, b: Cell): boolean {
   const numeric = (t: number): boolean => t === INTEGER || t === FLOAT;
-  if (numeric(ta) && numeric(tb)) return (a as number | bigint) == (b as number | bigint);
-  if (ta !== tb) return false;
-  if (ta === NULL) return true;
-  if (ta === BLOB) {
-    const x = a as Uint8Array;
-    const y = b as Uint8Array;
-    return x.length === y.length && x.every((v, i) => v === y[i]);
-  }
-  return a === b;
+  if (numeric(a.type) && numeric(b.type)) return (a.value as number | bigint) == (b.value as number | bigint);
+  if (a.type !== b.type) return false;
+  if (a.type === NULL) return true;
+  const x = a.value as Uint8Array;
+  const y = b.value as Uint8Array;
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+function keyOf(copy: DiffCopy, r: number): Cell[] {
+  return copy.packed.row(r).slice(copy.columns.length);
 }
 
 function sameKey(copy: DiffCopy, r: number, s: number): boolean {
-  for (let k = 0; k < copy.keyWidth; k++) {
-    const i = r * copy.keyWidth + k;
-    const j = s * copy.keyWidth + k;
-    if (!sameValue(copy.keyTypes[i] as number, copy.keys[i] as Value, copy.keyTypes[j] as number, copy.keys[j] as Value)) return false;
-  }
-  return true;
+  const a = keyOf(copy, r);
+  const b = keyOf(copy, s);
+  return a.every((cell, k) => sameValue(cell, b[k] as Cell));
 }
 
 /** Binds the first `n` key values of row `r` to ?1…?n of `stmt`. */
@@ -209,13 +187,13 @@ function bindKey(sqlite3: Sqlite3, stmt: Sqlite3Stmt, copy: DiffCopy, r: number,
   const capi = sqlite3.capi;
   stmt.reset();
   stmt.clearBindings();
+  const key = keyOf(copy, r);
   for (let k = 0; k < n; k++) {
-    const i = r * copy.keyWidth + k;
-    const t = copy.keyTypes[i];
-    const v = copy.keys[i] as Value;
-    if (t === INTEGER) capi.sqlite3_bind_int64(stmt.pointer, k + 1, BigInt(v as number | bigint));
-    else if (t === FLOAT) capi.sqlite3_bind_double(stmt.pointer, k + 1, v as number);
-    else if (t === TEXT || t === BLOB) stmt.bind(k + 1, v);
+    const { type, value } = key[k] as Cell;
+    if (type === INTEGER) capi.sqlite3_bind_int64(stmt.pointer, k + 1, BigInt(value as number | bigint));
+    else if (type === FLOAT) capi.sqlite3_bind_double(stmt.pointer, k + 1, value as number);
+    else if (type === TEXT) capi.sqlite3_bind_text(stmt.pointer, k + 1, value as Uint8Array, (value as Uint8Array).length, capi.SQLITE_TRANSIENT);
+    else if (type === BLOB) stmt.bind(k + 1, value);
     else capi.sqlite3_bind_null(stmt.pointer, k + 1);
   }
 }
@@ -248,8 +226,16 @@ export function pageRows(sqlite3: Sqlite3, conn: Sqlite3Db, copy: DiffCopy, shap
       stmt.finalize();
     }
   }
-  const kinds = shape.kinds ? new Set(shape.kinds) : undefined;
-  const matches = (r: number): boolean => !kinds || kinds.has(copy.cells[r * copy.columns.length + copy.kindColumn] as string);
+  const wanted = shape.kinds ? new Set(shape.kinds) : undefined;
+  const codes = new Set(KINDS.flatMap((k, i) => (wanted?.has(k) ? [i + 1] : [])));
+  const matches = (r: number): boolean => {
+    if (!wanted) return true;
+    const code = copy.kinds[r] as number;
+    if (code !== 0) return codes.has(code);
+    // Not one of the three kinds: compare the text itself.
+    const cell = copy.packed.row(r)[copy.kindColumn] as Cell;
+    return cell.type === TEXT && wanted.has(new TextDecoder().decode(cell.value as Uint8Array));
+  };
   const out: number[] = [];
   let skipped = 0;
   let lastSkipped = -1;
@@ -280,23 +266,35 @@ export function pageRows(sqlite3: Sqlite3, conn: Sqlite3Db, copy: DiffCopy, shap
  * (`copies`, appended to as the rewrite serves pages): a caller can read nothing else with it.
  */
 export function registerCellFunction(sqlite3: Sqlite3, conn: Sqlite3Db, copies: readonly DiffCopy[]): void {
-  const capi = sqlite3.capi;
+  const { capi, wasm } = sqlite3;
+  // SQLite asks for a row's cells one after another: decode the row once.
+  let last: { copy: DiffCopy; row: number; cells: Cell[] } | undefined;
   conn.createFunction(DIFF_CELL_FUNCTION, (pCtx: number, slot: unknown, row: unknown, column: unknown) => {
     const copy = copies[Number(slot)];
     const r = Number(row);
     const c = Number(column);
     if (!copy || !Number.isInteger(r) || !Number.isInteger(c) || r < 0 || r >= copy.rows || c < 0 || c >= copy.columns.length) return null;
-    const i = r * copy.columns.length + c;
-    const v = copy.cells[i] as Value;
-    switch (copy.types[i]) {
+    if (!last || last.copy !== copy || last.row !== r) last = { copy, row: r, cells: copy.packed.row(r) };
+    const { type, value } = last.cells[c] as Cell;
+    switch (type) {
       case INTEGER:
-        capi.sqlite3_result_int64(pCtx, BigInt(v as number | bigint));
+        capi.sqlite3_result_int64(pCtx, BigInt(value as number | bigint));
         return undefined;
       case FLOAT:
-        capi.sqlite3_result_double(pCtx, v as number);
+        capi.sqlite3_result_double(pCtx, value as number);
         return undefined;
+      case TEXT: {
+        // The stored bytes, handed to SQLite as they are (freed by SQLite).
+        const bytes = value as Uint8Array;
+        const p = wasm.alloc(Math.max(1, bytes.length));
+        wasm.heap8u().set(bytes, p);
+        capi.sqlite3_result_text(pCtx, p, bytes.length, capi.SQLITE_WASM_DEALLOC);
+        return undefined;
+      }
+      case BLOB:
+        return value as Uint8Array;
       default:
-        return v;
+        return null;
     }
   }, { arity: 3, deterministic: true });
 }
