@@ -66,6 +66,11 @@ export class DiffRowCache {
     return { copies: this.copies.size, bytes: this.used };
   }
 
+  /** Is there a copy for this key already? */
+  has(cacheKey: string): boolean {
+    return this.copies.has(cacheKey);
+  }
+
   /** The copy for the request: cached, or read now; undefined when it cannot be had in time and memory. */
   obtain(sqlite3: Sqlite3, conn: Sqlite3Db, req: DiffCopyRequest): DiffCopy | undefined {
     const hit = this.copies.get(req.cacheKey);

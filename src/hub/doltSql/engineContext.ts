@@ -99,6 +99,9 @@ function diffPage(sqlite3: Sqlite3, conn: Sqlite3Db, src: DiffPageSource, served
   const order = shape.orderBy.join(', ');
   const sql = shape.orderBy.length > 0 ? `SELECT ${cols}, ${order} FROM ${req.source} AS ${alias} ORDER BY ${order}` : `SELECT ${cols} FROM ${req.source} AS ${alias}`;
   const cacheKey = JSON.stringify([src.dbKey, req.fromHex, req.toHex, req.table, req.columns, diffColumns, schema, sql]);
+  // Reading a diff into a copy costs several times one page computed whole: the first page of a
+  // diff is read as written (a diff that fits in it is never copied), the next one makes the copy.
+  if (!shape.cursor && shape.offset === 0 && !src.cache.has(cacheKey)) return undefined;
   const copy = src.cache.obtain(sqlite3, conn, { cacheKey, sql, columns: req.columns, keyWidth: shape.orderBy.length, deadline: src.deadline });
   if (!copy) return undefined;
   let rows: number[] | undefined;
