@@ -264,7 +264,8 @@ try {
   const r0 = performance.now();
   for (const { ms: _ms, ...s } of sent) await api(hub, 'POST', '/databases/bench/b/sql', s);
   const rawPages = performance.now() - r0;
-  // ---- one page: as the view got it (the hub serves a page shape from its copy of the diff) and
+  // ---- one page: as the view got it (the hub serves a page from its copy of the diff from the
+  // second page on) and
   // computed from the whole diff as before (the same page wrapped in a subquery, which the hub
   // does not take for a page shape); ten pages spread over the diff
   const step = Math.max(1, Math.floor(sent.length / 10));
@@ -272,7 +273,7 @@ try {
   const s0 = performance.now();
   for (const { ms: _ms, ...s } of sample) await api(hub, 'POST', '/databases/bench/b/sql', { ...s, q: `SELECT * FROM (${s.q}) AS page` });
   const wholePerPage = (performance.now() - s0) / sample.length;
-  const viewPageMs = sent.slice(1).map((s) => s.ms).sort((a, b) => a - b);
+  const viewPageMs = sent.slice(2).map((s) => s.ms).sort((a, b) => a - b);
   const medianViewPage = viewPageMs[Math.floor(viewPageMs.length / 2)] ?? 0;
   const w0 = performance.now();
   const whole = await api(hub, 'POST', '/databases/bench/b/sql', { ref: pinned.pair.to, q: `SELECT * FROM DOLT_DIFF('${pinned.pair.from}', '${pinned.pair.to}', 'items')`, limit: ROWS + 1 });
@@ -286,7 +287,7 @@ try {
   console.log(`| full scroll, first row to last | ${ms(fullScroll)} |`);
   console.log(`| view total (pin, list, columns, every page drawn) | ${ms(viewTotal)} |`);
   console.log(`| baseline: the same page queries raw | ${ms(rawPages)} |`);
-  console.log(`| one page query in the view: the first (the hub reads the diff) / median of the others | ${ms(sent[0]?.ms ?? 0)} / ${ms(medianViewPage)} |`);
+  console.log(`| one page query in the view: the first (read as written) / the second (the hub copies the diff) / median of the others | ${ms(sent[0]?.ms ?? 0)} / ${ms(sent[1]?.ms ?? 0)} / ${ms(medianViewPage)} |`);
   console.log(`| one page computed from the whole diff (as before; mean of ${sample.length}) | ${ms(wholePerPage)} |`);
   console.log(`| reference: the whole diff in one raw query | ${ms(rawWhole)} |`);
   console.log(`| memory over idle: host / webview | ${mb(hostOver)} / ${mb(pageOver)} (sum ${mb(hostOver + pageOver)}) |`);
