@@ -193,4 +193,19 @@ describe('copies of row diffs in an engine worker', function () {
     assert.deepEqual(rows, whole);
     assert.equal(core.diffCopyStats().copies, before + 1, 'one copy served every page');
   });
+
+  it('a diff larger than the copies may take is not copied, and its pages read the diff as written', async () => {
+    const [one, , three] = hashes as [string, string, string];
+    const small = await EngineCore.create(20_000);
+    const q = (position: Parameters<typeof buildRowDiffPageQuery>[2]['position']) => {
+      const sql = buildRowDiffPageQuery(twoDot(one, three), tSpec, { position, pageSize: 100 }).sql;
+      const r = small.query(db(), { branch: 'main' }, sql, 1000, 30_000, 't', { maxBytes: 1 << 24, maxValueBytes: 1 << 20 });
+      assert.equal(r.status, 'success', r.message);
+      return r.rows;
+    };
+    const first = q({ kind: 'first' });
+    const second = q({ kind: 'after', key: [first[99]![3] ?? first[99]![1]!] });
+    assert.equal(small.diffCopyStats().copies, 0);
+    assert.deepEqual(second, run(one, three, { kind: 'after', key: [first[99]![3] ?? first[99]![1]!] }), 'the same rows as from a copy');
+  });
 });
