@@ -1,9 +1,10 @@
 // Pages of a table's row diff without computing the diff for every page. DoltLite's
 // `dolt_diff_<t>(from, to)` cannot seek: every page of `DOLT_DIFF(…) WHERE key > cursor ORDER BY key
-// LIMIT n` computed and sorted the whole diff (about 1 s for 100,000 rows). The first page shape
-// (diffPageShape.ts) of a diff reads the diff once, in the page's ORDER BY, into a copy kept by
-// this worker; every page then picks its rows from the copy (binary search for the cursor, the
-// kind filter, LIMIT/OFFSET) and the query reads just those rows through `hub_diff_cell`.
+// LIMIT n` computed and sorted the whole diff (about 1 s for 100,000 rows). From the second page
+// (diffPageShape.ts; engineContext.ts reads the first as written), the diff is read once, in the
+// page's ORDER BY, into a copy kept by this worker (packed: diffRowPacking.ts); every page then
+// picks its rows from the copy (binary search for the cursor, the kind filter, LIMIT/OFFSET) and
+// the query reads just those rows through `hub_diff_cell`.
 //
 // Sound by construction:
 // - A copy is keyed by database, both commit hashes (immutable: the diff between two commits never
