@@ -7,6 +7,9 @@ declare module '@dolthub/doltlite-wasm/sqlite3-node.mjs' {
     step(): boolean;
     finalize(): void;
     bind(values: unknown[]): Sqlite3Stmt;
+    bind(index: number, value: unknown): Sqlite3Stmt;
+    clearBindings(): Sqlite3Stmt;
+    getInt(i: number): number;
     reset(clearBindings?: boolean): Sqlite3Stmt;
   }
   export interface Sqlite3Db {
@@ -28,6 +31,19 @@ declare module '@dolthub/doltlite-wasm/sqlite3-node.mjs' {
     sqlite3_column_origin_name(stmt: number, i: number): string | null;
     sqlite3_column_type(stmt: number, i: number): number;
     sqlite3_column_text(stmt: number, i: number): string | null;
+    sqlite3_column_int64(stmt: number, i: number): bigint | number;
+    sqlite3_column_double(stmt: number, i: number): number;
+    sqlite3_column_blob(stmt: number, i: number): number;
+    sqlite3_column_bytes(stmt: number, i: number): number;
+    sqlite3_bind_int64(stmt: number, i: number, v: bigint): number;
+    sqlite3_bind_double(stmt: number, i: number, v: number): number;
+    sqlite3_bind_null(stmt: number, i: number): number;
+    sqlite3_bind_text(stmt: number, i: number, text: Uint8Array | string, n: number, destructor: number): number;
+    sqlite3_result_text(ctx: number, text: number, n: number, destructor: number): void;
+    readonly SQLITE_TRANSIENT: number;
+    readonly SQLITE_WASM_DEALLOC: number;
+    sqlite3_result_int64(ctx: number, v: bigint): void;
+    sqlite3_result_double(ctx: number, v: number): void;
     sqlite3_changes(db: number): number;
     sqlite3_get_autocommit(db: number): number;
     sqlite3_set_authorizer(db: number, cb: ((user: number, code: number, a1: string | null, a2: string | null, a3: string | null, a4: string | null) => number) | 0, user: number): number;
@@ -36,7 +52,7 @@ declare module '@dolthub/doltlite-wasm/sqlite3-node.mjs' {
   }
   export interface Sqlite3 {
     capi: Sqlite3Capi;
-    wasm: { memory: { buffer: ArrayBuffer } };
+    wasm: { memory: { buffer: ArrayBuffer }; heap8u(): Uint8Array; alloc(n: number): number };
     oo1: { DB: new (filename: string, flags: string) => Sqlite3Db };
     config: { warn: (...a: unknown[]) => void; error: (...a: unknown[]) => void; log: (...a: unknown[]) => void; debug: (...a: unknown[]) => void };
   }

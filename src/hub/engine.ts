@@ -16,6 +16,7 @@ import type { Logger } from '../core/logger';
 import type { QueryResult } from '../shared/wire';
 import type { Author, BranchRow, DbFile, EngineRequest, EngineResponse, Revision, TagRow, WriteResult, WriteScript } from './engineProtocol';
 import { FairQueue } from './scheduler';
+import { diffCopyBudget } from './doltSql/diffRowCache';
 import type { FairQueueLimits } from './scheduler';
 
 export type Lane = 'meta' | 'query' | 'operation';
@@ -146,7 +147,7 @@ export class Engine {
   private spawn(lane: Lane): Slot {
     const cancel = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(this.opts.workerScript, {
-      workerData: { role: 'doltlite-engine', cancel },
+      workerData: { role: 'doltlite-engine', cancel, diffCopyBytes: diffCopyBudget(this.opts.workerMemoryBytes ?? ENGINE_DEFAULTS.workerMemoryBytes) },
       execArgv: this.opts.workerExecArgv ?? [],
       stdout: true,
       stderr: true,

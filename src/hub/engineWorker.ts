@@ -19,6 +19,8 @@ import { runImport } from './tableImport';
 import { rewriteDoltSql } from './doltSql/rewrite';
 import { CommitSnapshots } from './commitSnapshot';
 import { engineContext, registerDoltSqlFunctions, reopenAsOf } from './doltSql/engineContext';
+import { DiffRowCache, diffCopyBudget } from './doltSql/diffRowCache';
+import { ENGINE_DEFAULTS } from './engine';
 
 const SQLITE_LIMIT_LENGTH = 0;
 
@@ -44,19 +46,27 @@ function fileBytes(path: string): Uint8Array {
 export class EngineCore {
   private readonly loaded = new Map<string, number>();
   private readonly snapshots: CommitSnapshots;
+  /** Copies of row diffs, so their pages are read without recomputing the diff (diffRowCache.ts). */
+  private readonly diffCopies: DiffRowCache;
 
-  constructor(readonly sqlite3: Sqlite3) {
+  constructor(readonly sqlite3: Sqlite3, diffCopyBytes = diffCopyBudget(ENGINE_DEFAULTS.workerMemoryBytes)) {
     this.snapshots = new CommitSnapshots(sqlite3);
+    this.diffCopies = new DiffRowCache(diffCopyBytes);
   }
 
-  static async create(): Promise<EngineCore> {
+  static async create(diffCopyBytes?: number): Promise<EngineCore> {
     const sqlite3 = await init({ locateFile: (f) => locateWasm(f), print: () => undefined, printErr: () => undefined });
     // The oo1 layer prints every failed step to the console; failures reach us as exceptions.
     sqlite3.config.warn = () => undefined;
     sqlite3.config.error = () => undefined;
     sqlite3.config.log = () => undefined;
     sqlite3.config.debug = () => undefined;
-    return new EngineCore(sqlite3);
+    return new EngineCore(sqlite3, diffCopyBytes);
+  }
+
+  /** How many row diffs this worker keeps copies of, and their estimated size. */
+  diffCopyStats(): { copies: number; bytes: number } {
+    return this.diffCopies.size;
   }
 
   /** WASM memory (it only grows) plus this thread's JS heap, which holds the cached database files. */
@@ -98,6 +108,8 @@ export class EngineCore {
   }
 
   query(db: DbFile, ref: Revision, q: string, limit: number, timeoutMs: number, dbName: string, budget: QueryBudget): QueryResult {
+    // The deadline covers all the query's work, reading a diff for its pages included.
+    const deadline = Date.now() + timeoutMs;
     const t = translateQuery(q);
     if (t.kind === 'invalid') return { columns: [], rows: [], status: 'error', message: t.message };
     let conn: Sqlite3Db;
@@ -122,6 +134,7 @@ export class EngineCore {
       conn.createFunction('now', () => mysqlNow(), { arity: 0 });
       conn.createFunction('database', () => dbName, { arity: 0 });
       let sql: string;
+      let describeSql: string | undefined;
       let fixedTypes: string[] | undefined;
       if (t.kind === 'showTables') {
         const nameCol = `"Tables_in_${dbName.replace(/"/g, '""')}"`;
@@ -160,11 +173,12 @@ export class EngineCore {
         const rewritten = rewriteDoltSql(t.sql, engineContext(this.sqlite3, conn, () => {
           const b = readFileSync(db.path);
           return new Uint8Array(b.buffer, b.byteOffset, b.length);
-        }));
+        }, { cache: this.diffCopies, dbKey: db.key, deadline }));
         if ('error' in rewritten) return { columns: [], rows: [], status: 'error', message: rewritten.error };
         sql = rewritten.sql;
+        describeSql = rewritten.describeSql;
       }
-      return runSelect(this.sqlite3, conn, guard, sql, limit, timeoutMs, budget, fixedTypes, callerGone);
+      return runSelect(this.sqlite3, conn, guard, sql, limit, timeoutMs, budget, fixedTypes, { deadline, callerGone, ...(describeSql !== undefined ? { describeSql } : {}) });
     } finally {
       guard.remove();
       conn.close();
@@ -336,7 +350,8 @@ const callerGone = (): boolean => cancelFlag !== undefined && Atomics.load(cance
 export async function runEngineWorker(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('runEngineWorker must run in a worker thread');
-  const core = await EngineCore.create();
+  const budget = (workerData as { diffCopyBytes?: unknown } | null)?.diffCopyBytes;
+  const core = await EngineCore.create(typeof budget === 'number' ? budget : undefined);
   // Main sends one request at a time per worker; the chain keeps that true even if it did not.
   let chain: Promise<void> = Promise.resolve();
   port.on('message', (msg: { id: number; req: EngineRequest }) => {

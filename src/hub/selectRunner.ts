@@ -3,7 +3,7 @@
 // (declared decimal scale kept, blobs as a marker), stops at the row limit or the byte budget, and
 // describes the columns (declared type, primary key, source table). Plus the messages a failed
 // query gets.
-import type { Sqlite3, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
+import type { Sqlite3, Sqlite3Db, Sqlite3Stmt } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { QueryColumn, QueryResult, Cell } from '../shared/wire';
 import { BINARY_CELL } from '../shared/wire';
 import { ReadOnlyGuard, ReadOnlyRefusal } from './readOnlyGuard';
@@ -25,13 +25,25 @@ export interface QueryBudget {
 
 const CANCELLED_MESSAGE = 'The query was stopped: its caller went away.';
 
-/**
- * `callerGone` is asked between steps (with the deadline): when it says yes, the query stops and
- * answers an error nobody reads, so the worker is free for the next caller.
- */
-export function runSelect(sqlite3: Sqlite3, conn: Sqlite3Db, guard: ReadOnlyGuard, sql: string, limit: number, timeoutMs: number, budget: QueryBudget, fixedTypes?: string[], callerGone: () => boolean = () => false): QueryResult {
+export interface SelectOptions {
+  /** When the query must stop (default: `timeoutMs` from now); work before the select counts too. */
+  deadline?: number;
+  /**
+   * The same query in another form (a row diff read whole where `sql` reads one page of it from a
+   * copy): the columns are described from it, as that query shows them.
+   */
+  describeSql?: string;
+  /**
+   * Asked between steps (with the deadline): when it says yes, the query stops and answers an
+   * error nobody reads, so the worker is free for the next caller.
+   */
+  callerGone?: () => boolean;
+}
+
+export function runSelect(sqlite3: Sqlite3, conn: Sqlite3Db, guard: ReadOnlyGuard, sql: string, limit: number, timeoutMs: number, budget: QueryBudget, fixedTypes?: string[], options: SelectOptions = {}): QueryResult {
   const capi = sqlite3.capi;
-  const deadline = Date.now() + timeoutMs;
+  const { describeSql, callerGone } = options;
+  const deadline = options.deadline ?? Date.now() + timeoutMs;
   let timedOut = false;
   let cancelled = false;
   capi.sqlite3_progress_handler(conn.pointer, 1000, () => {
@@ -39,7 +51,7 @@ export function runSelect(sqlite3: Sqlite3, conn: Sqlite3Db, guard: ReadOnlyGuar
       timedOut = true;
       return 1;
     }
-    if (callerGone()) {
+    if (callerGone?.()) {
       cancelled = true;
       return 1;
     }
@@ -70,8 +82,11 @@ export function runSelect(sqlite3: Sqlite3, conn: Sqlite3Db, guard: ReadOnlyGuar
   // SQLite keeps decimal(p,s) values as numbers ("0.5"); MySQL prints the declared scale ("0.50").
   const scales: (number | undefined)[] = [];
   const userCols = new UserColumnTypes(conn);
+  // Types, keys and source tables come from the statement that describes the result.
+  const described = describeSql === undefined ? undefined : prepareDescription(conn, describeSql, n);
+  const meta = described ?? stmt;
   for (let i = 0; i < n; i++) {
-    const m = /^\s*(?:decimal|numeric)\s*\(\s*\d+\s*,\s*(\d+)\s*\)/i.exec(userCols.declType(capi, stmt.pointer, i) ?? '');
+    const m = /^\s*(?:decimal|numeric)\s*\(\s*\d+\s*,\s*(\d+)\s*\)/i.exec(userCols.declType(capi, meta.pointer, i) ?? '');
     scales.push(m ? Number(m[1]) : undefined);
   }
   try {
@@ -102,16 +117,31 @@ export function runSelect(sqlite3: Sqlite3, conn: Sqlite3Db, guard: ReadOnlyGuar
     }
   } catch (e) {
     capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
-    const columns = resultColumns(sqlite3, conn, stmt, firstTypes, fixedTypes);
+    const columns = resultColumns(sqlite3, conn, meta, firstTypes, fixedTypes);
     stmt.finalize();
+    described?.finalize();
     if (timedOut) return { columns, rows: [], status: 'timeout', message: timeoutMessage(timeoutMs) };
     if (cancelled) return { columns, rows: [], status: 'error', message: CANCELLED_MESSAGE };
     return { columns, rows: [], status: 'error', message: queryFailure(e, budget) };
   }
   capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
-  const columns = resultColumns(sqlite3, conn, stmt, firstTypes, fixedTypes);
+  const columns = resultColumns(sqlite3, conn, meta, firstTypes, fixedTypes);
   stmt.finalize();
+  described?.finalize();
   return { columns, rows, status, message };
+}
+
+/** The statement `sql`, prepared only, when it has `columns` columns; else undefined. */
+function prepareDescription(conn: Sqlite3Db, sql: string, columns: number): Sqlite3Stmt | undefined {
+  let other: Sqlite3Stmt | undefined;
+  try {
+    other = conn.prepare(sql);
+    if (other.columnCount === columns) return other;
+  } catch {
+    // described from the query that runs
+  }
+  other?.finalize();
+  return undefined;
 }
 
 function resultColumns(sqlite3: Sqlite3, conn: Sqlite3Db, stmt: { pointer: number; columnCount: number; getColumnName(i: number): string }, firstTypes: number[], fixedTypes?: string[]): QueryColumn[] {

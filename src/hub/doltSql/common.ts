@@ -1,5 +1,6 @@
 // What the Dolt SQL rewriter needs from the engine, and what its parts share.
 import { quoteSqlIdentifier, quoteSqlString } from '../../core/sql/sqlTokens';
+import type { DiffPageShape } from './diffPageShape';
 
 /** A problem with the query the user should fix: becomes `status: error` with this message. */
 export class DoltSqlError extends Error {}
@@ -21,6 +22,25 @@ export interface DoltSqlContext {
   rows(sql: string, bind?: unknown[]): unknown[][];
   /** What merging `mergeHex` into `baseHex` would conflict on, tried on a throwaway copy. */
   previewMerge(baseHex: string, mergeHex: string, table?: string): { summary: PreviewTable; table?: PreviewTable } | { error: string };
+  /** One page of a row diff served from a copy the engine keeps (diffRowCache.ts); undefined: read the diff as written. */
+  diffPage?(req: DiffPageRequest): DiffPageRows | undefined;
+}
+
+/** A page of `dolt_diff_<table>(fromHex, toHex)` (`source`, whose columns are `columns`) the query reads. */
+export interface DiffPageRequest {
+  table: string;
+  fromHex: string;
+  toHex: string;
+  source: string;
+  columns: readonly string[];
+  shape: DiffPageShape;
+}
+
+/** The page's rows: read cell `k` of row `r` with `fn(slot, r, k)`. */
+export interface DiffPageRows {
+  fn: string;
+  slot: number;
+  rows: readonly number[];
 }
 
 /** A subquery whose rows are the given values: `(SELECT column1 AS a, … FROM (VALUES (…), …))`. */

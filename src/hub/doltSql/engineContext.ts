@@ -3,7 +3,8 @@
 // dolt_rev(x) (a base32 commit hash, with an optional ~N/^ suffix, -> what DoltLite reads).
 import { MYSQL_TEXT_FUNCTION, sqliteToMysqlText } from './mysqlText';
 import type { Sqlite3, Sqlite3Capi, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
-import type { DoltSqlContext, PreviewTable } from './common';
+import type { DiffPageRequest, DiffPageRows, DoltSqlContext, PreviewTable } from './common';
+import { DIFF_CELL_FUNCTION, pageRows, registerCellFunction, type DiffCopy, type DiffRowCache } from './diffRowCache';
 import { HASH_FUNCTION, REVISION_FUNCTION } from './forms';
 import { toDoltHash, toEngineRevision } from './revisions';
 import { userColumnOf } from './userColumns';
@@ -17,12 +18,21 @@ export function registerDoltSqlFunctions(conn: Sqlite3Db): void {
   conn.createFunction(REVISION_FUNCTION, (_ctx, v) => (typeof v === 'string' ? toEngineRevision(v) : v), { arity: 1, deterministic: true });
 }
 
+/** Where diff pages come from: the worker's copies of diffs, for this database, until the query's deadline. */
+export interface DiffPageSource {
+  cache: DiffRowCache;
+  dbKey: string;
+  deadline: number;
+}
+
 /**
  * `loadCopy` gives the bytes of the database file (as committed on disk); merge previews run on
  * a private copy of them, so the real database and its branches are never touched.
  */
-export function engineContext(sqlite3: Sqlite3, conn: Sqlite3Db, loadCopy: () => Uint8Array): DoltSqlContext {
+export function engineContext(sqlite3: Sqlite3, conn: Sqlite3Db, loadCopy: () => Uint8Array, diffPages?: DiffPageSource): DoltSqlContext {
   const resolved = new Map<string, string | null>();
+  /** The copies this query's pages read: the only ones its cell function can reach. */
+  const served: DiffCopy[] = [];
   return {
     resolve(spec) {
       if (!resolved.has(spec)) {
@@ -66,7 +76,44 @@ export function engineContext(sqlite3: Sqlite3, conn: Sqlite3Db, loadCopy: () =>
     previewMerge(baseHex, mergeHex, table) {
       return previewMerge(sqlite3, loadCopy(), baseHex, mergeHex, table);
     },
+    ...(diffPages ? { diffPage: (req: DiffPageRequest) => diffPage(sqlite3, conn, diffPages, served, req) } : {}),
   };
+}
+
+function diffPage(sqlite3: Sqlite3, conn: Sqlite3Db, src: DiffPageSource, served: DiffCopy[], req: DiffPageRequest): DiffPageRows | undefined {
+  const { shape } = req;
+  let diffColumns: [string, string][];
+  let schema: unknown[];
+  try {
+    diffColumns = conn.selectObjects('SELECT name, type FROM pragma_table_info(?)', [`dolt_diff_${req.table}`]).map((r) => [String(r['name']), String(r['type'] ?? '')]);
+    schema = conn.selectObjects('SELECT name, type, pk, "notnull" FROM pragma_table_info(?)', [req.table]).map((r) => Object.values(r));
+  } catch {
+    return undefined;
+  }
+  // The cursor is tested on the key values alone (diffRowCache.ts), which compare as in the query
+  // only when the columns the keys read carry no type affinity, as the diff's own columns do.
+  const declared = new Map(diffColumns.map(([n, t]) => [n.toLowerCase(), t]));
+  if (shape.orderColumns.some((c) => declared.get(c.toLowerCase()) !== '')) return undefined;
+  const alias = `"${(shape.alias ?? 'dolt_diff').replace(/"/g, '""')}"`;
+  const cols = req.columns.map((c) => `${alias}."${c.replace(/"/g, '""')}"`).join(', ');
+  const order = shape.orderBy.join(', ');
+  const sql = shape.orderBy.length > 0 ? `SELECT ${cols}, ${order} FROM ${req.source} AS ${alias} ORDER BY ${order}` : `SELECT ${cols} FROM ${req.source} AS ${alias}`;
+  const cacheKey = JSON.stringify([src.dbKey, req.fromHex, req.toHex, req.table, req.columns, diffColumns, schema, sql]);
+  // Reading a diff into a copy costs several times one page computed whole: the first page of a
+  // diff is read as written (a diff that fits in it is never copied), the next one makes the copy.
+  if (!shape.cursor && shape.offset === 0 && !src.cache.has(cacheKey)) return undefined;
+  const copy = src.cache.obtain(sqlite3, conn, { cacheKey, sql, columns: req.columns, keyWidth: shape.orderBy.length, deadline: src.deadline });
+  if (!copy) return undefined;
+  let rows: number[] | undefined;
+  try {
+    rows = pageRows(sqlite3, conn, copy, shape);
+  } catch {
+    return undefined;
+  }
+  if (!rows) return undefined;
+  if (served.length === 0) registerCellFunction(sqlite3, conn, served);
+  served.push(copy);
+  return { fn: DIFF_CELL_FUNCTION, slot: served.length - 1, rows };
 }
 
 function previewMerge(sqlite3: Sqlite3, bytes: Uint8Array, baseHex: string, mergeHex: string, table?: string): { summary: PreviewTable; table?: PreviewTable } | { error: string } {

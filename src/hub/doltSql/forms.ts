@@ -71,16 +71,30 @@ export class DoltForms {
     throw new DoltSqlError(`${fn}: ${cols.error}`);
   }
 
+  /** `"dolt_diff_<t>"('from', 'to')` and its columns. */
+  diffCall(fn: string, table: string, fromHex: string, toHex: string): { source: string; columns: string[] } {
+    const source = `${qi(`dolt_diff_${table}`)}(${lit(fromHex)}, ${lit(toHex)})`;
+    return { source, columns: this.columnsOf(fn, source, table) };
+  }
+
+  /**
+   * The diff's select list with the commit hashes as constants (Dolt's base32), every other column
+   * read by `cell(name, index)`.
+   */
+  diffSelectList(columns: readonly string[], fromHex: string, toHex: string, cell: (c: string, k: number) => string): string {
+    return columns
+      .map((c, k) => {
+        if (c === 'from_commit') return `${lit(hexToDoltHash(fromHex))} AS from_commit`;
+        if (c === 'to_commit') return `${lit(hexToDoltHash(toHex))} AS to_commit`;
+        return cell(c, k);
+      })
+      .join(', ');
+  }
+
   /** `(SELECT …, '<hash>' AS from_commit, … FROM "dolt_diff_<t>"('from', 'to'))`: hashes are constants per call. */
   diffSource(fn: string, table: string, fromHex: string, toHex: string): string {
-    const source = `${qi(`dolt_diff_${table}`)}(${lit(fromHex)}, ${lit(toHex)})`;
-    const cols = this.columnsOf(fn, source, table);
-    const select = cols.map((c) => {
-      if (c === 'from_commit') return `${lit(hexToDoltHash(fromHex))} AS from_commit`;
-      if (c === 'to_commit') return `${lit(hexToDoltHash(toHex))} AS to_commit`;
-      return qi(c);
-    });
-    return `(SELECT ${select.join(', ')} FROM ${source})`;
+    const { source, columns } = this.diffCall(fn, table, fromHex, toHex);
+    return `(SELECT ${this.diffSelectList(columns, fromHex, toHex, (c) => qi(c))} FROM ${source})`;
   }
 
   /** `(SELECT …, dolt_hash32(col) AS col, … FROM source)` for the given hash columns. */

@@ -19,6 +19,8 @@ import { hexToDoltHash } from '../doltHash';
 import { toDoltHash } from './revisions';
 import { DoltForms, HASH_FUNCTION, REVISION_FUNCTION, lit, systemHashColumns } from './forms';
 import { buildLog } from './log';
+import { pushDiffPage } from './diffPushdown';
+import { findEquality } from './whereEquality';
 import { DoltSqlError, valuesSubquery } from './common';
 import type { DoltSqlContext } from './common';
 
@@ -31,9 +33,14 @@ const NOT_ALIAS = new Set([
 
 
 
-export function rewriteDoltSql(sql: string, ctx: DoltSqlContext): { sql: string } | { error: string } {
+/**
+ * The query on DoltLite. When a page of a row diff is served from the engine's copy of the diff
+ * (diffPushdown.ts), `sql` reads that page and `describeSql` is the query as it reads the whole
+ * diff: its columns (types, keys, source tables) are the ones to describe.
+ */
+export function rewriteDoltSql(sql: string, ctx: DoltSqlContext): { sql: string; describeSql?: string } | { error: string } {
   try {
-    return { sql: new Rewriter(sql, ctx).run() };
+    return new Rewriter(sql, ctx).run();
   } catch (e) {
     if (e instanceof DoltSqlError) return { error: e.message };
     throw e;
@@ -47,13 +54,15 @@ class Rewriter {
   private readonly consumed = new Map<number, number>();
 
   private readonly forms: DoltForms;
+  /** The diff page served from a copy: the edit of the call it replaces, and its own edits. */
+  private pushed: { callEdit: TextEdit; edits: TextEdit[] } | undefined;
 
   constructor(private readonly sql: string, private readonly ctx: DoltSqlContext) {
     this.toks = significant(tokenize(sql));
     this.forms = new DoltForms(ctx);
   }
 
-  run(): string {
+  run(): { sql: string; describeSql?: string } {
     const toks = this.toks;
     let i = 0;
     while (i < toks.length) {
@@ -76,7 +85,10 @@ class Rewriter {
       }
       i++;
     }
-    return applyEdits(this.sql, this.edits);
+    const whole = applyEdits(this.sql, this.edits);
+    const pushed = this.pushed;
+    if (!pushed) return { sql: whole };
+    return { sql: applyEdits(this.sql, [...this.edits.filter((e) => e !== pushed.callEdit), ...pushed.edits]), describeSql: whole };
   }
 
   // ------------------------------------------------------------ helpers
@@ -176,7 +188,17 @@ class Rewriter {
         const table = args[args.length - 1] as string;
         const { fromHex, toHex, rest } = this.forms.diffRange(fn, args.slice(0, -1));
         if (rest.length > 0) throw new DoltSqlError(`${fn}: "${args[0]}" is a range; give the table as the second argument.`);
-        return this.replaceCallBySubquery(i, close, this.forms.diffSource(fn, table, fromHex, toHex), 'dolt_diff');
+        const { source, columns } = this.forms.diffCall(fn, table, fromHex, toHex);
+        const resume = this.replaceCallBySubquery(i, close, `(SELECT ${this.forms.diffSelectList(columns, fromHex, toHex, (c) => qi(c))} FROM ${source})`, 'dolt_diff');
+        const page = pushDiffPage(this.sql, this.toks, i, close, this.ctx, this.forms, { table, fromHex, toHex, source, columns });
+        if (page) {
+          const callEdit = this.edits[this.edits.length - 1] as TextEdit;
+          const edits: TextEdit[] = [{ start: callEdit.start, end: callEdit.end, text: this.hasAlias(close + 1) ? page.subquery : `${page.subquery} AS ${qi('dolt_diff')}` }];
+          const offset = page.offsetAt === undefined ? undefined : this.toks[page.offsetAt];
+          if (offset) edits.push({ start: offset.start, end: offset.end, text: '0' });
+          this.pushed = { callEdit, edits };
+        }
+        return resume;
       }
       case 'dolt_diff_stat':
       case 'dolt_diff_summary':
@@ -351,8 +373,8 @@ class Rewriter {
   /** `dolt_commit_diff_<t>` needs `from_commit = …` and `to_commit = …` in the WHERE clause. */
   private commitDiff(j: number, nameAt: number, table: string): void {
     const fn = `dolt_commit_diff_${table}`;
-    const from = this.findEquality('from_commit', nameAt + 1);
-    const to = this.findEquality('to_commit', nameAt + 1);
+    const from = findEquality(this.toks, 'from_commit', nameAt + 1);
+    const to = findEquality(this.toks, 'to_commit', nameAt + 1);
     if (!from || !to) throw new DoltSqlError(`${fn} needs both from_commit and to_commit in WHERE, e.g. WHERE from_commit = HASHOF('main~1') AND to_commit = HASHOF('main').`);
     const fromHex = this.forms.resolve(fn, from.spec);
     const toHex = this.forms.resolve(fn, to.spec);
@@ -366,40 +388,5 @@ class Rewriter {
         this.consumed.set(found.literalAt, found.literalAt + 1);
       }
     }
-  }
-
-  /** Finds `[x.]column = 'value'` (or `= HASHOF('value')`, either side) after `from`. */
-  private findEquality(column: string, from: number): { spec: string; literalAt?: number } | undefined {
-    const toks = this.toks;
-    const valueAt = (k: number): { spec: string; literalAt?: number } | undefined => {
-      const v = toks[k];
-      if (!v) return undefined;
-      if (v.kind === 'string') return { spec: stringValue(v), literalAt: k };
-      if (v.kind === 'word' && ['hashof', 'dolt_hashof'].includes(v.text.toLowerCase()) && this.isPunct(k + 1, '(')) {
-        const close = closingParen(toks, k + 1);
-        const args = close > 0 ? splitArguments(toks, k + 1, close) : [];
-        const a = args[0];
-        if (args.length === 1 && a && a.length === 1 && a[0]?.kind === 'string') return { spec: stringValue(a[0]) };
-      }
-      return undefined;
-    };
-    for (let k = from; k < toks.length; k++) {
-      const t = toks[k] as SqlToken;
-      if (t.kind === 'punct' && t.text === ';') break;
-      const isCol = (t.kind === 'word' || t.kind === 'bquoted' || t.kind === 'dquoted') && identifierValue(t).toLowerCase() === column && !this.isPunct(k + 1, '.');
-      if (!isCol) continue;
-      if (this.isPunct(k + 1, '=')) {
-        const v = valueAt(k + 2);
-        if (v) return v;
-      }
-      if (this.isPunct(k - 1, '=')) {
-        // value = [x.]column
-        let lhs = k - 2;
-        if (this.isPunct(k - 1, '=') && this.isPunct(k - 2, '.')) lhs = k - 4;
-        const v = valueAt(lhs);
-        if (v) return v;
-      }
-    }
-    return undefined;
   }
 }

@@ -1,0 +1,35 @@
+// A DOLT_DIFF(…) call that is one page of a row diff (diffPageShape.ts) becomes a subquery of just
+// that page's rows, read from the copy of the diff the engine keeps (diffRowCache.ts through
+// DoltSqlContext.diffPage). The query around it is left as written: its WHERE, ORDER BY and LIMIT
+// pick the same rows from the page as they would from the whole diff (an OFFSET becomes 0: the
+// page starts at it).
+import { quoteSqlIdentifier as qi, type SqlToken } from '../../core/sql/sqlTokens';
+import type { DoltSqlContext } from './common';
+import { diffPageShape } from './diffPageShape';
+import type { DoltForms } from './forms';
+
+export interface DiffCall {
+  table: string;
+  fromHex: string;
+  toHex: string;
+  /** `"dolt_diff_<t>"('from', 'to')` */
+  source: string;
+  columns: readonly string[];
+}
+
+/** The subquery of the page's rows (and the OFFSET count to set to 0), or undefined to read the whole diff. */
+export function pushDiffPage(sql: string, toks: readonly SqlToken[], callAt: number, close: number, ctx: DoltSqlContext, forms: DoltForms, call: DiffCall): { subquery: string; offsetAt?: number } | undefined {
+  if (!ctx.diffPage) return undefined;
+  const shape = diffPageShape(sql, toks, callAt, close);
+  if (!shape) return undefined;
+  const page = ctx.diffPage({ ...call, shape });
+  if (!page) return undefined;
+  let subquery: string;
+  if (page.rows.length === 0) {
+    subquery = `(SELECT ${call.columns.map((c) => `NULL AS ${qi(c)}`).join(', ')} LIMIT 0)`;
+  } else {
+    const select = forms.diffSelectList(call.columns, call.fromHex, call.toHex, (c, k) => `${page.fn}(${page.slot}, "r"."column1", ${k}) AS ${qi(c)}`);
+    subquery = `(SELECT ${select} FROM (VALUES ${page.rows.map((r) => `(${r})`).join(', ')}) AS "r")`;
+  }
+  return { subquery, ...(shape.offsetAt !== undefined ? { offsetAt: shape.offsetAt } : {}) };
+}

@@ -1,0 +1,191 @@
+// Rows of a copied diff packed into one byte array (diffRowCache.ts): a few bytes per cell instead
+// of a JS value each, so a worker can keep copies of diffs of hundreds of thousands of rows. Each
+// cell keeps its SQLite type and exact value: integers as 32 or 64 bits, reals as IEEE doubles,
+// text and blobs as their bytes (text is never decoded: what SQLite stored is what it gets back).
+// A text equal to the one in the row before, in the same column, is stored once per run.
+
+export const INTEGER = 1;
+export const FLOAT = 2;
+export const TEXT = 3;
+export const BLOB = 4;
+export const NULL = 5;
+
+const T_NULL = 0;
+const T_INT32 = 1;
+const T_INT64 = 2;
+const T_FLOAT = 3;
+const T_TEXT = 4;
+const T_BLOB = 5;
+/** Text equal to a text stored before in this column: u32 index into the column's repeats. */
+const T_REPEAT = 6;
+
+export type CellValue = number | bigint | Uint8Array | null;
+
+export interface Cell {
+  type: number;
+  value: CellValue;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Appends rows of `width` cells; `bytes` is what the rows take so far. */
+export class PackedRowsWriter {
+  private data = new Uint8Array(1 << 16);
+  private view = new DataView(this.data.buffer);
+  private at = 0;
+  private starts = new Uint32Array(1024);
+  rows = 0;
+  /** Per column: the previous row's text and, once it repeats, its index in `repeats`. */
+  private readonly lastText: (Uint8Array | undefined)[];
+  private readonly lastRepeat: (number | undefined)[];
+  private readonly repeats: Uint8Array[] = [];
+  private repeatBytes = 0;
+
+  constructor(readonly width: number) {
+    this.lastText = new Array(width).fill(undefined);
+    this.lastRepeat = new Array(width).fill(undefined);
+  }
+
+  get bytes(): number {
+    return this.at + this.rows * 4 + this.repeatBytes;
+  }
+
+  private room(n: number): void {
+    if (this.at + n <= this.data.length) return;
+    let size = this.data.length * 2;
+    while (size < this.at + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.data.subarray(0, this.at));
+    this.data = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  startRow(): void {
+    if (this.rows + 1 >= this.starts.length) {
+      const next = new Uint32Array(this.starts.length * 2);
+      next.set(this.starts);
+      this.starts = next;
+    }
+    this.starts[this.rows] = this.at;
+    this.rows++;
+  }
+
+  /** Appends the next cell of the current row (column `c`). */
+  cell(c: number, type: number, value: CellValue): void {
+    if (type === TEXT) {
+      const bytes = value as Uint8Array;
+      const last = this.lastText[c];
+      if (last !== undefined && sameBytes(last, bytes)) {
+        let index = this.lastRepeat[c];
+        if (index === undefined) {
+          index = this.repeats.push(last) - 1;
+          this.repeatBytes += last.length + 16;
+          this.lastRepeat[c] = index;
+        }
+        this.room(5);
+        this.data[this.at] = T_REPEAT;
+        this.view.setUint32(this.at + 1, index, true);
+        this.at += 5;
+        return;
+      }
+      this.lastText[c] = bytes;
+      this.lastRepeat[c] = undefined;
+    }
+    switch (type) {
+      case INTEGER: {
+        if (typeof value === 'number' && value >= -0x80000000 && value <= 0x7fffffff) {
+          this.room(5);
+          this.data[this.at] = T_INT32;
+          this.view.setInt32(this.at + 1, value, true);
+          this.at += 5;
+        } else {
+          this.room(9);
+          this.data[this.at] = T_INT64;
+          this.view.setBigInt64(this.at + 1, BigInt(value as number | bigint), true);
+          this.at += 9;
+        }
+        return;
+      }
+      case FLOAT:
+        this.room(9);
+        this.data[this.at] = T_FLOAT;
+        this.view.setFloat64(this.at + 1, value as number, true);
+        this.at += 9;
+        return;
+      case TEXT:
+      case BLOB: {
+        const bytes = value as Uint8Array;
+        this.room(5 + bytes.length);
+        this.data[this.at] = type === TEXT ? T_TEXT : T_BLOB;
+        this.view.setUint32(this.at + 1, bytes.length, true);
+        this.data.set(bytes, this.at + 5);
+        this.at += 5 + bytes.length;
+        return;
+      }
+      default:
+        this.room(1);
+        this.data[this.at] = T_NULL;
+        this.at += 1;
+    }
+  }
+
+  /** The rows, trimmed to their size. */
+  finish(): PackedRows {
+    return new PackedRows(this.width, this.rows, this.data.slice(0, this.at), this.starts.slice(0, this.rows), this.repeats);
+  }
+}
+
+/** Packed rows, read a row at a time. */
+export class PackedRows {
+  private readonly view: DataView;
+
+  constructor(readonly width: number, readonly rows: number, private readonly data: Uint8Array, private readonly starts: Uint32Array, private readonly repeats: readonly Uint8Array[]) {
+    this.view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  }
+
+  get bytes(): number {
+    return this.data.byteLength + this.starts.byteLength + this.repeats.reduce((n, r) => n + r.length + 16, 0);
+  }
+
+  /** The cells of row `r` (text and blobs as views of the packed bytes). */
+  row(r: number): Cell[] {
+    const out: Cell[] = [];
+    let at = this.starts[r] as number;
+    for (let c = 0; c < this.width; c++) {
+      const tag = this.data[at] as number;
+      switch (tag) {
+        case T_INT32:
+          out.push({ type: INTEGER, value: this.view.getInt32(at + 1, true) });
+          at += 5;
+          break;
+        case T_INT64:
+          out.push({ type: INTEGER, value: this.view.getBigInt64(at + 1, true) });
+          at += 9;
+          break;
+        case T_FLOAT:
+          out.push({ type: FLOAT, value: this.view.getFloat64(at + 1, true) });
+          at += 9;
+          break;
+        case T_TEXT:
+        case T_BLOB: {
+          const n = this.view.getUint32(at + 1, true);
+          out.push({ type: tag === T_TEXT ? TEXT : BLOB, value: this.data.subarray(at + 5, at + 5 + n) });
+          at += 5 + n;
+          break;
+        }
+        case T_REPEAT:
+          out.push({ type: TEXT, value: this.repeats[this.view.getUint32(at + 1, true)] as Uint8Array });
+          at += 5;
+          break;
+        default:
+          out.push({ type: NULL, value: null });
+          at += 1;
+      }
+    }
+    return out;
+  }
+}
