@@ -8,7 +8,8 @@ import { renderHeader } from './gridHeader';
 import { cellPreview, isBinaryCell, isLongValue } from '../shared/queryResultFormat';
 import type { GridModel } from './gridModel';
 import type { RowSource } from './rowSource';
-import { AxisWindow, type Size, type Viewport, type WindowItem } from './gridWindow';
+import { AxisWindow, type WindowItem } from './gridWindow';
+import { scrollerViewport } from './scrollerViewport';
 import { GUTTER_WIDTH, HEADER_HEIGHT, MAX_GRID_HEIGHT, ROW_HEIGHT } from './gridStyles';
 
 interface RowRec {
@@ -113,39 +114,7 @@ export class GridView {
 
   /** Starts windowing once the scroller is in the document. */
   mount(): void {
-    const scroller = this.scroller;
-    const view = this.doc.defaultView;
-    const viewport: Viewport = {
-      observeSize: (cb: (s: Size) => void) => {
-        const report = (): void => cb({ width: scroller.clientWidth, height: scroller.clientHeight });
-        report();
-        if (view && 'ResizeObserver' in view) {
-          const ro = new view.ResizeObserver(report);
-          ro.observe(scroller);
-          return () => ro.disconnect();
-        }
-        return () => undefined;
-      },
-      observeOffset: (horizontal, cb) => {
-        let idle: ReturnType<typeof setTimeout> | undefined;
-        const read = (scrolling: boolean): void => cb(horizontal ? scroller.scrollLeft : scroller.scrollTop, scrolling);
-        read(false);
-        const onScroll = (): void => {
-          read(true);
-          if (idle) clearTimeout(idle);
-          idle = setTimeout(() => read(false), 150);
-        };
-        scroller.addEventListener('scroll', onScroll, { passive: true });
-        return () => {
-          if (idle) clearTimeout(idle);
-          scroller.removeEventListener('scroll', onScroll);
-        };
-      },
-      scrollTo: (horizontal, offset) => {
-        if (horizontal) scroller.scrollLeft = offset;
-        else scroller.scrollTop = offset;
-      },
-    };
+    const viewport = scrollerViewport(this.scroller);
     const onChange = (): void => this.queueRender();
     this.rowsWin = new AxisWindow({
       horizontal: false,
