@@ -331,10 +331,11 @@ export class GridView {
       rec.num.textContent = String(viewRow + 1);
       rec.num.setAttribute('data-rownum', String(viewRow));
     }
-    if (rec.colKey !== colKey) rec.el.style.width = `${totalW}px`;
+    let rowW = totalW;
 
     if (state === 'failed') {
-      // The page's error across the row, where the cells would be, with Retry.
+      // The page's error beside the row number, where the cells would be, with Retry; the row is
+      // made as wide as the bar so the bar stays on the row's line (see .vdb-row in gridStyles.ts).
       for (const c of rec.cells) c.remove();
       rec.cells.length = 0;
       for (const f of rec.frozen) f.hidden = true;
@@ -348,7 +349,9 @@ export class GridView {
       retry.setAttribute('data-retry', String(viewRow));
       rec.error.replaceChildren(msg, retry);
       rec.error.hidden = false;
-      rec.error.style.width = `${Math.max(200, this.scroller.clientWidth - GUTTER_WIDTH - 4)}px`;
+      const barW = Math.max(200, this.scroller.clientWidth - GUTTER_WIDTH - 4);
+      rec.error.style.width = `${barW}px`;
+      rowW = Math.max(totalW, GUTTER_WIDTH + barW);
     } else {
       if (rec.error) rec.error.hidden = true;
       let left = GUTTER_WIDTH;
@@ -378,6 +381,8 @@ export class GridView {
         this.fillCell(cell, viewRow, c.index, '');
       }
     }
+    const width = `${rowW}px`;
+    if (rec.el.style.width !== width) rec.el.style.width = width;
     rec.viewRow = viewRow;
     rec.colKey = colKey;
     rec.version = this.version;

@@ -146,6 +146,41 @@ describeIfChromium('paged result grid in Chromium', function () {
     assert.equal(await page.locator('.vdb-cell[data-r="95"][data-c="1"]').textContent(), 'label 96');
   });
 
+  for (const columnCount of [3, 30]) {
+  it(`a failed page keeps its row numbers in the gutter, the error beside them where the columns start (${columnCount} columns${columnCount > 3 ? ', scrolled sideways' : ''})`, async () => {
+    await page.evaluate(`window.failOnce[1] = true; mountPaged(1000, 100, ${columnCount})`);
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 95 * 22`);
+    await page.waitForSelector('.vdb-row.failed .vdb-rowerror');
+    // Where the body's columns start: the key column's header.
+    const bodyX = (await page.locator('.vdb-hcell[data-col="0"]').boundingBox())!.x;
+    const check = async (): Promise<void> => {
+      for (const r of [100, 101, 105]) {
+        const row = page.locator(`.vdb-row.failed:has(.vdb-rownum[data-rownum="${r}"])`);
+        const num = row.locator('.vdb-rownum');
+        assert.equal(await num.textContent(), String(r + 1));
+        const n = (await num.boundingBox())!;
+        // The row number is what shows at its place, not the error bar drawn over it.
+        const atNum = await page.evaluate(`(function () { var e = document.elementFromPoint(${n.x + n.width / 2}, ${n.y + n.height / 2}); return e && e.getAttribute('data-rownum'); })()`);
+        assert.equal(atNum, String(r), `row number ${r + 1} is visible`);
+        const bar = (await row.locator('.vdb-rowerror').boundingBox())!;
+        assert.ok(Math.abs(bar.y - n.y) < 1, `the bar of row ${r + 1} is on its row (${bar.y} vs ${n.y})`);
+        assert.ok(Math.abs(bar.x - bodyX) < 1, `the bar starts where the columns start (${bar.x} vs ${bodyX})`);
+        assert.ok(bar.x >= n.x + n.width - 1);
+        const retry = (await row.locator('.vdb-retry').boundingBox())!;
+        const grid = (await page.locator('.vdb-grid').boundingBox())!;
+        assert.ok(retry.x + retry.width <= grid.x + grid.width, 'Retry is in view');
+      }
+    };
+    await check();
+    if (columnCount === 3) return;
+    await page.evaluate('document.querySelector(".vdb-grid").scrollLeft = 1500');
+    await page.waitForFunction('document.querySelector(".vdb-grid").scrollLeft > 0');
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+    await check();
+  });
+  }
+
   it('the primary-key column stays in view on horizontal scroll', async () => {
     await page.evaluate('mountPaged(200, 100, 30)');
     await page.waitForSelector('.vdb-cell[data-r="0"][data-c="0"]:not(.placeholder)');
