@@ -116,6 +116,21 @@ const CSS = `
 
 const STYLE_ID = 'vdb-grid-styles';
 
+/**
+ * The average width of one character in the grid's font, as laid out in `scroller` (0 when it is
+ * not laid out, e.g. in an output that is not shown): what column widths are counted in.
+ */
+export function measureCharWidth(scroller: HTMLElement): number {
+  const probe = scroller.ownerDocument.createElement('span');
+  const sample = '0123456789abcdefghijklmnopqrstuvwxyz';
+  probe.textContent = sample;
+  probe.style.cssText = 'position:absolute;visibility:hidden;white-space:pre;left:0;top:0';
+  scroller.appendChild(probe);
+  const width = probe.getBoundingClientRect().width;
+  probe.remove();
+  return width / sample.length;
+}
+
 export function injectStyles(doc: Document, nonce?: string): void {
   if (doc.getElementById(STYLE_ID)) return;
   const style = doc.createElement('style');

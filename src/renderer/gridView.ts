@@ -10,7 +10,7 @@ import type { GridModel } from './gridModel';
 import type { RowSource } from './rowSource';
 import { AxisWindow, type WindowItem } from './gridWindow';
 import { scrollerViewport } from './scrollerViewport';
-import { GUTTER_WIDTH, HEADER_HEIGHT, MAX_GRID_HEIGHT, ROW_HEIGHT } from './gridStyles';
+import { GUTTER_WIDTH, HEADER_HEIGHT, MAX_GRID_HEIGHT, ROW_HEIGHT, measureCharWidth } from './gridStyles';
 
 interface RowRec {
   el: HTMLElement;
@@ -66,6 +66,8 @@ export class GridView {
   private readonly rowRecs = new Map<number, RowRec>();
   private readonly freeRows: RowRec[] = [];
   private readonly frozen: number;
+  /** The widths the columns are laid out at (the model's, as of the last layout). */
+  private shownWidths: number[] = [];
   /** Column indexes with a filter set (marked in the header). */
   filteredColumns = new Set<number>();
 
@@ -99,9 +101,9 @@ export class GridView {
     return this.frozen;
   }
 
-  private frozenWidth(): number {
+  private frozenWidth(widths: readonly number[] = this.model.widths): number {
     let w = 0;
-    for (let i = 0; i < this.frozen; i++) w += this.model.widths[i] ?? 100;
+    for (let i = 0; i < this.frozen; i++) w += widths[i] ?? 100;
     return w;
   }
 
@@ -114,6 +116,9 @@ export class GridView {
 
   /** Starts windowing once the scroller is in the document. */
   mount(): void {
+    // Columns are sized in characters: now that the grid's font is known, in its real width.
+    this.model.setCharWidth(measureCharWidth(this.scroller));
+    this.shownWidths = this.model.widths.slice();
     const viewport = scrollerViewport(this.scroller);
     const onChange = (): void => this.queueRender();
     this.rowsWin = new AxisWindow({
@@ -164,12 +169,25 @@ export class GridView {
     this.setHeight();
   }
 
-  widthsChanged(): void {
+  /**
+   * Column widths changed. With `keepLeftColumn` (columns widened for rows that arrived, not by
+   * the user's hand) the column at the left edge stays where it is when columns before it grow.
+   */
+  widthsChanged(keepLeftColumn = false): void {
+    const win = this.colsWin;
+    if (!win) return;
+    // The scrolling columns start after the gutter and the frozen columns.
+    const edge = win.scroll.offset + GUTTER_WIDTH + this.frozenWidth(this.shownWidths);
+    const left = keepLeftColumn && win.scroll.offset > 0 ? win.items().find((c) => c.start <= edge && edge < c.start + c.size) : undefined;
     this.widthVersion++;
-    // The padding before the scrolling columns is the frozen columns' width.
-    if (this.frozen > 0) this.colsWin?.setPaddingStart(GUTTER_WIDTH + this.frozenWidth());
-    this.colsWin?.remeasure();
-    this.queueRender();
+    this.shownWidths = this.model.widths.slice();
+    const pad = GUTTER_WIDTH + this.frozenWidth();
+    if (this.frozen > 0) win.setPaddingStart(pad);
+    win.remeasure();
+    if (!left) return this.queueRender();
+    // Draw at the new widths first (the canvas grows), then scroll by what grew before the edge.
+    this.render();
+    this.scroller.scrollLeft = win.startOf(left.index) + (edge - left.start) - pad;
   }
 
   reveal(row: number, col: number): void {
