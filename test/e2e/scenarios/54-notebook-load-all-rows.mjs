@@ -68,6 +68,12 @@ export async function run(ctx) {
   assert.equal(await lastLabel.innerText(), `row ${TOTAL}`);
   assert.equal(await paged.locator(`.vdb-cell[data-r="${last}"][data-c="0"]`).innerText(), String(TOTAL));
   assert.equal(await paged.locator(`.vdb-cell[data-r="${last}"][data-c="2"]`).innerText(), String(TOTAL * 3));
+  // The first page's ids had 1 to 3 digits; the column has widened for the 5-digit ids that came
+  // since, so each value of the last row shows whole, none cut short with an ellipsis.
+  for (const c of [0, 1, 2]) {
+    const fit = await paged.locator(`.vdb-cell[data-r="${last}"][data-c="${c}"]`).evaluate((el) => ({ text: el.textContent, needs: el.scrollWidth, has: el.clientWidth }));
+    assert.ok(fit.needs <= fit.has, `column ${c} shows "${fit.text}" whole (needs ${fit.needs}px, has ${fit.has}px)`);
+  }
   await ctx.screenshot('last-row');
 
   // Export every row (not just the first response) to CSV, streamed by the host.
