@@ -51,20 +51,48 @@ class RemoteRange implements CellTable {
 }
 
 export const MIN_COLUMN_WIDTH = 48;
+/** The widest a column is sized from its values; the user may drag it wider. */
 export const MAX_INITIAL_COLUMN_WIDTH = 360;
+/** Character width assumed until the view has measured the grid's font. */
+export const DEFAULT_CHAR_PX = 7.5;
+/**
+ * Cells read to size the columns for a page as it arrives: every row of a page up to this many
+ * cells (all 10,000 rows of a Load All Rows page of 3 columns), else rows spread evenly over it,
+ * never fewer than 1,000. A page costs the same whatever the result's size.
+ */
+export const WIDTH_SAMPLE_CELLS = 50_000;
 
-/** Initial column width in px from the header and a sample of values (monospace-ish estimate). */
-export function estimateColumnWidth(column: QueryColumn, rows: CellSource, col: number, charPx = 7.5): number {
-  // Room for the sort arrow, and the PK badge on key columns.
-  let chars = column.name.length + 3 + (column.is_primary_key ? 3 : 0);
-  const table = asCellTable(rows, col + 1);
-  const sample = Math.min(table.rowCount, 200);
-  for (let r = 0; r < sample; r++) {
-    const cell = table.cell(r, col);
+/** Characters a column's header needs: its name, room for the sort arrow, the PK badge on keys. */
+function headerChars(column: QueryColumn): number {
+  return column.name.length + 3 + (column.is_primary_key ? 3 : 0);
+}
+
+/**
+ * The longest value (in characters, up to the 80 a cap-wide column shows) in column `col` of
+ * `rows`, read from at most `limit` rows spread evenly over them.
+ */
+export function widestValue(rows: CellTable, col: number, limit: number): number {
+  const n = rows.rowCount;
+  const step = n > limit ? n / limit : 1;
+  let chars = 0;
+  for (let i = 0; i < n && chars < 80; i += step) {
+    const cell = rows.cell(Math.floor(i), col);
     const len = cell === null ? NULL_DISPLAY.length : Math.min(cell.length, 80);
     if (len > chars) chars = len;
   }
+  return chars;
+}
+
+/** A column's width in px for a number of characters, between the minimum and the cap. */
+function widthForChars(chars: number, charPx: number): number {
+  // Cell padding (6 px each side) and a little room.
   return Math.max(MIN_COLUMN_WIDTH, Math.min(MAX_INITIAL_COLUMN_WIDTH, Math.round(chars * charPx + 16)));
+}
+
+/** Initial column width in px from the header and a sample of values (monospace-ish estimate). */
+export function estimateColumnWidth(column: QueryColumn, rows: CellSource, col: number, charPx = DEFAULT_CHAR_PX): number {
+  const table = asCellTable(rows, col + 1);
+  return widthForChars(Math.max(headerChars(column), widestValue(table, col, 200)), charPx);
 }
 
 export class GridModel {
@@ -74,7 +102,11 @@ export class GridModel {
 
   private table: CellTable;
   private readonly remote: RemoteRows | undefined;
-  private resized = false;
+  /** Characters each column needs for what it has shown so far (its width follows, up to the cap). */
+  private readonly chars: number[];
+  private charPx = DEFAULT_CHAR_PX;
+  /** Columns the user resized: their width is the user's from then on. */
+  private readonly userSized = new Set<number>();
   private filterText = '';
   private sortKeys: SortKey[] = [];
   private filtered: number[];
@@ -87,7 +119,8 @@ export class GridModel {
     this.remote = isRemote(rows) ? rows : undefined;
     this.table = isRemote(rows) ? new RemoteRange(rows, 0, 0, 0, columns.length) : asCellTable(rows, columns.length);
     this.kinds = columns.map((c) => valueKind(c.type));
-    this.widths = columns.map((c, i) => estimateColumnWidth(c, this.table, i));
+    this.chars = columns.map((c, i) => Math.max(headerChars(c), widestValue(this.table, i, 200)));
+    this.widths = this.chars.map((n) => widthForChars(n, this.charPx));
     this.filtered = allRows(this.table.rowCount);
     this.viewRows = this.filtered;
   }
@@ -108,13 +141,37 @@ export class GridModel {
   }
 
   /**
-   * Sizes the columns again from the rows now in reach (a paged source's first page), unless
-   * the user has resized one.
+   * Widens the columns whose values in `rows` (rows that just arrived: a page of a paged source)
+   * need more room than they have, up to the cap. A column never narrows on its own, so nothing
+   * jumps back and forth while scrolling, and one the user resized keeps the user's width.
+   * Returns true when a width changed.
    */
-  refreshWidths(sample: CellTable): void {
-    if (this.resized) return;
-    this.columns.forEach((c, i) => {
-      this.widths[i] = estimateColumnWidth(c, sample, i);
+  widenColumns(rows: CellTable): boolean {
+    let changed = false;
+    const limit = Math.max(1000, Math.floor(WIDTH_SAMPLE_CELLS / Math.max(1, this.columns.length)));
+    for (let i = 0; i < this.columns.length; i++) {
+      if (this.userSized.has(i)) continue;
+      const chars = widestValue(rows, i, limit);
+      if (chars <= (this.chars[i] ?? 0)) continue;
+      this.chars[i] = chars;
+      const w = widthForChars(chars, this.charPx);
+      if (w > (this.widths[i] ?? 0)) {
+        this.widths[i] = w;
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  /**
+   * The width of one character in the grid's font, as the view measured it: the columns the user
+   * has not resized are sized again for it (before the first paint, so nothing moves).
+   */
+  setCharWidth(px: number): void {
+    if (!(px > 0) || px === this.charPx) return;
+    this.charPx = px;
+    this.chars.forEach((n, i) => {
+      if (!this.userSized.has(i)) this.widths[i] = widthForChars(n, px);
     });
   }
 
@@ -212,8 +269,10 @@ export class GridModel {
 
   resizeColumn(col: number, width: number): number {
     const w = Math.max(MIN_COLUMN_WIDTH, Math.round(width));
-    if (col >= 0 && col < this.widths.length) this.widths[col] = w;
-    this.resized = true;
+    if (col >= 0 && col < this.widths.length) {
+      this.widths[col] = w;
+      this.userSized.add(col);
+    }
     return w;
   }
 

@@ -41,7 +41,7 @@ const CSS = `
 .vdb-sort { position: absolute; right: 8px; top: 0; color: var(--vscode-descriptionForeground); }
 .vdb-resizer { position: absolute; right: -3px; top: 0; width: 7px; height: 100%; cursor: col-resize; z-index: 1; }
 .vdb-resizer:hover, .vdb-resizer.active { background: var(--vscode-sash-hoverBorder, var(--vscode-focusBorder)); }
-.vdb-row { position: absolute; left: 0; top: 0; height: ${ROW_HEIGHT}px; }
+.vdb-row { position: absolute; left: 0; top: 0; height: ${ROW_HEIGHT}px; white-space: nowrap; }
 .vdb-row.odd .vdb-cell { background: var(--vscode-list-hoverBackground, transparent); }
 .vdb-rownum { position: sticky; left: 0; z-index: 1; display: inline-block; width: ${GUTTER_WIDTH}px; height: ${ROW_HEIGHT}px; line-height: ${ROW_HEIGHT}px;
   box-sizing: border-box; padding-right: 6px; text-align: right; color: var(--vscode-editorLineNumber-foreground, var(--vscode-descriptionForeground));
@@ -78,6 +78,8 @@ const CSS = `
 /* Rows not loaded yet, and rows of a page that failed. */
 .vdb-cell.placeholder { background-image: linear-gradient(90deg, transparent 8px, var(--vscode-editorWidget-border, #8882) 8px,
   var(--vscode-editorWidget-border, #8882) 60%, transparent 60%); background-size: 100% 6px; background-repeat: no-repeat; background-position: 0 50%; }
+/* A failed row: its number stays in the gutter, the error bar sits beside it in the same line
+   (rows never wrap), where the columns start, and stays there on horizontal scroll. */
 .vdb-rowerror { position: sticky; left: ${GUTTER_WIDTH}px; display: inline-flex; vertical-align: top; height: ${ROW_HEIGHT}px; line-height: ${ROW_HEIGHT}px;
   padding: 0 6px; box-sizing: border-box; overflow: hidden; white-space: nowrap;
   color: var(--vscode-errorForeground, #f14c4c); background: var(--vscode-inputValidation-errorBackground, transparent); }
@@ -113,6 +115,21 @@ const CSS = `
 `;
 
 const STYLE_ID = 'vdb-grid-styles';
+
+/**
+ * The average width of one character in the grid's font, as laid out in `scroller` (0 when it is
+ * not laid out, e.g. in an output that is not shown): what column widths are counted in.
+ */
+export function measureCharWidth(scroller: HTMLElement): number {
+  const probe = scroller.ownerDocument.createElement('span');
+  const sample = '0123456789abcdefghijklmnopqrstuvwxyz';
+  probe.textContent = sample;
+  probe.style.cssText = 'position:absolute;visibility:hidden;white-space:pre;left:0;top:0';
+  scroller.appendChild(probe);
+  const width = probe.getBoundingClientRect().width;
+  probe.remove();
+  return width / sample.length;
+}
 
 export function injectStyles(doc: Document, nonce?: string): void {
   if (doc.getElementById(STYLE_ID)) return;

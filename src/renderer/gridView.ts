@@ -8,8 +8,9 @@ import { renderHeader } from './gridHeader';
 import { cellPreview, isBinaryCell, isLongValue } from '../shared/queryResultFormat';
 import type { GridModel } from './gridModel';
 import type { RowSource } from './rowSource';
-import { AxisWindow, type Size, type Viewport, type WindowItem } from './gridWindow';
-import { GUTTER_WIDTH, HEADER_HEIGHT, MAX_GRID_HEIGHT, ROW_HEIGHT } from './gridStyles';
+import { AxisWindow, type WindowItem } from './gridWindow';
+import { scrollerViewport } from './scrollerViewport';
+import { GUTTER_WIDTH, HEADER_HEIGHT, MAX_GRID_HEIGHT, ROW_HEIGHT, measureCharWidth } from './gridStyles';
 
 interface RowRec {
   el: HTMLElement;
@@ -65,6 +66,8 @@ export class GridView {
   private readonly rowRecs = new Map<number, RowRec>();
   private readonly freeRows: RowRec[] = [];
   private readonly frozen: number;
+  /** The widths the columns are laid out at (the model's, as of the last layout). */
+  private shownWidths: number[] = [];
   /** Column indexes with a filter set (marked in the header). */
   filteredColumns = new Set<number>();
 
@@ -98,9 +101,9 @@ export class GridView {
     return this.frozen;
   }
 
-  private frozenWidth(): number {
+  private frozenWidth(widths: readonly number[] = this.model.widths): number {
     let w = 0;
-    for (let i = 0; i < this.frozen; i++) w += this.model.widths[i] ?? 100;
+    for (let i = 0; i < this.frozen; i++) w += widths[i] ?? 100;
     return w;
   }
 
@@ -113,39 +116,10 @@ export class GridView {
 
   /** Starts windowing once the scroller is in the document. */
   mount(): void {
-    const scroller = this.scroller;
-    const view = this.doc.defaultView;
-    const viewport: Viewport = {
-      observeSize: (cb: (s: Size) => void) => {
-        const report = (): void => cb({ width: scroller.clientWidth, height: scroller.clientHeight });
-        report();
-        if (view && 'ResizeObserver' in view) {
-          const ro = new view.ResizeObserver(report);
-          ro.observe(scroller);
-          return () => ro.disconnect();
-        }
-        return () => undefined;
-      },
-      observeOffset: (horizontal, cb) => {
-        let idle: ReturnType<typeof setTimeout> | undefined;
-        const read = (scrolling: boolean): void => cb(horizontal ? scroller.scrollLeft : scroller.scrollTop, scrolling);
-        read(false);
-        const onScroll = (): void => {
-          read(true);
-          if (idle) clearTimeout(idle);
-          idle = setTimeout(() => read(false), 150);
-        };
-        scroller.addEventListener('scroll', onScroll, { passive: true });
-        return () => {
-          if (idle) clearTimeout(idle);
-          scroller.removeEventListener('scroll', onScroll);
-        };
-      },
-      scrollTo: (horizontal, offset) => {
-        if (horizontal) scroller.scrollLeft = offset;
-        else scroller.scrollTop = offset;
-      },
-    };
+    // Columns are sized in characters: now that the grid's font is known, in its real width.
+    this.model.setCharWidth(measureCharWidth(this.scroller));
+    this.shownWidths = this.model.widths.slice();
+    const viewport = scrollerViewport(this.scroller);
     const onChange = (): void => this.queueRender();
     this.rowsWin = new AxisWindow({
       horizontal: false,
@@ -195,12 +169,25 @@ export class GridView {
     this.setHeight();
   }
 
-  widthsChanged(): void {
+  /**
+   * Column widths changed. With `keepLeftColumn` (columns widened for rows that arrived, not by
+   * the user's hand) the column at the left edge stays where it is when columns before it grow.
+   */
+  widthsChanged(keepLeftColumn = false): void {
+    const win = this.colsWin;
+    if (!win) return;
+    // The scrolling columns start after the gutter and the frozen columns.
+    const edge = win.scroll.offset + GUTTER_WIDTH + this.frozenWidth(this.shownWidths);
+    const left = keepLeftColumn && win.scroll.offset > 0 ? win.items().find((c) => c.start <= edge && edge < c.start + c.size) : undefined;
     this.widthVersion++;
-    // The padding before the scrolling columns is the frozen columns' width.
-    if (this.frozen > 0) this.colsWin?.setPaddingStart(GUTTER_WIDTH + this.frozenWidth());
-    this.colsWin?.remeasure();
-    this.queueRender();
+    this.shownWidths = this.model.widths.slice();
+    const pad = GUTTER_WIDTH + this.frozenWidth();
+    if (this.frozen > 0) win.setPaddingStart(pad);
+    win.remeasure();
+    if (!left) return this.queueRender();
+    // Draw at the new widths first (the canvas grows), then scroll by what grew before the edge.
+    this.render();
+    this.scroller.scrollLeft = win.startOf(left.index) + (edge - left.start) - pad;
   }
 
   reveal(row: number, col: number): void {
@@ -362,10 +349,11 @@ export class GridView {
       rec.num.textContent = String(viewRow + 1);
       rec.num.setAttribute('data-rownum', String(viewRow));
     }
-    if (rec.colKey !== colKey) rec.el.style.width = `${totalW}px`;
+    let rowW = totalW;
 
     if (state === 'failed') {
-      // The page's error across the row, where the cells would be, with Retry.
+      // The page's error beside the row number, where the cells would be, with Retry; the row is
+      // made as wide as the bar so the bar stays on the row's line (see .vdb-row in gridStyles.ts).
       for (const c of rec.cells) c.remove();
       rec.cells.length = 0;
       for (const f of rec.frozen) f.hidden = true;
@@ -379,7 +367,9 @@ export class GridView {
       retry.setAttribute('data-retry', String(viewRow));
       rec.error.replaceChildren(msg, retry);
       rec.error.hidden = false;
-      rec.error.style.width = `${Math.max(200, this.scroller.clientWidth - GUTTER_WIDTH - 4)}px`;
+      const barW = Math.max(200, this.scroller.clientWidth - GUTTER_WIDTH - 4);
+      rec.error.style.width = `${barW}px`;
+      rowW = Math.max(totalW, GUTTER_WIDTH + barW);
     } else {
       if (rec.error) rec.error.hidden = true;
       let left = GUTTER_WIDTH;
@@ -409,6 +399,8 @@ export class GridView {
         this.fillCell(cell, viewRow, c.index, '');
       }
     }
+    const width = `${rowW}px`;
+    if (rec.el.style.width !== width) rec.el.style.width = width;
     rec.viewRow = viewRow;
     rec.colKey = colKey;
     rec.version = this.version;

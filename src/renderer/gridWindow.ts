@@ -93,7 +93,7 @@ export class AxisWindow {
     return this.v.getTotalSize();
   }
 
-  /** Offset of an item's start (without padding), for laying out header cells. */
+  /** Offset of an item's start, the padding before the first item included (where it is drawn). */
   startOf(index: number): number {
     const m = this.v.measurementsCache[index];
     return m ? m.start : 0;

@@ -1,5 +1,5 @@
 // The paged side of the result grid: the row source that asks the host for pages of a paged
-// output (src/shared/gridPaging.ts), sizing the columns from the first page that arrives, and the
+// output (src/shared/gridPaging.ts), widening the columns for each page that arrives, and the
 // order of the rows as the host names it. resultGrid.ts wires these into the grid.
 import type { GridPagingMessage, PagedOutput } from '../shared/gridPaging';
 import type { GridModel } from './gridModel';
@@ -19,16 +19,19 @@ export function pagedSourceFor(content: PagedOutput, post: (message: GridPagingM
   });
 }
 
-/** The first page is the first look at the values: size the columns from it. */
-export function sizeColumnsFromFirstPage(model: GridModel, src: PagedRowSource): void {
-  const n = Math.min(src.rowCount, src.pageSize);
+/**
+ * Rows [start, end) just arrived (a page): widen the columns whose values there need more room
+ * than they have. Only those rows are read, never every row loaded before, so the cost is one
+ * page's whatever the result's size. Returns true when a width changed.
+ */
+export function widenColumnsForRows(model: GridModel, src: PagedRowSource, start: number, end: number): boolean {
   // A changed cell of a diff draws `old → new`: size for that text.
   const shown = (r: number, c: number): string | null => {
-    const v = src.cell(r, c);
-    const old = src.rowKind(r) === 'modified' ? src.oldCell(r, c) : undefined;
+    const v = src.cell(start + r, c);
+    const old = src.rowKind(start + r) === 'modified' ? src.oldCell(start + r, c) : undefined;
     return old !== undefined && old !== v ? `${old ?? 'NULL'} → ${v ?? 'NULL'}` : v;
   };
-  model.refreshWidths({ rowCount: n, columnCount: model.columnCount, cell: shown });
+  return model.widenColumns({ rowCount: Math.max(0, end - start), columnCount: model.columnCount, cell: shown });
 }
 
 /** Sorts the model by columns the host names (unknown names are dropped). */

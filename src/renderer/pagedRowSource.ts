@@ -5,7 +5,7 @@
 import type { Cell, QueryColumn } from '../shared/wire';
 import type { HostPagingMessage, RowKind } from '../shared/gridPaging';
 import { ColumnStore } from '../shared/columnStore';
-import type { RowSource, RowState } from './rowSource';
+import type { RowSource, RowSpan, RowState } from './rowSource';
 
 /** How the source asks the host for rows [start, end). */
 export interface PageTransport {
@@ -44,7 +44,7 @@ export class PagedRowSource implements RowSource {
   private readonly margin: number;
   private readonly transport: PageTransport;
   private readonly pages = new Map<number, Page>();
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(arrived?: RowSpan) => void>();
   private total: number | undefined;
   /** Rows known to exist when the total is not known: the end of the furthest full page seen. */
   private seen = 0;
@@ -194,7 +194,7 @@ export class PagedRowSource implements RowSource {
         } else if (this.total === undefined) {
           this.seen = Math.max(this.seen, page.start + got);
         }
-        this.emit();
+        this.emit({ start: page.start, end: page.start + got });
         return true;
       }
       case 'page.error': {
@@ -222,13 +222,13 @@ export class PagedRowSource implements RowSource {
     }
   }
 
-  subscribe(listener: () => void): () => void {
+  subscribe(listener: (arrived?: RowSpan) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  private emit(): void {
-    for (const l of [...this.listeners]) l();
+  private emit(arrived?: RowSpan): void {
+    for (const l of [...this.listeners]) l(arrived);
   }
 
   dispose(): void {

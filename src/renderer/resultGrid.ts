@@ -18,10 +18,10 @@ import type { QueryColumn } from '../shared/wire';
 import { GridModel } from './gridModel';
 import { GridView, el, leadingKeyColumns } from './gridView';
 import { bindGridInput } from './gridInput';
-import { WholeResultSource, type RowSource } from './rowSource';
+import { WholeResultSource, type RowSource, type RowSpan } from './rowSource';
 import { compactRows } from './compaction';
 import { PagedRowSource } from './pagedRowSource';
-import { applySortNames, pagedSourceFor, sizeColumnsFromFirstPage } from './pagedGridSource';
+import { applySortNames, pagedSourceFor, widenColumnsForRows } from './pagedGridSource';
 import { banner, describeFilter, fillDetail, openFilterForm, pagedBanners, refMovedBanner, resultBanners, toolbar } from './gridChrome';
 import { injectStyles } from './gridStyles';
 import { bindRowHistoryMenu } from './rowHistoryMenu';
@@ -59,7 +59,6 @@ export class ResultGrid {
   private cancelCompaction: (() => void) | undefined;
   private teardown: (() => void)[] = [];
   private closeFilterForm: (() => void) | undefined;
-  private widthsFromRows = false;
   private empty: HTMLElement | undefined;
   private laidOutRows = -1;
 
@@ -89,7 +88,6 @@ export class ResultGrid {
     this.unbuild();
     const d = this.doc;
     this.root.replaceChildren();
-    this.widthsFromRows = false;
     this.laidOutRows = -1;
     let columns: QueryColumn[];
     if (isPagedOutput(content)) {
@@ -102,7 +100,7 @@ export class ResultGrid {
       this.laidOutRows = source.rowCount;
       this.filters = content.filters?.slice() ?? [];
       applySortNames(this.model, content.sort ?? []);
-      this.teardown.push(source.subscribe(() => this.onRowsChanged()));
+      this.teardown.push(source.subscribe((arrived) => this.onRowsChanged(arrived)));
       this.root.setAttribute('data-status', 'paged');
     } else {
       const { result } = content;
@@ -259,15 +257,12 @@ export class ResultGrid {
     };
   }
 
-  private onRowsChanged(): void {
+  private onRowsChanged(arrived?: RowSpan): void {
     const view = this.view;
     if (!view) return;
     const src = this.source;
-    if (!this.widthsFromRows && src instanceof PagedRowSource && src.rowState(0) === 'ready') {
-      this.widthsFromRows = true;
-      sizeColumnsFromFirstPage(this.model, src);
-      view.widthsChanged();
-    }
+    // Columns follow what the user meets: a page whose values need more room widens them.
+    if (arrived && src instanceof PagedRowSource && widenColumnsForRows(this.model, src, arrived.start, arrived.end)) view.widthsChanged(true);
     // Re-laying out the rows costs O(rows) in the virtualizer (a million measurements): only when
     // the count really changed, not for every page that arrives.
     if (src.rowCount !== this.laidOutRows) {

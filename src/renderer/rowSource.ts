@@ -8,6 +8,12 @@ import type { CellTable } from '../shared/columnStore';
 
 export type RowState = 'ready' | 'pending' | 'failed';
 
+/** Rows [start, end) that have just arrived (a page), as a source's listeners are told. */
+export interface RowSpan {
+  start: number;
+  end: number;
+}
+
 export interface RowSource {
   readonly columns: readonly QueryColumn[];
   /** Rows the grid lays out: the total when known, else those seen so far plus one page more. */
@@ -29,8 +35,11 @@ export interface RowSource {
   showing(first: number, last: number): void;
   /** Reads a failed row's page again. */
   retry(row: number): void;
-  /** Calls back whenever rows arrive, fail or the row count changes; returns an unsubscribe. */
-  subscribe(listener: () => void): () => void;
+  /**
+   * Calls back whenever rows arrive (with the rows that did), fail or the row count changes;
+   * returns an unsubscribe.
+   */
+  subscribe(listener: (arrived?: RowSpan) => void): () => void;
   dispose(): void;
 }
 

@@ -43,6 +43,12 @@ export async function run(ctx) {
     const box = await failed.boundingBox();
     const gridBox = await grid.boundingBox();
     assert.ok(box && gridBox && box.x + box.width <= gridBox.x + gridBox.width, 'Retry is inside the grid, not cut off by a long message');
+    // The failed row still shows its number in the gutter, with the error bar beside it on its line.
+    const num = grid.locator(`.vdb-rownum[data-rownum="${failedRow}"]`);
+    assert.equal(await num.innerText(), String(failedRow + 1));
+    const numBox = await num.boundingBox();
+    const barBox = await failed.locator('xpath=..').boundingBox();
+    assert.ok(numBox && barBox && barBox.x >= numBox.x + numBox.width - 1 && Math.abs(barBox.y - numBox.y) < 1, `the bar (${JSON.stringify(barBox)}) is beside row number ${failedRow + 1} (${JSON.stringify(numBox)})`);
     await ctx.screenshot('failed-rows-with-retry');
     await page.keyboard.press('Control+Home');
     await cellOf(grid, 0, 1).waitFor({ state: 'visible', timeout: ctx.scaled(10_000) });

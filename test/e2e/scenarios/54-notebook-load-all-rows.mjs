@@ -68,6 +68,20 @@ export async function run(ctx) {
   assert.equal(await lastLabel.innerText(), `row ${TOTAL}`);
   assert.equal(await paged.locator(`.vdb-cell[data-r="${last}"][data-c="0"]`).innerText(), String(TOTAL));
   assert.equal(await paged.locator(`.vdb-cell[data-r="${last}"][data-c="2"]`).innerText(), String(TOTAL * 3));
+  // The first page's ids had 1 to 3 digits; the column has widened for the 5-digit ids that came
+  // since, so each value of the last row shows whole, none cut short with an ellipsis.
+  // Measured in fractions of a pixel: the browser puts the ellipsis on text 0.2 px too wide, which
+  // the rounded scrollWidth does not tell apart from a fit.
+  for (const c of [0, 1, 2]) {
+    const fit = await paged.locator(`.vdb-cell[data-r="${last}"][data-c="${c}"]`).evaluate((el) => {
+      const range = el.ownerDocument.createRange();
+      range.selectNodeContents(el);
+      const style = getComputedStyle(el);
+      const room = el.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return { text: el.textContent, needs: range.getBoundingClientRect().width, room };
+    });
+    assert.ok(fit.needs <= fit.room, `column ${c} shows "${fit.text}" whole (needs ${fit.needs}px, has ${fit.room}px)`);
+  }
   await ctx.screenshot('last-row');
 
   // Export every row (not just the first response) to CSV, streamed by the host.

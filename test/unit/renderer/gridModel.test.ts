@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Cell, QueryColumn } from '../../../src/shared/wire';
-import { GridModel as ArrayGridModel, MIN_COLUMN_WIDTH, estimateColumnWidth } from '../../../src/renderer/gridModel';
+import { GridModel as ArrayGridModel, MAX_INITIAL_COLUMN_WIDTH, MIN_COLUMN_WIDTH, estimateColumnWidth } from '../../../src/renderer/gridModel';
+import type { CellTable } from '../../../src/shared/columnStore';
 import { ColumnStore } from '../../../src/shared/columnStore';
 
 const columns: QueryColumn[] = [
@@ -187,5 +188,59 @@ describe('GridModel export and the switch to the compact store', () => {
     assert.deepEqual(view(m, 2), [null, '1.50', '3.25']);
     assert.deepEqual(view(m, 1), ['Apple', 'banana', 'apple pie']);
     assert.throws(() => m.replaceData(ColumnStore.fromRows(rows.slice(1), columns.length)), /expected 4 × 3 cells/);
+  });
+});
+
+describe('GridModel column widths as pages arrive', () => {
+  const cols: QueryColumn[] = [
+    { name: 'id', type: 'bigint', is_primary_key: true, source_table: 't' },
+    { name: 'label', type: 'text', source_table: 't' },
+  ];
+  const remote = { local: false as const, rowCount: 1_000_000, cell: (): Cell => null };
+  const page = (values: readonly (readonly Cell[])[]): CellTable => ({ rowCount: values.length, columnCount: 2, cell: (r, c) => values[r]?.[c] ?? null });
+
+  it('a page whose values need more room widens those columns, by what the text needs at the measured character width', () => {
+    const m = new ArrayGridModel(cols, remote);
+    m.setCharWidth(10);
+    const start = m.widths.slice();
+    assert.equal(m.widenColumns(page([['1', 'a'], ['22', 'bb']])), false, 'values shorter than the headers change nothing');
+    assert.deepEqual(m.widths, start);
+    assert.equal(m.widenColumns(page([['123456789012', 'x'.repeat(20)]])), true);
+    // 12 and 20 characters of 10 px, plus the cell's padding: independent of how the model sums it.
+    assert.ok(m.widths[0]! >= 12 * 10 + 12, `id ${m.widths[0]}`);
+    assert.ok(m.widths[1]! >= 20 * 10 + 12, `label ${m.widths[1]}`);
+  });
+
+  it('a column never narrows on its own, and never grows past the cap', () => {
+    const m = new ArrayGridModel(cols, remote);
+    m.widenColumns(page([['1', 'y'.repeat(30)]]));
+    const wide = m.widths.slice();
+    assert.equal(m.widenColumns(page([['1', 'short']])), false);
+    assert.deepEqual(m.widths, wide);
+    m.widenColumns(page([['1', 'z'.repeat(5000)]]));
+    assert.equal(m.widths[1], MAX_INITIAL_COLUMN_WIDTH);
+  });
+
+  it('a column the user resized keeps the user\'s width; the others still widen', () => {
+    const m = new ArrayGridModel(cols, remote);
+    m.resizeColumn(1, 90);
+    const id = m.widths[0]!;
+    assert.equal(m.widenColumns(page([['12345678901234567890', 'w'.repeat(40)]])), true);
+    assert.equal(m.widths[1], 90);
+    assert.ok(m.widths[0]! > id);
+    m.setCharWidth(12);
+    assert.equal(m.widths[1], 90, 'a measured font does not undo the user\'s width');
+  });
+
+  it('a page is read whole up to a bounded number of cells, a larger one through rows spread over it', () => {
+    const m = new ArrayGridModel(cols, remote);
+    // A page of 10,000 rows (Load All Rows) of two columns: every row, so a wide value anywhere counts.
+    const tenThousand = Array.from({ length: 10_000 }, (_, r): Cell[] => [String(r), r === 7_777 ? 'q'.repeat(40) : 'v']);
+    assert.equal(m.widenColumns(page(tenThousand)), true);
+    assert.ok(m.widths[1]! >= 40 * 7, `${m.widths[1]}`);
+    let reads = 0;
+    const big: CellTable = { rowCount: 1_000_000, columnCount: 2, cell: () => { reads++; return 'v'; } };
+    m.widenColumns(big);
+    assert.ok(reads <= 50_000, `${reads} cells read`);
   });
 });

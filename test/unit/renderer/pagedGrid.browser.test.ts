@@ -84,6 +84,18 @@ describeIfChromium('paged result grid in Chromium', function () {
     await page?.close();
   });
 
+  /**
+   * The text's width in a cell against the room its column gives it, in fractions of a pixel (the
+   * browser cuts text 0.2 px too wide with an ellipsis; the rounded scrollWidth calls that a fit).
+   */
+  const fit = (selector: string): Promise<{ text: string; needs: number; room: number }> =>
+    page.evaluate(`(function (el) {
+      var range = document.createRange();
+      range.selectNodeContents(el);
+      var style = getComputedStyle(el);
+      var room = el.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return { text: el.textContent, needs: range.getBoundingClientRect().width, room: room };
+    })(document.querySelector(${JSON.stringify(selector)}))`) as Promise<{ text: string; needs: number; room: number }>;
   const visibleIds = (): Promise<string[]> => page.locator('.vdb-row:not([hidden]) .vdb-cell[data-c="0"]:not(.placeholder)').allTextContents();
   const posted = async (type: string): Promise<Record<string, unknown>[]> =>
     ((await page.evaluate('window.posted')) as Record<string, unknown>[]).filter((m) => m.type === type);
@@ -144,6 +156,137 @@ describeIfChromium('paged result grid in Chromium', function () {
     assert.equal(await page.locator('.vdb-cell[data-r="100"][data-c="1"]').textContent(), 'label 101');
     assert.equal(await page.locator('.vdb-row.failed:not([hidden])').count(), 0);
     assert.equal(await page.locator('.vdb-cell[data-r="95"][data-c="1"]').textContent(), 'label 96');
+  });
+
+  for (const columnCount of [3, 30]) {
+  it(`a failed page keeps its row numbers in the gutter, the error beside them where the columns start (${columnCount} columns${columnCount > 3 ? ', scrolled sideways' : ''})`, async () => {
+    await page.evaluate(`window.failOnce[1] = true; mountPaged(1000, 100, ${columnCount})`);
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 95 * 22`);
+    await page.waitForSelector('.vdb-row.failed .vdb-rowerror');
+    // Where the body's columns start: the key column's header.
+    const bodyX = (await page.locator('.vdb-hcell[data-col="0"]').boundingBox())!.x;
+    const check = async (): Promise<void> => {
+      for (const r of [100, 101, 105]) {
+        const row = page.locator(`.vdb-row.failed:has(.vdb-rownum[data-rownum="${r}"])`);
+        const num = row.locator('.vdb-rownum');
+        assert.equal(await num.textContent(), String(r + 1));
+        const n = (await num.boundingBox())!;
+        // The row number is what shows at its place, not the error bar drawn over it.
+        const atNum = await page.evaluate(`(function () { var e = document.elementFromPoint(${n.x + n.width / 2}, ${n.y + n.height / 2}); return e && e.getAttribute('data-rownum'); })()`);
+        assert.equal(atNum, String(r), `row number ${r + 1} is visible`);
+        const bar = (await row.locator('.vdb-rowerror').boundingBox())!;
+        assert.ok(Math.abs(bar.y - n.y) < 1, `the bar of row ${r + 1} is on its row (${bar.y} vs ${n.y})`);
+        assert.ok(Math.abs(bar.x - bodyX) < 1, `the bar starts where the columns start (${bar.x} vs ${bodyX})`);
+        assert.ok(bar.x >= n.x + n.width - 1);
+        const retry = (await row.locator('.vdb-retry').boundingBox())!;
+        const grid = (await page.locator('.vdb-grid').boundingBox())!;
+        assert.ok(retry.x + retry.width <= grid.x + grid.width, 'Retry is in view');
+      }
+    };
+    await check();
+    if (columnCount === 3) return;
+    await page.evaluate('document.querySelector(".vdb-grid").scrollLeft = 1500');
+    await page.waitForFunction('document.querySelector(".vdb-grid").scrollLeft > 0');
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+    await check();
+  });
+  }
+
+  it('a value on a later page much wider than the first page\'s widens its column when the page arrives; the header stays on its column', async () => {
+    // Page 1 has ids of 1 to 3 digits and short labels; row 250 (page 3) a long id and a long label.
+    await page.evaluate(`(function () {
+      var plain = window.cell;
+      window.cell = function (i, c) {
+        if (i === 250 && c === 0) return '12345678901234567';
+        if (i === 250 && c === 1) return 'a label far longer than any on the first page';
+        return plain(i, c);
+      };
+      mountPaged(1000, 100, 4);
+    })()`);
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+    const firstWidths = await page.evaluate('window.grid.model.widths.slice()');
+    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 245 * 22`);
+    await page.waitForSelector('.vdb-cell[data-r="250"][data-c="1"]:not(.placeholder)');
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+    for (const c of [0, 1]) {
+      const f = await fit(`.vdb-cell[data-r="250"][data-c="${c}"]`);
+      assert.ok(f.needs <= f.room, `column ${c} shows "${f.text}" whole (needs ${f.needs}px, has ${f.room}px)`);
+    }
+    const widths = (await page.evaluate('window.grid.model.widths.slice()')) as number[];
+    assert.ok(widths[0]! > (firstWidths as number[])[0]! && widths[1]! > (firstWidths as number[])[1]!, `widened: ${String(firstWidths)} -> ${String(widths)}`);
+    // Each header sits exactly above its column (the frozen key, the widened label, the ones after).
+    for (const c of [0, 1, 2, 3]) {
+      const h = (await page.locator(`.vdb-hcell[data-col="${c}"]`).boundingBox())!;
+      const b = (await page.locator(`.vdb-cell[data-r="250"][data-c="${c}"]`).boundingBox())!;
+      assert.ok(Math.abs(h.x - b.x) < 1 && Math.abs(h.width - b.width) < 1, `header ${c} at ${h.x}+${h.width}, column at ${b.x}+${b.width}`);
+    }
+    // Back at the top the columns keep their width: nothing jumps back while scrolling.
+    await page.evaluate('document.querySelector(".vdb-grid").scrollTop = 0');
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+    assert.deepEqual(await page.evaluate('window.grid.model.widths.slice()'), widths);
+    const label = (await page.locator('.vdb-hcell[data-col="1"]').boundingBox())!;
+    assert.ok(Math.abs(label.width - widths[1]!) < 1);
+  });
+
+  it('scrolled sideways, a column widening before the screen\'s left edge does not shift what is on screen', async () => {
+    await page.evaluate(`(function () {
+      var plain = window.cell;
+      window.cell = function (i, c) { return i === 250 && c === 3 ? 'a value of column three far wider than the rest' : plain(i, c); };
+      mountPaged(1000, 100, 30);
+    })()`);
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+    await page.evaluate('document.querySelector(".vdb-grid").scrollLeft = 1500');
+    await page.waitForFunction('document.querySelector(".vdb-grid").scrollLeft === 1500 && !document.querySelector(".vdb-hcell[data-col=\\"3\\"]")');
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+    // The column under the screen's left edge, just right of the frozen key column.
+    const key = (await page.locator('.vdb-hcell[data-col="0"]').boundingBox())!;
+    const edgeCol = await page.evaluate(`(function () { var e = document.elementFromPoint(${key.x + key.width + 3}, ${key.y + 5}); return e && e.closest('.vdb-hcell').getAttribute('data-col'); })()`);
+    assert.ok(Number(edgeCol) > 3, `column ${edgeCol} at the left edge`);
+    const before = (await page.locator(`.vdb-hcell[data-col="${edgeCol}"]`).boundingBox())!;
+    const width3 = ((await page.evaluate('window.grid.model.widths.slice()')) as number[])[3]!;
+    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 245 * 22`);
+    await page.waitForSelector(`.vdb-cell[data-r="250"][data-c="${edgeCol}"]:not(.placeholder)`);
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+    assert.ok(((await page.evaluate('window.grid.model.widths.slice()')) as number[])[3]! > width3, 'column 3 widened');
+    const after = (await page.locator(`.vdb-hcell[data-col="${edgeCol}"]`).boundingBox())!;
+    assert.ok(Math.abs(after.x - before.x) < 1, `column ${edgeCol} stayed at ${before.x}, now at ${after.x}`);
+    const cell = (await page.locator(`.vdb-cell[data-r="250"][data-c="${edgeCol}"]`).boundingBox())!;
+    assert.ok(Math.abs(cell.x - after.x) < 1, 'and its cells under it');
+  });
+
+  it('a column the user resized keeps that width when a wider page arrives; the others still widen', async () => {
+    await page.evaluate(`(function () {
+      var plain = window.cell;
+      window.cell = function (i, c) {
+        if (i === 250 && c === 0) return '12345678901234567';
+        if (i === 250 && c === 1) return 'a label far longer than any on the first page';
+        return plain(i, c);
+      };
+      mountPaged(1000, 100, 4);
+    })()`);
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+    const before = (await page.locator('.vdb-hcell[data-col="1"]').boundingBox())!;
+    const grip = (await page.locator('.vdb-resizer[data-resize="1"]').boundingBox())!;
+    await page.mouse.move(grip.x + 3, grip.y + 5);
+    await page.mouse.down();
+    await page.mouse.move(grip.x + 23, grip.y + 5, { steps: 4 });
+    await page.mouse.up();
+    const resized = (await page.locator('.vdb-hcell[data-col="1"]').boundingBox())!;
+    assert.ok(Math.abs(resized.width - (before.width + 20)) <= 2, `resized ${before.width} -> ${resized.width}`);
+    const keyBefore = (await page.locator('.vdb-hcell[data-col="0"]').boundingBox())!;
+    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 245 * 22`);
+    await page.waitForSelector('.vdb-cell[data-r="250"][data-c="1"]:not(.placeholder)');
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+    const label = (await page.locator('.vdb-hcell[data-col="1"]').boundingBox())!;
+    const cell = (await page.locator('.vdb-cell[data-r="250"][data-c="1"]').boundingBox())!;
+    assert.ok(Math.abs(label.width - resized.width) < 1, `the user's width stays: ${resized.width} -> ${label.width}`);
+    assert.ok(Math.abs(cell.width - resized.width) < 1 && Math.abs(cell.x - label.x) < 1);
+    const key = (await page.locator('.vdb-hcell[data-col="0"]').boundingBox())!;
+    assert.ok(key.width > keyBefore.width, `the key column widens: ${keyBefore.width} -> ${key.width}`);
+    const id = await fit('.vdb-cell[data-r="250"][data-c="0"]');
+    assert.ok(id.needs <= id.room, `the long id shows whole (needs ${id.needs}px, has ${id.room}px)`);
   });
 
   it('the primary-key column stays in view on horizontal scroll', async () => {

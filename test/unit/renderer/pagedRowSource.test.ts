@@ -51,6 +51,21 @@ describe('paged row source', () => {
     assert.equal(src.rowState(5), 'pending', 'the first page was let go');
   });
 
+  it('tells its listeners which rows each page brought (what the grid widens its columns for), and nothing for a failure', () => {
+    const { src, host, answerAll } = setup(250);
+    const told: unknown[] = [];
+    src.subscribe((arrived) => told.push(arrived));
+    src.showing(150, 160);
+    answerAll();
+    assert.deepEqual(told, [{ start: 100, end: 200 }, { start: 200, end: 250 }, { start: 0, end: 100 }]);
+    told.length = 0;
+    src.receive({ type: 'page.reset', sourceId: 's', totalRows: 250, sort: [], filters: [] });
+    src.showing(0, 10);
+    const [first] = host.requests.splice(0);
+    src.receive({ type: 'page.error', sourceId: 's', requestId: first!.requestId, start: 0, end: 100, message: '503' });
+    assert.deepEqual(told, [undefined, undefined]);
+  });
+
   it('drops an answer for a page that scrolled away, and answers from before a reset', () => {
     const { src, host } = setup(10_000);
     src.showing(0, 10);
