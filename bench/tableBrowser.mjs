@@ -6,7 +6,7 @@
 // Prints figures and ratios; never passes or fails on time.
 //
 //   npm run build && flock /tmp/heavy.lock node --expose-gc bench/tableBrowser.mjs
-//   options: --rows=1000000 (table size), --runs=3 (opens measured; medians)
+//   options: --rows=1000000 (table size), --runs=3 (opens measured; medians), --sweep=100 (positions)
 //
 // Measured:
 // - open → first page drawn: from the command's start (SHOW FULL TABLES, DESCRIBE at the commit)
@@ -17,7 +17,8 @@
 //   drawn; both ends read as epoch milliseconds (timeOrigin + now) in their own process;
 // - scroll to the last row: from setting scrollTop to the end until the last row is drawn (the
 //   host reads it from the end once the count is known);
-// - a sweep over 100 positions spread over the table (each settled), then memory:
+// - a sweep over 100 positions spread over the table, each until its rows are drawn (its time per
+//   position, and the API client's retries after a 429/503 of the hub, are reported), then memory:
 //   host = this process's JS heap + external + array buffers after a forced GC (the extension
 //   host's share: pages in flight, cursors), webview = the page's JS heap + backing stores after
 //   a forced GC; both minus their idle values before opening (the aim: ≤ 150 MB together).
@@ -34,7 +35,8 @@ const arg = (name, d) => Number(process.argv.find((a) => a.startsWith(`--${name}
 const ROWS = arg('rows', 1_000_000);
 const RUNS = arg('runs', 3);
 const PAGE = 500;
-const SWEEP = 100;
+const SWEEP = arg('sweep', 100);
+let retries = 0;
 const log = (...a) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${a.join(' ')}\n`);
 if (typeof globalThis.gc !== 'function') log('warning: run with node --expose-gc for host memory after GC');
 
@@ -77,7 +79,10 @@ try {
   const commit = branches.find((b) => b.name === 'main').head_commit_sha;
 
   // The measured path goes through the extension's API client (retries, timeouts, 429 handling).
-  const client = new HubClient({ baseUrl: hub.url, token: hub.token });
+  // Its retries (after a 429 or 503 of the hub) are counted from its debug log line.
+  const quiet = () => {};
+  const logger = { trace: quiet, info: quiet, warn: quiet, error: quiet, debug: (m) => (/ retry \d/.test(m) ? retries++ : 0) };
+  const client = new HubClient({ baseUrl: hub.url, token: hub.token, logger });
   const run = (sql, limit, signal) => client.runSql({ owner: 'bench', name: 'b' }, { ref: commit, q: sql, limit }, signal ? { signal } : {});
   const direct = async (q) => {
     const t = performance.now();
@@ -118,7 +123,8 @@ try {
   console.log(`| host memory over idle: during the sweep (max) / after | ${mb(med('hostDuring'))} / ${mb(med('hostAfter'))} | — | — |`);
   console.log(`| webview memory over idle: during the sweep (max) / after | ${mb(med('webDuring'))} / ${mb(med('webAfter'))} | — | — |`);
   console.log(`| host + webview over idle, after | ${mb(med('hostAfter') + med('webAfter'))} | — | — |`);
-  console.log(`| sweep over ${SWEEP} positions, each until drawn | ${(med('sweepMs') / 1000).toFixed(1)} s | — | — |`);
+  console.log(`| sweep over ${SWEEP} positions, each until drawn: total / per position p50 / max | ${(med('sweepMs') / 1000).toFixed(1)} s / ${ms(med('positionP50'))} / ${ms(med('positionMax'))} | — | — |`);
+  console.log(`| API client retries after a 429/503 during the sweep | ${med('sweepRetries')} | — | — |`);
   console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log(`reads by kind (last run): ${JSON.stringify(results[results.length - 1].reads)}; failed rows seen during the sweeps: ${results.map((x) => x.failedSeen).join(', ')}`);
 } finally {
@@ -228,13 +234,17 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
 
   // A sweep over the whole table; memory sampled as it goes.
   const sweepAt = performance.now();
+  const retriesBefore = retries;
+  const perPosition = [];
   let hostDuring = -Infinity;
   let webDuring = -Infinity;
   let failedSeen = 0;
   for (let i = 0; i < SWEEP; i++) {
+    const at = performance.now();
     await page.evaluate((f) => { globalThis.scroller.scrollTop = globalThis.scroller.scrollHeight * f; }, (i * 0.618) % 1);
     try {
-      await page.waitForFunction(() => globalThis.settled(), null, { timeout: 60_000 });
+      await page.waitForFunction(() => globalThis.settled(), null, { timeout: 300_000 });
+      perPosition.push(performance.now() - at);
     } catch (e) {
       const pending = await page.evaluate(() => [...document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder')].slice(0, 3).map((c) => c.getAttribute('data-r')));
       log(`sweep ${i} did not settle: placeholder rows ${pending.join(',')}, host in flight ${server.inFlight}, reads ${source.reads.length}, messages ${JSON.stringify(trace.slice(-8))}`);
@@ -247,13 +257,17 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
     }
   }
   const sweepMs = performance.now() - sweepAt;
+  const sorted = perPosition.slice().sort((a, b) => a - b);
+  const positionP50 = sorted[Math.floor(sorted.length / 2)];
+  const positionMax = sorted[sorted.length - 1];
+  const sweepRetries = retries - retriesBefore;
   const hostAfter = hostHeap() - hostIdle;
   const webAfter = (await webHeap()) - webIdle;
   const reads = source.reads.reduce((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
   server.dispose();
   await page.close();
   if (failedSeen > 0) log(`${failedSeen} failed rows seen during the sweep: ${JSON.stringify(trace.filter((t) => t.startsWith('page.error')).slice(-3))}`);
-  return { openToDrawn, catalogMs, firstSql, responseToDrawn, hostToGrid, gridDraw, jump, sweepMs, hostDuring, hostAfter, webDuring, webAfter, reads, failedSeen };
+  return { openToDrawn, catalogMs, firstSql, responseToDrawn, hostToGrid, gridDraw, jump, sweepMs, positionP50, positionMax, sweepRetries, hostDuring, hostAfter, webDuring, webAfter, reads, failedSeen };
 }
 
 /** 10 columns: id (key), integers, text, a decimal, a date-time, a nullable text. */
