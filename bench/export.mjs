@@ -101,7 +101,7 @@ async function main(rows, paths) {
     for (const { path, r, mib } of measured) {
       const what =
         path === 'table'
-          ? `table browser: keyset pages (${r.pages} × ${r.pageSize.toLocaleString('en')} rows: ${Object.entries(r.reads).map(([k, n]) => `${n} ${k}`).join(', ')}) + count → CSV, ${mib} MiB`
+          ? `table browser: keyset pages (${r.pages} × ${r.pageSize.toLocaleString('en')} rows: ${Object.entries(r.reads).map(([k, n]) => `${n} ${k}`).join(', ')}; median per page, first / last tenth: ${fmtMs(r.firstTenthMs)} / ${fmtMs(r.lastTenthMs)}) + count → CSV, ${mib} MiB`
           : `Load All Rows: OFFSET pages (${r.pages} × ${r.pageSize.toLocaleString('en')} rows) → CSV, ${mib} MiB`;
       console.log(`| ${what} | ${fmtMs(r.ms)} | ${(r.ms / direct.ms).toFixed(2)}× | RSS +${r.growthMB.toFixed(0)} MB over idle (${r.idleMB.toFixed(0)} → ${r.peakMB.toFixed(0)} MB) |`);
     }
@@ -246,14 +246,29 @@ async function tableExport(url, token, out) {
   const signal = new AbortController().signal;
   const totalRows = await source.count(view, signal);
   const file = await createPendingFile(out);
-  const rows = await runExport({ pages: pagesOf(source, view, EXPORT_PAGE_SIZE, signal), writer: createExportWriter('csv', output.columns, file, { tableName: 'big' }), file, signal });
+  // Time per page (read + write), to see whether a page costs more the further into the table it is.
+  const perPage = [];
+  async function* timed(pages) {
+    let at = performance.now();
+    for await (const p of pages) {
+      yield p;
+      const now = performance.now();
+      perPage.push(now - at);
+      at = now;
+    }
+  }
+  const rows = await runExport({ pages: timed(pagesOf(source, view, EXPORT_PAGE_SIZE, signal)), writer: createExportWriter('csv', output.columns, file, { tableName: 'big' }), file, signal });
   const ms = performance.now() - t0;
+  const tenth = Math.max(1, Math.floor(perPage.length / 10));
+  const med = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const firstTenthMs = med(perPage.slice(0, tenth));
+  const lastTenthMs = med(perPage.slice(-tenth));
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);
   if (rows !== totalRows) throw new Error(`exported ${rows} rows, the count said ${totalRows}`);
   const reads = source.reads.reduce((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
   const MB = 1024 * 1024;
-  reply({ ms, rows, pages: source.reads.length, reads, pageSize: EXPORT_PAGE_SIZE, idleMB: idle / MB, peakMB: peak / MB, growthMB: (peak - idle) / MB });
+  reply({ ms, rows, pages: source.reads.length, reads, firstTenthMs, lastTenthMs, pageSize: EXPORT_PAGE_SIZE, idleMB: idle / MB, peakMB: peak / MB, growthMB: (peak - idle) / MB });
 }
 
 // ------------------------------------------------------------------ helpers
