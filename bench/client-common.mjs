@@ -1,5 +1,10 @@
-// Shared by the client benchmarks: start the loopback server process, and a median.
-import { spawn } from 'node:child_process';
+// Shared by the benchmarks: the loopback server of the client benchmarks and a median; and a
+// local hub (dist/hub.js) started on a data folder, its API, and a CSV import to seed it.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export async function startBenchServer() {
@@ -22,4 +27,126 @@ export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+// ------------------------------------------------------------------ the local hub
+
+const HUB = fileURLToPath(new URL('../dist/hub.js', import.meta.url));
+/** Where a seeded database lives (owner/name) in the benchmarks' hubs. */
+export const BENCH_DB = { owner: 'bench', name: 'b' };
+
+/**
+ * Starts `dist/hub.js serve` on a free loopback port. Without `dataDir`, in a fresh temporary
+ * folder with a user `bench` and a token (the folder goes on stop); with it, on that folder as it
+ * is, signing in with `token` when given (a restart) or a new user and token otherwise. The hub's
+ * RSS is sampled every 100 ms: `peakMB()` is the highest since start or `resetPeak()`.
+ */
+export async function startHub({ dataDir, token, serveArgs = [] } = {}) {
+  const owned = !dataDir;
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'vdb-bench-hub-'));
+  const cli = (args) => {
+    const r = spawnSync(process.execPath, [HUB, ...args, '--data', dir], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`hub ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout.trim();
+  };
+  if (!token) {
+    cli(['user', 'add', 'bench']);
+    token = cli(['token', 'create', '--user', 'bench']);
+  }
+  const proc = spawn(process.execPath, [HUB, 'serve', '--data', dir, '--port', '0', ...serveArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((res, rej) => {
+    let out = '';
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = /Hub listening on (\S+)/.exec(out);
+      if (m) res(m[1]);
+    });
+    proc.on('exit', (c) => rej(new Error(`hub exited ${c}`)));
+  });
+  const rssMB = () => {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  };
+  let peak = 0;
+  const sampler = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssMB());
+    } catch {
+      /* gone */
+    }
+  }, 100);
+  return {
+    url,
+    token,
+    dataDir: dir,
+    rssMB,
+    resetPeak: () => (peak = rssMB()),
+    peakMB: () => Math.max(peak, rssMB()),
+    async stop() {
+      clearInterval(sampler);
+      if (proc.exitCode === null && proc.signalCode === null) {
+        const gone = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGTERM');
+        await gone;
+      }
+      if (owned) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One call of the hub's API v2 with plain fetch; the envelope's `data`, or an error. */
+export async function hubApi(hub, method, path, body, signal) {
+  const res = await fetch(`${hub.url}/api/v2${path}`, {
+    method,
+    headers: { authorization: `Bearer ${hub.token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+/** Polls an operation until it ends; resolves with it whether it succeeded or failed. */
+export async function waitForOperation(hub, id) {
+  for (let wait = 20; ; wait = Math.min(wait * 2, 1000)) {
+    const op = await hubApi(hub, 'GET', `/operations/${encodeURIComponent(id)}`);
+    if (op.status === 'succeeded' || op.status === 'failed') return op;
+    await new Promise((r) => setTimeout(r, wait));
+  }
+}
+
+const PART = 5 * 1024 * 1024;
+
+/**
+ * Imports CSV bytes into a table of BENCH_DB through the API (upload in 5 MiB parts, then the
+ * import operation) and resolves with the ended operation.
+ */
+export async function importCsv(hub, data, { table, operation = 'create', branch = 'main', primaryKeys = ['id'] }) {
+  const base = `/databases/${BENCH_DB.owner}/${BENCH_DB.name}`;
+  const parts = Math.max(1, Math.ceil(data.length / PART));
+  const s = await hubApi(hub, 'POST', `${base}/imports/uploads`, { content_length: data.length, num_parts: parts, file_type: 'csv' });
+  const md5s = [];
+  const completed = [];
+  for (const p of s.parts) {
+    const chunk = data.subarray((p.part_number - 1) * PART, Math.min(data.length, p.part_number * PART));
+    md5s[p.part_number - 1] = createHash('md5').update(chunk).digest('base64');
+    const res = await fetch(p.url, { method: 'PUT', body: chunk });
+    if (!res.ok) throw new Error(`part ${p.part_number}: ${res.status}`);
+    completed.push({ part_number: p.part_number, etag: res.headers.get('etag') });
+  }
+  const ref = await hubApi(hub, 'POST', `${base}/imports`, {
+    branch_name: branch,
+    table_name: table,
+    file_name: `${table}.csv`,
+    file_size: data.length,
+    file_type: 'csv',
+    import_operation: operation,
+    token: s.token,
+    contents_key: s.contents_key,
+    completed_parts: completed,
+    file_parts_md5: createHash('md5').update(md5s.join('')).digest('base64'),
+    primary_keys: primaryKeys,
+  });
+  return waitForOperation(hub, ref.id);
 }

@@ -1,15 +1,22 @@
-// Streamed export of a whole query result (Load All Rows → Export) from the local hub, against a
+// Streamed export of a 1M-row table from the local hub, two ways the extension does it, against a
 // direct DoltLite dump of the same rows. Issue #14: "Export of the 1M rows: time against a direct
 // DoltLite dump of the same rows, extension RSS ≤ +100 MB".
 //
 //   npm run bench -- export                 # under the shared lock: flock /tmp/heavy.lock npm run bench -- export
 //   npm run bench -- export --rows=200000   # a smaller table
+//   npm run bench -- export --paths=table   # one extension path only (table, load-all; default both)
 //
 // Setup: a hub (`dist/hub.js serve`, its default --max-rows of 10,000) with a 10-column,
 // 1,000,000-row table `big`, committed on main (built with DoltLite straight into the hub's file,
 // then the hub restarted; an import through the API takes minutes and is measured by bench/hub.mjs).
 //
-// - extension path, in a child process standing in for the extension host: what the notebook
+// - table browser path, in a child process standing in for the extension host: what Export… in
+//   the table browser of `big @ main` does, minus the dialogs: the table opened as Open Table
+//   opens it (catalog at main's commit, `openTableAt`), its source's export copy
+//   (`TableSource.withPageSize(EXPORT_PAGE_SIZE)`: keyset pages `WHERE id > last ORDER BY id
+//   LIMIT 2000` at the commit, over HTTP with the real HubClient), the row count for the
+//   progress, then the same writer into a pending file renamed into place. RSS as below.
+// - Load All Rows path, in a child process standing in for the extension host: what the notebook
 //   does after Load All Rows → Export: runs `SELECT * FROM big` with a row limit of 60,000 (the
 //   hub stops it at 10,000), pins main's commit, pages the query with the real page source
 //   (src/core/paging/querySource.ts: `SELECT * FROM (…) AS q LIMIT … OFFSET …` over HTTP with
@@ -20,17 +27,17 @@
 //   writes the rows with the same CSV writer into the same kind of pending file.
 // - the hub's memory while it serves the export: its RSS sampled every 100 ms, peak during the
 //   export minus its RSS just before.
-// The two CSV files must be byte-identical (checked by SHA-256). Prints figures and ratios; never
-// fails on time.
-import { spawn, spawnSync } from 'node:child_process';
+// Every extension path's CSV file must be byte-identical to the dump (checked by SHA-256). Prints
+// figures and ratios; never fails on time.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BENCH_DB, hubApi, startHub } from './client-common.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const HUB = join(ROOT, 'dist', 'hub.js');
 const self = fileURLToPath(import.meta.url);
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const COLUMNS = 'id bigint PRIMARY KEY, name varchar(64), category varchar(16), qty int, price double, ratio double, created datetime, flag tinyint, note text, code varchar(8)';
@@ -39,49 +46,68 @@ const QUERY = 'SELECT * FROM big';
 if (process.argv[2] === '--build') await build(process.argv[3], Number(process.argv[4]));
 else if (process.argv[2] === '--direct') await directDump(process.argv[3], process.argv[4]);
 else if (process.argv[2] === '--extension') await extensionExport(process.argv[3], process.argv[4], process.argv[5]);
-else await main(Number(arg('rows') ?? 1_000_000));
+else if (process.argv[2] === '--table-export') await tableExport(process.argv[3], process.argv[4], process.argv[5]);
+else await main(Number(arg('rows') ?? 1_000_000), (arg('paths') ?? 'table,load-all').split(','));
 
 // ------------------------------------------------------------------ the run
 
-async function main(rows) {
+async function main(rows, paths) {
+  for (const p of paths) if (p !== 'table' && p !== 'load-all') throw new Error(`--paths: unknown path ${p} (table, load-all)`);
   const dir = mkdtempSync(join(tmpdir(), 'vdb-export-bench-'));
-  let hub = await startHub(join(dir, 'hub'));
+  const dataDir = join(dir, 'hub');
+  mkdirSync(dataDir);
+  let hub = await startHub({ dataDir });
   try {
-    await api(hub, 'POST', '/databases', { owner: 'bench', name: 'b', visibility: 'public' });
-    const dbFile = join(hub.dataDir, 'databases', 'bench', 'b.db');
+    console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    await hubApi(hub, 'POST', '/databases', { ...BENCH_DB, visibility: 'public' });
+    const dbFile = join(dataDir, 'databases', BENCH_DB.owner, `${BENCH_DB.name}.db`);
     console.log(`building ${rows.toLocaleString('en')} rows × 10 columns in ${dbFile} …`);
     const built = child(['--build', dbFile, String(rows)]);
     console.log(`built in ${fmtMs((await built).ms)}`);
     // Written behind the hub's back: restart it, so its caches (branch heads) start from the file.
     await hub.stop();
-    hub = await startHub(hub.dataDir, hub.token);
-    const count = await api(hub, 'POST', '/databases/bench/b/sql', { ref: 'main', q: 'SELECT COUNT(*) FROM big' });
+    hub = await startHub({ dataDir, token: hub.token });
+    const count = await hubApi(hub, 'POST', '/databases/bench/b/sql', { ref: 'main', q: 'SELECT COUNT(*) FROM big' });
     if (count.rows?.[0]?.[0] !== String(rows)) throw new Error(`the hub does not see the table: ${JSON.stringify(count)}`);
     // Warm the hub's workers (each loads the file once), as a user's first query would.
-    await api(hub, 'POST', '/databases/bench/b/sql', { ref: 'main', q: 'SELECT * FROM big LIMIT 1' });
+    await hubApi(hub, 'POST', '/databases/bench/b/sql', { ref: 'main', q: 'SELECT * FROM big LIMIT 1' });
 
     const directOut = join(dir, 'direct.csv');
     const direct = await child(['--direct', dbFile, directOut]);
     console.log('direct', direct);
+    const expected = await sha256(directOut);
 
-    const extOut = join(dir, 'extension.csv');
-    const hubBefore = hub.rssMB();
-    hub.resetPeak();
-    const ext = await child(['--extension', hub.url, hub.token, extOut], ['--import', 'tsx', '--expose-gc']);
-    const hubPeak = hub.peakMB();
-    console.log('extension', ext);
+    // Each extension path in its own child; its file must equal the dump byte for byte.
+    const measured = [];
+    for (const path of paths) {
+      const out = join(dir, `${path}.csv`);
+      const hubBefore = hub.rssMB();
+      hub.resetPeak();
+      const r = await child([path === 'table' ? '--table-export' : '--extension', hub.url, hub.token, out], ['--import', 'tsx', '--expose-gc']);
+      const hubPeak = hub.peakMB();
+      console.log(path, r);
+      const got = await sha256(out);
+      if (got !== expected) throw new Error(`the ${path} export differs from the dump: ${directOut} ${out}`);
+      const mib = (statSync(out).size / 1024 / 1024).toFixed(0);
+      console.log(`${path}: ${r.rows.toLocaleString('en')} rows, ${mib} MiB, identical to the dump (sha256 ${got.slice(0, 12)}…)`);
+      rmSync(out, { force: true });
+      measured.push({ path, r, mib, hubBefore, hubPeak });
+    }
 
-    const [a, b] = await Promise.all([sha256(directOut), sha256(extOut)]);
-    if (a !== b) throw new Error(`the two exports differ: ${directOut} ${extOut}`);
-    const mb = (statSync(extOut).size / 1024 / 1024).toFixed(0);
-    console.log(`\nBoth files: ${ext.rows.toLocaleString('en')} rows, ${mb} MiB, identical (sha256 ${a.slice(0, 12)}…)`);
-    console.log('\n| path | time | ratio | memory |');
+    console.log(`\n${new Date().toISOString()}, load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log('| path | time | ratio | memory |');
     console.log('|---|---|---|---|');
     console.log(`| direct DoltLite dump (baseline) | ${fmtMs(direct.ms)} | 1.00× | peak RSS ${direct.maxRssMB.toFixed(0)} MB |`);
-    console.log(
-      `| extension: Load All Rows pages (${ext.pages} × ${ext.pageSize.toLocaleString('en')} rows) → CSV | ${fmtMs(ext.ms)} | ${(ext.ms / direct.ms).toFixed(2)}× | RSS +${ext.growthMB.toFixed(0)} MB over idle (${ext.idleMB.toFixed(0)} → ${ext.peakMB.toFixed(0)} MB) |`,
-    );
-    console.log(`| hub serving it | | | RSS ${hubBefore.toFixed(0)} MB before, peak ${hubPeak.toFixed(0)} MB during (+${(hubPeak - hubBefore).toFixed(0)} MB) |`);
+    for (const { path, r, mib } of measured) {
+      const what =
+        path === 'table'
+          ? `table browser: keyset pages (${r.pages} × ${r.pageSize.toLocaleString('en')} rows: ${Object.entries(r.reads).map(([k, n]) => `${n} ${k}`).join(', ')}; median per page, first / last tenth: ${fmtMs(r.firstTenthMs)} / ${fmtMs(r.lastTenthMs)}) + count → CSV, ${mib} MiB`
+          : `Load All Rows: OFFSET pages (${r.pages} × ${r.pageSize.toLocaleString('en')} rows) → CSV, ${mib} MiB`;
+      console.log(`| ${what} | ${fmtMs(r.ms)} | ${(r.ms / direct.ms).toFixed(2)}× | RSS +${r.growthMB.toFixed(0)} MB over idle (${r.idleMB.toFixed(0)} → ${r.peakMB.toFixed(0)} MB) |`);
+    }
+    for (const { path, hubBefore, hubPeak } of measured) {
+      console.log(`| hub serving the ${path} export | | | RSS ${hubBefore.toFixed(0)} MB before, peak ${hubPeak.toFixed(0)} MB during (+${(hubPeak - hubBefore).toFixed(0)} MB) |`);
+    }
   } finally {
     await hub.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -189,6 +215,62 @@ async function extensionExport(url, token, out) {
   reply({ ms, rows, pages, pageSize, idleMB: idle / MB, peakMB: peak / MB, growthMB: (peak - idle) / MB });
 }
 
+/**
+ * The table browser's Export… of `big @ main` (src/views/tableBrowser.ts `export`), without the
+ * save dialog and progress UI: open the table as Open Table does, then its source's export copy.
+ */
+async function tableExport(url, token, out) {
+  const { HubClient } = await import('../src/api/index.ts');
+  const { silentLogger } = await import('../src/core/logger.ts');
+  const { TableCatalogCache } = await import('../src/core/sql/tableCatalog.ts');
+  const { openTableAt } = await import('../src/core/paging/tableOpening.ts');
+  const { EXPORT_PAGE_SIZE } = await import('../src/core/paging/tableSource.ts');
+  const { pagesOf } = await import('../src/core/paging/pagesOf.ts');
+  const { createExportWriter } = await import('../src/core/export/exportWriters.ts');
+  const { createPendingFile, runExport } = await import('../src/core/export/exportRun.ts');
+  globalThis.gc?.();
+  const idle = process.memoryUsage().rss;
+  let peak = idle;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const client = new HubClient({ baseUrl: url, token, logger: silentLogger });
+  const db = { owner: 'bench', name: 'b' };
+  // Open Table: main's commit, the catalog and the table's columns at it (src/commands/tableCommands.ts).
+  const commit = (await client.listBranches(db)).items.find((b) => b.name === 'main').head_commit_sha;
+  const run = (q, limit, signal) => client.runSql(db, { ref: commit, q, limit }, { signal });
+  const catalog = new TableCatalogCache((_host, d, c, q, signal) => client.runSql(d, { ref: c, q, limit: 10_000 }, signal ? { signal } : {}));
+  const { output, source: shown } = await openTableAt({ target: { hostId: 'hub', owner: db.owner, name: db.name, ref: 'main' }, commit, table: 'big' }, catalog, run);
+  // Export…: from here on is what the user waits for.
+  const t0 = performance.now();
+  const view = { sort: [], filters: [] };
+  const source = shown.withPageSize(EXPORT_PAGE_SIZE);
+  const signal = new AbortController().signal;
+  const totalRows = await source.count(view, signal);
+  const file = await createPendingFile(out);
+  // Time per page (read + write), to see whether a page costs more the further into the table it is.
+  const perPage = [];
+  async function* timed(pages) {
+    let at = performance.now();
+    for await (const p of pages) {
+      yield p;
+      const now = performance.now();
+      perPage.push(now - at);
+      at = now;
+    }
+  }
+  const rows = await runExport({ pages: timed(pagesOf(source, view, EXPORT_PAGE_SIZE, signal)), writer: createExportWriter('csv', output.columns, file, { tableName: 'big' }), file, signal });
+  const ms = performance.now() - t0;
+  const tenth = Math.max(1, Math.floor(perPage.length / 10));
+  const med = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const firstTenthMs = med(perPage.slice(0, tenth));
+  const lastTenthMs = med(perPage.slice(-tenth));
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  if (rows !== totalRows) throw new Error(`exported ${rows} rows, the count said ${totalRows}`);
+  const reads = source.reads.reduce((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
+  const MB = 1024 * 1024;
+  reply({ ms, rows, pages: source.reads.length, reads, firstTenthMs, lastTenthMs, pageSize: EXPORT_PAGE_SIZE, idleMB: idle / MB, peakMB: peak / MB, growthMB: (peak - idle) / MB });
+}
+
 // ------------------------------------------------------------------ helpers
 
 async function engine() {
@@ -235,64 +317,6 @@ function sha256(file) {
       .on('end', () => resolve(h.digest('hex')))
       .on('error', reject);
   });
-}
-
-async function startHub(dataDir, existingToken) {
-  const cli = (args) => {
-    const r = spawnSync(process.execPath, [HUB, ...args, '--data', dataDir], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(r.stderr);
-    return r.stdout.trim();
-  };
-  if (!existingToken) cli(['user', 'add', 'bench']);
-  const token = existingToken ?? cli(['token', 'create', '--user', 'bench']);
-  // The hub's own default cap (--max-rows 10,000): what a user meets.
-  const proc = spawn(process.execPath, [HUB, 'serve', '--data', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((res, rej) => {
-    let out = '';
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const m = /Hub listening on (\S+)/.exec(out);
-      if (m) res(m[1]);
-    });
-    proc.on('exit', (c) => rej(new Error(`hub exited ${c}`)));
-  });
-  const rss = () => {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : 0;
-  };
-  let peak = 0;
-  const sample = setInterval(() => {
-    try {
-      peak = Math.max(peak, rss());
-    } catch {
-      /* gone */
-    }
-  }, 100);
-  return {
-    url,
-    token,
-    dataDir,
-    rssMB: rss,
-    resetPeak: () => (peak = rss()),
-    peakMB: () => Math.max(peak, rss()),
-    async stop() {
-      clearInterval(sample);
-      const gone = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      await gone;
-    },
-  };
-}
-
-async function api(hub, method, path, body) {
-  const res = await fetch(`${hub.url}/api/v2${path}`, {
-    method,
-    headers: { authorization: `Bearer ${hub.token}`, 'content-type': 'application/json' },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const j = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(j)}`);
-  return j.data;
 }
 
 function fmtMs(ms) {

@@ -6,35 +6,37 @@
 // Prints figures and ratios; never passes or fails on time.
 //
 //   npm run build && flock /tmp/heavy.lock node --expose-gc bench/tableBrowser.mjs
-//   options: --rows=1000000 (table size), --runs=3 (opens measured; medians)
+//   options: --rows=1000000 (table size), --runs=3 (opens measured; medians), --sweep=100 (positions)
 //
 // Measured:
 // - open → first page drawn: from the command's start (SHOW FULL TABLES, DESCRIBE at the commit)
-//   until the first page's rows are on screen; and apart, from the first page's response reaching
-//   the grid to the second animation frame after (the aim: ≤ 300 ms after its response);
+//   until the first page's rows are on screen (the second animation frame after they reach the
+//   grid); and apart, from the first page's response parsed in the host (HubClient) to drawn (the
+//   aim: ≤ 300 ms after its response), split into host → grid (PageServer and the bench's bridge,
+//   a CDP `page.evaluate` where the extension has the webview's postMessage) and grid receipt →
+//   drawn; both ends read as epoch milliseconds (timeOrigin + now) in their own process;
 // - scroll to the last row: from setting scrollTop to the end until the last row is drawn (the
 //   host reads it from the end once the count is known);
-// - a sweep over 100 positions spread over the table (each settled), then memory:
+// - a sweep over 100 positions spread over the table, each until its rows are drawn (its time per
+//   position, and the API client's retries after a 429/503 of the hub, are reported), then memory:
 //   host = this process's JS heap + external + array buffers after a forced GC (the extension
 //   host's share: pages in flight, cursors), webview = the page's JS heap + backing stores after
 //   a forced GC; both minus their idle values before opening (the aim: ≤ 150 MB together).
 import * as esbuild from 'esbuild';
-import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import { BENCH_DB, hubApi, importCsv, startHub } from './client-common.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const HUB = join(ROOT, 'dist', 'hub.js');
 const arg = (name, d) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d);
 const ROWS = arg('rows', 1_000_000);
 const RUNS = arg('runs', 3);
 const PAGE = 500;
-const SWEEP = 100;
-const PART = 5 * 1024 * 1024;
+const SWEEP = arg('sweep', 100);
+let retries = 0;
 const log = (...a) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${a.join(' ')}\n`);
 if (typeof globalThis.gc !== 'function') log('warning: run with node --expose-gc for host memory after GC');
 
@@ -68,19 +70,23 @@ const hub = await startHub();
 try {
   log(`importing ${ROWS.toLocaleString('en-US')} rows × 10 columns`);
   const t0 = performance.now();
-  await api('POST', '/databases', { owner: 'bench', name: 'b', visibility: 'public' });
-  const op = await importCsv(makeCsv(ROWS), 'readings');
+  await hubApi(hub, 'POST', '/databases', { ...BENCH_DB, visibility: 'public' });
+  const op = await importCsv(hub, makeCsv(ROWS), { table: 'readings' });
   if (op.status !== 'succeeded') throw new Error(JSON.stringify(op));
   log(`imported in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  const branches = await api('GET', '/databases/bench/b/branches');
+  log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  const branches = await hubApi(hub, 'GET', '/databases/bench/b/branches');
   const commit = branches.find((b) => b.name === 'main').head_commit_sha;
 
   // The measured path goes through the extension's API client (retries, timeouts, 429 handling).
-  const client = new HubClient({ baseUrl: globalThis.hubUrl, token: globalThis.hubToken });
+  // Its retries (after a 429 or 503 of the hub) are counted from its debug log line.
+  const quiet = () => {};
+  const logger = { trace: quiet, info: quiet, warn: quiet, error: quiet, debug: (m) => (/ retry \d/.test(m) ? retries++ : 0) };
+  const client = new HubClient({ baseUrl: hub.url, token: hub.token, logger });
   const run = (sql, limit, signal) => client.runSql({ owner: 'bench', name: 'b' }, { ref: commit, q: sql, limit }, signal ? { signal } : {});
   const direct = async (q) => {
     const t = performance.now();
-    const r = await api('POST', '/databases/bench/b/sql', { ref: commit, q, limit: PAGE + 1 });
+    const r = await hubApi(hub, 'POST', '/databases/bench/b/sql', { ref: commit, q, limit: PAGE + 1 });
     if (r.status !== 'success' || r.rows.length !== PAGE) throw new Error(`baseline: ${r.status} ${r.message}`);
     return performance.now() - t;
   };
@@ -89,6 +95,10 @@ try {
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--js-flags=--expose-gc'],
   });
+  // Warm the hub's query workers (each loads the table's file on its first query), so neither the
+  // baseline nor the first open pays that once-only cost.
+  // One at a time: the hub runs one query per user at once and refuses a second that waits long.
+  for (let i = 0; i < 2; i++) for (const q of [`SELECT * FROM readings ORDER BY id LIMIT ${PAGE}`, `SELECT * FROM readings ORDER BY id DESC LIMIT ${PAGE}`]) await direct(q);
   const results = [];
   for (let r = 0; r < RUNS; r++) {
     // Baseline and measured runs alternate, so both see the same machine load.
@@ -109,14 +119,21 @@ try {
   console.log('| step | table browser | baseline (the page\'s SQL by fetch) | ratio |');
   console.log('|---|---|---|---|');
   console.log(`| open → first page drawn | ${ms(med('openToDrawn'))} | ${ms(med('baseFirst'))} | ${(med('openToDrawn') / med('baseFirst')).toFixed(2)}× |`);
-  console.log(`| first page: response → drawn | ${ms(med('responseToDrawn'))} | — | — |`);
+  console.log(`| open: catalog (SHOW FULL TABLES, DESCRIBE at the commit) | ${ms(med('catalogMs'))} | — | — |`);
+  console.log(`| open: first page's SQL, sent → response parsed in the host | ${ms(med('firstSql'))} | ${ms(med('baseFirst'))} | ${(med('firstSql') / med('baseFirst')).toFixed(2)}× |`);
+  console.log(`| first page: response → drawn (aim ≤ 300 ms) | ${ms(med('responseToDrawn'))} | — | — |`);
+  console.log(`| … of which host → grid (PageServer, bridge) / grid receipt → drawn | ${ms(med('hostToGrid'))} / ${ms(med('gridDraw'))} | — | — |`);
+  console.log(`| … host → grid split: response → PageServer posts / the bench's CDP bridge | ${ms(med('hostPost'))} / ${ms(med('hostToGrid') - med('hostPost'))} | — | — |`);
   console.log(`| scroll to the last row → drawn | ${ms(med('jump'))} | ${ms(med('baseLast'))} | ${(med('jump') / med('baseLast')).toFixed(2)}× |`);
   console.log(`| host memory over idle: during the sweep (max) / after | ${mb(med('hostDuring'))} / ${mb(med('hostAfter'))} | — | — |`);
   console.log(`| webview memory over idle: during the sweep (max) / after | ${mb(med('webDuring'))} / ${mb(med('webAfter'))} | — | — |`);
   console.log(`| host + webview over idle, after | ${mb(med('hostAfter') + med('webAfter'))} | — | — |`);
+  console.log(`| sweep over ${SWEEP} positions, each until drawn: total / per position p50 / max | ${(med('sweepMs') / 1000).toFixed(1)} s / ${ms(med('positionP50'))} / ${ms(med('positionMax'))} | — | — |`);
+  console.log(`| API client retries after a 429/503 during the sweep | ${med('sweepRetries')} | — | — |`);
+  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log(`reads by kind (last run): ${JSON.stringify(results[results.length - 1].reads)}; failed rows seen during the sweeps: ${results.map((x) => x.failedSeen).join(', ')}`);
 } finally {
-  hub.stop();
+  await hub.stop();
   rmSync(tmp, { recursive: true, force: true });
 }
 
@@ -143,10 +160,12 @@ async function measure(browser, commit, run) {
     trace?.push(`grid ${m.type}${'requestId' in m ? ` #${m.requestId} ${m.start ?? ''}` : ''}`);
     return server?.handle(m);
   });
-  await page.exposeFunction('firstDrawn', (responseToDrawn) => drawn({ at: performance.now(), responseToDrawn }));
+  await page.exposeFunction('firstDrawn', (times) => drawn(times));
   await page.addScriptTag({
     content: `
 globalThis.raf = () => new Promise((r) => requestAnimationFrame(() => r()));
+// Epoch milliseconds, comparable with the host's (performance.timeOrigin + now() in both).
+const epoch = () => performance.timeOrigin + performance.now();
 let first = true;
 globalThis.receive = (m) => {
   if (m.type === 'paged.show') {
@@ -154,11 +173,11 @@ globalThis.receive = (m) => {
     globalThis.scroller = document.querySelector('.vdb-grid');
     return;
   }
+  const receivedAt = epoch();
   globalThis.grid.receive(m);
   if (first && m.type === 'page.result' && m.start === 0) {
     first = false;
-    const t0 = performance.now();
-    globalThis.raf().then(globalThis.raf).then(() => globalThis.firstDrawn(performance.now() - t0));
+    globalThis.raf().then(globalThis.raf).then(() => globalThis.firstDrawn({ receivedAt, drawnAt: epoch() }));
   }
 };
 // Settled: no row on screen waiting (a failed page counts as answered; the sweep reports them).
@@ -170,14 +189,28 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
   const hostIdle = hostHeap();
 
   // Open: what Open Table does (catalog at the commit, the source, the grid's output), then the grid.
-  const t0 = performance.now();
+  const epoch = () => performance.timeOrigin + performance.now();
+  const openAt = epoch();
   const catalog = new TableCatalogCache((_h, _db, c, sql, signal) => run(sql, 10_000, signal));
   const { output, source } = await openTableAt({ target: { hostId: 'h', owner: 'bench', name: 'b', ref: 'main' }, commit, table: 'readings' }, catalog, run, PAGE);
+  const catalogMs = epoch() - openAt;
+  // When the first page's read was sent and when its rows were back in the host (HTTP response
+  // parsed by HubClient): "after its response arrives" counts from there.
+  const firstRead = {};
+  const read = source.read.bind(source);
+  source.read = async (start, end, view, signal) => {
+    const mark = start === 0 && firstRead.sentAt === undefined;
+    if (mark) firstRead.sentAt = epoch();
+    const rows = await read(start, end, view, signal);
+    if (mark) firstRead.responseAt = epoch();
+    return rows;
+  };
   trace = [];
   server = new PageServer({
     sourceId: output.sourceId,
     source,
     post: (m) => {
+      if (m.type === 'page.result' && m.start === 0 && firstRead.postedAt === undefined) firstRead.postedAt = epoch();
       trace.push(`${m.type}${'requestId' in m ? ` #${m.requestId} ${m.start}` : ''}${m.type === 'page.error' ? ` ${m.message}` : ''}`);
       void page.evaluate((x) => globalThis.receive(x), m);
     },
@@ -185,7 +218,12 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
   await page.evaluate((x) => globalThis.receive(x), { type: 'paged.show', output });
   server.start();
   const first = await firstDrawn;
-  const openToDrawn = first.at - t0;
+  const openToDrawn = first.drawnAt - openAt;
+  const firstSql = firstRead.responseAt - firstRead.sentAt;
+  const responseToDrawn = first.drawnAt - firstRead.responseAt;
+  const hostToGrid = first.receivedAt - firstRead.responseAt;
+  const hostPost = firstRead.postedAt - firstRead.responseAt;
+  const gridDraw = first.drawnAt - first.receivedAt;
   // The count known (the summary says "1,000,000 rows"), so the scroll height is the table's.
   await page.waitForFunction(() => /^[\d,]+ rows? ×/.test(document.querySelector('.vdb-summary')?.textContent ?? ''), null, { timeout: 120_000 });
 
@@ -202,13 +240,18 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
   });
 
   // A sweep over the whole table; memory sampled as it goes.
-  let hostDuring = 0;
-  let webDuring = 0;
+  const sweepAt = performance.now();
+  const retriesBefore = retries;
+  const perPosition = [];
+  let hostDuring = -Infinity;
+  let webDuring = -Infinity;
   let failedSeen = 0;
   for (let i = 0; i < SWEEP; i++) {
+    const at = performance.now();
     await page.evaluate((f) => { globalThis.scroller.scrollTop = globalThis.scroller.scrollHeight * f; }, (i * 0.618) % 1);
     try {
-      await page.waitForFunction(() => globalThis.settled(), null, { timeout: 60_000 });
+      await page.waitForFunction(() => globalThis.settled(), null, { timeout: 300_000 });
+      perPosition.push(performance.now() - at);
     } catch (e) {
       const pending = await page.evaluate(() => [...document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder')].slice(0, 3).map((c) => c.getAttribute('data-r')));
       log(`sweep ${i} did not settle: placeholder rows ${pending.join(',')}, host in flight ${server.inFlight}, reads ${source.reads.length}, messages ${JSON.stringify(trace.slice(-8))}`);
@@ -220,88 +263,18 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
       webDuring = Math.max(webDuring, (await webHeap()) - webIdle);
     }
   }
+  const sweepMs = performance.now() - sweepAt;
+  const sorted = perPosition.slice().sort((a, b) => a - b);
+  const positionP50 = sorted[Math.floor(sorted.length / 2)];
+  const positionMax = sorted[sorted.length - 1];
+  const sweepRetries = retries - retriesBefore;
   const hostAfter = hostHeap() - hostIdle;
   const webAfter = (await webHeap()) - webIdle;
   const reads = source.reads.reduce((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
   server.dispose();
   await page.close();
   if (failedSeen > 0) log(`${failedSeen} failed rows seen during the sweep: ${JSON.stringify(trace.filter((t) => t.startsWith('page.error')).slice(-3))}`);
-  return { openToDrawn, responseToDrawn: first.responseToDrawn, jump, hostDuring, hostAfter, webDuring, webAfter, reads, failedSeen };
-}
-
-// ---- hub helpers (as in bench/hub.mjs)
-
-async function startHub() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vdb-tbench-hub-'));
-  const cli = (args) => {
-    const r = spawnSync(process.execPath, [HUB, ...args, '--data', dataDir], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(r.stderr);
-    return r.stdout.trim();
-  };
-  cli(['user', 'add', 'bench']);
-  const token = cli(['token', 'create', '--user', 'bench']);
-  const child = spawn(process.execPath, [HUB, 'serve', '--data', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((res, rej) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /Hub listening on (\S+)/.exec(out);
-      if (m) res(m[1]);
-    });
-    child.on('exit', (c) => rej(new Error(`hub exited ${c}`)));
-  });
-  globalThis.hubUrl = url;
-  globalThis.hubToken = token;
-  return {
-    stop: () => {
-      child.kill('SIGTERM');
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function api(method, path, body, signal) {
-  const res = await fetch(`${globalThis.hubUrl}/api/v2${path}`, {
-    method,
-    headers: { authorization: `Bearer ${globalThis.hubToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    ...(signal ? { signal } : {}),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
-
-async function importCsv(data, table) {
-  const parts = Math.max(1, Math.ceil(data.length / PART));
-  const s = await api('POST', '/databases/bench/b/imports/uploads', { content_length: data.length, num_parts: parts, file_type: 'csv' });
-  const md5s = [];
-  const completed = [];
-  for (const p of s.parts) {
-    const chunk = data.subarray((p.part_number - 1) * PART, Math.min(data.length, p.part_number * PART));
-    md5s[p.part_number - 1] = createHash('md5').update(chunk).digest('base64');
-    const res = await fetch(p.url, { method: 'PUT', body: chunk });
-    if (!res.ok) throw new Error(`part ${p.part_number}: ${res.status}`);
-    completed.push({ part_number: p.part_number, etag: res.headers.get('etag') });
-  }
-  const ref = await api('POST', '/databases/bench/b/imports', {
-    branch_name: 'main',
-    table_name: table,
-    file_name: `${table}.csv`,
-    file_size: data.length,
-    file_type: 'csv',
-    import_operation: 'create',
-    token: s.token,
-    contents_key: s.contents_key,
-    completed_parts: completed,
-    file_parts_md5: createHash('md5').update(md5s.join('')).digest('base64'),
-    primary_keys: ['id'],
-  });
-  for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
-    const op = await api('GET', `/operations/${encodeURIComponent(ref.id)}`);
-    if (op.status === 'succeeded' || op.status === 'failed') return op;
-    await new Promise((r) => setTimeout(r, wait));
-  }
+  return { openToDrawn, catalogMs, firstSql, responseToDrawn, hostToGrid, hostPost, gridDraw, jump, sweepMs, positionP50, positionMax, sweepRetries, hostDuring, hostAfter, webDuring, webAfter, reads, failedSeen };
 }
 
 /** 10 columns: id (key), integers, text, a decimal, a date-time, a nullable text. */

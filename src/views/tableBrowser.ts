@@ -9,7 +9,7 @@ import type { QueryResult } from '../shared/wire';
 import type { StreamFormat } from '../shared/gridPaging';
 import { Notebooks } from '../shared/ids';
 import type { TableCatalogCache } from '../core/sql/tableCatalog';
-import { TableSource } from '../core/paging/tableSource';
+import { EXPORT_PAGE_SIZE, type TableSource } from '../core/paging/tableSource';
 import { openTableAt, tableTitle, type TableAt } from '../core/paging/tableOpening';
 import type { PageView } from '../core/paging/pageServer';
 import type { StreamedExport } from '../platform/streamedExport';
@@ -32,9 +32,6 @@ export interface TableBrowserDeps {
   /** Show Row History on a grid row (issue #15: `versionedDb.showRowHistory`). */
   showRowHistory?(req: RowHistoryRequest): unknown;
 }
-
-/** Rows per read when exporting (a fraction of any server cap; fewer round trips than the grid's pages). */
-const EXPORT_PAGE_SIZE = 2_000;
 
 export class TableBrowser implements vscode.Disposable {
   readonly panel: PagedGridPanel;
@@ -139,13 +136,10 @@ export class TableBrowser implements vscode.Disposable {
 
   private async export(format: StreamFormat, view: PageView): Promise<void> {
     const at = this.at;
+    if (!this.source) return;
     const columns = this.panel.currentOutput?.columns ?? [];
-    const source = new TableSource({
-      table: at.table,
-      columns: this.source?.columns ?? [],
-      run: (sql, limit, signal) => this.deps.run(at, sql, limit, signal),
-      pageSize: EXPORT_PAGE_SIZE,
-    });
+    // The shown table's source reads at the commit it opened at; the export gets its own pages.
+    const source = this.source.withPageSize(EXPORT_PAGE_SIZE);
     const abort = new AbortController();
     const totalRows = await source.count(view, abort.signal).catch(() => undefined);
     await this.deps.exportStreamed({

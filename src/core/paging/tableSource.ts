@@ -46,6 +46,9 @@ interface ViewState {
   total?: number;
 }
 
+/** Rows per read of a streamed export: a fraction of any server cap, fewer round trips than the grid's pages. */
+export const EXPORT_PAGE_SIZE = 2_000;
+
 /** Cursors kept per view; past this the oldest go (a million-row scroll keeps ~4,000). */
 const MAX_KEYS = 20_000;
 /** Views (sort + filters) whose cursors are kept. */
@@ -71,6 +74,14 @@ export class TableSource implements PageSource {
   /** Whether pages of the opening view are found by keyset (false: by position). */
   get keyed(): boolean {
     return keysetSupported(this.tableView({ sort: [], filters: [] }));
+  }
+
+  /**
+   * A new source over the same table, columns and runner (so at the same commit) reading pages of
+   * `pageSize` rows, with cursors of its own: what a streamed export reads while the grid goes on.
+   */
+  withPageSize(pageSize: number): TableSource {
+    return new TableSource({ table: this.table, columns: this.columns, run: this.run, pageSize });
   }
 
   checkView(view: PageView): string | undefined {

@@ -6,6 +6,7 @@ import type { QueryResult } from '../../../../src/shared/wire';
 import type { PageView } from '../../../../src/core/paging/pageServer';
 import { TableReadError, TableSource } from '../../../../src/core/paging/tableSource';
 import { PageServer } from '../../../../src/core/paging/pageServer';
+import { pagesOf } from '../../../../src/core/paging/pagesOf';
 import type { HostPagingMessage } from '../../../../src/shared/gridPaging';
 import type { TableColumnInfo } from '../../../../src/core/sql/tableQuery';
 import { SqliteEngine } from '../../../helpers/sqliteEngine';
@@ -122,6 +123,34 @@ describe('TableSource (pages of one table at one commit)', function () {
     const sorted = source('words', KEYLESS);
     assert.deepEqual(await readAll(sorted, { sort: [{ column: 'word', direction: 'asc' }], filters: [] }), engine.rows('SELECT word, n FROM words ORDER BY word ASC, n ASC'));
     assert.ok(sorted.reads.every((k) => k === 'first' || k === 'offset'));
+  });
+
+  it('an export copy (withPageSize) reads the whole sorted, filtered table in its own page size by keyset, its cursors apart from the grid\'s', async () => {
+    const grid = source();
+    await grid.read(0, PAGE, ALL, signal);
+    const copy = grid.withPageSize(250);
+    const view: PageView = { sort: [{ column: 'qty', direction: 'desc' }], filters: [{ column: 'label', op: 'contains', value: 'label 2' }] };
+    sent.length = 0;
+    const rows: (string | null)[][] = [];
+    let pages = 0;
+    for await (const page of pagesOf(copy, view, 250, signal)) {
+      rows.push(...page);
+      pages++;
+    }
+    const plain = engine.rows("SELECT id, label, qty FROM items WHERE label LIKE '%label 2%' ORDER BY qty DESC, id ASC");
+    assert.ok(plain.length > 250, 'enough rows for two pages');
+    assert.deepEqual(rows, plain);
+    assert.equal(pages, Math.ceil(plain.length / 250));
+    assert.match(sent[0]!, /LIMIT 250\b/);
+    assert.deepEqual(copy.reads, ['first', ...Array(pages - 1).fill('after')]);
+    assert.ok(sent.every((q) => !/OFFSET/.test(q)), 'no OFFSET in an export');
+    assert.deepEqual(grid.reads, ['first'], 'the grid\'s source read nothing more');
+    // Its pages are planned in its own size: the last 250-row page of the whole table comes from the end.
+    const jump = grid.withPageSize(250);
+    assert.equal(await jump.count(ALL, signal), N);
+    const lastStart = Math.floor((N - 1) / 250) * 250;
+    assert.deepEqual((await jump.read(lastStart, N, ALL, signal)).rows, engine.rows('SELECT id, label, qty FROM items ORDER BY id').slice(lastStart));
+    assert.deepEqual(jump.reads, ['last']);
   });
 
   it('checkView refuses an unknown column in a sort or a filter, naming it', () => {
