@@ -106,6 +106,9 @@ async function installCodeServer(log) {
   const env = npmEnv({
     PATH: `${join(p.nodeHome, 'bin')}:${process.env.PATH}`,
     npm_config_nodedir: p.nodeHome,
+    // Most of the install is node-gyp compiling native modules one file at a time; with every
+    // core it ends sooner, and in CI it is what the integration and e2e suites wait for.
+    JOBS: process.env.JOBS ?? 'max',
   });
   await run('npm', ['install', '--global', '--prefix', CS_PREFIX, '--no-audit', '--no-fund', `code-server@${CODE_SERVER_VERSION}`], { env });
   // npm 11 may skip the package's install scripts; run them ourselves (both are idempotent).
