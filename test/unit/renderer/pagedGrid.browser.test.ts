@@ -193,18 +193,23 @@ describeIfChromium('paged result grid in Chromium', function () {
   });
   }
 
+  /** 1,000 rows of 4 columns in pages of 100, page 1 drawn; row 250 (page 3) has a long id and a long label. */
+  async function mountWithWideRow250(): Promise<void> {
+      await page.evaluate(`(function () {
+        var plain = window.cell;
+        window.cell = function (i, c) {
+          if (i === 250 && c === 0) return '12345678901234567';
+          if (i === 250 && c === 1) return 'a label far longer than any on the first page';
+          return plain(i, c);
+        };
+        mountPaged(1000, 100, 4);
+      })()`);
+      await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+  }
+
   it('a value on a later page much wider than the first page\'s widens its column when the page arrives; the header stays on its column', async () => {
     // Page 1 has ids of 1 to 3 digits and short labels; row 250 (page 3) a long id and a long label.
-    await page.evaluate(`(function () {
-      var plain = window.cell;
-      window.cell = function (i, c) {
-        if (i === 250 && c === 0) return '12345678901234567';
-        if (i === 250 && c === 1) return 'a label far longer than any on the first page';
-        return plain(i, c);
-      };
-      mountPaged(1000, 100, 4);
-    })()`);
-    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+    await mountWithWideRow250();
     const firstWidths = await page.evaluate('window.grid.model.widths.slice()');
     await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 245 * 22`);
     await page.waitForSelector('.vdb-cell[data-r="250"][data-c="1"]:not(.placeholder)');
@@ -257,16 +262,7 @@ describeIfChromium('paged result grid in Chromium', function () {
   });
 
   it('a column the user resized keeps that width when a wider page arrives; the others still widen', async () => {
-    await page.evaluate(`(function () {
-      var plain = window.cell;
-      window.cell = function (i, c) {
-        if (i === 250 && c === 0) return '12345678901234567';
-        if (i === 250 && c === 1) return 'a label far longer than any on the first page';
-        return plain(i, c);
-      };
-      mountPaged(1000, 100, 4);
-    })()`);
-    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+    await mountWithWideRow250();
     const before = (await page.locator('.vdb-hcell[data-col="1"]').boundingBox())!;
     const grip = (await page.locator('.vdb-resizer[data-resize="1"]').boundingBox())!;
     await page.mouse.move(grip.x + 3, grip.y + 5);
