@@ -20,13 +20,10 @@
 //   backing stores after GC), each after the whole scroll minus before the view opened;
 // - baseline: the same page queries, the same SQL text in the same order, sent raw with fetch (no
 //   parsing, no paging layer, no grid); and one raw query of the whole diff for reference.
-import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium } from 'playwright-core';
+import { hubApi, importCsv, startHub } from './client-common.mjs';
 import { loadDiffTableSpec, loadTableChanges, pinChanges } from '../src/core/review/changesPin.ts';
 import { DiffPageSource } from '../src/core/review/diffSource.ts';
 import { PageServer } from '../src/core/paging/pageServer.ts';
@@ -34,91 +31,16 @@ import { HubClient } from '../src/api/hubClient.ts';
 
 const ROWS = Number(process.env.BENCH_DIFF_ROWS ?? 100_000);
 const PAGE = 500;
-const HUB = join(process.cwd(), 'dist', 'hub.js');
-const PART = 5 * 1024 * 1024;
 const log = (...a) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${a.join(' ')}\n`);
 const gc = globalThis.gc;
 if (!gc) throw new Error('run with node --expose-gc (host memory is measured after a GC)');
 
 // ---------------------------------------------------------------- the hub and the data
 
-async function startHub() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vdb-pulldiff-'));
-  const cli = (args) => {
-    const r = spawnSync(process.execPath, [HUB, ...args, '--data', dataDir], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(r.stderr);
-    return r.stdout.trim();
-  };
-  cli(['user', 'add', 'bench']);
-  const token = cli(['token', 'create', '--user', 'bench']);
-  const child = spawn(process.execPath, [HUB, 'serve', '--data', dataDir, '--port', '0', '--max-rows', '1000000'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((res, rej) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /Hub listening on (\S+)/.exec(out);
-      if (m) res(m[1]);
-    });
-    child.on('exit', (c) => rej(new Error(`hub exited ${c}`)));
-  });
-  return {
-    url,
-    token,
-    async stop() {
-      const gone = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await gone;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function api(hub, method, path, body) {
-  const res = await fetch(`${hub.url}/api/v2${path}`, {
-    method,
-    headers: { authorization: `Bearer ${hub.token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
-
-async function waitFor(hub, id) {
-  for (let wait = 20; ; wait = Math.min(wait * 2, 500)) {
-    const op = await api(hub, 'GET', `/operations/${encodeURIComponent(id)}`);
-    if (op.status === 'succeeded') return op;
-    if (op.status === 'failed') throw new Error(JSON.stringify(op.error));
-    await new Promise((r) => setTimeout(r, wait));
-  }
-}
-
-async function importCsv(hub, data, operation, branch) {
-  const parts = Math.max(1, Math.ceil(data.length / PART));
-  const s = await api(hub, 'POST', '/databases/bench/b/imports/uploads', { content_length: data.length, num_parts: parts, file_type: 'csv' });
-  const md5s = [];
-  const completed = [];
-  for (const p of s.parts) {
-    const chunk = data.subarray((p.part_number - 1) * PART, Math.min(data.length, p.part_number * PART));
-    md5s[p.part_number - 1] = createHash('md5').update(chunk).digest('base64');
-    const res = await fetch(p.url, { method: 'PUT', body: chunk });
-    if (!res.ok) throw new Error(`part ${p.part_number}: ${res.status}`);
-    completed.push({ part_number: p.part_number, etag: res.headers.get('etag') });
-  }
-  const ref = await api(hub, 'POST', '/databases/bench/b/imports', {
-    branch_name: branch,
-    table_name: 'items',
-    file_name: 'items.csv',
-    file_size: data.length,
-    file_type: 'csv',
-    import_operation: operation,
-    token: s.token,
-    contents_key: s.contents_key,
-    completed_parts: completed,
-    file_parts_md5: createHash('md5').update(md5s.join('')).digest('base64'),
-    primary_keys: ['id'],
-  });
-  await waitFor(hub, ref.id);
+/** Imports `items` through the API; throws when the import fails. */
+async function importItems(hub, data, operation, branch) {
+  const op = await importCsv(hub, data, { table: 'items', operation, branch });
+  if (op.status !== 'succeeded') throw new Error(`import into ${branch}: ${JSON.stringify(op.error)}`);
 }
 
 function itemsCsv(rows, priceShift) {
@@ -139,18 +61,18 @@ function hostBytes() {
 const mb = (b) => `${(b / 1048576).toFixed(1)} MB`;
 const ms = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} ms`);
 
-const hub = await startHub();
+const hub = await startHub({ serveArgs: ['--max-rows', '1000000'] });
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--js-flags=--expose-gc'],
 });
 try {
   log(`setup: ${ROWS.toLocaleString('en-US')} rows on main, every one repriced on "changed"`);
-  await api(hub, 'POST', '/databases', { owner: 'bench', name: 'b', visibility: 'public' });
-  await importCsv(hub, itemsCsv(ROWS, 0), 'create', 'main');
-  await api(hub, 'POST', '/databases/bench/b/branches', { name: 'changed', from: { branch: 'main' } });
-  await importCsv(hub, itemsCsv(ROWS, 1), 'update', 'changed');
-  const pull = await api(hub, 'POST', '/databases/bench/b/pulls', { title: 'Reprice everything', from_branch: { database: { owner: 'bench', name: 'b' }, branch_name: 'changed' }, to_branch: { database: { owner: 'bench', name: 'b' }, branch_name: 'main' } });
+  await hubApi(hub, 'POST', '/databases', { owner: 'bench', name: 'b', visibility: 'public' });
+  await importItems(hub, itemsCsv(ROWS, 0), 'create', 'main');
+  await hubApi(hub, 'POST', '/databases/bench/b/branches', { name: 'changed', from: { branch: 'main' } });
+  await importItems(hub, itemsCsv(ROWS, 1), 'update', 'changed');
+  const pull = await hubApi(hub, 'POST', '/databases/bench/b/pulls', { title: 'Reprice everything', from_branch: { database: { owner: 'bench', name: 'b' }, branch_name: 'changed' }, to_branch: { database: { owner: 'bench', name: 'b' }, branch_name: 'main' } });
   log(`pull #${pull.pull_number} open`);
 
   /** Every page query the view sends, in order, for the baseline. */
@@ -168,7 +90,7 @@ try {
     return t;
   };
   // Warm the hub's engine workers on this database.
-  await api(hub, 'POST', '/databases/bench/b/sql', { ref: 'main', q: 'SELECT COUNT(*) FROM items', limit: 10 });
+  await hubApi(hub, 'POST', '/databases/bench/b/sql', { ref: 'main', q: 'SELECT COUNT(*) FROM items', limit: 10 });
 
   // ---- the page with the grid
   const bundle = await esbuild.build({ entryPoints: [join(process.cwd(), 'src/renderer/resultGrid.ts')], bundle: true, write: false, format: 'iife', globalName: 'VdbGrid', platform: 'browser', target: 'es2022', minify: true });
@@ -262,7 +184,7 @@ try {
 
   // ---- baseline: the same page queries raw, in the same order; and one whole-diff query
   const r0 = performance.now();
-  for (const { ms: _ms, ...s } of sent) await api(hub, 'POST', '/databases/bench/b/sql', s);
+  for (const { ms: _ms, ...s } of sent) await hubApi(hub, 'POST', '/databases/bench/b/sql', s);
   const rawPages = performance.now() - r0;
   // ---- one page: as the view got it (the hub serves a page from its copy of the diff from the
   // second page on) and
@@ -271,12 +193,12 @@ try {
   const step = Math.max(1, Math.floor(sent.length / 10));
   const sample = sent.filter((_, i) => i % step === 0).slice(0, 10);
   const s0 = performance.now();
-  for (const { ms: _ms, ...s } of sample) await api(hub, 'POST', '/databases/bench/b/sql', { ...s, q: `SELECT * FROM (${s.q}) AS page` });
+  for (const { ms: _ms, ...s } of sample) await hubApi(hub, 'POST', '/databases/bench/b/sql', { ...s, q: `SELECT * FROM (${s.q}) AS page` });
   const wholePerPage = (performance.now() - s0) / sample.length;
   const viewPageMs = sent.slice(2).map((s) => s.ms).sort((a, b) => a - b);
   const medianViewPage = viewPageMs[Math.floor(viewPageMs.length / 2)] ?? 0;
   const w0 = performance.now();
-  const whole = await api(hub, 'POST', '/databases/bench/b/sql', { ref: pinned.pair.to, q: `SELECT * FROM DOLT_DIFF('${pinned.pair.from}', '${pinned.pair.to}', 'items')`, limit: ROWS + 1 });
+  const whole = await hubApi(hub, 'POST', '/databases/bench/b/sql', { ref: pinned.pair.to, q: `SELECT * FROM DOLT_DIFF('${pinned.pair.from}', '${pinned.pair.to}', 'items')`, limit: ROWS + 1 });
   const rawWhole = performance.now() - w0;
   if (whole.rows.length !== ROWS) throw new Error(`raw whole diff: ${whole.status} ${whole.rows.length}`);
 
