@@ -1,12 +1,15 @@
 // Bundles every runtime of the extension. Each entry says where it runs:
 //  - dist/extension.js  VS Code extension host (Node, CJS, `vscode` external)
 //  - further entries (hub, renderer, webviews) are added by their owners below.
-// `--production` minifies and drops sourcemaps; `--watch` rebuilds on change.
+// `--production` minifies and drops sourcemaps; `--watch` rebuilds on change; `--outdir=DIR`
+// writes the bundles to DIR instead of dist/ (scripts/package.mjs builds a release there, so
+// packaging never rewrites the dist/ that tests and the hub run from).
 import * as esbuild from 'esbuild';
 import * as path from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const OUT = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) || 'dist';
 
 /** @type {esbuild.BuildOptions} */
 const common = {
@@ -68,7 +71,7 @@ function lazyBundle(source, file) {
   return {
     ...common,
     entryPoints: [source],
-    outfile: `dist/${file}`,
+    outfile: `${OUT}/${file}`,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -86,7 +89,7 @@ const builds = [
   {
     ...common,
     entryPoints: ['src/hub/main.ts'],
-    outfile: 'dist/hub.js',
+    outfile: `${OUT}/hub.js`,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -96,7 +99,7 @@ const builds = [
   {
     ...common,
     entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
+    outfile: `${OUT}/extension.js`,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -117,7 +120,7 @@ const builds = [
   {
     ...common,
     entryPoints: ['src/webview/pull.ts'],
-    outfile: 'dist/webview/pull.js',
+    outfile: `${OUT}/webview/pull.js`,
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
@@ -127,7 +130,7 @@ const builds = [
   {
     ...common,
     entryPoints: ['src/renderer/notebookRenderer.ts'],
-    outfile: 'dist/renderer.js',
+    outfile: `${OUT}/renderer.js`,
     platform: 'browser',
     format: 'esm',
     target: 'es2022',
@@ -136,7 +139,7 @@ const builds = [
   {
     ...common,
     entryPoints: ['src/renderer/resultPanel.ts'],
-    outfile: 'dist/resultPanel.js',
+    outfile: `${OUT}/resultPanel.js`,
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
@@ -147,7 +150,7 @@ const builds = [
   {
     ...common,
     entryPoints: ['src/renderer/changesView.ts'],
-    outfile: 'dist/changesView.js',
+    outfile: `${OUT}/changesView.js`,
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
@@ -158,8 +161,8 @@ const builds = [
 // The hub's engine loads dist/sqlite3.wasm (beside dist/hub.js) at run time.
 {
   const { copyFileSync, mkdirSync } = await import('node:fs');
-  mkdirSync('dist', { recursive: true });
-  copyFileSync('node_modules/@dolthub/doltlite-wasm/sqlite3.wasm', 'dist/sqlite3.wasm');
+  mkdirSync(OUT, { recursive: true });
+  copyFileSync('node_modules/@dolthub/doltlite-wasm/sqlite3.wasm', path.join(OUT, 'sqlite3.wasm'));
 }
 
 if (watch) {
@@ -172,5 +175,5 @@ if (watch) {
   }
   // What dist/extension.js is made of, for bench/activation.mjs (never packaged: .vscodeignore).
   const { writeFileSync } = await import('node:fs');
-  for (const r of results) if (r.metafile) writeFileSync('dist/extension.meta.json', JSON.stringify(r.metafile));
+  for (const r of results) if (r.metafile) writeFileSync(path.join(OUT, 'extension.meta.json'), JSON.stringify(r.metafile));
 }

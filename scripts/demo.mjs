@@ -44,7 +44,7 @@ function which(cmd) {
   return r.status === 0 ? r.stdout.trim() : undefined;
 }
 
-async function seedHub() {
+async function seedHub(hubJs) {
   if (args.includes('--fresh')) rmSync(HUB_DATA, { recursive: true, force: true });
   if (existsSync(HUB_DATA) && readdirSync(HUB_DATA).length > 0) {
     log(`using the hub data in ${HUB_DATA} (run with --fresh to start over)`);
@@ -52,7 +52,7 @@ async function seedHub() {
   }
   mkdirSync(HUB_DATA, { recursive: true });
   log(`seeding the local hub in ${HUB_DATA}`);
-  await runAsync(process.execPath, [join(ROOT, 'dist', 'hub.js'), 'seed', '--data', HUB_DATA]);
+  await runAsync(process.execPath, [hubJs, 'seed', '--data', HUB_DATA]);
 }
 
 function writeWorkspace() {
@@ -148,10 +148,10 @@ async function main() {
   const code = desktop ? which('code') : undefined;
   if (desktop && !code) throw new Error('--desktop: no `code` on PATH');
   const toolchain = desktop ? undefined : await ensureToolchain({ log });
-  const vsix = await buildVsix({ log });
+  const { vsix, hubJs } = await buildVsix({ log });
   const { bytes } = checkVsix(vsix);
   log(`built the extension (${(bytes / 1024).toFixed(0)} KiB .vsix)`);
-  await seedHub();
+  await seedHub(hubJs);
   writeWorkspace();
   if (desktop) await runDesktop(code, vsix);
   else await runCodeServer(toolchain, vsix);

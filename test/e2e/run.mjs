@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { createHelpers, scenarioContext } from './lib/context.mjs';
+import { DEV_HUB } from './lib/hub.mjs';
 import { startLane, TRACE } from './lib/lane.mjs';
 import { watchPage } from './lib/logs.mjs';
 import { startStress } from './lib/stress.mjs';
@@ -120,8 +121,9 @@ async function main() {
   if (SCALE !== 1) log(`timeouts scaled by ${SCALE.toFixed(2)}`);
   const toolchain = await ensureToolchain({ log });
   // E2E_VSIX / E2E_HUB_TEMPLATE reuse a package and a seeded hub folder made by an earlier step
-  // (say, a loop running each scenario alone on the same build); by default both are made here.
-  const vsix = process.env.E2E_VSIX || (await buildVsix({ log }));
+  // (say, a loop running each scenario alone on the same build); by default both are made here,
+  // and the hubs run the hub bundle the package carries (with E2E_VSIX, dist/hub.js of `npm run build`).
+  const { vsix, hubJs } = process.env.E2E_VSIX ? { vsix: process.env.E2E_VSIX, hubJs: DEV_HUB } : await buildVsix({ log });
   const { files, bytes } = checkVsix(vsix);
   log(`vsix: ${files.length} files, ${(bytes / 1024).toFixed(0)} KiB, only dist/media/manifest/docs`);
 
@@ -144,6 +146,7 @@ async function main() {
       label: laneCount > 1 ? `[${n + 1}] ` : '',
       toolchain,
       vsix,
+      hubJs,
       browser,
       artifacts: ARTIFACTS,
       cleanups,

@@ -1,5 +1,6 @@
-// Starts a seeded local hub (dist/hub.js, built by `npm run build`/`npm run package`) in a fresh
-// data folder on a free port, for the end-to-end and integration runners, and the demo.
+// Starts a seeded local hub (dist/hub.js, built by `npm run build`, or the one a package carries:
+// `hubJs` from lib/vsix.mjs buildVsix) in a fresh data folder on a free port, for the end-to-end
+// and integration runners.
 // Same steps as test/helpers/hub.ts, in plain .mjs so the runners need no TypeScript loader.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -7,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './toolchain.mjs';
 
-const HUB = join(ROOT, 'dist', 'hub.js');
+export const DEV_HUB = join(ROOT, 'dist', 'hub.js');
 
-function runHub(args, { timeoutMs = 120_000 } = {}) {
+function runHub(hubJs, args, { timeoutMs = 120_000 } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HUB, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [hubJs, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`hub ${args[0]} timed out`)); }, timeoutMs);
@@ -21,7 +22,7 @@ function runHub(args, { timeoutMs = 120_000 } = {}) {
     child.on('close', (code) => {
       clearTimeout(timer);
       if (code === 0) resolve(out);
-      else reject(new Error(`'node dist/hub.js ${args.join(' ')}' failed (exit ${code}):\n${err || out}`));
+      else reject(new Error(`'node ${hubJs} ${args.join(' ')}' failed (exit ${code}):\n${err || out}`));
     });
   });
 }
@@ -36,8 +37,8 @@ function parseToken(stdout) {
 }
 
 /** Starts `hub serve` on DATA and resolves { child, url, output() } once it listens. */
-async function serve(data, port) {
-  const child = spawn(process.execPath, [HUB, 'serve', '--data', data, '--port', String(port)], {
+async function serve(hubJs, data, port) {
+  const child = spawn(process.execPath, [hubJs, 'serve', '--data', data, '--port', String(port)], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -69,12 +70,13 @@ function stopChild(child) {
  * Seeds DATA (a new temp folder unless given; a copy of `from` when given) and serves it on a free port.
  * Returns { url, dataDir, token(user), api(path, init), reset(), stop() }.
  *
+ * `hubJs` is the hub bundle to run (default dist/hub.js).
  * With `template: true` the seeded folder (with a token per `users`) is kept aside, and
  * `reset()` serves a fresh copy of it on the same port: every scenario starts from the seed,
  * whatever the scenarios before it (or its own first attempt) merged, forked or created.
  */
-export async function startHub({ dataDir, seed = true, template = false, from, users = ['alice', 'bob', 'carol'], log = () => {} } = {}) {
-  if (!existsSync(HUB)) throw new Error(`${HUB} is missing: run 'npm run build' first`);
+export async function startHub({ hubJs = DEV_HUB, dataDir, seed = true, template = false, from, users = ['alice', 'bob', 'carol'], log = () => {} } = {}) {
+  if (!existsSync(hubJs)) throw new Error(`${hubJs} is missing: run 'npm run build' first`);
   const data = dataDir ?? mkdtempSync(join(tmpdir(), 'vdb-hub-'));
   let templateDir;
   const tokens = new Map();
@@ -84,14 +86,14 @@ export async function startHub({ dataDir, seed = true, template = false, from, u
     cpSync(from, data, { recursive: true });
   } else if (seed) {
     log(`hub: seeding ${data}`);
-    await runHub(['seed', '--data', data]);
+    await runHub(hubJs, ['seed', '--data', data]);
   }
   if (template) {
-    for (const user of users) tokens.set(user, parseToken(await runHub(['token', 'create', '--user', user, '--data', data])));
+    for (const user of users) tokens.set(user, parseToken(await runHub(hubJs, ['token', 'create', '--user', user, '--data', data])));
     templateDir = mkdtempSync(join(tmpdir(), 'vdb-hub-template-'));
     cpSync(data, templateDir, { recursive: true });
   }
-  let server = await serve(data, 0);
+  let server = await serve(hubJs, data, 0);
   const url = server.url;
   const port = Number(new URL(url).port);
   log(`hub: listening on ${url}`);
@@ -99,7 +101,7 @@ export async function startHub({ dataDir, seed = true, template = false, from, u
   /** A personal access token for `user`; those made for the template survive reset(). */
   async function token(user = 'alice') {
     if (tokens.has(user)) return tokens.get(user);
-    const made = parseToken(await runHub(['token', 'create', '--user', user, '--data', data]));
+    const made = parseToken(await runHub(hubJs, ['token', 'create', '--user', user, '--data', data]));
     // A token made after the template was copied is gone at the next reset: do not keep it.
     if (!templateDir) tokens.set(user, made);
     return made;
@@ -129,7 +131,7 @@ export async function startHub({ dataDir, seed = true, template = false, from, u
     await stopChild(server.child);
     for (const name of readdirSync(data)) rmSync(join(data, name), { recursive: true, force: true });
     cpSync(templateDir, data, { recursive: true });
-    server = await serve(data, port);
+    server = await serve(hubJs, data, port);
     if (server.url !== url) throw new Error(`hub came back on ${server.url}, not ${url}`);
   }
 
@@ -142,7 +144,7 @@ export async function startHub({ dataDir, seed = true, template = false, from, u
     try {
       return await during();
     } finally {
-      server = await serve(data, port);
+      server = await serve(hubJs, data, port);
       if (server.url !== url) throw new Error(`hub came back on ${server.url}, not ${url}`);
     }
   }

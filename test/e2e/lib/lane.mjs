@@ -16,9 +16,9 @@ export const TRACE = ['dom', 'screenshots', 'off'].includes(process.env.E2E_TRAC
  * Starts lane `n` and registers its stops in `cleanups` (run in reverse order by the runner).
  * `label` prefixes its log lines ('' when the run has one lane).
  */
-export async function startLane({ n, label, toolchain, vsix, browser, artifacts, cleanups, hubTemplate, log }) {
+export async function startLane({ n, label, toolchain, vsix, hubJs, browser, artifacts, cleanups, hubTemplate, log }) {
   const laneLog = (m) => log(`${label}${m}`);
-  const hub = await startHub({ template: true, from: hubTemplate, log: laneLog });
+  const hub = await startHub({ hubJs, template: true, from: hubTemplate, log: laneLog });
   cleanups.push(() => hub.stop());
   const vscode = await startCodeServer({
     toolchain,

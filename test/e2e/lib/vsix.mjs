@@ -6,21 +6,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './toolchain.mjs';
 
-export const VSIX = join(ROOT, 'dist', 'versioned-db.vsix');
-
 /** Files a .vsix may hold under extension/ (vsce adds its own manifest files at the root). */
 const ALLOWED = [/^dist\//, /^media\//, /^package\.json$/, /^readme\.md$/i, /^license(\.(md|txt))?$/i, /^changelog\.md$/i];
 const FORBIDDEN_IN_DIST = [/\.map$/, /\.vsix$/, /\.meta\.json$/];
 
 /**
- * Runs `npm run package` (production bundle + vsce, as a release would), with the package written
- * to a path private to this run (`-- --out`, the last --out wins): other runs in the same tree
- * may be rewriting dist/versioned-db.vsix while this one installs it. Resolves that path.
+ * Runs `npm run package`'s script (scripts/package.mjs: production bundle + vsce, as a release
+ * would) in a temp folder private to this run, so other runs in the same tree (and the suites
+ * running from dist/) never see it half-written. Resolves { vsix, stage, hubJs }: the package, the
+ * folder it was built in, and the local hub bundle it carries (the staged dist/hub.js), which the
+ * runners serve.
  */
-export function buildVsix({ log = () => {}, out = join(mkdtempSync(join(tmpdir(), 'vdb-vsix-')), 'versioned-db.vsix') } = {}) {
+export function buildVsix({ log = () => {} } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'vdb-vsix-'));
+  const out = join(dir, 'versioned-db.vsix');
+  const stage = join(dir, 'stage');
   log('vsix: npm run package');
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'package', '--', '--out', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'package.mjs'), '--out', out, '--stage', stage], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => { output += d; });
     child.stderr.on('data', (d) => { output += d; });
@@ -28,7 +31,7 @@ export function buildVsix({ log = () => {}, out = join(mkdtempSync(join(tmpdir()
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`npm run package failed (exit ${code}):\n${output}`));
       if (!existsSync(out)) return reject(new Error(`npm run package did not write ${out}:\n${output}`));
-      resolve(out);
+      resolve({ vsix: out, stage, hubJs: join(stage, 'dist', 'hub.js') });
     });
   });
 }
