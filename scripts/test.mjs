@@ -1,15 +1,19 @@
 // `npm test` after bootstrap: every suite, two at a time where they share nothing, so a 2-core
 // machine stays busy (most suites keep about one core busy; run one after the other, the whole
-// took over 20 minutes). What may run beside what:
+// took over 20 minutes). What may run beside what, and why:
 //
 // - the pinned Node 24 + code-server install (test/e2e/lib/toolchain.mjs) starts at once in the
-//   background (mostly download and a native compile) and does not take a slot;
-// - build first; then typecheck, unit, hub, contract and scripts, two at a time, longest first;
-// - integration as soon as the toolchain is installed and a slot is free (its runner skips its own
-//   build of dist/, made here, so the hub tests that run dist/hub.js never see it half-written);
-// - scripts, then e2e, last and alone: both package the extension (a production build over dist/,
-//   which the suites before them run from), and e2e runs two VS Code windows side by side itself
-//   (test/e2e/run.mjs).
+//   background (download and a native compile, about one core) and does not take a slot;
+// - e2e, the longest suite by far (about 12 minutes), starts the moment the toolchain is there,
+//   whatever else runs: it packages the extension in a folder of its own (scripts/package.mjs), so
+//   it shares nothing with the suites that run from dist/. It takes one of the two slots;
+// - build first; then typecheck, unit, hub, contract, integration (once the toolchain is there)
+//   and scripts, in the slots left, longest first. Integration's runner skips its own build of
+//   dist/, made here, so the hub tests that run dist/hub.js never see it half-written.
+//
+// The toolchain install and e2e are what the run waits for, so the other suites run at a lower
+// CPU priority (nice 5): where they compete for a core, the critical path gets it. None of them
+// gates on wall time.
 //
 // Each step's output is streamed with its name in front and kept whole in .artifacts/test/<step>.log.
 // After a step fails no new step starts; the ones running finish, then the summary names the
@@ -25,21 +29,25 @@ const LOGS = join(ROOT, '.artifacts', 'test');
 const SLOTS = 2;
 
 /**
- * name, npm script, the steps it needs first, and how it runs: 'background' (no slot),
- * 'slot' (one of SLOTS) or 'alone' (nothing else running).
+ * name, npm script, the steps it needs first, how it runs: 'background' (no slot), 'slot' (one of
+ * SLOTS, when one is free) or 'critical' (at once, taking a slot: no new slot step starts until
+ * one is free again), and whether it runs at the lower priority.
  */
 const STEPS = [
   { name: 'toolchain', run: 'node test/e2e/lib/toolchain.mjs', needs: [], mode: 'background' },
-  { name: 'build', script: 'build', needs: [], mode: 'slot' },
-  { name: 'hub', script: 'test:hub', needs: ['build'], mode: 'slot' },
-  { name: 'typecheck', script: 'typecheck', needs: [], mode: 'slot' },
-  { name: 'unit', script: 'test:unit', needs: ['build'], mode: 'slot' },
-  { name: 'integration', script: 'test:integration', needs: ['build', 'toolchain'], mode: 'slot', env: { VDB_DIST_BUILT: '1' } },
-  { name: 'contract', script: 'test:contract', needs: ['build'], mode: 'slot' },
-  // The demo it starts packages the extension, a production build over dist/: alone, like e2e.
-  { name: 'scripts', script: 'test:scripts', needs: ['build', 'toolchain', 'hub', 'typecheck', 'unit', 'integration', 'contract'], mode: 'alone' },
-  { name: 'e2e', script: 'test:e2e', needs: ['build', 'toolchain', 'hub', 'typecheck', 'unit', 'integration', 'contract', 'scripts'], mode: 'alone' },
+  { name: 'e2e', script: 'test:e2e', needs: ['toolchain'], mode: 'critical' },
+  { name: 'build', script: 'build', needs: [], mode: 'slot', low: true },
+  { name: 'hub', script: 'test:hub', needs: ['build'], mode: 'slot', low: true },
+  { name: 'typecheck', script: 'typecheck', needs: [], mode: 'slot', low: true },
+  { name: 'unit', script: 'test:unit', needs: ['build'], mode: 'slot', low: true },
+  { name: 'integration', script: 'test:integration', needs: ['build', 'toolchain'], mode: 'slot', low: true, env: { VDB_DIST_BUILT: '1' } },
+  { name: 'contract', script: 'test:contract', needs: ['build'], mode: 'slot', low: true },
+  // Its demo test packages the extension (in a folder of its own) and starts code-server.
+  { name: 'scripts', script: 'test:scripts', needs: ['build', 'toolchain'], mode: 'slot', low: true },
 ];
+
+/** The `nice` increment of the steps off the critical path. */
+const LOW_PRIORITY = 5;
 
 /** package.json's scripts: each step runs its script as npm would, minus npm in between (see runStep). */
 const SCRIPTS = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
@@ -80,7 +88,10 @@ function runStep(step) {
   const command = step.run ?? SCRIPTS[step.script];
   if (!command) throw new Error(`package.json has no script '${step.script}'`);
   const env = { ...process.env, ...step.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}` };
-  const child = spawn('sh', ['-c', `exec ${command}`], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // `nice` (coreutils) lowers the priority of the shell and everything the suite starts.
+  const argv = ['sh', '-c', `exec ${command}`];
+  const [cmd, ...args] = step.low ? ['nice', '-n', String(LOW_PRIORITY), ...argv] : argv;
+  const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   child.on('close', () => children.delete(child));
   for (const stream of [child.stdout, child.stderr]) {
@@ -123,15 +134,10 @@ async function main() {
     const waiting = steps.filter((s) => status.get(s.name).state === 'waiting');
     if (!failed) {
       let slotsUsed = running.filter((s) => s.mode !== 'background').length;
-      const aloneRunning = running.some((s) => s.mode === 'alone');
       for (const step of waiting) {
         if (!step.needs.every((d) => status.get(d).state === 'passed')) continue;
         if (step.mode === 'background') { start(step); continue; }
-        if (aloneRunning) continue;
-        if (step.mode === 'alone') {
-          if (slotsUsed === 0) { start(step); slotsUsed = SLOTS; }
-          continue;
-        }
+        if (step.mode === 'critical') { start(step); slotsUsed++; continue; }
         if (slotsUsed < SLOTS) { start(step); slotsUsed++; }
       }
     }
