@@ -109,6 +109,12 @@ async function installCodeServer(log) {
     // Most of the install is node-gyp compiling native modules one file at a time; with every
     // core it ends sooner, and in CI it is what the integration and e2e suites wait for.
     JOBS: process.env.JOBS ?? 'max',
+    // The longest of those files by far is VS Code's SQLite amalgamation (sqlite3.c), compiled
+    // alone on one core while CI's end-to-end suite waits: at gyp's -O3 it took about 100 s of
+    // CPU, at -O1 30 s (measured on this machine). node-gyp's Makefile appends CFLAGS after its
+    // own flags, so the last -O wins. This VS Code is a test harness: its own SQLite (the
+    // server's state database) does not need -O3; the extension under test is not compiled here.
+    CFLAGS: process.env.CFLAGS ?? '-O1',
   });
   await run('npm', ['install', '--global', '--prefix', CS_PREFIX, '--no-audit', '--no-fund', `code-server@${CODE_SERVER_VERSION}`], { env });
   // npm 11 may skip the package's install scripts; run them ourselves (both are idempotent).
