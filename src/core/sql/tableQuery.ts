@@ -47,11 +47,13 @@ export type PagePosition =
   | { kind: 'after'; key: readonly Cell[] }
   | { kind: 'before'; key: readonly Cell[] }
   | { kind: 'last' }
-  | { kind: 'offset'; offset: number };
+  | { kind: 'offset'; offset: number }
+  /** Counted from the end: skip `offset` rows in reverse order (a far page nearer the end). */
+  | { kind: 'fromEnd'; offset: number };
 
 export interface PageQuery {
   sql: string;
-  /** The rows come last-first (a `before` or `last` page): reverse them before showing. */
+  /** The rows come last-first (a `before`, `last` or `fromEnd` page): reverse them before showing. */
   reversed: boolean;
 }
 
@@ -220,8 +222,11 @@ export function buildPageQuery(view: TableView, position: PagePosition, limit: n
     case 'offset':
       return { sql: `${head}${where(filters)}${orderBy(order)} LIMIT ${n} OFFSET ${sqlCount(position.offset, 'offset')}`, reversed: false };
     case 'last':
-      if (order.length === 0) throw new SqlInputError('The last page of an unsorted keyless table can only be read by offset.');
-      return { sql: `${head}${where(filters)}${orderBy(flip(order))} LIMIT ${n}`, reversed: true };
+    case 'fromEnd': {
+      if (order.length === 0) throw new SqlInputError('A page of an unsorted keyless table can only be read by offset from the start.');
+      const skip = position.kind === 'fromEnd' && position.offset > 0 ? ` OFFSET ${sqlCount(position.offset, 'offset')}` : '';
+      return { sql: `${head}${where(filters)}${orderBy(flip(order))} LIMIT ${n}${skip}`, reversed: true };
+    }
     case 'after':
     case 'before': {
       if (!keysetSupported(view)) throw new SqlInputError('This table is read by offset: its order has no exact key.');
@@ -258,7 +263,8 @@ export interface PageNeighbours {
 /**
  * How to read page `index` (rows [index*pageSize, (index+1)*pageSize)): keyset from a loaded
  * neighbour when there is one, the first page and the last page from either end, anything else
- * by offset. Returns the position and how many rows to ask for (the last page may be short).
+ * by offset from the nearer end (from the end only once the rows are counted and the view has an
+ * order to reverse). Returns the position and how many rows to ask for (the last page may be short).
  */
 export function planPage(view: TableView, index: number, pageSize: number, known: PageNeighbours = {}): { position: PagePosition; limit: number } {
   if (!Number.isSafeInteger(index) || index < 0) throw new SqlInputError(`Page ${String(index)} does not exist.`);
@@ -270,7 +276,12 @@ export function planPage(view: TableView, index: number, pageSize: number, known
   const keyset = keysetSupported(view);
   if (keyset && known.previousLast) return { position: { kind: 'after', key: known.previousLast }, limit };
   if (keyset && known.nextFirst && limit === pageSize) return { position: { kind: 'before', key: known.nextFirst }, limit };
-  // The last page counted from the end: no need to skip everything before it.
-  if (total !== undefined && start + limit === total && orderColumns(view).length > 0) return { position: { kind: 'last' }, limit };
+  // Pages nearer the end are counted from it, in reverse order: an OFFSET costs the rows it skips
+  // (the server reads them one by one), so a far jump never skips more than half the rows.
+  if (total !== undefined && orderColumns(view).length > 0) {
+    const after = total - (start + limit);
+    if (after === 0) return { position: { kind: 'last' }, limit };
+    if (after < start) return { position: { kind: 'fromEnd', offset: after }, limit };
+  }
   return { position: { kind: 'offset', offset: start }, limit };
 }

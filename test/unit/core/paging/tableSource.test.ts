@@ -98,6 +98,12 @@ describe('TableSource (pages of one table at one commit)', function () {
     assert.deepEqual(middle.rows, plain.slice(500, 600));
     assert.deepEqual(s.reads, ['last', 'before', 'offset']);
     assert.match(sent[3]!, /OFFSET 500/);
+    // A far page in the back half is counted from the end: it skips the rows after it, not before.
+    const farStart = lastStart - 3 * PAGE;
+    const far = await s.read(farStart, farStart + PAGE, ALL, signal);
+    assert.deepEqual(far.rows, plain.slice(farStart, farStart + PAGE));
+    assert.equal(s.reads[3], 'fromEnd');
+    assert.match(sent[4]!, new RegExp(`ORDER BY \`id\` DESC LIMIT \\d+ OFFSET ${N - farStart - PAGE}$`));
   });
 
   it('sorts and filters on the server: a nullable column descending with a filter equals the plain read, COUNT agrees', async () => {

@@ -165,7 +165,8 @@ describe('table browsing SQL (keyset, offset, sort, filters, count)', () => {
         const variants = [
           { known: { previousLast: prev }, kind: i === 0 ? 'first' : 'after' },
           { known: { nextFirst: next, totalRows: full.length }, kind: i === 0 ? 'first' : next && slice.length === size ? 'before' : 'last' },
-          { known: { totalRows: full.length }, kind: i === 0 ? 'first' : i === pages - 1 ? 'last' : 'offset' },
+          // Counted from the nearer end: rows after the page fewer than rows before it.
+          { known: { totalRows: full.length }, kind: i === 0 ? 'first' : i === pages - 1 ? 'last' : full.length - (i * size + slice.length) < i * size ? 'fromEnd' : 'offset' },
         ];
         for (const { known, kind } of variants) {
           const plan = planPage(v, i, size, known);
