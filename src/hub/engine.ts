@@ -11,6 +11,7 @@
 // - `operation`: imports and merges, served round-robin between the users who started them.
 // A worker that dies answers its job with EngineUnavailableError and is replaced; a worker whose
 // memory grew past `workerMemoryBytes` is replaced after its job, so the hub's memory stays flat.
+// Closing answers every queued and running job with EngineShutDownError (the hub answers 503).
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../core/logger';
 import type { QueryResult } from '../shared/wire';
@@ -102,6 +103,13 @@ export class EngineBusyError extends Error {
 /** The worker running the request died (and was replaced); the request can be sent again. */
 export class EngineUnavailableError extends Error {}
 
+/** The engine was closed (the hub is stopping) before the job ended, or before it was asked. */
+export class EngineShutDownError extends Error {
+  constructor() {
+    super('The hub is shutting down; send the request again once it is back.');
+  }
+}
+
 export class Engine {
   private readonly slots: Slot[] = [];
   private readonly queues: Record<Lane, FairQueue<Job>>;
@@ -180,7 +188,7 @@ export class Engine {
       const job = slot.job;
       if (job) {
         this.finish(slot, job);
-        if (this.closed) job.reject(new Error('The engine is shut down.'));
+        if (this.closed) job.reject(new EngineShutDownError());
         else {
           this.opts.logger.warn(`engine: a ${lane} worker stopped while running a request${err ? `: ${err.message}` : ''}`);
           job.reject(new EngineUnavailableError('The database engine stopped while running this request; it has been restarted, try again.'));
@@ -232,6 +240,7 @@ export class Engine {
       if (job.waitTimer) clearTimeout(job.waitTimer);
       slot.job = job;
       job.startedAt = Date.now();
+      this.opts.logger.debug(`engine: ${lane} job ${job.id} of ${job.caller} started`);
       void slot.ready.then(() => {
         if (slot.job !== job) return;
         Atomics.store(slot.cancel, 0, 0);
@@ -251,7 +260,7 @@ export class Engine {
   }
 
   private run<T>(lane: Lane, caller: string, req: EngineRequest, timing: { hardLimitMs?: number; expectedMs?: number } = {}, signal?: AbortSignal): Promise<T> {
-    if (this.closed) return Promise.reject(new Error('The engine is shut down.'));
+    if (this.closed) return Promise.reject(new EngineShutDownError());
     if (this.broken) return Promise.reject(this.broken);
     if (signal?.aborted) return Promise.reject(new EngineCancelledError('The caller went away.'));
     return new Promise<T>((resolve, reject) => {
@@ -275,6 +284,7 @@ export class Engine {
         reject(new EngineBusyError(this.busyMessage(caller), this.retryAfter(lane, caller)));
         return;
       }
+      this.opts.logger.debug(`engine: ${lane} job ${job.id} of ${job.caller} queued`);
       if (lane === 'query') {
         job.waitTimer = setTimeout(() => {
           if (queue.remove(job)) this.reject(job, new EngineBusyError(this.busyMessage(caller), this.retryAfter(lane, caller)));
@@ -403,7 +413,7 @@ export class Engine {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const l of LANES) for (const j of this.queues[l].drain()) this.reject(j, new Error('The engine is shut down.'));
+    for (const l of LANES) for (const j of this.queues[l].drain()) this.reject(j, new EngineShutDownError());
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }
