@@ -16,6 +16,7 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from '../core/logger';
 import type { QueryResult } from '../shared/wire';
 import type { Author, BranchRow, DbFile, EngineRequest, EngineResponse, Revision, TagRow, WriteResult, WriteScript } from './engineProtocol';
+import { EngineBusyError, EngineCancelledError, EngineShutDownError, EngineTimeoutError, EngineUnavailableError } from './engineErrors';
 import { FairQueue } from './scheduler';
 import { diffCopyBudget } from './doltSql/diffRowCache';
 import type { FairQueueLimits } from './scheduler';
@@ -87,28 +88,6 @@ export const ENGINE_DEFAULTS = {
   valueBytes: 16 * 1024 * 1024,
   workerMemoryBytes: 512 * 1024 * 1024,
 };
-
-export class EngineTimeoutError extends Error {}
-
-/** The caller went away (its request was aborted) before its job ended. */
-export class EngineCancelledError extends Error {}
-
-/** The caller's share of the engine is taken: try again after `retryAfterSeconds`. */
-export class EngineBusyError extends Error {
-  constructor(message: string, readonly retryAfterSeconds: number) {
-    super(message);
-  }
-}
-
-/** The worker running the request died (and was replaced); the request can be sent again. */
-export class EngineUnavailableError extends Error {}
-
-/** The engine was closed (the hub is stopping) before the job ended, or before it was asked. */
-export class EngineShutDownError extends Error {
-  constructor() {
-    super('The hub is shutting down; send the request again once it is back.');
-  }
-}
 
 export class Engine {
   private readonly slots: Slot[] = [];
