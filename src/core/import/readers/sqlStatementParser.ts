@@ -3,7 +3,7 @@
 // anything else is refused. No generic SQL parser: dumps hold megabyte-long INSERTs, and an AST
 // for each would cost far more than the values we need.
 import { SqlSyntaxError, type SqlStatement } from './sqlStatements';
-import { TokenCursor, tokenize } from './sqlTokenCursor';
+import { TokenCursor, tokenize, type Token } from './sqlTokenCursor';
 
 export interface CreateTable {
   kind: 'create';
@@ -160,26 +160,19 @@ function parseCreate(p: TokenCursor): CreateTable {
     columns.push(name);
     types[name] = typeParts.join(' ');
     // Column-level PRIMARY KEY, anywhere in the attribute list.
-    let depth = 0;
-    for (;;) {
-      const a = p.peek();
-      if (!a) break;
-      if (a.kind === 'punct' && a.text === '(') depth++;
-      if (a.kind === 'punct' && a.text === ')') {
-        if (depth === 0) break;
-        depth--;
-      }
-      if (depth === 0 && a.kind === 'punct' && a.text === ',') break;
+    skipDefinition(p, (a) => {
       if (a.kind === 'word' && a.upper === 'PRIMARY') primaryKeys.push(name);
-      p.next();
-    }
+    });
   } while (p.acceptPunct(','));
   p.expectPunct(')', 'after the column definitions');
   return { kind: 'create', table, columns, types, primaryKeys };
 }
 
-/** Skips the rest of one table-level definition, up to the `,` or `)` that ends it. */
-function skipDefinition(p: TokenCursor): void {
+/**
+ * Skips the rest of one definition (a column's attributes, a table-level constraint), up to the
+ * `,` or `)` that ends it, showing each token it skips to `seen`.
+ */
+function skipDefinition(p: TokenCursor, seen?: (t: Token) => void): void {
   let depth = 0;
   for (;;) {
     const a = p.peek();
@@ -190,6 +183,7 @@ function skipDefinition(p: TokenCursor): void {
       depth--;
     }
     if (depth === 0 && a.kind === 'punct' && a.text === ',') return;
+    seen?.(a);
     p.next();
   }
 }

@@ -71,19 +71,16 @@ export class TokenCursor {
   }
   acceptWord(upper: string): boolean {
     const t = this.peek();
-    if (t?.kind === 'word' && t.upper === upper) {
-      this.i++;
-      return true;
-    }
-    return false;
+    return this.acceptIf(t?.kind === 'word' && t.upper === upper);
   }
   acceptPunct(text: string): boolean {
     const t = this.peek();
-    if (t?.kind === 'punct' && t.text === text) {
-      this.i++;
-      return true;
-    }
-    return false;
+    return this.acceptIf(t?.kind === 'punct' && t.text === text);
+  }
+  /** Moves past the next token when `matches`. */
+  private acceptIf(matches: boolean): boolean {
+    if (matches) this.i++;
+    return matches;
   }
   expectPunct(text: string, what: string): void {
     if (!this.acceptPunct(text)) throw this.error(`expected "${text}" ${what}`);
