@@ -1,20 +1,22 @@
-import type { OperationError, OperationRef, Pull, PullComment, PullState, PullSummary } from '../shared/wire';
+import type { Pull, PullComment, PullState, PullSummary } from '../shared/wire';
 import type { DbRef } from '../api/dbRef';
 import type { HubClient } from '../api/hubClient';
 import { paginate } from '../api/pagination';
 import { parseDatabaseInput } from '../core/databaseInput';
 import type { DatabaseTarget, PullTarget } from '../core/targets';
 import { databaseTargetOf } from '../tree/databaseTargets';
-import { branchRefLabel, pullStateLabel, sameDatabase } from '../core/pullPage';
+import { pullStateLabel } from '../core/pullPage';
 import type { PickItem } from '../platform/ui';
 import type { OperationWaiter } from './operationsRunner';
 import type { CommandDeps } from './commandDeps';
-import { forkNetwork, networkBranches, type NetworkApi, type NetworkBranch } from './pullNetwork';
-import { mergeConfirmationDetail, type MergePreview } from '../core/review/mergePreview';
-import { isAbortError } from '../api/errors';
+import type { NetworkApi } from './pullNetwork';
+import type { MergePreview } from '../core/review/mergePreview';
 
 // What each pull request command does, with the UI injected (src/platform/ui.ts) so the logic is
-// unit-tested with a scripted fake. No `vscode` import: pullCommands.ts registers these.
+// unit-tested with a scripted fake. No `vscode` import: pullCommands.ts registers these. Here:
+// what the flows need (PullEnv), which pull or database a command is about, and editing, closing,
+// reopening and commenting; opening a pull request in createPullCommand.ts, merging in
+// mergePullCommand.ts.
 
 
 /** The API calls pull requests need (HubClient satisfies it). */
@@ -146,99 +148,6 @@ export async function resolvePullTarget(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Open a pull request: to-branch, from-branch (same database or any fork of its network), title.
-
-function branchItem(nb: NetworkBranch, home: DbRef): PickItem<NetworkBranch> {
-  const label = branchRefLabel({ database: nb.db, branch_name: nb.branch.name }, home);
-  return {
-    label,
-    description: nb.branch.head_commit_sha.slice(0, 8),
-    ...(sameDatabase(nb.db, home) ? {} : { detail: `fork ${nb.db.owner}/${nb.db.name}` }),
-    value: nb,
-  };
-}
-
-function sameBranch(a: NetworkBranch, b: NetworkBranch): boolean {
-  return sameDatabase(a.db, b.db) && a.branch.name === b.branch.name;
-}
-
-/** A default title from the branch name: "add-prices" → "Add prices". */
-export function defaultPullTitle(branch: string): string {
-  const words = branch.replace(/[-_/]+/g, ' ').trim();
-  return words ? words.charAt(0).toUpperCase() + words.slice(1) : branch;
-}
-
-export interface CreatePullPreset {
-  /** Preselects the source branch (e.g. invoked on a branch node). */
-  fromBranch?: string;
-}
-
-export async function createPullCommand(env: PullEnv, arg: unknown, preset: CreatePullPreset = {}): Promise<Pull | undefined> {
-  const target = await resolveDatabaseTarget(env, arg);
-  if (!target) return undefined;
-  const { hostId, db } = target;
-  const client = env.clients.clientFor(hostId);
-  try {
-    const all = env.ui.withProgress(`Reading branches of ${db.owner}/${db.name} and its forks`, async (_p, signal) => {
-      const network = await forkNetwork(client, db, { signal, log: env.log });
-      return networkBranches(client, network, { signal, log: env.log });
-    });
-    const branches = await all;
-    const here = branches.filter((b) => sameDatabase(b.db, db));
-    if (here.length === 0) {
-      void env.ui.info(`${db.owner}/${db.name} has no branches to merge into.`);
-      return undefined;
-    }
-    const to = await env.ui.pick(
-      here.map((b) => ({ ...branchItem(b, db), picked: b.branch.name === 'main' })),
-      { title: `Open a pull request on ${db.owner}/${db.name} (1/4): merge into`, placeholder: 'The branch that receives the changes' },
-    );
-    if (!to) return undefined;
-    const fromCandidates = branches.filter((b) => !sameBranch(b, to));
-    if (fromCandidates.length === 0) {
-      void env.ui.info(`There is no other branch in ${db.owner}/${db.name} or its forks to merge from.`);
-      return undefined;
-    }
-    // Same-database branches first, then forks; a preset branch first of all.
-    fromCandidates.sort((a, b) => {
-      const rank = (x: NetworkBranch): number =>
-        (sameDatabase(x.db, db) ? 0 : 2) + (preset.fromBranch && sameDatabase(x.db, db) && x.branch.name === preset.fromBranch ? -1 : 0);
-      return rank(a) - rank(b);
-    });
-    const from = await env.ui.pick(
-      fromCandidates.map((b) => branchItem(b, db)),
-      { title: `Open a pull request (2/4): merge from`, placeholder: `Changes to merge into ${to.branch.name} (branches of forks are included)` },
-    );
-    if (!from) return undefined;
-    const title = await env.ui.input({
-      title: 'Open a pull request (3/4): title',
-      value: defaultPullTitle(from.branch.name),
-      validate: (v) => (v.trim() ? undefined : 'A pull request needs a title.'),
-    });
-    if (title === undefined) return undefined;
-    const description = await env.ui.input({
-      title: 'Open a pull request (4/4): description (optional, markdown)',
-      placeholder: 'What does it change, and why?',
-    });
-    if (description === undefined) return undefined;
-    const pull = await client.createPull(db, {
-      title: title.trim(),
-      ...(description.trim() ? { description } : {}),
-      from_branch: { database: { owner: from.db.owner, name: from.db.name }, branch_name: from.branch.name },
-      to_branch: { database: { owner: db.owner, name: db.name }, branch_name: to.branch.name },
-    });
-    const created: PullTarget = { hostId, db, pullNumber: pull.pull_number };
-    env.log.info(`opened ${pullLabel(created)}`);
-    env.pullChanged(created);
-    await env.showPull(created);
-    return pull;
-  } catch (err) {
-    env.ui.error(err, { action: `open a pull request on ${db.owner}/${db.name}`, hostId });
-    return undefined;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Edit, close, reopen, comment.
 
 export interface PullEdit {
@@ -329,91 +238,5 @@ export async function commentOnPullCommand(env: PullEnv, arg: unknown, body?: st
   } catch (err) {
     env.ui.error(err, { action: `comment on ${pullLabel(target)}`, hostId: target.hostId });
     return undefined;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Merge: confirm, start, watch the operation, then show the pull as merged or the failure.
-
-export type MergeResult =
-  | { kind: 'merged'; pull: Pull }
-  | { kind: 'failed'; error: OperationError }
-  | { kind: 'notOpen'; pull: Pull }
-  | { kind: 'stoppedWaiting' }
-  | { kind: 'dismissed' }
-  | { kind: 'error' };
-
-export const SHOW_PULL = 'Show Pull Request';
-export const OPEN_ON_WEB = 'Open on Web';
-
-/**
- * The confirmation's detail: the intro, then what the preview found (rows per table, conflicts),
- * or why there is no preview. Undefined when the user cancelled the preview.
- */
-async function mergeDetail(env: PullEnv, target: PullTarget, pull: Pull, intro: string): Promise<string | undefined> {
-  const preview = env.previewMerge;
-  if (!preview) return intro;
-  try {
-    const result = await env.ui.withProgress(`Previewing the merge of pull request #${target.pullNumber}…`, (_p, signal) => preview(target, pull, signal));
-    return mergeConfirmationDetail(result, intro);
-  } catch (err) {
-    if (isAbortError(err)) return undefined;
-    env.log.warn(`merge preview of ${pullLabel(target)}: ${err instanceof Error ? err.message : String(err)}`);
-    return `${intro}\n\nThe merge could not be previewed (${err instanceof Error ? err.message : String(err)}): how many rows it changes and whether it conflicts are not known.`;
-  }
-}
-
-export async function mergePullCommand(env: PullEnv, arg: unknown): Promise<MergeResult> {
-  const target = await resolvePullTarget(env, arg, ['open']);
-  if (!target) return { kind: 'dismissed' };
-  const client = env.clients.clientFor(target.hostId);
-  const n = target.pullNumber;
-  try {
-    const pull = await client.getPull(target.db, n);
-    if (pull.state !== 'open') {
-      void env.ui.info(`Pull request #${n} is ${pullStateLabel(pull.state).toLowerCase()}; only an open pull request can be merged.`);
-      return { kind: 'notOpen', pull };
-    }
-    const from = branchRefLabel(pull.from_branch, target.db);
-    const to = branchRefLabel(pull.to_branch, target.db);
-    const intro = `This merges ${from} into ${to} of ${target.db.owner}/${target.db.name} on the server.`;
-    const detail = await mergeDetail(env, target, pull, intro);
-    if (detail === undefined) return { kind: 'dismissed' };
-    const ok = await env.ui.confirm(`Merge pull request #${n} "${pull.title}"?`, 'Merge', detail);
-    if (!ok) return { kind: 'dismissed' };
-    let ref: OperationRef | undefined;
-    const outcome = await env.operations.run({
-      title: `Merging pull request #${n} into ${to}`,
-      what: `the merge of pull request #${n}`,
-      client,
-      log: env.log,
-      start: async (signal) => {
-        ref = await client.mergePull(target.db, n, { signal });
-        env.log.info(`merge of ${pullLabel(target)} started as operation ${ref.id}`);
-        return ref;
-      },
-    });
-    env.pullChanged(target);
-    if (outcome.kind === 'stoppedWaiting') return { kind: 'stoppedWaiting' };
-    if (outcome.kind === 'failed') {
-      void env.operations.showFailure(`Merging pull request #${n}`, outcome.error, {
-        operationId: outcome.ref.id,
-        ...(outcome.requestId ? { requestId: outcome.requestId } : {}),
-      });
-      return { kind: 'failed', error: outcome.error };
-    }
-    const merged = await client.getPull(target.db, n);
-    const host = env.clients.hosts().find((h) => h.id === target.hostId);
-    const actions = host ? [SHOW_PULL, OPEN_ON_WEB] : [SHOW_PULL];
-    void env.ui
-      .info(`Pull request #${n} ${merged.state === 'merged' ? 'is merged' : `merge finished (state: ${merged.state})`}: ${from} → ${to}.`, ...actions)
-      .then(async (choice) => {
-        if (choice === SHOW_PULL) await env.showPull(target);
-        else if (choice === OPEN_ON_WEB && host) await env.ui.openExternal(pullWebUrl(host.siteUrl, target));
-      });
-    return { kind: 'merged', pull: merged };
-  } catch (err) {
-    env.ui.error(err, { action: `merge ${pullLabel(target)}`, hostId: target.hostId });
-    return { kind: 'error' };
   }
 }

@@ -3,15 +3,15 @@ import { Commands } from '../shared/ids';
 import { PullPanels } from '../views/pullPanel';
 import {
   commentOnPullCommand,
-  createPullCommand,
   editPullCommand,
-  mergePullCommand,
   pullTargetFromArg,
   pullWebUrl,
   resolvePullTarget,
   setPullStateCommand,
   type PullEnv,
 } from './pullActions';
+import { createPullCommand } from './createPullCommand';
+import { mergePullCommand } from './mergePullCommand';
 import type { PullTarget } from '../core/targets';
 import type { CommandDeps } from './commandDeps';
 import { previewMerge } from '../core/review/mergePreview';

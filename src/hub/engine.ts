@@ -11,10 +11,12 @@
 // - `operation`: imports and merges, served round-robin between the users who started them.
 // A worker that dies answers its job with EngineUnavailableError and is replaced; a worker whose
 // memory grew past `workerMemoryBytes` is replaced after its job, so the hub's memory stays flat.
+// Closing answers every queued and running job with EngineShutDownError (the hub answers 503).
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../core/logger';
 import type { QueryResult } from '../shared/wire';
 import type { Author, BranchRow, DbFile, EngineRequest, EngineResponse, Revision, TagRow, WriteResult, WriteScript } from './engineProtocol';
+import { EngineBusyError, EngineCancelledError, EngineShutDownError, EngineTimeoutError, EngineUnavailableError } from './engineErrors';
 import { FairQueue } from './scheduler';
 import { diffCopyBudget } from './doltSql/diffRowCache';
 import type { FairQueueLimits } from './scheduler';
@@ -86,21 +88,6 @@ export const ENGINE_DEFAULTS = {
   valueBytes: 16 * 1024 * 1024,
   workerMemoryBytes: 512 * 1024 * 1024,
 };
-
-export class EngineTimeoutError extends Error {}
-
-/** The caller went away (its request was aborted) before its job ended. */
-export class EngineCancelledError extends Error {}
-
-/** The caller's share of the engine is taken: try again after `retryAfterSeconds`. */
-export class EngineBusyError extends Error {
-  constructor(message: string, readonly retryAfterSeconds: number) {
-    super(message);
-  }
-}
-
-/** The worker running the request died (and was replaced); the request can be sent again. */
-export class EngineUnavailableError extends Error {}
 
 export class Engine {
   private readonly slots: Slot[] = [];
@@ -180,7 +167,7 @@ export class Engine {
       const job = slot.job;
       if (job) {
         this.finish(slot, job);
-        if (this.closed) job.reject(new Error('The engine is shut down.'));
+        if (this.closed) job.reject(new EngineShutDownError());
         else {
           this.opts.logger.warn(`engine: a ${lane} worker stopped while running a request${err ? `: ${err.message}` : ''}`);
           job.reject(new EngineUnavailableError('The database engine stopped while running this request; it has been restarted, try again.'));
@@ -232,6 +219,7 @@ export class Engine {
       if (job.waitTimer) clearTimeout(job.waitTimer);
       slot.job = job;
       job.startedAt = Date.now();
+      this.opts.logger.debug(`engine: ${lane} job ${job.id} of ${job.caller} started`);
       void slot.ready.then(() => {
         if (slot.job !== job) return;
         Atomics.store(slot.cancel, 0, 0);
@@ -251,7 +239,7 @@ export class Engine {
   }
 
   private run<T>(lane: Lane, caller: string, req: EngineRequest, timing: { hardLimitMs?: number; expectedMs?: number } = {}, signal?: AbortSignal): Promise<T> {
-    if (this.closed) return Promise.reject(new Error('The engine is shut down.'));
+    if (this.closed) return Promise.reject(new EngineShutDownError());
     if (this.broken) return Promise.reject(this.broken);
     if (signal?.aborted) return Promise.reject(new EngineCancelledError('The caller went away.'));
     return new Promise<T>((resolve, reject) => {
@@ -275,6 +263,7 @@ export class Engine {
         reject(new EngineBusyError(this.busyMessage(caller), this.retryAfter(lane, caller)));
         return;
       }
+      this.opts.logger.debug(`engine: ${lane} job ${job.id} of ${job.caller} queued`);
       if (lane === 'query') {
         job.waitTimer = setTimeout(() => {
           if (queue.remove(job)) this.reject(job, new EngineBusyError(this.busyMessage(caller), this.retryAfter(lane, caller)));
@@ -403,7 +392,7 @@ export class Engine {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const l of LANES) for (const j of this.queues[l].drain()) this.reject(j, new Error('The engine is shut down.'));
+    for (const l of LANES) for (const j of this.queues[l].drain()) this.reject(j, new EngineShutDownError());
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }

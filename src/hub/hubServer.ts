@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BranchRef, Operation, OperationError, OperationRef, OperationResult } from '../shared/wire';
-import { Engine, EngineBusyError, EngineUnavailableError } from './engine';
+import { Engine } from './engine';
+import { EngineBusyError, EngineShutDownError, EngineUnavailableError } from './engineErrors';
 import { ImportEndpoints } from './importEndpoints';
 import { API, OpFailure, now } from './hubCommon';
 import type { Access, Caller, EndpointHost, HubOptions } from './hubCommon';
@@ -43,7 +44,15 @@ export class HubServer implements EndpointHost {
   private readonly imports: ImportEndpoints;
   private readonly pulls: PullEndpoints;
   private readonly running = new Set<Promise<void>>();
+  /** Responses not yet sent, on either listener: stop() answers them before it closes connections. */
+  private readonly unanswered = new Set<ServerResponse>();
+  private onAnswered?: () => void;
+  /** stop() has begun: new requests are answered 503. */
+  private closing = false;
+  /** The engine is being closed: failed operations are recorded as interrupted. */
   private stopping = false;
+  /** Requests answered 503 because the hub was stopping, for stop()'s one log line. */
+  private refusedAtStop = 0;
   url = '';
   uploadUrl = '';
 
@@ -68,8 +77,8 @@ export class HubServer implements EndpointHost {
   async start(): Promise<void> {
     // Say "listening" only once queries can run.
     await this.engine.ready();
-    this.api = createServer(SERVER_OPTIONS, (req, res) => void this.dispatch(req, res));
-    this.uploads = createServer(SERVER_OPTIONS, (req, res) => void this.imports.dispatchUpload(req, res));
+    this.api = createServer(SERVER_OPTIONS, (req, res) => this.track(res, () => this.dispatch(req, res)));
+    this.uploads = createServer(SERVER_OPTIONS, (req, res) => this.track(res, () => this.imports.dispatchUpload(req, res)));
     answerClientErrors(this.api);
     answerClientErrors(this.uploads);
     await listen(this.api, this.opts.port, this.opts.host);
@@ -79,14 +88,44 @@ export class HubServer implements EndpointHost {
     this.imports.startSweeping();
   }
 
+  /**
+   * Stops listening, lets running operations finish for a moment (longer ones are cut off and
+   * recorded as failed), then closes the engine: every request still queued or running in it is
+   * answered 503 (EngineShutDownError), and so is any request that arrives meanwhile on an open
+   * connection. Connections close once their answers are sent, or after a short grace.
+   */
   async stop(): Promise<void> {
     this.imports.stopSweeping();
-    await Promise.all([closeServer(this.api), closeServer(this.uploads)]);
-    // Give running operations a moment to finish; longer ones are cut off and recorded as failed.
-    await Promise.race([Promise.allSettled([...this.running]), new Promise((r) => setTimeout(r, 3000).unref())]);
+    this.closing = true;
+    const closed = Promise.all([stopListening(this.api), stopListening(this.uploads)]);
+    await withinMs(Promise.allSettled([...this.running]), 3000);
     this.stopping = true;
     await this.engine.close();
     await Promise.allSettled([...this.running]);
+    // Requests outside the engine (a body still arriving, a part upload) get a short grace.
+    await withinMs(this.answered(), 2000);
+    this.api?.closeAllConnections();
+    this.uploads?.closeAllConnections();
+    await closed;
+    if (this.refusedAtStop > 0) this.opts.logger.info(`Stopped: ${this.refusedAtStop} request(s) in flight were answered 503 (the hub was shutting down).`);
+  }
+
+  /** Runs a listener's handler, and keeps its response in `unanswered` until it is sent or its connection closes. */
+  private track(res: ServerResponse, handle: () => Promise<void>): void {
+    this.unanswered.add(res);
+    const done = (): void => {
+      if (!this.unanswered.delete(res)) return;
+      if (this.unanswered.size === 0) this.onAnswered?.();
+    };
+    res.once('finish', done);
+    res.once('close', done);
+    void handle();
+  }
+
+  /** Resolves when every response received so far has been sent (or its connection closed). */
+  private answered(): Promise<void> {
+    if (this.unanswered.size === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.onAnswered = resolve));
   }
 
   /** Work cut off by a crash or kill cannot be resumed: report it as failed. */
@@ -127,6 +166,7 @@ export class HubServer implements EndpointHost {
     try {
       const oversized = checkRequestHead(req);
       if (oversized) throw oversized;
+      if (this.closing) throw new EngineShutDownError();
       this.store.refreshAccounts();
       if (url.pathname.startsWith('/oauth/')) {
         await this.oauth.handle(ctx, url);
@@ -136,6 +176,7 @@ export class HubServer implements EndpointHost {
       const { handler, params } = match(this.routes, url.pathname.slice(API.length), req.method ?? 'GET');
       await handler(ctx, params);
     } catch (e) {
+      if (e instanceof EngineShutDownError) this.refusedAtStop++;
       const problem = e instanceof HttpProblem ? e : engineProblem(e);
       if (problem) {
         sendProblem(ctx, problem);
@@ -290,10 +331,14 @@ export class HubServer implements EndpointHost {
   }
 }
 
-/** The engine's refusals as Problems: a caller past its share (429), a worker that died (503). */
+/**
+ * The engine's refusals as Problems: a caller past its share (429), a worker that died (503), the
+ * hub stopping (503, and the connection closes: this process will not answer again).
+ */
 function engineProblem(e: unknown): HttpProblem | undefined {
   if (e instanceof EngineBusyError) return new HttpProblem(429, 'RATE_LIMITED', e.message, { 'Retry-After': String(e.retryAfterSeconds) });
   if (e instanceof EngineUnavailableError) return new HttpProblem(503, 'SERVICE_UNAVAILABLE', e.message, { 'Retry-After': '1' });
+  if (e instanceof EngineShutDownError) return new HttpProblem(503, 'SERVICE_UNAVAILABLE', e.message, { Connection: 'close' });
   return undefined;
 }
 
@@ -311,10 +356,18 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-function closeServer(server: Server | undefined): Promise<void> {
-  if (!server) return Promise.resolve();
+/** Stops accepting connections and closes idle ones; resolves once every connection has closed. */
+function stopListening(server: Server | undefined): Promise<void> {
+  if (!server?.listening) return Promise.resolve();
   return new Promise((resolve) => {
     server.close(() => resolve());
-    server.closeAllConnections();
+    server.closeIdleConnections();
   });
+}
+
+/** Waits for `p`, or `ms` at most. */
+async function withinMs(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
 }

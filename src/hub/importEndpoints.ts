@@ -268,14 +268,16 @@ function stripQuotes(s: string): string {
   return s.replace(/^W\//, '').replace(/^"|"$/g, '');
 }
 
-/** Concatenates the parts into one file, streamed: a part is never held whole in memory. */
+/**
+ * Concatenates the parts into one file, streamed: a part is never held whole in memory. One
+ * pipeline whose source reads the parts in turn: a pipeline per part into the same write stream
+ * (`end: false`) leaves that pipeline's error/close/finish listeners on the stream, one set per
+ * part, which Node reports as a MaxListenersExceededWarning past 10 parts.
+ */
 async function assemble(parts: string[], out: string): Promise<void> {
-  const ws = createWriteStream(out);
-  try {
-    for (const p of parts) await pipeline(createReadStream(p), ws, { end: false });
-  } finally {
-    await new Promise<void>((resolve, reject) => ws.end((e?: Error | null) => (e ? reject(e) : resolve())));
-  }
+  await pipeline(async function* () {
+    for (const p of parts) yield* createReadStream(p);
+  }, createWriteStream(out));
   for (const p of parts) {
     try { unlinkSync(p); } catch { /* already removed */ }
   }

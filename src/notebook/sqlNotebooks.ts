@@ -2,7 +2,9 @@
 // calls this once; everything created here is returned as disposables.
 import * as vscode from 'vscode';
 import { Notebooks, Settings } from '../shared/ids';
-import { EditorTargets, registerNotebookCommands, type NotebookCommandDeps } from './notebookCommands';
+import { registerNotebookCommands } from './notebookCommands';
+import type { NotebookCommandDeps } from './notebookCommandDeps';
+import { EditorTargets } from './sqlEditorTargets';
 import { handleGridMessage } from './notebookResultActions';
 import { RefResolver } from './queryRunner';
 import { QueryHistoryStore } from './queryHistoryStore';

@@ -6,7 +6,7 @@ import type { GridToHostMessage } from '../shared/queryResultOutput';
 import type { GridPagingMessage, HostPagingMessage } from '../shared/gridPaging';
 import { DIFF_KINDS, type ChangedTableItem, type ChangesHostMessage, type ChangesViewMessage, type DiffKind } from '../shared/changesProtocol';
 import { ResultGrid } from './resultGrid';
-import { el } from './gridView';
+import { el } from './dom';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 

@@ -7,7 +7,7 @@ import { statusBanner, type QueryOutput, type StatusBanner } from '../shared/que
 import type { GridPagingMessage, HostPagingMessage, PagedOutput } from '../shared/gridPaging';
 import { COPY_FORMATS, FORMAT_LABELS, type CopyFormat } from '../shared/queryResultFormat';
 import type { ColumnFilter, FilterOp } from '../shared/gridPaging';
-import { el } from './gridView';
+import { el } from './dom';
 
 export function shortHash(h: string): string {
   return h.length > 8 ? h.slice(0, 8) : h;

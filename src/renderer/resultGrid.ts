@@ -16,7 +16,8 @@ import {
 } from '../shared/gridPaging';
 import type { QueryColumn } from '../shared/wire';
 import { GridModel } from './gridModel';
-import { GridView, el, leadingKeyColumns } from './gridView';
+import { GridView, leadingKeyColumns } from './gridView';
+import { el } from './dom';
 import { bindGridInput } from './gridInput';
 import { WholeResultSource, type RowSource, type RowSpan } from './rowSource';
 import { compactRows } from './compaction';

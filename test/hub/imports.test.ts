@@ -208,6 +208,17 @@ describe('hub imports', function () {
       assert.deepEqual((await sql('SELECT * FROM people ORDER BY code', 'import-beta')).rows, [['A', 'Alpha'], ['B', 'Beta']]);
     });
 
+    it('assembles a file of 12 parts in order, without a listener per part (no MaxListenersExceededWarning)', async () => {
+      const rows = Array.from({ length: 40 }, (_, i) => [String(i + 1), `city number ${i + 1}`]);
+      const data = Buffer.from(`id,city\n${rows.map((r) => r.join(',')).join('\n')}\n`);
+      const outputBefore = hub.output().length;
+      const op = await importFile(hub, DB, 'main', 'cities_parts', 'create', 'csv', data, { primary_keys: ['id'], numParts: 12 });
+      assert.equal(op.status, 'succeeded', JSON.stringify(op.error));
+      assert.deepEqual((await sql('SELECT id, city FROM cities_parts ORDER BY id')).rows, rows, 'every row of every part, in order');
+      // Node prints process warnings to the hub's stderr, which the handle records.
+      assert.doesNotMatch(hub.output().slice(outputBefore), /MaxListenersExceededWarning/);
+    });
+
     it('imports psv, json, yaml, sql and xlsx files', async function () {
       this.timeout(60000);
       const cases: [string, Buffer][] = [

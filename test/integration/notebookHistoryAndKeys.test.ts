@@ -8,13 +8,9 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { silentLogger } from '../../src/core/logger';
 import { historyLabel, type HistoryEntry } from '../../src/core/sql/history';
-import {
-  EditorTargets,
-  showQueryHistory,
-  SqlEditorTargetContext,
-  type HistoryPickItem,
-  type NotebookCommandDeps,
-} from '../../src/notebook/notebookCommands';
+import type { NotebookCommandDeps } from '../../src/notebook/notebookCommandDeps';
+import { showQueryHistory, type HistoryPickItem } from '../../src/notebook/queryHistoryCommands';
+import { EditorTargets, SqlEditorTargetContext } from '../../src/notebook/sqlEditorTargets';
 import { QueryHistoryStore } from '../../src/notebook/queryHistoryStore';
 import { hostScriptedUi } from './hostScriptedUi';
 import { MemoryMemento } from './memoryMemento';

@@ -8,12 +8,12 @@ import { HubClient } from '../../src/api/index';
 import { showOperationFailure, withOperationProgress } from '../../src/commands/operations';
 import {
   commentOnPullCommand,
-  createPullCommand,
   editPullCommand,
-  mergePullCommand,
   setPullStateCommand,
   type PullEnv,
 } from '../../src/commands/pullActions';
+import { createPullCommand } from '../../src/commands/createPullCommand';
+import { mergePullCommand } from '../../src/commands/mergePullCommand';
 import type { PullTarget } from '../../src/core/targets';
 import { silentLogger } from '../../src/core/logger';
 import { Commands, EXTENSION_ID } from '../../src/shared/ids';

@@ -1,6 +1,6 @@
 // The read-only SQL endpoint (GET with a query string, POST with a JSON body).
 import type { QueryResult } from '../../shared/wire';
-import { EngineCancelledError, EngineTimeoutError } from '../engine';
+import { EngineCancelledError, EngineTimeoutError } from '../engineErrors';
 import type { Revision } from '../engineProtocol';
 import { doltHashToHex, isDoltHash } from '../doltHash';
 import { badRequest, notFound, quoted, readJson, sendData } from '../http';

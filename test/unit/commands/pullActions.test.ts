@@ -3,10 +3,7 @@ import { ScriptedUi } from '../../helpers/scriptedUi';
 import { aBranch, anOperation, aPull, aPullComment } from '../../builders/wire';
 import {
   commentOnPullCommand,
-  createPullCommand,
-  defaultPullTitle,
   editPullCommand,
-  mergePullCommand,
   pullTargetFromArg,
   pullWebUrl,
   resolvePullTarget,
@@ -14,6 +11,8 @@ import {
   type PullApi,
   type PullEnv,
 } from '../../../src/commands/pullActions';
+import { createPullCommand, defaultPullTitle } from '../../../src/commands/createPullCommand';
+import { mergePullCommand } from '../../../src/commands/mergePullCommand';
 import type { PullTarget } from '../../../src/core/targets';
 import { runOperation } from '../../../src/commands/operationsRunner';
 import type { OperationsUi } from '../../../src/commands/commandDeps';

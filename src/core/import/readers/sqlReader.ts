@@ -2,15 +2,8 @@ import { createReadStream } from 'node:fs';
 import { ImportParseError } from '../importParseError';
 import type { Cell, TableReader } from '../tableReader';
 import { checkHeader } from './header';
-import {
-  parseStatement,
-  SqlStatementSplitter,
-  SqlSyntaxError,
-  SqlValueError,
-  type CreateTable,
-  type InsertRows,
-  type SqlStatement,
-} from './sqlStatements';
+import { SqlStatementSplitter, SqlSyntaxError, type SqlStatement } from './sqlStatements';
+import { parseStatement, SqlValueError, type CreateTable, type InsertRows } from './sqlStatementParser';
 
 /**
  * Rows of one table from CREATE TABLE / INSERT statements, streamed statement by statement.

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { SqlStatementSplitter, SqlSyntaxError, parseStatement, type SqlStatement } from '../../../../src/core/import/readers/sqlStatements';
+import { SqlStatementSplitter, SqlSyntaxError, type SqlStatement } from '../../../../src/core/import/readers/sqlStatements';
+import { parseStatement } from '../../../../src/core/import/readers/sqlStatementParser';
 
 // The import's statement splitter reads a file in chunks; where a chunk ends must never change
 // what it reads. The expected statements are written out by hand for the whole text.

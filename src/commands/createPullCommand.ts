@@ -1,0 +1,99 @@
+// Opening a pull request: the branch to merge into, the branch to merge from (this database or
+// any fork of its network), a title and a description. UI injected, as in pullActions.ts.
+import type { Pull } from '../shared/wire';
+import type { DbRef } from '../api/dbRef';
+import type { PullTarget } from '../core/targets';
+import { branchRefLabel, sameDatabase } from '../core/pullPage';
+import type { PickItem } from '../platform/ui';
+import { forkNetwork, networkBranches, type NetworkBranch } from './pullNetwork';
+import { pullLabel, resolveDatabaseTarget, type PullEnv } from './pullActions';
+
+function branchItem(nb: NetworkBranch, home: DbRef): PickItem<NetworkBranch> {
+  const label = branchRefLabel({ database: nb.db, branch_name: nb.branch.name }, home);
+  return {
+    label,
+    description: nb.branch.head_commit_sha.slice(0, 8),
+    ...(sameDatabase(nb.db, home) ? {} : { detail: `fork ${nb.db.owner}/${nb.db.name}` }),
+    value: nb,
+  };
+}
+
+function sameBranch(a: NetworkBranch, b: NetworkBranch): boolean {
+  return sameDatabase(a.db, b.db) && a.branch.name === b.branch.name;
+}
+
+/** A default title from the branch name: "add-prices" → "Add prices". */
+export function defaultPullTitle(branch: string): string {
+  const words = branch.replace(/[-_/]+/g, ' ').trim();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : branch;
+}
+
+export interface CreatePullPreset {
+  /** Preselects the source branch (e.g. invoked on a branch node). */
+  fromBranch?: string;
+}
+
+export async function createPullCommand(env: PullEnv, arg: unknown, preset: CreatePullPreset = {}): Promise<Pull | undefined> {
+  const target = await resolveDatabaseTarget(env, arg);
+  if (!target) return undefined;
+  const { hostId, db } = target;
+  const client = env.clients.clientFor(hostId);
+  try {
+    const all = env.ui.withProgress(`Reading branches of ${db.owner}/${db.name} and its forks`, async (_p, signal) => {
+      const network = await forkNetwork(client, db, { signal, log: env.log });
+      return networkBranches(client, network, { signal, log: env.log });
+    });
+    const branches = await all;
+    const here = branches.filter((b) => sameDatabase(b.db, db));
+    if (here.length === 0) {
+      void env.ui.info(`${db.owner}/${db.name} has no branches to merge into.`);
+      return undefined;
+    }
+    const to = await env.ui.pick(
+      here.map((b) => ({ ...branchItem(b, db), picked: b.branch.name === 'main' })),
+      { title: `Open a pull request on ${db.owner}/${db.name} (1/4): merge into`, placeholder: 'The branch that receives the changes' },
+    );
+    if (!to) return undefined;
+    const fromCandidates = branches.filter((b) => !sameBranch(b, to));
+    if (fromCandidates.length === 0) {
+      void env.ui.info(`There is no other branch in ${db.owner}/${db.name} or its forks to merge from.`);
+      return undefined;
+    }
+    // Same-database branches first, then forks; a preset branch first of all.
+    fromCandidates.sort((a, b) => {
+      const rank = (x: NetworkBranch): number =>
+        (sameDatabase(x.db, db) ? 0 : 2) + (preset.fromBranch && sameDatabase(x.db, db) && x.branch.name === preset.fromBranch ? -1 : 0);
+      return rank(a) - rank(b);
+    });
+    const from = await env.ui.pick(
+      fromCandidates.map((b) => branchItem(b, db)),
+      { title: `Open a pull request (2/4): merge from`, placeholder: `Changes to merge into ${to.branch.name} (branches of forks are included)` },
+    );
+    if (!from) return undefined;
+    const title = await env.ui.input({
+      title: 'Open a pull request (3/4): title',
+      value: defaultPullTitle(from.branch.name),
+      validate: (v) => (v.trim() ? undefined : 'A pull request needs a title.'),
+    });
+    if (title === undefined) return undefined;
+    const description = await env.ui.input({
+      title: 'Open a pull request (4/4): description (optional, markdown)',
+      placeholder: 'What does it change, and why?',
+    });
+    if (description === undefined) return undefined;
+    const pull = await client.createPull(db, {
+      title: title.trim(),
+      ...(description.trim() ? { description } : {}),
+      from_branch: { database: { owner: from.db.owner, name: from.db.name }, branch_name: from.branch.name },
+      to_branch: { database: { owner: db.owner, name: db.name }, branch_name: to.branch.name },
+    });
+    const created: PullTarget = { hostId, db, pullNumber: pull.pull_number };
+    env.log.info(`opened ${pullLabel(created)}`);
+    env.pullChanged(created);
+    await env.showPull(created);
+    return pull;
+  } catch (err) {
+    env.ui.error(err, { action: `open a pull request on ${db.owner}/${db.name}`, hostId });
+    return undefined;
+  }
+}

@@ -1,0 +1,178 @@
+// How one row of the grid draws: the row number, the frozen cells beside it, the cells of the
+// columns on screen, or a failed page's error with Retry. Row elements are made once and refilled
+// as they are recycled (gridView.ts decides which rows are on screen and when to refill them).
+// Server text is only ever assigned through textContent / title, never parsed as HTML.
+import { cellPreview, isBinaryCell, isLongValue } from '../shared/queryResultFormat';
+import type { GridModel } from './gridModel';
+import type { RowSource } from './rowSource';
+import type { WindowItem } from './gridWindow';
+import { el } from './dom';
+import { GUTTER_WIDTH } from './gridStyles';
+
+/** A row element, kept and refilled as the grid scrolls, and what it shows now. */
+export interface RowRec {
+  el: HTMLElement;
+  num: HTMLElement;
+  frozen: HTMLElement[];
+  cells: HTMLElement[];
+  error: HTMLElement | undefined;
+  /** The view row this element shows, -1 when free. */
+  viewRow: number;
+  colKey: string;
+  version: number;
+}
+
+export class GridRowPainter {
+  constructor(
+    private readonly doc: Document,
+    private readonly model: GridModel,
+    private readonly source: () => RowSource,
+    /** How many leading columns are frozen. */
+    private readonly frozen: number,
+    /** The id the active cell carries (aria-activedescendant). */
+    private readonly activeId: string,
+    private readonly scroller: HTMLElement,
+  ) {}
+
+  create(body: HTMLElement): RowRec {
+    const d = this.doc;
+    const row = el(d, 'div', 'vdb-row');
+    row.setAttribute('role', 'row');
+    const num = el(d, 'div', 'vdb-rownum');
+    num.setAttribute('role', 'rowheader');
+    num.setAttribute('aria-colindex', '1');
+    row.appendChild(num);
+    const frozen: HTMLElement[] = [];
+    let left = GUTTER_WIDTH;
+    for (let i = 0; i < this.frozen; i++) {
+      const cell = el(d, 'div', 'vdb-cell frozen');
+      cell.setAttribute('role', 'gridcell');
+      cell.style.left = `${left}px`;
+      left += this.model.widths[i] ?? 100;
+      row.appendChild(cell);
+      frozen.push(cell);
+    }
+    body.appendChild(row);
+    return { el: row, num, frozen, cells: [], error: undefined, viewRow: -1, colKey: '', version: -1 };
+  }
+
+  private fillCell(cell: HTMLElement, viewRow: number, col: number, extra: string): void {
+    const m = this.model;
+    const src = this.source();
+    const state = src.rowState(viewRow);
+    const active = m.active;
+    let cls = `vdb-cell${extra}`;
+    let text = '';
+    let title = '';
+    if (state === 'ready') {
+      const value = m.cell(viewRow, col);
+      const kind = m.kinds[col];
+      if (value === null) cls += ' null';
+      else if (isBinaryCell(value) && kind !== 'text') cls += ' binary';
+      else if (kind === 'number') cls += ' num';
+      if (isLongValue(value)) cls += ' long';
+      const old = src.rowKind(viewRow) === 'modified' ? src.oldCell(viewRow, col) : undefined;
+      text = cellPreview(value, 300);
+      if (old !== undefined && old !== value) {
+        // A changed cell of a modified row reads old → new; the others show the value alone.
+        cls += ' changed';
+        title = `Was: ${cellPreview(old, 300)}`;
+        text = `${cellPreview(old, 140)} → ${cellPreview(value, 140)}`;
+      }
+    } else {
+      cls += ' placeholder';
+    }
+    const selected = m.isSelected(viewRow, col);
+    if (selected) cls += ' selected';
+    const isActive = !!active && active.row === viewRow && active.col === col;
+    if (isActive) cls += ' active';
+    if (cell.className !== cls) cell.className = cls;
+    if (cell.textContent !== text) cell.textContent = text;
+    if (cell.title !== title) cell.title = title;
+    cell.setAttribute('aria-colindex', String(col + 2));
+    cell.setAttribute('data-c', String(col));
+    cell.setAttribute('data-r', String(viewRow));
+    if (state !== 'ready') cell.setAttribute('aria-busy', 'true');
+    else cell.removeAttribute('aria-busy');
+    if (selected) cell.setAttribute('aria-selected', 'true');
+    else cell.removeAttribute('aria-selected');
+    if (isActive) cell.id = this.activeId;
+    else if (cell.id) cell.removeAttribute('id');
+  }
+
+  /** Fills a row element for `viewRow` at `top`; `version` is the view's, which a later fill compares. */
+  fill(rec: RowRec, viewRow: number, top: number, cols: readonly WindowItem[], totalW: number, colKey: string, version: number): void {
+    const d = this.doc;
+    const src = this.source();
+    const state = src.rowState(viewRow);
+    const kind = state === 'ready' ? src.rowKind(viewRow) : undefined;
+    rec.el.hidden = false;
+    let rowCls = viewRow % 2 ? 'vdb-row odd' : 'vdb-row';
+    if (state !== 'ready') rowCls += ` ${state}`;
+    if (kind) rowCls += ` ${kind}`;
+    if (rec.el.className !== rowCls) rec.el.className = rowCls;
+    if (kind) rec.el.setAttribute('data-kind', kind);
+    else rec.el.removeAttribute('data-kind');
+    if (rec.viewRow !== viewRow) {
+      rec.el.setAttribute('aria-rowindex', String(viewRow + 2));
+      rec.el.style.transform = `translateY(${top}px)`;
+      rec.num.textContent = String(viewRow + 1);
+      rec.num.setAttribute('data-rownum', String(viewRow));
+    }
+    let rowW = totalW;
+
+    if (state === 'failed') {
+      // The page's error beside the row number, where the cells would be, with Retry; the row is
+      // made as wide as the bar so the bar stays on the row's line (see .vdb-row in gridStyles.ts).
+      for (const c of rec.cells) c.remove();
+      rec.cells.length = 0;
+      for (const f of rec.frozen) f.hidden = true;
+      if (!rec.error) {
+        rec.error = el(d, 'div', 'vdb-rowerror');
+        rec.error.setAttribute('role', 'gridcell');
+        rec.el.appendChild(rec.error);
+      }
+      const msg = el(d, 'span', undefined, `Could not load these rows: ${src.failure(viewRow) ?? 'unknown error'}`);
+      const retry = el(d, 'button', 'vdb-retry', 'Retry');
+      retry.setAttribute('data-retry', String(viewRow));
+      rec.error.replaceChildren(msg, retry);
+      rec.error.hidden = false;
+      const barW = Math.max(200, this.scroller.clientWidth - GUTTER_WIDTH - 4);
+      rec.error.style.width = `${barW}px`;
+      rowW = Math.max(totalW, GUTTER_WIDTH + barW);
+    } else {
+      if (rec.error) rec.error.hidden = true;
+      let left = GUTTER_WIDTH;
+      for (let i = 0; i < this.frozen; i++) {
+        const f = rec.frozen[i] as HTMLElement;
+        const w = this.model.widths[i] ?? 100;
+        f.hidden = false;
+        f.style.left = `${left}px`;
+        f.style.width = `${w}px`;
+        left += w;
+        this.fillCell(f, viewRow, i, ' frozen');
+      }
+      while (rec.cells.length < cols.length) {
+        const cell = el(d, 'div', 'vdb-cell');
+        cell.setAttribute('role', 'gridcell');
+        rec.el.appendChild(cell);
+        rec.cells.push(cell);
+      }
+      while (rec.cells.length > cols.length) rec.cells.pop()?.remove();
+      for (let i = 0; i < cols.length; i++) {
+        const c = cols[i] as WindowItem;
+        const cell = rec.cells[i] as HTMLElement;
+        if (rec.colKey !== colKey || rec.viewRow === -1 || cell.style.left === '') {
+          cell.style.left = `${c.start}px`;
+          cell.style.width = `${c.size}px`;
+        }
+        this.fillCell(cell, viewRow, c.index, '');
+      }
+    }
+    const width = `${rowW}px`;
+    if (rec.el.style.width !== width) rec.el.style.width = width;
+    rec.viewRow = viewRow;
+    rec.colKey = colKey;
+    rec.version = version;
+  }
+}
