@@ -100,7 +100,7 @@ async function installCodeServer(log) {
   const stamp = join(CS_PREFIX, '.installed');
   if (existsSync(stamp)) return;
   const p = toolchainPaths();
-  log(`toolchain: installing code-server ${CODE_SERVER_VERSION} into ${CS_PREFIX} (about 5 minutes the first time)`);
+  log(`toolchain: installing code-server ${CODE_SERVER_VERSION} into ${CS_PREFIX} (about 3 minutes the first time, on 2 cores)`);
   rmSync(CS_PREFIX, { recursive: true, force: true });
   mkdirSync(CS_PREFIX, { recursive: true });
   const env = npmEnv({
