@@ -127,10 +127,25 @@ export function createHelpers(page, { scale = 1 } = {}) {
     await page.locator('.context-view .monaco-hover, .workbench-hover').first().waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
   }
 
+  /**
+   * Types an answer and presses Enter, then waits until the box has taken it: the widget hides or
+   * shows the next question (another title, or another value in the box). Until then it still
+   * shows this question, and an inputBox() right after would type into it: that answer is lost and
+   * the next question waits, empty, for ever (seen under load in 75: the description typed into the
+   * pull's title step, then step 4/4 left open).
+   */
   async function inputBox(text, { timeout = DEFAULT_TIMEOUT } = {}) {
     await quickInputBox.waitFor({ state: 'visible', timeout });
     await quickInputBox.fill(text);
+    const title = await page.evaluate(() => document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? '');
     await quickInputBox.press('Enter');
+    await page.waitForFunction(([askedTitle, answer]) => {
+      const widget = document.querySelector('.quick-input-widget');
+      if (!widget || getComputedStyle(widget).display === 'none') return true;
+      const shownTitle = widget.querySelector('.quick-input-title')?.textContent ?? '';
+      const value = widget.querySelector('.quick-input-box input')?.value ?? '';
+      return shownTitle !== askedTitle || value !== answer;
+    }, [title, text], { timeout });
   }
 
   /**
