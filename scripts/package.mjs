@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,6 +31,11 @@ function run(cmd, args, cwd) {
 export async function packageExtension({ out = join(ROOT, 'dist', 'versioned-db.vsix'), stage } = {}) {
   const keep = Boolean(stage);
   const dir = stage ? resolve(stage) : mkdtempSync(join(tmpdir(), 'vdb-package-'));
+  // The staging folder's dist/ is replaced: never the checkout's own (or a folder holding it).
+  const fromStage = relative(dir, ROOT);
+  if (fromStage === '' || (!fromStage.startsWith('..') && !isAbsolute(fromStage))) {
+    throw new Error(`--stage ${stage} holds this checkout: its files would be replaced; give a folder of its own`);
+  }
   try {
     rmSync(join(dir, 'dist'), { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
