@@ -23,21 +23,47 @@ import { buildVsix, packagedFiles } from '../test/e2e/lib/vsix.mjs';
 const SESSIONS = Number(process.argv[2] || 5);
 const BUDGET_BYTES = 500 * 1024;
 const ACTIVATION_AIM_MS = 50;
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 const log = (m) => console.log(`bench: ${m}`);
 
 /** An extension that does nothing, packaged the same way, activated by the same event. */
 function buildBaselineVsix(dir) {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({
-    name: 'empty-baseline', displayName: 'Empty Baseline', publisher: 'bench', version: '1.0.0', license: 'MIT',
-    engines: { vscode: '^1.90.0' }, main: './extension.js', activationEvents: ['onStartupFinished'],
-  }, null, 2));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'empty-baseline',
+        displayName: 'Empty Baseline',
+        publisher: 'bench',
+        version: '1.0.0',
+        license: 'MIT',
+        engines: { vscode: '^1.90.0' },
+        main: './extension.js',
+        activationEvents: ['onStartupFinished'],
+      },
+      null,
+      2,
+    ),
+  );
   writeFileSync(join(dir, 'extension.js'), 'exports.activate = function () {};\nexports.deactivate = function () {};\n');
   writeFileSync(join(dir, 'README.md'), '# Empty baseline\n\nActivation benchmark baseline.\n');
   writeFileSync(join(dir, 'LICENSE'), 'MIT\n');
   const out = join(dir, 'empty-baseline.vsix');
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--out', out], { cwd: dir, encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--out', out],
+    { cwd: dir, encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`packaging the baseline failed:\n${r.stderr || r.stdout}`);
   return out;
 }
@@ -71,7 +97,9 @@ async function measureSession({ toolchain, vsix, name, hubData, workspace, brows
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 90_000 });
     const helpers = createHelpers(page);
     await helpers.runCommand('Developer: Show Running Extensions');
-    const row = page.locator('.runtime-extensions-editor .monaco-list-row').filter({ has: page.locator('.name', { hasText: new RegExp(`^${name}$`) }) });
+    const row = page
+      .locator('.runtime-extensions-editor .monaco-list-row')
+      .filter({ has: page.locator('.name', { hasText: new RegExp(`^${name}$`) }) });
     const t = row.locator('.activation-time').filter({ hasText: /Activation:\s*\d+/ });
     // The list is virtualized and sorted slowest first: a fast row is drawn only once scrolled to.
     const list = page.locator('.runtime-extensions-editor .monaco-list').first();
@@ -123,11 +151,17 @@ async function readSplit(page, helpers, name) {
 
 /** Our own log line: "activated in N ms, module evaluated in M ms". */
 function readOwnLog(userDataDir) {
-  const out = spawnSync('grep', ['-rhoE', 'activated in [0-9]+ ms(, module evaluated in [0-9]+ ms)?', join(userDataDir, 'logs')], { encoding: 'utf8' });
+  const out = spawnSync('grep', ['-rhoE', 'activated in [0-9]+ ms(, module evaluated in [0-9]+ ms)?', join(userDataDir, 'logs')], {
+    encoding: 'utf8',
+  });
   return out.stdout.trim().split('\n').pop() || 'no log line';
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+};
 const kib = (b) => `${(b / 1024).toFixed(1)} KiB`;
 
 /** The biggest inputs of the packaged dist/extension.js, from the metafile esbuild.mjs writes beside it. */
@@ -160,7 +194,14 @@ async function main() {
   if (seeded.status !== 0) throw new Error(`hub seed failed: ${seeded.stderr}`);
   const workspace = join(work, 'workspace');
   mkdirSync(workspace);
-  writeFileSync(join(workspace, 'prices.vdbnb'), JSON.stringify({ version: 1, target: { hostId: 'local-hub', owner: 'alice', name: 'prices', ref: 'main' }, cells: [{ kind: 'sql', source: 'SELECT * FROM products;' }] }));
+  writeFileSync(
+    join(workspace, 'prices.vdbnb'),
+    JSON.stringify({
+      version: 1,
+      target: { hostId: 'local-hub', owner: 'alice', name: 'prices', ref: 'main' },
+      cells: [{ kind: 'sql', source: 'SELECT * FROM products;' }],
+    }),
+  );
 
   const browser = await chromium.launch({ executablePath: toolchain.chromium, args: CHROMIUM_ARGS, headless: true });
   const ours = [];
@@ -178,7 +219,9 @@ async function main() {
       for (const [key, run] of pair) got[key] = await run();
       ours.push(got.ours);
       baseline.push(got.baseline);
-      log(`round ${i + 1}/${SESSIONS}: Versioned DB ${got.ours.total} ms [${fmt(got.ours)}; it logged: ${got.ours.own}], empty baseline ${got.baseline.total} ms [${fmt(got.baseline)}]`);
+      log(
+        `round ${i + 1}/${SESSIONS}: Versioned DB ${got.ours.total} ms [${fmt(got.ours)}; it logged: ${got.ours.own}], empty baseline ${got.baseline.total} ms [${fmt(got.baseline)}]`,
+      );
     }
   } finally {
     await browser.close();
@@ -189,7 +232,9 @@ async function main() {
   const oursMs = m(ours, (r) => r.total);
   const baseMs = m(baseline, (r) => r.total);
   const load = spawnSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).stdout.trim().split(' ').slice(0, 3).join(' ');
-  console.log(`\nActivation (VS Code's "Activation" = Load Code + Call Activate), median of ${SESSIONS} fresh sessions each, load average ${load}:`);
+  console.log(
+    `\nActivation (VS Code's "Activation" = Load Code + Call Activate), median of ${SESSIONS} fresh sessions each, load average ${load}:`,
+  );
   // Own = what the extension's code itself costs, from its log line: evaluating the bundle
   // (inside Load Code) + the activate() call. The rest of Load Code is the extension host's.
   const own = (r) => {
@@ -199,12 +244,22 @@ async function main() {
   };
   const col = (rows, f) => `${m(rows, f)} ms`;
   const ownOurs = m(ours, own);
-  console.log(`| | VS Code "Activation" | Load Code | Call Activate | own code (module evaluation + activate()) | all sessions (Activation / own) | Activation ÷ baseline |`);
+  console.log(
+    `| | VS Code "Activation" | Load Code | Call Activate | own code (module evaluation + activate()) | all sessions (Activation / own) | Activation ÷ baseline |`,
+  );
   console.log(`|---|---|---|---|---|---|---|`);
-  console.log(`| Versioned DB | ${oursMs} ms | ${col(ours, (r) => r.split?.load ?? NaN)} | ${col(ours, (r) => r.split?.call ?? NaN)} | ${ownOurs} ms | ${ours.map((r) => `${r.total}/${own(r)}`).join(', ')} | ${(oursMs / baseMs).toFixed(1)}× |`);
-  console.log(`| empty extension (baseline) | ${baseMs} ms | ${col(baseline, (r) => r.split?.load ?? NaN)} | ${col(baseline, (r) => r.split?.call ?? NaN)} | | ${baseline.map((r) => r.total).join(', ')} | 1.0× |`);
-  console.log(`Aim ≤ ${ACTIVATION_AIM_MS} ms: VS Code's figure ${oursMs <= ACTIVATION_AIM_MS ? 'met' : 'not met'} (${oursMs} ms; the empty extension's median is ${baseMs} ms); the extension's own code ${ownOurs <= ACTIVATION_AIM_MS ? 'met' : 'not met'} (${ownOurs} ms).`);
-  console.log(`\nBundle: dist/extension.js ${kib(bundleBytes)} (${(bundleBytes / BUDGET_BYTES).toFixed(2)}× the 500 KiB budget: ${bundleBytes <= BUDGET_BYTES ? 'met' : 'not met'})`);
+  console.log(
+    `| Versioned DB | ${oursMs} ms | ${col(ours, (r) => r.split?.load ?? NaN)} | ${col(ours, (r) => r.split?.call ?? NaN)} | ${ownOurs} ms | ${ours.map((r) => `${r.total}/${own(r)}`).join(', ')} | ${(oursMs / baseMs).toFixed(1)}× |`,
+  );
+  console.log(
+    `| empty extension (baseline) | ${baseMs} ms | ${col(baseline, (r) => r.split?.load ?? NaN)} | ${col(baseline, (r) => r.split?.call ?? NaN)} | | ${baseline.map((r) => r.total).join(', ')} | 1.0× |`,
+  );
+  console.log(
+    `Aim ≤ ${ACTIVATION_AIM_MS} ms: VS Code's figure ${oursMs <= ACTIVATION_AIM_MS ? 'met' : 'not met'} (${oursMs} ms; the empty extension's median is ${baseMs} ms); the extension's own code ${ownOurs <= ACTIVATION_AIM_MS ? 'met' : 'not met'} (${ownOurs} ms).`,
+  );
+  console.log(
+    `\nBundle: dist/extension.js ${kib(bundleBytes)} (${(bundleBytes / BUDGET_BYTES).toFixed(2)}× the 500 KiB budget: ${bundleBytes <= BUDGET_BYTES ? 'met' : 'not met'})`,
+  );
   const { total, top } = topInputs(stage);
   if (total !== bundleBytes) {
     console.log(`  note: dist/extension.js is now ${kib(total)}, not the packaged ${kib(bundleBytes)} (another build ran meanwhile?)`);
@@ -215,4 +270,7 @@ async function main() {
   for (const [p, bytes] of assets) console.log(`  ${p.padEnd(40)} ${kib(bytes)}`);
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

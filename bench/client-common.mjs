@@ -53,7 +53,9 @@ export async function startHub({ dataDir, token, serveArgs = [] } = {}) {
     cli(['user', 'add', 'bench']);
     token = cli(['token', 'create', '--user', 'bench']);
   }
-  const proc = spawn(process.execPath, [HUB, 'serve', '--data', dir, '--port', '0', ...serveArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [HUB, 'serve', '--data', dir, '--port', '0', ...serveArgs], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise((res, rej) => {
     let out = '';
     proc.stdout.on('data', (d) => {

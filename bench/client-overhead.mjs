@@ -43,7 +43,11 @@ const timeSequential = (fn, n) =>
 const timeConcurrent = (fn, n, width) =>
   measure(async () => {
     let next = 0;
-    await Promise.all(Array.from({ length: width }, async () => { while (next++ < n) await fn(); }));
+    await Promise.all(
+      Array.from({ length: width }, async () => {
+        while (next++ < n) await fn();
+      }),
+    );
   }, n);
 
 try {
@@ -53,13 +57,25 @@ try {
   const par = { raw: [], client: [] };
   for (let r = 0; r < rounds; r++) {
     // Alternate the order each round so drift on a shared machine hits both sides alike.
-    const order = r % 2 ? [['client', viaClient], ['raw', raw]] : [['raw', raw], ['client', viaClient]];
+    const order =
+      r % 2
+        ? [
+            ['client', viaClient],
+            ['raw', raw],
+          ]
+        : [
+            ['raw', raw],
+            ['client', viaClient],
+          ];
     for (const [name, fn] of order) seq[name].push(await timeSequential(fn, perRound));
     for (const [name, fn] of order) par[name].push(await timeConcurrent(fn, perRound, 16));
   }
   const fmt = (ms) => `${(ms * 1000).toFixed(1)} µs`;
   console.log(`client-overhead: ${rounds} rounds × ${perRound} GET /databases/o/n on loopback (median per request)`);
-  for (const [label, runs] of [['sequential', seq], ['16 concurrent', par]]) {
+  for (const [label, runs] of [
+    ['sequential', seq],
+    ['16 concurrent', par],
+  ]) {
     for (const k of ['wall', 'cpu']) {
       const raw = median(runs.raw.map((x) => x[k]));
       const cl = median(runs.client.map((x) => x[k]));

@@ -8,7 +8,15 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 
 const database = JSON.stringify({
-  data: { owner: 'o', name: 'n', visibility: 'public', fork_network_count: 0, star_count: 3, size_bytes: 12345, last_write_at: '2026-01-01T00:00:00Z' },
+  data: {
+    owner: 'o',
+    name: 'n',
+    visibility: 'public',
+    fork_network_count: 0,
+    star_count: 3,
+    size_bytes: 12345,
+    last_write_at: '2026-01-01T00:00:00Z',
+  },
 });
 
 const server = createServer(async (req, res) => {

@@ -40,7 +40,8 @@ import { BENCH_DB, hubApi, startHub } from './client-common.mjs';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const self = fileURLToPath(import.meta.url);
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const COLUMNS = 'id bigint PRIMARY KEY, name varchar(64), category varchar(16), qty int, price double, ratio double, created datetime, flag tinyint, note text, code varchar(8)';
+const COLUMNS =
+  'id bigint PRIMARY KEY, name varchar(64), category varchar(16), qty int, price double, ratio double, created datetime, flag tinyint, note text, code varchar(8)';
 const QUERY = 'SELECT * FROM big';
 
 if (process.argv[2] === '--build') await build(process.argv[3], Number(process.argv[4]));
@@ -58,7 +59,11 @@ async function main(rows, paths) {
   mkdirSync(dataDir);
   let hub = await startHub({ dataDir });
   try {
-    console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     await hubApi(hub, 'POST', '/databases', { ...BENCH_DB, visibility: 'public' });
     const dbFile = join(dataDir, 'databases', BENCH_DB.owner, `${BENCH_DB.name}.db`);
     console.log(`building ${rows.toLocaleString('en')} rows × 10 columns in ${dbFile} …`);
@@ -83,7 +88,10 @@ async function main(rows, paths) {
       const out = join(dir, `${path}.csv`);
       const hubBefore = hub.rssMB();
       hub.resetPeak();
-      const r = await child([path === 'table' ? '--table-export' : '--extension', hub.url, hub.token, out], ['--import', 'tsx', '--expose-gc']);
+      const r = await child(
+        [path === 'table' ? '--table-export' : '--extension', hub.url, hub.token, out],
+        ['--import', 'tsx', '--expose-gc'],
+      );
       const hubPeak = hub.peakMB();
       console.log(path, r);
       const got = await sha256(out);
@@ -94,19 +102,31 @@ async function main(rows, paths) {
       measured.push({ path, r, mib, hubBefore, hubPeak });
     }
 
-    console.log(`\n${new Date().toISOString()}, load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `\n${new Date().toISOString()}, load average at the end ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     console.log('| path | time | ratio | memory |');
     console.log('|---|---|---|---|');
     console.log(`| direct DoltLite dump (baseline) | ${fmtMs(direct.ms)} | 1.00× | peak RSS ${direct.maxRssMB.toFixed(0)} MB |`);
     for (const { path, r, mib } of measured) {
       const what =
         path === 'table'
-          ? `table browser: keyset pages (${r.pages} × ${r.pageSize.toLocaleString('en')} rows: ${Object.entries(r.reads).map(([k, n]) => `${n} ${k}`).join(', ')}; median per page, first / last tenth: ${fmtMs(r.firstTenthMs)} / ${fmtMs(r.lastTenthMs)}) + count → CSV, ${mib} MiB`
+          ? `table browser: keyset pages (${r.pages} × ${r.pageSize.toLocaleString('en')} rows: ${Object.entries(r.reads)
+              .map(([k, n]) => `${n} ${k}`)
+              .join(
+                ', ',
+              )}; median per page, first / last tenth: ${fmtMs(r.firstTenthMs)} / ${fmtMs(r.lastTenthMs)}) + count → CSV, ${mib} MiB`
           : `Load All Rows: OFFSET pages (${r.pages} × ${r.pageSize.toLocaleString('en')} rows) → CSV, ${mib} MiB`;
-      console.log(`| ${what} | ${fmtMs(r.ms)} | ${(r.ms / direct.ms).toFixed(2)}× | RSS +${r.growthMB.toFixed(0)} MB over idle (${r.idleMB.toFixed(0)} → ${r.peakMB.toFixed(0)} MB) |`);
+      console.log(
+        `| ${what} | ${fmtMs(r.ms)} | ${(r.ms / direct.ms).toFixed(2)}× | RSS +${r.growthMB.toFixed(0)} MB over idle (${r.idleMB.toFixed(0)} → ${r.peakMB.toFixed(0)} MB) |`,
+      );
     }
     for (const { path, hubBefore, hubPeak } of measured) {
-      console.log(`| hub serving the ${path} export | | | RSS ${hubBefore.toFixed(0)} MB before, peak ${hubPeak.toFixed(0)} MB during (+${(hubPeak - hubBefore).toFixed(0)} MB) |`);
+      console.log(
+        `| hub serving the ${path} export | | | RSS ${hubBefore.toFixed(0)} MB before, peak ${hubPeak.toFixed(0)} MB during (+${(hubPeak - hubBefore).toFixed(0)} MB) |`,
+      );
     }
   } finally {
     await hub.stop();
@@ -128,7 +148,18 @@ async function build(file, rows) {
   const cats = ['fruit', 'vegetable', 'dairy', 'bakery', 'meat'];
   for (let i = 1; i <= rows; i++) {
     const day = String(1 + (i % 28)).padStart(2, '0');
-    st.bind([i, `item ${i}`, cats[i % 5], i % 1000, (i % 99991) / 7, i / 3, `2026-0${1 + (i % 9)}-${day} 12:${String(i % 60).padStart(2, '0')}:00`, i % 2, i % 13 === 0 ? null : `note, "quoted" ${i}`, `C${i % 4096}`]).step();
+    st.bind([
+      i,
+      `item ${i}`,
+      cats[i % 5],
+      i % 1000,
+      (i % 99991) / 7,
+      i / 3,
+      `2026-0${1 + (i % 9)}-${day} 12:${String(i % 60).padStart(2, '0')}:00`,
+      i % 2,
+      i % 13 === 0 ? null : `note, "quoted" ${i}`,
+      `C${i % 4096}`,
+    ]).step();
     st.reset();
   }
   st.finalize();
@@ -207,7 +238,12 @@ async function extensionExport(url, token, out) {
   });
   const signal = new AbortController().signal;
   const file = await createPendingFile(out);
-  const rows = await runExport({ pages: pagesOf(source, { sort: [], filters: [] }, pageSize, signal), writer: createExportWriter('csv', first.columns, file), file, signal });
+  const rows = await runExport({
+    pages: pagesOf(source, { sort: [], filters: [] }, pageSize, signal),
+    writer: createExportWriter('csv', first.columns, file),
+    file,
+    signal,
+  });
   const ms = performance.now() - t0;
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);
@@ -237,8 +273,14 @@ async function tableExport(url, token, out) {
   // Open Table: main's commit, the catalog and the table's columns at it (src/commands/tableCommands.ts).
   const commit = (await client.listBranches(db)).items.find((b) => b.name === 'main').head_commit_sha;
   const run = (q, limit, signal) => client.runSql(db, { ref: commit, q, limit }, { signal });
-  const catalog = new TableCatalogCache((_host, d, c, q, signal) => client.runSql(d, { ref: c, q, limit: 10_000 }, signal ? { signal } : {}));
-  const { output, source: shown } = await openTableAt({ target: { hostId: 'hub', owner: db.owner, name: db.name, ref: 'main' }, commit, table: 'big' }, catalog, run);
+  const catalog = new TableCatalogCache((_host, d, c, q, signal) =>
+    client.runSql(d, { ref: c, q, limit: 10_000 }, signal ? { signal } : {}),
+  );
+  const { output, source: shown } = await openTableAt(
+    { target: { hostId: 'hub', owner: db.owner, name: db.name, ref: 'main' }, commit, table: 'big' },
+    catalog,
+    run,
+  );
   // Export…: from here on is what the user waits for.
   const t0 = performance.now();
   const view = { sort: [], filters: [] };
@@ -257,7 +299,12 @@ async function tableExport(url, token, out) {
       at = now;
     }
   }
-  const rows = await runExport({ pages: timed(pagesOf(source, view, EXPORT_PAGE_SIZE, signal)), writer: createExportWriter('csv', output.columns, file, { tableName: 'big' }), file, signal });
+  const rows = await runExport({
+    pages: timed(pagesOf(source, view, EXPORT_PAGE_SIZE, signal)),
+    writer: createExportWriter('csv', output.columns, file, { tableName: 'big' }),
+    file,
+    signal,
+  });
   const ms = performance.now() - t0;
   const tenth = Math.max(1, Math.floor(perPage.length / 10));
   const med = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -268,7 +315,18 @@ async function tableExport(url, token, out) {
   if (rows !== totalRows) throw new Error(`exported ${rows} rows, the count said ${totalRows}`);
   const reads = source.reads.reduce((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
   const MB = 1024 * 1024;
-  reply({ ms, rows, pages: source.reads.length, reads, firstTenthMs, lastTenthMs, pageSize: EXPORT_PAGE_SIZE, idleMB: idle / MB, peakMB: peak / MB, growthMB: (peak - idle) / MB });
+  reply({
+    ms,
+    rows,
+    pages: source.reads.length,
+    reads,
+    firstTenthMs,
+    lastTenthMs,
+    pageSize: EXPORT_PAGE_SIZE,
+    idleMB: idle / MB,
+    peakMB: peak / MB,
+    growthMB: (peak - idle) / MB,
+  });
 }
 
 // ------------------------------------------------------------------ helpers

@@ -29,7 +29,14 @@ const quick = process.argv.includes('--quick');
 const withTable = !process.argv.includes('--no-table');
 const RUNS = Number(arg('runs') ?? 1);
 const beforeRef = arg('before');
-const SIZES = quick ? [[1000, 10]] : process.argv.includes('--large') ? [[100000, 20]] : [[1000, 10], [100000, 20]];
+const SIZES = quick
+  ? [[1000, 10]]
+  : process.argv.includes('--large')
+    ? [[100000, 20]]
+    : [
+        [1000, 10],
+        [100000, 20],
+      ];
 const SCROLL_FRAMES = 120;
 // A wheel notch is about 100-120 px: each frame scrolls that far, as a person scrolling does.
 const SCROLL_STEP_PX = 120;
@@ -40,7 +47,12 @@ const TYPES = ['bigint', 'varchar(255)', 'decimal(10,2)', 'datetime(6)', 'text',
 function makeResult(rows, cols) {
   const columns = [];
   for (let c = 0; c < cols; c++) {
-    columns.push({ name: c === 0 ? 'id' : `col_${c}`, type: c === 0 ? 'bigint' : TYPES[c % TYPES.length], is_primary_key: c === 0, source_table: 't' });
+    columns.push({
+      name: c === 0 ? 'id' : `col_${c}`,
+      type: c === 0 ? 'bigint' : TYPES[c % TYPES.length],
+      is_primary_key: c === 0,
+      source_table: 't',
+    });
   }
   const data = new Array(rows);
   for (let r = 0; r < rows; r++) {
@@ -49,7 +61,7 @@ function makeResult(rows, cols) {
       const t = columns[c].type;
       if (c > 0 && (r + c) % 17 === 0) row[c] = null;
       else if (t === 'bigint') row[c] = String(r * 7 + c);
-      else if (t === 'decimal(10,2)') row[c] = ((r * 31 + c) % 100000 / 100).toFixed(2);
+      else if (t === 'decimal(10,2)') row[c] = (((r * 31 + c) % 100000) / 100).toFixed(2);
       else if (t === 'datetime(6)') row[c] = `2026-0${1 + (r % 9)}-1${r % 10} 12:${String(r % 60).padStart(2, '0')}:00.000000`;
       else if (t === 'tinyint(1)') row[c] = String(r % 2);
       else if (t === 'blob') row[c] = '<binary>';
@@ -92,13 +104,25 @@ async function bundleAt(ref) {
 }
 
 const grids = [{ kind: 'grid', label: beforeRef ? 'grid (after)' : 'grid', js: await bundleGrid(process.cwd()) }];
-if (beforeRef) grids.unshift({ kind: 'grid', label: `grid (before, ${execFileSync('git', ['rev-parse', '--short', beforeRef]).toString().trim()})`, js: await bundleAt(beforeRef) });
+if (beforeRef)
+  grids.unshift({
+    kind: 'grid',
+    label: `grid (before, ${execFileSync('git', ['rev-parse', '--short', beforeRef]).toString().trim()})`,
+    js: await bundleAt(beforeRef),
+  });
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: [
-    '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--enable-precise-memory-info', '--js-flags=--expose-gc',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--enable-precise-memory-info',
+    '--js-flags=--expose-gc',
   ],
 });
 
@@ -125,7 +149,10 @@ async function runOne(kind, json, gridJs = '') {
       ? route.fulfill({ body: json, contentType: 'application/json' })
       : route.request().url().endsWith('/warmup.json')
         ? route.fulfill({ body: '{"rows":[["a",null]]}', contentType: 'application/json' })
-      : route.fulfill({ body: '<!doctype html><html><body style="margin:0"><div id="host"></div></body></html>', contentType: 'text/html' }),
+        : route.fulfill({
+            body: '<!doctype html><html><body style="margin:0"><div id="host"></div></body></html>',
+            contentType: 'text/html',
+          }),
   );
   await page.goto('http://grid.bench/');
   if (gridJs) await page.addScriptTag({ content: gridJs });
@@ -137,7 +164,9 @@ async function runOne(kind, json, gridJs = '') {
     return u.usedSize + (u.backingStorageSize ?? 0);
   };
   // Warm up fetch and JSON.parse, so the baseline already holds their code and caches.
-  await page.evaluate(async () => { JSON.parse(await (await fetch('/warmup.json')).text()); });
+  await page.evaluate(async () => {
+    JSON.parse(await (await fetch('/warmup.json')).text());
+  });
   await heap();
   const heapBefore = await heap();
   // "The data arrives": parsed once, outside the measured part.
@@ -146,7 +175,9 @@ async function runOne(kind, json, gridJs = '') {
     globalThis.__result = JSON.parse(globalThis.__text);
   });
   const heapTextAndParsed = await heap();
-  await page.evaluate(() => { delete globalThis.__text; });
+  await page.evaluate(() => {
+    delete globalThis.__text;
+  });
   const heapParsed = await heap();
   const cpu0 = await threadTime(cdp);
   const wall0 = performance.now();
@@ -160,14 +191,25 @@ async function runOne(kind, json, gridJs = '') {
       // during the harness's round trip and count as first-paint CPU.
       const held = [];
       const realIdle = globalThis.requestIdleCallback;
-      globalThis.requestIdleCallback = (cb, opts) => { held.push([cb, opts]); return -held.length; };
+      globalThis.requestIdleCallback = (cb, opts) => {
+        held.push([cb, opts]);
+        return -held.length;
+      };
       globalThis.__releaseIdle = () => {
         globalThis.requestIdleCallback = realIdle;
         for (const [cb, opts] of held.splice(0)) realIdle(cb, opts);
       };
       const t0 = performance.now();
       if (kind === 'grid') {
-        const output = { v: 1, result, sql: 'select', target: { hostId: 'h', owner: 'o', name: 'db', ref: 'main' }, ranAt: '', elapsedMs: 0, limit: 0 };
+        const output = {
+          v: 1,
+          result,
+          sql: 'select',
+          target: { hostId: 'h', owner: 'o', name: 'db', ref: 'main' },
+          ranAt: '',
+          elapsedMs: 0,
+          limit: 0,
+        };
         globalThis.__grid = new VdbGrid.ResultGrid(output, { copy() {}, export() {} }, host, { maxHeight: 600 });
         globalThis.__ctorMs = performance.now() - t0;
         globalThis.__scroller = host.querySelector('.vdb-grid');
@@ -225,34 +267,39 @@ async function runOne(kind, json, gridJs = '') {
   const cpuCompact = (await threadTime(cdp)) - cpu1;
   const heapPeak = await heap();
   // The page lets go of the parsed result, as the notebook renderer does after building the grid.
-  await page.evaluate(() => { delete globalThis.__result; });
+  await page.evaluate(() => {
+    delete globalThis.__result;
+  });
   const heapSteady = await heap();
   cpu1 = await threadTime(cdp);
   // Scroll: one step per frame (and a horizontal step every 10th); the work of each step is
   // timed in the page (wall), the main thread's CPU over all steps through CDP.
-  const scroll = await page.evaluate(async ({ frames, stepPx }) => {
-    const raf = () => new Promise((r) => requestAnimationFrame(() => r()));
-    const scroller = globalThis.__scroller;
-    const work = [];
-    const intervals = [];
-    const step = stepPx;
-    let last = performance.now();
-    for (let i = 0; i < frames; i++) {
-      await raf();
-      const now = performance.now();
-      intervals.push(now - last);
-      const s = performance.now();
-      scroller.scrollTop += step;
-      if (i % 10 === 0) scroller.scrollLeft += 150;
-      scroller.dispatchEvent(new Event('scroll'));
-      await Promise.resolve();
-      void scroller.offsetHeight;
-      void document.body.getBoundingClientRect();
-      work.push(performance.now() - s);
-      last = performance.now();
-    }
-    return { work, intervals };
-  }, { frames: SCROLL_FRAMES, stepPx: SCROLL_STEP_PX });
+  const scroll = await page.evaluate(
+    async ({ frames, stepPx }) => {
+      const raf = () => new Promise((r) => requestAnimationFrame(() => r()));
+      const scroller = globalThis.__scroller;
+      const work = [];
+      const intervals = [];
+      const step = stepPx;
+      let last = performance.now();
+      for (let i = 0; i < frames; i++) {
+        await raf();
+        const now = performance.now();
+        intervals.push(now - last);
+        const s = performance.now();
+        scroller.scrollTop += step;
+        if (i % 10 === 0) scroller.scrollLeft += 150;
+        scroller.dispatchEvent(new Event('scroll'));
+        await Promise.resolve();
+        void scroller.offsetHeight;
+        void document.body.getBoundingClientRect();
+        work.push(performance.now() - s);
+        last = performance.now();
+      }
+      return { work, intervals };
+    },
+    { frames: SCROLL_FRAMES, stepPx: SCROLL_STEP_PX },
+  );
   const cpu2 = await threadTime(cdp);
   const heapAfterGc = await heap();
   await page.close();
@@ -311,32 +358,44 @@ for (const [rowsN, colsN] of SIZES) {
   results.forEach((r, g) => console.log(`  ${grids[g].label}: ${show(r)}`));
   for (let g = 0; g < grids.length; g++) {
     const r = results[g];
-    heapLines.push(`| ${label} | ${grids[g].label} | ${x(r.heapParse, r)} | ${x(r.heapData, r)} | ${x(r.heapPeak, r)} | **${x(r.heapSteady, r)}** | ${f(r.compactMs)} / ${f(r.compactCpu)} |`);
+    heapLines.push(
+      `| ${label} | ${grids[g].label} | ${x(r.heapParse, r)} | ${x(r.heapData, r)} | ${x(r.heapPeak, r)} | **${x(r.heapSteady, r)}** | ${f(r.compactMs)} / ${f(r.compactCpu)} |`,
+    );
   }
   if (!table) {
     for (let g = 0; g < grids.length; g++) {
       const r = results[g];
-      lines.push(`| ${label} | ${grids[g].label} | ${f(r.firstPaint)} / ${f(r.firstPaintCpu)} | — | — | ${f(r.workP95)} | — | ${f(r.scrollCpuPerFrame)} | — | ${x(r.heapSteady, r)} | — |`);
+      lines.push(
+        `| ${label} | ${grids[g].label} | ${f(r.firstPaint)} / ${f(r.firstPaintCpu)} | — | — | ${f(r.workP95)} | — | ${f(r.scrollCpuPerFrame)} | — | ${x(r.heapSteady, r)} | — |`,
+      );
     }
   } else if (table.timedOut) {
     console.log(`  table: did not finish building within ${TABLE_TIMEOUT_MS / 1000} s`);
     for (let g = 0; g < grids.length; g++) {
       const r = results[g];
-      lines.push(`| ${label} | ${grids[g].label} | ${f(r.firstPaint)} / ${f(r.firstPaintCpu)} | > ${TABLE_TIMEOUT_MS} (gave up) | — | ${f(r.workP95)} | — | ${f(r.scrollCpuPerFrame)} | — | ${x(r.heapSteady, r)} | — |`);
+      lines.push(
+        `| ${label} | ${grids[g].label} | ${f(r.firstPaint)} / ${f(r.firstPaintCpu)} | > ${TABLE_TIMEOUT_MS} (gave up) | — | ${f(r.workP95)} | — | ${f(r.scrollCpuPerFrame)} | — | ${x(r.heapSteady, r)} | — |`,
+      );
     }
   } else {
     console.log(`  table: ${show(table)}`);
     for (let g = 0; g < grids.length; g++) {
       const r = results[g];
-      lines.push(`| ${label} | ${grids[g].label} | ${f(r.firstPaint)} / ${f(r.firstPaintCpu)} | ${f(table.firstPaint)} / ${f(table.firstPaintCpu)} | ${r2(r.firstPaint, table.firstPaint)} / ${r2(r.firstPaintCpu, table.firstPaintCpu)} | ${f(r.workP95)} | ${f(table.workP95)} | ${f(r.scrollCpuPerFrame)} | ${f(table.scrollCpuPerFrame)} | ${x(r.heapSteady, r)} | ${x(table.heapSteady, table)} |`);
+      lines.push(
+        `| ${label} | ${grids[g].label} | ${f(r.firstPaint)} / ${f(r.firstPaintCpu)} | ${f(table.firstPaint)} / ${f(table.firstPaintCpu)} | ${r2(r.firstPaint, table.firstPaint)} / ${r2(r.firstPaintCpu, table.firstPaintCpu)} | ${f(r.workP95)} | ${f(table.workP95)} | ${f(r.scrollCpuPerFrame)} | ${f(table.scrollCpuPerFrame)} | ${x(r.heapSteady, r)} | ${x(table.heapSteady, table)} |`,
+      );
     }
   }
 }
 console.log(`\nload average at start: ${load}`);
-console.log('\n| result | variant | grid first paint ms (wall / CPU) | table first paint ms (wall / CPU) | grid ÷ table | grid scroll step p95 ms (wall) | table scroll step p95 ms (wall) | grid scroll CPU ms/frame | table scroll CPU ms/frame | grid heap ÷ JSON (steady) | table heap ÷ JSON |');
+console.log(
+  '\n| result | variant | grid first paint ms (wall / CPU) | table first paint ms (wall / CPU) | grid ÷ table | grid scroll step p95 ms (wall) | table scroll step p95 ms (wall) | grid scroll CPU ms/frame | table scroll CPU ms/frame | grid heap ÷ JSON (steady) | table heap ÷ JSON |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const l of lines) console.log(l);
-console.log('\n| result | variant | text + parsed (JSON.parse floor) | parsed rows | grid peak (rows + store) | grid steady | compaction ms after first paint (wall / CPU) |');
+console.log(
+  '\n| result | variant | text + parsed (JSON.parse floor) | parsed rows | grid peak (rows + store) | grid steady | compaction ms after first paint (wall / CPU) |',
+);
 console.log('|---|---|---|---|---|---|---|');
 for (const l of heapLines) console.log(l);
 await browser.close();

@@ -29,7 +29,9 @@ const tokens = {};
 for (const u of ['alice', 'bob', 'carol']) {
   tokens[u] = spawnSync(process.execPath, [HUB, 'token', 'create', '--user', u, '--data', dir], { encoding: 'utf8' }).stdout.trim();
 }
-const hub = spawn(process.execPath, [HUB, 'serve', '--data', dir, '--host', '127.0.0.1', '--port', '0', ...EXTRA], { stdio: ['ignore', 'pipe', 'inherit'] });
+const hub = spawn(process.execPath, [HUB, 'serve', '--data', dir, '--host', '127.0.0.1', '--port', '0', ...EXTRA], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const url = await new Promise((resolve, reject) => {
   let out = '';
   hub.stdout.on('data', (d) => {
@@ -46,10 +48,18 @@ function shortRequest(client, step) {
   const user = ['alice', 'bob', 'carol'][client % 3];
   const headers = { authorization: `Bearer ${tokens[user]}`, 'content-type': 'application/json' };
   switch ((client + step) % 5) {
-    case 0: return fetch(`${API}/branches`);
-    case 1: return fetch(`${API}/tags`, { headers });
-    case 2: return fetch(`${API}/pulls`);
-    default: return fetch(`${API}/sql`, { method: 'POST', headers, body: JSON.stringify({ ref: 'main', q: `SELECT count(*), ${step} FROM products` }) });
+    case 0:
+      return fetch(`${API}/branches`);
+    case 1:
+      return fetch(`${API}/tags`, { headers });
+    case 2:
+      return fetch(`${API}/pulls`);
+    default:
+      return fetch(`${API}/sql`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ ref: 'main', q: `SELECT count(*), ${step} FROM products` }),
+      });
   }
 }
 
@@ -60,7 +70,11 @@ async function phase(name, longClients) {
   const longStatuses = {};
   const longs = Array.from({ length: longClients }, async () => {
     while (!stop) {
-      const r = await fetch(`${API}/sql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ref: 'main', q: ENDLESS, timeout_ms: 60000 }) });
+      const r = await fetch(`${API}/sql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ref: 'main', q: ENDLESS, timeout_ms: 60000 }),
+      });
       await r.text();
       longStatuses[r.status] = (longStatuses[r.status] ?? 0) + 1;
       if (r.status === 429 && !stop) await new Promise((res) => setTimeout(res, 1000 * Number(r.headers.get('retry-after') ?? 1)));
@@ -70,22 +84,33 @@ async function phase(name, longClients) {
   if (longClients > 0) await new Promise((r) => setTimeout(r, 1000));
   const started = performance.now();
   const end = started + SECONDS * 1000;
-  await Promise.all(Array.from({ length: CLIENTS }, async (_, client) => {
-    for (let step = 0; performance.now() < end; step++) {
-      const t0 = performance.now();
-      const r = await shortRequest(client, step);
-      await r.arrayBuffer();
-      latencies.push(performance.now() - t0);
-      statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, client) => {
+      for (let step = 0; performance.now() < end; step++) {
+        const t0 = performance.now();
+        const r = await shortRequest(client, step);
+        await r.arrayBuffer();
+        latencies.push(performance.now() - t0);
+        statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+      }
+    }),
+  );
   const elapsed = (performance.now() - started) / 1000;
   stop = true;
   // The long clients' last queries end at their timeout; do not wait for them.
   void Promise.allSettled(longs);
   latencies.sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
-  const res = { name, requests: latencies.length, rps: latencies.length / elapsed, p50: pct(50), p99: pct(99), max: latencies[latencies.length - 1], statuses, longStatuses };
+  const res = {
+    name,
+    requests: latencies.length,
+    rps: latencies.length / elapsed,
+    p50: pct(50),
+    p99: pct(99),
+    max: latencies[latencies.length - 1],
+    statuses,
+    longStatuses,
+  };
   console.log(res);
   return res;
 }
@@ -97,9 +122,13 @@ try {
   console.log('\n| phase | short requests/s | p50 | p99 | max | short statuses | long query answers |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of [base, loaded]) {
-    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${JSON.stringify(r.statuses)} | ${JSON.stringify(r.longStatuses)} |`);
+    console.log(
+      `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${JSON.stringify(r.statuses)} | ${JSON.stringify(r.longStatuses)} |`,
+    );
   }
-  console.log(`| ratio (loaded / baseline) | ${(loaded.rps / base.rps).toFixed(2)}x | ${(loaded.p50 / base.p50).toFixed(2)}x | ${(loaded.p99 / base.p99).toFixed(2)}x | | | |`);
+  console.log(
+    `| ratio (loaded / baseline) | ${(loaded.rps / base.rps).toFixed(2)}x | ${(loaded.p50 / base.p50).toFixed(2)}x | ${(loaded.p99 / base.p99).toFixed(2)}x | | | |`,
+  );
 } finally {
   hub.kill('SIGTERM');
   await new Promise((r) => hub.once('exit', r));

@@ -11,7 +11,18 @@
 // Never fails on time. Direct runs happen in a child process so their memory is measured alone.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, fsyncSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  fsyncSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +46,9 @@ if (which === 'diff' || which === 'all') results.push(await benchDiff(env('BENCH
 console.log('\n| scenario | hub | direct | ratio (hub / direct) | hub peak RSS | direct peak RSS |');
 console.log('|---|---|---|---|---|---|');
 for (const r of results) {
-  console.log(`| ${r.name} | ${fmtMs(r.hubMs)} | ${fmtMs(r.directMs)} | ${(r.hubMs / r.directMs).toFixed(2)}x | ${r.hubRssMB.toFixed(0)} MB | ${r.directRssMB.toFixed(0)} MB |`);
+  console.log(
+    `| ${r.name} | ${fmtMs(r.hubMs)} | ${fmtMs(r.directMs)} | ${(r.hubMs / r.directMs).toFixed(2)}x | ${r.hubRssMB.toFixed(0)} MB | ${r.directRssMB.toFixed(0)} MB |`,
+  );
 }
 
 // ------------------------------------------------------------------ scenarios
@@ -60,7 +73,13 @@ async function benchSql(rows, runs) {
       directTimes.push(await d.run());
     }
     const directRssMB = await d.stop();
-    const res = { name: `SQL read at a branch (${rows.toLocaleString('en')} rows, GROUP BY, median of ${runs}, alternating)`, hubMs: median(hubTimes), directMs: median(directTimes), hubRssMB: hub.peakMB(), directRssMB };
+    const res = {
+      name: `SQL read at a branch (${rows.toLocaleString('en')} rows, GROUP BY, median of ${runs}, alternating)`,
+      hubMs: median(hubTimes),
+      directMs: median(directTimes),
+      hubRssMB: hub.peakMB(),
+      directRssMB,
+    };
     console.log(res);
     return res;
   } finally {
@@ -85,7 +104,8 @@ async function benchDiff(rows, runs) {
     const d = startDirectServer([join(hub.dataDir, 'databases', 'bench', 'b.db'), directQ]);
     const hubRun = async () => {
       const r = await api(hub, 'POST', '/databases/bench/b/sql', { ref: 'main', q: hubQ, limit: expected + 1 });
-      if (r.status !== 'success' || r.rows.length !== expected) throw new Error(`hub diff: ${r.status} ${r.message ?? ''} ${r.rows.length} rows`);
+      if (r.status !== 'success' || r.rows.length !== expected)
+        throw new Error(`hub diff: ${r.status} ${r.message ?? ''} ${r.rows.length} rows`);
     };
     await hubRun(); // warm: each engine worker loads the file once
     await hubRun();
@@ -99,7 +119,13 @@ async function benchDiff(rows, runs) {
       directTimes.push(await d.run());
     }
     const directRssMB = await d.stop();
-    const res = { name: `DOLT_DIFF of ${rows.toLocaleString('en')} rows, ${expected.toLocaleString('en')} changed (median of ${runs}, alternating)`, hubMs: median(hubTimes), directMs: median(directTimes), hubRssMB: hub.peakMB(), directRssMB };
+    const res = {
+      name: `DOLT_DIFF of ${rows.toLocaleString('en')} rows, ${expected.toLocaleString('en')} changed (median of ${runs}, alternating)`,
+      hubMs: median(hubTimes),
+      directMs: median(directTimes),
+      hubRssMB: hub.peakMB(),
+      directRssMB,
+    };
     console.log(res);
     return res;
   } finally {
@@ -109,7 +135,10 @@ async function benchDiff(rows, runs) {
 
 /** A child that loads the file once, then runs the query once per "run" line, answering its time. */
 function startDirectServer(args) {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--direct', 'sql-server', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--direct', 'sql-server', ...args], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let buf = '';
   const waiters = [];
   child.stdout.setEncoding('utf8');
@@ -122,10 +151,11 @@ function startDirectServer(args) {
       waiters.shift()?.(JSON.parse(line));
     }
   });
-  const ask = (cmd) => new Promise((res) => {
-    waiters.push(res);
-    child.stdin.write(cmd + '\n');
-  });
+  const ask = (cmd) =>
+    new Promise((res) => {
+      waiters.push(res);
+      child.stdin.write(cmd + '\n');
+    });
   return {
     run: async () => (await ask('run')).ms,
     stop: async () => {
@@ -148,7 +178,13 @@ async function benchImport(rows) {
     const file = join(hub.dataDir, 'bench.csv');
     writeFileSync(file, csv);
     const d = runDirect('insert', [file, join(hub.dataDir, 'direct.db')]);
-    const res = { name: `Import a ${rows.toLocaleString('en')}-row CSV (${(csv.length / 1048576).toFixed(1)} MiB; upload + parse + insert + commit)`, hubMs, directMs: d.ms, hubRssMB: hub.peakMB(), directRssMB: d.maxRssMB };
+    const res = {
+      name: `Import a ${rows.toLocaleString('en')}-row CSV (${(csv.length / 1048576).toFixed(1)} MiB; upload + parse + insert + commit)`,
+      hubMs,
+      directMs: d.ms,
+      hubRssMB: hub.peakMB(),
+      directRssMB: d.maxRssMB,
+    };
     console.log(res);
     return res;
   } finally {
@@ -180,7 +216,13 @@ async function benchMerge(rows) {
     const hubMs = performance.now() - t0;
     if (op.status !== 'succeeded') throw new Error(JSON.stringify(op));
     const d = runDirect('merge', [before, 'changes']);
-    const res = { name: `Three-way merge: ${rows.toLocaleString('en')} rows changed on each side (different columns)`, hubMs, directMs: d.ms, hubRssMB: hub.peakMB(), directRssMB: d.maxRssMB };
+    const res = {
+      name: `Three-way merge: ${rows.toLocaleString('en')} rows changed on each side (different columns)`,
+      hubMs,
+      directMs: d.ms,
+      hubRssMB: hub.peakMB(),
+      directRssMB: d.maxRssMB,
+    };
     console.log(res);
     return res;
   } finally {
@@ -261,7 +303,11 @@ async function direct(kind, args) {
 }
 
 function runDirect(kind, args) {
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--direct', kind, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20 });
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--direct', kind, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
   if (r.status !== 0) throw new Error(`direct ${kind} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop());
 }
@@ -277,7 +323,9 @@ async function startHub() {
   };
   cli(['user', 'add', 'bench']);
   const token = cli(['token', 'create', '--user', 'bench']);
-  const child = spawn(process.execPath, [HUB, 'serve', '--data', dataDir, '--port', '0', '--max-rows', '1000000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [HUB, 'serve', '--data', dataDir, '--port', '0', '--max-rows', '1000000'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise((res, rej) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -349,7 +397,11 @@ async function setupTable(hub, rows) {
 
 async function importCsv(hub, data, table, operation, branch, pks) {
   const parts = Math.max(1, Math.ceil(data.length / PART));
-  const s = await api(hub, 'POST', '/databases/bench/b/imports/uploads', { content_length: data.length, num_parts: parts, file_type: 'csv' });
+  const s = await api(hub, 'POST', '/databases/bench/b/imports/uploads', {
+    content_length: data.length,
+    num_parts: parts,
+    file_type: 'csv',
+  });
   const md5s = [];
   const completed = await Promise.all(
     s.parts.map(async (p) => {

@@ -49,7 +49,12 @@ if (process.argv[2] === '--child') {
   const deps = {
     ui,
     log: silentLogger,
-    clients: { hosts: () => [{ id: 'hub', label: 'hub', siteUrl: hubUrl }], host: () => ({ id: 'hub' }), labelOf: () => 'hub', clientFor: () => client },
+    clients: {
+      hosts: () => [{ id: 'hub', label: 'hub', siteUrl: hubUrl }],
+      host: () => ({ id: 'hub' }),
+      labelOf: () => 'hub',
+      clientFor: () => client,
+    },
     accounts: { activeAccount: () => ({ id: 'hub#alice', hostId: 'hub', username: 'alice', kind: 'token', signedInAt: '' }) },
     databases: { list: () => [db], hostIds: () => ['hub'] },
     tree: { refreshDatabase: () => undefined },
@@ -151,11 +156,17 @@ else {
   console.log(`import: ${(size / MB).toFixed(0)} MB CSV, ${rows.toLocaleString('en-US')} rows, create + pull request, hub on loopback`);
   console.log(`  raw loopback copy (1 streamed PUT, median of 3)  ${s(rawMs)}  ${((size / MB / rawMs) * 1000).toFixed(0)} MB/s`);
   console.log(`  extension path: preview + checks                  ${s(child.previewMs)}`);
-  console.log(`  extension path: upload (5 MiB parts x 4)          ${s(child.uploadMs)}  ${((size / MB / child.uploadMs) * 1000).toFixed(0)} MB/s`);
-  console.log(`  extension path: import operation (hub)            ${s(child.importMs)}  ${Math.round(rows / (child.importMs / 1000)).toLocaleString('en-US')} rows/s`);
+  console.log(
+    `  extension path: upload (5 MiB parts x 4)          ${s(child.uploadMs)}  ${((size / MB / child.uploadMs) * 1000).toFixed(0)} MB/s`,
+  );
+  console.log(
+    `  extension path: import operation (hub)            ${s(child.importMs)}  ${Math.round(rows / (child.importMs / 1000)).toLocaleString('en-US')} rows/s`,
+  );
   console.log(`  extension path: total                             ${s(child.totalMs)}`);
   console.log(`  upload / raw copy ${(child.uploadMs / rawMs).toFixed(2)}x   total / raw copy ${(child.totalMs / rawMs).toFixed(2)}x`);
-  console.log(`  extension-side peak RSS above idle: +${((child.peakRss - child.idleRss) / (1024 * 1024)).toFixed(0)} MiB (idle ${(child.idleRss / (1024 * 1024)).toFixed(0)} MiB)`);
+  console.log(
+    `  extension-side peak RSS above idle: +${((child.peakRss - child.idleRss) / (1024 * 1024)).toFixed(0)} MiB (idle ${(child.idleRss / (1024 * 1024)).toFixed(0)} MiB)`,
+  );
 }
 
 function ensureCsv(file, bytes) {
@@ -190,10 +201,13 @@ function countRows(file) {
 function rawCopy(file, port) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = request({ host: '127.0.0.1', port, method: 'PUT', path: '/', headers: { 'content-length': statSync(file).size } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(performance.now() - t0));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method: 'PUT', path: '/', headers: { 'content-length': statSync(file).size } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(performance.now() - t0));
+      },
+    );
     req.on('error', reject);
     createReadStream(file).pipe(req);
   });

@@ -110,7 +110,16 @@ globalThis.scrollSteps = async (frames, step) => {
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--js-flags=--expose-gc'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--js-flags=--expose-gc',
+  ],
 });
 
 const pct = (values, p) => {
@@ -147,11 +156,13 @@ async function runOne(kind) {
   log(kind, 'first rows', firstRows.toFixed(0), 'ms');
   const heapFirst = (await heap()) - empty;
   // Scroll from a third of the way down, so the paged grid meets pages it has not loaded.
-  await page.evaluate(() => { globalThis.scroller.scrollTop = globalThis.scroller.scrollHeight / 3; });
+  await page.evaluate(() => {
+    globalThis.scroller.scrollTop = globalThis.scroller.scrollHeight / 3;
+  });
   await page.waitForFunction(() => globalThis.settled());
   const c0 = await cpu();
   const steps = await page.evaluate(({ f, s }) => globalThis.scrollSteps(f, s), { f: SCROLL_FRAMES, s: STEP_PX });
-  const cpuPerFrame = ((await cpu()) - c0) * 1000 / SCROLL_FRAMES;
+  const cpuPerFrame = (((await cpu()) - c0) * 1000) / SCROLL_FRAMES;
   await page.waitForFunction(() => globalThis.settled());
   log(kind, 'scrolled');
   const jump = await page.evaluate(async () => {
@@ -167,7 +178,12 @@ async function runOne(kind) {
   let heapSweep;
   if (kind === 'paged') {
     for (let i = 0; i < 200; i++) {
-      await page.evaluate((f) => { globalThis.scroller.scrollTop = globalThis.scroller.scrollHeight * f; }, (i * 0.618) % 1);
+      await page.evaluate(
+        (f) => {
+          globalThis.scroller.scrollTop = globalThis.scroller.scrollHeight * f;
+        },
+        (i * 0.618) % 1,
+      );
       await page.waitForFunction(() => globalThis.settled());
     }
     heapSweep = (await heap()) - empty;
@@ -189,14 +205,31 @@ await browser.close();
 const mb = (b) => `${(b / 1048576).toFixed(1)} MB`;
 const summary = (list) => {
   const m = (k) => median(list.map((x) => x[k]));
-  return { firstRows: m('firstRows'), p50: m('p50'), p95: m('p95'), cpuPerFrame: m('cpuPerFrame'), jump: m('jump'), heapFirst: m('heapFirst'), heapSweep: list[0].heapSweep === undefined ? undefined : m('heapSweep'), resident: m('resident') };
+  return {
+    firstRows: m('firstRows'),
+    p50: m('p50'),
+    p95: m('p95'),
+    cpuPerFrame: m('cpuPerFrame'),
+    jump: m('jump'),
+    heapFirst: m('heapFirst'),
+    heapSweep: list[0].heapSweep === undefined ? undefined : m('heapSweep'),
+    resident: m('resident'),
+  };
 };
 const w = summary(results.whole);
 const p = summary(results.paged);
 console.log(`paged grid benchmark, ${new Date().toISOString()}, medians of ${RUNS} run(s)`);
-console.log('| grid | rows | first rows drawn | scroll step p50 / p95 (wall) | scroll CPU per frame | jump to last row | heap after first rows | heap after 200 far positions | rows held |');
+console.log(
+  '| grid | rows | first rows drawn | scroll step p50 / p95 (wall) | scroll CPU per frame | jump to last row | heap after first rows | heap after 200 far positions | rows held |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
-console.log(`| whole response (baseline) | ${WHOLE.toLocaleString('en-US')} | ${w.firstRows.toFixed(0)} ms | ${w.p50.toFixed(1)} / ${w.p95.toFixed(1)} ms | ${w.cpuPerFrame.toFixed(1)} ms | ${w.jump.toFixed(0)} ms | ${mb(w.heapFirst)} | — | ${w.resident.toLocaleString('en-US')} |`);
-console.log(`| paged | ${TOTAL.toLocaleString('en-US')} | ${p.firstRows.toFixed(0)} ms | ${p.p50.toFixed(1)} / ${p.p95.toFixed(1)} ms | ${p.cpuPerFrame.toFixed(1)} ms | ${p.jump.toFixed(0)} ms | ${mb(p.heapFirst)} | ${mb(p.heapSweep)} | ${p.resident.toLocaleString('en-US')} |`);
-console.log(`ratios paged ÷ whole: first rows ${(p.firstRows / w.firstRows).toFixed(2)}×, scroll CPU per frame ${(p.cpuPerFrame / w.cpuPerFrame).toFixed(2)}×, ` +
-  `heap after first rows ${(p.heapFirst / w.heapFirst).toFixed(2)}×; paged heap after the sweep ÷ after first rows ${(p.heapSweep / p.heapFirst).toFixed(2)}×`);
+console.log(
+  `| whole response (baseline) | ${WHOLE.toLocaleString('en-US')} | ${w.firstRows.toFixed(0)} ms | ${w.p50.toFixed(1)} / ${w.p95.toFixed(1)} ms | ${w.cpuPerFrame.toFixed(1)} ms | ${w.jump.toFixed(0)} ms | ${mb(w.heapFirst)} | — | ${w.resident.toLocaleString('en-US')} |`,
+);
+console.log(
+  `| paged | ${TOTAL.toLocaleString('en-US')} | ${p.firstRows.toFixed(0)} ms | ${p.p50.toFixed(1)} / ${p.p95.toFixed(1)} ms | ${p.cpuPerFrame.toFixed(1)} ms | ${p.jump.toFixed(0)} ms | ${mb(p.heapFirst)} | ${mb(p.heapSweep)} | ${p.resident.toLocaleString('en-US')} |`,
+);
+console.log(
+  `ratios paged ÷ whole: first rows ${(p.firstRows / w.firstRows).toFixed(2)}×, scroll CPU per frame ${(p.cpuPerFrame / w.cpuPerFrame).toFixed(2)}×, ` +
+    `heap after first rows ${(p.heapFirst / w.heapFirst).toFixed(2)}×; paged heap after the sweep ÷ after first rows ${(p.heapSweep / p.heapFirst).toFixed(2)}×`,
+);

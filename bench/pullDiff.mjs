@@ -64,7 +64,16 @@ const ms = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} m
 const hub = await startHub({ serveArgs: ['--max-rows', '1000000'] });
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--js-flags=--expose-gc'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--js-flags=--expose-gc',
+  ],
 });
 try {
   log(`setup: ${ROWS.toLocaleString('en-US')} rows on main, every one repriced on "changed"`);
@@ -72,7 +81,11 @@ try {
   await importItems(hub, itemsCsv(ROWS, 0), 'create', 'main');
   await hubApi(hub, 'POST', '/databases/bench/b/branches', { name: 'changed', from: { branch: 'main' } });
   await importItems(hub, itemsCsv(ROWS, 1), 'update', 'changed');
-  const pull = await hubApi(hub, 'POST', '/databases/bench/b/pulls', { title: 'Reprice everything', from_branch: { database: { owner: 'bench', name: 'b' }, branch_name: 'changed' }, to_branch: { database: { owner: 'bench', name: 'b' }, branch_name: 'main' } });
+  const pull = await hubApi(hub, 'POST', '/databases/bench/b/pulls', {
+    title: 'Reprice everything',
+    from_branch: { database: { owner: 'bench', name: 'b' }, branch_name: 'changed' },
+    to_branch: { database: { owner: 'bench', name: 'b' }, branch_name: 'main' },
+  });
   log(`pull #${pull.pull_number} open`);
 
   /** Every page query the view sends, in order, for the baseline. */
@@ -82,7 +95,11 @@ try {
   const client = new HubClient({ baseUrl: hub.url, token: hub.token });
   const run = async (query, opts) => {
     const q0 = performance.now();
-    const t = await client.runSql({ owner: 'bench', name: 'b' }, { ref: query.at, q: query.sql, limit: opts.limit }, opts.signal ? { signal: opts.signal } : undefined);
+    const t = await client.runSql(
+      { owner: 'bench', name: 'b' },
+      { ref: query.at, q: query.sql, limit: opts.limit },
+      opts.signal ? { signal: opts.signal } : undefined,
+    );
     if (/DOLT_DIFF\(/.test(query.sql) && /^SELECT diff_type, /.test(query.sql)) {
       sent.push({ ref: query.at, q: query.sql, limit: opts.limit, ms: performance.now() - q0 });
       firstResponseAt ??= performance.now();
@@ -93,7 +110,16 @@ try {
   await hubApi(hub, 'POST', '/databases/bench/b/sql', { ref: 'main', q: 'SELECT COUNT(*) FROM items', limit: 10 });
 
   // ---- the page with the grid
-  const bundle = await esbuild.build({ entryPoints: [join(process.cwd(), 'src/renderer/resultGrid.ts')], bundle: true, write: false, format: 'iife', globalName: 'VdbGrid', platform: 'browser', target: 'es2022', minify: true });
+  const bundle = await esbuild.build({
+    entryPoints: [join(process.cwd(), 'src/renderer/resultGrid.ts')],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    globalName: 'VdbGrid',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+  });
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const cdp = await page.context().newCDPSession(page);
   const pageBytes = async () => {
@@ -125,20 +151,42 @@ try {
       const first = m.type === 'page.result' && m.start === 0;
       if (first) firstResultAt = performance.now();
       // The bridge plays the webview's postMessage: one structured copy into the page.
-      void page.evaluate((msg) => {
-        if (msg.type === 'page.result' && msg.start === 0) globalThis.firstReceivedAt = performance.now();
-        globalThis.grid.receive(msg);
-      }, m).then(() => {
-        if (first) firstDeliveredAt = performance.now();
-      });
+      void page
+        .evaluate((msg) => {
+          if (msg.type === 'page.result' && msg.start === 0) globalThis.firstReceivedAt = performance.now();
+          globalThis.grid.receive(msg);
+        }, m)
+        .then(() => {
+          if (first) firstDeliveredAt = performance.now();
+        });
     },
   });
-  const output = { v: 1, kind: 'paged', sourceId: 'diff', columns: source.gridColumns(), target: { hostId: 'h', owner: 'bench', name: 'b', ref: 'pull' }, commit: pinned.pair.to, title: 'items', pageSize: PAGE, totalRows: ROWS, serverSort: false, serverFilter: false, frozenColumns: 1 };
+  const output = {
+    v: 1,
+    kind: 'paged',
+    sourceId: 'diff',
+    columns: source.gridColumns(),
+    target: { hostId: 'h', owner: 'bench', name: 'b', ref: 'pull' },
+    commit: pinned.pair.to,
+    title: 'items',
+    pageSize: PAGE,
+    totalRows: ROWS,
+    serverSort: false,
+    serverFilter: false,
+    frozenColumns: 1,
+  };
   await page.evaluate((o) => {
     globalThis.raf = () => new Promise((r) => requestAnimationFrame(() => r()));
-    globalThis.grid = new VdbGrid.ResultGrid(o, { copy() {}, export() {}, post: (m) => globalThis.hostPost(m) }, document.getElementById('host'), { maxHeight: 700 });
+    globalThis.grid = new VdbGrid.ResultGrid(
+      o,
+      { copy() {}, export() {}, post: (m) => globalThis.hostPost(m) },
+      document.getElementById('host'),
+      { maxHeight: 700 },
+    );
     globalThis.scroller = document.querySelector('.vdb-grid');
-    globalThis.drawn = (row) => globalThis.grid.source.rowState(row) === 'ready' && document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0;
+    globalThis.drawn = (row) =>
+      globalThis.grid.source.rowState(row) === 'ready' &&
+      document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0;
   }, output);
   server.start();
   // In the page: when the first page arrives, and when it is drawn (second animation frame after).
@@ -160,20 +208,23 @@ try {
 
   // Scroll in the page, a page of rows at a time, from the first row to the last, waiting until
   // each position is drawn (the grid asks for the pages it needs as it goes).
-  await page.evaluate(async ({ total, step }) => {
-    const rowH = globalThis.scroller.scrollHeight / globalThis.grid.source.rowCount;
-    const screen = Math.max(1, Math.floor(globalThis.scroller.clientHeight / rowH));
-    for (let top = 0; ; top = Math.min(total - screen, top + step)) {
-      globalThis.scroller.scrollTop = top * rowH;
-      const last = Math.min(total - 1, top + screen - 1);
-      const deadline = performance.now() + 120_000;
-      while (!globalThis.drawn(last)) {
-        if (performance.now() > deadline) throw new Error(`row ${last} never came`);
-        await globalThis.raf();
+  await page.evaluate(
+    async ({ total, step }) => {
+      const rowH = globalThis.scroller.scrollHeight / globalThis.grid.source.rowCount;
+      const screen = Math.max(1, Math.floor(globalThis.scroller.clientHeight / rowH));
+      for (let top = 0; ; top = Math.min(total - screen, top + step)) {
+        globalThis.scroller.scrollTop = top * rowH;
+        const last = Math.min(total - 1, top + screen - 1);
+        const deadline = performance.now() + 120_000;
+        while (!globalThis.drawn(last)) {
+          if (performance.now() > deadline) throw new Error(`row ${last} never came`);
+          await globalThis.raf();
+        }
+        if (last === total - 1) return;
       }
-      if (last === total - 1) return;
-    }
-  }, { total: ROWS, step: PAGE });
+    },
+    { total: ROWS, step: PAGE },
+  );
   const done = performance.now();
   const fullScroll = done - firstDrawnAt;
   const viewTotal = done - t0;
@@ -193,28 +244,46 @@ try {
   const step = Math.max(1, Math.floor(sent.length / 10));
   const sample = sent.filter((_, i) => i % step === 0).slice(0, 10);
   const s0 = performance.now();
-  for (const { ms: _ms, ...s } of sample) await hubApi(hub, 'POST', '/databases/bench/b/sql', { ...s, q: `SELECT * FROM (${s.q}) AS page` });
+  for (const { ms: _ms, ...s } of sample)
+    await hubApi(hub, 'POST', '/databases/bench/b/sql', { ...s, q: `SELECT * FROM (${s.q}) AS page` });
   const wholePerPage = (performance.now() - s0) / sample.length;
-  const viewPageMs = sent.slice(2).map((s) => s.ms).sort((a, b) => a - b);
+  const viewPageMs = sent
+    .slice(2)
+    .map((s) => s.ms)
+    .sort((a, b) => a - b);
   const medianViewPage = viewPageMs[Math.floor(viewPageMs.length / 2)] ?? 0;
   const w0 = performance.now();
-  const whole = await hubApi(hub, 'POST', '/databases/bench/b/sql', { ref: pinned.pair.to, q: `SELECT * FROM DOLT_DIFF('${pinned.pair.from}', '${pinned.pair.to}', 'items')`, limit: ROWS + 1 });
+  const whole = await hubApi(hub, 'POST', '/databases/bench/b/sql', {
+    ref: pinned.pair.to,
+    q: `SELECT * FROM DOLT_DIFF('${pinned.pair.from}', '${pinned.pair.to}', 'items')`,
+    limit: ROWS + 1,
+  });
   const rawWhole = performance.now() - w0;
   if (whole.rows.length !== ROWS) throw new Error(`raw whole diff: ${whole.status} ${whole.rows.length}`);
 
   console.log(`\nPull diff of ${ROWS.toLocaleString('en-US')} changed rows (pages of ${PAGE}, ${sent.length} page queries)\n`);
   console.log('| figure | value |');
   console.log('|---|---|');
-  console.log(`| first page drawn after its response | ${ms(toFirstPage)} (host ${ms(hostPart)}, bridge ${ms(bridge)}, grid ${ms(drawAfterReceipt)}) |`);
+  console.log(
+    `| first page drawn after its response | ${ms(toFirstPage)} (host ${ms(hostPart)}, bridge ${ms(bridge)}, grid ${ms(drawAfterReceipt)}) |`,
+  );
   console.log(`| full scroll, first row to last | ${ms(fullScroll)} |`);
   console.log(`| view total (pin, list, columns, every page drawn) | ${ms(viewTotal)} |`);
   console.log(`| baseline: the same page queries raw | ${ms(rawPages)} |`);
-  console.log(`| one page query in the view: the first (read as written) / the second (the hub copies the diff) / median of the others | ${ms(sent[0]?.ms ?? 0)} / ${ms(sent[1]?.ms ?? 0)} / ${ms(medianViewPage)} |`);
-  console.log(`| one page, raw: as served (mean of the ${sent.length} above) / computed from the whole diff as before (mean of ${sample.length}) | ${ms(rawPages / Math.max(1, sent.length))} / ${ms(wholePerPage)} |`);
+  console.log(
+    `| one page query in the view: the first (read as written) / the second (the hub copies the diff) / median of the others | ${ms(sent[0]?.ms ?? 0)} / ${ms(sent[1]?.ms ?? 0)} / ${ms(medianViewPage)} |`,
+  );
+  console.log(
+    `| one page, raw: as served (mean of the ${sent.length} above) / computed from the whole diff as before (mean of ${sample.length}) | ${ms(rawPages / Math.max(1, sent.length))} / ${ms(wholePerPage)} |`,
+  );
   console.log(`| reference: the whole diff in one raw query | ${ms(rawWhole)} |`);
   console.log(`| memory over idle: host / webview | ${mb(hostOver)} / ${mb(pageOver)} (sum ${mb(hostOver + pageOver)}) |`);
-  console.log(`\nOne page, raw: computed from the whole diff ÷ as served ${(wholePerPage / Math.max(rawPages / Math.max(1, sent.length), 0.001)).toFixed(1)}×`);
-  console.log(`\nRatio view total ÷ raw page queries: ${(viewTotal / rawPages).toFixed(2)}× (aim ≤ 1.3×); ÷ one raw query: ${(viewTotal / rawWhole).toFixed(2)}×`);
+  console.log(
+    `\nOne page, raw: computed from the whole diff ÷ as served ${(wholePerPage / Math.max(rawPages / Math.max(1, sent.length), 0.001)).toFixed(1)}×`,
+  );
+  console.log(
+    `\nRatio view total ÷ raw page queries: ${(viewTotal / rawPages).toFixed(2)}× (aim ≤ 1.3×); ÷ one raw query: ${(viewTotal / rawWhole).toFixed(2)}×`,
+  );
 } finally {
   await browser.close();
   await hub.stop();

@@ -8,11 +8,24 @@ const BENCHES = {
   'client-overhead': { args: [...TSX, 'bench/client-overhead.mjs'], about: 'per-request overhead vs raw undici on loopback' },
   upload: { args: [...TSX, 'bench/upload.mjs'], about: 'upload of a generated file (MiB, default 512) vs raw parallel PUTs' },
   hub: { args: ['bench/hub.mjs'], build: true, about: 'hub SQL, 1M-row import and 100k-row merge vs DoltLite directly' },
-  'hub-load': { args: ['bench/hub-load.mjs'], build: true, about: 'hub short-request latency with and without long anonymous queries (loopback)' },
+  'hub-load': {
+    args: ['bench/hub-load.mjs'],
+    build: true,
+    about: 'hub short-request latency with and without long anonymous queries (loopback)',
+  },
   import: { args: [...TSX, 'bench/import.mjs'], build: true, about: '200 MB CSV through the extension import path vs a raw copy' },
   grid: { args: ['bench/grid.mjs'], build: true, about: 'result grid first paint, scroll and memory vs a full-DOM table' },
-  'table-browser': { args: ['--expose-gc', 'bench/tableBrowser.mjs'], build: true, about: 'table browser on a 1M-row hub table: open to first page drawn, scroll to the end, host + webview memory' },
-  export: { args: ['bench/export.mjs'], build: true, about: 'export of a 1M-row table (table browser keyset pages, Load All Rows OFFSET pages) vs a direct DoltLite dump; extension and hub memory' },
+  'table-browser': {
+    args: ['--expose-gc', 'bench/tableBrowser.mjs'],
+    build: true,
+    about: 'table browser on a 1M-row hub table: open to first page drawn, scroll to the end, host + webview memory',
+  },
+  export: {
+    args: ['bench/export.mjs'],
+    build: true,
+    about:
+      'export of a 1M-row table (table browser keyset pages, Load All Rows OFFSET pages) vs a direct DoltLite dump; extension and hub memory',
+  },
   activation: { args: ['bench/activation.mjs'], about: 'activation time in code-server vs an empty extension; bundle size' },
 };
 

@@ -62,7 +62,16 @@ export { HubClient } from './src/api/hubClient';`,
 });
 const { TableCatalogCache, openTableAt, PageServer, HubClient } = await import(pathToFileURL(hostEntry).href);
 const gridJs = (
-  await esbuild.build({ entryPoints: [join(ROOT, 'src/renderer/resultGrid.ts')], bundle: true, write: false, format: 'iife', globalName: 'VdbGrid', platform: 'browser', target: 'es2022', minify: true })
+  await esbuild.build({
+    entryPoints: [join(ROOT, 'src/renderer/resultGrid.ts')],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    globalName: 'VdbGrid',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+  })
 ).outputFiles[0].text;
 
 // ---- the hub and the table
@@ -74,7 +83,11 @@ try {
   const op = await importCsv(hub, makeCsv(ROWS), { table: 'readings' });
   if (op.status !== 'succeeded') throw new Error(JSON.stringify(op));
   log(`imported in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const branches = await hubApi(hub, 'GET', '/databases/bench/b/branches');
   const commit = branches.find((b) => b.name === 'main').head_commit_sha;
 
@@ -83,7 +96,8 @@ try {
   const quiet = () => {};
   const logger = { trace: quiet, info: quiet, warn: quiet, error: quiet, debug: (m) => (/ retry \d/.test(m) ? retries++ : 0) };
   const client = new HubClient({ baseUrl: hub.url, token: hub.token, logger });
-  const run = (sql, limit, signal) => client.runSql({ owner: 'bench', name: 'b' }, { ref: commit, q: sql, limit }, signal ? { signal } : {});
+  const run = (sql, limit, signal) =>
+    client.runSql({ owner: 'bench', name: 'b' }, { ref: commit, q: sql, limit }, signal ? { signal } : {});
   const direct = async (q) => {
     const t = performance.now();
     const r = await hubApi(hub, 'POST', '/databases/bench/b/sql', { ref: commit, q, limit: PAGE + 1 });
@@ -93,12 +107,23 @@ try {
 
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--js-flags=--expose-gc'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--js-flags=--expose-gc',
+    ],
   });
   // Warm the hub's query workers (each loads the table's file on its first query), so neither the
   // baseline nor the first open pays that once-only cost.
   // One at a time: the hub runs one query per user at once and refuses a second that waits long.
-  for (let i = 0; i < 2; i++) for (const q of [`SELECT * FROM readings ORDER BY id LIMIT ${PAGE}`, `SELECT * FROM readings ORDER BY id DESC LIMIT ${PAGE}`]) await direct(q);
+  for (let i = 0; i < 2; i++)
+    for (const q of [`SELECT * FROM readings ORDER BY id LIMIT ${PAGE}`, `SELECT * FROM readings ORDER BY id DESC LIMIT ${PAGE}`])
+      await direct(q);
   const results = [];
   for (let r = 0; r < RUNS; r++) {
     // Baseline and measured runs alternate, so both see the same machine load.
@@ -115,23 +140,43 @@ try {
   };
   const ms = (v) => `${v.toFixed(0)} ms`;
   const mb = (b) => `${(b / 1048576).toFixed(1)} MB`;
-  console.log(`table browser benchmark, ${new Date().toISOString()}, ${ROWS.toLocaleString('en-US')} rows × 10 columns, page ${PAGE}, medians of ${RUNS} run(s)`);
-  console.log('| step | table browser | baseline (the page\'s SQL by fetch) | ratio |');
+  console.log(
+    `table browser benchmark, ${new Date().toISOString()}, ${ROWS.toLocaleString('en-US')} rows × 10 columns, page ${PAGE}, medians of ${RUNS} run(s)`,
+  );
+  console.log("| step | table browser | baseline (the page's SQL by fetch) | ratio |");
   console.log('|---|---|---|---|');
-  console.log(`| open → first page drawn | ${ms(med('openToDrawn'))} | ${ms(med('baseFirst'))} | ${(med('openToDrawn') / med('baseFirst')).toFixed(2)}× |`);
+  console.log(
+    `| open → first page drawn | ${ms(med('openToDrawn'))} | ${ms(med('baseFirst'))} | ${(med('openToDrawn') / med('baseFirst')).toFixed(2)}× |`,
+  );
   console.log(`| open: catalog (SHOW FULL TABLES, DESCRIBE at the commit) | ${ms(med('catalogMs'))} | — | — |`);
-  console.log(`| open: first page's SQL, sent → response parsed in the host | ${ms(med('firstSql'))} | ${ms(med('baseFirst'))} | ${(med('firstSql') / med('baseFirst')).toFixed(2)}× |`);
+  console.log(
+    `| open: first page's SQL, sent → response parsed in the host | ${ms(med('firstSql'))} | ${ms(med('baseFirst'))} | ${(med('firstSql') / med('baseFirst')).toFixed(2)}× |`,
+  );
   console.log(`| first page: response → drawn (aim ≤ 300 ms) | ${ms(med('responseToDrawn'))} | — | — |`);
-  console.log(`| … of which host → grid (PageServer, bridge) / grid receipt → drawn | ${ms(med('hostToGrid'))} / ${ms(med('gridDraw'))} | — | — |`);
-  console.log(`| … host → grid split: response → PageServer posts / the bench's CDP bridge | ${ms(med('hostPost'))} / ${ms(med('hostToGrid') - med('hostPost'))} | — | — |`);
-  console.log(`| scroll to the last row → drawn | ${ms(med('jump'))} | ${ms(med('baseLast'))} | ${(med('jump') / med('baseLast')).toFixed(2)}× |`);
+  console.log(
+    `| … of which host → grid (PageServer, bridge) / grid receipt → drawn | ${ms(med('hostToGrid'))} / ${ms(med('gridDraw'))} | — | — |`,
+  );
+  console.log(
+    `| … host → grid split: response → PageServer posts / the bench's CDP bridge | ${ms(med('hostPost'))} / ${ms(med('hostToGrid') - med('hostPost'))} | — | — |`,
+  );
+  console.log(
+    `| scroll to the last row → drawn | ${ms(med('jump'))} | ${ms(med('baseLast'))} | ${(med('jump') / med('baseLast')).toFixed(2)}× |`,
+  );
   console.log(`| host memory over idle: during the sweep (max) / after | ${mb(med('hostDuring'))} / ${mb(med('hostAfter'))} | — | — |`);
   console.log(`| webview memory over idle: during the sweep (max) / after | ${mb(med('webDuring'))} / ${mb(med('webAfter'))} | — | — |`);
   console.log(`| host + webview over idle, after | ${mb(med('hostAfter') + med('webAfter'))} | — | — |`);
-  console.log(`| sweep over ${SWEEP} positions, each until drawn: total / per position p50 / max | ${(med('sweepMs') / 1000).toFixed(1)} s / ${ms(med('positionP50'))} / ${ms(med('positionMax'))} | — | — |`);
+  console.log(
+    `| sweep over ${SWEEP} positions, each until drawn: total / per position p50 / max | ${(med('sweepMs') / 1000).toFixed(1)} s / ${ms(med('positionP50'))} / ${ms(med('positionMax'))} | — | — |`,
+  );
   console.log(`| API client retries after a 429/503 during the sweep | ${med('sweepRetries')} | — | — |`);
-  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  console.log(`reads by kind (last run): ${JSON.stringify(results[results.length - 1].reads)}; failed rows seen during the sweeps: ${results.map((x) => x.failedSeen).join(', ')}`);
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(
+    `reads by kind (last run): ${JSON.stringify(results[results.length - 1].reads)}; failed rows seen during the sweeps: ${results.map((x) => x.failedSeen).join(', ')}`,
+  );
 } finally {
   await hub.stop();
   rmSync(tmp, { recursive: true, force: true });
@@ -192,7 +237,12 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
   const epoch = () => performance.timeOrigin + performance.now();
   const openAt = epoch();
   const catalog = new TableCatalogCache((_h, _db, c, sql, signal) => run(sql, 10_000, signal));
-  const { output, source } = await openTableAt({ target: { hostId: 'h', owner: 'bench', name: 'b', ref: 'main' }, commit, table: 'readings' }, catalog, run, PAGE);
+  const { output, source } = await openTableAt(
+    { target: { hostId: 'h', owner: 'bench', name: 'b', ref: 'main' }, commit, table: 'readings' },
+    catalog,
+    run,
+    PAGE,
+  );
   const catalogMs = epoch() - openAt;
   // When the first page's read was sent and when its rows were back in the host (HTTP response
   // parsed by HubClient): "after its response arrives" counts from there.
@@ -225,7 +275,9 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
   const hostPost = firstRead.postedAt - firstRead.responseAt;
   const gridDraw = first.drawnAt - first.receivedAt;
   // The count known (the summary says "1,000,000 rows"), so the scroll height is the table's.
-  await page.waitForFunction(() => /^[\d,]+ rows? ×/.test(document.querySelector('.vdb-summary')?.textContent ?? ''), null, { timeout: 120_000 });
+  await page.waitForFunction(() => /^[\d,]+ rows? ×/.test(document.querySelector('.vdb-summary')?.textContent ?? ''), null, {
+    timeout: 120_000,
+  });
 
   // To the last row.
   const jump = await page.evaluate(async () => {
@@ -248,13 +300,22 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
   let failedSeen = 0;
   for (let i = 0; i < SWEEP; i++) {
     const at = performance.now();
-    await page.evaluate((f) => { globalThis.scroller.scrollTop = globalThis.scroller.scrollHeight * f; }, (i * 0.618) % 1);
+    await page.evaluate(
+      (f) => {
+        globalThis.scroller.scrollTop = globalThis.scroller.scrollHeight * f;
+      },
+      (i * 0.618) % 1,
+    );
     try {
       await page.waitForFunction(() => globalThis.settled(), null, { timeout: 300_000 });
       perPosition.push(performance.now() - at);
     } catch (e) {
-      const pending = await page.evaluate(() => [...document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder')].slice(0, 3).map((c) => c.getAttribute('data-r')));
-      log(`sweep ${i} did not settle: placeholder rows ${pending.join(',')}, host in flight ${server.inFlight}, reads ${source.reads.length}, messages ${JSON.stringify(trace.slice(-8))}`);
+      const pending = await page.evaluate(() =>
+        [...document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder')].slice(0, 3).map((c) => c.getAttribute('data-r')),
+      );
+      log(
+        `sweep ${i} did not settle: placeholder rows ${pending.join(',')}, host in flight ${server.inFlight}, reads ${source.reads.length}, messages ${JSON.stringify(trace.slice(-8))}`,
+      );
       throw e;
     }
     failedSeen += await page.evaluate(() => globalThis.failedRows());
@@ -273,8 +334,28 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
   const reads = source.reads.reduce((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
   server.dispose();
   await page.close();
-  if (failedSeen > 0) log(`${failedSeen} failed rows seen during the sweep: ${JSON.stringify(trace.filter((t) => t.startsWith('page.error')).slice(-3))}`);
-  return { openToDrawn, catalogMs, firstSql, responseToDrawn, hostToGrid, hostPost, gridDraw, jump, sweepMs, positionP50, positionMax, sweepRetries, hostDuring, hostAfter, webDuring, webAfter, reads, failedSeen };
+  if (failedSeen > 0)
+    log(`${failedSeen} failed rows seen during the sweep: ${JSON.stringify(trace.filter((t) => t.startsWith('page.error')).slice(-3))}`);
+  return {
+    openToDrawn,
+    catalogMs,
+    firstSql,
+    responseToDrawn,
+    hostToGrid,
+    hostPost,
+    gridDraw,
+    jump,
+    sweepMs,
+    positionP50,
+    positionMax,
+    sweepRetries,
+    hostDuring,
+    hostAfter,
+    webDuring,
+    webAfter,
+    reads,
+    failedSeen,
+  };
 }
 
 /** 10 columns: id (key), integers, text, a decimal, a date-time, a nullable text. */
@@ -283,7 +364,9 @@ function makeCsv(rows) {
   const out = ['id,sensor,site,reading,unit,price,category,taken_at,quality,note'];
   for (let i = 1; i <= rows; i++) {
     const d = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().slice(0, 19).replace('T', ' ');
-    out.push(`${i},${i % 97},site-${i % 13},${(i * 37) % 100000},u${i % 3},${((i % 997) + 0.25).toFixed(2)},${cats[i % 5]},${d},${i % 5},${i % 17 === 0 ? '' : `note ${i}`}`);
+    out.push(
+      `${i},${i % 97},site-${i % 13},${(i * 37) % 100000},u${i % 3},${((i % 997) + 0.25).toFixed(2)},${cats[i % 5]},${d},${i % 5},${i % 17 === 0 ? '' : `note ${i}`}`,
+    );
   }
   return Buffer.from(out.join('\n') + '\n');
 }

@@ -110,7 +110,11 @@ const MB = 1024 * 1024;
 const summary = Object.fromEntries(
   Object.entries(results).map(([k, runs]) => [
     k,
-    { ms: median(runs.map((x) => x.ms)), cpuMs: median(runs.map((x) => x.cpuMs)), extraMb: median(runs.map((x) => (x.peakRss - x.baselineRss) / MB)) },
+    {
+      ms: median(runs.map((x) => x.ms)),
+      cpuMs: median(runs.map((x) => x.cpuMs)),
+      extraMb: median(runs.map((x) => (x.peakRss - x.baselineRss) / MB)),
+    },
   ]),
 );
 const line = (name, s) =>
@@ -119,6 +123,10 @@ console.log(`upload: ${sizeMiB} MiB file, 5 MiB parts, 4 workers, loopback stora
 console.log(line('raw parallel PUTs', summary.raw));
 console.log(line('raw parallel PUTs + part MD5', summary['raw-md5']));
 console.log(line('HubClient.uploadImport', summary.client));
-console.log(`  time ratio vs raw+MD5 ${(summary.client.ms / summary['raw-md5'].ms).toFixed(3)}×   vs raw ${(summary.client.ms / summary.raw.ms).toFixed(3)}×`);
-console.log(`  CPU ratio vs raw+MD5 ${(summary.client.cpuMs / summary['raw-md5'].cpuMs).toFixed(3)}×   vs raw ${(summary.client.cpuMs / summary.raw.cpuMs).toFixed(3)}×`);
+console.log(
+  `  time ratio vs raw+MD5 ${(summary.client.ms / summary['raw-md5'].ms).toFixed(3)}×   vs raw ${(summary.client.ms / summary.raw.ms).toFixed(3)}×`,
+);
+console.log(
+  `  CPU ratio vs raw+MD5 ${(summary.client.cpuMs / summary['raw-md5'].cpuMs).toFixed(3)}×   vs raw ${(summary.client.cpuMs / summary.raw.cpuMs).toFixed(3)}×`,
+);
 console.log(`  peak memory above baseline: client +${summary.client.extraMb.toFixed(0)} MB, raw +${summary.raw.extraMb.toFixed(0)} MB`);

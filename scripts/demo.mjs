@@ -35,7 +35,9 @@ function runAsync(cmd, cmdArgs, opts = {}) {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(cmd, cmdArgs, { stdio: 'inherit', ...opts });
     child.on('error', reject);
-    child.on('exit', (code, signal) => (code === 0 ? resolvePromise() : reject(new Error(`${cmd} ${cmdArgs.join(' ')} failed (${code ?? signal})`))));
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolvePromise() : reject(new Error(`${cmd} ${cmdArgs.join(' ')} failed (${code ?? signal})`)),
+    );
   });
 }
 
@@ -60,15 +62,25 @@ function writeWorkspace() {
   const notebook = join(WORKSPACE, 'prices.vdbnb');
   if (existsSync(notebook)) return;
   const target = { hostId: 'local-hub', owner: 'alice', name: 'prices', ref: 'main' };
-  writeFileSync(notebook, `${JSON.stringify({
-    version: 1,
-    target,
-    cells: [
-      { kind: 'markdown', source: '# Prices\nRun a cell with **Ctrl+Enter**. Change the ref in the cell status bar to query a branch, tag or commit.' },
-      { kind: 'sql', source: 'SELECT * FROM products ORDER BY id;' },
-      { kind: 'sql', source: 'SELECT * FROM dolt_log ORDER BY date DESC LIMIT 10;' },
-    ],
-  }, null, 2)}\n`);
+  writeFileSync(
+    notebook,
+    `${JSON.stringify(
+      {
+        version: 1,
+        target,
+        cells: [
+          {
+            kind: 'markdown',
+            source: '# Prices\nRun a cell with **Ctrl+Enter**. Change the ref in the cell status bar to query a branch, tag or commit.',
+          },
+          { kind: 'sql', source: 'SELECT * FROM products ORDER BY id;' },
+          { kind: 'sql', source: 'SELECT * FROM dolt_log ORDER BY date DESC LIMIT 10;' },
+        ],
+      },
+      null,
+      2,
+    )}\n`,
+  );
 }
 
 const settings = {
@@ -80,8 +92,18 @@ const settings = {
 /** Kills a detached child's whole process group (its extension host and the hub it started). */
 function killGroup(child) {
   if (!child || child.exitCode !== null || child.signalCode) return;
-  try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
-  setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, 5000).unref();
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    /* already gone */
+  }
+  setTimeout(() => {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }, 5000).unref();
 }
 
 async function runCodeServer(toolchain, vsix) {
@@ -100,15 +122,29 @@ async function runCodeServer(toolchain, vsix) {
     // 8080 when it is free, else any free port.
     port = await new Promise((resolve) => {
       import('node:net').then(({ createServer }) => {
-        const s = createServer().once('error', () => resolve(free)).listen(8080, host, () => s.close(() => resolve(8080)));
+        const s = createServer()
+          .once('error', () => resolve(free))
+          .listen(8080, host, () => s.close(() => resolve(8080)));
       });
     });
   }
-  const child = spawn(toolchain.node, [
-    toolchain.codeServerHome, '--auth', 'none', '--bind-addr', `${host}:${port}`,
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-    ...common, WORKSPACE,
-  ], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(
+    toolchain.node,
+    [
+      toolchain.codeServerHome,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `${host}:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      ...common,
+      WORKSPACE,
+    ],
+    { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
   let output = '';
   const ready = new Promise((resolve, reject) => {
     const onData = (d) => {
@@ -122,8 +158,12 @@ async function runCodeServer(toolchain, vsix) {
   process.once('exit', () => killGroup(child));
   await ready;
   const url = `http://${host}:${port}/?folder=${encodeURIComponent(WORKSPACE)}`;
-  console.log(`\n  Versioned DB demo is running.\n\n  Open:  ${url}\n\n  The extension starts the local hub on ${HUB_DATA} and signs in as alice;`);
-  console.log(`  open the Versioned DB view in the activity bar, or prices.vdbnb in the explorer.\n  Logs: Versioned DB: Show Log. Ctrl+C stops everything.\n`);
+  console.log(
+    `\n  Versioned DB demo is running.\n\n  Open:  ${url}\n\n  The extension starts the local hub on ${HUB_DATA} and signs in as alice;`,
+  );
+  console.log(
+    `  open the Versioned DB view in the activity bar, or prices.vdbnb in the explorer.\n  Logs: Versioned DB: Show Log. Ctrl+C stops everything.\n`,
+  );
   const code = which('code');
   if (code && !desktop) console.log(`  A desktop VS Code is on PATH: \`npm run demo -- --desktop\` uses it instead.\n`);
   await new Promise((resolve) => child.once('exit', resolve));
@@ -158,8 +198,13 @@ async function main() {
 }
 
 // While stopping, the stop handler owns the exit (and its code); helpers dying of it are expected.
-main().then(() => { if (!stopping()) process.exit(0); }, (e) => {
-  if (stopping()) return;
-  console.error(`demo: ${e.message ?? e}`);
-  process.exit(1);
-});
+main().then(
+  () => {
+    if (!stopping()) process.exit(0);
+  },
+  (e) => {
+    if (stopping()) return;
+    console.error(`demo: ${e.message ?? e}`);
+    process.exit(1);
+  },
+);

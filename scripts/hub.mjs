@@ -17,11 +17,18 @@ const stopping = stopEverythingOnExit({ name: 'npm', before: (why) => console.lo
 /** Runs a node script to completion; resolves its stdout, or exits with its output and code. */
 function run(args, { inherit = false } = {}) {
   return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'],
+    });
     let out = '';
     let err = '';
-    child.stdout?.on('data', (d) => { out += d; });
-    child.stderr?.on('data', (d) => { err += d; });
+    child.stdout?.on('data', (d) => {
+      out += d;
+    });
+    child.stderr?.on('data', (d) => {
+      err += d;
+    });
     child.on('exit', (code, signal) => {
       if (code === 0) return resolvePromise(out.trim());
       if (signal || stopping()) return; // stopping: the exit handler owns the exit code
@@ -38,7 +45,10 @@ if (!existsSync(data) || readdirSync(data).length === 0) {
 }
 const token = await run([hub, 'token', 'create', '--user', 'alice', '--data', data]);
 
-const child = spawn(process.execPath, [hub, 'serve', '--data', data, '--port', port, ...process.argv.slice(2)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [hub, 'serve', '--data', data, '--port', port, ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 child.stdout.setEncoding('utf8');
 child.stdout.on('data', (line) => {
   process.stdout.write(line);

@@ -43,10 +43,19 @@ export async function packageExtension({ out = join(ROOT, 'dist', 'versioned-db.
     cpSync(join(ROOT, 'media'), join(dir, 'media'), { recursive: true });
     await run(process.execPath, [join(ROOT, 'esbuild.mjs'), '--production', `--outdir=${join(dir, 'dist')}`], ROOT);
     mkdirSync(dirname(resolve(out)), { recursive: true });
-    await run(process.execPath, [
-      join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package',
-      '--no-dependencies', '--no-rewrite-relative-links', '--allow-missing-repository', '--out', resolve(out),
-    ], dir);
+    await run(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'),
+        'package',
+        '--no-dependencies',
+        '--no-rewrite-relative-links',
+        '--allow-missing-repository',
+        '--out',
+        resolve(out),
+      ],
+      dir,
+    );
     return { vsix: resolve(out), stage: dir };
   } finally {
     if (!keep) rmSync(dir, { recursive: true, force: true });
@@ -58,7 +67,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const value = (flag) => {
     const i = args.indexOf(flag);
     if (i < 0) return undefined;
-    if (!args[i + 1]) { console.error(`package: ${flag} needs a value`); process.exit(2); }
+    if (!args[i + 1]) {
+      console.error(`package: ${flag} needs a value`);
+      process.exit(2);
+    }
     return args[i + 1];
   };
   packageExtension({ out: value('--out'), stage: value('--stage') }).catch((e) => {

@@ -62,7 +62,11 @@ function chosenSteps(names) {
   const unknown = names.filter((n) => !STEPS.some((s) => s.name === n));
   if (unknown.length) throw new Error(`unknown step(s) ${unknown.join(', ')}; steps: ${STEPS.map((s) => s.name).join(', ')}`);
   const want = new Set();
-  const add = (n) => { if (want.has(n)) return; want.add(n); for (const d of STEPS.find((s) => s.name === n).needs) add(d); };
+  const add = (n) => {
+    if (want.has(n)) return;
+    want.add(n);
+    for (const d of STEPS.find((s) => s.name === n).needs) add(d);
+  };
   for (const n of names) add(n);
   // A step that is not chosen is not waited for, except what the chosen ones need.
   return STEPS.filter((s) => want.has(s.name)).map((s) => ({ ...s, needs: s.needs.filter((d) => want.has(d)) }));
@@ -101,8 +105,14 @@ function runStep(step) {
     });
   }
   return new Promise((resolve) => {
-    child.on('error', (e) => { log.end(`${e.stack}\n`); resolve(127); });
-    child.on('close', (code, signal) => { log.end(); resolve(code ?? (signal ? 128 : 1)); });
+    child.on('error', (e) => {
+      log.end(`${e.stack}\n`);
+      resolve(127);
+    });
+    child.on('close', (code, signal) => {
+      log.end();
+      resolve(code ?? (signal ? 128 : 1));
+    });
   });
 }
 
@@ -136,27 +146,43 @@ async function main() {
       let slotsUsed = running.filter((s) => s.mode !== 'background').length;
       for (const step of waiting) {
         if (!step.needs.every((d) => status.get(d).state === 'passed')) continue;
-        if (step.mode === 'background') { start(step); continue; }
-        if (step.mode === 'critical') { start(step); slotsUsed++; continue; }
-        if (slotsUsed < SLOTS) { start(step); slotsUsed++; }
+        if (step.mode === 'background') {
+          start(step);
+          continue;
+        }
+        if (step.mode === 'critical') {
+          start(step);
+          slotsUsed++;
+          continue;
+        }
+        if (slotsUsed < SLOTS) {
+          start(step);
+          slotsUsed++;
+        }
       }
     }
     const nowRunning = steps.filter((s) => status.get(s.name).state === 'running');
     if (!nowRunning.length) break;
-    await new Promise((r) => { wake = r; });
+    await new Promise((r) => {
+      wake = r;
+    });
   }
 
   const minutes = (ms) => `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`;
   console.log(`\ntest summary (${minutes(Date.now() - started)}; each step's whole output in ${LOGS}/)`);
   for (const s of steps) {
     const st = status.get(s.name);
-    const what = st.state === 'waiting' ? 'not run' : `${st.state}${st.state === 'failed' ? ` (exit ${st.code})` : ''} in ${minutes(st.ms ?? 0)}`;
+    const what =
+      st.state === 'waiting' ? 'not run' : `${st.state}${st.state === 'failed' ? ` (exit ${st.code})` : ''} in ${minutes(st.ms ?? 0)}`;
     console.log(`  ${s.name.padEnd(12)} ${what}`);
   }
   return failed || steps.some((s) => status.get(s.name).state !== 'passed') ? 1 : 0;
 }
 
-main().then((code) => process.exit(code), (e) => {
-  console.error(`test: ${e.message}`);
-  process.exit(2);
-});
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(`test: ${e.message}`);
+    process.exit(2);
+  },
+);

@@ -6,6 +6,8 @@
 // git-ignored .tsbuild/, which makes a second run incremental.
 import { spawnSync } from 'node:child_process';
 
-const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'tsconfig.json', ...process.argv.slice(2)], { stdio: 'inherit' });
+const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'tsconfig.json', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
 if (r.status !== 0) console.error('typecheck failed');
 process.exit(r.status ?? 1);

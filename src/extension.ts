@@ -44,7 +44,12 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     validate: (site: string, token: string, signal: AbortSignal) => services.validate(site, token, signal),
     log: taggedLogger(log, 'commands'),
   };
-  const notebooks = registerSqlNotebooks(context, { ui, clients: services.clients, databases: tree.databases, log: taggedLogger(log, 'sql') });
+  const notebooks = registerSqlNotebooks(context, {
+    ui,
+    clients: services.clients,
+    databases: tree.databases,
+    log: taggedLogger(log, 'sql'),
+  });
   context.subscriptions.push(
     log,
     services,
@@ -52,15 +57,28 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     ...registerCommands(commandDeps),
     registerImportCommands(commandDeps),
-    registerPullCommands({ ...commandDeps, extensionUri: context.extensionUri, log: taggedLogger(log, 'pulls'), viewed: context.workspaceState }),
+    registerPullCommands({
+      ...commandDeps,
+      extensionUri: context.extensionUri,
+      log: taggedLogger(log, 'pulls'),
+      viewed: context.workspaceState,
+    }),
     ...notebooks.disposables,
     // History (issue #15): Show History of a table, Show Row History.
     ...registerHistoryCommands({ ui, clients: services.clients, log: taggedLogger(log, 'history'), extensionUri: context.extensionUri }),
     // Tables at a ref and the table browser (issue #14)
-    ...registerTableCommands({ ui, clients: services.clients, catalog: tree.catalog, extensionUri: context.extensionUri, log: taggedLogger(log, 'tables') }),
+    ...registerTableCommands({
+      ui,
+      clients: services.clients,
+      catalog: tree.catalog,
+      extensionUri: context.extensionUri,
+      log: taggedLogger(log, 'tables'),
+    }),
   );
   // Review: the Changes view (issue #15).
-  context.subscriptions.push(registerChangesCommands({ ...commandDeps, extensionUri: context.extensionUri, changesLog: taggedLogger(log, 'changes') }).disposable);
+  context.subscriptions.push(
+    registerChangesCommands({ ...commandDeps, extensionUri: context.extensionUri, changesLog: taggedLogger(log, 'changes') }).disposable,
+  );
   // The demo's folder setting: start after activation returns, so activation itself stays fast.
   if (services.currentSettings.localHub.startOnActivation) {
     setTimeout(() => void vscode.commands.executeCommand(Commands.startLocalHub), 0);

@@ -17,7 +17,9 @@ function parentsByPid() {
         const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
         const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
         map.set(Number(name), ppid);
-      } catch { /* exited meanwhile */ }
+      } catch {
+        /* exited meanwhile */
+      }
     }
     return map;
   }
@@ -59,14 +61,22 @@ export function isAlive(pid) {
 export async function stopDescendants({ graceMs = 5000 } = {}) {
   const pids = descendants();
   for (const pid of pids) {
-    try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
   }
   const deadline = Date.now() + graceMs;
   while (pids.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   // Anything started while we waited (a helper restarting a child) goes too.
   for (const pid of [...pids, ...descendants()]) {
     if (isAlive(pid)) {
-      try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
     }
   }
 }
@@ -81,7 +91,11 @@ export function stopEverythingOnExit({ name, before = () => undefined } = {}) {
   const stop = (why, code) => {
     if (stopping) return;
     stopping = true;
-    try { before(why); } catch { /* reporting must not block stopping */ }
+    try {
+      before(why);
+    } catch {
+      /* reporting must not block stopping */
+    }
     stopDescendants().finally(() => process.exit(code));
   };
   const codes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };

@@ -169,7 +169,13 @@ export class HubClient {
     const body: SqlQueryBody = { ref: query.ref, q: query.q };
     if (query.limit !== undefined) body.limit = query.limit;
     if (query.timeoutMs !== undefined) body.timeout_ms = query.timeoutMs;
-    const env = await this.transport.request<QueryResult>({ method: 'POST', path: joinSegments(path), body, signal: opts?.signal, timeoutMs });
+    const env = await this.transport.request<QueryResult>({
+      method: 'POST',
+      path: joinSegments(path),
+      body,
+      signal: opts?.signal,
+      timeoutMs,
+    });
     return env.data;
   }
 
@@ -197,7 +203,12 @@ export class HubClient {
     return this.get<PullComment[]>([...pullPath(db, pullNumber), 'comments'], {}, opts, true);
   }
 
-  async createPullComment(db: DbRef, pullNumber: number | string, body: CreatePullCommentBody, opts?: RequestOptions): Promise<PullComment> {
+  async createPullComment(
+    db: DbRef,
+    pullNumber: number | string,
+    body: CreatePullCommentBody,
+    opts?: RequestOptions,
+  ): Promise<PullComment> {
     return this.send<PullComment>('POST', [...pullPath(db, pullNumber), 'comments'], { body: body.body }, opts);
   }
 
@@ -223,7 +234,11 @@ export class HubClient {
    * into `createImport` with the branch, table, file name, operation and primary keys.
    */
   async uploadImport(options: UploadImportOptions): Promise<UploadImportResult> {
-    return uploadImportParts(this.transport, (body, signal) => this.createImportUpload(options.db, body, signal ? { signal } : undefined), options);
+    return uploadImportParts(
+      this.transport,
+      (body, signal) => this.createImportUpload(options.db, body, signal ? { signal } : undefined),
+      options,
+    );
   }
 
   // --- operations -------------------------------------------------------------------------

@@ -36,6 +36,9 @@ export async function pollOperation(transport: Transport, ref: OperationRef, opt
     if (op.status === 'succeeded') return op;
     if (op.status === 'failed') throw new OperationFailedError(op, requestId);
     // queued, running, or a status this client does not know yet: keep polling.
-    await transport.timing.sleep(pollDelay(attempt, () => transport.timing.random()), signal);
+    await transport.timing.sleep(
+      pollDelay(attempt, () => transport.timing.random()),
+      signal,
+    );
   }
 }

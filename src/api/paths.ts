@@ -13,7 +13,8 @@ export function escapeSegment(segment: string): string {
 export function joinSegments(segments: readonly string[]): string {
   return segments
     .map((s) => {
-      if (typeof s !== 'string' || s === '') throw new TypeError(`An empty name cannot be part of an API path (${JSON.stringify(segments)})`);
+      if (typeof s !== 'string' || s === '')
+        throw new TypeError(`An empty name cannot be part of an API path (${JSON.stringify(segments)})`);
       return '/' + escapeSegment(s);
     })
     .join('');

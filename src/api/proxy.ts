@@ -19,7 +19,13 @@ export interface ProxySettings {
   readonly authorization: string | undefined;
 }
 
-export const NO_PROXY: ProxySettings = { httpsProxy: undefined, httpProxy: undefined, noProxy: [], strictSSL: true, authorization: undefined };
+export const NO_PROXY: ProxySettings = {
+  httpsProxy: undefined,
+  httpProxy: undefined,
+  noProxy: [],
+  strictSSL: true,
+  authorization: undefined,
+};
 
 /** The proxy a request to `target` goes through, or undefined when it goes direct. */
 export function proxyFor(target: string | URL, settings: ProxySettings): string | undefined {
@@ -127,7 +133,9 @@ export class ProxyDispatcher extends Dispatcher {
     if (proxy === undefined) return this.direct.dispatch(options, handler);
     if (origin.startsWith('http:') && !this.warnedPlainHttp.has(origin)) {
       this.warnedPlainHttp.add(origin);
-      this.options.logger?.warn(`requests to ${origin} go through the proxy ${describeProxy(proxy)} unencrypted (the host is http://, not https://)`);
+      this.options.logger?.warn(
+        `requests to ${origin} go through the proxy ${describeProxy(proxy)} unencrypted (the host is http://, not https://)`,
+      );
     }
     return this.agentFor(proxy).dispatch(options, handler);
   }
@@ -150,7 +158,9 @@ export class ProxyDispatcher extends Dispatcher {
         proxyTls: tls,
       });
       this.proxies.set(proxy, agent);
-      this.options.logger?.debug(`proxy ${describeProxy(proxy)} in use${this.settings.strictSSL ? '' : ' (certificates not checked: http.proxyStrictSSL is off)'}`);
+      this.options.logger?.debug(
+        `proxy ${describeProxy(proxy)} in use${this.settings.strictSSL ? '' : ' (certificates not checked: http.proxyStrictSSL is off)'}`,
+      );
     }
     return agent;
   }

@@ -4,7 +4,18 @@ import type { Envelope } from '../shared/wire';
 import { ApiError, ClientErrorCodes, RefusedUrlError } from './errors';
 import { proxyDescriptionOf } from './proxy';
 import { excerptOf, redactText, redactUrl } from './redact';
-import { errorCode, errorFromBody, formatBytes, headerValue, isRetryableNetworkError, isTimeout, parseEnvelope, parseRetryAfter, readLimited, TooLargeError } from './responses';
+import {
+  errorCode,
+  errorFromBody,
+  formatBytes,
+  headerValue,
+  isRetryableNetworkError,
+  isTimeout,
+  parseEnvelope,
+  parseRetryAfter,
+  readLimited,
+  TooLargeError,
+} from './responses';
 import { abortReason, jitter, type Timing } from './timing';
 
 /** A token, or a function asked before every request (so sign-out takes effect at once). */
@@ -107,7 +118,14 @@ export class Transport {
     const retryable = req.method === 'GET';
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw abortReason(signal);
-      const outcome = await this.attempt(req.method, path, req.body, signal, req.timeoutMs ?? this.config.timeoutMs, req.expectArray ?? false);
+      const outcome = await this.attempt(
+        req.method,
+        path,
+        req.body,
+        signal,
+        req.timeoutMs ?? this.config.timeoutMs,
+        req.expectArray ?? false,
+      );
       if (outcome.kind === 'done') return { envelope: outcome.envelope as Envelope<T>, requestId: outcome.requestId };
       const err = outcome.error;
       const canRetry = retryable && attempt < this.config.maxRetries && outcome.retryable;
@@ -140,7 +158,9 @@ export class Transport {
     signal: AbortSignal | undefined,
     timeoutMs: number,
     expectArray: boolean,
-  ): Promise<{ kind: 'done'; envelope: Envelope<never>; requestId: string | undefined } | { kind: 'error'; error: ApiError; retryable: boolean }> {
+  ): Promise<
+    { kind: 'done'; envelope: Envelope<never>; requestId: string | undefined } | { kind: 'error'; error: ApiError; retryable: boolean }
+  > {
     const started = this.timing.now();
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -211,7 +231,9 @@ export class Transport {
           new ApiError({
             status,
             code: ClientErrorCodes.malformedResponse,
-            title: envelope ? 'The server answered a list request without a list in `data`' : 'The server answered without an API envelope (no `data`)',
+            title: envelope
+              ? 'The server answered a list request without a list in `data`'
+              : 'The server answered without an API envelope (no `data`)',
             method,
             path,
             isProblem: false,

@@ -104,7 +104,11 @@ export function filePartsMd5(partMd5sBase64: readonly string[]): string {
  * Import steps 1–2: create the upload session, send every part (parallel, retried, never with
  * Authorization or cookies, never following redirects), and return what `createImport` needs.
  */
-export async function uploadImportParts(transport: Transport, createSession: CreateSession, opts: UploadImportOptions): Promise<UploadImportResult> {
+export async function uploadImportParts(
+  transport: Transport,
+  createSession: CreateSession,
+  opts: UploadImportOptions,
+): Promise<UploadImportResult> {
   const partSize = opts.partSize ?? DEFAULT_PART_SIZE;
   const concurrency = opts.concurrency ?? DEFAULT_UPLOAD_CONCURRENCY;
   if (!Number.isInteger(partSize) || partSize < 1) throw new RangeError(`partSize must be a positive integer, got ${partSize}`);
@@ -307,7 +311,13 @@ const RETRYABLE_PART_STATUS = new Set([429, 500, 502, 503, 504]);
 /** A storage server's Retry-After above this is not waited for: the part URLs expire in 10 minutes. */
 const MAX_PART_RETRY_AFTER_MS = 60_000;
 
-async function putPart(dispatcher: Dispatcher, timing: Timing, transport: Transport, progress: ProgressTracker, part: PartRequest): Promise<string> {
+async function putPart(
+  dispatcher: Dispatcher,
+  timing: Timing,
+  transport: Transport,
+  progress: ProgressTracker,
+  part: PartRequest,
+): Promise<string> {
   const index = part.partNumber - 1;
   const u = new URL(part.url);
   // Only origin and path are ever logged: the query of a pre-signed URL is a credential.
@@ -335,7 +345,9 @@ async function putPart(dispatcher: Dispatcher, timing: Timing, transport: Transp
       const status = res.statusCode;
       const etag = headerValue(res.headers, 'etag');
       const text = status >= 200 && status < 300 ? (await res.body.dump(), '') : await readSmall(res);
-      transport.logger.debug(`${part.method} ${logUrl} part ${part.partNumber}/${part.totalParts} ${status} ${Math.round(timing.now() - started)}ms`);
+      transport.logger.debug(
+        `${part.method} ${logUrl} part ${part.partNumber}/${part.totalParts} ${status} ${Math.round(timing.now() - started)}ms`,
+      );
       if (status >= 200 && status < 300) {
         if (!etag) {
           throw new UploadError('failed', `Storage stored part ${part.partNumber} but returned no ETag; the import cannot be completed.`, {

@@ -94,7 +94,13 @@ export class AccountClientSource extends Disposable implements ClientSource {
 
   /** A client with an explicit token, for validating a token before it is stored. */
   clientWithToken(siteUrl: string, token: string): HubClient {
-    return new (apiModule().HubClient)({ baseUrl: siteUrl, token, userAgent: this.userAgent, logger: this.log, dispatcher: this.dispatcher() });
+    return new (apiModule().HubClient)({
+      baseUrl: siteUrl,
+      token,
+      userAgent: this.userAgent,
+      logger: this.log,
+      dispatcher: this.dispatcher(),
+    });
   }
 
   /** The dispatcher for the current proxy settings (made on first use, dropped when they change). */

@@ -26,7 +26,11 @@ export class AccountServices extends Disposable {
   private settings: SettingsSnapshot;
   private readonly oauth: OAuthFlow;
 
-  constructor(context: vscode.ExtensionContext, private readonly ui: Ui, private readonly log: Logger) {
+  constructor(
+    context: vscode.ExtensionContext,
+    private readonly ui: Ui,
+    private readonly log: Logger,
+  ) {
     super();
     this.settings = readSettings(vscode.workspace.getConfiguration());
     for (const p of this.settings.hostProblems) log.warn(p);
@@ -42,9 +46,17 @@ export class AccountServices extends Disposable {
       }),
     );
     const version = (context.extension.packageJSON as { version?: string }).version ?? '0';
-    this.clients = this._register(new AccountClientSource(this.settings, this.accounts, this.localHub, log, `versioned-db-vscode/${version}`));
+    this.clients = this._register(
+      new AccountClientSource(this.settings, this.accounts, this.localHub, log, `versioned-db-vscode/${version}`),
+    );
     this.oauth = this._register(new OAuthFlow(log));
-    this._register(new VersionedDbAuthenticationProvider(this.accounts, (id) => this.clients.labelOf(id), (hostId) => this.signIn(hostId)));
+    this._register(
+      new VersionedDbAuthenticationProvider(
+        this.accounts,
+        (id) => this.clients.labelOf(id),
+        (hostId) => this.signIn(hostId),
+      ),
+    );
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!affectsSettings(e)) return;

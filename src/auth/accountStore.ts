@@ -103,7 +103,8 @@ export class AccountStore {
   async setActive(account: Account): Promise<void> {
     await this.serialized(async () => {
       const s = this.read();
-      if (!s.accounts.some((a) => a.id === account.id)) throw new Error(`${account.username} is no longer signed in; sign in again to use it.`);
+      if (!s.accounts.some((a) => a.id === account.id))
+        throw new Error(`${account.username} is no longer signed in; sign in again to use it.`);
       await this.write({ ...s, active: { ...s.active, [account.hostId]: account.id } });
     });
     this.fire();

@@ -27,7 +27,9 @@ export class VersionedDbAuthenticationProvider extends Disposable implements vsc
     super();
     this.known = new Map(accounts.accounts().map((a) => [a.id, a]));
     this._register(accounts.onDidChange(() => this.diff()));
-    this._register(vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, this, { supportsMultipleAccounts: true }));
+    this._register(
+      vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, this, { supportsMultipleAccounts: true }),
+    );
   }
 
   async getSessions(scopes?: readonly string[]): Promise<vscode.AuthenticationSession[]> {

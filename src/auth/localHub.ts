@@ -142,7 +142,10 @@ export class LocalHub extends Disposable implements LocalHubLocation {
       this.child = child;
       let settled = false;
       let buffered = '';
-      const timer = setTimeout(() => fail(new Error('The local hub did not start within the time limit.')), this.o.startTimeoutMs ?? 30_000);
+      const timer = setTimeout(
+        () => fail(new Error('The local hub did not start within the time limit.')),
+        this.o.startTimeoutMs ?? 30_000,
+      );
       const onAbort = (): void => fail(Object.assign(new Error('Starting the local hub was cancelled'), { name: 'AbortError' }));
       signal?.addEventListener('abort', onAbort, { once: true });
       const fail = (e: Error): void => {

@@ -53,9 +53,7 @@ export class OAuthFlow extends Disposable implements vscode.UriHandler {
   async signIn(siteUrl: string, signal: AbortSignal): Promise<string> {
     const verifier = createCodeVerifier();
     const state = createState();
-    const callback = await vscode.env.asExternalUri(
-      vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}${CALLBACK_PATH}`),
-    );
+    const callback = await vscode.env.asExternalUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}${CALLBACK_PATH}`));
     const redirectUri = callback.toString(true);
     const answered = new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -78,7 +76,13 @@ export class OAuthFlow extends Disposable implements vscode.UriHandler {
     // machine's loopback seen from code-server or Remote-SSH): asExternalUri maps the site to an
     // address the browser can open (code-server's /proxy/<port>/, a forwarded port), or keeps it.
     const browserSite = await externalSiteUrl(siteUrl);
-    const url = authorizeUrl({ siteUrl: browserSite, clientId: OAUTH_CLIENT_ID, redirectUri, codeChallenge: codeChallengeS256(verifier), state });
+    const url = authorizeUrl({
+      siteUrl: browserSite,
+      clientId: OAUTH_CLIENT_ID,
+      redirectUri,
+      codeChallenge: codeChallengeS256(verifier),
+      state,
+    });
     this.log.info(`OAuth: opening ${browserSite}/oauth/authorize in the browser`);
     const open = this.options.openExternal ?? openExactUrl;
     const opened = await open(url);
@@ -98,7 +102,10 @@ export class OAuthFlow extends Disposable implements vscode.UriHandler {
     });
     const body = (await response.json().catch(() => ({}))) as { access_token?: unknown; error?: unknown; error_description?: unknown };
     if (!response.ok || typeof body.access_token !== 'string') {
-      const why = typeof body.error === 'string' ? `${body.error}${typeof body.error_description === 'string' ? `: ${body.error_description}` : ''}` : `HTTP ${response.status}`;
+      const why =
+        typeof body.error === 'string'
+          ? `${body.error}${typeof body.error_description === 'string' ? `: ${body.error_description}` : ''}`
+          : `HTTP ${response.status}`;
       throw new Error(`The token exchange failed (${why}).`);
     }
     return body.access_token;

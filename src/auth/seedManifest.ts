@@ -19,7 +19,8 @@ export async function readSeedManifest(dataDir: string): Promise<{ users: string
     for (const u of [raw.primary_user, raw.sample_user]) if (typeof u === 'string') users.push(u);
     if (Array.isArray(raw.users)) {
       for (const u of raw.users) {
-        const name = typeof u === 'string' ? u : (u as { username?: unknown; name?: unknown })?.username ?? (u as { name?: unknown })?.name;
+        const name =
+          typeof u === 'string' ? u : ((u as { username?: unknown; name?: unknown })?.username ?? (u as { name?: unknown })?.name);
         if (typeof name === 'string' && !users.includes(name)) users.push(name);
       }
     }
@@ -42,6 +43,9 @@ export async function readSeedManifest(dataDir: string): Promise<{ users: string
 
 /** An OS user name made acceptable as a hub user name. */
 export function localUserName(osUser: string): string {
-  const cleaned = osUser.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '');
+  const cleaned = osUser
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return cleaned && isValidName(cleaned) ? cleaned : 'me';
 }

@@ -52,12 +52,14 @@ export async function signIn(deps: SignInDeps, hostId?: string): Promise<Account
     let token: string | undefined;
     let kind: CredentialKind;
     if (method === 'token') {
-      token = (await deps.ui.input({
-        title: `Sign In to ${site.label}`,
-        prompt: `Paste a personal access token from ${site.siteUrl}/settings/tokens`,
-        password: true,
-        validate: (v) => (v.trim() === '' ? 'Paste the token.' : /\s/.test(v.trim()) ? 'A token has no spaces.' : undefined),
-      }))?.trim();
+      token = (
+        await deps.ui.input({
+          title: `Sign In to ${site.label}`,
+          prompt: `Paste a personal access token from ${site.siteUrl}/settings/tokens`,
+          password: true,
+          validate: (v) => (v.trim() === '' ? 'Paste the token.' : /\s/.test(v.trim()) ? 'A token has no spaces.' : undefined),
+        })
+      )?.trim();
       kind = 'token';
     } else {
       token = await deps.ui.withProgress(`Signing in to ${site.label} in the browser…`, (_p, signal) => deps.oauth(site.siteUrl, signal));

@@ -39,7 +39,16 @@ export function parseChangesRequest(arg: unknown): { request: ChangesRequest } |
     case 'refs': {
       const problem = check('first ref', arg['from']) ?? check('second ref', arg['to']);
       if (problem) return { error: problem };
-      return { request: { kind: 'refs', target, from: arg['from'] as string, to: arg['to'] as string, threeDot: arg['threeDot'] === true, ...table } };
+      return {
+        request: {
+          kind: 'refs',
+          target,
+          from: arg['from'] as string,
+          to: arg['to'] as string,
+          threeDot: arg['threeDot'] === true,
+          ...table,
+        },
+      };
     }
     case 'pull': {
       const pull = pullTargetFromArg(arg['target']);
@@ -98,7 +107,10 @@ export async function compareRefs(env: CompareEnv, arg: unknown): Promise<Change
   const target = await env.database(arg);
   if (!target) return undefined;
   const items = refItems(env, target);
-  const fromAnswer = await env.ui.pickOrType(items, { title: `Compare ${target.db.owner}/${target.db.name}: from (the older side)`, placeholder: 'A branch, a tag, or type a commit hash' });
+  const fromAnswer = await env.ui.pickOrType(items, {
+    title: `Compare ${target.db.owner}/${target.db.name}: from (the older side)`,
+    placeholder: 'A branch, a tag, or type a commit hash',
+  });
   if (!fromAnswer) return undefined;
   const from = refOf(fromAnswer);
   if ('error' in from) {
@@ -111,7 +123,10 @@ export async function compareRefs(env: CompareEnv, arg: unknown): Promise<Change
     const first = rest.filter((i) => i.value.name === preset);
     return [...first, ...rest.filter((i) => i.value.name !== preset)];
   });
-  const toAnswer = await env.ui.pickOrType(toItems, { title: `Compare ${from.ref} with: to (the newer side)`, placeholder: 'A branch, a tag, or type a commit hash' });
+  const toAnswer = await env.ui.pickOrType(toItems, {
+    title: `Compare ${from.ref} with: to (the newer side)`,
+    placeholder: 'A branch, a tag, or type a commit hash',
+  });
   if (!toAnswer) return undefined;
   const to = refOf(toAnswer);
   if ('error' in to) {
@@ -125,7 +140,12 @@ export async function compareRefs(env: CompareEnv, arg: unknown): Promise<Change
   const dots = await env.ui.pick(
     [
       { label: `${from.ref}..${to.ref}`, description: 'two dots', detail: `How ${to.ref} differs from ${from.ref}`, value: false },
-      { label: `${from.ref}...${to.ref}`, description: 'three dots', detail: `What ${to.ref} changed since it left ${from.ref} (from their merge base)`, value: true },
+      {
+        label: `${from.ref}...${to.ref}`,
+        description: 'three dots',
+        detail: `What ${to.ref} changed since it left ${from.ref} (from their merge base)`,
+        value: true,
+      },
     ],
     { title: 'Which changes?' },
   );

@@ -6,7 +6,6 @@ import { databaseTargetOf, pickKnownDatabase } from '../tree/databaseTargets';
 import type { DatabaseTarget } from '../core/targets';
 import type { CommandDeps } from './commandDeps';
 
-
 /** The host a command runs against: the node's, the only one, or the user's pick. */
 export async function resolveHost(deps: CommandDeps, node: unknown, title: string): Promise<string | undefined> {
   if (typeof node === 'string' && deps.clients.host(node)) return node;

@@ -67,7 +67,10 @@ export async function createPullCommand(env: PullEnv, arg: unknown, preset: Crea
     });
     const from = await env.ui.pick(
       fromCandidates.map((b) => branchItem(b, db)),
-      { title: `Open a pull request (2/4): merge from`, placeholder: `Changes to merge into ${to.branch.name} (branches of forks are included)` },
+      {
+        title: `Open a pull request (2/4): merge from`,
+        placeholder: `Changes to merge into ${to.branch.name} (branches of forks are included)`,
+      },
     );
     if (!from) return undefined;
     const title = await env.ui.input({

@@ -36,7 +36,9 @@ export async function addDatabase(deps: CommandDeps, node?: unknown): Promise<Da
     if (parsed.siteUrl) {
       const host = deps.clients.hosts().find((h) => h.siteUrl === parsed!.siteUrl);
       if (!host) {
-        void deps.ui.info(`${parsed.siteUrl} is not one of your hosts. Add it to the versionedDb.hosts setting, then add the database again.`);
+        void deps.ui.info(
+          `${parsed.siteUrl} is not one of your hosts. Add it to the versionedDb.hosts setting, then add the database again.`,
+        );
         return undefined;
       }
       hostId = host.id;
@@ -92,11 +94,13 @@ export async function createDatabase(deps: CommandDeps, node?: unknown): Promise
     owner = owner?.trim();
   }
   if (!owner) return undefined;
-  const name = (await deps.ui.input({
-    title,
-    prompt: `Name of the new database under ${owner}`,
-    validate: (v) => validateDatabaseName(v.trim()),
-  }))?.trim();
+  const name = (
+    await deps.ui.input({
+      title,
+      prompt: `Name of the new database under ${owner}`,
+      validate: (v) => validateDatabaseName(v.trim()),
+    })
+  )?.trim();
   if (!name) return undefined;
   const visibility = await deps.ui.pick(
     [

@@ -43,13 +43,16 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 function targetOf(v: unknown): DatabaseTarget | undefined {
   if (!isRecord(v) || typeof v['hostId'] !== 'string' || !isRecord(v['db'])) return undefined;
   const db = v['db'];
-  return typeof db['owner'] === 'string' && typeof db['name'] === 'string' ? { hostId: v['hostId'], db: { owner: db['owner'], name: db['name'] } } : undefined;
+  return typeof db['owner'] === 'string' && typeof db['name'] === 'string'
+    ? { hostId: v['hostId'], db: { owner: db['owner'], name: db['name'] } }
+    : undefined;
 }
 
 /** The TableHistoryRequest an argument is, or a message saying what is wrong with it. */
 export function tableHistoryRequestOf(arg: unknown): TableHistoryRequest | string {
   // A table of the tree's Tables node: its history at the branch or tag it was listed under.
-  if (isTreeNode(arg) && arg.kind === 'table') return { target: { hostId: arg.hostId, db: arg.db }, ref: arg.parent.ref, table: arg.table.name };
+  if (isTreeNode(arg) && arg.kind === 'table')
+    return { target: { hostId: arg.hostId, db: arg.db }, ref: arg.parent.ref, table: arg.table.name };
   // The request's own shape ({ target: { hostId, db }, … }), or the target's fields inline.
   const target = isRecord(arg) ? (targetOf(arg['target']) ?? targetOf(arg)) : undefined;
   if (!target || !isRecord(arg)) return 'Show History needs a database, a ref and a table (run it on a table in the Versioned DB view).';
@@ -64,7 +67,7 @@ export function rowHistoryRequestOf(arg: unknown): RowHistoryRequest | string {
   if (typeof t === 'string') return t.replace('Show History', 'Show Row History');
   const a = arg as Record<string, unknown>;
   const key = a['key'];
-  if (!isRecord(key) || Object.keys(key).length === 0) return 'Show Row History needs the row\'s primary-key values.';
+  if (!isRecord(key) || Object.keys(key).length === 0) return "Show Row History needs the row's primary-key values.";
   for (const [k, v] of Object.entries(key)) if (v !== null && typeof v !== 'string') return `The key value of ${k} must be text or NULL.`;
   const column = a['column'];
   if (column !== undefined && typeof column !== 'string') return 'The column to blame must be a column name.';
@@ -104,10 +107,18 @@ export async function showTableHistory(env: HistoryEnv, arg: unknown): Promise<C
   let partial = '';
   const readPage = async (signal?: AbortSignal): Promise<void> => {
     pinned ??= isCommitHashText(ref) ? ref : parseHashOf(await run(buildHashOfQuery(ref), { signal }));
-    const page = parseCommitPage(await run(buildTableLogQuery(pinned, table, { pageSize: TABLE_HISTORY_PAGE, offset: commits.length }), { signal, limit: TABLE_HISTORY_PAGE + 1 }), TABLE_HISTORY_PAGE);
+    const page = parseCommitPage(
+      await run(buildTableLogQuery(pinned, table, { pageSize: TABLE_HISTORY_PAGE, offset: commits.length }), {
+        signal,
+        limit: TABLE_HISTORY_PAGE + 1,
+      }),
+      TABLE_HISTORY_PAGE,
+    );
     commits.push(...page.items);
     hasMore = page.hasMore || (!page.completeness.complete && page.items.length > 0);
-    partial = page.completeness.complete ? '' : ` (the server sent part of a page: ${page.completeness.reason === 'timeout' ? 'timed out' : 'row limit'})`;
+    partial = page.completeness.complete
+      ? ''
+      : ` (the server sent part of a page: ${page.completeness.reason === 'timeout' ? 'timed out' : 'row limit'})`;
   };
   const title = `History of ${table} @ ${ref} in ${dbText(target.db)}`;
   try {
@@ -124,10 +135,13 @@ export async function showTableHistory(env: HistoryEnv, arg: unknown): Promise<C
   for (;;) {
     const items: PickItem<Picked>[] = commits.map((c) => ({
       label: `${c.isMerge ? '$(git-merge)' : '$(git-commit)'} ${c.subject || '(no message)'}`,
-      description: [c.author, formatRelativeTime(c.time === undefined ? undefined : new Date(c.time).toISOString(), now), c.shortHash].filter(Boolean).join(' · '),
+      description: [c.author, formatRelativeTime(c.time === undefined ? undefined : new Date(c.time).toISOString(), now), c.shortHash]
+        .filter(Boolean)
+        .join(' · '),
       value: { kind: 'commit', commit: c },
     }));
-    if (hasMore) items.push({ label: '$(more) Load more commits…', description: `${commits.length} shown${partial}`, value: { kind: 'more' } });
+    if (hasMore)
+      items.push({ label: '$(more) Load more commits…', description: `${commits.length} shown${partial}`, value: { kind: 'more' } });
     const picked = await env.ui.pick(items, { title, placeholder: `Commits that changed ${table}, newest first; pick one` });
     if (!picked) return undefined;
     if (picked.kind === 'more') {
@@ -146,7 +160,8 @@ export async function showTableHistory(env: HistoryEnv, arg: unknown): Promise<C
 /** What to do with a commit of a table's history. */
 async function commitActions(env: HistoryEnv, target: DatabaseTarget, c: Commit, table: string): Promise<void> {
   const actions: PickItem<CommitAction>[] = [];
-  if (await env.hasCommand(SHOW_CHANGES_COMMAND)) actions.push({ label: '$(diff) Show Changes', description: `what ${c.shortHash} changed in ${table}`, value: 'changes' });
+  if (await env.hasCommand(SHOW_CHANGES_COMMAND))
+    actions.push({ label: '$(diff) Show Changes', description: `what ${c.shortHash} changed in ${table}`, value: 'changes' });
   actions.push(
     { label: '$(notebook) New SQL Notebook at This Commit', value: 'notebook' },
     { label: '$(copy) Copy Commit Hash', description: c.hash, value: 'copy' },
@@ -180,7 +195,11 @@ export async function showRowHistory(env: HistoryEnv, arg: unknown): Promise<Loa
   const run = reviewRunner(env.sqlFor(req.target.hostId), req.target.db);
   try {
     const loaded = await env.ui.withProgress(`Reading the history of a row of ${req.table}…`, (_p, signal) =>
-      loadRowHistory(run, { ref: req.ref, table: req.table, key: req.key, ...(req.column !== undefined ? { column: req.column } : {}) }, { signal }),
+      loadRowHistory(
+        run,
+        { ref: req.ref, table: req.table, key: req.key, ...(req.column !== undefined ? { column: req.column } : {}) },
+        { signal },
+      ),
     );
     await env.openRowHistory(req, loaded);
     return loaded;

@@ -21,7 +21,17 @@ import type { CommandDeps } from './commandDeps';
 import { requireAccount, resolveDatabase } from './commandTargets';
 import type { DatabaseTarget } from '../core/targets';
 import type { ImportApi, ImportDeps, ImportFlowResult, ImportInvocation } from './importFlowTypes';
-import { pickFileType, pickBranch, pickTable, describeTable, pickOperation, pickPrimaryKeys, nameNewColumns, editColumnMap, pickLanding } from './importQuestions';
+import {
+  pickFileType,
+  pickBranch,
+  pickTable,
+  describeTable,
+  pickOperation,
+  pickPrimaryKeys,
+  nameNewColumns,
+  editColumnMap,
+  pickLanding,
+} from './importQuestions';
 
 export type { ImportApi, ImportDeps, ImportFlowResult, ImportInvocation } from './importFlowTypes';
 
@@ -47,7 +57,14 @@ export async function importFile(deps: ImportDeps, invocation: ImportInvocation 
   );
   await deps.showPreview(
     fileName,
-    previewMarkdown({ fileName, columns: preview.columns, types: preview.types, rows: preview.rows, truncated: preview.truncated, fileSize: fileStat.size }),
+    previewMarkdown({
+      fileName,
+      columns: preview.columns,
+      types: preview.types,
+      rows: preview.rows,
+      truncated: preview.truncated,
+      fileSize: fileStat.size,
+    }),
   );
 
   // 3. Where: database (from the node or picked), account, branch, table.
@@ -202,15 +219,23 @@ async function uploadAndImport(
   const pullNumber = pullNumberOf(outcome.operation.result);
   if (plan.landing.kind === 'pull' && pullNumber !== undefined) {
     const action = 'Open Pull Request';
-    void ui.info(`Imported ${plan.fileName} into ${plan.table} on branch ${plan.landing.branchName}; pull request #${pullNumber} is open.`, action).then(async (choice) => {
-      if (choice === action) await deps.openPull({ ...target, pullNumber });
-    });
+    void ui
+      .info(
+        `Imported ${plan.fileName} into ${plan.table} on branch ${plan.landing.branchName}; pull request #${pullNumber} is open.`,
+        action,
+      )
+      .then(async (choice) => {
+        if (choice === action) await deps.openPull({ ...target, pullNumber });
+      });
     return { kind: 'imported', operationId: outcome.ref.id, plan, pullNumber };
   }
   const commit = await headCommit(client, target.db, plan.landing.kind === 'pull' ? plan.landing.branchName : plan.branch);
   const action = 'Copy Commit Hash';
   void ui
-    .info(`Imported ${plan.fileName} into ${plan.table} on branch ${plan.branch}${commit ? `: commit ${commit.slice(0, 8)}` : ''}.`, ...(commit ? [action] : []))
+    .info(
+      `Imported ${plan.fileName} into ${plan.table} on branch ${plan.branch}${commit ? `: commit ${commit.slice(0, 8)}` : ''}.`,
+      ...(commit ? [action] : []),
+    )
     .then(async (choice) => {
       if (choice === action && commit) await ui.copy(commit);
     });
@@ -255,5 +280,9 @@ function uploadErrorReason(err: unknown): UploadErrorReason | undefined {
 }
 
 function isAbort(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && ((err as { name?: unknown }).name === 'AbortError' || (err as { code?: unknown }).code === 'ABORT_ERR');
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    ((err as { name?: unknown }).name === 'AbortError' || (err as { code?: unknown }).code === 'ABORT_ERR')
+  );
 }

@@ -33,7 +33,10 @@ export async function pickFileType(deps: ImportDeps, fileName: string): Promise<
       ...(k === detected ? { detail: `Detected from the file name ${fileName}` } : {}),
       value: k,
     })),
-    { title: `Import ${fileName}: file type`, placeholder: detected ? `Detected: ${detected} (pick another to change)` : 'Which format is the file in?' },
+    {
+      title: `Import ${fileName}: file type`,
+      placeholder: detected ? `Detected: ${detected} (pick another to change)` : 'Which format is the file in?',
+    },
   );
 }
 
@@ -92,7 +95,12 @@ export async function pickTable(
   }
 }
 
-export async function describeTable(client: ImportApi, db: DatabaseRef, branch: string, table: string): Promise<ReturnType<typeof tableShapeFromDescribe>> {
+export async function describeTable(
+  client: ImportApi,
+  db: DatabaseRef,
+  branch: string,
+  table: string,
+): Promise<ReturnType<typeof tableShapeFromDescribe>> {
   return tableShapeFromDescribe(await sql(client, db, branch, `DESCRIBE \`${table.replace(/`/g, '``')}\``));
 }
 
@@ -113,11 +121,18 @@ export async function pickOperation(
     const picked = await deps.ui.pick(
       choices.map((c) => ({
         label: c.unavailable ? `$(circle-slash) ${c.operation}` : c.operation,
-        description: c.unavailable ? 'not available' : exists && (c.operation === 'update' || c.operation === 'replace') && keys.length ? `keys: ${keys.join(', ')}` : '',
+        description: c.unavailable
+          ? 'not available'
+          : exists && (c.operation === 'update' || c.operation === 'replace') && keys.length
+            ? `keys: ${keys.join(', ')}`
+            : '',
         detail: c.unavailable ?? c.description,
         value: c,
       })),
-      { title: `Import: operation on ${exists ? 'existing' : 'new'} table ${table}`, placeholder: 'What should the import do with the table?' },
+      {
+        title: `Import: operation on ${exists ? 'existing' : 'new'} table ${table}`,
+        placeholder: 'What should the import do with the table?',
+      },
     );
     if (!picked) return undefined;
     if (!picked.unavailable) return picked.operation;
@@ -206,11 +221,18 @@ export async function editColumnMap(
         value: c,
       })),
     ];
-    const picked = await deps.ui.pick(items, { title: `Import: column map into ${table}`, placeholder: 'Pick a file column to change where it goes, or Continue' });
+    const picked = await deps.ui.pick(items, {
+      title: `Import: column map into ${table}`,
+      placeholder: 'Pick a file column to change where it goes, or Continue',
+    });
     if (picked === undefined) return undefined;
     if (picked === DONE) return map;
     const dest = await deps.ui.pick(
-      tableColumns.map((t) => ({ label: t, description: Object.values(map).includes(t) && map[picked] !== t ? 'already mapped' : '', value: t })),
+      tableColumns.map((t) => ({
+        label: t,
+        description: Object.values(map).includes(t) && map[picked] !== t ? 'already mapped' : '',
+        value: t,
+      })),
       { title: `Import: where does file column "${picked}" go?`, placeholder: `A column of ${table}` },
     );
     if (dest !== undefined) map[picked] = dest;

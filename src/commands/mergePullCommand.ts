@@ -27,7 +27,9 @@ async function mergeDetail(env: PullEnv, target: PullTarget, pull: Pull, intro: 
   const preview = env.previewMerge;
   if (!preview) return intro;
   try {
-    const result = await env.ui.withProgress(`Previewing the merge of pull request #${target.pullNumber}…`, (_p, signal) => preview(target, pull, signal));
+    const result = await env.ui.withProgress(`Previewing the merge of pull request #${target.pullNumber}…`, (_p, signal) =>
+      preview(target, pull, signal),
+    );
     return mergeConfirmationDetail(result, intro);
   } catch (err) {
     if (isAbortError(err)) return undefined;
@@ -79,7 +81,10 @@ export async function mergePullCommand(env: PullEnv, arg: unknown): Promise<Merg
     const host = env.clients.hosts().find((h) => h.id === target.hostId);
     const actions = host ? [SHOW_PULL, OPEN_ON_WEB] : [SHOW_PULL];
     void env.ui
-      .info(`Pull request #${n} ${merged.state === 'merged' ? 'is merged' : `merge finished (state: ${merged.state})`}: ${from} → ${to}.`, ...actions)
+      .info(
+        `Pull request #${n} ${merged.state === 'merged' ? 'is merged' : `merge finished (state: ${merged.state})`}: ${from} → ${to}.`,
+        ...actions,
+      )
       .then(async (choice) => {
         if (choice === SHOW_PULL) await env.showPull(target);
         else if (choice === OPEN_ON_WEB && host) await env.ui.openExternal(pullWebUrl(host.siteUrl, target));

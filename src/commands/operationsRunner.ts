@@ -7,10 +7,7 @@ import type { Logger } from '../core/logger';
 
 /** What the watcher needs from the API client (HubClient satisfies it). */
 export interface OperationWaiter {
-  waitForOperation(
-    ref: OperationRef,
-    opts?: { signal?: AbortSignal; onUpdate?: (op: Operation) => void },
-  ): Promise<Operation>;
+  waitForOperation(ref: OperationRef, opts?: { signal?: AbortSignal; onUpdate?: (op: Operation) => void }): Promise<Operation>;
 }
 
 /** The operation to watch: a ref already returned by the server, or the call that starts it. */

@@ -18,7 +18,6 @@ import type { MergePreview } from '../core/review/mergePreview';
 // reopening and commenting; opening a pull request in createPullCommand.ts, merging in
 // mergePullCommand.ts.
 
-
 /** The API calls pull requests need (HubClient satisfies it). */
 export type PullApi = NetworkApi &
   OperationWaiter &
@@ -108,11 +107,7 @@ export async function resolveDatabaseTarget(env: PullEnv, arg: unknown): Promise
 }
 
 /** A pull from the argument, or asked for: host, database, then one of its pulls in `states`. */
-export async function resolvePullTarget(
-  env: PullEnv,
-  arg: unknown,
-  states: readonly PullState[],
-): Promise<PullTarget | undefined> {
+export async function resolvePullTarget(env: PullEnv, arg: unknown, states: readonly PullState[]): Promise<PullTarget | undefined> {
   const given = pullTargetFromArg(arg);
   if (given) return given;
   const dbTarget = await resolveDatabaseTarget(env, arg);

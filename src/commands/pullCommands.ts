@@ -42,7 +42,11 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     },
     // The merge confirmation says what the merge changes and whether it conflicts (issue #15).
     previewMerge: (t, pull, signal) =>
-      previewMerge((db) => reviewRunner(deps.clients.clientFor(t.hostId), db), { db: t.db, fromBranch: pull.from_branch, toBranch: pull.to_branch }, { signal }),
+      previewMerge(
+        (db) => reviewRunner(deps.clients.clientFor(t.hostId), db),
+        { db: t.db, fromBranch: pull.from_branch, toBranch: pull.to_branch },
+        { signal },
+      ),
   };
 
   panels = new PullPanels({
@@ -51,7 +55,9 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     webUrl,
     log: deps.log,
     reviewSql: (hostId) => deps.clients.clientFor(hostId),
-    ...(deps.viewed ? { changes: { clientFor: (hostId: string) => deps.clients.clientFor(hostId), viewed: deps.viewed, log: deps.log } } : {}),
+    ...(deps.viewed
+      ? { changes: { clientFor: (hostId: string) => deps.clients.clientFor(hostId), viewed: deps.viewed, log: deps.log } }
+      : {}),
     actions: {
       merge: (t) => mergePullCommand(env, t),
       setState: (t, state) => setPullStateCommand(env, t, state),

@@ -55,4 +55,3 @@ export async function copyTableSelect(deps: TableCommandDeps, arg: unknown): Pro
   const node = await requireTable(deps, arg);
   if (node) await deps.ui.copy(buildSelectAll(node.table.name));
 }
-

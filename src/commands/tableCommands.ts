@@ -44,7 +44,9 @@ export function registerTableCommands(host: TableCommandHost): vscode.Disposable
         log: host.log,
         catalog: host.catalog,
         run: (where, q, limit, signal) =>
-          host.clients.clientFor(where.target.hostId).runSql({ owner: where.target.owner, name: where.target.name }, { ref: where.commit, q, limit }, { signal }),
+          host.clients
+            .clientFor(where.target.hostId)
+            .runSql({ owner: where.target.owner, name: where.target.name }, { ref: where.commit, q, limit }, { signal }),
         headOf: async (where, signal) => {
           const r = await refs.resolve(where.target, { fresh: true, ...(signal ? { signal } : {}) });
           return r.kind === 'branch' || r.kind === 'tag' ? r.commit : undefined;

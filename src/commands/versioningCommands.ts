@@ -27,9 +27,7 @@ export function validateRefName(text: string, what: 'branch' | 'tag'): string | 
   return undefined;
 }
 
-async function listAll<T>(
-  fetchPage: (pageToken: string | undefined) => Promise<{ items: T[]; nextPageToken?: string }>,
-): Promise<T[]> {
+async function listAll<T>(fetchPage: (pageToken: string | undefined) => Promise<{ items: T[]; nextPageToken?: string }>): Promise<T[]> {
   const out: T[] = [];
   let token: string | undefined;
   for (let i = 0; i < MAX_PICKER_PAGES; i++) {
@@ -89,11 +87,15 @@ export async function createBranch(deps: CommandDeps, node?: unknown): Promise<B
   const title = `Create Branch in ${refName(t.db)}`;
   const from = await pickSource(deps, node, t, title);
   if (!from) return undefined;
-  const name = (await deps.ui.input({ title, prompt: `New branch from ${sourceText(from)}`, validate: (v) => validateRefName(v, 'branch') }))?.trim();
+  const name = (
+    await deps.ui.input({ title, prompt: `New branch from ${sourceText(from)}`, validate: (v) => validateRefName(v, 'branch') })
+  )?.trim();
   if (!name) return undefined;
   const client = deps.clients.clientFor(t.hostId);
   try {
-    const branch = await deps.ui.withProgress(`Creating branch ${name}…`, (_p, signal) => client.createBranch(t.db, { name, from }, { signal }));
+    const branch = await deps.ui.withProgress(`Creating branch ${name}…`, (_p, signal) =>
+      client.createBranch(t.db, { name, from }, { signal }),
+    );
     deps.tree.refreshDatabase(t.hostId, t.db, ['branches']);
     void deps.ui.info(`Created branch ${branch.name} at ${shortHash(branch.head_commit_sha)} in ${refName(t.db)}.`);
     return branch;
@@ -110,7 +112,9 @@ export async function createTag(deps: CommandDeps, node?: unknown): Promise<Tag 
   const title = `Create Tag in ${refName(t.db)}`;
   const from = await pickSource(deps, node, t, title);
   if (!from) return undefined;
-  const name = (await deps.ui.input({ title, prompt: `New tag at ${sourceText(from)}`, validate: (v) => validateRefName(v, 'tag') }))?.trim();
+  const name = (
+    await deps.ui.input({ title, prompt: `New tag at ${sourceText(from)}`, validate: (v) => validateRefName(v, 'tag') })
+  )?.trim();
   if (!name) return undefined;
   const message = await deps.ui.input({ title, prompt: 'Message (optional: a message makes an annotated tag, none a lightweight one)' });
   if (message === undefined) return undefined;
@@ -119,7 +123,9 @@ export async function createTag(deps: CommandDeps, node?: unknown): Promise<Tag 
     const body = message.trim() ? { name, from, message: message.trim() } : { name, from };
     const tag = await deps.ui.withProgress(`Creating tag ${name}…`, (_p, signal) => client.createTag(t.db, body, { signal }));
     deps.tree.refreshDatabase(t.hostId, t.db, ['tags']);
-    void deps.ui.info(`Created ${tag.message !== undefined ? 'annotated ' : ''}tag ${tag.name} at ${shortHash(tag.commit_sha)} in ${refName(t.db)}.`);
+    void deps.ui.info(
+      `Created ${tag.message !== undefined ? 'annotated ' : ''}tag ${tag.name} at ${shortHash(tag.commit_sha)} in ${refName(t.db)}.`,
+    );
     return tag;
   } catch (e) {
     deps.ui.error(e, { action: `create tag ${name}`, hostId: t.hostId, hostLabel: deps.clients.labelOf(t.hostId) });
@@ -175,7 +181,10 @@ export async function createRelease(deps: CommandDeps, node?: unknown): Promise<
           value: b.head_commit_sha,
         })),
       );
-      const picked = await deps.ui.pickOrType(heads, { title, placeholder: `Commit for the new tag ${tagName}: a branch head, or paste a commit hash` });
+      const picked = await deps.ui.pickOrType(heads, {
+        title,
+        placeholder: `Commit for the new tag ${tagName}: a branch head, or paste a commit hash`,
+      });
       if (!picked) return undefined;
       if ('value' in picked) commit = picked.value;
       else if (isCommitHash(picked.typed)) commit = picked.typed.trim();
@@ -185,7 +194,14 @@ export async function createRelease(deps: CommandDeps, node?: unknown): Promise<
       }
     }
   }
-  const releaseTitle = (await deps.ui.input({ title, prompt: `Release title (tag ${tagName} at ${shortHash(commit)})`, value: tagName, validate: (v) => (v.trim() ? undefined : 'Enter a title.') }))?.trim();
+  const releaseTitle = (
+    await deps.ui.input({
+      title,
+      prompt: `Release title (tag ${tagName} at ${shortHash(commit)})`,
+      value: tagName,
+      validate: (v) => (v.trim() ? undefined : 'Enter a title.'),
+    })
+  )?.trim();
   if (!releaseTitle) return undefined;
   const description = await deps.ui.input({ title, prompt: 'Description (optional, markdown)' });
   if (description === undefined) return undefined;
@@ -216,11 +232,15 @@ export async function createRelease(deps: CommandDeps, node?: unknown): Promise<
 export async function copyCommitHash(deps: CommandDeps, node?: unknown): Promise<string | undefined> {
   if (!isTreeNode(node)) return undefined;
   const hash =
-    node.kind === 'branch' ? node.branch.head_commit_sha
-    : node.kind === 'tag' ? node.tag.commit_sha
-    : node.kind === 'release' ? node.release.commit_sha
-    : node.kind === 'commit' ? node.commit.hash
-    : undefined;
+    node.kind === 'branch'
+      ? node.branch.head_commit_sha
+      : node.kind === 'tag'
+        ? node.tag.commit_sha
+        : node.kind === 'release'
+          ? node.release.commit_sha
+          : node.kind === 'commit'
+            ? node.commit.hash
+            : undefined;
   if (!hash) return undefined;
   await deps.ui.copy(hash);
   void deps.ui.info(`Copied commit ${shortHash(hash)}.`);

@@ -37,9 +37,10 @@ export class VscodeUi implements Ui {
     const render = (): void => {
       const typed = qp.value.trim();
       // Labels may start with a codicon (`$(git-branch) main`): typing "main" picks that item, not a copy.
-      const extra: Item<T>[] = typed && !fixed.some((i) => i.label.replace(/^\$\([\w~-]+\)\s*/, '') === typed)
-        ? [{ label: typed, description: 'use what you typed', typed, alwaysShow: true }]
-        : [];
+      const extra: Item<T>[] =
+        typed && !fixed.some((i) => i.label.replace(/^\$\([\w~-]+\)\s*/, '') === typed)
+          ? [{ label: typed, description: 'use what you typed', typed, alwaysShow: true }]
+          : [];
       qp.items = [...fixed, ...extra];
     };
     void Promise.resolve(items).then(

@@ -87,7 +87,8 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
       : `${what} without a reason from the server (operation ${op.id}).`;
     // The poll that reported the failure: what the service's support looks up.
     const requestId = (error as { requestId?: unknown }).requestId;
-    const actions: ErrorAction[] = typeof requestId === 'string' && requestId ? [{ kind: 'copyRequestId', requestId }, { kind: 'showLog' }] : [{ kind: 'showLog' }];
+    const actions: ErrorAction[] =
+      typeof requestId === 'string' && requestId ? [{ kind: 'copyRequestId', requestId }, { kind: 'showLog' }] : [{ kind: 'showLog' }];
     return { message, actions, expected: true };
   }
 
@@ -136,9 +137,10 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
         message = `${prefix}: ${host} is rate limiting requests; try again in a moment.`;
         break;
       default:
-        message = error.status >= 500
-          ? `${prefix}: ${host} had an internal problem (${error.status}).${detail}`
-          : `${prefix}: ${error.title}.${detail}`;
+        message =
+          error.status >= 500
+            ? `${prefix}: ${host} had an internal problem (${error.status}).${detail}`
+            : `${prefix}: ${error.title}.${detail}`;
     }
     message += ` (${error.code})`;
     if (error.requestId) actions.push({ kind: 'copyRequestId', requestId: error.requestId });

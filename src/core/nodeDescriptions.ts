@@ -188,7 +188,14 @@ export function describeColumn(c: TableColumnInfo): NodeText {
   return {
     label: c.name,
     description,
-    tooltip: { title: `Column ${c.name}`, fields: fields(['Type', c.type || 'none declared'], ['Primary key', c.primaryKey ? 'yes' : 'no'], ['Nullable', c.primaryKey || c.nullable === false ? 'no' : 'yes']) },
+    tooltip: {
+      title: `Column ${c.name}`,
+      fields: fields(
+        ['Type', c.type || 'none declared'],
+        ['Primary key', c.primaryKey ? 'yes' : 'no'],
+        ['Nullable', c.primaryKey || c.nullable === false ? 'no' : 'yes'],
+      ),
+    },
   };
 }
 

@@ -54,7 +54,11 @@ export function parseAuthorizationResponse(query: string, expectedState: string)
   const error = params.get('error');
   if (error) {
     const description = params.get('error_description');
-    throw new Error(error === 'access_denied' ? 'Access was denied in the browser.' : `Authorization failed: ${error}${description ? ` (${description})` : ''}.`);
+    throw new Error(
+      error === 'access_denied'
+        ? 'Access was denied in the browser.'
+        : `Authorization failed: ${error}${description ? ` (${description})` : ''}.`,
+    );
   }
   if (params.get('state') !== expectedState) throw new Error('The browser answered for a different sign-in attempt; try again.');
   const code = params.get('code');

@@ -31,33 +31,41 @@ function conflictTable(table: string, page: ConflictPage, total: number | null):
     })
     .join('');
   const shown = page.rows.length;
-  const more = page.hasMore || !page.completeness.complete
-    ? `<p class="more">Showing the first ${shown} conflicting ${shown === 1 ? 'row' : 'rows'}${total !== null ? ` of ${total}` : ''}${page.completeness.complete ? '' : ' (the server sent only part of them)'}.</p>`
-    : '';
+  const more =
+    page.hasMore || !page.completeness.complete
+      ? `<p class="more">Showing the first ${shown} conflicting ${shown === 1 ? 'row' : 'rows'}${total !== null ? ` of ${total}` : ''}${page.completeness.complete ? '' : ' (the server sent only part of them)'}.</p>`
+      : '';
   return `<div class="conflict-table" data-table="${escapeHtml(table)}"><h4>${escapeHtml(table)}</h4><table><thead>${head}</thead>${rows}</table>${more}</div>`;
 }
 
 /** The section's inner HTML for the current state of the preview. */
 export function renderMergePreviewSection(state: MergePreviewState): string {
   const title = '<h2>Before merging</h2>';
-  if (state.kind === 'checking') return `<section class="merge-preview" data-state="checking">${title}<p class="empty">Checking what the merge would change and whether it conflicts…</p></section>`;
+  if (state.kind === 'checking')
+    return `<section class="merge-preview" data-state="checking">${title}<p class="empty">Checking what the merge would change and whether it conflicts…</p></section>`;
   if (state.kind === 'failed') {
     return `<section class="merge-preview" data-state="failed">${title}<p class="error">The merge could not be previewed: ${escapeHtml(state.message)}</p><p class="empty">How many rows it changes and whether it conflicts are not known.</p></section>`;
   }
   const p = state.preview;
-  if (p.kind === 'unavailable') return `<section class="merge-preview" data-state="unavailable">${title}<p class="warning">${escapeHtml(p.reason)}</p></section>`;
+  if (p.kind === 'unavailable')
+    return `<section class="merge-preview" data-state="unavailable">${title}<p class="warning">${escapeHtml(p.reason)}</p></section>`;
   const { impact, completeness } = p;
   const verdict = impact.willConflict === true ? 'conflicts' : impact.willConflict === 'unknown' ? 'unknown' : 'clean';
   const tables = impact.tables.length
     ? `<table class="merge-tables"><thead><tr><th scope="col">table</th><th scope="col">rows</th></tr></thead><tbody>${impact.tables
-        .map((t) => `<tr data-table="${escapeHtml(t.table)}"><td>${escapeHtml(t.table)}${t.schemaChanged ? ' <span class="mark">schema changed</span>' : ''}</td><td>${escapeHtml(rowCountsText(t.rows))}</td></tr>`)
+        .map(
+          (t) =>
+            `<tr data-table="${escapeHtml(t.table)}"><td>${escapeHtml(t.table)}${t.schemaChanged ? ' <span class="mark">schema changed</span>' : ''}</td><td>${escapeHtml(rowCountsText(t.rows))}</td></tr>`,
+        )
         .join('')}</tbody></table>`
     : '<p class="empty">The merge changes no tables.</p>';
   const total = `<p class="merge-total">${completeness.complete ? '' : 'At least '}${impact.rowsChanged} ${impact.rowsChanged === 1 ? 'row changes' : 'rows change'} in ${impact.tables.length} ${impact.tables.length === 1 ? 'table' : 'tables'}.</p>`;
   const conflictRows = state.conflicts
     .map((c) => conflictTable(c.table, c.page, impact.conflictingTables.find((t) => t.table === c.table)?.dataConflicts ?? null))
     .join('');
-  const rowsFailed = state.conflictRowsFailed ? `<p class="error">The conflicting rows could not be read: ${escapeHtml(state.conflictRowsFailed)}</p>` : '';
+  const rowsFailed = state.conflictRowsFailed
+    ? `<p class="error">The conflicting rows could not be read: ${escapeHtml(state.conflictRowsFailed)}</p>`
+    : '';
   return [
     `<section class="merge-preview" data-state="${verdict}">`,
     title,

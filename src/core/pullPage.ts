@@ -25,9 +25,7 @@ export function sameDatabase(a: DatabaseRef, b: DatabaseRef): boolean {
 
 /** `branch` for a branch of `home`, `owner/name:branch` for a branch of another database (a fork). */
 export function branchRefLabel(ref: BranchRef, home: DatabaseRef): string {
-  return sameDatabase(ref.database, home)
-    ? ref.branch_name
-    : `${ref.database.owner}/${ref.database.name}:${ref.branch_name}`;
+  return sameDatabase(ref.database, home) ? ref.branch_name : `${ref.database.owner}/${ref.database.name}:${ref.branch_name}`;
 }
 
 export function pullStateLabel(state: PullState): string {
@@ -70,9 +68,7 @@ export function absoluteTime(iso: string): string {
 }
 
 function timeHtml(iso: string, now: Date): string {
-  return `<time datetime="${escapeHtml(iso)}" title="${escapeHtml(absoluteTime(iso))}">${escapeHtml(
-    relativeTime(iso, now),
-  )}</time>`;
+  return `<time datetime="${escapeHtml(iso)}" title="${escapeHtml(absoluteTime(iso))}">${escapeHtml(relativeTime(iso, now))}</time>`;
 }
 
 export interface PullPageInput {
@@ -100,9 +96,7 @@ export function renderPullContent(input: PullPageInput, md: MarkdownRenderer): s
   const from = branchRefLabel(pull.from_branch, db);
   const to = branchRefLabel(pull.to_branch, db);
   const env = imageEnv(input.images ?? 'blocked');
-  const description = pull.description?.trim()
-    ? md.render(pull.description, env)
-    : '<p class="empty">No description provided.</p>';
+  const description = pull.description?.trim() ? md.render(pull.description, env) : '<p class="empty">No description provided.</p>';
 
   const buttons = [
     ...actionsForState(pull.state).map(
@@ -126,9 +120,10 @@ export function renderPullContent(input: PullPageInput, md: MarkdownRenderer): s
         })
         .join('')
     : '<p class="empty">No comments yet.</p>';
-  const notice = env.blocked > 0
-    ? `<div class="image-notice"><span>${escapeHtml(LOAD_IMAGES_NOTICE)}</span><button type="button" data-action="loadImages" class="secondary">Load images</button></div>`
-    : '';
+  const notice =
+    env.blocked > 0
+      ? `<div class="image-notice"><span>${escapeHtml(LOAD_IMAGES_NOTICE)}</span><button type="button" data-action="loadImages" class="secondary">Load images</button></div>`
+      : '';
 
   return [
     `<header>`,

@@ -32,5 +32,9 @@ export function formatTimestamp(iso: string | undefined): string | undefined {
   if (!iso) return undefined;
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return iso;
-  return new Date(t).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC');
+  return new Date(t)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC')
+    .replace(/Z$/, ' UTC');
 }

@@ -18,7 +18,11 @@ export function writeFileAtomicSync(path: string, data: Uint8Array | string): vo
     fsyncSync(fd);
   } catch (e) {
     closeSync(fd);
-    try { unlinkSync(tmp); } catch { /* already gone */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
     throw e;
   }
   closeSync(fd);

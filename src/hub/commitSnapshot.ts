@@ -43,7 +43,8 @@ export class CommitSnapshots {
       writer.selectValue(`SELECT dolt_branch('${SNAPSHOT_BRANCH}', '${hex}')`);
       at = new this.sqlite3.oo1.DB(`${scratch}@${SNAPSHOT_BRANCH}`, 'r');
       writer.selectValue(`SELECT dolt_branch('-D', '${SNAPSHOT_BRANCH}')`);
-      if (String(at.selectValue(`SELECT dolt_hashof('HEAD')`)) !== hex) throw new Error(`commit snapshot: opened at the wrong commit (wanted ${hex})`);
+      if (String(at.selectValue(`SELECT dolt_hashof('HEAD')`)) !== hex)
+        throw new Error(`commit snapshot: opened at the wrong commit (wanted ${hex})`);
     } catch (e) {
       at?.close();
       // A scratch copy in an unknown state is copied afresh next time.

@@ -19,7 +19,11 @@ declare module '@dolthub/doltlite-wasm/sqlite3-node.mjs' {
     selectValue(sql: string, bind?: unknown[]): unknown;
     selectValues(sql: string, bind?: unknown[]): unknown[];
     selectObjects(sql: string, bind?: unknown[]): Record<string, unknown>[];
-    createFunction(name: string, fn: (ctx: number, ...args: unknown[]) => unknown, opts?: { arity?: number; deterministic?: boolean }): Sqlite3Db;
+    createFunction(
+      name: string,
+      fn: (ctx: number, ...args: unknown[]) => unknown,
+      opts?: { arity?: number; deterministic?: boolean },
+    ): Sqlite3Db;
     close(): void;
   }
   export interface Sqlite3Capi {
@@ -46,7 +50,11 @@ declare module '@dolthub/doltlite-wasm/sqlite3-node.mjs' {
     sqlite3_result_double(ctx: number, v: number): void;
     sqlite3_changes(db: number): number;
     sqlite3_get_autocommit(db: number): number;
-    sqlite3_set_authorizer(db: number, cb: ((user: number, code: number, a1: string | null, a2: string | null, a3: string | null, a4: string | null) => number) | 0, user: number): number;
+    sqlite3_set_authorizer(
+      db: number,
+      cb: ((user: number, code: number, a1: string | null, a2: string | null, a3: string | null, a4: string | null) => number) | 0,
+      user: number,
+    ): number;
     sqlite3_stmt_readonly(stmt: number): number;
     sqlite3_limit(db: number, id: number, value: number): number;
   }
@@ -54,8 +62,17 @@ declare module '@dolthub/doltlite-wasm/sqlite3-node.mjs' {
     capi: Sqlite3Capi;
     wasm: { memory: { buffer: ArrayBuffer }; heap8u(): Uint8Array; alloc(n: number): number };
     oo1: { DB: new (filename: string, flags: string) => Sqlite3Db };
-    config: { warn: (...a: unknown[]) => void; error: (...a: unknown[]) => void; log: (...a: unknown[]) => void; debug: (...a: unknown[]) => void };
+    config: {
+      warn: (...a: unknown[]) => void;
+      error: (...a: unknown[]) => void;
+      log: (...a: unknown[]) => void;
+      debug: (...a: unknown[]) => void;
+    };
   }
-  const init: (opts?: { locateFile?: (file: string, dir: string) => string; print?: (...a: unknown[]) => void; printErr?: (...a: unknown[]) => void }) => Promise<Sqlite3>;
+  const init: (opts?: {
+    locateFile?: (file: string, dir: string) => string;
+    print?: (...a: unknown[]) => void;
+    printErr?: (...a: unknown[]) => void;
+  }) => Promise<Sqlite3>;
   export default init;
 }

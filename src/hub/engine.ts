@@ -15,7 +15,17 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../core/logger';
 import type { QueryResult } from '../shared/wire';
-import type { Author, BranchRow, DbFile, EngineRequest, EngineResponse, Revision, TagRow, WriteResult, WriteScript } from './engineProtocol';
+import type {
+  Author,
+  BranchRow,
+  DbFile,
+  EngineRequest,
+  EngineResponse,
+  Revision,
+  TagRow,
+  WriteResult,
+  WriteScript,
+} from './engineProtocol';
 import { EngineBusyError, EngineCancelledError, EngineShutDownError, EngineTimeoutError, EngineUnavailableError } from './engineErrors';
 import { FairQueue } from './scheduler';
 import { diffCopyBudget } from './doltSql/diffRowCache';
@@ -134,7 +144,11 @@ export class Engine {
   private spawn(lane: Lane): Slot {
     const cancel = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(this.opts.workerScript, {
-      workerData: { role: 'doltlite-engine', cancel, diffCopyBytes: diffCopyBudget(this.opts.workerMemoryBytes ?? ENGINE_DEFAULTS.workerMemoryBytes) },
+      workerData: {
+        role: 'doltlite-engine',
+        cancel,
+        diffCopyBytes: diffCopyBudget(this.opts.workerMemoryBytes ?? ENGINE_DEFAULTS.workerMemoryBytes),
+      },
       execArgv: this.opts.workerExecArgv ?? [],
       stdout: true,
       stderr: true,
@@ -170,7 +184,9 @@ export class Engine {
         if (this.closed) job.reject(new EngineShutDownError());
         else {
           this.opts.logger.warn(`engine: a ${lane} worker stopped while running a request${err ? `: ${err.message}` : ''}`);
-          job.reject(new EngineUnavailableError('The database engine stopped while running this request; it has been restarted, try again.'));
+          job.reject(
+            new EngineUnavailableError('The database engine stopped while running this request; it has been restarted, try again.'),
+          );
         }
       }
       if (!slot.isReady && this.slots.includes(slot) && ++this.startFailures >= 3 && !this.broken) {
@@ -238,7 +254,13 @@ export class Engine {
     }
   }
 
-  private run<T>(lane: Lane, caller: string, req: EngineRequest, timing: { hardLimitMs?: number; expectedMs?: number } = {}, signal?: AbortSignal): Promise<T> {
+  private run<T>(
+    lane: Lane,
+    caller: string,
+    req: EngineRequest,
+    timing: { hardLimitMs?: number; expectedMs?: number } = {},
+    signal?: AbortSignal,
+  ): Promise<T> {
     if (this.closed) return Promise.reject(new EngineShutDownError());
     if (this.broken) return Promise.reject(this.broken);
     if (signal?.aborted) return Promise.reject(new EngineCancelledError('The caller went away.'));
@@ -327,7 +349,17 @@ export class Engine {
    * A caller's read-only SQL, in the query lane under that caller's share. `signal` aborts it
    * when the caller goes away: waiting, it leaves the queue; running, it stops at the next step.
    */
-  query(key: string, path: string, dbName: string, ref: Revision, sql: string, limit: number, timeoutMs: number, caller: string = HUB_CALLER, signal?: AbortSignal): Promise<QueryResult> {
+  query(
+    key: string,
+    path: string,
+    dbName: string,
+    ref: Revision,
+    sql: string,
+    limit: number,
+    timeoutMs: number,
+    caller: string = HUB_CALLER,
+    signal?: AbortSignal,
+  ): Promise<QueryResult> {
     const req: EngineRequest = {
       op: 'query',
       db: this.file(key, path),

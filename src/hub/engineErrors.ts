@@ -9,7 +9,10 @@ export class EngineCancelledError extends Error {}
 
 /** The caller's share of the engine is taken: try again after `retryAfterSeconds`. */
 export class EngineBusyError extends Error {
-  constructor(message: string, readonly retryAfterSeconds: number) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
     super(message);
   }
 }

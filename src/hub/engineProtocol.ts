@@ -52,8 +52,17 @@ export type EngineRequest =
   | { op: 'read'; db: DbFile; what: 'branches' | 'tags' | 'commit'; ref?: Revision }
   | { op: 'write'; db: DbFile; nextVersion: number; author: Author; script: WriteScript };
 
-export interface BranchRow { name: string; hashHex: string; date: string }
-export interface TagRow { name: string; hashHex: string; message: string; date: string }
+export interface BranchRow {
+  name: string;
+  hashHex: string;
+  date: string;
+}
+export interface TagRow {
+  name: string;
+  hashHex: string;
+  message: string;
+  date: string;
+}
 
 export type WriteResult =
   | { ok: true; commitHex?: string; sizeBytes: number }

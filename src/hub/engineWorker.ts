@@ -10,7 +10,17 @@ import { getHeapStatistics } from 'node:v8';
 import init from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { Sqlite3, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { QueryResult } from '../shared/wire';
-import type { Author, BranchRow, DbFile, EngineRequest, EngineResponse, Revision, TagRow, WriteResult, WriteScript } from './engineProtocol';
+import type {
+  Author,
+  BranchRow,
+  DbFile,
+  EngineRequest,
+  EngineResponse,
+  Revision,
+  TagRow,
+  WriteResult,
+  WriteScript,
+} from './engineProtocol';
 import { mysqlNow, translateQuery } from './mysqlDialect';
 import { ReadOnlyGuard } from './readOnlyGuard';
 import { engineMessage, runSelect, type QueryBudget } from './selectRunner';
@@ -49,7 +59,10 @@ export class EngineCore {
   /** Copies of row diffs, so their pages are read without recomputing the diff (diffRowCache.ts). */
   private readonly diffCopies: DiffRowCache;
 
-  constructor(readonly sqlite3: Sqlite3, diffCopyBytes = diffCopyBudget(ENGINE_DEFAULTS.workerMemoryBytes)) {
+  constructor(
+    readonly sqlite3: Sqlite3,
+    diffCopyBytes = diffCopyBudget(ENGINE_DEFAULTS.workerMemoryBytes),
+  ) {
     this.snapshots = new CommitSnapshots(sqlite3);
     this.diffCopies = new DiffRowCache(diffCopyBytes);
   }
@@ -99,7 +112,10 @@ export class EngineCore {
   async handle(req: EngineRequest): Promise<unknown> {
     switch (req.op) {
       case 'query':
-        return this.query(req.db, req.ref, req.sql, req.limit, req.timeoutMs, req.dbName, { maxBytes: req.maxBytes, maxValueBytes: req.maxValueBytes });
+        return this.query(req.db, req.ref, req.sql, req.limit, req.timeoutMs, req.dbName, {
+          maxBytes: req.maxBytes,
+          maxValueBytes: req.maxValueBytes,
+        });
       case 'read':
         return this.read(req.db, req.what, req.ref);
       case 'write':
@@ -170,15 +186,27 @@ export class EngineCore {
       } else {
         // Dolt's version-control forms (DOLT_DIFF(...), AS OF, HASHOF, ...) onto DoltLite's.
         registerDoltSqlFunctions(conn);
-        const rewritten = rewriteDoltSql(t.sql, engineContext(this.sqlite3, conn, () => {
-          const b = readFileSync(db.path);
-          return new Uint8Array(b.buffer, b.byteOffset, b.length);
-        }, { cache: this.diffCopies, dbKey: db.key, deadline }));
+        const rewritten = rewriteDoltSql(
+          t.sql,
+          engineContext(
+            this.sqlite3,
+            conn,
+            () => {
+              const b = readFileSync(db.path);
+              return new Uint8Array(b.buffer, b.byteOffset, b.length);
+            },
+            { cache: this.diffCopies, dbKey: db.key, deadline },
+          ),
+        );
         if ('error' in rewritten) return { columns: [], rows: [], status: 'error', message: rewritten.error };
         sql = rewritten.sql;
         describeSql = rewritten.describeSql;
       }
-      return runSelect(this.sqlite3, conn, guard, sql, limit, timeoutMs, budget, fixedTypes, { deadline, callerGone, ...(describeSql !== undefined ? { describeSql } : {}) });
+      return runSelect(this.sqlite3, conn, guard, sql, limit, timeoutMs, budget, fixedTypes, {
+        deadline,
+        callerGone,
+        ...(describeSql !== undefined ? { describeSql } : {}),
+      });
     } finally {
       guard.remove();
       conn.close();
@@ -205,11 +233,13 @@ export class EngineCore {
     const conn = this.openAt(db, undefined, 'r');
     try {
       if (what === 'branches') {
-        return conn.selectObjects(`SELECT name, hash, latest_commit_date FROM dolt_branches WHERE remote = '' OR remote IS NULL ORDER BY name`).map((r) => ({
-          name: String(r['name']),
-          hashHex: String(r['hash']),
-          date: String(r['latest_commit_date'] ?? ''),
-        }));
+        return conn
+          .selectObjects(`SELECT name, hash, latest_commit_date FROM dolt_branches WHERE remote = '' OR remote IS NULL ORDER BY name`)
+          .map((r) => ({
+            name: String(r['name']),
+            hashHex: String(r['hash']),
+            date: String(r['latest_commit_date'] ?? ''),
+          }));
       }
       return conn.selectObjects(`SELECT tag_name, tag_hash, message, date FROM dolt_tags ORDER BY tag_name`).map((r) => ({
         name: String(r['tag_name']),
@@ -320,9 +350,18 @@ export class EngineCore {
       } catch {
         // Not a conflict: the message says what went wrong.
       }
-      try { conn.exec('ROLLBACK'); } catch { /* already rolled back */ }
+      try {
+        conn.exec('ROLLBACK');
+      } catch {
+        /* already rolled back */
+      }
       if (tables.length > 0) {
-        return { ok: false, code: 'CONFLICT', message: `Merge conflict in table${tables.length > 1 ? 's' : ''}: ${tables.join(', ')}`, tables };
+        return {
+          ok: false,
+          code: 'CONFLICT',
+          message: `Merge conflict in table${tables.length > 1 ? 's' : ''}: ${tables.join(', ')}`,
+          tables,
+        };
       }
       return { ok: false, code: 'UNPROCESSABLE', message: engineMessage(e) };
     }

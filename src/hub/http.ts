@@ -90,7 +90,8 @@ export function sendProblem(ctx: Ctx, p: HttpProblem): void {
   // A refused request whose body was never read: it is drained after the answer (the caller
   // resumes it) unless there is too much of it, then the connection closes instead.
   const declared = declaredLength(ctx.req);
-  if (!ctx.req.complete && (declared === undefined ? ctx.req.headers['transfer-encoding'] !== undefined : declared > MAX_DRAIN_BYTES)) headers['Connection'] = 'close';
+  if (!ctx.req.complete && (declared === undefined ? ctx.req.headers['transfer-encoding'] !== undefined : declared > MAX_DRAIN_BYTES))
+    headers['Connection'] = 'close';
   sendJson(ctx, p.status, problemBody(p.status, p.code, p.detail, ctx.path, ctx.requestId), headers);
 }
 
@@ -121,7 +122,12 @@ function declaredLength(req: IncomingMessage): number | undefined {
 }
 
 export function payloadTooLarge(max: number, closeConnection: boolean): HttpProblem {
-  return new HttpProblem(413, 'VALIDATION_FAILED', `The request body is larger than ${max} bytes.`, closeConnection ? { Connection: 'close' } : {});
+  return new HttpProblem(
+    413,
+    'VALIDATION_FAILED',
+    `The request body is larger than ${max} bytes.`,
+    closeConnection ? { Connection: 'close' } : {},
+  );
 }
 
 /**

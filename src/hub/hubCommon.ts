@@ -73,7 +73,12 @@ export interface EndpointHost {
 
 /** A failure an operation records as its OperationError. */
 export class OpFailure extends Error {
-  constructor(readonly status: number, readonly code: string, readonly title: string, detail: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly title: string,
+    detail: string,
+  ) {
     super(detail);
   }
 }

@@ -107,7 +107,8 @@ export class HubServer implements EndpointHost {
     this.api?.closeAllConnections();
     this.uploads?.closeAllConnections();
     await closed;
-    if (this.refusedAtStop > 0) this.opts.logger.info(`Stopped: ${this.refusedAtStop} request(s) in flight were answered 503 (the hub was shutting down).`);
+    if (this.refusedAtStop > 0)
+      this.opts.logger.info(`Stopped: ${this.refusedAtStop} request(s) in flight were answered 503 (the hub was shutting down).`);
   }
 
   /** Runs a listener's handler, and keeps its response in `unanswered` until it is sent or its connection closes. */
@@ -135,7 +136,12 @@ export class HubServer implements EndpointHost {
       if (op.status === 'queued' || op.status === 'running') {
         op.status = 'failed';
         op.updated_at = now();
-        op.error = { status: 500, code: 'OPERATION_FAILED', title: 'Operation interrupted', detail: 'The hub stopped before this operation finished; check the branch, then start it again.' };
+        op.error = {
+          status: 500,
+          code: 'OPERATION_FAILED',
+          title: 'Operation interrupted',
+          detail: 'The hub stopped before this operation finished; check the branch, then start it again.',
+        };
         changed = true;
       }
     }
@@ -144,7 +150,9 @@ export class HubServer implements EndpointHost {
 
   /** Upload sessions that expired or were imported leave nothing behind after a restart. */
   private dropStaleUploads(): void {
-    const stale = Object.entries(this.store.state.uploads).filter(([, u]) => u.consumed || Date.parse(u.expires_at) < (this.opts.clock ?? Date.now)());
+    const stale = Object.entries(this.store.state.uploads).filter(
+      ([, u]) => u.consumed || Date.parse(u.expires_at) < (this.opts.clock ?? Date.now)(),
+    );
     if (stale.length === 0) return;
     this.store.mutate((s) => {
       for (const [id] of stale) {
@@ -162,7 +170,9 @@ export class HubServer implements EndpointHost {
     const ctx: Ctx = { req, res, requestId, path: url.pathname };
     const started = Date.now();
     // Path only: query strings may carry SQL, and no header (Authorization) is ever logged.
-    res.once('finish', () => this.opts.logger.debug(`${req.method} ${url.pathname} ${res.statusCode} ${Date.now() - started}ms ${requestId}`));
+    res.once('finish', () =>
+      this.opts.logger.debug(`${req.method} ${url.pathname} ${res.statusCode} ${Date.now() - started}ms ${requestId}`),
+    );
     try {
       const oversized = checkRequestHead(req);
       if (oversized) throw oversized;
@@ -282,7 +292,15 @@ export class HubServer implements EndpointHost {
     const [owner, name] = key.split('/') as [string, string];
     return this.store.mutate((s) => {
       const t = now();
-      const op: OperationRecord = { id: `owners/${owner}/repos/${name}/jobs/${s.next_job_id++}`, db: key, type, status: 'queued', created_at: t, updated_at: t, created_by: c.user.username };
+      const op: OperationRecord = {
+        id: `owners/${owner}/repos/${name}/jobs/${s.next_job_id++}`,
+        db: key,
+        type,
+        status: 'queued',
+        created_at: t,
+        updated_at: t,
+        created_by: c.user.username,
+      };
       s.operations.push(op);
       return op;
     });
@@ -304,7 +322,12 @@ export class HubServer implements EndpointHost {
         });
       } catch (e) {
         const error: OperationError = this.stopping
-          ? { status: 500, code: 'OPERATION_FAILED', title: 'Operation interrupted', detail: 'The hub stopped before this operation finished; check the branch, then start it again.' }
+          ? {
+              status: 500,
+              code: 'OPERATION_FAILED',
+              title: 'Operation interrupted',
+              detail: 'The hub stopped before this operation finished; check the branch, then start it again.',
+            }
           : e instanceof OpFailure
             ? { status: e.status, code: e.code, title: e.title, detail: e.message }
             : { status: 500, code: 'OPERATION_FAILED', title: 'Operation failed', detail: e instanceof Error ? e.message : String(e) };

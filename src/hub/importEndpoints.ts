@@ -52,7 +52,9 @@ export class ImportEndpoints {
   /** Removes the parts and the record of every expired session that no import is using. */
   sweep(): void {
     const t = this.clock();
-    const stale = Object.entries(this.hub.store.state.uploads).filter(([id, u]) => !this.importing.has(id) && !this.receiving.has(id) && Date.parse(u.expires_at) < t);
+    const stale = Object.entries(this.hub.store.state.uploads).filter(
+      ([id, u]) => !this.importing.has(id) && !this.receiving.has(id) && Date.parse(u.expires_at) < t,
+    );
     if (stale.length === 0) return;
     this.hub.store.mutate((s) => {
       for (const [id] of stale) {
@@ -72,8 +74,16 @@ export class ImportEndpoints {
   async createUpload(ctx: Ctx, p: Record<string, string>): Promise<void> {
     const a = this.hub.access(ctx, p, 'write');
     const body = validateBody(await readJson(ctx.req), {
-      content_length: { type: 'integer', required: true, check: (v: number) => (v >= 1 && v <= MAX_UPLOAD_BYTES ? undefined : `must be between 1 and ${MAX_UPLOAD_BYTES}.`) },
-      num_parts: { type: 'integer', required: true, check: (v: number) => (v >= 1 && v <= MAX_PARTS ? undefined : `must be between 1 and ${MAX_PARTS}.`) },
+      content_length: {
+        type: 'integer',
+        required: true,
+        check: (v: number) => (v >= 1 && v <= MAX_UPLOAD_BYTES ? undefined : `must be between 1 and ${MAX_UPLOAD_BYTES}.`),
+      },
+      num_parts: {
+        type: 'integer',
+        required: true,
+        check: (v: number) => (v >= 1 && v <= MAX_PARTS ? undefined : `must be between 1 and ${MAX_PARTS}.`),
+      },
       file_type: { type: 'string', required: true, enum: IMPORT_FILE_TYPES },
     });
     const length = body['content_length'] as number;
@@ -117,7 +127,12 @@ export class ImportEndpoints {
     const requestId = newRequestId();
     const url = new URL(req.url ?? '/', 'http://storage.invalid');
     const ctx: Ctx = { req, res, requestId, path: url.pathname };
-    const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'ETag', 'Access-Control-Allow-Methods': 'PUT', 'Access-Control-Allow-Headers': '*' };
+    const cors = {
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Expose-Headers': 'ETag',
+      'Access-Control-Allow-Methods': 'PUT',
+      'Access-Control-Allow-Headers': '*',
+    };
     try {
       if (req.method === 'OPTIONS') {
         res.writeHead(204, cors);
@@ -133,7 +148,8 @@ export class ImportEndpoints {
       const sig = url.searchParams.get('signature') ?? '';
       const want = Buffer.from(this.partSignature(id, part, exp));
       const got = Buffer.from(sig);
-      if (!Number.isFinite(exp) || want.length !== got.length || !timingSafeEqual(want, got)) throw forbidden('The part URL signature is not valid.');
+      if (!Number.isFinite(exp) || want.length !== got.length || !timingSafeEqual(want, got))
+        throw forbidden('The part URL signature is not valid.');
       if (this.clock() / 1000 > exp) throw forbidden('The part URL has expired; create a new upload session.');
       const up = this.hub.store.state.uploads[id];
       if (!up || up.consumed || part > up.num_parts) throw notFound('No such upload part.');
@@ -169,7 +185,14 @@ export class ImportEndpoints {
     const c = a.caller as Caller;
     const schema: Schema = {
       branch_name: { type: 'string', required: true, check: checkBranchName },
-      table_name: { type: 'string', required: true, check: (v: string) => (isValidName(v) && !/^(dolt_|sqlite_)/i.test(v) ? undefined : 'must be letters, digits, "_" or "-" and not start with dolt_ or sqlite_.') },
+      table_name: {
+        type: 'string',
+        required: true,
+        check: (v: string) =>
+          isValidName(v) && !/^(dolt_|sqlite_)/i.test(v)
+            ? undefined
+            : 'must be letters, digits, "_" or "-" and not start with dolt_ or sqlite_.',
+      },
       file_name: { type: 'string', required: true, check: (v: string) => (v.trim() === '' ? 'must not be empty.' : undefined) },
       file_size: { type: 'integer', required: true },
       file_type: { type: 'string', required: true, enum: IMPORT_FILE_TYPES },
@@ -187,7 +210,8 @@ export class ImportEndpoints {
     const pks = body['primary_keys'] as unknown[];
     if (!pks.every((k) => typeof k === 'string' && k !== '')) throw badRequest('Field "primary_keys" must be an array of column names.');
     const columnMap = body['column_map'] as Record<string, unknown> | undefined;
-    if (columnMap && !Object.values(columnMap).every((v) => typeof v === 'string' && v !== '')) throw badRequest('Field "column_map" must map column names to column names.');
+    if (columnMap && !Object.values(columnMap).every((v) => typeof v === 'string' && v !== ''))
+      throw badRequest('Field "column_map" must map column names to column names.');
     const entry = Object.entries(this.hub.store.state.uploads).find(([, u]) => u.token === body['token']);
     if (!entry) throw badRequest('Field "token" does not name an upload session.');
     const [uploadId, up] = entry;
@@ -195,29 +219,40 @@ export class ImportEndpoints {
     if (up.consumed) throw badRequest('Field "token": this upload session was already imported.');
     if (Date.parse(up.expires_at) < this.clock()) throw badRequest('Field "token": the upload session has expired; upload the file again.');
     if (body['contents_key'] !== up.contents_key) throw badRequest('Field "contents_key" does not match the upload session.');
-    if (body['file_size'] !== up.content_length) throw badRequest(`Field "file_size" (${String(body['file_size'])}) does not match the upload session's content_length (${up.content_length}).`);
+    if (body['file_size'] !== up.content_length)
+      throw badRequest(
+        `Field "file_size" (${String(body['file_size'])}) does not match the upload session's content_length (${up.content_length}).`,
+      );
     if (body['file_type'] !== up.file_type) throw badRequest(`Field "file_type" does not match the upload session (${up.file_type}).`);
     const completed = body['completed_parts'] as unknown[];
     if (completed.length !== up.num_parts) throw badRequest(`Field "completed_parts" must list all ${up.num_parts} parts.`);
     const seen = new Set<number>();
     for (const cp of completed) {
-      const o = validateBody(cp, { part_number: { type: 'integer', required: true }, etag: { type: 'string', required: true } }, 'completed_parts item');
+      const o = validateBody(
+        cp,
+        { part_number: { type: 'integer', required: true }, etag: { type: 'string', required: true } },
+        'completed_parts item',
+      );
       const n = o['part_number'] as number;
-      if (n < 1 || n > up.num_parts || seen.has(n)) throw badRequest(`Field "completed_parts": part_number ${n} is out of range or repeated.`);
+      if (n < 1 || n > up.num_parts || seen.has(n))
+        throw badRequest(`Field "completed_parts": part_number ${n} is out of range or repeated.`);
       seen.add(n);
       const stored = up.parts[String(n)];
       if (!stored) throw badRequest(`Field "completed_parts": part ${n} was never uploaded.`);
-      if (stripQuotes(o['etag'] as string) !== stripQuotes(stored.etag)) throw badRequest(`Field "completed_parts": the ETag of part ${n} does not match the uploaded part.`);
+      if (stripQuotes(o['etag'] as string) !== stripQuotes(stored.etag))
+        throw badRequest(`Field "completed_parts": the ETag of part ${n} does not match the uploaded part.`);
     }
     const order = Array.from({ length: up.num_parts }, (_, i) => up.parts[String(i + 1)]!);
     const total = order.reduce((s, x) => s + x.size, 0);
     if (total !== up.content_length) throw badRequest(`The uploaded parts hold ${total} bytes, not the declared ${up.content_length}.`);
-    if (body['file_parts_md5'] !== filePartsMd5(order.map((x) => x.md5_b64))) throw badRequest('Field "file_parts_md5" does not match the uploaded parts.');
+    if (body['file_parts_md5'] !== filePartsMd5(order.map((x) => x.md5_b64)))
+      throw badRequest('Field "file_parts_md5" does not match the uploaded parts.');
     const branch = body['branch_name'] as string;
     const prBranch = body['pull_request_branch_name'] as string | undefined;
     const branches = await this.hub.branchNames(a);
     if (!branches.has(branch)) throw notFound(`Branch "${branch}" was not found in ${a.key}.`);
-    if (prBranch !== undefined && branches.has(prBranch)) throw conflict(`Branch "${prBranch}" already exists; choose a new name for the pull request branch.`);
+    if (prBranch !== undefined && branches.has(prBranch))
+      throw conflict(`Branch "${prBranch}" already exists; choose a new name for the pull request branch.`);
     this.hub.store.mutate(() => (up.consumed = true));
     this.importing.add(uploadId);
     const op = this.hub.newOperation(a.key, 'import', c);
@@ -229,7 +264,10 @@ export class ImportEndpoints {
       const dir = join(this.hub.opts.dataDir, 'uploads', uploadId);
       const assembled = join(dir, 'assembled');
       try {
-        await assemble(order.map((_, i) => join(dir, `part-${i + 1}`)), assembled);
+        await assemble(
+          order.map((_, i) => join(dir, `part-${i + 1}`)),
+          assembled,
+        );
         return await this.hub.engine.withLocks([a.key], async () => {
           const w = await this.hub.engine.write(a.key, a.path, this.hub.author(c), {
             kind: 'import',
@@ -245,12 +283,25 @@ export class ImportEndpoints {
               commitMessage: message,
             },
           });
-          if (!w.ok) throw new OpFailure(w.code === 'NOT_FOUND' ? 404 : w.code === 'CONFLICT' ? 409 : 400, w.code === 'CONFLICT' ? 'CONFLICT' : 'VALIDATION_FAILED', 'Import failed', w.message);
+          if (!w.ok)
+            throw new OpFailure(
+              w.code === 'NOT_FOUND' ? 404 : w.code === 'CONFLICT' ? 409 : 400,
+              w.code === 'CONFLICT' ? 'CONFLICT' : 'VALIDATION_FAILED',
+              'Import failed',
+              w.message,
+            );
           this.hub.store.state.databases[a.key]!.last_write_at = now();
           const result: OperationResult = {};
           if (w.commitHex) result.commit_sha = hexToDoltHash(w.commitHex);
           if (prBranch !== undefined) {
-            const pull = this.hub.addPull(a.key, c.user.username, message.split('\n')[0] as string, `Imports \`${fileName}\` into \`${table}\` (${operation}).`, { database: { owner: a.rec.owner, name: a.rec.name }, branch_name: prBranch }, { database: { owner: a.rec.owner, name: a.rec.name }, branch_name: branch });
+            const pull = this.hub.addPull(
+              a.key,
+              c.user.username,
+              message.split('\n')[0] as string,
+              `Imports \`${fileName}\` into \`${table}\` (${operation}).`,
+              { database: { owner: a.rec.owner, name: a.rec.name }, branch_name: prBranch },
+              { database: { owner: a.rec.owner, name: a.rec.name }, branch_name: branch },
+            );
             result.pull_id = pull.pull_number;
           }
           return result;
@@ -279,6 +330,10 @@ async function assemble(parts: string[], out: string): Promise<void> {
     for (const p of parts) yield* createReadStream(p);
   }, createWriteStream(out));
   for (const p of parts) {
-    try { unlinkSync(p); } catch { /* already removed */ }
+    try {
+      unlinkSync(p);
+    } catch {
+      /* already removed */
+    }
   }
 }

@@ -30,7 +30,6 @@ class UsageError extends Error {}
 /** A refusal the user can act on: one line, no stack trace, exit 1. */
 class CliError extends Error {}
 
-
 interface Parsed {
   positional: string[];
   flags: Map<string, string[]>;
@@ -103,11 +102,17 @@ function dataDir(p: Parsed): string {
 
 function stderrLogger(verbose: boolean): Logger {
   const line = (level: string, m: unknown, args: unknown[]): void => {
-    process.stderr.write(`[hub ${level}] ${m instanceof Error ? m.stack ?? m.message : String(m)}${args.length ? ' ' + args.map(String).join(' ') : ''}\n`);
+    process.stderr.write(
+      `[hub ${level}] ${m instanceof Error ? (m.stack ?? m.message) : String(m)}${args.length ? ' ' + args.map(String).join(' ') : ''}\n`,
+    );
   };
   return {
-    trace: (m, ...a) => { if (verbose) line('trace', m, a); },
-    debug: (m, ...a) => { if (verbose) line('debug', m, a); },
+    trace: (m, ...a) => {
+      if (verbose) line('trace', m, a);
+    },
+    debug: (m, ...a) => {
+      if (verbose) line('debug', m, a);
+    },
     info: (m, ...a) => line('info', m, a),
     warn: (m, ...a) => line('warn', m, a),
     error: (m, ...a) => line('error', m, a),
@@ -133,7 +138,23 @@ export async function main(argv: string[]): Promise<number> {
   const [cmd, sub, arg] = p.positional;
   if (!cmd) throw new UsageError('No command given.');
   if (cmd === 'serve') {
-    checkFlags(p, ['data', 'host', 'port', 'upload-port', 'public-url', 'page-size', 'max-rows', 'upload-ttl', 'query-workers', 'caller-queries', 'queue-wait-ms', 'max-result-bytes', 'max-value-bytes', 'worker-memory-mb', 'verbose']);
+    checkFlags(p, [
+      'data',
+      'host',
+      'port',
+      'upload-port',
+      'public-url',
+      'page-size',
+      'max-rows',
+      'upload-ttl',
+      'query-workers',
+      'caller-queries',
+      'queue-wait-ms',
+      'max-result-bytes',
+      'max-value-bytes',
+      'worker-memory-mb',
+      'verbose',
+    ]);
     const logger = stderrLogger(flag(p, 'verbose') === 'true');
     const queryWorkers = intFlag(p, 'query-workers', ENGINE_DEFAULTS.workers.query, 1);
     const hub = new HubServer({
@@ -182,7 +203,13 @@ export async function main(argv: string[]): Promise<number> {
     const password = flag(p, 'password');
     store.mutateAccounts((s) => {
       if (s.users[arg] || s.orgs[arg]) throw new UsageError(`"${arg}" is already a user or organization.`);
-      s.users[arg] = { username: arg, email, display_name: '', created_at: new Date().toISOString(), ...(password ? { password_hash: hashPassword(password) } : {}) };
+      s.users[arg] = {
+        username: arg,
+        email,
+        display_name: '',
+        created_at: new Date().toISOString(),
+        ...(password ? { password_hash: hashPassword(password) } : {}),
+      };
       if (!s.oauth_clients[extensionClient().client_id]) s.oauth_clients[extensionClient().client_id] = extensionClient();
     });
     process.stderr.write(`Added user ${arg}\n`);
@@ -231,10 +258,14 @@ export async function main(argv: string[]): Promise<number> {
     const held = existsSync(dir) ? new Store(dir).state.databases : {};
     const names = Object.values(held).map((d) => `${d.owner}/${d.name}`);
     if (names.length) {
-      throw new CliError(`${dir} already holds ${names.length} database(s) (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}); seed an empty folder, or serve this one with 'hub serve --data ${dir}'.`);
+      throw new CliError(
+        `${dir} already holds ${names.length} database(s) (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}); seed an empty folder, or serve this one with 'hub serve --data ${dir}'.`,
+      );
     }
     const m = await seed(dir, workerScript(), stderrLogger(flag(p, 'verbose') === 'true'), workerExecArgv());
-    process.stderr.write(`Seeded ${dir}: users ${m.users.map((u) => u.username).join(', ')}; databases ${m.databases.map((d) => `${d.owner}/${d.name}`).join(', ')}\n`);
+    process.stderr.write(
+      `Seeded ${dir}: users ${m.users.map((u) => u.username).join(', ')}; databases ${m.databases.map((d) => `${d.owner}/${d.name}`).join(', ')}\n`,
+    );
     return 0;
   }
   throw new UsageError(`Unknown command "${p.positional.join(' ')}".`);
@@ -254,7 +285,7 @@ if (!isMainThread && (workerData as { role?: string } | null)?.role === 'doltlit
         process.stderr.write(`hub: ${e.message}\n`);
         process.exit(1);
       }
-      process.stderr.write(`hub: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+      process.stderr.write(`hub: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
       process.exit(1);
     },
   );

@@ -40,7 +40,10 @@ function withAsOf(q: Extract<TranslatedQuery, { asOf?: string }>, quoted: string
   if (quoted === undefined) return q;
   const inner = quoted.slice(1, -1);
   const qc = quoted[0] as string;
-  q.asOf = inner.replace(/\\(.)/g, '$1').split(qc + qc).join(qc);
+  q.asOf = inner
+    .replace(/\\(.)/g, '$1')
+    .split(qc + qc)
+    .join(qc);
   return q;
 }
 
@@ -53,9 +56,15 @@ export function splitFirstStatement(q: string): { first: string; rest: string } 
     if (ch === "'" || ch === '"' || ch === '`') {
       i++;
       while (i < n) {
-        if (q[i] === '\\' && ch !== '`') { i += 2; continue; }
+        if (q[i] === '\\' && ch !== '`') {
+          i += 2;
+          continue;
+        }
         if (q[i] === ch) {
-          if (q[i + 1] === ch) { i += 2; continue; }
+          if (q[i + 1] === ch) {
+            i += 2;
+            continue;
+          }
           break;
         }
         i++;

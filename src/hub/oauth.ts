@@ -49,7 +49,11 @@ export class OAuthService {
     if (url.pathname === '/oauth/authorize' && method === 'POST') return this.authorizeSubmit(ctx);
     if (url.pathname === '/oauth/token' && method === 'POST') return this.token(ctx);
     if (url.pathname === '/oauth/authorize' || url.pathname === '/oauth/token') {
-      ctx.res.writeHead(405, { Allow: url.pathname === '/oauth/token' ? 'POST' : 'GET, POST', 'Content-Type': 'text/plain', 'X-Request-Id': ctx.requestId });
+      ctx.res.writeHead(405, {
+        Allow: url.pathname === '/oauth/token' ? 'POST' : 'GET, POST',
+        'Content-Type': 'text/plain',
+        'X-Request-Id': ctx.requestId,
+      });
       ctx.res.end('Method not allowed');
       return;
     }
@@ -106,10 +110,16 @@ export class OAuthService {
     const redirectUri = q.get('redirect_uri') ?? '';
     if (!client || !this.redirectAllowed(client, redirectUri)) {
       // Never redirect to an unregistered target: say so on the page instead.
-      this.sendHtml(ctx, 400, page(nonce, 'Authorization failed', `<p>The application is unknown or its redirect address is not registered.</p>`), nonce);
+      this.sendHtml(
+        ctx,
+        400,
+        page(nonce, 'Authorization failed', `<p>The application is unknown or its redirect address is not registered.</p>`),
+        nonce,
+      );
       return;
     }
-    const fail = (code: string, desc: string): void => this.redirect(ctx, redirectUri, { error: code, error_description: desc, state: q.get('state') });
+    const fail = (code: string, desc: string): void =>
+      this.redirect(ctx, redirectUri, { error: code, error_description: desc, state: q.get('state') });
     if (q.get('response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be code');
     const challenge = q.get('code_challenge') ?? '';
     if (!/^[A-Za-z0-9_-]{43,128}$/.test(challenge)) return fail('invalid_request', 'code_challenge (PKCE) is required');
@@ -151,13 +161,28 @@ ${hidden}<input type="hidden" name="csrf" value="${esc(this.csrf(kept.toString()
     const client = this.client(kept.get('client_id'));
     const redirectUri = kept.get('redirect_uri') ?? '';
     const csrfOk = safeEqual(form.get('csrf') ?? '', this.csrf(kept.toString()));
-    if (!client || !this.redirectAllowed(client, redirectUri) || !csrfOk || kept.get('code_challenge_method') !== 'S256' || !kept.get('code_challenge')) {
+    if (
+      !client ||
+      !this.redirectAllowed(client, redirectUri) ||
+      !csrfOk ||
+      kept.get('code_challenge_method') !== 'S256' ||
+      !kept.get('code_challenge')
+    ) {
       const nonce = randomBytes(12).toString('base64');
-      this.sendHtml(ctx, 400, page(nonce, 'Authorization failed', '<p>The sign-in form was not valid. Start again from the application.</p>'), nonce);
+      this.sendHtml(
+        ctx,
+        400,
+        page(nonce, 'Authorization failed', '<p>The sign-in form was not valid. Start again from the application.</p>'),
+        nonce,
+      );
       return;
     }
     if (form.get('decision') !== 'allow') {
-      return this.redirect(ctx, redirectUri, { error: 'access_denied', error_description: 'The user denied access', state: kept.get('state') });
+      return this.redirect(ctx, redirectUri, {
+        error: 'access_denied',
+        error_description: 'The user denied access',
+        state: kept.get('state'),
+      });
     }
     const username = form.get('username') ?? '';
     const user = this.store.state.users[username];
@@ -165,7 +190,13 @@ ${hidden}<input type="hidden" name="csrf" value="${esc(this.csrf(kept.toString()
       return this.authorizePage(ctx, kept, 'Wrong username or password.', 401);
     }
     const code = randomBytes(24).toString('base64url');
-    this.codes.set(code, { clientId: client.client_id, redirectUri, challenge: kept.get('code_challenge') as string, username, expires: Date.now() + CODE_TTL_MS });
+    this.codes.set(code, {
+      clientId: client.client_id,
+      redirectUri,
+      challenge: kept.get('code_challenge') as string,
+      username,
+      expires: Date.now() + CODE_TTL_MS,
+    });
     this.redirect(ctx, redirectUri, { code, state: kept.get('state') });
   }
 
@@ -189,22 +220,39 @@ ${hidden}<input type="hidden" name="csrf" value="${esc(this.csrf(kept.toString()
     } else {
       p = new URLSearchParams(raw);
     }
-    if (p.get('grant_type') !== 'authorization_code') return this.tokenError(ctx, 'unsupported_grant_type', 'Only authorization_code is supported.');
+    if (p.get('grant_type') !== 'authorization_code')
+      return this.tokenError(ctx, 'unsupported_grant_type', 'Only authorization_code is supported.');
     const code = p.get('code') ?? '';
     const pending = this.codes.get(code);
     // A code is single use, whatever happens next.
     this.codes.delete(code);
     if (!pending || pending.expires < Date.now()) return this.tokenError(ctx, 'invalid_grant', 'The code is unknown, used or expired.');
     if (p.get('client_id') !== pending.clientId) return this.tokenError(ctx, 'invalid_grant', 'The code was issued to another client.');
-    if (p.get('redirect_uri') !== pending.redirectUri) return this.tokenError(ctx, 'invalid_grant', 'redirect_uri does not match the authorization request.');
+    if (p.get('redirect_uri') !== pending.redirectUri)
+      return this.tokenError(ctx, 'invalid_grant', 'redirect_uri does not match the authorization request.');
     const verifier = p.get('code_verifier') ?? '';
-    if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) return this.tokenError(ctx, 'invalid_request', 'code_verifier is missing or malformed.');
+    if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier))
+      return this.tokenError(ctx, 'invalid_request', 'code_verifier is missing or malformed.');
     const computed = createHash('sha256').update(verifier).digest('base64url');
-    if (!safeEqual(computed, pending.challenge)) return this.tokenError(ctx, 'invalid_grant', 'code_verifier does not match the code challenge.');
+    if (!safeEqual(computed, pending.challenge))
+      return this.tokenError(ctx, 'invalid_grant', 'code_verifier does not match the code challenge.');
     const token = newToken('vdbo');
-    this.store.mutateAccounts((s) => s.tokens.push({ hash: hashToken(token), username: pending.username, kind: 'oauth', client_id: pending.clientId, created_at: new Date().toISOString() }));
+    this.store.mutateAccounts((s) =>
+      s.tokens.push({
+        hash: hashToken(token),
+        username: pending.username,
+        kind: 'oauth',
+        client_id: pending.clientId,
+        created_at: new Date().toISOString(),
+      }),
+    );
     const body = JSON.stringify({ access_token: token, token_type: 'Bearer', scope: 'read write' });
-    ctx.res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Pragma: 'no-cache', 'X-Request-Id': ctx.requestId });
+    ctx.res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'Cache-Control': 'no-store',
+      Pragma: 'no-cache',
+      'X-Request-Id': ctx.requestId,
+    });
     ctx.res.end(body);
   }
 

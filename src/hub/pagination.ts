@@ -6,7 +6,10 @@ import { badRequest } from './http';
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 export class Paginator {
-  constructor(private readonly secret: string, readonly pageSize: number) {}
+  constructor(
+    private readonly secret: string,
+    readonly pageSize: number,
+  ) {}
 
   private sign(payload: string): string {
     return createHmac('sha256', this.secret).update(payload).digest('base64url');
@@ -38,7 +41,8 @@ export class Paginator {
   /** One page of `items` and the token of the next page, if any. */
   page<T>(list: string, items: T[], token: string | null): { items: T[]; next?: string } {
     const offset = token ? this.decode(list, token) : 0;
-    if (offset > items.length) throw badRequest('Parameter "page_token" points past the end of the list (it is stale); start again from the first page.');
+    if (offset > items.length)
+      throw badRequest('Parameter "page_token" points past the end of the list (it is stale); start again from the first page.');
     const slice = items.slice(offset, offset + this.pageSize);
     const end = offset + slice.length;
     return end < items.length ? { items: slice, next: this.encode(list, end) } : { items: slice };

@@ -17,7 +17,11 @@ export const SERVER_OPTIONS: ServerOptions = { maxHeaderSize: MAX_HEAD_BYTES };
 export function checkRequestHead(req: IncomingMessage): HttpProblem | undefined {
   const url = req.url ?? '';
   if (url.length > MAX_URL_BYTES) {
-    return new HttpProblem(414, 'VALIDATION_FAILED', `The URL is ${url.length} bytes; the hub takes at most ${MAX_URL_BYTES}. Send long SQL with POST /sql.`);
+    return new HttpProblem(
+      414,
+      'VALIDATION_FAILED',
+      `The URL is ${url.length} bytes; the hub takes at most ${MAX_URL_BYTES}. Send long SQL with POST /sql.`,
+    );
   }
   let size = 0;
   for (let i = 0; i < req.rawHeaders.length; i++) size += (req.rawHeaders[i] as string).length + 2;

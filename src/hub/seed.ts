@@ -18,7 +18,15 @@ export interface SeedManifest {
   version: 1;
   users: { username: string; email: string; password: string }[];
   orgs: { name: string; members: Record<string, OrgRole> }[];
-  databases: { owner: string; name: string; visibility: 'public' | 'private'; description: string; default_branch: string; tables: string[]; parent?: string }[];
+  databases: {
+    owner: string;
+    name: string;
+    visibility: 'public' | 'private';
+    description: string;
+    default_branch: string;
+    tables: string[];
+    parent?: string;
+  }[];
   /** The database a demo should open first. */
   primary: { owner: string; name: string };
   oauth_client_id: string;
@@ -35,12 +43,28 @@ const ORG = { name: 'acme', members: { alice: 'owner', bob: 'writer', carol: 're
 export function addUser(hub: { store: HubServer['store'] }, username: string, email: string, password?: string, displayName = ''): void {
   hub.store.mutateAccounts((s) => {
     if (s.users[username] || s.orgs[username]) throw new Error(`"${username}" is already a user or organization.`);
-    s.users[username] = { username, email, display_name: displayName, created_at: new Date().toISOString(), ...(password ? { password_hash: hashPassword(password) } : {}) };
+    s.users[username] = {
+      username,
+      email,
+      display_name: displayName,
+      created_at: new Date().toISOString(),
+      ...(password ? { password_hash: hashPassword(password) } : {}),
+    };
   });
 }
 
 export async function seed(dataDir: string, workerScript: string, logger: Logger, workerExecArgv?: string[]): Promise<SeedManifest> {
-  const hub = new HubServer({ dataDir, host: '127.0.0.1', port: 0, pageSize: 100, maxRows: 10000, uploadTtlSeconds: 600, logger, workerScript, workerExecArgv });
+  const hub = new HubServer({
+    dataDir,
+    host: '127.0.0.1',
+    port: 0,
+    pageSize: 100,
+    maxRows: 10000,
+    uploadTtlSeconds: 600,
+    logger,
+    workerScript,
+    workerExecArgv,
+  });
   if (Object.keys(hub.store.state.databases).length > 0) {
     await hub.engine.close();
     throw new Error(`${dataDir} already holds databases; seed an empty folder.`);
@@ -51,7 +75,14 @@ export async function seed(dataDir: string, workerScript: string, logger: Logger
     const tokens: Record<string, string> = {};
     hub.store.mutateAccounts((s) => {
       for (const u of USERS) {
-        if (!s.users[u.username]) s.users[u.username] = { username: u.username, email: u.email, display_name: u.display_name, password_hash: hashPassword(u.password), created_at: new Date().toISOString() };
+        if (!s.users[u.username])
+          s.users[u.username] = {
+            username: u.username,
+            email: u.email,
+            display_name: u.display_name,
+            password_hash: hashPassword(u.password),
+            created_at: new Date().toISOString(),
+          };
         const t = newToken('vdbp');
         tokens[u.username] = t;
         seedTokenHashes.add(hashToken(t));
@@ -80,18 +111,38 @@ export async function seed(dataDir: string, workerScript: string, logger: Logger
       }
     };
     let clock = Date.parse('2026-01-05T09:00:00Z');
-    const commit = async (owner: string, name: string, user: string, branch: string, message: string, statements: string[]): Promise<void> => {
+    const commit = async (
+      owner: string,
+      name: string,
+      user: string,
+      branch: string,
+      message: string,
+      statements: string[],
+    ): Promise<void> => {
       const key = dbKey(owner, name);
       const u = USERS.find((x) => x.username === user)!;
       clock += 3 * 3600 * 1000;
       await hub.engine.withLocks([key], async () => {
-        const w = await hub.engine.write(key, hub.store.dbPath(owner, name), { name: u.username, email: u.email }, { kind: 'sql', branch, statements, message, date: new Date(clock).toISOString() });
+        const w = await hub.engine.write(
+          key,
+          hub.store.dbPath(owner, name),
+          { name: u.username, email: u.email },
+          { kind: 'sql', branch, statements, message, date: new Date(clock).toISOString() },
+        );
         if (!w.ok) throw new Error(`seed: commit on ${key}: ${w.message}`);
       });
     };
     const branch = (user: string, owner: string, name: string, b: string, from: string): Promise<unknown> =>
       api(user, 'POST', `/databases/${owner}/${name}/branches`, { name: b, from: { branch: from } });
-    const pull = (user: string, owner: string, name: string, title: string, description: string, from: [string, string, string], to: string): Promise<{ pull_number: number }> =>
+    const pull = (
+      user: string,
+      owner: string,
+      name: string,
+      title: string,
+      description: string,
+      from: [string, string, string],
+      to: string,
+    ): Promise<{ pull_number: number }> =>
       api(user, 'POST', `/databases/${owner}/${name}/pulls`, {
         title,
         description,
@@ -102,7 +153,12 @@ export async function seed(dataDir: string, workerScript: string, logger: Logger
       api(user, 'POST', `/databases/${owner}/${name}/pulls/${n}/comments`, { body });
 
     // ---- alice/prices: the primary demo database
-    await api('alice', 'POST', '/databases', { owner: 'alice', name: 'prices', description: 'Retail prices by store and product, with full history.', visibility: 'public' });
+    await api('alice', 'POST', '/databases', {
+      owner: 'alice',
+      name: 'prices',
+      description: 'Retail prices by store and product, with full history.',
+      visibility: 'public',
+    });
     await commit('alice', 'prices', 'alice', 'main', 'Create products and stores', [
       'CREATE TABLE products (id bigint PRIMARY KEY, name varchar(255) NOT NULL, category varchar(64), price decimal(10,2), updated_at datetime(6))',
       'CREATE TABLE stores (id int PRIMARY KEY, city varchar(100) NOT NULL, opened date, logo blob)',
@@ -113,9 +169,20 @@ export async function seed(dataDir: string, workerScript: string, logger: Logger
       "INSERT INTO products VALUES (4,'Milk','dairy',1.10,'2026-01-06 10:00:00.000000'),(5,'Cheese','dairy',4.75,'2026-01-06 10:00:00.000000')",
     ]);
     await api('alice', 'POST', '/databases/alice/prices/tags', { name: 'v1', from: { branch: 'main' } });
-    await commit('alice', 'prices', 'alice', 'main', 'Fix the price of carrots', ["UPDATE products SET price = 0.35, updated_at = '2026-01-07 08:00:00.000000' WHERE id = 3"]);
-    const v2 = await api<{ commit_sha: string }>('alice', 'POST', '/databases/alice/prices/tags', { name: 'v2', from: { branch: 'main' }, message: 'Second cut: dairy and fixed carrots' });
-    await api('alice', 'POST', '/databases/alice/prices/releases', { tag: 'v2', title: 'Prices 2.0', commit_sha: v2.commit_sha, description: 'Adds **dairy** and fixes the carrot price.' });
+    await commit('alice', 'prices', 'alice', 'main', 'Fix the price of carrots', [
+      "UPDATE products SET price = 0.35, updated_at = '2026-01-07 08:00:00.000000' WHERE id = 3",
+    ]);
+    const v2 = await api<{ commit_sha: string }>('alice', 'POST', '/databases/alice/prices/tags', {
+      name: 'v2',
+      from: { branch: 'main' },
+      message: 'Second cut: dairy and fixed carrots',
+    });
+    await api('alice', 'POST', '/databases/alice/prices/releases', {
+      tag: 'v2',
+      title: 'Prices 2.0',
+      commit_sha: v2.commit_sha,
+      description: 'Adds **dairy** and fixes the carrot price.',
+    });
 
     // #1 open and mergeable: "Add the 2025 prices"
     await branch('alice', 'alice', 'prices', 'prices-2025', 'main');
@@ -123,13 +190,23 @@ export async function seed(dataDir: string, workerScript: string, logger: Logger
       'CREATE TABLE prices_2025 (product_id bigint PRIMARY KEY, price decimal(10,2) NOT NULL)',
       'INSERT INTO prices_2025 VALUES (1,0.55),(2,0.27),(3,0.36),(4,1.15),(5,4.90)',
     ]);
-    const p1 = await pull('alice', 'alice', 'prices', 'Add the 2025 prices', 'New table `prices_2025` with next year\'s list.', ['alice', 'prices', 'prices-2025'], 'main');
+    const p1 = await pull(
+      'alice',
+      'alice',
+      'prices',
+      'Add the 2025 prices',
+      "New table `prices_2025` with next year's list.",
+      ['alice', 'prices', 'prices-2025'],
+      'main',
+    );
     await comment('bob', 'alice', 'prices', p1.pull_number, 'Looks good to me. Are the dairy prices final?');
     await comment('alice', 'alice', 'prices', p1.pull_number, 'Yes, confirmed with the supplier.');
 
     // #2 merged
     await branch('alice', 'alice', 'prices', 'more-stores', 'main');
-    await commit('alice', 'prices', 'alice', 'more-stores', 'Open a store in Faro', ["INSERT INTO stores VALUES (3,'Faro','2026-01-10',NULL)"]);
+    await commit('alice', 'prices', 'alice', 'more-stores', 'Open a store in Faro', [
+      "INSERT INTO stores VALUES (3,'Faro','2026-01-10',NULL)",
+    ]);
     const p2 = await pull('alice', 'alice', 'prices', 'Open a store in Faro', '', ['alice', 'prices', 'more-stores'], 'main');
     await comment('alice', 'alice', 'prices', p2.pull_number, 'Merging now.');
     await waitOp('alice', await api<OperationRef>('alice', 'POST', `/databases/alice/prices/pulls/${p2.pull_number}/merge`, {}));
@@ -137,7 +214,15 @@ export async function seed(dataDir: string, workerScript: string, logger: Logger
     // #3 closed
     await branch('alice', 'alice', 'prices', 'experiment', 'main');
     await commit('alice', 'prices', 'alice', 'experiment', 'Try a price in cents', ['UPDATE products SET price = price * 100']);
-    const p3 = await pull('alice', 'alice', 'prices', 'Store prices in cents', 'An experiment; probably not.', ['alice', 'prices', 'experiment'], 'main');
+    const p3 = await pull(
+      'alice',
+      'alice',
+      'prices',
+      'Store prices in cents',
+      'An experiment; probably not.',
+      ['alice', 'prices', 'experiment'],
+      'main',
+    );
     await comment('bob', 'alice', 'prices', p3.pull_number, 'This would break every report.');
     await api('alice', 'PATCH', `/databases/alice/prices/pulls/${p3.pull_number}`, { state: 'closed' });
 
@@ -171,15 +256,36 @@ export async function seed(dataDir: string, workerScript: string, logger: Logger
       'DELETE FROM products WHERE id = 5',
       'UPDATE suppliers SET rating = 4 WHERE id = 2',
     ]);
-    const pSuppliers = await pull('bob', 'alice', 'prices', 'Update suppliers and the catalogue', 'Adds Serra Queijos and yogurt, retires Moinho Azul, drops cheese, reprices bananas.', ['alice', 'prices', 'supplier-updates'], 'main');
+    const pSuppliers = await pull(
+      'bob',
+      'alice',
+      'prices',
+      'Update suppliers and the catalogue',
+      'Adds Serra Queijos and yogurt, retires Moinho Azul, drops cheese, reprices bananas.',
+      ['alice', 'prices', 'supplier-updates'],
+      'main',
+    );
     await comment('alice', 'alice', 'prices', pSuppliers.pull_number, 'Why drop cheese?');
     await branch('alice', 'alice', 'prices', 'vale-rating', 'main');
     await commit('alice', 'prices', 'alice', 'vale-rating', 'Quinta do Vale earns a 5', ['UPDATE suppliers SET rating = 5 WHERE id = 1']);
-    await pull('alice', 'alice', 'prices', "Raise Quinta do Vale's rating", 'Conflicts with the later review on main.', ['alice', 'prices', 'vale-rating'], 'main');
+    await pull(
+      'alice',
+      'alice',
+      'prices',
+      "Raise Quinta do Vale's rating",
+      'Conflicts with the later review on main.',
+      ['alice', 'prices', 'vale-rating'],
+      'main',
+    );
     await commit('alice', 'prices', 'bob', 'main', 'Quinta do Vale slips to 3', ['UPDATE suppliers SET rating = 3 WHERE id = 1']);
 
     // ---- alice/inventory with a fork bob/inventory and a cross-fork pull
-    await api('alice', 'POST', '/databases', { owner: 'alice', name: 'inventory', description: 'Stock levels per warehouse.', visibility: 'public' });
+    await api('alice', 'POST', '/databases', {
+      owner: 'alice',
+      name: 'inventory',
+      description: 'Stock levels per warehouse.',
+      visibility: 'public',
+    });
     await commit('alice', 'inventory', 'alice', 'main', 'Create the stock table', [
       'CREATE TABLE stock (sku varchar(32) PRIMARY KEY, description text, quantity int NOT NULL DEFAULT 0)',
       "INSERT INTO stock VALUES ('A-100','Widgets',120),('A-200','Gadgets',35),('B-300','Sprokets',0)",
@@ -187,8 +293,18 @@ export async function seed(dataDir: string, workerScript: string, logger: Logger
     await commit('alice', 'inventory', 'alice', 'main', 'Restock gadgets', ["UPDATE stock SET quantity = 80 WHERE sku = 'A-200'"]);
     await waitOp('bob', await api<OperationRef>('bob', 'POST', '/databases/alice/inventory/forks', { owner: 'bob' }));
     await branch('bob', 'bob', 'inventory', 'fix-typo', 'main');
-    await commit('bob', 'inventory', 'bob', 'fix-typo', 'Fix the spelling of sprockets', ["UPDATE stock SET description = 'Sprockets' WHERE sku = 'B-300'"]);
-    const p4 = await pull('bob', 'alice', 'inventory', 'Fix a typo in B-300', 'Sprokets → Sprockets.', ['bob', 'inventory', 'fix-typo'], 'main');
+    await commit('bob', 'inventory', 'bob', 'fix-typo', 'Fix the spelling of sprockets', [
+      "UPDATE stock SET description = 'Sprockets' WHERE sku = 'B-300'",
+    ]);
+    const p4 = await pull(
+      'bob',
+      'alice',
+      'inventory',
+      'Fix a typo in B-300',
+      'Sprokets → Sprockets.',
+      ['bob', 'inventory', 'fix-typo'],
+      'main',
+    );
     await comment('alice', 'alice', 'inventory', p4.pull_number, 'Thanks, Bob!');
 
     // ---- private and organization databases
@@ -204,7 +320,12 @@ export async function seed(dataDir: string, workerScript: string, logger: Logger
       "INSERT INTO warehouses VALUES (1,'Lisbon',1000),(2,'Madrid',2500)",
     ]);
     await commit('acme', 'warehouse', 'alice', 'main', 'Add Paris', ["INSERT INTO warehouses VALUES (3,'Paris',1800)"]);
-    await api('alice', 'POST', '/databases', { owner: 'acme', name: 'payroll', description: 'Salaries (private to ACME).', visibility: 'private' });
+    await api('alice', 'POST', '/databases', {
+      owner: 'acme',
+      name: 'payroll',
+      description: 'Salaries (private to ACME).',
+      visibility: 'private',
+    });
     await commit('acme', 'payroll', 'alice', 'main', 'Create payroll', [
       'CREATE TABLE salaries (employee varchar(64) PRIMARY KEY, amount decimal(12,2) NOT NULL)',
       "INSERT INTO salaries VALUES ('alice',5000.00),('bob',4200.00)",
@@ -215,12 +336,48 @@ export async function seed(dataDir: string, workerScript: string, logger: Logger
       users: USERS.map(({ username, email, password }) => ({ username, email, password })),
       orgs: [{ name: ORG.name, members: ORG.members }],
       databases: [
-        { owner: 'alice', name: 'prices', visibility: 'public', description: 'Retail prices by store and product, with full history.', default_branch: 'main', tables: ['products', 'stores', 'suppliers'] },
-        { owner: 'alice', name: 'inventory', visibility: 'public', description: 'Stock levels per warehouse.', default_branch: 'main', tables: ['stock'] },
-        { owner: 'bob', name: 'inventory', visibility: 'public', description: 'Stock levels per warehouse.', default_branch: 'main', tables: ['stock'], parent: 'alice/inventory' },
+        {
+          owner: 'alice',
+          name: 'prices',
+          visibility: 'public',
+          description: 'Retail prices by store and product, with full history.',
+          default_branch: 'main',
+          tables: ['products', 'stores', 'suppliers'],
+        },
+        {
+          owner: 'alice',
+          name: 'inventory',
+          visibility: 'public',
+          description: 'Stock levels per warehouse.',
+          default_branch: 'main',
+          tables: ['stock'],
+        },
+        {
+          owner: 'bob',
+          name: 'inventory',
+          visibility: 'public',
+          description: 'Stock levels per warehouse.',
+          default_branch: 'main',
+          tables: ['stock'],
+          parent: 'alice/inventory',
+        },
         { owner: 'alice', name: 'notes', visibility: 'private', description: 'Private notes.', default_branch: 'main', tables: ['notes'] },
-        { owner: 'acme', name: 'warehouse', visibility: 'public', description: 'ACME warehouses.', default_branch: 'main', tables: ['warehouses'] },
-        { owner: 'acme', name: 'payroll', visibility: 'private', description: 'Salaries (private to ACME).', default_branch: 'main', tables: ['salaries'] },
+        {
+          owner: 'acme',
+          name: 'warehouse',
+          visibility: 'public',
+          description: 'ACME warehouses.',
+          default_branch: 'main',
+          tables: ['warehouses'],
+        },
+        {
+          owner: 'acme',
+          name: 'payroll',
+          visibility: 'private',
+          description: 'Salaries (private to ACME).',
+          default_branch: 'main',
+          tables: ['salaries'],
+        },
       ],
       primary: { owner: 'alice', name: 'prices' },
       oauth_client_id: extensionClient().client_id,

@@ -40,30 +40,50 @@ export interface SelectOptions {
   callerGone?: () => boolean;
 }
 
-export function runSelect(sqlite3: Sqlite3, conn: Sqlite3Db, guard: ReadOnlyGuard, sql: string, limit: number, timeoutMs: number, budget: QueryBudget, fixedTypes?: string[], options: SelectOptions = {}): QueryResult {
+export function runSelect(
+  sqlite3: Sqlite3,
+  conn: Sqlite3Db,
+  guard: ReadOnlyGuard,
+  sql: string,
+  limit: number,
+  timeoutMs: number,
+  budget: QueryBudget,
+  fixedTypes?: string[],
+  options: SelectOptions = {},
+): QueryResult {
   const capi = sqlite3.capi;
   const { describeSql, callerGone } = options;
   const deadline = options.deadline ?? Date.now() + timeoutMs;
   let timedOut = false;
   let cancelled = false;
-  capi.sqlite3_progress_handler(conn.pointer, 1000, () => {
-    if (Date.now() > deadline) {
-      timedOut = true;
-      return 1;
-    }
-    if (callerGone?.()) {
-      cancelled = true;
-      return 1;
-    }
-    return 0;
-  }, 0);
+  capi.sqlite3_progress_handler(
+    conn.pointer,
+    1000,
+    () => {
+      if (Date.now() > deadline) {
+        timedOut = true;
+        return 1;
+      }
+      if (callerGone?.()) {
+        cancelled = true;
+        return 1;
+      }
+      return 0;
+    },
+    0,
+  );
   let stmt;
   guard.reset();
   try {
     stmt = conn.prepare(sql);
   } catch (e) {
     capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
-    return { columns: [], rows: [], status: timedOut ? 'timeout' : 'error', message: timedOut ? timeoutMessage(timeoutMs) : cancelled ? CANCELLED_MESSAGE : guard.refusedReason ?? queryFailure(e, budget) };
+    return {
+      columns: [],
+      rows: [],
+      status: timedOut ? 'timeout' : 'error',
+      message: timedOut ? timeoutMessage(timeoutMs) : cancelled ? CANCELLED_MESSAGE : (guard.refusedReason ?? queryFailure(e, budget)),
+    };
   }
   try {
     guard.checkStatement(stmt.pointer, sql);
@@ -144,7 +164,13 @@ function prepareDescription(conn: Sqlite3Db, sql: string, columns: number): Sqli
   return undefined;
 }
 
-function resultColumns(sqlite3: Sqlite3, conn: Sqlite3Db, stmt: { pointer: number; columnCount: number; getColumnName(i: number): string }, firstTypes: number[], fixedTypes?: string[]): QueryColumn[] {
+function resultColumns(
+  sqlite3: Sqlite3,
+  conn: Sqlite3Db,
+  stmt: { pointer: number; columnCount: number; getColumnName(i: number): string },
+  firstTypes: number[],
+  fixedTypes?: string[],
+): QueryColumn[] {
   const capi = sqlite3.capi;
   const pkCache = new Map<string, Set<string>>();
   const userCols = new UserColumnTypes(conn);
@@ -189,10 +215,14 @@ export function withScale(text: string, scale: number): string {
 
 function expressionType(sqliteType: number): string {
   switch (sqliteType) {
-    case SQLITE_INTEGER: return 'bigint';
-    case SQLITE_FLOAT: return 'double';
-    case SQLITE_BLOB: return 'blob';
-    default: return 'text';
+    case SQLITE_INTEGER:
+      return 'bigint';
+    case SQLITE_FLOAT:
+      return 'double';
+    case SQLITE_BLOB:
+      return 'blob';
+    default:
+      return 'text';
   }
 }
 
@@ -204,7 +234,8 @@ export function timeoutMessage(ms: number): string {
 function queryFailure(e: unknown, budget: QueryBudget): string {
   const code = (e as { resultCode?: unknown } | null)?.resultCode;
   if (code === SQLITE_TOOBIG) return valueTooLargeMessage(budget.maxValueBytes);
-  if (code === SQLITE_NOMEM) return 'The query needs more memory than a query worker has; it was stopped. Select fewer rows or smaller values.';
+  if (code === SQLITE_NOMEM)
+    return 'The query needs more memory than a query worker has; it was stopped. Select fewer rows or smaller values.';
   return clipMessage(engineMessage(e));
 }
 

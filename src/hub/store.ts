@@ -204,7 +204,11 @@ export class Store {
       } catch {
         if (Date.now() - started > 10000) {
           // A holder that died left the lock behind; take it over.
-          try { rmdirSync(lock); } catch { /* raced with another taker */ }
+          try {
+            rmdirSync(lock);
+          } catch {
+            /* raced with another taker */
+          }
         }
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
       }

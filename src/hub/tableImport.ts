@@ -19,7 +19,10 @@ interface TableColumn {
 }
 
 class ImportFailure extends Error {
-  constructor(readonly code: 'VALIDATION_FAILED' | 'NOT_FOUND' | 'CONFLICT', message: string) {
+  constructor(
+    readonly code: 'VALIDATION_FAILED' | 'NOT_FOUND' | 'CONFLICT',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -44,7 +47,11 @@ export async function runImport(conn: Sqlite3Db, spec: ImportSpec, author: strin
   try {
     return await importInto(conn, spec, author);
   } catch (e) {
-    try { conn.exec('ROLLBACK'); } catch { /* no transaction open */ }
+    try {
+      conn.exec('ROLLBACK');
+    } catch {
+      /* no transaction open */
+    }
     if (e instanceof ImportFailure) return { ok: false, code: e.code, message: e.message };
     if (e instanceof ImportParseError) return { ok: false, code: 'VALIDATION_FAILED', message: e.message };
     throw e;
@@ -60,16 +67,20 @@ async function importInto(conn: Sqlite3Db, spec: ImportSpec, author: string): Pr
   if (spec.newBranch) conn.exec(`SELECT dolt_branch(?, ?)`, { bind: [spec.newBranch, spec.branch] });
   conn.exec(`SELECT dolt_checkout(?)`, { bind: [target] });
 
-  const existing: TableColumn[] = conn.selectObjects(`SELECT name, type, "notnull" AS nn, pk FROM pragma_table_info(?) ORDER BY cid`, [spec.table]).map((r) => ({
-    name: String(r['name']),
-    type: String(r['type'] ?? ''),
-    notNull: Number(r['nn']) === 1,
-    pk: Number(r['pk']) > 0,
-  }));
+  const existing: TableColumn[] = conn
+    .selectObjects(`SELECT name, type, "notnull" AS nn, pk FROM pragma_table_info(?) ORDER BY cid`, [spec.table])
+    .map((r) => ({
+      name: String(r['name']),
+      type: String(r['type'] ?? ''),
+      notNull: Number(r['nn']) === 1,
+      pk: Number(r['pk']) > 0,
+    }));
   const exists = existing.length > 0;
   const op = spec.operation;
-  if (op === 'create' && exists) throw new ImportFailure('CONFLICT', `Table ${spec.table} already exists on ${target}; use overwrite, update or replace.`);
-  if ((op === 'update' || op === 'replace') && !exists) throw new ImportFailure('NOT_FOUND', `Table ${spec.table} does not exist on ${target}; use create.`);
+  if (op === 'create' && exists)
+    throw new ImportFailure('CONFLICT', `Table ${spec.table} already exists on ${target}; use overwrite, update or replace.`);
+  if ((op === 'update' || op === 'replace') && !exists)
+    throw new ImportFailure('NOT_FOUND', `Table ${spec.table} does not exist on ${target}; use create.`);
 
   let reader = await openReader(spec, spec.table);
   const sourceCols = [...reader.columns];
@@ -77,7 +88,10 @@ async function importInto(conn: Sqlite3Db, spec: ImportSpec, author: string): Pr
   for (const k of Object.keys(map)) {
     if (!sourceCols.includes(k)) {
       await reader.close();
-      throw new ImportFailure('VALIDATION_FAILED', `column_map names "${k}", which is not a column of the file (its columns: ${sourceCols.join(', ')}).`);
+      throw new ImportFailure(
+        'VALIDATION_FAILED',
+        `column_map names "${k}", which is not a column of the file (its columns: ${sourceCols.join(', ')}).`,
+      );
     }
   }
   const destCols = sourceCols.map((c) => map[c] ?? c);
@@ -94,7 +108,10 @@ async function importInto(conn: Sqlite3Db, spec: ImportSpec, author: string): Pr
     for (const k of pks) {
       if (!destCols.includes(k)) {
         await reader.close();
-        throw new ImportFailure('VALIDATION_FAILED', `Primary key column "${k}" is not in the file (its columns: ${sourceCols.join(', ')}).`);
+        throw new ImportFailure(
+          'VALIDATION_FAILED',
+          `Primary key column "${k}" is not in the file (its columns: ${sourceCols.join(', ')}).`,
+        );
       }
     }
     if (pks.length === 0) {
@@ -132,13 +149,19 @@ async function importInto(conn: Sqlite3Db, spec: ImportSpec, author: string): Pr
       if (!byName.has(destCols[i] as string)) {
         await reader.close();
         const via = destCols[i] !== sourceCols[i] ? ` (from file column "${sourceCols[i]}")` : '';
-        throw new ImportFailure('VALIDATION_FAILED', `Column "${destCols[i]}"${via} is not in table ${spec.table} (its columns: ${existing.map((c) => c.name).join(', ')}). Map it with column_map.`);
+        throw new ImportFailure(
+          'VALIDATION_FAILED',
+          `Column "${destCols[i]}"${via} is not in table ${spec.table} (its columns: ${existing.map((c) => c.name).join(', ')}). Map it with column_map.`,
+        );
       }
     }
     const missingPk = existing.filter((c) => c.pk && !destCols.includes(c.name));
     if (op === 'update' && missingPk.length > 0) {
       await reader.close();
-      throw new ImportFailure('VALIDATION_FAILED', `The file has no column for primary key ${missingPk.map((c) => c.name).join(', ')} of ${spec.table}, so rows cannot be matched.`);
+      throw new ImportFailure(
+        'VALIDATION_FAILED',
+        `The file has no column for primary key ${missingPk.map((c) => c.name).join(', ')} of ${spec.table}, so rows cannot be matched.`,
+      );
     }
     columns = destCols.map((n) => byName.get(n) as TableColumn);
     conn.exec('BEGIN');
@@ -151,7 +174,12 @@ async function importInto(conn: Sqlite3Db, spec: ImportSpec, author: string): Pr
   if (op === 'update') {
     const pkCols = existing.filter((c) => c.pk).map((c) => q(c.name));
     const setCols = columns.filter((c) => !c.pk).map((c) => `${q(c.name)} = excluded.${q(c.name)}`);
-    sql += pkCols.length === 0 ? '' : setCols.length > 0 ? ` ON CONFLICT (${pkCols.join(', ')}) DO UPDATE SET ${setCols.join(', ')}` : ` ON CONFLICT (${pkCols.join(', ')}) DO NOTHING`;
+    sql +=
+      pkCols.length === 0
+        ? ''
+        : setCols.length > 0
+          ? ` ON CONFLICT (${pkCols.join(', ')}) DO UPDATE SET ${setCols.join(', ')}`
+          : ` ON CONFLICT (${pkCols.join(', ')}) DO NOTHING`;
   }
   const stmt = conn.prepare(sql);
   const checkers = columns.map((c) => cellChecker(c));
@@ -163,7 +191,10 @@ async function importInto(conn: Sqlite3Db, spec: ImportSpec, author: string): Pr
       for (let i = 0; i < columns.length; i++) {
         const problem = checkers[i]!(row[i] ?? null);
         if (typeof problem === 'string') {
-          throw new ImportFailure('VALIDATION_FAILED', `${spec.fileType.toUpperCase()} row ${rowNo}, column "${sourceCols[i]}": ${problem}`);
+          throw new ImportFailure(
+            'VALIDATION_FAILED',
+            `${spec.fileType.toUpperCase()} row ${rowNo}, column "${sourceCols[i]}": ${problem}`,
+          );
         }
         values[i] = problem.value;
       }
@@ -173,7 +204,10 @@ async function importInto(conn: Sqlite3Db, spec: ImportSpec, author: string): Pr
       } catch (e) {
         const msg = e instanceof Error ? e.message.replace(/^SQLITE_[A-Z_]+: sqlite3 result code \d+: /, '') : String(e);
         const col = /constraint failed: [^.]+\.(\S+)/.exec(msg)?.[1];
-        throw new ImportFailure('VALIDATION_FAILED', `${spec.fileType.toUpperCase()} row ${rowNo}${col ? `, column "${col}"` : ''}: ${msg}${/UNIQUE|PRIMARY/.test(msg) ? ' (a primary key value appears twice)' : ''}`);
+        throw new ImportFailure(
+          'VALIDATION_FAILED',
+          `${spec.fileType.toUpperCase()} row ${rowNo}${col ? `, column "${col}"` : ''}: ${msg}${/UNIQUE|PRIMARY/.test(msg) ? ' (a primary key value appears twice)' : ''}`,
+        );
       }
       stmt.reset();
     }
@@ -192,26 +226,55 @@ type Checked = string | { value: string | number | null };
 /** Validates a cell against the column's declared type, as MySQL/Dolt would on insert. */
 function cellChecker(col: TableColumn): (v: Cell) => Checked {
   const t = col.type.toLowerCase().trim();
-  const nullCheck = (v: Cell): Checked | undefined => (v === null ? (col.notNull ? `NULL is not allowed in ${col.pk ? 'primary key ' : 'NOT NULL '}column "${col.name}".` : { value: null }) : undefined);
+  const nullCheck = (v: Cell): Checked | undefined =>
+    v === null
+      ? col.notNull
+        ? `NULL is not allowed in ${col.pk ? 'primary key ' : 'NOT NULL '}column "${col.name}".`
+        : { value: null }
+      : undefined;
   if (/^(tinyint\(1\)|bool|boolean)$/.test(t)) {
-    return (v) => nullCheck(v) ?? (/^(true|1)$/i.test(v as string) ? { value: 1 } : /^(false|0)$/i.test(v as string) ? { value: 0 } : `"${v}" is not a boolean (true/false/1/0).`);
+    return (v) =>
+      nullCheck(v) ??
+      (/^(true|1)$/i.test(v as string)
+        ? { value: 1 }
+        : /^(false|0)$/i.test(v as string)
+          ? { value: 0 }
+          : `"${v}" is not a boolean (true/false/1/0).`);
   }
   if (/^(tinyint|smallint|mediumint|int|integer|bigint)\b/.test(t)) {
-    return (v) => nullCheck(v) ?? (/^[+-]?\d+$/.test((v as string).trim()) ? { value: (v as string).trim() } : `"${v}" is not an integer (column type ${col.type}).`);
+    return (v) =>
+      nullCheck(v) ??
+      (/^[+-]?\d+$/.test((v as string).trim()) ? { value: (v as string).trim() } : `"${v}" is not an integer (column type ${col.type}).`);
   }
   if (/^(decimal|numeric|float|double|real)\b/.test(t)) {
-    return (v) => nullCheck(v) ?? (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test((v as string).trim()) ? { value: (v as string).trim() } : `"${v}" is not a number (column type ${col.type}).`);
+    return (v) =>
+      nullCheck(v) ??
+      (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test((v as string).trim())
+        ? { value: (v as string).trim() }
+        : `"${v}" is not a number (column type ${col.type}).`);
   }
   if (/^date$/.test(t)) {
-    return (v) => nullCheck(v) ?? (/^\d{4}-\d{2}-\d{2}$/.test(v as string) && !Number.isNaN(Date.parse(v as string)) ? { value: v } : `"${v}" is not a date (YYYY-MM-DD).`);
+    return (v) =>
+      nullCheck(v) ??
+      (/^\d{4}-\d{2}-\d{2}$/.test(v as string) && !Number.isNaN(Date.parse(v as string))
+        ? { value: v }
+        : `"${v}" is not a date (YYYY-MM-DD).`);
   }
   if (/^(datetime|timestamp)/.test(t)) {
-    return (v) => nullCheck(v) ?? (/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z?)?$/.test(v as string) ? { value: (v as string).replace('T', ' ').replace(/Z$/, '') } : `"${v}" is not a datetime (YYYY-MM-DD HH:MM:SS).`);
+    return (v) =>
+      nullCheck(v) ??
+      (/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z?)?$/.test(v as string)
+        ? { value: (v as string).replace('T', ' ').replace(/Z$/, '') }
+        : `"${v}" is not a datetime (YYYY-MM-DD HH:MM:SS).`);
   }
   const len = /^(?:var)?char\((\d+)\)/.exec(t);
   if (len) {
     const max = Number(len[1]);
-    return (v) => nullCheck(v) ?? ([...(v as string)].length <= max ? { value: v } : `the value is ${[...(v as string)].length} characters, longer than ${col.type} allows.`);
+    return (v) =>
+      nullCheck(v) ??
+      ([...(v as string)].length <= max
+        ? { value: v }
+        : `the value is ${[...(v as string)].length} characters, longer than ${col.type} allows.`);
   }
   return (v) => nullCheck(v) ?? { value: v };
 }

@@ -44,11 +44,16 @@ export function validateBody(body: unknown, schema: Schema, where = 'body'): Rec
 
 function hasType(v: unknown, t: FieldType): boolean {
   switch (t) {
-    case 'string': return typeof v === 'string';
-    case 'integer': return typeof v === 'number' && Number.isSafeInteger(v);
-    case 'boolean': return typeof v === 'boolean';
-    case 'object': return typeof v === 'object' && v !== null && !Array.isArray(v);
-    case 'array': return Array.isArray(v);
+    case 'string':
+      return typeof v === 'string';
+    case 'integer':
+      return typeof v === 'number' && Number.isSafeInteger(v);
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'object':
+      return typeof v === 'object' && v !== null && !Array.isArray(v);
+    case 'array':
+      return Array.isArray(v);
   }
 }
 
@@ -71,7 +76,9 @@ const BRANCH = /^(?![-/.])(?!.*\.\.)(?!.*\/\/)(?!.*[/.]$)(?!.*\.lock$)[A-Za-z0-9
 
 export function checkBranchName(v: string): string | undefined {
   if (/^[0-9a-v]{32}$/.test(v)) return 'must not look like a commit hash (32 characters of 0-9a-v).';
-  return BRANCH.test(v) ? undefined : 'must be 1-200 letters, digits, ".", "_", "-" or "/", not starting with "-", "/" or "." and without "..".';
+  return BRANCH.test(v)
+    ? undefined
+    : 'must be 1-200 letters, digits, ".", "_", "-" or "/", not starting with "-", "/" or "." and without "..".';
 }
 
 export function positiveIntParam(name: string, raw: string | null | undefined): number | undefined {

@@ -83,7 +83,12 @@ export class LoadAllSession {
    * the grid offers Load All Rows; a message can come from an old or a tampered output).
    */
   static start(result: QueryOutput, post: (m: HostPagingMessage) => void, deps: LoadAllDeps): LoadAllSession | { refused: string } {
-    const plan = loadAllPlan({ sql: result.sql, status: result.result.status, columns: result.result.columns, commit: pinnedCommit(result) });
+    const plan = loadAllPlan({
+      sql: result.sql,
+      status: result.result.status,
+      columns: result.result.columns,
+      commit: pinnedCommit(result),
+    });
     if (!plan.ok) return { refused: plan.reason };
     const t = result.target;
     const client = deps.clientFor(t.hostId);
@@ -91,7 +96,13 @@ export class LoadAllSession {
       query: plan.query,
       columnCount: result.result.columns.length,
       run: async (sql, limit, signal) =>
-        normalizeResult(await client.runSql({ owner: t.owner, name: t.name }, { ref: plan.commit, q: sql, limit, timeoutMs: deps.settings().timeoutMs }, { signal })),
+        normalizeResult(
+          await client.runSql(
+            { owner: t.owner, name: t.name },
+            { ref: plan.commit, q: sql, limit, timeoutMs: deps.settings().timeoutMs },
+            { signal },
+          ),
+        ),
     });
     const session = new LoadAllSession(result, source, plan.commit, post, deps);
     deps.log.info(`load all rows at ${targetLabel(t)} (${shortHash(plan.commit)})`);

@@ -46,7 +46,8 @@ async function targetFromNode(deps: NotebookCommandDeps, node: unknown): Promise
 function refTargetOf(arg: unknown): QueryTarget | undefined {
   if (typeof arg !== 'object' || arg === null || 'kind' in arg) return undefined;
   const r = arg as { hostId?: unknown; db?: { owner?: unknown; name?: unknown }; ref?: unknown };
-  if (typeof r.hostId !== 'string' || typeof r.ref !== 'string' || typeof r.db?.owner !== 'string' || typeof r.db.name !== 'string') return undefined;
+  if (typeof r.hostId !== 'string' || typeof r.ref !== 'string' || typeof r.db?.owner !== 'string' || typeof r.db.name !== 'string')
+    return undefined;
   const checked = validateRefInput(r.ref);
   return 'error' in checked ? undefined : { hostId: r.hostId, owner: r.db.owner, name: r.db.name, ref: checked.ref };
 }

@@ -52,7 +52,8 @@ export class NotebookLoadAll implements vscode.Disposable {
     this.subs = [
       vscode.workspace.onDidChangeNotebookDocument((e) => {
         const nb = e.notebook.uri.toString();
-        for (const c of e.cellChanges) if (c.outputs !== undefined) this.disposeWhere((h) => h.notebook === nb && h.cell === c.cell.document.uri.toString());
+        for (const c of e.cellChanges)
+          if (c.outputs !== undefined) this.disposeWhere((h) => h.notebook === nb && h.cell === c.cell.document.uri.toString());
         for (const c of e.contentChanges) {
           const removed = new Set(c.removedCells.map((cell) => cell.document.uri.toString()));
           if (removed.size) this.disposeWhere((h) => h.notebook === nb && removed.has(h.cell));
@@ -100,7 +101,11 @@ export class NotebookLoadAll implements vscode.Disposable {
       post({ type: 'loadAll.refused', message: started.refused });
       return;
     }
-    this.held.set(started.sourceId, { session: started, notebook: editor.notebook.uri.toString(), cell: found.cell.document.uri.toString() });
+    this.held.set(started.sourceId, {
+      session: started,
+      notebook: editor.notebook.uri.toString(),
+      cell: found.cell.document.uri.toString(),
+    });
     post({ type: 'paged.show', output: started.output });
     started.begin();
   }

@@ -45,9 +45,11 @@ export async function handleGridMessage(
       return undefined;
     }
     log.info(`exported ${m.rows} rows as ${m.format} to ${uri.toString()}`);
-    void vscode.window.showInformationMessage(`Exported ${m.rows.toLocaleString('en-US')} rows to ${path.basename(uri.path)}.`, 'Open').then((a) => {
-      if (a === 'Open') void vscode.commands.executeCommand('vscode.open', uri);
-    });
+    void vscode.window
+      .showInformationMessage(`Exported ${m.rows.toLocaleString('en-US')} rows to ${path.basename(uri.path)}.`, 'Open')
+      .then((a) => {
+        if (a === 'Open') void vscode.commands.executeCommand('vscode.open', uri);
+      });
     return { type: 'exported', path: uri.fsPath || uri.toString() };
   }
   return undefined;

@@ -49,7 +49,11 @@ export function pickHistoryEntry(
   const render = (): void => {
     const { shown, more } = historyMatches(search, qp.value);
     const items: HistoryPickItem[] = shown.map(rowOf);
-    if (more > 0) items.push({ label: `$(info) ${more} more ${more === 1 ? 'query matches' : 'queries match'}: type more words to narrow`, alwaysShow: true });
+    if (more > 0)
+      items.push({
+        label: `$(info) ${more} more ${more === 1 ? 'query matches' : 'queries match'}: type more words to narrow`,
+        alwaysShow: true,
+      });
     qp.items = items;
   };
   render();

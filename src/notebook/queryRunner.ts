@@ -51,9 +51,15 @@ export class RefResolver {
     if (looksLikeCommit(target.ref)) return { kind: 'commit', commit: target.ref };
     const client = this.clientFor(target.hostId);
     const db = { owner: target.owner, name: target.name };
-    const branch = await findIn((pageToken) => client.listBranches(db, { pageToken, signal }, { signal }), (b) => b.name === target.ref);
+    const branch = await findIn(
+      (pageToken) => client.listBranches(db, { pageToken, signal }, { signal }),
+      (b) => b.name === target.ref,
+    );
     if (branch) return { kind: 'branch', commit: branch.head_commit_sha };
-    const tag = await findIn((pageToken) => client.listTags(db, { pageToken, signal }, { signal }), (t) => t.name === target.ref);
+    const tag = await findIn(
+      (pageToken) => client.listTags(db, { pageToken, signal }, { signal }),
+      (t) => t.name === target.ref,
+    );
     if (tag) return { kind: 'tag', commit: tag.commit_sha };
     return { kind: 'unknown' };
   }
@@ -108,8 +114,7 @@ export function normalizeResult(r: QueryResult): QueryResult {
   const columns = Array.isArray(r.columns) ? r.columns : [];
   const rows = Array.isArray(r.rows) ? r.rows : [];
   const width = columns.length;
-  const ok = (row: unknown): boolean =>
-    Array.isArray(row) && row.length === width && row.every((v) => v === null || typeof v === 'string');
+  const ok = (row: unknown): boolean => Array.isArray(row) && row.length === width && row.every((v) => v === null || typeof v === 'string');
   // Rows are only copied when they need fixing: a large result is not duplicated for nothing.
   const fixed = rows.map((row) => {
     if (ok(row)) return row;

@@ -59,7 +59,11 @@ export async function pickTarget(deps: NotebookCommandDeps, current?: QueryTarge
     },
   );
   if (!chosen) return undefined;
-  const isCurrent = !!currentTarget && chosen.hostId === currentTarget.hostId && chosen.db.owner === currentTarget.db.owner && chosen.db.name === currentTarget.db.name;
+  const isCurrent =
+    !!currentTarget &&
+    chosen.hostId === currentTarget.hostId &&
+    chosen.db.owner === currentTarget.db.owner &&
+    chosen.db.name === currentTarget.db.name;
   const ref = await pickRef(deps, chosen.hostId, chosen.db, isCurrent ? current?.ref : undefined);
   if (!ref) return undefined;
   return { hostId: chosen.hostId, owner: chosen.db.owner, name: chosen.db.name, ref };

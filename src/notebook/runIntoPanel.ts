@@ -26,7 +26,11 @@ export async function runIntoPanel(deps: NotebookCommandDeps, sql: string, targe
     deps.panel.show(output);
     await deps.history.add(historyEntryOf(output, sql, target));
   } catch (e) {
-    deps.ui.error(e, { action: `run the query at ${targetLabel(target)}`, hostId: target.hostId, hostLabel: deps.clients.labelOf(target.hostId) });
+    deps.ui.error(e, {
+      action: `run the query at ${targetLabel(target)}`,
+      hostId: target.hostId,
+      hostLabel: deps.clients.labelOf(target.hostId),
+    });
   }
 }
 

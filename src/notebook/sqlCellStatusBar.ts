@@ -34,7 +34,7 @@ export class SqlCellStatusBar implements vscode.NotebookCellStatusBarItemProvide
     );
     where.command = { command: Commands.pickCellTarget, title: 'Change where this cell runs', arguments: [cell] };
     where.tooltip = target
-      ? `Runs at ${target.owner}/${target.name} @ ${target.ref} on ${this.labelOf(target.hostId)}${own ? ' (set for this cell)' : ' (the notebook\'s target)'}.\nClick to pick another database, branch, tag or commit.`
+      ? `Runs at ${target.owner}/${target.name} @ ${target.ref} on ${this.labelOf(target.hostId)}${own ? ' (set for this cell)' : " (the notebook's target)"}.\nClick to pick another database, branch, tag or commit.`
       : 'This cell has no database yet. Click to pick one.';
     const items = [where];
     const out = cell.outputs[0];
@@ -46,7 +46,10 @@ export class SqlCellStatusBar implements vscode.NotebookCellStatusBarItemProvide
       const now = await this.refs.resolve(target, { signal: abort.signal }).catch(() => undefined);
       sub.dispose();
       if (now?.kind === 'branch' && branchMoved(ranAt, now.commit)) {
-        const moved = new vscode.NotebookCellStatusBarItem(`$(warning) ${target.ref} moved since this ran`, vscode.NotebookCellStatusBarAlignment.Left);
+        const moved = new vscode.NotebookCellStatusBarItem(
+          `$(warning) ${target.ref} moved since this ran`,
+          vscode.NotebookCellStatusBarAlignment.Left,
+        );
         moved.tooltip = `This output ran at commit ${short(ranAt)}; ${target.ref} now points at ${short(now.commit ?? '')}. Run the cell again to see the latest data.`;
         items.push(moved);
       } else {

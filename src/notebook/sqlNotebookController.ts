@@ -91,7 +91,9 @@ export class SqlNotebookController implements vscode.Disposable {
     try {
       if (!target) {
         await execution.replaceOutput(
-          errorOutput('No database to run at. Click the database item in this cell\'s status bar (or "Change Where This Notebook Runs…") and pick a database and a branch, tag or commit.'),
+          errorOutput(
+            'No database to run at. Click the database item in this cell\'s status bar (or "Change Where This Notebook Runs…") and pick a database and a branch, tag or commit.',
+          ),
         );
         execution.end(false, Date.now());
         return false;
@@ -121,7 +123,9 @@ export class SqlNotebookController implements vscode.Disposable {
         void this.deps.history
           .add(historyEntryOf(output, s.text, target))
           .then(undefined, (e: unknown) => this.deps.log.warn(`could not save query history: ${String(e)}`));
-        this.deps.log.info(`ran at ${targetLabel(target)}: ${output.result.status}, ${output.result.rows.length} rows, ${output.elapsedMs} ms`);
+        this.deps.log.info(
+          `ran at ${targetLabel(target)}: ${output.result.status}, ${output.result.rows.length} rows, ${output.elapsedMs} ms`,
+        );
         // row_limit still shows useful rows; anything else but success stops the cell.
         if (output.result.status !== 'success' && output.result.status !== 'row_limit') {
           ok = false;
@@ -132,7 +136,9 @@ export class SqlNotebookController implements vscode.Disposable {
       return ok;
     } catch (e) {
       if (isCancellation(e) || abort.signal.aborted) {
-        await execution.replaceOutput(infoOutput('Cancelled. The request was aborted; run the cell again to retry.')).then(undefined, () => undefined);
+        await execution
+          .replaceOutput(infoOutput('Cancelled. The request was aborted; run the cell again to retry.'))
+          .then(undefined, () => undefined);
         execution.end(undefined, Date.now());
         return false;
       }

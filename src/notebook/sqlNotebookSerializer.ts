@@ -15,7 +15,8 @@ export const OutputMeta = { commit: 'commit', ref: 'ref', key: 'key' } as const;
 export function targetOf(metadata: { readonly [key: string]: unknown } | undefined): NotebookTarget | undefined {
   const t = metadata?.[CellMeta.target] as Partial<NotebookTarget> | undefined;
   if (!t || typeof t !== 'object') return undefined;
-  if (typeof t.hostId !== 'string' || typeof t.owner !== 'string' || typeof t.name !== 'string' || typeof t.ref !== 'string') return undefined;
+  if (typeof t.hostId !== 'string' || typeof t.owner !== 'string' || typeof t.name !== 'string' || typeof t.ref !== 'string')
+    return undefined;
   return { hostId: t.hostId, owner: t.owner, name: t.name, ref: t.ref };
 }
 

@@ -30,7 +30,11 @@ export interface StreamedExport {
 
 /** File-name safe: no path separators or characters Windows refuses. */
 export function exportFileName(base: string, format: StreamFormat): string {
-  const safe = base.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').replace(/^\.+/, '').slice(0, 120) || 'export';
+  const safe =
+    base
+      .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_')
+      .replace(/^\.+/, '')
+      .slice(0, 120) || 'export';
   return `${safe}.${STREAM_FORMAT_EXTENSIONS[format]}`;
 }
 
@@ -82,9 +86,11 @@ export async function exportStreamed(e: StreamedExport, log: Logger): Promise<st
       },
     );
     log.info(`exported ${rows} rows as ${e.format} to ${target}`);
-    void vscode.window.showInformationMessage(`Exported ${rows.toLocaleString('en-US')} rows to ${path.basename(target)}.`, 'Open').then((a) => {
-      if (a === 'Open') void vscode.commands.executeCommand('vscode.open', uri);
-    });
+    void vscode.window
+      .showInformationMessage(`Exported ${rows.toLocaleString('en-US')} rows to ${path.basename(target)}.`, 'Open')
+      .then((a) => {
+        if (a === 'Open') void vscode.commands.executeCommand('vscode.open', uri);
+      });
     return target;
   } catch (err) {
     if (err instanceof ExportCancelled) {

@@ -4,7 +4,13 @@
 // Every server text is set as text (textContent), never parsed as HTML.
 import type { GridToHostMessage } from '../shared/queryResultOutput';
 import type { GridPagingMessage, HostPagingMessage } from '../shared/gridPaging';
-import { DIFF_KINDS, type ChangedTableItem, type ChangesHostMessage, type ChangesViewMessage, type DiffKind } from '../shared/changesProtocol';
+import {
+  DIFF_KINDS,
+  type ChangedTableItem,
+  type ChangesHostMessage,
+  type ChangesViewMessage,
+  type DiffKind,
+} from '../shared/changesProtocol';
 import { ResultGrid } from './resultGrid';
 import { el } from './dom';
 
@@ -108,7 +114,13 @@ function renderList(): void {
       b.appendChild(mark);
     }
     const counts = el(document, 'span', 'chg-counts');
-    counts.append(count(t.added, 'chg-added', 'added'), document.createTextNode(' · '), count(t.modified, 'chg-modified', 'modified'), document.createTextNode(' · '), count(t.removed, 'chg-removed', 'removed'));
+    counts.append(
+      count(t.added, 'chg-added', 'added'),
+      document.createTextNode(' · '),
+      count(t.modified, 'chg-modified', 'modified'),
+      document.createTextNode(' · '),
+      count(t.removed, 'chg-removed', 'removed'),
+    );
     b.appendChild(counts);
     b.addEventListener('click', () => post({ type: 'changes.select', table: t.table }));
     li.appendChild(b);

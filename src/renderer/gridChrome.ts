@@ -43,7 +43,12 @@ export interface SelectOption<T extends string> {
   label: string;
 }
 
-export function select<T extends string>(doc: Document, cls: string, label: string, options: readonly SelectOption<T>[]): HTMLSelectElement {
+export function select<T extends string>(
+  doc: Document,
+  cls: string,
+  label: string,
+  options: readonly SelectOption<T>[],
+): HTMLSelectElement {
   const s = el(doc, 'select', cls);
   s.setAttribute('aria-label', label);
   for (const o of options) {
@@ -89,7 +94,12 @@ export function openFilterForm(
   form.setAttribute('role', 'dialog');
   form.setAttribute('aria-label', `Filter ${column.name}`);
   form.appendChild(el(doc, 'div', 'vdb-filterform-title', `Filter ${column.name}`));
-  const op = select(doc, 'vdb-filter-op', 'Condition', (Object.keys(OP_LABELS) as FilterOp[]).map((o) => ({ value: o, label: OP_LABELS[o] })));
+  const op = select(
+    doc,
+    'vdb-filter-op',
+    'Condition',
+    (Object.keys(OP_LABELS) as FilterOp[]).map((o) => ({ value: o, label: OP_LABELS[o] })),
+  );
   op.value = current?.op ?? 'contains';
   const value = el(doc, 'input', 'vdb-filter-value');
   value.setAttribute('aria-label', 'Value');
@@ -152,7 +162,12 @@ export function openFilterForm(
         error.textContent = 'Give a lower bound, an upper bound or both.';
         return;
       }
-      f = { column: column.name, op: 'range', ...(min.value !== '' ? { min: min.value } : {}), ...(max.value !== '' ? { max: max.value } : {}) };
+      f = {
+        column: column.name,
+        op: 'range',
+        ...(min.value !== '' ? { min: min.value } : {}),
+        ...(max.value !== '' ? { max: max.value } : {}),
+      };
     } else f = { column: column.name, op: o };
     close();
     apply(f);

@@ -30,7 +30,11 @@ function cellAt(target: EventTarget | null): { row: number; col: number } | unde
 export function bindGridInput(doc: Document, scroller: HTMLElement, root: HTMLElement, model: GridModel, actions: GridActions): () => void {
   const cleanups: (() => void)[] = [];
   let dragging = false;
-  const on = <K extends keyof HTMLElementEventMap>(target: HTMLElement | Document, type: K, fn: (e: HTMLElementEventMap[K]) => void): void => {
+  const on = <K extends keyof HTMLElementEventMap>(
+    target: HTMLElement | Document,
+    type: K,
+    fn: (e: HTMLElementEventMap[K]) => void,
+  ): void => {
     target.addEventListener(type, fn as EventListener);
     cleanups.push(() => target.removeEventListener(type, fn as EventListener));
   };

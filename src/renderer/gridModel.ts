@@ -181,7 +181,9 @@ export class GridModel {
    */
   replaceData(table: CellTable): void {
     if (table.rowCount !== this.table.rowCount || table.columnCount < this.columns.length) {
-      throw new Error(`replaceData: expected ${this.table.rowCount} × ${this.columns.length} cells, got ${table.rowCount} × ${table.columnCount}`);
+      throw new Error(
+        `replaceData: expected ${this.table.rowCount} × ${this.columns.length} cells, got ${table.rowCount} × ${table.columnCount}`,
+      );
     }
     this.table = table;
   }
@@ -227,9 +229,7 @@ export class GridModel {
     const needle = text.trim().toLowerCase();
     if (needle === this.filterText) return;
     this.filterText = needle;
-    this.filtered = needle
-      ? rowsContaining(this.table, needle, NULL_DISPLAY.toLowerCase().includes(needle))
-      : allRows(this.table.rowCount);
+    this.filtered = needle ? rowsContaining(this.table, needle, NULL_DISPLAY.toLowerCase().includes(needle)) : allRows(this.table.rowCount);
     this.applySort();
     this.clearSelection();
   }

@@ -3,7 +3,14 @@
 // source streamed by the host). Pure functions over the grid's current state; resultGrid.ts calls them.
 import type { QueryOutput } from '../shared/queryResultOutput';
 import { FORMAT_EXTENSIONS, FORMAT_LABELS, formatResult, type CopyFormat, type ExportFormat } from '../shared/queryResultFormat';
-import { STREAM_FORMAT_LABELS, isPagedOutput, type ColumnFilter, type GridPagingMessage, type PagedOutput, type StreamFormat } from '../shared/gridPaging';
+import {
+  STREAM_FORMAT_LABELS,
+  isPagedOutput,
+  type ColumnFilter,
+  type GridPagingMessage,
+  type PagedOutput,
+  type StreamFormat,
+} from '../shared/gridPaging';
 import type { GridModel } from './gridModel';
 import type { RowSource } from './rowSource';
 import { PagedRowSource } from './pagedRowSource';

@@ -37,5 +37,7 @@ export function widenColumnsForRows(model: GridModel, src: PagedRowSource, start
 /** Sorts the model by columns the host names (unknown names are dropped). */
 export function applySortNames(model: GridModel, sort: readonly { column: string; direction: 'asc' | 'desc' }[]): void {
   const cols = model.columns;
-  model.setSort(sort.map((s) => ({ column: cols.findIndex((c) => c.name === s.column), direction: s.direction })).filter((k) => k.column >= 0));
+  model.setSort(
+    sort.map((s) => ({ column: cols.findIndex((c) => c.name === s.column), direction: s.direction })).filter((k) => k.column >= 0),
+  );
 }

@@ -26,7 +26,17 @@ import { applySortNames, pagedSourceFor, widenColumnsForRows } from './pagedGrid
 import { banner, describeFilter, fillDetail, openFilterForm, pagedBanners, refMovedBanner, resultBanners, toolbar } from './gridChrome';
 import { injectStyles } from './gridStyles';
 import { bindRowHistoryMenu } from './rowHistoryMenu';
-import { copySelection, exportAll, exportStream, selectionLoaded, sortDescription, summaryText, type GridContent, type GridHost, type GridState } from './gridOutput';
+import {
+  copySelection,
+  exportAll,
+  exportStream,
+  selectionLoaded,
+  sortDescription,
+  summaryText,
+  type GridContent,
+  type GridHost,
+  type GridState,
+} from './gridOutput';
 
 export type { GridContent, GridHost } from './gridOutput';
 
@@ -131,7 +141,12 @@ export class ResultGrid {
       this.view = view;
       for (const f of this.filters) view.filteredColumns.add(columns.findIndex((c) => c.name === f.column));
       this.root.appendChild(view.scroller);
-      this.empty = el(d, 'div', 'vdb-empty', p ? (this.filters.length ? 'No rows match the filters.' : 'The table has no rows.') : 'The query returned no rows.');
+      this.empty = el(
+        d,
+        'div',
+        'vdb-empty',
+        p ? (this.filters.length ? 'No rows match the filters.' : 'The table has no rows.') : 'The query returned no rows.',
+      );
       this.empty.hidden = !(this.source.totalKnown && this.source.rowCount === 0);
       this.root.appendChild(this.empty);
       this.detail = el(d, 'div', 'vdb-detail');
@@ -200,7 +215,14 @@ export class ResultGrid {
 
   /** The grid as gridOutput.ts reads it. */
   private state(): GridState {
-    return { model: this.model, source: this.source, content: this.content, filters: this.filters, host: this.host, announce: (t) => this.announce(t) };
+    return {
+      model: this.model,
+      source: this.source,
+      content: this.content,
+      filters: this.filters,
+      host: this.host,
+      announce: (t) => this.announce(t),
+    };
   }
 
   private renderToolbar(): void {
@@ -213,8 +235,16 @@ export class ResultGrid {
       },
       copy: () => this.copySelection(this.copyFormat),
       export: p
-        ? { formats: STREAM_FORMATS.map((f) => ({ value: f, label: STREAM_FORMAT_LABELS[f] })), title: 'Save every row to a file, read page by page', run: (f) => this.exportStream(f as StreamFormat) }
-        : { formats: EXPORT_FORMATS.map((f) => ({ value: f, label: FORMAT_LABELS[f] })), title: 'Save the whole result to a file', run: (f) => this.exportAll(f as ExportFormat) },
+        ? {
+            formats: STREAM_FORMATS.map((f) => ({ value: f, label: STREAM_FORMAT_LABELS[f] })),
+            title: 'Save every row to a file, read page by page',
+            run: (f) => this.exportStream(f as StreamFormat),
+          }
+        : {
+            formats: EXPORT_FORMATS.map((f) => ({ value: f, label: FORMAT_LABELS[f] })),
+            title: 'Save the whole result to a file',
+            run: (f) => this.exportAll(f as ExportFormat),
+          },
     });
     this.summary = bar.summary;
     this.teardown.push(bar.dispose);
@@ -263,7 +293,8 @@ export class ResultGrid {
     if (!view) return;
     const src = this.source;
     // Columns follow what the user meets: a page whose values need more room widens them.
-    if (arrived && src instanceof PagedRowSource && widenColumnsForRows(this.model, src, arrived.start, arrived.end)) view.widthsChanged(true);
+    if (arrived && src instanceof PagedRowSource && widenColumnsForRows(this.model, src, arrived.start, arrived.end))
+      view.widthsChanged(true);
     // Re-laying out the rows costs O(rows) in the virtualizer (a million measurements): only when
     // the count really changed, not for every page that arrives.
     if (src.rowCount !== this.laidOutRows) {
@@ -324,7 +355,9 @@ export class ResultGrid {
         return;
       case 'loadAll.refused':
         this.root.querySelector('.vdb-loadall')?.remove();
-        this.notices.appendChild(banner(this.doc, { severity: 'warning', title: 'Cannot load all rows', message: m.message, advice: '' }, 'loadAll'));
+        this.notices.appendChild(
+          banner(this.doc, { severity: 'warning', title: 'Cannot load all rows', message: m.message, advice: '' }, 'loadAll'),
+        );
         return;
       case 'ref.moved': {
         const p = this.paged;
@@ -344,8 +377,13 @@ export class ResultGrid {
         }
         src.receive(m);
         this.root.querySelector('[data-banner="view"]')?.remove();
-        if (m.message) this.notices.appendChild(banner(this.doc, { severity: 'warning', title: 'Cannot sort or filter that way', message: m.message, advice: '' }, 'view'));
-        this.announce(`${sortDescription(this.model)}${this.filters.length ? `, where ${this.filters.map(describeFilter).join(' and ')}` : ''}`);
+        if (m.message)
+          this.notices.appendChild(
+            banner(this.doc, { severity: 'warning', title: 'Cannot sort or filter that way', message: m.message, advice: '' }, 'view'),
+          );
+        this.announce(
+          `${sortDescription(this.model)}${this.filters.length ? `, where ${this.filters.map(describeFilter).join(' and ')}` : ''}`,
+        );
         return;
       }
       default:

@@ -45,7 +45,9 @@ export function bindRowHistoryMenu(doc: Document, scroller: HTMLElement, o: RowH
     item.textContent = 'Show Row History';
     const column = o.columns[col]?.name;
     const keyText = key ? o.rowsOf.keyColumns.map((c, i) => `${o.columns[c]?.name} = ${key[i] === null ? 'NULL' : key[i]}`).join(', ') : '';
-    item.title = key ? `Every version of the row ${keyText} of ${o.rowsOf.table}${column ? `, and who last changed ${column}` : ''}` : 'The row is not loaded yet';
+    item.title = key
+      ? `Every version of the row ${keyText} of ${o.rowsOf.table}${column ? `, and who last changed ${column}` : ''}`
+      : 'The row is not loaded yet';
     item.disabled = !key;
     item.addEventListener('click', () => {
       close(true);

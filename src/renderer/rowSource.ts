@@ -60,7 +60,9 @@ export class WholeResultSource implements RowSource {
   /** Swaps in another representation of the same cells (the compact store once built). */
   replaceData(table: CellTable): void {
     if (table.rowCount !== this.table.rowCount || table.columnCount < this.columns.length) {
-      throw new Error(`replaceData: expected ${this.table.rowCount} × ${this.columns.length} cells, got ${table.rowCount} × ${table.columnCount}`);
+      throw new Error(
+        `replaceData: expected ${this.table.rowCount} × ${this.columns.length} cells, got ${table.rowCount} × ${table.columnCount}`,
+      );
     }
     this.table = table;
   }

@@ -176,7 +176,12 @@ function parseFilters(v: unknown): ColumnFilter[] | undefined {
     const { column, op, value, min, max } = f as Record<string, unknown>;
     if (typeof column !== 'string') return undefined;
     if ((op === 'equals' || op === 'contains') && typeof value === 'string') out.push({ column, op, value });
-    else if (op === 'range' && (typeof min === 'string' || typeof max === 'string') && (min === undefined || typeof min === 'string') && (max === undefined || typeof max === 'string')) {
+    else if (
+      op === 'range' &&
+      (typeof min === 'string' || typeof max === 'string') &&
+      (min === undefined || typeof min === 'string') &&
+      (max === undefined || typeof max === 'string')
+    ) {
       out.push({ column, op, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) });
     } else if (op === 'isNull' || op === 'isNotNull') out.push({ column, op });
     else return undefined;
@@ -218,7 +223,12 @@ export function parseGridPagingMessage(raw: unknown): GridPagingMessage | undefi
       if (typeof m.sourceId !== 'string' || !Array.isArray(m.key) || m.key.length === 0 || m.key.length > 64) return undefined;
       if (!m.key.every((c) => c === null || typeof c === 'string')) return undefined;
       if (m.column !== undefined && typeof m.column !== 'string') return undefined;
-      return { type: 'row.history', sourceId: m.sourceId, key: m.key as Cell[], ...(typeof m.column === 'string' ? { column: m.column } : {}) };
+      return {
+        type: 'row.history',
+        sourceId: m.sourceId,
+        key: m.key as Cell[],
+        ...(typeof m.column === 'string' ? { column: m.column } : {}),
+      };
     }
     default:
       return undefined;

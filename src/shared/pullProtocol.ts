@@ -69,7 +69,9 @@ export function parsePullWebviewMessage(raw: unknown): PullWebviewMessage | unde
     case 'changes.viewed': {
       const table = raw['table'];
       const viewed = raw['viewed'];
-      return typeof table === 'string' && table !== '' && table.length <= 1024 && typeof viewed === 'boolean' ? { type: 'changes.viewed', table, viewed } : undefined;
+      return typeof table === 'string' && table !== '' && table.length <= 1024 && typeof viewed === 'boolean'
+        ? { type: 'changes.viewed', table, viewed }
+        : undefined;
     }
     default:
       return undefined;

@@ -65,12 +65,7 @@ export interface FormatOptions {
  * CSV or TSV with CRLF line ends (what spreadsheets expect). NULL becomes an empty field;
  * the empty string becomes `""` so the two stay distinguishable on the way back in.
  */
-export function toDelimited(
-  columns: readonly QueryColumn[],
-  rows: CellSource,
-  delimiter: ',' | '\t',
-  opts: FormatOptions = {},
-): string {
+export function toDelimited(columns: readonly QueryColumn[], rows: CellSource, delimiter: ',' | '\t', opts: FormatOptions = {}): string {
   const table = asCellTable(rows, columns.length);
   const lines: string[] = [];
   if (opts.header !== false) lines.push(columns.map((c) => escapeDelimited(c.name, delimiter)).join(delimiter));
@@ -153,12 +148,7 @@ export function toJson(columns: readonly QueryColumn[], rows: CellSource): strin
   return parts.length ? `[\n${parts.join(',\n')}\n]\n` : '[]\n';
 }
 
-export function formatResult(
-  format: CopyFormat,
-  columns: readonly QueryColumn[],
-  rows: CellSource,
-  opts?: FormatOptions,
-): string {
+export function formatResult(format: CopyFormat, columns: readonly QueryColumn[], rows: CellSource, opts?: FormatOptions): string {
   switch (format) {
     case 'tsv':
       return toTsv(columns, rows, opts);

@@ -52,10 +52,21 @@ export class CommitListModel {
   async children(node: CommitsNode): Promise<TreeNode[]> {
     const state = this.state(node);
     if (!state.loaded && !state.error) await this.load(node, state);
-    const out: TreeNode[] = state.commits.map((commit): CommitNode => ({ kind: 'commit', hostId: node.hostId, db: node.db, parent: node, commit }));
+    const out: TreeNode[] = state.commits.map((commit): CommitNode => ({
+      kind: 'commit',
+      hostId: node.hostId,
+      db: node.db,
+      parent: node,
+      commit,
+    }));
     if (state.error) out.push({ kind: 'error', parent: node, error: state.error } satisfies ErrorNode);
     else if (state.partial && !state.partial.complete) {
-      out.push(message(node, `The server sent only part of this page (${state.partial.reason === 'timeout' ? 'timed out' : 'row limit'}): Load more reads on from here.`));
+      out.push(
+        message(
+          node,
+          `The server sent only part of this page (${state.partial.reason === 'timeout' ? 'timed out' : 'row limit'}): Load more reads on from here.`,
+        ),
+      );
     }
     if (state.hasMore && !state.error) out.push({ kind: 'loadMore', parent: node } satisfies LoadMoreNode);
     if (out.length === 0) out.push(message(node, 'No commits'));
@@ -97,7 +108,20 @@ export class CommitListModel {
   private state(node: CommitsNode): CommitListState {
     const key = this.key(node);
     let s = this.states.get(key);
-    if (!s) this.states.set(key, (s = { pinned: undefined, commits: [], hasMore: false, partial: undefined, error: undefined, loaded: false, generation: 0, pending: undefined }));
+    if (!s)
+      this.states.set(
+        key,
+        (s = {
+          pinned: undefined,
+          commits: [],
+          hasMore: false,
+          partial: undefined,
+          error: undefined,
+          loaded: false,
+          generation: 0,
+          pending: undefined,
+        }),
+      );
     return s;
   }
 
@@ -109,7 +133,10 @@ export class CommitListModel {
     state.pending = (async () => {
       try {
         const pinned = state.pinned ?? parseHashOf(await run(buildHashOfQuery(node.ref)));
-        const page = parseCommitPage(await run(buildLogQuery(pinned, { pageSize, offset: state.commits.length }), { limit: pageSize + 1 }), pageSize);
+        const page = parseCommitPage(
+          await run(buildLogQuery(pinned, { pageSize, offset: state.commits.length }), { limit: pageSize + 1 }),
+          pageSize,
+        );
         if (state.generation !== generation) return;
         state.pinned = pinned;
         state.commits = [...state.commits, ...page.items];
@@ -121,7 +148,9 @@ export class CommitListModel {
       } catch (e) {
         if (state.generation !== generation) return;
         state.error = e;
-        this.o.log.warn(`could not load the commits of ${node.ref} in ${node.db.owner}/${node.db.name}: ${e instanceof Error ? e.message : String(e)}`);
+        this.o.log.warn(
+          `could not load the commits of ${node.ref} in ${node.db.owner}/${node.db.name}: ${e instanceof Error ? e.message : String(e)}`,
+        );
       } finally {
         if (state.generation === generation) state.pending = undefined;
       }

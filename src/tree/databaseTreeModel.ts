@@ -179,12 +179,21 @@ export class DatabaseTreeModel {
     if (!b.availableHostIds().includes(node.hostId)) {
       const isLocal = node.hostId === this.o.localHubHostId;
       return [
-        message(node, isLocal ? 'The local hub is stopped.' : 'This host is no longer in the versionedDb.hosts setting.',
-          isLocal ? { command: this.o.commands.startLocalHub, title: 'Start Local Hub' } : undefined),
+        message(
+          node,
+          isLocal ? 'The local hub is stopped.' : 'This host is no longer in the versionedDb.hosts setting.',
+          isLocal ? { command: this.o.commands.startLocalHub, title: 'Start Local Hub' } : undefined,
+        ),
       ];
     }
     if (dbs.length === 0) {
-      return [message(node, 'No databases yet: add one by owner/name.', { command: this.o.commands.addDatabase, title: 'Add Database', args: [node] })];
+      return [
+        message(node, 'No databases yet: add one by owner/name.', {
+          command: this.o.commands.addDatabase,
+          title: 'Add Database',
+          args: [node],
+        }),
+      ];
     }
     const nodes = dbs.map((db) => this.databaseNode(node.hostId, db));
     // Descriptions (private, fork of, last write) come from GET database: fetch them up front.
@@ -237,7 +246,11 @@ export class DatabaseTreeModel {
    * database (the API answers 404, not 403, so as not to reveal it): say so and offer Sign In,
    * not a retry that cannot help. Anything else is an error node with its retry.
    */
-  private failure(parent: DatabaseNode | CategoryNode | TablesNode | TableNode, where: { hostId: string; db: DatabaseRef }, error: unknown): ErrorNode | MessageNode {
+  private failure(
+    parent: DatabaseNode | CategoryNode | TablesNode | TableNode,
+    where: { hostId: string; db: DatabaseRef },
+    error: unknown,
+  ): ErrorNode | MessageNode {
     if (isNotFound(error) && !this.o.backend.isSignedIn(where.hostId)) {
       return message(parent, `${where.db.owner}/${where.db.name} may be private: sign in to see it`, {
         command: this.o.commands.signIn,
@@ -318,7 +331,8 @@ export class DatabaseTreeModel {
       case 'category':
         this.lists.reset(this.lists.list(node));
         // A reloaded branch or tag list may have moved heads: its Commits lists pin again.
-        if (node.category === 'branches' || node.category === 'tags') this.commitLists.resetWhere(node.hostId, node.db, node.category === 'branches' ? 'branch' : 'tag');
+        if (node.category === 'branches' || node.category === 'tags')
+          this.commitLists.resetWhere(node.hostId, node.db, node.category === 'branches' ? 'branch' : 'tag');
         this.fire(node);
         return;
       case 'commits':

@@ -157,7 +157,8 @@ export function refOf(node: RefNode): { ref: string; commit: string } {
 
 export type SchemaNode = TablesNode | TableNode | ColumnNode;
 
-export type TreeNode = HostNode | DatabaseNode | CategoryNode | ItemNode | SchemaNode | CommitsNode | CommitNode | LoadMoreNode | ErrorNode | MessageNode;
+export type TreeNode =
+  HostNode | DatabaseNode | CategoryNode | ItemNode | SchemaNode | CommitsNode | CommitNode | LoadMoreNode | ErrorNode | MessageNode;
 
 /** Everything a command invoked on a node needs to know about the database it belongs to. */
 export function databaseOf(node: TreeNode): { hostId: string; db: DatabaseRef } | undefined {

@@ -21,11 +21,19 @@ const EXPORT_PAGE = 2000;
 /** Streams every row of the diff (in its kind filter and columns) to a file the user picks. */
 export async function exportDiffRows(source: DiffPageSource, format: StreamFormat, name: string, log: Logger): Promise<string | undefined> {
   const { columns, source: rows } = source.exportSource();
-  return exportStreamed({ columns, format, suggestedName: name, source: rows, view: { sort: [], filters: [] }, pageSize: EXPORT_PAGE }, log);
+  return exportStreamed(
+    { columns, format, suggestedName: name, source: rows, view: { sort: [], filters: [] }, pageSize: EXPORT_PAGE },
+    log,
+  );
 }
 
 /** Streams the table's DOLT_PATCH to a .sql file; a failure or Cancel leaves no file. */
-export async function exportPatch(pair: Extract<RevisionPair, { kind: 'twoDot' }>, table: string, run: ReviewRunner, log: Logger): Promise<string | undefined> {
+export async function exportPatch(
+  pair: Extract<RevisionPair, { kind: 'twoDot' }>,
+  table: string,
+  run: ReviewRunner,
+  log: Logger,
+): Promise<string | undefined> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const name = exportFileName(`${table}-${pair.from.slice(0, 7)}..${pair.to.slice(0, 7)}.patch`, 'sql');
   const uri = await vscode.window.showSaveDialog({
@@ -116,15 +124,28 @@ export class SchemaDocuments implements vscode.TextDocumentContentProvider, vsco
 }
 
 /** Opens the diff editor on the table's CREATE statement at each end of the pair. */
-export async function showSchemaDiff(docs: SchemaDocuments, pair: Extract<RevisionPair, { kind: 'twoDot' }>, change: TableChange, run: ReviewRunner, db: DbRef): Promise<void> {
+export async function showSchemaDiff(
+  docs: SchemaDocuments,
+  pair: Extract<RevisionPair, { kind: 'twoDot' }>,
+  change: TableChange,
+  run: ReviewRunner,
+  db: DbRef,
+): Promise<void> {
   const parsed = parseSchemaDiff(await run(buildSchemaDiffQuery(pair, change.table), { limit: LIST_LIMIT }));
   if (!parsed.completeness.complete) throw new Error(`The server did not return the whole schema diff of ${change.table}; try again.`);
   const c = parsed.changes.find((x) => x.toTable === change.toTable || x.fromTable === change.fromTable) ?? parsed.changes[0];
   if (!c) {
-    void vscode.window.showInformationMessage(`The schema of ${change.table} did not change between ${pair.from.slice(0, 7)} and ${pair.to.slice(0, 7)}.`);
+    void vscode.window.showInformationMessage(
+      `The schema of ${change.table} did not change between ${pair.from.slice(0, 7)} and ${pair.to.slice(0, 7)}.`,
+    );
     return;
   }
   const left = docs.add(`${change.fromTable ?? change.table} @ ${pair.from.slice(0, 7)}.sql`, c.fromCreate ? `${c.fromCreate}\n` : '');
   const right = docs.add(`${change.toTable ?? change.table} @ ${pair.to.slice(0, 7)}.sql`, c.toCreate ? `${c.toCreate}\n` : '');
-  await vscode.commands.executeCommand('vscode.diff', left, right, `${change.table} schema: ${pair.from.slice(0, 7)} ↔ ${pair.to.slice(0, 7)} (${db.owner}/${db.name})`);
+  await vscode.commands.executeCommand(
+    'vscode.diff',
+    left,
+    right,
+    `${change.table} schema: ${pair.from.slice(0, 7)} ↔ ${pair.to.slice(0, 7)} (${db.owner}/${db.name})`,
+  );
 }

@@ -11,9 +11,23 @@ import { parseGridPagingMessage, DEFAULT_PAGE_SIZE, type HostPagingMessage, type
 import { parseGridMessage } from '../core/sql/gridMessages';
 import { PageServer } from '../core/paging/pageServer';
 import { gridWebviewHtml, gridWebviewOptions } from '../platform/gridWebview';
-import { DIFF_KINDS, parseChangesViewMessage, type ChangedTableItem, type ChangesHostMessage, type DiffKind } from '../shared/changesProtocol';
+import {
+  DIFF_KINDS,
+  parseChangesViewMessage,
+  type ChangedTableItem,
+  type ChangesHostMessage,
+  type DiffKind,
+} from '../shared/changesProtocol';
 import { changesTitle, type ChangesRequest } from '../core/review/requests';
-import { loadDiffTableSpec, loadTableChanges, pinChanges, pinInputOfPull, type PinInput, type PinnedChanges, type ReviewRunner } from '../core/review/changesPin';
+import {
+  loadDiffTableSpec,
+  loadTableChanges,
+  pinChanges,
+  pinInputOfPull,
+  type PinInput,
+  type PinnedChanges,
+  type ReviewRunner,
+} from '../core/review/changesPin';
 import { DiffPageSource, changedDiffColumns } from '../core/review/diffSource';
 import type { DiffTableSpec } from '../core/review/doltQueries';
 import type { TableChange, TableChangeSummary } from '../core/review/tableChanges';
@@ -80,7 +94,11 @@ export class ChangesPanels implements vscode.Disposable {
 
 function runnerFor(client: Pick<HubClient, 'runSql'>, db: DbRef, timeoutMs: number | undefined): ReviewRunner {
   return (query, opts) =>
-    client.runSql(db, { ref: query.at, q: query.sql, limit: opts.limit, ...(timeoutMs ? { timeoutMs } : {}) }, opts.signal ? { signal: opts.signal } : undefined);
+    client.runSql(
+      db,
+      { ref: query.at, q: query.sql, limit: opts.limit, ...(timeoutMs ? { timeoutMs } : {}) },
+      opts.signal ? { signal: opts.signal } : undefined,
+    );
 }
 
 function itemOf(t: TableChange): ChangedTableItem {
@@ -132,7 +150,12 @@ export class ChangesPanel implements vscode.Disposable {
   ) {
     this.readDb = request.target.db;
     const title = changesTitle(request);
-    this.panel = vscode.window.createWebviewPanel(CHANGES_VIEW_TYPE, title, vscode.ViewColumn.Active, gridWebviewOptions(deps.extensionUri));
+    this.panel = vscode.window.createWebviewPanel(
+      CHANGES_VIEW_TYPE,
+      title,
+      vscode.ViewColumn.Active,
+      gridWebviewOptions(deps.extensionUri),
+    );
     this.panel.webview.html = gridWebviewHtml(this.panel.webview, deps.extensionUri, 'changesView.js', title);
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),
@@ -204,7 +227,8 @@ export class ChangesPanel implements vscode.Disposable {
         tables: this.lastList,
         ...(partial ? { partial } : {}),
       });
-      const first = this.request.table && this.lastList.some((t) => t.table === this.request.table) ? this.request.table : this.lastList[0]?.table;
+      const first =
+        this.request.table && this.lastList.some((t) => t.table === this.request.table) ? this.request.table : this.lastList[0]?.table;
       if (first) await this.select(first);
     } catch (e) {
       if (gen !== this.generation || this.disposed) return;
@@ -281,7 +305,12 @@ export class ChangesPanel implements vscode.Disposable {
       kind: 'paged',
       sourceId,
       columns: source.gridColumns(),
-      target: { hostId: this.request.target.hostId, owner: this.readDb.owner, name: this.readDb.name, ref: `${pinned.pair.from.slice(0, 7)}..${pinned.pair.to.slice(0, 7)}` },
+      target: {
+        hostId: this.request.target.hostId,
+        owner: this.readDb.owner,
+        name: this.readDb.name,
+        ref: `${pinned.pair.from.slice(0, 7)}..${pinned.pair.to.slice(0, 7)}`,
+      },
       commit: pinned.pair.to,
       title: `${table}: ${pinned.pair.from.slice(0, 7)} → ${pinned.pair.to.slice(0, 7)}`,
       pageSize: DEFAULT_PAGE_SIZE,
@@ -289,7 +318,9 @@ export class ChangesPanel implements vscode.Disposable {
       serverSort: false,
       serverFilter: false,
       frozenColumns: source.keyColumns().length,
-      ...(keyed ? { rowsOf: { table, keyColumns: source.keyColumns() } } : { note: 'No primary key on both sides: pages are read by position.' }),
+      ...(keyed
+        ? { rowsOf: { table, keyColumns: source.keyColumns() } }
+        : { note: 'No primary key on both sides: pages are read by position.' }),
     };
     this.output = output;
     this.server = new PageServer({
@@ -323,7 +354,12 @@ export class ChangesPanel implements vscode.Disposable {
           return;
         }
         if (paging.type === 'export.stream' && this.source && this.selected && this.pinned) {
-          await exportDiffRows(this.source, paging.format, `${this.selected}-${this.pinned.pair.from.slice(0, 7)}..${this.pinned.pair.to.slice(0, 7)}`, this.deps.log);
+          await exportDiffRows(
+            this.source,
+            paging.format,
+            `${this.selected}-${this.pinned.pair.from.slice(0, 7)}..${this.pinned.pair.to.slice(0, 7)}`,
+            this.deps.log,
+          );
         }
         return;
       }
@@ -392,4 +428,3 @@ export class ChangesPanel implements vscode.Disposable {
     this.panel.dispose();
   }
 }
-

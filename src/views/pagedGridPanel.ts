@@ -43,7 +43,12 @@ export class PagedGridPanel implements vscode.Disposable {
     private readonly log: Logger,
     opts: PagedGridPanelOptions,
   ) {
-    this.panel = vscode.window.createWebviewPanel(opts.viewType, opts.title, opts.column ?? vscode.ViewColumn.Active, gridWebviewOptions(extensionUri));
+    this.panel = vscode.window.createWebviewPanel(
+      opts.viewType,
+      opts.title,
+      opts.column ?? vscode.ViewColumn.Active,
+      gridWebviewOptions(extensionUri),
+    );
     this.panel.webview.html = gridWebviewHtml(this.panel.webview, extensionUri, 'resultPanel.js', opts.title);
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)),

@@ -32,7 +32,8 @@ function viewedKey(t: PullTarget): string {
 }
 
 function runnerFor(client: Pick<HubClient, 'runSql'>, db: DbRef): ReviewRunner {
-  return (query, opts) => client.runSql(db, { ref: query.at, q: query.sql, limit: opts.limit }, opts.signal ? { signal: opts.signal } : undefined);
+  return (query, opts) =>
+    client.runSql(db, { ref: query.at, q: query.sql, limit: opts.limit }, opts.signal ? { signal: opts.signal } : undefined);
 }
 
 interface Loaded {
@@ -83,7 +84,9 @@ export class PullChangesSection {
     const run = pinned.readInFork && forkRun ? forkRun : targetRun;
     const summary = await loadTableChanges(pinned.pair, run);
     const fingerprints = new Map<string, string>();
-    await Promise.all(summary.tables.map(async (t) => fingerprints.set(t.table, await tableDiffFingerprint(pinned.pair, t.toTable ?? t.table, run))));
+    await Promise.all(
+      summary.tables.map(async (t) => fingerprints.set(t.table, await tableDiffFingerprint(pinned.pair, t.toTable ?? t.table, run))),
+    );
     // A mark whose diff moved on is cleared, and said so once.
     const marks = this.marks();
     const changedSince = new Set<string>();
@@ -96,7 +99,13 @@ export class PullChangesSection {
       }
     }
     if (dirty) await this.deps.viewed.update(viewedKey(this.target), marks);
-    return { tables: summary.tables, partial: !summary.completeness.complete, fingerprints, changedSince, readInFork: pinned.readInFork ? fork : undefined };
+    return {
+      tables: summary.tables,
+      partial: !summary.completeness.complete,
+      fingerprints,
+      changedSince,
+      readInFork: pinned.readInFork ? fork : undefined,
+    };
   }
 
   private html(): string {
@@ -119,13 +128,19 @@ export class PullChangesSection {
         );
       })
       .join('');
-    const partial = l.partial ? '<p class="warning" role="status">The server returned only part of the list: more tables may have changed.</p>' : '';
-    const fork = l.readInFork ? `<p class="muted">Read in the fork ${escapeHtml(l.readInFork.owner)}/${escapeHtml(l.readInFork.name)}.</p>` : '';
+    const partial = l.partial
+      ? '<p class="warning" role="status">The server returned only part of the list: more tables may have changed.</p>'
+      : '';
+    const fork = l.readInFork
+      ? `<p class="muted">Read in the fork ${escapeHtml(l.readInFork.owner)}/${escapeHtml(l.readInFork.name)}.</p>`
+      : '';
     const body = l.tables.length
       ? `<table class="changes-table"><thead><tr><th>Table</th><th>Added</th><th>Modified</th><th>Removed</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
       : '<p class="muted">No table changed.</p>';
-    return `<h2>Changes <span class="muted" data-viewed-count="">${viewed} of ${l.tables.length} viewed</span></h2>${partial}${fork}${body}` +
-      `<div class="actions"><button type="button" data-changes-table="">Open All Changes</button></div>`;
+    return (
+      `<h2>Changes <span class="muted" data-viewed-count="">${viewed} of ${l.tables.length} viewed</span></h2>${partial}${fork}${body}` +
+      `<div class="actions"><button type="button" data-changes-table="">Open All Changes</button></div>`
+    );
   }
 
   /** Marks a table viewed (with its diff's fingerprint) or not; answers the section's new HTML. */

@@ -52,11 +52,19 @@ export class PullMergePreview {
     this.settled = (async () => {
       let next: MergePreviewState;
       try {
-        const preview = await previewMerge(runOn, { db: this.target.db, fromBranch: pull.from_branch, toBranch: pull.to_branch }, { signal: abort.signal });
+        const preview = await previewMerge(
+          runOn,
+          { db: this.target.db, fromBranch: pull.from_branch, toBranch: pull.to_branch },
+          { signal: abort.signal },
+        );
         next = { kind: 'done', preview, conflicts: [] };
         if (preview.kind === 'ready' && preview.impact.conflictingTables.length > 0) {
           try {
-            next.conflicts = await previewConflictRows(runOn, preview, { pageSize: CONFLICT_ROWS_SHOWN, maxTables: CONFLICT_TABLES_SHOWN, signal: abort.signal });
+            next.conflicts = await previewConflictRows(runOn, preview, {
+              pageSize: CONFLICT_ROWS_SHOWN,
+              maxTables: CONFLICT_TABLES_SHOWN,
+              signal: abort.signal,
+            });
           } catch (e) {
             if (abort.signal.aborted) return;
             next.conflictRowsFailed = e instanceof Error ? e.message : String(e);

@@ -112,12 +112,12 @@ export class PullPanel extends Disposable {
     super();
     const scriptRoot = vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview');
     this.panel = this._register(
-      vscode.window.createWebviewPanel(
-        PULL_VIEW_TYPE,
-        `Pull #${target.pullNumber} · ${target.db.name}`,
-        vscode.ViewColumn.Active,
-        { enableScripts: true, enableCommandUris: false, localResourceRoots: [scriptRoot], retainContextWhenHidden: false },
-      ),
+      vscode.window.createWebviewPanel(PULL_VIEW_TYPE, `Pull #${target.pullNumber} · ${target.db.name}`, vscode.ViewColumn.Active, {
+        enableScripts: true,
+        enableCommandUris: false,
+        localResourceRoots: [scriptRoot],
+        retainContextWhenHidden: false,
+      }),
     );
     this._register(
       this.panel.onDidDispose(() => {
@@ -130,7 +130,11 @@ export class PullPanel extends Disposable {
     this.changes = deps.changes ? new PullChangesSection(target, deps.changes) : undefined;
     if (deps.reviewSql) {
       const sql = deps.reviewSql;
-      const preview = (this.mergePreview = new PullMergePreview(target, (hostId) => sql(hostId), () => this.post({ type: 'section', id: MERGE_PREVIEW_ID, html: preview.html() })));
+      const preview = (this.mergePreview = new PullMergePreview(
+        target,
+        (hostId) => sql(hostId),
+        () => this.post({ type: 'section', id: MERGE_PREVIEW_ID, html: preview.html() }),
+      ));
       this._register({ dispose: () => preview.dispose() });
     }
     this.setDocument();
@@ -181,7 +185,10 @@ export class PullPanel extends Disposable {
     try {
       const [pull, comments] = await Promise.all([client.getPull(db, pullNumber), client.listPullComments(db, pullNumber)]);
       const webUrl = this.deps.webUrl(this.target);
-      this.content = renderPullContent({ db, pull, comments, now: new Date(), images: this.images, ...(webUrl ? { webUrl } : {}) }, this.md);
+      this.content = renderPullContent(
+        { db, pull, comments, now: new Date(), images: this.images, ...(webUrl ? { webUrl } : {}) },
+        this.md,
+      );
       this.panel.title = `#${pull.pull_number} ${pull.title}`;
       if (this.changes) void this.loadChanges(pull);
       this.mergePreview?.update(pull);

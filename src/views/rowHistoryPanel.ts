@@ -24,7 +24,12 @@ export function rowHistoryTitle(req: RowHistoryRequest): string {
 }
 
 /** Opens a panel on the loaded history; returns it (tests read what it shows). */
-export function openRowHistoryPanel(extensionUri: vscode.Uri, log: Logger, req: RowHistoryRequest, loaded: LoadedRowHistory): PagedGridPanel {
+export function openRowHistoryPanel(
+  extensionUri: vscode.Uri,
+  log: Logger,
+  req: RowHistoryRequest,
+  loaded: LoadedRowHistory,
+): PagedGridPanel {
   const title = rowHistoryTitle(req);
   const panel = new PagedGridPanel(extensionUri, log, { viewType: ROW_HISTORY_VIEW_TYPE, title });
   const grid = rowHistoryGrid(loaded);

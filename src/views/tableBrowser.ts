@@ -49,7 +49,10 @@ export class TableBrowser implements vscode.Disposable {
     at: TableAt,
   ) {
     this.at = at;
-    this.panel = new PagedGridPanel(deps.extensionUri, deps.log, { viewType: Notebooks.tableBrowser, title: tableTitle(at.table, at.target.ref) });
+    this.panel = new PagedGridPanel(deps.extensionUri, deps.log, {
+      viewType: Notebooks.tableBrowser,
+      title: tableTitle(at.table, at.target.ref),
+    });
     this.subs.push(
       this.panel.panel.onDidChangeViewState((e) => {
         if (e.webviewPanel.visible) void this.checkMoved();

@@ -41,7 +41,14 @@ document.addEventListener('click', (event) => {
   const target = event.target instanceof Element ? event.target.closest('button') : null;
   if (!target) return;
   const action = target.dataset['action'];
-  if (action === 'merge' || action === 'close' || action === 'reopen' || action === 'refresh' || action === 'openOnWeb' || action === 'loadImages') {
+  if (
+    action === 'merge' ||
+    action === 'close' ||
+    action === 'reopen' ||
+    action === 'refresh' ||
+    action === 'openOnWeb' ||
+    action === 'loadImages'
+  ) {
     vscode.postMessage({ type: 'action', action });
   } else if (target.dataset['toggle'] === 'edit') {
     const form = editForm();

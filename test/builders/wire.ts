@@ -2,7 +2,18 @@
 // test builders: a test names only the fields it is about, the builder fills the others the API
 // requires with plain defaults, and the compiler checks every field against the wire types. Optional
 // fields stay absent unless given, so a builder adds nothing a test did not ask for.
-import type { Branch, Database, DatabaseRef, Operation, Pull, PullComment, PullSummary, QueryResult, Release, Tag } from '../../src/shared/wire';
+import type {
+  Branch,
+  Database,
+  DatabaseRef,
+  Operation,
+  Pull,
+  PullComment,
+  PullSummary,
+  QueryResult,
+  Release,
+  Tag,
+} from '../../src/shared/wire';
 
 /** A 32-character commit hash in the API's base32 alphabet, distinct per seed. */
 export function aHash(seed: string | number = 0): string {

@@ -25,7 +25,10 @@ describe('contract: HubClient against the hub', function () {
     const created = await alice.createDatabase({ owner: 'alice', name: 'contract', visibility: 'private', description: 'c' });
     assert.equal(created.visibility, 'private');
     assert.equal((await alice.getDatabase({ owner: 'alice', name: 'contract' })).description, 'c');
-    await assert.rejects(anon.getDatabase({ owner: 'alice', name: 'contract' }), (e: unknown) => e instanceof ApiError && e.status === 404 && e.code === 'NOT_FOUND' && !!e.requestId);
+    await assert.rejects(
+      anon.getDatabase({ owner: 'alice', name: 'contract' }),
+      (e: unknown) => e instanceof ApiError && e.status === 404 && e.code === 'NOT_FOUND' && !!e.requestId,
+    );
     await assert.rejects(anon.getCurrentUser(), (e: unknown) => e instanceof ApiError && e.status === 401);
   });
 
@@ -34,7 +37,10 @@ describe('contract: HubClient against the hub', function () {
     assert.equal(first.items.length, 2);
     assert.ok(first.nextPageToken);
     const all = await collectAll((pageToken) => anon.listBranches(prices, { pageToken }));
-    assert.deepEqual(all.map((b) => b.name), ['experiment', 'main', 'more-stores', 'prices-2025', 'supplier-updates', 'vale-rating']);
+    assert.deepEqual(
+      all.map((b) => b.name),
+      ['experiment', 'main', 'more-stores', 'prices-2025', 'supplier-updates', 'vale-rating'],
+    );
     const b = await alice.createBranch(prices, { name: 'contract-branch', from: { branch: 'main' } });
     assert.match(b.head_commit_sha, /^[0-9a-v]{32}$/);
     const tags = await collectAll((pageToken) => anon.listTags(prices, { pageToken }));
@@ -47,7 +53,10 @@ describe('contract: HubClient against the hub', function () {
     const r = await anon.runSql(prices, { ref: 'main', q: 'SELECT name FROM products WHERE id = 1' });
     assert.equal(r.status, 'success');
     assert.deepEqual(r.rows, [['Apple']]);
-    const long = await anon.runSql(prices, { ref: 'main', q: `SELECT count(*) FROM products WHERE name NOT IN (${Array.from({ length: 900 }, (_, i) => `'x${i}'`).join(',')})` });
+    const long = await anon.runSql(prices, {
+      ref: 'main',
+      q: `SELECT count(*) FROM products WHERE name NOT IN (${Array.from({ length: 900 }, (_, i) => `'x${i}'`).join(',')})`,
+    });
     assert.deepEqual(long.rows, [['5']]);
     const limited = await anon.runSql(prices, { ref: 'main', q: 'SELECT id FROM products', limit: 2, timeoutMs: 5000 });
     assert.equal(limited.status, 'row_limit');
@@ -57,7 +66,12 @@ describe('contract: HubClient against the hub', function () {
     const releases = await collectAll((pageToken) => anon.listReleases(prices, { pageToken }));
     assert.equal(releases[0]?.tag, 'v2');
     const main = (await collectAll((pageToken) => anon.listBranches(prices, { pageToken }))).find((b) => b.name === 'main')!;
-    const rel = await alice.createRelease(prices, { tag: 'contract-rel', title: 'Contract', commit_sha: main.head_commit_sha, create_tag_if_not_exists: true });
+    const rel = await alice.createRelease(prices, {
+      tag: 'contract-rel',
+      title: 'Contract',
+      commit_sha: main.head_commit_sha,
+      create_tag_if_not_exists: true,
+    });
     assert.equal(rel.commit_sha, main.head_commit_sha);
     assert.deepEqual(await anon.listForks({ owner: 'alice', name: 'inventory' }), [{ owner: 'bob', name: 'inventory' }]);
     const ref = await bob.createFork(prices, { owner: 'bob' });
@@ -81,7 +95,10 @@ describe('contract: HubClient against the hub', function () {
     assert.equal((await alice.updatePull(prices, pull.pull_number, { description: 'Edited' })).description, 'Edited');
     const c = await bob.createPullComment(prices, pull.pull_number, { body: 'LGTM' });
     assert.equal(c.author, 'bob');
-    assert.deepEqual((await anon.listPullComments(prices, pull.pull_number)).map((x) => x.body), ['LGTM']);
+    assert.deepEqual(
+      (await anon.listPullComments(prices, pull.pull_number)).map((x) => x.body),
+      ['LGTM'],
+    );
     const op = await alice.waitForOperation(await alice.mergePull(prices, pull.pull_number));
     assert.equal(op.status, 'succeeded');
     assert.equal((await anon.getPull(prices, pull.pull_number)).state, 'merged');

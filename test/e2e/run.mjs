@@ -23,8 +23,13 @@ import { freshWindow } from './lib/window.mjs';
 import { captureGiven, checkGiven, givenKey } from './lib/profile.mjs';
 
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
   '--disable-dev-shm-usage',
 ];
 
@@ -46,7 +51,8 @@ const LANES = Math.max(1, Math.floor(Number(process.env.E2E_LANES) || availableP
  * sets it. It only lengthens waits for things that do happen: a bug that never shows the
  * expected thing still fails, just later.
  */
-const SCALE = Number(process.env.E2E_TIMEOUT_SCALE) > 0 ? Number(process.env.E2E_TIMEOUT_SCALE) : 1 + (STRESS + LANES - 1) / availableParallelism();
+const SCALE =
+  Number(process.env.E2E_TIMEOUT_SCALE) > 0 ? Number(process.env.E2E_TIMEOUT_SCALE) : 1 + (STRESS + LANES - 1) / availableParallelism();
 /** A failed scenario is run once more, alone (E2E_RETRIES=0 turns that off). */
 const RETRIES = process.env.E2E_RETRIES === '0' ? 0 : 1;
 
@@ -57,14 +63,23 @@ function withTimeout(promise, ms, what) {
   let timer;
   return Promise.race([
     promise.finally(() => clearTimeout(timer)),
-    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1000} s`)), ms); }),
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1000} s`)), ms);
+    }),
   ]);
 }
 
 async function loadScenarios() {
   const only = process.env.E2E_ONLY;
-  const files = readdirSync(SCENARIO_DIR).filter((f) => /^\d+-.+\.mjs$/.test(f)).sort();
-  const wanted = only ? only.split(',').map((x) => x.trim()).filter(Boolean) : [];
+  const files = readdirSync(SCENARIO_DIR)
+    .filter((f) => /^\d+-.+\.mjs$/.test(f))
+    .sort();
+  const wanted = only
+    ? only
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : [];
   // A number names a prefix ("01" must not pick "45-sign-in-on-401"); other text any part of the name.
   const picks = (f, w) => (/^\d+$/.test(w) ? f.startsWith(`${w}-`) : f.includes(w));
   const chosen = only ? files.filter((f) => wanted.some((w) => picks(f, w))) : files;
@@ -80,7 +95,14 @@ async function loadScenarios() {
       throw new Error(`${file}: 'expectedErrors' must be an array of RegExp`);
     }
     checkGiven(mod.given, file);
-    out.push({ id: file.replace(/\.mjs$/, ''), name: mod.name, run: mod.run, given: mod.given, timeout: mod.timeout ?? DEFAULT_SCENARIO_TIMEOUT, expectedErrors });
+    out.push({
+      id: file.replace(/\.mjs$/, ''),
+      name: mod.name,
+      run: mod.run,
+      given: mod.given,
+      timeout: mod.timeout ?? DEFAULT_SCENARIO_TIMEOUT,
+      expectedErrors,
+    });
   }
   return out;
 }
@@ -93,12 +115,24 @@ async function loadScenarios() {
 async function describeFrames(page, file) {
   const frames = [];
   for (const frame of page.frames()) {
-    const info = await frame.evaluate(async () => ({
-      controller: navigator.serviceWorker?.controller?.scriptURL ?? null,
-      registrations: navigator.serviceWorker ? (await navigator.serviceWorker.getRegistrations()).map((r) => ({ scope: r.scope, active: r.active?.state ?? null, installing: r.installing?.state ?? null, waiting: r.waiting?.state ?? null })) : [],
-      marks: performance.getEntriesByType('mark').map((m) => `${Math.round(m.startTime)} ${m.name}`).filter((m) => /webview|notebook/i.test(m)),
-      readyState: document.readyState,
-    })).catch((e) => ({ error: String(e) }));
+    const info = await frame
+      .evaluate(async () => ({
+        controller: navigator.serviceWorker?.controller?.scriptURL ?? null,
+        registrations: navigator.serviceWorker
+          ? (await navigator.serviceWorker.getRegistrations()).map((r) => ({
+              scope: r.scope,
+              active: r.active?.state ?? null,
+              installing: r.installing?.state ?? null,
+              waiting: r.waiting?.state ?? null,
+            }))
+          : [],
+        marks: performance
+          .getEntriesByType('mark')
+          .map((m) => `${Math.round(m.startTime)} ${m.name}`)
+          .filter((m) => /webview|notebook/i.test(m)),
+        readyState: document.readyState,
+      }))
+      .catch((e) => ({ error: String(e) }));
     frames.push({ url: frame.url().slice(0, 300), ...info });
   }
   writeFileSync(file, `${JSON.stringify(frames, null, 2)}\n`);
@@ -113,8 +147,12 @@ async function main() {
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
     cleanups.length = 0;
   };
-  process.once('SIGINT', () => { cleanup().finally(() => process.exit(130)); });
-  process.once('SIGTERM', () => { cleanup().finally(() => process.exit(143)); });
+  process.once('SIGINT', () => {
+    cleanup().finally(() => process.exit(130));
+  });
+  process.once('SIGTERM', () => {
+    cleanup().finally(() => process.exit(143));
+  });
 
   const stopStress = startStress(STRESS, { log });
   cleanups.push(async () => stopStress());
@@ -141,18 +179,22 @@ async function main() {
     cleanups.push(() => browser.close());
     const laneCount = Math.min(LANES, scenarios.length);
     if (laneCount > 1) log(`${laneCount} lanes: scenarios run side by side, each lane with its own hub and code-server`);
-    const lanes = await Promise.all(Array.from({ length: laneCount }, (_, n) => startLane({
-      n: n + 1,
-      label: laneCount > 1 ? `[${n + 1}] ` : '',
-      toolchain,
-      vsix,
-      hubJs,
-      browser,
-      artifacts: ARTIFACTS,
-      cleanups,
-      hubTemplate: process.env.E2E_HUB_TEMPLATE || undefined,
-      log,
-    })));
+    const lanes = await Promise.all(
+      Array.from({ length: laneCount }, (_, n) =>
+        startLane({
+          n: n + 1,
+          label: laneCount > 1 ? `[${n + 1}] ` : '',
+          toolchain,
+          vsix,
+          hubJs,
+          browser,
+          artifacts: ARTIFACTS,
+          cleanups,
+          hubTemplate: process.env.E2E_HUB_TEMPLATE || undefined,
+          log,
+        }),
+      ),
+    );
 
     /**
      * Brings a new window to the scenario's `given` state: the first time in a lane through the UI
@@ -170,8 +212,13 @@ async function main() {
       if (s.given.signedIn) await ctx.fixture.signedIn(s.given.signedIn);
       if (databases.length) await ctx.fixture.databases(...databases);
       const origin = new URL(lane.vscode.url).origin;
-      lane.givenCopies.set(givenKey(s.given), await captureGiven({ context: lane.context, origin, given: s.given, timeout: Math.round(30_000 * SCALE) }));
-      ctx.log(`given: reached through the UI and copied (${((Date.now() - t0) / 1000).toFixed(1)} s); later scenarios of this lane in this state start from the copy`);
+      lane.givenCopies.set(
+        givenKey(s.given),
+        await captureGiven({ context: lane.context, origin, given: s.given, timeout: Math.round(30_000 * SCALE) }),
+      );
+      ctx.log(
+        `given: reached through the UI and copied (${((Date.now() - t0) / 1000).toFixed(1)} s); later scenarios of this lane in this state start from the copy`,
+      );
     };
 
     /** One attempt of one scenario in a new window of `lane`; resolves the error, if any. */
@@ -199,10 +246,14 @@ async function main() {
           extensionLog: () => logs.extensionLog(),
           log: (m) => lane.log(`  ${s.id}: ${m}`),
         });
-        await withTimeout(Promise.resolve().then(async () => {
-          if (s.given) await reachGiven(lane, s, ctx, copy !== undefined);
-          await s.run(ctx);
-        }), Math.round(s.timeout * SCALE), s.id);
+        await withTimeout(
+          Promise.resolve().then(async () => {
+            if (s.given) await reachGiven(lane, s, ctx, copy !== undefined);
+            await s.run(ctx);
+          }),
+          Math.round(s.timeout * SCALE),
+          s.id,
+        );
       } catch (e) {
         error = e;
       }
@@ -232,15 +283,22 @@ async function main() {
       record.attempts.push({ error, ms, dir });
       const tag = error ? 'FAIL' : n === 1 ? 'ok  ' : 'ok (FLAKY: passed on attempt 2)';
       lane.log(`${tag} ${s.id} — ${s.name} (${(ms / 1000).toFixed(1)} s${n > 1 ? ', alone in a new window' : ''})`);
-      if (error) lane.log(`     ${String(error.stack ?? error).split('\n').join('\n     ')}`);
+      if (error)
+        lane.log(
+          `     ${String(error.stack ?? error)
+            .split('\n')
+            .join('\n     ')}`,
+        );
       if (error && n <= RETRIES) lane.log(`     ${s.id} will be retried once, alone, when the other scenarios are done`);
     };
 
     // Each lane takes the next scenario as soon as it is free.
     const queue = [...results];
-    await Promise.all(lanes.map(async (lane) => {
-      for (let record = queue.shift(); record; record = queue.shift()) await run(lane, record, 1);
-    }));
+    await Promise.all(
+      lanes.map(async (lane) => {
+        for (let record = queue.shift(); record; record = queue.shift()) await run(lane, record, 1);
+      }),
+    );
     // A failed scenario runs once more, alone: nothing else runs beside it, in any lane.
     for (let n = 2; n <= 1 + RETRIES; n++) {
       for (const record of results) if (record.attempts.at(-1).error) await run(lanes[0], record, n);
@@ -266,28 +324,46 @@ function report(results) {
     id: r.s.id,
     name: r.s.name,
     outcome: r.attempts.at(-1).error ? 'failed' : 'flaky',
-    attempts: r.attempts.map((a) => ({ passed: !a.error, seconds: Math.round(a.ms / 100) / 10, error: a.error ? String(a.error.message ?? a.error) : undefined, artifacts: a.dir })),
+    attempts: r.attempts.map((a) => ({
+      passed: !a.error,
+      seconds: Math.round(a.ms / 100) / 10,
+      error: a.error ? String(a.error.message ?? a.error) : undefined,
+      artifacts: a.dir,
+    })),
   });
   const firstFailures = results.filter((r) => r.attempts[0].error);
-  writeFileSync(join(ARTIFACTS, 'flakes.json'), `${JSON.stringify({
-    finishedAt: new Date().toISOString(),
-    seconds: Number(seconds),
-    stress: STRESS,
-    timeoutScale: SCALE,
-    scenarios: results.length,
-    // Every scenario whose first attempt failed: "flaky" when the retry passed, else "failed".
-    firstAttemptFailures: firstFailures.map(entry),
-  }, null, 2)}\n`);
+  writeFileSync(
+    join(ARTIFACTS, 'flakes.json'),
+    `${JSON.stringify(
+      {
+        finishedAt: new Date().toISOString(),
+        seconds: Number(seconds),
+        stress: STRESS,
+        timeoutScale: SCALE,
+        scenarios: results.length,
+        // Every scenario whose first attempt failed: "flaky" when the retry passed, else "failed".
+        firstAttemptFailures: firstFailures.map(entry),
+      },
+      null,
+      2,
+    )}\n`,
+  );
 
   console.log(`\ne2e summary (${seconds} s${STRESS ? `, E2E_STRESS=${STRESS}` : ''}); artifacts in ${ARTIFACTS}`);
-  for (const r of flaky) console.log(`  FLAKY: ${r.s.id} — first attempt failed: ${firstLine(r.attempts[0].error)} (passed alone on attempt 2; see ${r.attempts[0].dir})`);
+  for (const r of flaky)
+    console.log(
+      `  FLAKY: ${r.s.id} — first attempt failed: ${firstLine(r.attempts[0].error)} (passed alone on attempt 2; see ${r.attempts[0].dir})`,
+    );
   for (const r of failed) console.log(`  FAILED: ${r.s.id} — ${firstLine(r.attempts.at(-1).error)}`);
   if (firstFailures.length) console.log(`  first-attempt failures are listed in ${join(ARTIFACTS, 'flakes.json')}`);
   console.log(`${passed.length} passed, ${failed.length} failed`);
   return failed.length ? 1 : 0;
 }
 
-main().then((code) => process.exit(code), (e) => {
-  console.error(`e2e: ${e.stack ?? e}`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(`e2e: ${e.stack ?? e}`);
+    process.exit(1);
+  },
+);

@@ -98,7 +98,9 @@ export async function startHub(opts: StartHubOptions = {}): Promise<HubHandle> {
 /** Serves an existing data folder (e.g. again after kill()). */
 export async function serveHub(dataDir: string, removeOnStop = false, args: string[] = []): Promise<HubHandle> {
   ensureBuilt();
-  const child = spawn(process.execPath, [HUB_JS, 'serve', '--data', dataDir, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [HUB_JS, 'serve', '--data', dataDir, '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -143,7 +145,12 @@ export async function serveHub(dataDir: string, removeOnStop = false, args: stri
         headers['content-type'] = 'application/json';
         body = JSON.stringify(init.json);
       }
-      const res = await fetch(`${url}/api/v2${path}`, { method: init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body, signal: init.signal });
+      const res = await fetch(`${url}/api/v2${path}`, {
+        method: init.method ?? (body !== undefined ? 'POST' : 'GET'),
+        headers,
+        body,
+        signal: init.signal,
+      });
       const text = await res.text();
       let parsed: unknown;
       try {
@@ -170,7 +177,10 @@ export async function serveHub(dataDir: string, removeOnStop = false, args: stri
 }
 
 /** The seed manifest the hub writes into a seeded data folder. */
-export function readSeedManifest(dataDir: string): { users: { username: string; password: string }[]; databases: { owner: string; name: string; visibility: string }[] } {
+export function readSeedManifest(dataDir: string): {
+  users: { username: string; password: string }[];
+  databases: { owner: string; name: string; visibility: string }[];
+} {
   return JSON.parse(readFileSync(join(dataDir, 'seed.json'), 'utf8'));
 }
 

@@ -66,10 +66,13 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     const headers = { ...req.headers };
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
-    const upstream = httpRequest({ host: to.host, port: to.port, method: req.method, path: target.pathname + target.search, headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const upstream = httpRequest(
+      { host: to.host, port: to.port, method: req.method, path: target.pathname + target.search, headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     upstream.on('error', () => {
       res.writeHead(502);
       res.end('bad gateway');

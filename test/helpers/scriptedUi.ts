@@ -29,7 +29,8 @@ export interface Prompt {
  * a confirmation; an action for a message that offers some; undefined dismisses; or a function of
  * the offered labels (and the whole prompt).
  */
-export type Reply = string | readonly string[] | { readonly typed: string } | boolean | undefined | ((labels: string[], prompt: Prompt) => Reply);
+export type Reply =
+  string | readonly string[] | { readonly typed: string } | boolean | undefined | ((labels: string[], prompt: Prompt) => Reply);
 
 /** A queued answer that also checks which kind of prompt it answers. */
 export interface Step {
@@ -148,7 +149,8 @@ export class ScriptedUi implements Ui {
     while (typeof reply === 'function') reply = reply(prompt.labels, prompt);
     if (prompt.kind === 'input' && typeof reply === 'string') {
       const text = reply === '' && prompt.input?.value !== undefined ? prompt.input.value : reply;
-      if (!mayBeInvalid && prompt.input?.validate) assert.equal(prompt.input.validate(text), undefined, `input "${text}" is refused by the box`);
+      if (!mayBeInvalid && prompt.input?.validate)
+        assert.equal(prompt.input.validate(text), undefined, `input "${text}" is refused by the box`);
       return text;
     }
     return reply;
@@ -186,14 +188,21 @@ export class ScriptedUi implements Ui {
 
   async input(options: InputOptions): Promise<string | undefined> {
     this.inputs.push(options);
-    const reply = this.reply({ kind: 'input', title: options.prompt ? `${options.title}: ${options.prompt}` : options.title, items: [], labels: [], input: options });
+    const reply = this.reply({
+      kind: 'input',
+      title: options.prompt ? `${options.title}: ${options.prompt}` : options.title,
+      items: [],
+      labels: [],
+      input: options,
+    });
     return reply === undefined ? undefined : String(reply);
   }
 
   async info(message: string, ...actions: string[]): Promise<string | undefined> {
     this.infos.push(message);
     if (actions.length === 0) return undefined;
-    if (this.options.answerMessages === false || this.byTitle) return this.infoAnswer !== undefined && actions.includes(this.infoAnswer) ? this.infoAnswer : undefined;
+    if (this.options.answerMessages === false || this.byTitle)
+      return this.infoAnswer !== undefined && actions.includes(this.infoAnswer) ? this.infoAnswer : undefined;
     const reply = this.reply({ kind: 'infoAction', title: message, items: [], labels: actions });
     return reply === undefined ? undefined : String(reply);
   }

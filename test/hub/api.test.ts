@@ -54,7 +54,10 @@ describe('hub API: envelope, errors, auth, pagination, databases', function () {
     const wrongType = await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 5, visibility: 'public' } });
     assertProblem(wrongType, 400, 'VALIDATION_FAILED');
     assert.match(wrongType.body.detail, /"name"/);
-    const unknown = await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'x1', visibility: 'public', color: 'red' } });
+    const unknown = await hub.fetch('/databases', {
+      user: 'alice',
+      json: { owner: 'alice', name: 'x1', visibility: 'public', color: 'red' },
+    });
     assertProblem(unknown, 400, 'VALIDATION_FAILED');
     assert.match(unknown.body.detail, /"color"/);
     const badName = await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: '-bad', visibility: 'public' } });
@@ -68,20 +71,41 @@ describe('hub API: envelope, errors, auth, pagination, databases', function () {
   });
 
   it('creates a database (201), refuses a duplicate (409), and lets org roles decide', async () => {
-    const r = await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'fresh_db', description: 'Fresh', visibility: 'public' } });
+    const r = await hub.fetch('/databases', {
+      user: 'alice',
+      json: { owner: 'alice', name: 'fresh_db', description: 'Fresh', visibility: 'public' },
+    });
     assert.equal(r.status, 201);
     assert.deepEqual(
       { owner: r.body.data.owner, name: r.body.data.name, description: r.body.data.description, visibility: r.body.data.visibility },
       { owner: 'alice', name: 'fresh_db', description: 'Fresh', visibility: 'public' },
     );
     const branches = await hub.fetch('/databases/alice/fresh_db/branches');
-    assert.deepEqual(branches.body.data.map((b: any) => b.name), ['main']);
-    assertProblem(await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'fresh_db', visibility: 'public' } }), 409, 'CONFLICT');
+    assert.deepEqual(
+      branches.body.data.map((b: any) => b.name),
+      ['main'],
+    );
+    assertProblem(
+      await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'fresh_db', visibility: 'public' } }),
+      409,
+      'CONFLICT',
+    );
     assertProblem(await hub.fetch('/databases', { json: { owner: 'alice', name: 'anon', visibility: 'public' } }), 401, 'UNAUTHENTICATED');
-    assertProblem(await hub.fetch('/databases', { user: 'bob', json: { owner: 'alice', name: 'bobs', visibility: 'public' } }), 403, 'PERMISSION_DENIED');
+    assertProblem(
+      await hub.fetch('/databases', { user: 'bob', json: { owner: 'alice', name: 'bobs', visibility: 'public' } }),
+      403,
+      'PERMISSION_DENIED',
+    );
     // acme: bob is a writer (may create), carol a reader (may not).
-    assert.equal((await hub.fetch('/databases', { user: 'bob', json: { owner: 'acme', name: 'bob_made', visibility: 'private' } })).status, 201);
-    assertProblem(await hub.fetch('/databases', { user: 'carol', json: { owner: 'acme', name: 'carol_made', visibility: 'public' } }), 403, 'PERMISSION_DENIED');
+    assert.equal(
+      (await hub.fetch('/databases', { user: 'bob', json: { owner: 'acme', name: 'bob_made', visibility: 'private' } })).status,
+      201,
+    );
+    assertProblem(
+      await hub.fetch('/databases', { user: 'carol', json: { owner: 'acme', name: 'carol_made', visibility: 'public' } }),
+      403,
+      'PERMISSION_DENIED',
+    );
   });
 
   it('hides private databases from outsiders with 404 and shows them to members', async () => {
@@ -99,10 +123,22 @@ describe('hub API: envelope, errors, auth, pagination, databases', function () {
     assertProblem(await hub.fetch('/user'), 401, 'UNAUTHENTICATED');
     assertProblem(await hub.fetch('/user', { authorization: 'Bearer not-a-real-token' }), 401, 'UNAUTHENTICATED');
     assertProblem(await hub.fetch('/databases/alice/prices', { authorization: 'Basic abc' }), 401, 'UNAUTHENTICATED');
-    assertProblem(await hub.fetch('/databases/alice/prices/branches', { json: { name: 'x', from: { branch: 'main' } } }), 401, 'UNAUTHENTICATED');
-    assertProblem(await hub.fetch('/databases/alice/prices/branches', { user: 'bob', json: { name: 'x', from: { branch: 'main' } } }), 403, 'PERMISSION_DENIED');
+    assertProblem(
+      await hub.fetch('/databases/alice/prices/branches', { json: { name: 'x', from: { branch: 'main' } } }),
+      401,
+      'UNAUTHENTICATED',
+    );
+    assertProblem(
+      await hub.fetch('/databases/alice/prices/branches', { user: 'bob', json: { name: 'x', from: { branch: 'main' } } }),
+      403,
+      'PERMISSION_DENIED',
+    );
     // carol reads acme/warehouse but cannot write to it
-    assertProblem(await hub.fetch('/databases/acme/warehouse/branches', { user: 'carol', json: { name: 'x', from: { branch: 'main' } } }), 403, 'PERMISSION_DENIED');
+    assertProblem(
+      await hub.fetch('/databases/acme/warehouse/branches', { user: 'carol', json: { name: 'x', from: { branch: 'main' } } }),
+      403,
+      'PERMISSION_DENIED',
+    );
   });
 
   it('returns the authenticated user without internal fields', async () => {
@@ -141,7 +177,9 @@ describe('hub API: envelope, errors, auth, pagination, databases', function () {
     const first = await hub.fetch('/databases/alice/prices/branches');
     const good = first.body.meta.next_page_token as string;
     const [payload, mac] = good.split('.');
-    const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload as string, 'base64url').toString()), o: 0 })).toString('base64url');
+    const forgedPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload as string, 'base64url').toString()), o: 0 }),
+    ).toString('base64url');
     assertProblem(await hub.fetch(`/databases/alice/prices/branches?page_token=${forgedPayload}.${mac}`), 400, 'VALIDATION_FAILED');
     assertProblem(await hub.fetch('/databases/alice/prices/branches?page_token=garbage'), 400, 'VALIDATION_FAILED');
     // A token for another list is refused too.

@@ -31,11 +31,14 @@ describe('the Changes view through the hub (pinned pair, table list, paged diff)
 
   const send = (db: string, ref: string, q: string, limit = 10000): Promise<QueryResult> => hubSql(() => hub, db).query(q, ref, limit);
   /** The runner the view uses, bound to one database; `cap` plays a server with a lower row cap. */
-  const runner = (db: string, cap = Infinity, log?: string[]): ReviewRunner => async (q, opts) => {
-    log?.push(q.sql);
-    return send(db, q.at, q.sql, Math.min(opts.limit, cap));
-  };
-  const plainLog = async (ref: string, db = PRICES): Promise<string[]> => (await send(db, ref, 'SELECT commit_hash FROM dolt_log')).rows.map((r) => r[0] as string);
+  const runner =
+    (db: string, cap = Infinity, log?: string[]): ReviewRunner =>
+    async (q, opts) => {
+      log?.push(q.sql);
+      return send(db, q.at, q.sql, Math.min(opts.limit, cap));
+    };
+  const plainLog = async (ref: string, db = PRICES): Promise<string[]> =>
+    (await send(db, ref, 'SELECT commit_hash FROM dolt_log')).rows.map((r) => r[0] as string);
   const branchHead = async (name: string, db = PRICES): Promise<string> => {
     const list = (await hub.fetch(`/databases/${db}/branches`, { user: 'alice' })).body.data as { name: string; head_commit_sha: string }[];
     return list.find((b) => b.name === name)!.head_commit_sha;
@@ -52,7 +55,12 @@ describe('the Changes view through the hub (pinned pair, table list, paged diff)
     return new Map(d.rows.map((r) => [String(r[cols.indexOf(key)]), Object.fromEntries(cols.map((c, i) => [c, r[i] ?? null]))]));
   };
   /** Per key: the kind of change between two plain reads (columns one side lacks read NULL). */
-  const expectedChanges = async (table: string, from: string, to: string, db = PRICES): Promise<Map<string, { kind: RowDiffKind; from?: Row; to?: Row }>> => {
+  const expectedChanges = async (
+    table: string,
+    from: string,
+    to: string,
+    db = PRICES,
+  ): Promise<Map<string, { kind: RowDiffKind; from?: Row; to?: Row }>> => {
     const a = (await tableAt(table, from, db)) ?? new Map<string, Row>();
     const b = (await tableAt(table, to, db)) ?? new Map<string, Row>();
     const out = new Map<string, { kind: RowDiffKind; from?: Row; to?: Row }>();
@@ -61,7 +69,8 @@ describe('the Changes view through the hub (pinned pair, table list, paged diff)
       const t = b.get(key);
       if (f && !t) out.set(key, { kind: 'removed', from: f });
       else if (!f && t) out.set(key, { kind: 'added', to: t });
-      else if ([...new Set([...Object.keys(f!), ...Object.keys(t!)])].some((c) => norm(f![c]) !== norm(t![c]))) out.set(key, { kind: 'modified', from: f!, to: t! });
+      else if ([...new Set([...Object.keys(f!), ...Object.keys(t!)])].some((c) => norm(f![c]) !== norm(t![c])))
+        out.set(key, { kind: 'modified', from: f!, to: t! });
     }
     return out;
   };
@@ -104,7 +113,11 @@ describe('the Changes view through the hub (pinned pair, table list, paged diff)
         if (page.end || page.rows.length < 2) break;
       }
       const keys = [...expected.keys()].sort((a, b) => Number(a) - Number(b));
-      assert.deepEqual(got.map((g) => g.key), keys, change.table);
+      assert.deepEqual(
+        got.map((g) => g.key),
+        keys,
+        change.table,
+      );
       const cols = source.gridColumns().map((c) => c.name);
       for (const g of got) {
         const e = expected.get(g.key)!;
@@ -132,9 +145,18 @@ describe('the Changes view through the hub (pinned pair, table list, paged diff)
     const sql: string[] = [];
     const onlyAdded = new DiffPageSource({ pair: pinned.pair, spec, run: runner(PRICES, Infinity, sql), kinds: ['added', 'removed'] });
     const page = await onlyAdded.read(0, 100, { sort: [], filters: [] }, signal);
-    assert.deepEqual(page.kinds!.slice().sort(), [...expected.values()].filter((e) => e.kind !== 'modified').map((e) => e.kind).sort());
+    assert.deepEqual(
+      page.kinds!.slice().sort(),
+      [...expected.values()]
+        .filter((e) => e.kind !== 'modified')
+        .map((e) => e.kind)
+        .sort(),
+    );
     assert.match(sql[0]!, /diff_type IN \('added', 'removed'\)/);
-    assert.equal(await onlyAdded.count({ sort: [], filters: [] }, signal), [...expected.values()].filter((e) => e.kind !== 'modified').length);
+    assert.equal(
+      await onlyAdded.count({ sort: [], filters: [] }, signal),
+      [...expected.values()].filter((e) => e.kind !== 'modified').length,
+    );
     // A server cap of 1 row per answer: the page is still whole, read on after each cut.
     const capped = new DiffPageSource({ pair: pinned.pair, spec, run: runner(PRICES, 1) });
     const whole = await capped.read(0, 100, { sort: [], filters: [] }, signal);
@@ -147,17 +169,26 @@ describe('the Changes view through the hub (pinned pair, table list, paged diff)
     const change = (await loadTableChanges(pinned.pair, runner(PRICES))).tables[0]!;
     const spec = await loadDiffTableSpec(pinned.pair, change, runner(PRICES));
     const told: string[] = [];
-    const slow: ReviewRunner = async () => ({ status: 'timeout', message: 'query timed out', columns: [], rows: [] }) as unknown as QueryResult;
-    const source = new DiffPageSource({ pair: pinned.pair, spec, run: slow, onPartial: (c) => told.push(c.complete ? 'complete' : c.reason) });
+    const slow: ReviewRunner = async () =>
+      ({ status: 'timeout', message: 'query timed out', columns: [], rows: [] }) as unknown as QueryResult;
+    const source = new DiffPageSource({
+      pair: pinned.pair,
+      spec,
+      run: slow,
+      onPartial: (c) => told.push(c.complete ? 'complete' : c.reason),
+    });
     await assert.rejects(source.read(0, 10, { sort: [], filters: [] }, new AbortController().signal), PartialDiffError);
     assert.deepEqual(told, ['timeout']);
   });
 
-  it('two tags (two dots) pin to the tags\' commits and show the carrot price change old → new', async () => {
+  it("two tags (two dots) pin to the tags' commits and show the carrot price change old → new", async () => {
     const pinned = await pinChanges({ kind: 'refs', from: 'v1', to: 'v2', threeDot: false }, runner(PRICES));
     assert.deepEqual(pinned.pair, { kind: 'twoDot', from: await tagCommit('v1'), to: await tagCommit('v2') });
     const tables = (await loadTableChanges(pinned.pair, runner(PRICES))).tables;
-    assert.deepEqual(tables.map((t) => t.table), ['products']);
+    assert.deepEqual(
+      tables.map((t) => t.table),
+      ['products'],
+    );
     const before = (await tableAt('products', 'v1'))!.get('3')!;
     const after = (await tableAt('products', 'v2'))!.get('3')!;
     const spec = await loadDiffTableSpec(pinned.pair, tables[0]!, runner(PRICES));
@@ -176,7 +207,9 @@ describe('the Changes view through the hub (pinned pair, table list, paged diff)
       const spec = await loadDiffTableSpec(pinned.pair, change, runner(PRICES));
       const expected = await expectedChanges(change.table, pinned.pair.from, pinned.pair.to);
       const changed = new Set<string>();
-      for (const e of expected.values()) if (e.kind === 'modified') for (const c of Object.keys(e.to!)) if (norm(e.from![c] ?? null) !== norm(e.to![c] ?? null)) changed.add(c);
+      for (const e of expected.values())
+        if (e.kind === 'modified')
+          for (const c of Object.keys(e.to!)) if (norm(e.from![c] ?? null) !== norm(e.to![c] ?? null)) changed.add(c);
       const keep = await changedDiffColumns(pinned.pair, spec, runner(PRICES));
       const key = spec.toColumns.filter((c) => c.primaryKey).map((c) => c.name);
       const all = spec.toColumns.map((c) => c.name);
@@ -191,12 +224,19 @@ describe('the Changes view through the hub (pinned pair, table list, paged diff)
     const head = await branchHead('fix-typo', 'bob/inventory');
     const onMain = new Set(await plainLog('main', 'alice/inventory'));
     const base = (await plainLog('fix-typo', 'bob/inventory')).find((h) => onMain.has(h))!;
-    const pinned = await pinChanges({ kind: 'crossForkPull', toBranch: 'main', fromBranch: 'fix-typo' }, runner('alice/inventory'), runner('bob/inventory'));
+    const pinned = await pinChanges(
+      { kind: 'crossForkPull', toBranch: 'main', fromBranch: 'fix-typo' },
+      runner('alice/inventory'),
+      runner('bob/inventory'),
+    );
     assert.deepEqual(pinned.pair, { kind: 'twoDot', from: base, to: head });
     assert.equal(pinned.readInFork, true);
     const tables = (await loadTableChanges(pinned.pair, runner('bob/inventory'))).tables;
     const expected = countsOf(await expectedChanges('stock', base, head, 'bob/inventory'));
-    assert.deepEqual(tables.map((t) => [t.table, t.rows]), [['stock', expected]]);
+    assert.deepEqual(
+      tables.map((t) => [t.table, t.rows]),
+      [['stock', expected]],
+    );
   });
 
   it('the SQL patch pages in statement order and, applied to the old rows, names every changed key', async () => {
@@ -213,7 +253,10 @@ describe('the Changes view through the hub (pinned pair, table list, paged diff)
     assert.equal(pages, expected.size);
     for (const [key, e] of expected) {
       const verb = e.kind === 'added' ? 'INSERT' : e.kind === 'removed' ? 'DELETE' : 'UPDATE';
-      assert.ok(lines.some((l) => l.startsWith(verb) && new RegExp(`\\b${key}\\b`).test(l)), `${verb} of ${key} in\n${text}`);
+      assert.ok(
+        lines.some((l) => l.startsWith(verb) && new RegExp(`\\b${key}\\b`).test(l)),
+        `${verb} of ${key} in\n${text}`,
+      );
     }
   });
 

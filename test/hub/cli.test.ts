@@ -28,7 +28,8 @@ describe('hub CLI: help and refusals', function () {
       const r = await cli(args);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /^Usage: node dist\/hub\.js COMMAND/);
-      for (const command of ['serve', 'user add', 'token create', 'org add', 'seed', 'help']) assert.ok(r.stdout.includes(`hub ${command}`), `usage names 'hub ${command}'`);
+      for (const command of ['serve', 'user add', 'token create', 'org add', 'seed', 'help'])
+        assert.ok(r.stdout.includes(`hub ${command}`), `usage names 'hub ${command}'`);
       assert.equal(r.stderr, '');
     });
   }
@@ -46,7 +47,11 @@ describe('hub CLI: help and refusals', function () {
       // A folder with one database, made through the hub's own API.
       const hub = await startHub({ dataDir: dir, users: ['dora'] });
       try {
-        const res = await hub.fetch('/databases', { user: 'dora', method: 'POST', json: { owner: 'dora', name: 'stuff', visibility: 'public' } });
+        const res = await hub.fetch('/databases', {
+          user: 'dora',
+          method: 'POST',
+          json: { owner: 'dora', name: 'stuff', visibility: 'public' },
+        });
         assert.equal(res.status, 201, res.text);
       } finally {
         await hub.stop({ keep: true });
@@ -59,7 +64,10 @@ describe('hub CLI: help and refusals', function () {
       assert.equal(r.stdout, '');
       const lines = r.stderr.split('\n').filter(Boolean);
       assert.equal(lines.length, 1, `one line, got:\n${r.stderr}`);
-      assert.equal(lines[0], `hub: ${dir} already holds 1 database(s) (dora/stuff); seed an empty folder, or serve this one with 'hub serve --data ${dir}'.`);
+      assert.equal(
+        lines[0],
+        `hub: ${dir} already holds 1 database(s) (dora/stuff); seed an empty folder, or serve this one with 'hub serve --data ${dir}'.`,
+      );
       assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
       assert.deepEqual({ files: files(), state: readFileSync(join(dir, 'hub.json'), 'utf8') }, before, 'the folder is untouched');
     } finally {

@@ -11,13 +11,30 @@ import { rewriteDoltSql } from '../../src/hub/doltSql/rewrite';
 import type { DiffPageRequest, DoltSqlContext } from '../../src/hub/doltSql/common';
 import { EngineCore } from '../../src/hub/engineWorker';
 import { hexToDoltHash } from '../../src/hub/doltHash';
-import { buildChangedColumnsQuery, buildRowDiffCountQuery, buildRowDiffPageQuery, type DiffTableSpec } from '../../src/core/review/doltQueries';
+import {
+  buildChangedColumnsQuery,
+  buildRowDiffCountQuery,
+  buildRowDiffPageQuery,
+  type DiffTableSpec,
+} from '../../src/core/review/doltQueries';
 import { twoDot } from '../../src/core/review/revisions';
 import type { Cell } from '../../src/shared/wire';
 
 const FROM = 'a'.repeat(40);
 const TO = 'b'.repeat(40);
-const COLUMNS = ['to_region', 'to_id', 'to_qty', 'to_commit', 'to_commit_date', 'from_region', 'from_id', 'from_qty', 'from_commit', 'from_commit_date', 'diff_type'];
+const COLUMNS = [
+  'to_region',
+  'to_id',
+  'to_qty',
+  'to_commit',
+  'to_commit_date',
+  'from_region',
+  'from_id',
+  'from_qty',
+  'from_commit',
+  'from_commit_date',
+  'diff_type',
+];
 
 function fakeEngine(): { ctx: DoltSqlContext; asked: DiffPageRequest[] } {
   const asked: DiffPageRequest[] = [];
@@ -37,8 +54,16 @@ function fakeEngine(): { ctx: DoltSqlContext; asked: DiffPageRequest[] } {
 
 const spec: DiffTableSpec = {
   table: 'stock',
-  fromColumns: [{ name: 'region', type: 'text', primaryKey: true }, { name: 'id', type: 'integer', primaryKey: true }, { name: 'qty', type: 'integer', primaryKey: false }],
-  toColumns: [{ name: 'region', type: 'text', primaryKey: true }, { name: 'id', type: 'integer', primaryKey: true }, { name: 'qty', type: 'integer', primaryKey: false }],
+  fromColumns: [
+    { name: 'region', type: 'text', primaryKey: true },
+    { name: 'id', type: 'integer', primaryKey: true },
+    { name: 'qty', type: 'integer', primaryKey: false },
+  ],
+  toColumns: [
+    { name: 'region', type: 'text', primaryKey: true },
+    { name: 'id', type: 'integer', primaryKey: true },
+    { name: 'qty', type: 'integer', primaryKey: false },
+  ],
 };
 const pair = twoDot('main', 'next');
 
@@ -56,23 +81,41 @@ describe('row diff page shapes (served from a copy of the diff)', () => {
     assert.deepEqual(first.req?.shape.orderColumns, ['to_region', 'from_region', 'to_id', 'from_id']);
     assert.equal(first.req?.shape.limit, 501);
     assert.equal(first.req?.shape.cursor, undefined);
-    assert.match(first.sql, /FROM \(SELECT .*hub_diff_cell\(0, "r"\."column1", 0\) AS "to_region".* FROM \(VALUES \(3\), \(4\)\) AS "r"\) AS "dolt_diff" ORDER BY/);
-    assert.match(first.describeSql ?? '', /FROM "dolt_diff_stock"\('a{40}', 'b{40}'\)\) AS "dolt_diff" ORDER BY/, 'the columns are described from the whole diff');
+    assert.match(
+      first.sql,
+      /FROM \(SELECT .*hub_diff_cell\(0, "r"\."column1", 0\) AS "to_region".* FROM \(VALUES \(3\), \(4\)\) AS "r"\) AS "dolt_diff" ORDER BY/,
+    );
+    assert.match(
+      first.describeSql ?? '',
+      /FROM "dolt_diff_stock"\('a{40}', 'b{40}'\)\) AS "dolt_diff" ORDER BY/,
+      'the columns are described from the whole diff',
+    );
 
-    const after = served(buildRowDiffPageQuery(pair, spec, { position: { kind: 'after', key: ['a\\b', '-7'] }, pageSize: 50, kinds: ['added', 'removed'] }).sql);
+    const after = served(
+      buildRowDiffPageQuery(pair, spec, { position: { kind: 'after', key: ['a\\b', '-7'] }, pageSize: 50, kinds: ['added', 'removed'] })
+        .sql,
+    );
     assert.deepEqual(after.req?.shape.kinds, ['added', 'removed']);
     assert.equal(after.req?.shape.cursor?.keys, 2);
     assert.equal(after.req?.shape.cursor?.sql, "(?1 > (CAST(X'615C62' AS CHAR))) OR (?1 = (CAST(X'615C62' AS CHAR)) AND ?2 > (-7))");
 
-    const one = served(buildRowDiffPageQuery(pair, spec, { position: { kind: 'after', key: ['north', '3'] }, pageSize: 5, kinds: ['modified'] }).sql);
+    const one = served(
+      buildRowDiffPageQuery(pair, spec, { position: { kind: 'after', key: ['north', '3'] }, pageSize: 5, kinds: ['modified'] }).sql,
+    );
     assert.deepEqual(one.req?.shape.kinds, ['modified']);
 
     const jump = served(buildRowDiffPageQuery(pair, spec, { position: { kind: 'offset', offset: 1200 }, pageSize: 100 }).sql);
     assert.equal(jump.req?.shape.offset, 1200);
     assert.match(jump.sql, /LIMIT 101 OFFSET 0$/, 'the page starts at the offset, so the query keeps no offset of its own');
 
-    const keyless: DiffTableSpec = { table: 'stock', fromColumns: spec.fromColumns.map((c) => ({ ...c, primaryKey: false })), toColumns: spec.toColumns.map((c) => ({ ...c, primaryKey: false })) };
-    const natural = served(buildRowDiffPageQuery(pair, keyless, { position: { kind: 'offset', offset: 30 }, pageSize: 10, kinds: ['added'] }).sql);
+    const keyless: DiffTableSpec = {
+      table: 'stock',
+      fromColumns: spec.fromColumns.map((c) => ({ ...c, primaryKey: false })),
+      toColumns: spec.toColumns.map((c) => ({ ...c, primaryKey: false })),
+    };
+    const natural = served(
+      buildRowDiffPageQuery(pair, keyless, { position: { kind: 'offset', offset: 30 }, pageSize: 10, kinds: ['added'] }).sql,
+    );
     assert.deepEqual(natural.req?.shape.orderBy, []);
     assert.equal(natural.req?.shape.offset, 30);
   });
@@ -129,7 +172,9 @@ describe('copies of row diffs in an engine worker', function () {
     gen.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
     gen.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO t SELECT i, 'v' || i FROM n");
     gen.exec('CREATE TABLE c (a TEXT NOT NULL, b INTEGER NOT NULL, v TEXT, PRIMARY KEY (a, b))');
-    gen.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400) INSERT INTO c SELECT CASE i % 4 WHEN 0 THEN 'a\\b' WHEN 1 THEN '😀' WHEN 2 THEN 'é' ELSE 'Z' END, i, 'v' FROM n");
+    gen.exec(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400) INSERT INTO c SELECT CASE i % 4 WHEN 0 THEN 'a\\b' WHEN 1 THEN '😀' WHEN 2 THEN 'é' ELSE 'Z' END, i, 'v' FROM n",
+    );
     gen.exec("SELECT dolt_commit('-A', '-m', 'one')");
     gen.exec("UPDATE c SET v = 'w' WHERE b % 3 = 0");
     gen.exec("UPDATE t SET v = v || '!' WHERE id % 2 = 0");
@@ -143,7 +188,17 @@ describe('copies of row diffs in an engine worker', function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const tSpec: DiffTableSpec = { table: 't', fromColumns: [{ name: 'id', type: 'integer', primaryKey: true }, { name: 'v', type: 'text', primaryKey: false }], toColumns: [{ name: 'id', type: 'integer', primaryKey: true }, { name: 'v', type: 'text', primaryKey: false }] };
+  const tSpec: DiffTableSpec = {
+    table: 't',
+    fromColumns: [
+      { name: 'id', type: 'integer', primaryKey: true },
+      { name: 'v', type: 'text', primaryKey: false },
+    ],
+    toColumns: [
+      { name: 'id', type: 'integer', primaryKey: true },
+      { name: 'v', type: 'text', primaryKey: false },
+    ],
+  };
   const run = (from: string, to: string, position: Parameters<typeof buildRowDiffPageQuery>[2]['position']) => {
     const q = buildRowDiffPageQuery(twoDot(from, to), tSpec, { position, pageSize: 100 });
     const r = core.query(db(), { branch: 'main' }, q.sql, 1000, 30_000, 't', { maxBytes: 1 << 24, maxValueBytes: 1 << 20 });
@@ -173,11 +228,23 @@ describe('copies of row diffs in an engine worker', function () {
     const [one, two] = hashes as [string, string, string];
     const cSpec: DiffTableSpec = {
       table: 'c',
-      fromColumns: [{ name: 'a', type: 'text', primaryKey: true }, { name: 'b', type: 'integer', primaryKey: true }, { name: 'v', type: 'text', primaryKey: false }],
-      toColumns: [{ name: 'a', type: 'text', primaryKey: true }, { name: 'b', type: 'integer', primaryKey: true }, { name: 'v', type: 'text', primaryKey: false }],
+      fromColumns: [
+        { name: 'a', type: 'text', primaryKey: true },
+        { name: 'b', type: 'integer', primaryKey: true },
+        { name: 'v', type: 'text', primaryKey: false },
+      ],
+      toColumns: [
+        { name: 'a', type: 'text', primaryKey: true },
+        { name: 'b', type: 'integer', primaryKey: true },
+        { name: 'v', type: 'text', primaryKey: false },
+      ],
     };
-    const query = (sql: string) => core.query(db(), { branch: 'main' }, sql, 1000, 30_000, 't', { maxBytes: 1 << 24, maxValueBytes: 1 << 20 });
-    const wholeQ = buildRowDiffPageQuery(twoDot(one, two), cSpec, { position: { kind: 'first' }, pageSize: 1 }).sql.replace(/ LIMIT \d+$/, '');
+    const query = (sql: string) =>
+      core.query(db(), { branch: 'main' }, sql, 1000, 30_000, 't', { maxBytes: 1 << 24, maxValueBytes: 1 << 20 });
+    const wholeQ = buildRowDiffPageQuery(twoDot(one, two), cSpec, { position: { kind: 'first' }, pageSize: 1 }).sql.replace(
+      / LIMIT \d+$/,
+      '',
+    );
     const whole = query(wholeQ).rows;
     assert.equal(whole.length, 133);
     const before = core.diffCopyStats().copies;

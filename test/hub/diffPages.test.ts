@@ -11,7 +11,15 @@ import init from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import { serveHub, startHub, type HubHandle } from '../helpers/hub';
 import { hubSql } from '../helpers/hubSql';
 import type { Cell, QueryResult } from '../../src/shared/wire';
-import { buildRowDiffCountQuery, buildRowDiffPageQuery, diffKey, rowDiffSelectList, type DiffPagePosition, type DiffTableSpec, type RowDiffKind } from '../../src/core/review/doltQueries';
+import {
+  buildRowDiffCountQuery,
+  buildRowDiffPageQuery,
+  diffKey,
+  rowDiffSelectList,
+  type DiffPagePosition,
+  type DiffTableSpec,
+  type RowDiffKind,
+} from '../../src/core/review/doltQueries';
 import { buildColumnsQuery } from '../../src/core/review/doltQueries';
 import { parseColumns } from '../../src/core/review/rowDiff';
 import { twoDot, type RevisionPair } from '../../src/core/review/revisions';
@@ -34,13 +42,17 @@ async function buildDatabase(): Promise<Uint8Array> {
   db.exec('BEGIN');
   for (const region of REGIONS) {
     for (let id = 1; id <= 30; id++) {
-      db.exec(`INSERT INTO stock VALUES (${lit(region)}, ${id}, ${id * 10}, ${region === 'n' && id === 2 ? 'NULL' : lit(`item ${id}`)}, ${id / 2})`);
+      db.exec(
+        `INSERT INTO stock VALUES (${lit(region)}, ${id}, ${id * 10}, ${region === 'n' && id === 2 ? 'NULL' : lit(`item ${id}`)}, ${id / 2})`,
+      );
     }
   }
   // Integers past 2^53, negative and fractional reals, text with a NUL and with an emoji.
   for (let id = 1; id <= 120; id++) {
     const name = id % 9 === 0 ? `'name' || char(0) || '${id}'` : `'name ${id} 😀'`;
-    db.exec(`INSERT INTO flat VALUES (${id}, ${name}, ${id}.25, ${id % 10 === 0 ? 'NULL' : `x'00ff${(id % 256).toString(16).padStart(2, '0')}'`}, ${9007199254740993n + BigInt(id) * (id % 2 ? 1n : -1n)}, ${id % 3 ? -id / 8 : 2})`);
+    db.exec(
+      `INSERT INTO flat VALUES (${id}, ${name}, ${id}.25, ${id % 10 === 0 ? 'NULL' : `x'00ff${(id % 256).toString(16).padStart(2, '0')}'`}, ${9007199254740993n + BigInt(id) * (id % 2 ? 1n : -1n)}, ${id % 3 ? -id / 8 : 2})`,
+    );
   }
   for (let i = 1; i <= 40; i++) db.exec(`INSERT INTO notes VALUES ('note ${i}', ${i})`);
   db.exec('COMMIT');
@@ -51,7 +63,8 @@ async function buildDatabase(): Promise<Uint8Array> {
   db.exec('DELETE FROM stock WHERE id % 7 = 0');
   db.exec('UPDATE stock SET qty = qty + 1 WHERE id % 3 = 0');
   db.exec(`UPDATE stock SET label = NULL WHERE id = 5`);
-  for (const region of REGIONS) for (let id = 31; id <= 33; id++) db.exec(`INSERT INTO stock VALUES (${lit(region)}, ${id}, ${id}, 'new ${id}', 1.5)`);
+  for (const region of REGIONS)
+    for (let id = 31; id <= 33; id++) db.exec(`INSERT INTO stock VALUES (${lit(region)}, ${id}, ${id}, 'new ${id}', 1.5)`);
   db.exec(`INSERT INTO stock VALUES ('mid', 1, 5, 'brand new', 2.0)`);
   db.exec('DELETE FROM flat WHERE id % 11 = 0');
   db.exec('UPDATE flat SET price = price + 0.5 WHERE id % 4 = 0');
@@ -77,7 +90,9 @@ async function buildDatabase(): Promise<Uint8Array> {
  * (the hub's existing behaviour, the same with or without pages); plain reads are compared by value.
  */
 function numbersAsValues(rows: Cell[][]): (Cell | number)[][] {
-  return rows.map((r) => r.map((v) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) && Math.abs(Number(v)) < 2 ** 53 ? Number(v) : v)));
+  return rows.map((r) =>
+    r.map((v) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) && Math.abs(Number(v)) < 2 ** 53 ? Number(v) : v)),
+  );
 }
 
 describe('row diff pages through the hub (served from a copy of the diff)', function () {
@@ -87,11 +102,16 @@ describe('row diff pages through the hub (served from a copy of the diff)', func
   let pair: RevisionPair;
   const sql = hubSql(() => hub, DB);
   const head = async (branch: string): Promise<string> =>
-    ((await hub.fetch(`/databases/${DB}/branches`, { user: 'alice' })).body.data as { name: string; head_commit_sha: string }[]).find((b) => b.name === branch)!.head_commit_sha;
+    ((await hub.fetch(`/databases/${DB}/branches`, { user: 'alice' })).body.data as { name: string; head_commit_sha: string }[]).find(
+      (b) => b.name === branch,
+    )!.head_commit_sha;
 
   before(async function () {
     const first = await startHub({ users: ['alice'] });
-    assert.equal((await first.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'diffs', visibility: 'private' } })).status, 201);
+    assert.equal(
+      (await first.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'diffs', visibility: 'private' } })).status,
+      201,
+    );
     await first.stop({ keep: true });
     writeFileSync(join(first.dataDir, 'databases', 'alice', 'diffs.db'), await buildDatabase());
     hub = await serveHub(first.dataDir, true);
@@ -116,7 +136,12 @@ describe('row diff pages through the hub (served from a copy of the diff)', func
     return sql.ok(q.sql.replace(/ LIMIT \d+$/, ''), q.at);
   };
   /** Every row, page by page as the view reads: keyset after the last row, or by offset. */
-  const paged = async (spec: DiffTableSpec, pageSize: number, by: 'keyset' | 'offset', kinds?: RowDiffKind[]): Promise<{ rows: Cell[][]; columns: QueryResult['columns'][] }> => {
+  const paged = async (
+    spec: DiffTableSpec,
+    pageSize: number,
+    by: 'keyset' | 'offset',
+    kinds?: RowDiffKind[],
+  ): Promise<{ rows: Cell[][]; columns: QueryResult['columns'][] }> => {
     const key = diffKey(spec);
     const rows: Cell[][] = [];
     const columns: QueryResult['columns'][] = [];
@@ -129,7 +154,10 @@ describe('row diff pages through the hub (served from a copy of the diff)', func
       if (d.rows.length <= pageSize) return { rows, columns };
       const last = got[got.length - 1]!;
       const names = d.columns.map((c) => c.name);
-      position = by === 'offset' ? { kind: 'offset', offset: rows.length } : { kind: 'after', key: key.map((k) => last[names.indexOf(`to_${k.name}`)] ?? last[names.indexOf(`from_${k.name}`)] ?? null) };
+      position =
+        by === 'offset'
+          ? { kind: 'offset', offset: rows.length }
+          : { kind: 'after', key: key.map((k) => last[names.indexOf(`to_${k.name}`)] ?? last[names.indexOf(`from_${k.name}`)] ?? null) };
     }
     throw new Error('too many pages');
   };
@@ -143,7 +171,12 @@ describe('row diff pages through the hub (served from a copy of the diff)', func
       const d = await sql.ok(`SELECT *${blobs.map((b) => `, hex(\`${b}\`)`).join('')} FROM \`${spec.table}\``, at);
       const names = d.columns.map((c) => c.name);
       const width = spec.fromColumns.length;
-      return new Map(d.rows.map((r) => [JSON.stringify(keyCols.map((k) => r[names.indexOf(k)])), { shown: spec.fromColumns.map((c) => r[names.indexOf(c.name)] ?? null), hexes: r.slice(width) }]));
+      return new Map(
+        d.rows.map((r) => [
+          JSON.stringify(keyCols.map((k) => r[names.indexOf(k)])),
+          { shown: spec.fromColumns.map((c) => r[names.indexOf(c.name)] ?? null), hexes: r.slice(width) },
+        ]),
+      );
     };
     const before = await read((pair as { from: string }).from);
     const after = await read((pair as { to: string }).to);
@@ -153,10 +186,16 @@ describe('row diff pages through the hub (served from a copy of the diff)', func
       const f = before.get(k);
       const t = after.get(k);
       if (f && t && JSON.stringify(f) === JSON.stringify(t)) continue;
-      out.push({ key: JSON.parse(k), row: [f && t ? 'modified' : f ? 'removed' : 'added', ...(f?.shown ?? nulls), ...(t?.shown ?? nulls)] });
+      out.push({
+        key: JSON.parse(k),
+        row: [f && t ? 'modified' : f ? 'removed' : 'added', ...(f?.shown ?? nulls), ...(t?.shown ?? nulls)],
+      });
     }
     // Key order as SQLite sorts it: text by UTF-8 bytes, numbers as numbers.
-    const cmp = (a: Cell, b: Cell): number => (/^\d+$/.test(String(a)) && /^\d+$/.test(String(b)) ? Number(a) - Number(b) : Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b))));
+    const cmp = (a: Cell, b: Cell): number =>
+      /^\d+$/.test(String(a)) && /^\d+$/.test(String(b))
+        ? Number(a) - Number(b)
+        : Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b)));
     out.sort((x, y) => x.key.map((v, i) => cmp(v, y.key[i] ?? null)).find((c) => c !== 0) ?? 0);
     return out.map((o) => o.row);
   };
@@ -193,7 +232,10 @@ describe('row diff pages through the hub (served from a copy of the diff)', func
     const spec = await specOf('stock');
     const all = (await whole(spec)).rows;
     const names = (await whole(spec)).columns.map((c) => c.name);
-    const keyOf = (r: Cell[]): Cell[] => [r[names.indexOf('to_region')] ?? r[names.indexOf('from_region')] ?? null, r[names.indexOf('to_id')] ?? r[names.indexOf('from_id')] ?? null];
+    const keyOf = (r: Cell[]): Cell[] => [
+      r[names.indexOf('to_region')] ?? r[names.indexOf('from_region')] ?? null,
+      r[names.indexOf('to_id')] ?? r[names.indexOf('from_id')] ?? null,
+    ];
     const after = async (key: Cell[], size = 5) => (await page(spec, { kind: 'after', key }, size)).rows;
     const first = keyOf(all[0]!);
     const last = keyOf(all[all.length - 1]!);
@@ -222,7 +264,10 @@ describe('row diff pages through the hub (served from a copy of the diff)', func
     const all = await whole(spec);
     assert.deepEqual(numbersAsValues(all.rows), numbersAsValues(await expected(spec)));
     assert.deepEqual((await paged(spec, 13, 'keyset')).rows, all.rows);
-    assert.deepEqual((await paged(spec, 13, 'keyset', ['modified'])).rows, all.rows.filter((r) => r[0] === 'modified'));
+    assert.deepEqual(
+      (await paged(spec, 13, 'keyset', ['modified'])).rows,
+      all.rows.filter((r) => r[0] === 'modified'),
+    );
   });
 
   it('a keyless table pages by offset in the diff’s own order, and the counts are the rows of each kind', async () => {
@@ -231,7 +276,10 @@ describe('row diff pages through the hub (served from a copy of the diff)', func
     const all = await whole(spec);
     assert.equal(all.rows.length, 8 + 6, 'every fifth note removed, six added');
     assert.deepEqual((await paged(spec, 3, 'offset')).rows, all.rows);
-    assert.deepEqual((await paged(spec, 2, 'offset', ['added'])).rows, all.rows.filter((r) => r[0] === 'added'));
+    assert.deepEqual(
+      (await paged(spec, 2, 'offset', ['added'])).rows,
+      all.rows.filter((r) => r[0] === 'added'),
+    );
     const counts = buildRowDiffCountQuery(pair, 'notes');
     const c = await sql.ok(counts.sql, counts.at);
     assert.deepEqual(Object.fromEntries(c.rows.map((r) => [r[0], Number(r[1])])), { added: 6, removed: 8 });
@@ -247,7 +295,10 @@ describe('row diff pages through the hub (served from a copy of the diff)', func
       const now = await paged(spec, 10, 'keyset');
       assert.deepEqual(now.rows, (await whole(spec)).rows);
       assert.deepEqual(numbersAsValues(now.rows), numbersAsValues(await expected(spec)));
-      assert.ok(now.rows.some((r) => r.includes('renamed')), 'the newer diff shows the renamed row');
+      assert.ok(
+        now.rows.some((r) => r.includes('renamed')),
+        'the newer diff shows the renamed row',
+      );
     } finally {
       pair = old;
     }

@@ -31,7 +31,8 @@ describe('hub Dolt SQL', function () {
   after(async () => hub?.stop());
 
   const { query, ok } = hubSql(() => hub, DB);
-  const objects = (d: Result): Record<string, Cell>[] => d.rows.map((r) => Object.fromEntries(d.columns.map((c, i) => [c.name, r[i] ?? null])));
+  const objects = (d: Result): Record<string, Cell>[] =>
+    d.rows.map((r) => Object.fromEntries(d.columns.map((c, i) => [c.name, r[i] ?? null])));
 
   // ---- independent facts, from plain reads and the REST API
 
@@ -51,7 +52,8 @@ describe('hub Dolt SQL', function () {
     return { columns: d.columns.map((c) => c.name), rows: new Map(objects(d).map((r) => [String(r[d.columns[0]!.name]), r])) };
   };
   /** Commits reachable from a ref, newest first, from the plain dolt_log table read at that ref. */
-  const logAt = async (ref: string): Promise<string[]> => (await ok('SELECT commit_hash FROM dolt_log', ref)).rows.map((r) => r[0] as string);
+  const logAt = async (ref: string): Promise<string[]> =>
+    (await ok('SELECT commit_hash FROM dolt_log', ref)).rows.map((r) => r[0] as string);
   /** The newest commit of `b`'s history that is also in `a`'s: the merge base of these linear branches. */
   const mergeBaseOf = async (a: string, b: string): Promise<string> => {
     const inA = new Set(await logAt(a));
@@ -85,12 +87,19 @@ describe('hub Dolt SQL', function () {
     for (const e of expected) {
       const r = byKey.get(e.key)!;
       assert.equal(r['diff_type'], e.type, `diff_type of ${e.key}`);
-      for (const [side, values] of [['from', e.from], ['to', e.to]] as const) {
+      for (const [side, values] of [
+        ['from', e.from],
+        ['to', e.to],
+      ] as const) {
         for (const col of Object.keys(e.from ?? e.to ?? {})) {
           // Numbers compare as numbers (a decimal's scale is presentation).
           const want = values ? values[col] : null;
           const got = r[`${side}_${col}`];
-          assert.equal(got === null ? null : String(Number.isNaN(Number(got)) ? got : Number(got)), want === null || want === undefined ? null : String(Number.isNaN(Number(want)) ? want : Number(want)), `${side}_${col} of ${e.key}`);
+          assert.equal(
+            got === null ? null : String(Number.isNaN(Number(got)) ? got : Number(got)),
+            want === null || want === undefined ? null : String(Number.isNaN(Number(want)) ? want : Number(want)),
+            `${side}_${col} of ${e.key}`,
+          );
         }
       }
       assert.equal(r['from_commit'], fromHash);
@@ -101,7 +110,11 @@ describe('hub Dolt SQL', function () {
   // ---- the seed really is worth reviewing
 
   it('seeds an open pull spanning two tables with every kind of row change, and one that conflicts', async () => {
-    const pulls = (await hub.fetch(`/databases/${DB}/pulls`, { user: 'alice' })).body.data as { pull_number: number; title: string; state: string }[];
+    const pulls = (await hub.fetch(`/databases/${DB}/pulls`, { user: 'alice' })).body.data as {
+      pull_number: number;
+      title: string;
+      state: string;
+    }[];
     const byNumber = new Map(pulls.map((p) => [p.pull_number, p]));
     assert.equal(byNumber.get(1)?.title, 'Add the 2025 prices');
     assert.equal(byNumber.get(4)?.title, 'Update suppliers and the catalogue');
@@ -114,12 +127,19 @@ describe('hub Dolt SQL', function () {
     }
     // Both sides changed supplier 1's rating since they parted.
     const vbase = await mergeBaseOf('main', 'vale-rating');
-    const [b, ours, theirs] = await Promise.all([tableAt('suppliers', vbase), tableAt('suppliers', 'main'), tableAt('suppliers', 'vale-rating')]);
+    const [b, ours, theirs] = await Promise.all([
+      tableAt('suppliers', vbase),
+      tableAt('suppliers', 'main'),
+      tableAt('suppliers', 'vale-rating'),
+    ]);
     assert.notEqual(ours.rows.get('1')!['rating'], b.rows.get('1')!['rating']);
     assert.notEqual(theirs.rows.get('1')!['rating'], b.rows.get('1')!['rating']);
     assert.notEqual(ours.rows.get('1')!['rating'], theirs.rows.get('1')!['rating']);
     // A schema change on main: the email column came later.
-    assert.ok(!(await tableAt('suppliers', 'main~3')).columns.includes('email') || (await ok("SELECT count(*) FROM dolt_log WHERE message = 'Record supplier contact emails'")).rows[0]![0] === '1');
+    assert.ok(
+      !(await tableAt('suppliers', 'main~3')).columns.includes('email') ||
+        (await ok("SELECT count(*) FROM dolt_log WHERE message = 'Record supplier contact emails'")).rows[0]![0] === '1',
+    );
   });
 
   // ---- HASHOF, DOLT_MERGE_BASE and hashes in results
@@ -128,9 +148,14 @@ describe('hub Dolt SQL', function () {
     const main = await branchHead('main');
     const v1 = await tagCommit('v1');
     const log = await logAt('main');
-    const d = await ok(`SELECT HASHOF('main'), HASHOF('v1'), HASHOF('${v1}'), HASHOF('${doltHashToHex(v1)}'), HASHOF('main~1'), hashof('HEAD')`);
+    const d = await ok(
+      `SELECT HASHOF('main'), HASHOF('v1'), HASHOF('${v1}'), HASHOF('${doltHashToHex(v1)}'), HASHOF('main~1'), hashof('HEAD')`,
+    );
     assert.deepEqual(d.rows, [[main, v1, v1, v1, log[1], main]]);
-    assert.deepEqual(d.columns.map((c) => c.name), ["HASHOF('main')", "HASHOF('v1')", `HASHOF('${v1}')`, `HASHOF('${doltHashToHex(v1)}')`, "HASHOF('main~1')", "hashof('HEAD')"]);
+    assert.deepEqual(
+      d.columns.map((c) => c.name),
+      ["HASHOF('main')", "HASHOF('v1')", `HASHOF('${v1}')`, `HASHOF('${doltHashToHex(v1)}')`, "HASHOF('main~1')", "hashof('HEAD')"],
+    );
     // As an expression too (the argument comes from a column).
     const e = await ok("SELECT HASHOF(name) FROM dolt_branches WHERE name = 'vale-rating'");
     assert.deepEqual(e.rows, [[await branchHead('vale-rating')]]);
@@ -144,15 +169,26 @@ describe('hub Dolt SQL', function () {
     assert.deepEqual((await ok("SELECT DOLT_MERGE_BASE('main', 'supplier-updates') AS base")).rows, [[expected]]);
     const sha = await branchHead('supplier-updates');
     assert.deepEqual((await ok(`SELECT dolt_merge_base(HASHOF('main'), '${sha}')`)).rows, [[expected]]);
-    assert.deepEqual((await ok("SELECT dolt_merge_base(name, 'main') FROM dolt_branches WHERE name = 'supplier-updates'")).rows, [[expected]]);
+    assert.deepEqual((await ok("SELECT dolt_merge_base(name, 'main') FROM dolt_branches WHERE name = 'supplier-updates'")).rows, [
+      [expected],
+    ]);
   });
 
   it('shows every commit hash in system tables as base32, the same as the API, and leaves user data alone', async () => {
-    const branches = (await hub.fetch(`/databases/${DB}/branches`, { user: 'alice' })).body.data as { name: string; head_commit_sha: string }[];
+    const branches = (await hub.fetch(`/databases/${DB}/branches`, { user: 'alice' })).body.data as {
+      name: string;
+      head_commit_sha: string;
+    }[];
     const d = await ok('SELECT name, hash FROM dolt_branches ORDER BY name');
-    assert.deepEqual(d.rows, branches.map((b) => [b.name, b.head_commit_sha]).sort((x, y) => x[0]!.localeCompare(y[0]!)));
+    assert.deepEqual(
+      d.rows,
+      branches.map((b) => [b.name, b.head_commit_sha]).sort((x, y) => x[0]!.localeCompare(y[0]!)),
+    );
     const tags = (await hub.fetch(`/databases/${DB}/tags`, { user: 'alice' })).body.data as { name: string; commit_sha: string }[];
-    assert.deepEqual((await ok('SELECT tag_name, tag_hash FROM dolt_tags ORDER BY tag_name')).rows, tags.map((t) => [t.name, t.commit_sha]));
+    assert.deepEqual(
+      (await ok('SELECT tag_name, tag_hash FROM dolt_tags ORDER BY tag_name')).rows,
+      tags.map((t) => [t.name, t.commit_sha]),
+    );
     for (const [q, col] of [
       ['SELECT * FROM dolt_log', 'commit_hash'],
       ['SELECT * FROM dolt_history_suppliers', 'commit_hash'],
@@ -181,7 +217,18 @@ describe('hub Dolt SQL', function () {
     assert.ok(expected.length > 0);
     const d = await ok("SELECT * FROM DOLT_DIFF('v1', 'main', 'products')");
     const cols = (await tableAt('products', 'main')).columns;
-    assert.deepEqual(d.columns.map((c) => c.name), [...cols.map((c) => `to_${c}`), 'to_commit', 'to_commit_date', ...cols.map((c) => `from_${c}`), 'from_commit', 'from_commit_date', 'diff_type']);
+    assert.deepEqual(
+      d.columns.map((c) => c.name),
+      [
+        ...cols.map((c) => `to_${c}`),
+        'to_commit',
+        'to_commit_date',
+        ...cols.map((c) => `from_${c}`),
+        'from_commit',
+        'from_commit_date',
+        'diff_type',
+      ],
+    );
     assertDiff(d, expected, 'id', await tagCommit('v1'), await branchHead('main'));
   });
 
@@ -202,11 +249,22 @@ describe('hub Dolt SQL', function () {
 
   it('WHERE, ORDER BY, LIMIT and OFFSET work over DOLT_DIFF', async () => {
     const base = await mergeBaseOf('main', 'supplier-updates');
-    const expected = (await expectedDiff('suppliers', base, 'supplier-updates')).filter((c) => c.type !== 'removed').map((c) => c.key).sort((a, b) => Number(b) - Number(a));
-    const d = await ok("SELECT to_id FROM DOLT_DIFF('main...supplier-updates', 'suppliers') WHERE diff_type <> 'removed' ORDER BY to_id DESC LIMIT 1 OFFSET 1");
+    const expected = (await expectedDiff('suppliers', base, 'supplier-updates'))
+      .filter((c) => c.type !== 'removed')
+      .map((c) => c.key)
+      .sort((a, b) => Number(b) - Number(a));
+    const d = await ok(
+      "SELECT to_id FROM DOLT_DIFF('main...supplier-updates', 'suppliers') WHERE diff_type <> 'removed' ORDER BY to_id DESC LIMIT 1 OFFSET 1",
+    );
     assert.deepEqual(d.rows, [[expected[1]!]]);
-    const counted = await ok("SELECT diff_type, count(*) FROM DOLT_DIFF('main...supplier-updates', 'products') d GROUP BY d.diff_type ORDER BY 1");
-    assert.deepEqual(counted.rows, [['added', '1'], ['modified', '1'], ['removed', '1']]);
+    const counted = await ok(
+      "SELECT diff_type, count(*) FROM DOLT_DIFF('main...supplier-updates', 'products') d GROUP BY d.diff_type ORDER BY 1",
+    );
+    assert.deepEqual(counted.rows, [
+      ['added', '1'],
+      ['modified', '1'],
+      ['removed', '1'],
+    ]);
   });
 
   it('accepts base32 and 40-hex commit hashes as revisions, and joins a diff with a table', async () => {
@@ -227,8 +285,13 @@ describe('hub Dolt SQL', function () {
     const head = await branchHead('supplier-updates');
     const d = await ok(`SELECT * FROM dolt_commit_diff_suppliers WHERE from_commit = '${base}' AND to_commit = HASHOF('supplier-updates')`);
     assertDiff(d, await expectedDiff('suppliers', base, 'supplier-updates'), 'id', base, head);
-    const filtered = await ok(`SELECT to_id FROM dolt_commit_diff_suppliers c WHERE c.to_commit = '${head}' AND c.from_commit = '${base}' AND c.diff_type = 'added'`);
-    assert.deepEqual(filtered.rows, (await expectedDiff('suppliers', base, 'supplier-updates')).filter((x) => x.type === 'added').map((x) => [x.key]));
+    const filtered = await ok(
+      `SELECT to_id FROM dolt_commit_diff_suppliers c WHERE c.to_commit = '${head}' AND c.from_commit = '${base}' AND c.diff_type = 'added'`,
+    );
+    assert.deepEqual(
+      filtered.rows,
+      (await expectedDiff('suppliers', base, 'supplier-updates')).filter((x) => x.type === 'added').map((x) => [x.key]),
+    );
   });
 
   // ---- stat, summary, schema diff, patch
@@ -237,9 +300,18 @@ describe('hub Dolt SQL', function () {
     const base = await mergeBaseOf('main', 'supplier-updates');
     const count = (changes: RowChange[], t: RowChange['type']): string => String(changes.filter((c) => c.type === t).length);
     for (const [q, from] of [
-      ["SELECT table_name, rows_added, rows_modified, rows_deleted FROM DOLT_DIFF_STAT('main...supplier-updates') ORDER BY table_name", base],
-      [`SELECT table_name, rows_added, rows_modified, rows_deleted FROM DOLT_DIFF_STAT('${base}', 'supplier-updates') ORDER BY table_name`, base],
-      ["SELECT table_name, rows_added, rows_modified, rows_deleted FROM DOLT_DIFF_STAT('main..supplier-updates') ORDER BY table_name", 'main'],
+      [
+        "SELECT table_name, rows_added, rows_modified, rows_deleted FROM DOLT_DIFF_STAT('main...supplier-updates') ORDER BY table_name",
+        base,
+      ],
+      [
+        `SELECT table_name, rows_added, rows_modified, rows_deleted FROM DOLT_DIFF_STAT('${base}', 'supplier-updates') ORDER BY table_name`,
+        base,
+      ],
+      [
+        "SELECT table_name, rows_added, rows_modified, rows_deleted FROM DOLT_DIFF_STAT('main..supplier-updates') ORDER BY table_name",
+        'main',
+      ],
     ] as const) {
       const expected = [];
       for (const table of ['products', 'suppliers']) {
@@ -250,15 +322,23 @@ describe('hub Dolt SQL', function () {
     }
     const one = await ok("SELECT table_name FROM DOLT_DIFF_STAT('main...supplier-updates', 'suppliers')");
     assert.deepEqual(one.rows, [['suppliers']]);
-    const summary = await ok("SELECT from_table_name, to_table_name, diff_type, data_change, schema_change FROM DOLT_DIFF_SUMMARY('main...supplier-updates') ORDER BY to_table_name");
-    assert.deepEqual(summary.rows, [['products', 'products', 'modified', '1', '0'], ['suppliers', 'suppliers', 'modified', '1', '0']]);
+    const summary = await ok(
+      "SELECT from_table_name, to_table_name, diff_type, data_change, schema_change FROM DOLT_DIFF_SUMMARY('main...supplier-updates') ORDER BY to_table_name",
+    );
+    assert.deepEqual(summary.rows, [
+      ['products', 'products', 'modified', '1', '0'],
+      ['suppliers', 'suppliers', 'modified', '1', '0'],
+    ]);
   });
 
   it('DOLT_SCHEMA_DIFF shows the schema change with the create statements of each side', async () => {
     const before = (await ok("SELECT commit_hash FROM dolt_log WHERE message = 'Review supplier ratings'")).rows[0]![0] as string;
     const after = (await ok("SELECT commit_hash FROM dolt_log WHERE message = 'Record supplier contact emails'")).rows[0]![0] as string;
     const createAt = async (ref: string): Promise<string> => (await ok('SHOW CREATE TABLE suppliers', ref)).rows[0]![1] as string;
-    for (const q of [`SELECT * FROM DOLT_SCHEMA_DIFF('${before}', '${after}')`, `SELECT * FROM DOLT_SCHEMA_DIFF('${before}..${after}', 'suppliers')`]) {
+    for (const q of [
+      `SELECT * FROM DOLT_SCHEMA_DIFF('${before}', '${after}')`,
+      `SELECT * FROM DOLT_SCHEMA_DIFF('${before}..${after}', 'suppliers')`,
+    ]) {
       const d = objects(await ok(q));
       assert.equal(d.length, 1, q);
       assert.equal(d[0]!['from_table_name'], 'suppliers');
@@ -285,7 +365,10 @@ describe('hub Dolt SQL', function () {
     for (const r of d) {
       const toks = tokenize(r['statement'] as string);
       assert.equal(toks.filter((t) => t.kind === 'dquoted').length, 0, r['statement'] as string);
-      assert.ok(toks.some((t) => t.kind === 'bquoted' && t.text === '`suppliers`'), r['statement'] as string);
+      assert.ok(
+        toks.some((t) => t.kind === 'bquoted' && t.text === '`suppliers`'),
+        r['statement'] as string,
+      );
     }
     assert.deepEqual(kinds, expected.map((c) => ({ added: 'INSERT', modified: 'UPDATE', removed: 'DELETE' })[c.type]).sort());
     const all = await ok(`SELECT DISTINCT table_name FROM DOLT_PATCH('${base}', '${head}') ORDER BY 1`);
@@ -309,27 +392,47 @@ describe('hub Dolt SQL', function () {
     assert.deepEqual((await hashes("SELECT commit_hash FROM DOLT_LOG('main...vale-rating')")).sort(), sym);
     assert.deepEqual((await hashes("SELECT commit_hash FROM DOLT_LOG('vale-rating...main')")).sort(), sym);
     const cols = await ok(`SELECT * FROM DOLT_LOG('${await tagCommit('v2')}') LIMIT 1`);
-    assert.deepEqual(cols.columns.map((c) => c.name), ['commit_hash', 'committer', 'email', 'date', 'message', 'commit_order']);
+    assert.deepEqual(
+      cols.columns.map((c) => c.name),
+      ['commit_hash', 'committer', 'email', 'date', 'message', 'commit_order'],
+    );
     assert.deepEqual(cols.rows[0]![0], await tagCommit('v2'));
   });
 
   it('DOLT_LOG --parents lists each parent (merge commits have two); --merges keeps only those', async () => {
-    const ancestors = objects(await ok('SELECT commit_hash, parent_hash, parent_index FROM dolt_commit_ancestors WHERE parent_hash IS NOT NULL'));
-    const parentsOf = (h: string): string => ancestors.filter((a) => a['commit_hash'] === h).sort((x, y) => Number(x['parent_index']) - Number(y['parent_index'])).map((a) => a['parent_hash']).join(', ');
+    const ancestors = objects(
+      await ok('SELECT commit_hash, parent_hash, parent_index FROM dolt_commit_ancestors WHERE parent_hash IS NOT NULL'),
+    );
+    const parentsOf = (h: string): string =>
+      ancestors
+        .filter((a) => a['commit_hash'] === h)
+        .sort((x, y) => Number(x['parent_index']) - Number(y['parent_index']))
+        .map((a) => a['parent_hash'])
+        .join(', ');
     const d = objects(await ok("SELECT * FROM DOLT_LOG('main', '--parents')"));
-    assert.deepEqual(d.map((r) => r['commit_hash']), await logAt('main'));
+    assert.deepEqual(
+      d.map((r) => r['commit_hash']),
+      await logAt('main'),
+    );
     for (const r of d) assert.equal(r['parents'], parentsOf(r['commit_hash'] as string));
     const merges = (await ok("SELECT commit_hash FROM DOLT_LOG('main', '--merges')")).rows.map((r) => r[0]);
-    assert.deepEqual(merges, d.filter((r) => String(r['parents']).includes(',')).map((r) => r['commit_hash']));
+    assert.deepEqual(
+      merges,
+      d.filter((r) => String(r['parents']).includes(',')).map((r) => r['commit_hash']),
+    );
     assert.equal(merges.length, 1, 'the merge of pull #2');
   });
 
   it("commit_order in DOLT_LOG and dolt_log is each commit's height in the commit graph", async () => {
     const edges = objects(await ok('SELECT commit_hash, parent_hash FROM dolt_commit_ancestors'));
     const parents = new Map<string, string[]>();
-    for (const e of edges) parents.set(e['commit_hash']!, [...(parents.get(e['commit_hash']!) ?? []), ...(e['parent_hash'] ? [e['parent_hash']] : [])]);
+    for (const e of edges)
+      parents.set(e['commit_hash']!, [...(parents.get(e['commit_hash']!) ?? []), ...(e['parent_hash'] ? [e['parent_hash']] : [])]);
     const height = (h: string): number => 1 + Math.max(0, ...(parents.get(h) ?? []).map(height));
-    for (const q of ["SELECT commit_hash, commit_order FROM DOLT_LOG('main...supplier-updates', '--parents')", 'SELECT commit_hash, commit_order FROM dolt_log']) {
+    for (const q of [
+      "SELECT commit_hash, commit_order FROM DOLT_LOG('main...supplier-updates', '--parents')",
+      'SELECT commit_hash, commit_order FROM dolt_log',
+    ]) {
       const rows = (await ok(q)).rows;
       assert.ok(rows.length > 1, q);
       for (const [h, order] of rows) assert.equal(order, String(height(h!)), `${q}: ${h}`);
@@ -354,9 +457,13 @@ describe('hub Dolt SQL', function () {
 
   it('joins two revisions of a table with AS OF', async () => {
     const [a, b] = await Promise.all([tableAt('products', 'v1'), tableAt('products', 'main')]);
-    const expected = [...a.rows.keys()].filter((k) => b.rows.has(k) && Number(a.rows.get(k)!['price']) !== Number(b.rows.get(k)!['price'])).map((k) => [k, a.rows.get(k)!['price'], b.rows.get(k)!['price']]);
+    const expected = [...a.rows.keys()]
+      .filter((k) => b.rows.has(k) && Number(a.rows.get(k)!['price']) !== Number(b.rows.get(k)!['price']))
+      .map((k) => [k, a.rows.get(k)!['price'], b.rows.get(k)!['price']]);
     assert.ok(expected.length > 0);
-    const d = await ok("SELECT o.id, o.price, n.price FROM products AS OF 'v1' o JOIN products AS OF 'main' n ON n.id = o.id WHERE o.price <> n.price ORDER BY o.id");
+    const d = await ok(
+      "SELECT o.id, o.price, n.price FROM products AS OF 'v1' o JOIN products AS OF 'main' n ON n.id = o.id WHERE o.price <> n.price ORDER BY o.id",
+    );
     assert.deepEqual(d.rows, expected);
   });
 
@@ -381,14 +488,21 @@ describe('hub Dolt SQL', function () {
 
   it('DOLT_PREVIEW_MERGE_CONFLICTS_SUMMARY and DOLT_PREVIEW_MERGE_CONFLICTS show what a merge would conflict on', async () => {
     const vbase = await mergeBaseOf('main', 'vale-rating');
-    const [b, ours, theirs] = await Promise.all([tableAt('suppliers', vbase), tableAt('suppliers', 'main'), tableAt('suppliers', 'vale-rating')]);
+    const [b, ours, theirs] = await Promise.all([
+      tableAt('suppliers', vbase),
+      tableAt('suppliers', 'main'),
+      tableAt('suppliers', 'vale-rating'),
+    ]);
     const conflicting = [...b.rows.keys()].filter((k) => {
       const [x, o, t] = [b.rows.get(k), ours.rows.get(k), theirs.rows.get(k)].map((r) => JSON.stringify(r ?? null));
       return o !== x && t !== x && o !== t;
     });
     assert.deepEqual(conflicting, ['1']);
     const summary = await ok("SELECT * FROM DOLT_PREVIEW_MERGE_CONFLICTS_SUMMARY('main', 'vale-rating')");
-    assert.deepEqual(summary.columns.map((c) => c.name), ['table', 'num_data_conflicts', 'num_schema_conflicts']);
+    assert.deepEqual(
+      summary.columns.map((c) => c.name),
+      ['table', 'num_data_conflicts', 'num_schema_conflicts'],
+    );
     assert.deepEqual(summary.rows, [['suppliers', String(conflicting.length), '0']]);
     const detail = objects(await ok("SELECT * FROM DOLT_PREVIEW_MERGE_CONFLICTS('main', 'vale-rating', 'suppliers')"));
     assert.equal(detail.length, 1);
@@ -408,7 +522,11 @@ describe('hub Dolt SQL', function () {
   it('previews never write: the database file, its branches and its history are unchanged', async () => {
     const file = join(hub.dataDir, 'databases', 'alice', 'prices.db');
     const digest = (): string => createHash('sha256').update(readFileSync(file)).digest('hex');
-    const before = { file: digest(), branches: (await hub.fetch(`/databases/${DB}/branches`, { user: 'alice' })).body.data, log: await logAt('main') };
+    const before = {
+      file: digest(),
+      branches: (await hub.fetch(`/databases/${DB}/branches`, { user: 'alice' })).body.data,
+      log: await logAt('main'),
+    };
     await ok("SELECT * FROM DOLT_PREVIEW_MERGE_CONFLICTS_SUMMARY('main', 'vale-rating')");
     await ok("SELECT * FROM DOLT_PREVIEW_MERGE_CONFLICTS('main', 'vale-rating', 'suppliers')");
     await ok("SELECT * FROM DOLT_PREVIEW_MERGE_CONFLICTS_SUMMARY('main', 'supplier-updates')");
@@ -416,7 +534,10 @@ describe('hub Dolt SQL', function () {
     assert.deepEqual((await hub.fetch(`/databases/${DB}/branches`, { user: 'alice' })).body.data, before.branches);
     assert.deepEqual(await logAt('main'), before.log);
     assert.deepEqual((await ok('SELECT * FROM dolt_conflicts')).rows, []);
-    assert.deepEqual((await ok('SELECT * FROM suppliers WHERE id = 1')).rows, (await ok('SELECT * FROM suppliers WHERE id = 1', before.log[0]!)).rows);
+    assert.deepEqual(
+      (await ok('SELECT * FROM suppliers WHERE id = 1')).rows,
+      (await ok('SELECT * FROM suppliers WHERE id = 1', before.log[0]!)).rows,
+    );
   });
 
   // ---- bad input: status error naming the problem, never a 500
@@ -456,7 +577,11 @@ describe('hub Dolt SQL', function () {
   });
 
   it('stays read-only: writing procedures are still refused, whatever the Dolt forms around them', async () => {
-    for (const q of ["SELECT dolt_merge('vale-rating')", "SELECT HASHOF('main'), dolt_branch('x')", "SELECT * FROM DOLT_DIFF('v1', 'main', 'products') WHERE dolt_commit('-m', 'x') IS NULL"]) {
+    for (const q of [
+      "SELECT dolt_merge('vale-rating')",
+      "SELECT HASHOF('main'), dolt_branch('x')",
+      "SELECT * FROM DOLT_DIFF('v1', 'main', 'products') WHERE dolt_commit('-m', 'x') IS NULL",
+    ]) {
       const d = await query(q);
       assert.equal(d.status, 'error', q);
     }

@@ -14,7 +14,8 @@ const fake: DoltSqlContext = {
   resolve: (spec) => ({ main: MAIN, HEAD: MAIN, feat: FEAT, [MAIN]: MAIN, [FEAT]: FEAT })[spec] ?? null,
   mergeBase: () => BASE,
   columns: (sql) => {
-    if (/dolt_diff_t"?\(/.test(sql)) return ['to_id', 'to_commit', 'to_commit_date', 'from_id', 'from_commit', 'from_commit_date', 'diff_type'];
+    if (/dolt_diff_t"?\(/.test(sql))
+      return ['to_id', 'to_commit', 'to_commit_date', 'from_id', 'from_commit', 'from_commit_date', 'diff_type'];
     if (/"dolt_at_t"/.test(sql)) return ['id'];
     if (/"dolt_log"/.test(sql)) return ['commit_hash', 'message'];
     return { error: `no such table: ${sql}` };
@@ -50,7 +51,10 @@ describe('hub Dolt SQL rewriting (text)', () => {
 
   it('wraps computed HASHOF and merge-base arguments in the conversion functions, nested calls included', () => {
     assert.equal(rw('SELECT HASHOF(name) FROM b'), 'SELECT dolt_hash32(dolt_hashof(dolt_rev(name))) FROM b');
-    assert.equal(rw("SELECT dolt_merge_base(a.x, HASHOF('feat')) FROM a"), `SELECT dolt_hash32(dolt_merge_base(dolt_rev(a.x), dolt_rev('${hexToDoltHash(FEAT)}'))) FROM a`);
+    assert.equal(
+      rw("SELECT dolt_merge_base(a.x, HASHOF('feat')) FROM a"),
+      `SELECT dolt_hash32(dolt_merge_base(dolt_rev(a.x), dolt_rev('${hexToDoltHash(FEAT)}'))) FROM a`,
+    );
   });
 
   it('turns DOLT_DIFF into a subquery over dolt_diff_<t> with constant base32 hashes, keeping a given alias', () => {
@@ -59,17 +63,24 @@ describe('hub Dolt SQL rewriting (text)', () => {
       out,
       `SELECT * FROM (SELECT "to_id", '${hexToDoltHash(FEAT)}' AS to_commit, "to_commit_date", "from_id", '${hexToDoltHash(MAIN)}' AS from_commit, "from_commit_date", "diff_type" FROM "dolt_diff_t"('${MAIN}', '${FEAT}')) AS "dolt_diff" WHERE diff_type = 'added'`,
     );
-    assert.match(rw("SELECT d.to_id FROM dolt_diff('main...feat', 't') d"), new RegExp(`FROM "dolt_diff_t"\\('${BASE}', '${FEAT}'\\)\\) d$`));
+    assert.match(
+      rw("SELECT d.to_id FROM dolt_diff('main...feat', 't') d"),
+      new RegExp(`FROM "dolt_diff_t"\\('${BASE}', '${FEAT}'\\)\\) d$`),
+    );
   });
 
   it('rewrites AS OF with or without an alias, and qualified names still resolve', () => {
     assert.equal(rw("SELECT t.id FROM t AS OF 'feat'"), `SELECT t.id FROM "dolt_at_t"('${FEAT}') AS "t"`);
-    assert.equal(rw("SELECT o.id FROM t AS OF 'main' AS o, t AS OF 'feat' n"), `SELECT o.id FROM "dolt_at_t"('${MAIN}') AS o, "dolt_at_t"('${FEAT}') n`);
+    assert.equal(
+      rw("SELECT o.id FROM t AS OF 'main' AS o, t AS OF 'feat' n"),
+      `SELECT o.id FROM "dolt_at_t"('${MAIN}') AS o, "dolt_at_t"('${FEAT}') n`,
+    );
     assert.equal(rw("SELECT * FROM t AS OF HASHOF('feat')"), `SELECT * FROM "dolt_at_t"('${FEAT}') AS "t"`);
   });
 
   it('reads system tables through a converting subquery, in FROM lists and joins', () => {
-    const log = '(SELECT dolt_hash32(l."commit_hash") AS "commit_hash", l."message", h.column2 AS commit_order FROM "dolt_log" AS l LEFT JOIN (SELECT NULL AS column1, NULL AS column2 LIMIT 0) AS h ON h.column1 = l."commit_hash")';
+    const log =
+      '(SELECT dolt_hash32(l."commit_hash") AS "commit_hash", l."message", h.column2 AS commit_order FROM "dolt_log" AS l LEFT JOIN (SELECT NULL AS column1, NULL AS column2 LIMIT 0) AS h ON h.column1 = l."commit_hash")';
     assert.equal(rw('SELECT l.message FROM dolt_log l'), `SELECT l.message FROM ${log} l`);
     assert.equal(rw('SELECT * FROM x JOIN dolt_log ON 1'), `SELECT * FROM x JOIN ${log} AS "dolt_log" ON 1`);
     assert.equal(rw('SELECT * FROM dolt_history_t'), 'SELECT * FROM dolt_history_t', 'left to the engine when it is not a table here');

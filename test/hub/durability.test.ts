@@ -36,7 +36,10 @@ describe('hub CLI and durability', function () {
       copyFileSync(HUB_JS, join(bare, 'hub.js'));
       try {
         const res = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-          const child = spawn(process.execPath, [join(bare, 'hub.js'), 'serve', '--data', dir, '--port', '0'], { cwd: bare, stdio: ['ignore', 'pipe', 'pipe'] });
+          const child = spawn(process.execPath, [join(bare, 'hub.js'), 'serve', '--data', dir, '--port', '0'], {
+            cwd: bare,
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
           let out = '';
           let err = '';
           child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -72,7 +75,11 @@ describe('hub CLI and durability', function () {
       const bare = mkdtempSync(join(tmpdir(), 'vdb-bare-'));
       copyFileSync(HUB_JS, join(bare, 'hub.js'));
       copyFileSync(join(REPO_ROOT, 'dist', 'sqlite3.wasm'), join(bare, 'sqlite3.wasm'));
-      const child = spawn(process.execPath, [join(bare, 'hub.js'), 'serve', '--data', dir, '--port', '0'], { cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_PATH: '' } });
+      const child = spawn(process.execPath, [join(bare, 'hub.js'), 'serve', '--data', dir, '--port', '0'], {
+        cwd: tmpdir(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NODE_PATH: '' },
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -83,9 +90,15 @@ describe('hub CLI and durability', function () {
       const url = out.trim().replace('Hub listening on ', '');
       const token = (await runHubCli(['token', 'create', '--user', 'dora', '--data', dir])).stdout.trim();
       // The token created while serving works at once; the org role lets dora create under it.
-      const created = await fetch(`${url}/api/v2/databases`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ owner: 'team', name: 'd1', visibility: 'private' }) });
+      const created = await fetch(`${url}/api/v2/databases`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ owner: 'team', name: 'd1', visibility: 'private' }),
+      });
       assert.equal(created.status, 201);
-      const q = await fetch(`${url}/api/v2/databases/team/d1/sql?ref=main&q=${encodeURIComponent('select 40 + 2 as answer')}`, { headers: { authorization: `Bearer ${token}` } });
+      const q = await fetch(`${url}/api/v2/databases/team/d1/sql?ref=main&q=${encodeURIComponent('select 40 + 2 as answer')}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       assert.deepEqual(((await q.json()) as any).data.rows, [['42']]);
       const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
       child.kill('SIGINT');
@@ -103,7 +116,10 @@ describe('hub CLI and durability', function () {
     before(async () => {
       hub = await startHub({ users: ['alice'] });
       dataDir = hub.dataDir;
-      assert.equal((await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'dur', visibility: 'private' } })).status, 201);
+      assert.equal(
+        (await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'dur', visibility: 'private' } })).status,
+        201,
+      );
       await importCsv(hub, DB, 'main', 'items', 'create', 'id,v\n1,a\n2,b\n', { primary_keys: ['id'] });
     });
     after(async () => {
@@ -111,7 +127,8 @@ describe('hub CLI and durability', function () {
       rmSync(dataDir, { recursive: true, force: true });
     });
 
-    const headOf = async (h: HubHandle): Promise<string> => (await h.fetch(`/databases/${DB}/branches`, { user: 'alice' })).body.data.find((b: any) => b.name === 'main').head_commit_sha;
+    const headOf = async (h: HubHandle): Promise<string> =>
+      (await h.fetch(`/databases/${DB}/branches`, { user: 'alice' })).body.data.find((b: any) => b.name === 'main').head_commit_sha;
 
     it('takes concurrent writers on one database without losing any', async () => {
       const names = Array.from({ length: 8 }, (_, i) => `b${i}`);
@@ -119,13 +136,23 @@ describe('hub CLI and durability', function () {
         ...names.map((n) => hub.fetch(`/databases/${DB}/branches`, { user: 'alice', json: { name: n, from: { branch: 'main' } } })),
         ...names.map((n) => hub.fetch(`/databases/${DB}/tags`, { user: 'alice', json: { name: `t-${n}`, from: { branch: 'main' } } })),
       ]);
-      assert.deepEqual(results.map((r) => r.status), results.map(() => 201));
-      const imports = await Promise.all([3, 4, 5, 6].map((id) => startImport(hub, DB, 'main', 'items', 'update', 'csv', Buffer.from(`id,v\n${id},x${id}\n`))));
+      assert.deepEqual(
+        results.map((r) => r.status),
+        results.map(() => 201),
+      );
+      const imports = await Promise.all(
+        [3, 4, 5, 6].map((id) => startImport(hub, DB, 'main', 'items', 'update', 'csv', Buffer.from(`id,v\n${id},x${id}\n`))),
+      );
       const ops = await Promise.all(imports.map((r) => waitForOperation(hub, r.body.data.id)));
-      assert.deepEqual(ops.map((o) => o.status), ['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+      assert.deepEqual(
+        ops.map((o) => o.status),
+        ['succeeded', 'succeeded', 'succeeded', 'succeeded'],
+      );
       const branches = (await hub.fetch(`/databases/${DB}/branches?`, { user: 'alice' })).body.data.map((b: any) => b.name);
       for (const n of names) assert.ok(branches.includes(n), n);
-      const rows = (await hub.fetch(`/databases/${DB}/sql`, { user: 'alice', json: { ref: 'main', q: 'SELECT id FROM items ORDER BY id' } })).body.data.rows;
+      const rows = (
+        await hub.fetch(`/databases/${DB}/sql`, { user: 'alice', json: { ref: 'main', q: 'SELECT id FROM items ORDER BY id' } })
+      ).body.data.rows;
       assert.deepEqual(rows.flat(), ['1', '2', '3', '4', '5', '6']);
     });
 
@@ -158,7 +185,8 @@ describe('hub CLI and durability', function () {
       assert.equal(op.status, 'failed');
       assert.match(op.error.detail, /stopped before this operation finished/);
       assert.equal(await headOf(hub), head);
-      const count = (await hub.fetch(`/databases/${DB}/sql`, { user: 'alice', json: { ref: 'main', q: 'SELECT count(*) FROM items' } })).body.data.rows;
+      const count = (await hub.fetch(`/databases/${DB}/sql`, { user: 'alice', json: { ref: 'main', q: 'SELECT count(*) FROM items' } }))
+        .body.data.rows;
       assert.deepEqual(count, [['6']]);
     });
 
@@ -166,14 +194,16 @@ describe('hub CLI and durability', function () {
       for (let round = 0; round < 3; round++) {
         const created: string[] = [];
         const writes = Array.from({ length: 12 }, (_, i) => `k${round}-${i}`).map(async (n) => {
-          const res = await hub.fetch(`/databases/${DB}/branches`, { user: 'alice', json: { name: n, from: { branch: 'main' } } }).catch(() => undefined);
+          const res = await hub
+            .fetch(`/databases/${DB}/branches`, { user: 'alice', json: { name: n, from: { branch: 'main' } } })
+            .catch(() => undefined);
           if (res?.status === 201) created.push(n);
         });
         await new Promise((res) => setTimeout(res, 150 + round * 100));
         await hub.kill();
         await Promise.all(writes);
         hub = await serveHub(dataDir);
-        const branches = (await hub.fetch(`/databases/${DB}/branches?`, { user: 'alice' }));
+        const branches = await hub.fetch(`/databases/${DB}/branches?`, { user: 'alice' });
         assert.equal(branches.status, 200);
         const names: string[] = branches.body.data.map((b: any) => b.name);
         for (const n of created) assert.ok(names.includes(n), `acknowledged branch ${n} survived`);

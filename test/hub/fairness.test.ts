@@ -30,9 +30,10 @@ describe('hub engine fairness', function () {
     return t;
   }
 
-  const longQuery = (user: string | null): Promise<HubResponse> => hub.fetch(`${P}/sql`, { user, json: { ref: 'main', q: ENDLESS, timeout_ms: LONG_MS } });
+  const longQuery = (user: string | null): Promise<HubResponse> =>
+    hub.fetch(`${P}/sql`, { user, json: { ref: 'main', q: ENDLESS, timeout_ms: LONG_MS } });
 
-  it('answers listings and other callers\' short queries while three long anonymous queries run', async () => {
+  it("answers listings and other callers' short queries while three long anonymous queries run", async () => {
     const longs = [0, 1, 2].map(() => track(longQuery(null)));
     // Let them reach the engine (the assertions hold even if they have not).
     await new Promise((r) => setTimeout(r, 200));
@@ -41,7 +42,9 @@ describe('hub engine fairness', function () {
       hub.fetch(`${P}/tags`),
       hub.fetch(`${P}/pulls`),
       hub.fetch(`${P}/branches`, { user: 'bob' }),
-      ...['alice', 'bob', 'carol', 'alice', 'bob', 'carol'].map((u, i) => hub.fetch(`${P}/sql`, { user: u, json: { ref: 'main', q: `SELECT count(*) + ${i} FROM products` } })),
+      ...['alice', 'bob', 'carol', 'alice', 'bob', 'carol'].map((u, i) =>
+        hub.fetch(`${P}/sql`, { user: u, json: { ref: 'main', q: `SELECT count(*) + ${i} FROM products` } }),
+      ),
     ]);
     const stillRunning = longs.filter((l) => !l.done).length;
     for (const s of shorts) assert.equal(s.status, 200, s.text);
@@ -85,7 +88,7 @@ describe('hub engine fairness', function () {
     assert.deepEqual(again.body.data.rows, [['3']]);
   });
 
-  it('frees a caller\'s share the moment the caller goes away: after a cancelled long query, the next one runs at once', async () => {
+  it("frees a caller's share the moment the caller goes away: after a cancelled long query, the next one runs at once", async () => {
     const cancel = new AbortController();
     const long = hub.fetch(`${P}/sql`, { user: 'carol', json: { ref: 'main', q: ENDLESS, timeout_ms: LONG_MS }, signal: cancel.signal });
     long.catch(() => undefined);
@@ -104,10 +107,13 @@ describe('hub engine fairness', function () {
   it('serves queries, listings and branch creation while a long import runs', async () => {
     const lines = ['id,v'];
     for (let i = 0; i < 60000; i++) lines.push(`${i},value-${i}`);
-    const r = await startImport(hub, 'alice/prices', 'main', 'bulk', 'create', 'csv', Buffer.from(lines.join('\n') + '\n'), { primary_keys: ['id'] });
+    const r = await startImport(hub, 'alice/prices', 'main', 'bulk', 'create', 'csv', Buffer.from(lines.join('\n') + '\n'), {
+      primary_keys: ['id'],
+    });
     assert.equal(r.status, 202, r.text);
     const id = r.body.data.id as string;
-    const status = async (): Promise<string> => (await hub.fetch(`/operations/${encodeURIComponent(id)}`, { user: 'alice' })).body.data.status;
+    const status = async (): Promise<string> =>
+      (await hub.fetch(`/operations/${encodeURIComponent(id)}`, { user: 'alice' })).body.data.status;
     while ((await status()) !== 'running') await new Promise((res) => setTimeout(res, 10));
     const [q, branches, created] = await Promise.all([
       hub.fetch(`${P}/sql`, { user: 'bob', json: { ref: 'main', q: 'SELECT count(*) FROM products' } }),

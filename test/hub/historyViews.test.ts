@@ -23,14 +23,21 @@ describe('history views through the hub: merge preview and row history (against 
   /** The API client's runSql, over the test hub. */
   const client: ReviewSqlClient = {
     runSql: async (db, query) => {
-      const r = await hub.fetch(`/databases/${db.owner}/${db.name}/sql`, { user: 'alice', json: { ref: query.ref, q: query.q, ...(query.limit ? { limit: query.limit } : {}) } });
+      const r = await hub.fetch(`/databases/${db.owner}/${db.name}/sql`, {
+        user: 'alice',
+        json: { ref: query.ref, q: query.q, ...(query.limit ? { limit: query.limit } : {}) },
+      });
       assert.equal(r.status, 200, r.text);
       return r.body.data as QueryResult;
     },
   };
   const runOn = (db: DatabaseRef) => reviewRunner(client, db);
   const prices: DatabaseRef = { owner: 'alice', name: 'prices' };
-  const sides = (from: string, fromDb: DatabaseRef = prices, db: DatabaseRef = prices) => ({ db, fromBranch: { database: fromDb, branch_name: from }, toBranch: { database: db, branch_name: 'main' } });
+  const sides = (from: string, fromDb: DatabaseRef = prices, db: DatabaseRef = prices) => ({
+    db,
+    fromBranch: { database: fromDb, branch_name: from },
+    toBranch: { database: db, branch_name: 'main' },
+  });
 
   // ---- independent facts
   const log = async (db: string, ref: string): Promise<{ hash: string; date: string }[]> =>
@@ -46,13 +53,16 @@ describe('history views through the hub: merge preview and row history (against 
     const key = d.columns.findIndex((c) => c.is_primary_key);
     return new Map(d.rows.map((r) => [String(r[key < 0 ? 0 : key]), Object.fromEntries(d.columns.map((c, i) => [c.name, r[i] ?? null]))]));
   };
-  const norm = (v: Cell | undefined): Cell | undefined => (v !== null && v !== undefined && /^-?\d+(\.\d+)?$/.test(v) ? String(Number(v)) : v);
+  const norm = (v: Cell | undefined): Cell | undefined =>
+    v !== null && v !== undefined && /^-?\d+(\.\d+)?$/.test(v) ? String(Number(v)) : v;
   const same = (a: Row | undefined, b: Row | undefined): boolean =>
     !!a && !!b && [...new Set([...Object.keys(a), ...Object.keys(b)])].every((k) => norm(a[k] ?? null) === norm(b[k] ?? null));
   const counts = async (db: string, table: string, from: string, to: string, toDb = db) => {
     const [a, b] = [await tableAt(db, table, from), await tableAt(toDb, table, to)];
     const keys = new Set([...(a?.keys() ?? []), ...(b?.keys() ?? [])]);
-    let added = 0, modified = 0, removed = 0;
+    let added = 0,
+      modified = 0,
+      removed = 0;
     for (const k of keys) {
       const [x, y] = [a?.get(k), b?.get(k)];
       if (x && !y) removed++;
@@ -75,9 +85,16 @@ describe('history views through the hub: merge preview and row history (against 
       if (c.added + c.modified + c.removed > 0) expected[t] = c;
     }
     assert.ok(Object.keys(expected).length >= 2, 'the seed changes two tables');
-    const got = Object.fromEntries(preview.impact.tables.filter((t) => t.rows).map((t) => [t.table, { added: t.rows!.added, modified: t.rows!.modified ?? -1, removed: t.rows!.removed }]));
+    const got = Object.fromEntries(
+      preview.impact.tables
+        .filter((t) => t.rows)
+        .map((t) => [t.table, { added: t.rows!.added, modified: t.rows!.modified ?? -1, removed: t.rows!.removed }]),
+    );
     assert.deepEqual(got, expected);
-    assert.equal(preview.impact.rowsChanged, Object.values(expected).reduce((n, c) => n + c.added + c.modified + c.removed, 0));
+    assert.equal(
+      preview.impact.rowsChanged,
+      Object.values(expected).reduce((n, c) => n + c.added + c.modified + c.removed, 0),
+    );
     assert.equal(preview.impact.willConflict, false);
     assert.ok(preview.completeness.complete);
     const detail = mergeConfirmationDetail(preview, 'intro');
@@ -90,11 +107,18 @@ describe('history views through the hub: merge preview and row history (against 
     assert.equal(preview.kind, 'ready');
     if (preview.kind !== 'ready') return;
     const base = await mergeBase('alice/prices', 'main', 'vale-rating');
-    const [b, o, t] = [(await tableAt('alice/prices', 'suppliers', base))!, (await tableAt('alice/prices', 'suppliers', 'main'))!, (await tableAt('alice/prices', 'suppliers', 'vale-rating'))!];
+    const [b, o, t] = [
+      (await tableAt('alice/prices', 'suppliers', base))!,
+      (await tableAt('alice/prices', 'suppliers', 'main'))!,
+      (await tableAt('alice/prices', 'suppliers', 'vale-rating'))!,
+    ];
     const conflicting = [...b.keys()].filter((k) => !same(b.get(k), o.get(k)) && !same(b.get(k), t.get(k)) && !same(o.get(k), t.get(k)));
     assert.equal(conflicting.length, 1);
     assert.equal(preview.impact.willConflict, true);
-    assert.deepEqual(preview.impact.conflictingTables.map((c) => [c.table, c.dataConflicts]), [['suppliers', 1]]);
+    assert.deepEqual(
+      preview.impact.conflictingTables.map((c) => [c.table, c.dataConflicts]),
+      [['suppliers', 1]],
+    );
     const [rows] = await previewConflictRows(runOn, preview, { pageSize: 20, maxTables: 5 });
     assert.equal(rows!.table, 'suppliers');
     assert.equal(rows!.page.rows.length, 1);
@@ -115,20 +139,34 @@ describe('history views through the hub: merge preview and row history (against 
     if (preview.kind !== 'ready') return;
     const base = await mergeBase('alice/inventory', 'main', 'fix-typo', 'bob/inventory');
     const c = await counts('bob/inventory', 'stock', base, 'fix-typo');
-    assert.deepEqual(preview.impact.tables.map((t) => [t.table, t.rows?.added, t.rows?.modified, t.rows?.removed]), [['stock', c.added, c.modified, c.removed]]);
+    assert.deepEqual(
+      preview.impact.tables.map((t) => [t.table, t.rows?.added, t.rows?.modified, t.rows?.removed]),
+      [['stock', c.added, c.modified, c.removed]],
+    );
     assert.equal(c.modified, 1);
     assert.equal(preview.impact.willConflict, false);
   });
 
   it('row history as the view loads it: pinned at the head, newest version as read now, first version where the row appears', async () => {
     const loaded = await loadRowHistory(runOn(prices), { ref: 'main', table: 'suppliers', key: { id: '1' }, column: 'rating' });
-    const branches = (await hub.fetch('/databases/alice/prices/branches', { user: 'alice' })).body.data as { name: string; head_commit_sha: string }[];
+    const branches = (await hub.fetch('/databases/alice/prices/branches', { user: 'alice' })).body.data as {
+      name: string;
+      head_commit_sha: string;
+    }[];
     assert.equal(loaded.commit, branches.find((b) => b.name === 'main')!.head_commit_sha);
     const now = (await tableAt('alice/prices', 'suppliers', 'main'))!.get('1')!;
-    assert.deepEqual(loaded.history.versions[0]!.cells.map(norm), loaded.columns.map((c) => norm(now[c.name] ?? null)));
+    assert.deepEqual(
+      loaded.history.versions[0]!.cells.map(norm),
+      loaded.columns.map((c) => norm(now[c.name] ?? null)),
+    );
     const first = loaded.history.versions[loaded.history.versions.length - 1]!;
     assert.ok((await tableAt('alice/prices', 'suppliers', first.commit))!.get('1'), 'the row exists at its first version');
-    const parents = (await hubSql(() => hub, 'alice/prices').ok(`SELECT parent_hash FROM dolt_commit_ancestors WHERE commit_hash = '${first.commit}'`, first.commit)).rows;
+    const parents = (
+      await hubSql(() => hub, 'alice/prices').ok(
+        `SELECT parent_hash FROM dolt_commit_ancestors WHERE commit_hash = '${first.commit}'`,
+        first.commit,
+      )
+    ).rows;
     for (const [p] of parents) assert.equal((await tableAt('alice/prices', 'suppliers', p!))?.get('1'), undefined, 'and not before it');
     assert.ok(loaded.blame?.blame, 'rating has a last change');
     await assert.rejects(loadRowHistory(runOn(prices), { ref: 'main', table: 'suppliers', key: { name: 'x' } }), /needs a value for id/);

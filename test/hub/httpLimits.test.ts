@@ -20,7 +20,11 @@ interface RawResponse {
 }
 
 /** One request through `agent` (keep-alive, one socket), so consecutive calls share a connection. */
-function raw(agent: Agent, url: string, o: { method?: string; headers?: Record<string, string>; body?: Buffer | Readable } = {}): Promise<RawResponse> {
+function raw(
+  agent: Agent,
+  url: string,
+  o: { method?: string; headers?: Record<string, string>; body?: Buffer | Readable } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(url, { agent, method: o.method ?? 'GET', headers: o.headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -92,7 +96,11 @@ describe('hub HTTP limits', function () {
     assert.equal(next.status, 200);
     assert.equal(next.localPort, r.localPort, 'same connection');
     // A body too large to drain is refused at once and the connection is closed, with a Problem.
-    const huge = await raw(agent, api(`${P}/sql`), { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(200 * 1024 * 1024) }, body: Buffer.alloc(0) });
+    const huge = await raw(agent, api(`${P}/sql`), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(200 * 1024 * 1024) },
+      body: Buffer.alloc(0),
+    });
     assertProblem(huge, 413);
     assert.equal(huge.headers['connection'], 'close');
     assert.equal((await raw(agent, api(`${P}/branches`))).status, 200);
@@ -145,16 +153,30 @@ describe('hub HTTP limits', function () {
   it('builds hrefs from --public-url, never from Host or X-Forwarded-*', async () => {
     const r = await raw(agent, api(`${P}/forks`), {
       method: 'POST',
-      headers: { ...(await auth()), 'content-type': 'application/json', host: 'evil.example:666', 'x-forwarded-host': 'evil2.example', 'x-forwarded-proto': 'https' },
+      headers: {
+        ...(await auth()),
+        'content-type': 'application/json',
+        host: 'evil.example:666',
+        'x-forwarded-host': 'evil2.example',
+        'x-forwarded-proto': 'https',
+      },
       body: Buffer.from(JSON.stringify({ owner: 'acme' })),
     });
     assert.equal(r.status, 202, JSON.stringify(r.body));
-    assert.equal(r.body.data.href, `https://hub.example.com/base/api/v2/operations/${r.body.data.id.split('/').map(encodeURIComponent).join('/')}`);
+    assert.equal(
+      r.body.data.href,
+      `https://hub.example.com/base/api/v2/operations/${r.body.data.id.split('/').map(encodeURIComponent).join('/')}`,
+    );
   });
 
   it('checks own properties only: "__proto__" and "constructor" are unknown fields', async () => {
     for (const text of ['{"__proto__":{"x":1}}', '{"constructor":"x"}', '{"toString":"x"}']) {
-      const r = await hub.fetch(`${P}/pulls/1`, { method: 'PATCH', user: 'alice', headers: { 'content-type': 'application/json' }, body: text });
+      const r = await hub.fetch(`${P}/pulls/1`, {
+        method: 'PATCH',
+        user: 'alice',
+        headers: { 'content-type': 'application/json' },
+        body: text,
+      });
       assert.equal(r.status, 400, text);
       assert.match(r.body.detail, /Unknown field "(__proto__|constructor|toString)"/);
     }
@@ -166,7 +188,10 @@ describe('hub HTTP limits', function () {
 
   describe('upload parts', () => {
     const session = async (contentLength: number, parts = 1): Promise<{ id: string; urls: string[] }> => {
-      const s = await hub.fetch('/databases/alice/prices/imports/uploads', { user: 'alice', json: { content_length: contentLength, num_parts: parts, file_type: 'csv' } });
+      const s = await hub.fetch('/databases/alice/prices/imports/uploads', {
+        user: 'alice',
+        json: { content_length: contentLength, num_parts: parts, file_type: 'csv' },
+      });
       assert.equal(s.status, 201, s.text);
       const urls: string[] = s.body.data.parts.map((p: any) => p.url);
       return { id: /\/parts\/([0-9a-f]+)\//.exec(urls[0] as string)![1] as string, urls };
@@ -190,7 +215,11 @@ describe('hub HTTP limits', function () {
       assert.equal(fits.localPort, over.localPort, 'same connection');
       // Streamed without a length, the part is cut off as soon as it passes 400 bytes; the
       // connection closes (the rest cannot be skipped without reading it) and part 2 is untouched.
-      const streamed = await raw(agent, urls[1] as string, { method: 'PUT', headers: { 'transfer-encoding': 'chunked' }, body: zeros(5000) });
+      const streamed = await raw(agent, urls[1] as string, {
+        method: 'PUT',
+        headers: { 'transfer-encoding': 'chunked' },
+        body: zeros(5000),
+      });
       assertProblem(streamed, 413);
       assert.equal(streamed.headers['connection'], 'close');
       assert.deepEqual(partFiles(id).sort(), ['part-1', 'part-2']);
@@ -217,7 +246,8 @@ describe('hub HTTP limits', function () {
       assert.ok(existsSync(join(hub.dataDir, 'uploads', id)));
       const pid = hub.process.pid;
       const state = (): any => JSON.parse(readFileSync(join(hub.dataDir, 'hub.json'), 'utf8'));
-      for (let i = 0; i < 300 && (existsSync(join(hub.dataDir, 'uploads', id)) || state().uploads[id]); i++) await new Promise((res) => setTimeout(res, 100));
+      for (let i = 0; i < 300 && (existsSync(join(hub.dataDir, 'uploads', id)) || state().uploads[id]); i++)
+        await new Promise((res) => setTimeout(res, 100));
       assert.equal(existsSync(join(hub.dataDir, 'uploads', id)), false, 'the parts are gone');
       assert.equal(state().uploads[id], undefined, 'the session record is gone');
       assert.equal(hub.process.pid, pid);

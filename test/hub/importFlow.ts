@@ -22,8 +22,18 @@ export function filePartsMd5(parts: Buffer[]): string {
   return createHash('md5').update(each.join('')).digest('base64');
 }
 
-export async function upload(hub: HubHandle, db: string, data: Buffer, fileType: string, numParts = 1, user = 'alice'): Promise<UploadedParts> {
-  const s = await hub.fetch(`/databases/${db}/imports/uploads`, { user, json: { content_length: data.length, num_parts: numParts, file_type: fileType } });
+export async function upload(
+  hub: HubHandle,
+  db: string,
+  data: Buffer,
+  fileType: string,
+  numParts = 1,
+  user = 'alice',
+): Promise<UploadedParts> {
+  const s = await hub.fetch(`/databases/${db}/imports/uploads`, {
+    user,
+    json: { content_length: data.length, num_parts: numParts, file_type: fileType },
+  });
   if (s.status !== 201) throw new Error(`upload session: ${s.status} ${s.text}`);
   const session = s.body.data;
   const chunks = splitParts(data, numParts);
@@ -33,7 +43,14 @@ export async function upload(hub: HubHandle, db: string, data: Buffer, fileType:
     if (res.status !== 200) throw new Error(`part ${part.part_number}: ${res.status} ${await res.text()}`);
     completed.push({ part_number: part.part_number, etag: res.headers.get('etag') ?? '' });
   }
-  return { token: session.token, contents_key: session.contents_key, completed_parts: completed, file_parts_md5: filePartsMd5(chunks), file_size: data.length, parts: session.parts };
+  return {
+    token: session.token,
+    contents_key: session.contents_key,
+    completed_parts: completed,
+    file_parts_md5: filePartsMd5(chunks),
+    file_size: data.length,
+    parts: session.parts,
+  };
 }
 
 export interface ImportOptions {
@@ -46,7 +63,16 @@ export interface ImportOptions {
   user?: string;
 }
 
-export async function startImport(hub: HubHandle, db: string, branch: string, table: string, operation: string, fileType: string, data: Buffer, o: ImportOptions = {}): Promise<HubResponse> {
+export async function startImport(
+  hub: HubHandle,
+  db: string,
+  branch: string,
+  table: string,
+  operation: string,
+  fileType: string,
+  data: Buffer,
+  o: ImportOptions = {},
+): Promise<HubResponse> {
   const up = await upload(hub, db, data, fileType, o.numParts ?? 1, o.user ?? 'alice');
   return hub.fetch(`/databases/${db}/imports`, {
     user: o.user ?? 'alice',
@@ -70,13 +96,30 @@ export async function startImport(hub: HubHandle, db: string, branch: string, ta
 }
 
 /** Imports and waits; returns the finished operation. */
-export async function importFile(hub: HubHandle, db: string, branch: string, table: string, operation: string, fileType: string, data: Buffer, o: ImportOptions = {}): Promise<any> {
+export async function importFile(
+  hub: HubHandle,
+  db: string,
+  branch: string,
+  table: string,
+  operation: string,
+  fileType: string,
+  data: Buffer,
+  o: ImportOptions = {},
+): Promise<any> {
   const r = await startImport(hub, db, branch, table, operation, fileType, data, o);
   if (r.status !== 202) throw new Error(`createImport: ${r.status} ${r.text}`);
   return waitForOperation(hub, r.body.data.id, o.user ?? 'alice');
 }
 
-export async function importCsv(hub: HubHandle, db: string, branch: string, table: string, operation: string, csv: string, o: ImportOptions = {}): Promise<any> {
+export async function importCsv(
+  hub: HubHandle,
+  db: string,
+  branch: string,
+  table: string,
+  operation: string,
+  csv: string,
+  o: ImportOptions = {},
+): Promise<any> {
   const op = await importFile(hub, db, branch, table, operation, 'csv', Buffer.from(csv), o);
   if (op.status !== 'succeeded') throw new Error(`import failed: ${JSON.stringify(op.error)}`);
   return op;

@@ -10,14 +10,20 @@ import type { Logger } from '../../src/core/logger';
 import { HUB_JS, runHubCli, startHub, waitForOperation, type HubHandle } from '../helpers/hub';
 import { filePartsMd5, importFile, splitParts, startImport, upload } from './importFlow';
 
-const quiet: Logger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const quiet: Logger = {
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 
 describe('hub imports', function () {
   let hub: HubHandle;
   const DB = 'alice/imp';
 
   before(async function () {
-    hub = await startHub({ users: ['alice', 'bob'], });
+    hub = await startHub({ users: ['alice', 'bob'] });
     const r = await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'imp', visibility: 'public' } });
     assert.equal(r.status, 201);
     await hub.token('bob');
@@ -25,16 +31,23 @@ describe('hub imports', function () {
   after(async () => hub?.stop());
 
   const sql = async (q: string, ref = 'main'): Promise<any> => (await hub.fetch(`/databases/${DB}/sql`, { json: { ref, q } })).body.data;
-  const head = async (branch = 'main'): Promise<string> => (await hub.fetch(`/databases/${DB}/branches`)).body.data.find((b: any) => b.name === branch)?.head_commit_sha;
+  const head = async (branch = 'main'): Promise<string> =>
+    (await hub.fetch(`/databases/${DB}/branches`)).body.data.find((b: any) => b.name === branch)?.head_commit_sha;
 
   describe('upload sessions and parts', () => {
     it('hands out pre-signed PUT URLs on another origin; a part PUT answers with an ETag', async () => {
-      const s = await hub.fetch(`/databases/${DB}/imports/uploads`, { user: 'alice', json: { content_length: 10, num_parts: 2, file_type: 'csv' } });
+      const s = await hub.fetch(`/databases/${DB}/imports/uploads`, {
+        user: 'alice',
+        json: { content_length: 10, num_parts: 2, file_type: 'csv' },
+      });
       assert.equal(s.status, 201);
       const up = s.body.data;
       assert.equal(up.http_method, 'PUT');
       assert.deepEqual(up.headers, {});
-      assert.deepEqual(up.parts.map((p: any) => p.part_number), [1, 2]);
+      assert.deepEqual(
+        up.parts.map((p: any) => p.part_number),
+        [1, 2],
+      );
       const partOrigin = new URL(up.parts[0].url).origin;
       assert.notEqual(partOrigin, hub.url, 'parts live on a different origin');
       assert.ok(up.token && up.contents_key);
@@ -48,11 +61,37 @@ describe('hub imports', function () {
     });
 
     it('validates the session request and needs write access', async () => {
-      assert.equal((await hub.fetch(`/databases/${DB}/imports/uploads`, { user: 'alice', json: { content_length: 10, num_parts: 1, file_type: 'docx' } })).status, 400);
-      assert.equal((await hub.fetch(`/databases/${DB}/imports/uploads`, { user: 'alice', json: { content_length: 0, num_parts: 1, file_type: 'csv' } })).status, 400);
-      assert.equal((await hub.fetch(`/databases/${DB}/imports/uploads`, { user: 'alice', json: { content_length: 10, num_parts: 1 } })).status, 400);
-      assert.equal((await hub.fetch(`/databases/${DB}/imports/uploads`, { user: 'bob', json: { content_length: 10, num_parts: 1, file_type: 'csv' } })).status, 403);
-      assert.equal((await hub.fetch(`/databases/${DB}/imports/uploads`, { json: { content_length: 10, num_parts: 1, file_type: 'csv' } })).status, 401);
+      assert.equal(
+        (
+          await hub.fetch(`/databases/${DB}/imports/uploads`, {
+            user: 'alice',
+            json: { content_length: 10, num_parts: 1, file_type: 'docx' },
+          })
+        ).status,
+        400,
+      );
+      assert.equal(
+        (
+          await hub.fetch(`/databases/${DB}/imports/uploads`, {
+            user: 'alice',
+            json: { content_length: 0, num_parts: 1, file_type: 'csv' },
+          })
+        ).status,
+        400,
+      );
+      assert.equal(
+        (await hub.fetch(`/databases/${DB}/imports/uploads`, { user: 'alice', json: { content_length: 10, num_parts: 1 } })).status,
+        400,
+      );
+      assert.equal(
+        (await hub.fetch(`/databases/${DB}/imports/uploads`, { user: 'bob', json: { content_length: 10, num_parts: 1, file_type: 'csv' } }))
+          .status,
+        403,
+      );
+      assert.equal(
+        (await hub.fetch(`/databases/${DB}/imports/uploads`, { json: { content_length: 10, num_parts: 1, file_type: 'csv' } })).status,
+        401,
+      );
     });
   });
 
@@ -69,7 +108,17 @@ describe('hub imports', function () {
       dir = mkdtempSync(join(tmpdir(), 'vdb-ttl-'));
       await runHubCli(['user', 'add', 'alice', '--data', dir]);
       token = (await runHubCli(['token', 'create', '--user', 'alice', '--data', dir])).stdout.trim();
-      local = new HubServer({ dataDir: dir, host: '127.0.0.1', port: 0, pageSize: 50, maxRows: 1000, uploadTtlSeconds: TTL_SECONDS, logger: quiet, workerScript: HUB_JS, clock: () => time });
+      local = new HubServer({
+        dataDir: dir,
+        host: '127.0.0.1',
+        port: 0,
+        pageSize: 50,
+        maxRows: 1000,
+        uploadTtlSeconds: TTL_SECONDS,
+        logger: quiet,
+        workerScript: HUB_JS,
+        clock: () => time,
+      });
       await local.start();
       assert.equal((await call('/databases', { owner: 'alice', name: 'ttl', visibility: 'public' })).status, 201);
     });
@@ -79,7 +128,11 @@ describe('hub imports', function () {
     });
 
     async function call(path: string, json: unknown): Promise<{ status: number; body: any }> {
-      const res = await fetch(`${local.url}/api/v2${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+      const res = await fetch(`${local.url}/api/v2${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(json),
+      });
       return { status: res.status, body: await res.json() };
     }
     const newSession = async (): Promise<any> => {
@@ -126,7 +179,10 @@ describe('hub imports', function () {
       };
       await expect400({ file_size: csv.length + 1 }, /file_size/);
       await expect400({ completed_parts: up.completed_parts.slice(0, 2) }, /completed_parts/);
-      await expect400({ completed_parts: up.completed_parts.map((p, i) => (i === 1 ? { ...p, etag: '"00000000000000000000000000000000"' } : p)) }, /ETag/);
+      await expect400(
+        { completed_parts: up.completed_parts.map((p, i) => (i === 1 ? { ...p, etag: '"00000000000000000000000000000000"' } : p)) },
+        /ETag/,
+      );
       await expect400({ file_parts_md5: filePartsMd5(splitParts(csv, 2)) }, /file_parts_md5/);
       await expect400({ contents_key: 'uploads/x' }, /contents_key/);
       await expect400({ token: 'nope' }, /token/);
@@ -138,7 +194,10 @@ describe('hub imports', function () {
       assert.equal(r.status, 400);
       assert.match(r.body.detail, /primary_keys/);
       // All of that left the session usable: the right body goes through, in any part order.
-      const ok = await hub.fetch(`/databases/${DB}/imports`, { user: 'alice', json: body(up, { completed_parts: [...up.completed_parts].reverse() }) });
+      const ok = await hub.fetch(`/databases/${DB}/imports`, {
+        user: 'alice',
+        json: body(up, { completed_parts: [...up.completed_parts].reverse() }),
+      });
       assert.equal(ok.status, 202);
       const op = await waitForOperation(hub, ok.body.data.id);
       assert.equal(op.type, 'import');
@@ -151,26 +210,43 @@ describe('hub imports', function () {
 
     it('404s an unknown branch and 409s an existing pull request branch', async () => {
       const up = await upload(hub, DB, csv, 'csv');
-      assert.equal((await hub.fetch(`/databases/${DB}/imports`, { user: 'alice', json: body(up, { branch_name: 'ghost', table_name: 'x1' }) })).status, 404);
-      assert.equal((await hub.fetch(`/databases/${DB}/imports`, { user: 'alice', json: body(up, { table_name: 'x1', pull_request_branch_name: 'main' }) })).status, 409);
+      assert.equal(
+        (await hub.fetch(`/databases/${DB}/imports`, { user: 'alice', json: body(up, { branch_name: 'ghost', table_name: 'x1' }) })).status,
+        404,
+      );
+      assert.equal(
+        (
+          await hub.fetch(`/databases/${DB}/imports`, {
+            user: 'alice',
+            json: body(up, { table_name: 'x1', pull_request_branch_name: 'main' }),
+          })
+        ).status,
+        409,
+      );
     });
   });
 
   describe('operations', () => {
     it('create infers MySQL-style types, applies primary_keys and commit_message', async () => {
       const data = 'id,name,price,born,active\n1,Ann,1.50,2001-02-03,true\n2,Ben,22.25,1999-12-31,false\n';
-      const op = await importFile(hub, DB, 'main', 'people', 'create', 'csv', Buffer.from(data), { primary_keys: ['id'], commit_message: 'Add people' });
+      const op = await importFile(hub, DB, 'main', 'people', 'create', 'csv', Buffer.from(data), {
+        primary_keys: ['id'],
+        commit_message: 'Add people',
+      });
       assert.equal(op.status, 'succeeded', JSON.stringify(op.error));
       assert.match(op.result.commit_sha, /^[0-9a-v]{32}$/);
       assert.equal(op.result.commit_sha, await head());
       const desc = await sql('DESCRIBE people');
-      assert.deepEqual(desc.rows.map((r: any) => [r[0], r[1], r[3]]), [
-        ['id', 'int', 'PRI'],
-        ['name', 'varchar(16383)', ''],
-        ['price', 'decimal(4,2)', ''],
-        ['born', 'date', ''],
-        ['active', 'tinyint(1)', ''],
-      ]);
+      assert.deepEqual(
+        desc.rows.map((r: any) => [r[0], r[1], r[3]]),
+        [
+          ['id', 'int', 'PRI'],
+          ['name', 'varchar(16383)', ''],
+          ['price', 'decimal(4,2)', ''],
+          ['born', 'date', ''],
+          ['active', 'tinyint(1)', ''],
+        ],
+      );
       assert.deepEqual((await sql('SELECT message FROM dolt_log LIMIT 1')).rows, [['Add people']]);
       const dup = await importFile(hub, DB, 'main', 'people', 'create', 'csv', Buffer.from(data), { primary_keys: ['id'] });
       assert.equal(dup.status, 'failed');
@@ -180,11 +256,17 @@ describe('hub imports', function () {
     it('update upserts, replace truncates then inserts, overwrite replaces the table', async () => {
       let op = await importFile(hub, DB, 'main', 'people', 'update', 'csv', Buffer.from('id,name\n2,Benjamin\n3,Cat\n'));
       assert.equal(op.status, 'succeeded', JSON.stringify(op.error));
-      assert.deepEqual((await sql('SELECT id, name, price FROM people ORDER BY id')).rows, [['1', 'Ann', '1.50'], ['2', 'Benjamin', '22.25'], ['3', 'Cat', null]]);
+      assert.deepEqual((await sql('SELECT id, name, price FROM people ORDER BY id')).rows, [
+        ['1', 'Ann', '1.50'],
+        ['2', 'Benjamin', '22.25'],
+        ['3', 'Cat', null],
+      ]);
       op = await importFile(hub, DB, 'main', 'people', 'replace', 'csv', Buffer.from('id,name,price\n7,Gus,3\n'));
       assert.equal(op.status, 'succeeded', JSON.stringify(op.error));
       assert.deepEqual((await sql('SELECT id, name, price FROM people ORDER BY id')).rows, [['7', 'Gus', '3.00']]);
-      op = await importFile(hub, DB, 'main', 'people', 'overwrite', 'csv', Buffer.from('code,label\nA,Alpha\n'), { primary_keys: ['code'] });
+      op = await importFile(hub, DB, 'main', 'people', 'overwrite', 'csv', Buffer.from('code,label\nA,Alpha\n'), {
+        primary_keys: ['code'],
+      });
       assert.equal(op.status, 'succeeded', JSON.stringify(op.error));
       assert.deepEqual((await sql('SELECT * FROM people')).rows, [['A', 'Alpha']]);
       const missing = await importFile(hub, DB, 'main', 'nobody', 'update', 'csv', Buffer.from('id\n1\n'));
@@ -205,7 +287,10 @@ describe('hub imports', function () {
       assert.equal(pull.from_branch.branch_name, 'import-beta');
       assert.equal(pull.to_branch.branch_name, 'main');
       assert.equal(await head(), before, 'the base branch is untouched');
-      assert.deepEqual((await sql('SELECT * FROM people ORDER BY code', 'import-beta')).rows, [['A', 'Alpha'], ['B', 'Beta']]);
+      assert.deepEqual((await sql('SELECT * FROM people ORDER BY code', 'import-beta')).rows, [
+        ['A', 'Alpha'],
+        ['B', 'Beta'],
+      ]);
     });
 
     it('assembles a file of 12 parts in order, without a listener per part (no MaxListenersExceededWarning)', async () => {
@@ -223,15 +308,40 @@ describe('hub imports', function () {
       this.timeout(60000);
       const cases: [string, Buffer][] = [
         ['psv', Buffer.from('id|city\n1|Lisbon\n2|Porto\n')],
-        ['json', Buffer.from(JSON.stringify([{ id: 1, city: 'Lisbon' }, { id: 2, city: 'Porto' }]))],
+        [
+          'json',
+          Buffer.from(
+            JSON.stringify([
+              { id: 1, city: 'Lisbon' },
+              { id: 2, city: 'Porto' },
+            ]),
+          ),
+        ],
         ['yaml', Buffer.from('- id: 1\n  city: Lisbon\n- id: 2\n  city: Porto\n')],
-        ['sql', Buffer.from('CREATE TABLE t (`id` int PRIMARY KEY, `city` varchar(20));\nINSERT INTO t VALUES (1, \'Lisbon\'), (2, \'Porto\');\n')],
-        ['xlsx', await xlsx([['id', 'city'], [1, 'Lisbon'], [2, 'Porto']])],
+        [
+          'sql',
+          Buffer.from("CREATE TABLE t (`id` int PRIMARY KEY, `city` varchar(20));\nINSERT INTO t VALUES (1, 'Lisbon'), (2, 'Porto');\n"),
+        ],
+        [
+          'xlsx',
+          await xlsx([
+            ['id', 'city'],
+            [1, 'Lisbon'],
+            [2, 'Porto'],
+          ]),
+        ],
       ];
       for (const [type, data] of cases) {
         const op = await importFile(hub, DB, 'main', `cities_${type}`, 'create', type, data, { primary_keys: ['id'] });
         assert.equal(op.status, 'succeeded', `${type}: ${JSON.stringify(op.error)}`);
-        assert.deepEqual((await sql(`SELECT id, city FROM cities_${type} ORDER BY id`)).rows, [['1', 'Lisbon'], ['2', 'Porto']], type);
+        assert.deepEqual(
+          (await sql(`SELECT id, city FROM cities_${type} ORDER BY id`)).rows,
+          [
+            ['1', 'Lisbon'],
+            ['2', 'Porto'],
+          ],
+          type,
+        );
       }
       const sqlTypes = await sql('DESCRIBE cities_sql');
       assert.equal(sqlTypes.rows[1][1], 'varchar(20)', 'declared types of a sql file are kept');
@@ -245,7 +355,13 @@ describe('hub imports', function () {
       const before = await head();
       const cases: { type: string; table: string; op: string; data: Buffer; expect: RegExp; pk?: string[] }[] = [
         { type: 'csv', table: 'bad_csv', op: 'create', data: Buffer.from('a,b\n1,2\n3,4,5\n'), expect: /row 2/, pk: ['a'] },
-        { type: 'csv', table: 'strict', op: 'update', data: Buffer.from('id,n\n2,7\n3,seven\n'), expect: /row 2, column "n".*not an integer/ },
+        {
+          type: 'csv',
+          table: 'strict',
+          op: 'update',
+          data: Buffer.from('id,n\n2,7\n3,seven\n'),
+          expect: /row 2, column "n".*not an integer/,
+        },
         { type: 'csv', table: 'strict', op: 'update', data: Buffer.from('id,d\n4,2020-13-45x\n'), expect: /row 1, column "d"/ },
         { type: 'csv', table: 'dupes', op: 'create', data: Buffer.from('id,x\n1,a\n1,b\n'), expect: /row 2.*id/, pk: ['id'] },
         { type: 'psv', table: 'bad_psv', op: 'create', data: Buffer.from('a|b\n1|2|3\n'), expect: /row 1/, pk: ['a'] },
@@ -265,7 +381,8 @@ describe('hub imports', function () {
       assert.equal(await head(), before, 'nothing was committed');
       assert.deepEqual((await sql('SELECT id, n FROM strict')).rows, [['1', '5']]);
       const tables = (await sql('SHOW TABLES')).rows.flat();
-      for (const t of ['bad_csv', 'dupes', 'bad_psv', 'bad_json', 'bad_yaml', 'bad_sql', 'bad_xlsx', 'nopk']) assert.equal(tables.includes(t), false, t);
+      for (const t of ['bad_csv', 'dupes', 'bad_psv', 'bad_json', 'bad_yaml', 'bad_sql', 'bad_xlsx', 'nopk'])
+        assert.equal(tables.includes(t), false, t);
     });
 
     it('reports a started import as a 202 whose failure is polled, not a transport error', async () => {

@@ -24,7 +24,10 @@ describe('hub: kill -9 during an import and a merge', function () {
   before(async () => {
     hub = await startHub({ users: ['alice'], args: ARGS });
     dataDir = hub.dataDir;
-    assert.equal((await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'kill', visibility: 'private' } })).status, 201);
+    assert.equal(
+      (await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'kill', visibility: 'private' } })).status,
+      201,
+    );
   });
   after(async () => {
     await hub?.stop({ keep: true });
@@ -37,13 +40,19 @@ describe('hub: kill -9 during an import and a merge', function () {
     assert.equal(r.body.data.status, 'success', r.body.data.message);
     return r.body.data.rows;
   };
-  const branches = async (): Promise<{ name: string; head_commit_sha: string }[]> => (await hub.fetch(`/databases/${DB}/branches`, { user: 'alice' })).body.data;
+  const branches = async (): Promise<{ name: string; head_commit_sha: string }[]> =>
+    (await hub.fetch(`/databases/${DB}/branches`, { user: 'alice' })).body.data;
 
   /** Everything a reader can see: branches with heads, the commits of each, every table's rows at each branch. */
   async function snapshot(): Promise<unknown> {
     const out: Record<string, unknown> = {};
     for (const b of await branches()) {
-      const tables = (await sql("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'dolt_%' AND name NOT LIKE 'sqlite_%' ORDER BY name", b.name)).map((r) => r[0] as string);
+      const tables = (
+        await sql(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'dolt_%' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+          b.name,
+        )
+      ).map((r) => r[0] as string);
       const rows: Record<string, string[][]> = {};
       for (const t of tables) rows[t] = await sql(`SELECT * FROM "${t}" ORDER BY 1`, b.name);
       out[b.name] = { head: b.head_commit_sha, log: await sql('SELECT commit_hash FROM dolt_log', b.name), rows };
@@ -77,27 +86,40 @@ describe('hub: kill -9 during an import and a merge', function () {
     // The independent expectation: the rows of the CSV itself.
     assert.deepEqual(await sql('SELECT id, v, w FROM items ORDER BY id'), base);
     const more = Array.from({ length: N }, (_, i) => [String(N + i), `new-${i}`, 'x']);
-    const r = await startImport(hub, DB, 'main', 'items', 'update', 'csv', Buffer.from(csv([['id', 'v', 'w'], ...more])), { pull_request_branch_name: 'import-pr' });
+    const r = await startImport(hub, DB, 'main', 'items', 'update', 'csv', Buffer.from(csv([['id', 'v', 'w'], ...more])), {
+      pull_request_branch_name: 'import-pr',
+    });
     assert.equal(r.status, 202, r.text);
     await killWhileRunning(r.body.data.id);
     await assertInterrupted(r.body.data.id);
     assert.deepEqual(await snapshot(), before);
-    assert.equal((await branches()).some((b) => b.name === 'import-pr'), false, 'no half-made pull request branch');
+    assert.equal(
+      (await branches()).some((b) => b.name === 'import-pr'),
+      false,
+      'no half-made pull request branch',
+    );
   });
 
   it('keeps both sides and shows nothing of a merge killed mid-way', async () => {
     // Two branches that each changed every row, in different columns: a real three-way merge.
-    assert.equal((await hub.fetch(`/databases/${DB}/branches`, { user: 'alice', json: { name: 'feature', from: { branch: 'main' } } })).status, 201);
+    assert.equal(
+      (await hub.fetch(`/databases/${DB}/branches`, { user: 'alice', json: { name: 'feature', from: { branch: 'main' } } })).status,
+      201,
+    );
     await importCsv(hub, DB, 'feature', 'items', 'update', csv([['id', 'v'], ...base.map((r) => [r[0] as string, `feature-${r[0]}`])]));
     await importCsv(hub, DB, 'main', 'items', 'update', csv([['id', 'w'], ...base.map((r) => [r[0] as string, `main-${r[0]}`])]));
     const pr = await hub.fetch(`/databases/${DB}/pulls`, {
       user: 'alice',
-      json: { title: 'Feature', from_branch: { database: { owner: 'alice', name: 'kill' }, branch_name: 'feature' }, to_branch: { database: { owner: 'alice', name: 'kill' }, branch_name: 'main' } },
+      json: {
+        title: 'Feature',
+        from_branch: { database: { owner: 'alice', name: 'kill' }, branch_name: 'feature' },
+        to_branch: { database: { owner: 'alice', name: 'kill' }, branch_name: 'main' },
+      },
     });
     assert.equal(pr.status, 201, pr.text);
     const before = await snapshot();
-    assert.deepEqual(await sql('SELECT count(*) FROM items WHERE v = \'feature-\' || id', 'feature'), [[String(N)]]);
-    assert.deepEqual(await sql('SELECT count(*) FROM items WHERE w = \'main-\' || id AND v = \'v-\' || id'), [[String(N)]]);
+    assert.deepEqual(await sql("SELECT count(*) FROM items WHERE v = 'feature-' || id", 'feature'), [[String(N)]]);
+    assert.deepEqual(await sql("SELECT count(*) FROM items WHERE w = 'main-' || id AND v = 'v-' || id"), [[String(N)]]);
     const m = await hub.fetch(`/databases/${DB}/pulls/${pr.body.data.pull_number}/merge`, { method: 'POST', user: 'alice' });
     assert.equal(m.status, 202, m.text);
     await killWhileRunning(m.body.data.id);

@@ -86,7 +86,10 @@ describe('Load All Rows through the hub', function () {
       return r.body.data as QueryResult;
     };
     const src = new QueryPageSource({ query: slow, run, columnCount: 1 });
-    await assert.rejects(src.read(50_000_000, 50_000_500, NO_VIEW, new AbortController().signal), /^QueryPageError: Rows 50,000,001–50,000,500 timed out\./);
+    await assert.rejects(
+      src.read(50_000_000, 50_000_500, NO_VIEW, new AbortController().signal),
+      /^QueryPageError: Rows 50,000,001–50,000,500 timed out\./,
+    );
     assert.equal(sent.length, 1);
     assert.match(sent[0]!, /^SELECT \* FROM \(\nWITH RECURSIVE/);
   });

@@ -27,7 +27,9 @@ describe('hub DOLT_LOG --tables', function () {
   const expected = async (ref: string, tables: string[]): Promise<string[]> => {
     const out: string[] = [];
     for (const [hash] of (await ok('SELECT commit_hash FROM dolt_log', ref)).rows) {
-      const parent = (await ok(`SELECT parent_hash FROM dolt_commit_ancestors WHERE commit_hash = '${hash}' AND parent_index = 0`, ref)).rows[0]?.[0] ?? null;
+      const parent =
+        (await ok(`SELECT parent_hash FROM dolt_commit_ancestors WHERE commit_hash = '${hash}' AND parent_index = 0`, ref)).rows[0]?.[0] ??
+        null;
       for (const t of tables) {
         const before = parent === null ? undefined : await snapshot(t, parent);
         if ((await snapshot(t, hash!)) !== before) {

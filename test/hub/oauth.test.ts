@@ -16,7 +16,15 @@ describe('hub OAuth (authorization code + PKCE)', function () {
   after(async () => hub?.stop());
 
   const authorizeUrl = (redirect: string, extra: Record<string, string> = {}): string => {
-    const p = new URLSearchParams({ response_type: 'code', client_id: CLIENT, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256', state: 's-123', ...extra });
+    const p = new URLSearchParams({
+      response_type: 'code',
+      client_id: CLIENT,
+      redirect_uri: redirect,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 's-123',
+      ...extra,
+    });
     return `${hub.url}/oauth/authorize?${p}`;
   };
 
@@ -24,11 +32,17 @@ describe('hub OAuth (authorization code + PKCE)', function () {
     const page = await fetch(authorizeUrl(redirect));
     const html = await page.text();
     const form = new URLSearchParams();
-    for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form.set(m[1] as string, decodeHtml(m[2] as string));
+    for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+      form.set(m[1] as string, decodeHtml(m[2] as string));
     form.set('username', 'alice');
     form.set('password', password);
     form.set('decision', decision);
-    return fetch(`${hub.url}/oauth/authorize`, { method: 'POST', body: form, redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    return fetch(`${hub.url}/oauth/authorize`, {
+      method: 'POST',
+      body: form,
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
   }
 
   const token = (code: string, redirect: string, v = verifier): Promise<Response> =>
@@ -104,7 +118,8 @@ describe('hub OAuth (authorization code + PKCE)', function () {
   });
 
   it('accepts the code-server form of the extension callback, and no other extension', async () => {
-    const redirect = 'http://localhost:8080/stable-abc/callback?vscode-reqid=1&vscode-scheme=vscode&vscode-authority=versioned-db.versioned-db&vscode-path=%2Fauth-callback';
+    const redirect =
+      'http://localhost:8080/stable-abc/callback?vscode-reqid=1&vscode-scheme=vscode&vscode-authority=versioned-db.versioned-db&vscode-path=%2Fauth-callback';
     const r = await login(redirect);
     assert.equal(r.status, 302);
     const loc = new URL(r.headers.get('location') as string);
@@ -163,8 +178,24 @@ describe('hub OAuth (authorization code + PKCE)', function () {
       assert.match(await r.text(), /redirect address is not registered/, redirect);
     }
     // A form posted with a refused address (bypassing the page) is refused too, and issues no code.
-    const form = new URLSearchParams({ client_id: CLIENT, redirect_uri: `http://dev.example.com/callback?${q}`, state: 's', code_challenge: challenge, code_challenge_method: 'S256', response_type: 'code', username: 'alice', password: 'alice-password', decision: 'allow', csrf: 'x' });
-    const post = await fetch(`${hub.url}/oauth/authorize`, { method: 'POST', body: form, redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = new URLSearchParams({
+      client_id: CLIENT,
+      redirect_uri: `http://dev.example.com/callback?${q}`,
+      state: 's',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      response_type: 'code',
+      username: 'alice',
+      password: 'alice-password',
+      decision: 'allow',
+      csrf: 'x',
+    });
+    const post = await fetch(`${hub.url}/oauth/authorize`, {
+      method: 'POST',
+      body: form,
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(post.status, 400);
     assert.equal(post.headers.get('location'), null);
   });
@@ -181,5 +212,10 @@ describe('hub OAuth (authorization code + PKCE)', function () {
 });
 
 function decodeHtml(s: string): string {
-  return s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }

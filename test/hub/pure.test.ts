@@ -41,10 +41,22 @@ describe('hub pure logic', () => {
   });
 
   it('tells the read-only guard which functions and pragmas only read', () => {
-    for (const f of ['dolt_commit', 'DOLT_RESET', 'dolt_branch', 'dolt_checkout', 'dolt_merge', 'dolt_tag', 'dolt_gc', 'dolt_config', 'dolt_default_branch', 'fts3_tokenizer']) {
+    for (const f of [
+      'dolt_commit',
+      'DOLT_RESET',
+      'dolt_branch',
+      'dolt_checkout',
+      'dolt_merge',
+      'dolt_tag',
+      'dolt_gc',
+      'dolt_config',
+      'dolt_default_branch',
+      'fts3_tokenizer',
+    ]) {
       assert.equal(isReadOnlyFunction(f), false, f);
     }
-    for (const f of ['dolt_hashof', 'dolt_merge_base', 'dolt_hash32', 'dolt_rev', 'upper', 'printf', 'now']) assert.equal(isReadOnlyFunction(f), true, f);
+    for (const f of ['dolt_hashof', 'dolt_merge_base', 'dolt_hash32', 'dolt_rev', 'upper', 'printf', 'now'])
+      assert.equal(isReadOnlyFunction(f), true, f);
     // Authorizer action codes: 19 PRAGMA (name, value), 24 ATTACH, 31 FUNCTION (-, name).
     assert.equal(refusal(19, 'table_info', 't'), undefined);
     assert.equal(refusal(19, 'user_version', null), undefined);
@@ -73,7 +85,11 @@ describe('hub pure logic', () => {
     assert.throws(() => p.page('other', items, first.next as string), /page_token/);
     assert.throws(() => new Paginator('another secret', 2).page('L', items, first.next as string), /page_token/);
     const [payload, mac] = (first.next as string).split('.');
-    const edited = Buffer.from(Buffer.from(payload as string, 'base64url').toString().replace('"o":2', '"o":4')).toString('base64url');
+    const edited = Buffer.from(
+      Buffer.from(payload as string, 'base64url')
+        .toString()
+        .replace('"o":2', '"o":4'),
+    ).toString('base64url');
     assert.throws(() => p.page('L', items, `${edited}.${mac}`), /page_token/);
     assert.throws(() => p.page('L', [1], first.next as string), /stale|past the end/);
   });

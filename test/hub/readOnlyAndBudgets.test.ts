@@ -41,7 +41,7 @@ describe('hub SQL: read-only by the engine, bounded results', function () {
         ["SELECT dolt_merge('main')", /dolt_merge\(\) changes the database/],
         ["SELECT dolt_tag('t9')", /dolt_tag\(\) changes the database/],
         ["SELECT dolt_config('user.name', 'x')", /dolt_config\(\) changes the database/],
-        ["SELECT x FROM (SELECT dolt_gc() AS x)", /dolt_gc\(\) changes the database/],
+        ['SELECT x FROM (SELECT dolt_gc() AS x)', /dolt_gc\(\) changes the database/],
         ["INSERT INTO products (name) VALUES ('x')", /INSERT is not allowed/],
         ["UPDATE products SET name = 'x'", /UPDATE is not allowed/],
         ['DELETE FROM products', /DELETE is not allowed/],
@@ -72,7 +72,11 @@ describe('hub SQL: read-only by the engine, bounded results', function () {
         assert.equal(r.status, 'success', `${q}: ${r.message}`);
         return r.rows;
       };
-      assert.deepEqual(await ok('WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 3) SELECT x FROM r'), [['1'], ['2'], ['3']]);
+      assert.deepEqual(await ok('WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 3) SELECT x FROM r'), [
+        ['1'],
+        ['2'],
+        ['3'],
+      ]);
       assert.ok((await ok('SELECT commit_hash FROM dolt_log')).length >= 2);
       // Commit hashes in results are Dolt's base32 form (the hub's Dolt SQL), like the API's.
       assert.match((await ok("SELECT dolt_hashof('HEAD')"))[0][0], /^[0-9a-v]{32}$/);
@@ -83,7 +87,7 @@ describe('hub SQL: read-only by the engine, bounded results', function () {
       assert.deepEqual(await ok("SELECT upper('a') || printf('%d', 5)"), [['A5']]);
     });
 
-    it('keeps the hub\'s own writes working: a branch, a tag and a merge after the refusals', async () => {
+    it("keeps the hub's own writes working: a branch, a tag and a merge after the refusals", async () => {
       const b = await hub.fetch(`${P}/branches`, { user: 'alice', json: { name: 'after-guard', from: { branch: 'main' } } });
       assert.equal(b.status, 201, b.text);
       const t = await hub.fetch(`${P}/tags`, { user: 'alice', json: { name: 'after-guard-tag', from: { branch: 'main' } } });
@@ -97,13 +101,20 @@ describe('hub SQL: read-only by the engine, bounded results', function () {
     const RESULT_BYTES = 65536;
     const VALUE_BYTES = 100000;
     before(async () => {
-      hub = await startHub({ users: ['alice', 'bob', 'carol', 'dave'], args: ['--max-result-bytes', String(RESULT_BYTES), '--max-value-bytes', String(VALUE_BYTES)] });
-      assert.equal((await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'big', visibility: 'public' } })).status, 201);
+      hub = await startHub({
+        users: ['alice', 'bob', 'carol', 'dave'],
+        args: ['--max-result-bytes', String(RESULT_BYTES), '--max-value-bytes', String(VALUE_BYTES)],
+      });
+      assert.equal(
+        (await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'big', visibility: 'public' } })).status,
+        201,
+      );
     });
     after(async () => hub?.stop());
 
     it('stops a result at the response budget with row_limit and a message naming the limit', async () => {
-      const q = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 5000) SELECT x, printf('%.*c', 1000, 'y') AS pad FROM r";
+      const q =
+        "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 5000) SELECT x, printf('%.*c', 1000, 'y') AS pad FROM r";
       const r = (await hub.fetch(`${DB}/sql`, { json: { ref: 'main', q, limit: 5000 } })).body.data;
       assert.equal(r.status, 'row_limit');
       assert.match(r.message, /larger than the hub's limit of 64 KiB per response \(--max-result-bytes\); only the first \d+ rows/);
@@ -118,14 +129,21 @@ describe('hub SQL: read-only by the engine, bounded results', function () {
       assert.match(r.message, new RegExp(`first ${r.rows.length} rows`));
     });
 
-    it('refuses a value past the value budget before building it, and the hub\'s memory stays flat', async () => {
+    it("refuses a value past the value budget before building it, and the hub's memory stays flat", async () => {
       const q = "SELECT printf('%.*c', 400000000, 'x') AS huge";
       const before = rssOf(hub);
-      const runs = await Promise.all(['alice', 'bob', 'carol', 'dave', 'alice', 'bob', 'carol', 'dave'].map((user) => hub.fetch(`${DB}/sql`, { user, json: { ref: 'main', q } })));
+      const runs = await Promise.all(
+        ['alice', 'bob', 'carol', 'dave', 'alice', 'bob', 'carol', 'dave'].map((user) =>
+          hub.fetch(`${DB}/sql`, { user, json: { ref: 'main', q } }),
+        ),
+      );
       for (const r of runs) {
         assert.equal(r.status, 200);
         assert.equal(r.body.data.status, 'error');
-        assert.equal(r.body.data.message, "A value in this query is larger than the hub's limit of 100000 bytes per value (--max-value-bytes).");
+        assert.equal(
+          r.body.data.message,
+          "A value in this query is larger than the hub's limit of 100000 bytes per value (--max-value-bytes).",
+        );
         assert.ok(r.text.length < 2000);
       }
       const grown = rssOf(hub) - before;
@@ -141,13 +159,17 @@ describe('hub SQL: read-only by the engine, bounded results', function () {
     let hub: HubHandle;
     before(async () => {
       hub = await startHub({ users: ['alice'], args: ['--worker-memory-mb', '64', '--verbose'] });
-      assert.equal((await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'm', visibility: 'public' } })).status, 201);
+      assert.equal(
+        (await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'm', visibility: 'public' } })).status,
+        201,
+      );
     });
     after(async () => hub?.stop());
 
     it('replaces a query worker that grew past --worker-memory-mb, and the hub keeps answering with flat memory', async () => {
       // A 14 MB string built by doubling grows the worker (WASM memory never shrinks) past 64 MiB.
-      const big = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 140000) SELECT length(group_concat(printf('%.*c', 100, 'x'))) FROM r";
+      const big =
+        "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 140000) SELECT length(group_concat(printf('%.*c', 100, 'x'))) FROM r";
       const first = (await hub.fetch('/databases/alice/m/sql', { json: { ref: 'main', q: big } })).body.data;
       assert.equal(first.status, 'success', first.message);
       const settled = rssOf(hub);

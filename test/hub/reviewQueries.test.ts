@@ -31,12 +31,29 @@ import {
   type DoltQuery,
   type RowDiffKind,
 } from '../../src/core/review/doltQueries';
-import { firstReachable, parseCommitPage, parseHashOf, parseMergeBase, parseParents, parsePinnedPair, parseReachable, type Commit } from '../../src/core/review/commitLog';
+import {
+  firstReachable,
+  parseCommitPage,
+  parseHashOf,
+  parseMergeBase,
+  parseParents,
+  parsePinnedPair,
+  parseReachable,
+  type Commit,
+} from '../../src/core/review/commitLog';
 import { parseConflictPage } from '../../src/core/review/conflicts';
 import { parseColumns, parseRowDiffCounts, parseRowDiffPage, type RowDiff } from '../../src/core/review/rowDiff';
 import { cellBlame, parseRowBlame, parseRowHistory } from '../../src/core/review/rowHistory';
 import { threeDot, twoDot, type RevisionPair } from '../../src/core/review/revisions';
-import { combineTableChanges, parseConflictSummary, parseDiffStat, parseDiffSummary, parsePatchPage, parseSchemaDiff, type PatchStatement } from '../../src/core/review/tableChanges';
+import {
+  combineTableChanges,
+  parseConflictSummary,
+  parseDiffStat,
+  parseDiffSummary,
+  parsePatchPage,
+  parseSchemaDiff,
+  type PatchStatement,
+} from '../../src/core/review/tableChanges';
 import type { TableColumnInfo } from '../../src/core/sql/tableQuery';
 import { SqliteEngine } from '../helpers/sqliteEngine';
 
@@ -47,8 +64,7 @@ const PRICES = 'alice/prices';
  * the hub; the builders stay Dolt's). Cases that need a fix are pending until it lands; run them
  * anyway with REVIEW_HUB_GAPS=run.
  */
-const HUB_GAPS = {
-} as const;
+const HUB_GAPS = {} as const;
 function itUnlessHubGap(gap: keyof typeof HUB_GAPS | undefined, title: string, fn: Mocha.AsyncFunc): void {
   if (gap && process.env['REVIEW_HUB_GAPS'] !== 'run') it.skip(`${title} [pending: ${HUB_GAPS[gap]}]`, fn);
   else it(title, fn);
@@ -118,7 +134,9 @@ describe('review SQL through the hub (every builder against plain reads)', funct
     const keyColumn = d.columns.find((c) => c.is_primary_key)?.name ?? (d.columns[0]!.name as string);
     const columns = d.columns.map((c) => c.name);
     const types = d.columns.map((c) => c.type);
-    const rows = new Map(d.rows.map((r) => [String(r[columns.indexOf(keyColumn)]), Object.fromEntries(columns.map((c, i) => [c, r[i] ?? null]))]));
+    const rows = new Map(
+      d.rows.map((r) => [String(r[columns.indexOf(keyColumn)]), Object.fromEntries(columns.map((c, i) => [c, r[i] ?? null]))]),
+    );
     return { columns, types, keyColumn, rows };
   };
   /**
@@ -147,7 +165,7 @@ describe('review SQL through the hub (every builder against plain reads)', funct
       else if (!f && t) out.push({ key, kind: 'added', to: t });
       else if (!sameRow(f, t)) out.push({ key, kind: 'modified', from: f!, to: t! });
     }
-    return out.sort((x, y) => (Number(x.key) - Number(y.key)) || (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+    return out.sort((x, y) => Number(x.key) - Number(y.key) || (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
   };
 
   /** The whole log at a ref through buildLogQuery, page by page. */
@@ -182,28 +200,42 @@ describe('review SQL through the hub (every builder against plain reads)', funct
       // buildParentsQuery agrees, first parent first.
       assert.deepEqual(parseParents(await run(buildParentsQuery(c.hash))), c.parents);
     }
-    assert.ok(commits.some((c) => c.isMerge), 'the seed has a merge commit on main');
+    assert.ok(
+      commits.some((c) => c.isMerge),
+      'the seed has a merge commit on main',
+    );
     assert.equal(commits.filter((c) => c.parents.length === 0).length, 1, 'one first commit');
   });
 
-  itUnlessHubGap(undefined, 'the commits that changed a table: exactly those whose plain read differs from their first parent', async () => {
-    const commits = await reviewLog('main', 50);
-    const expected: string[] = [];
-    for (const c of commits) {
-      const now = await tableAt('suppliers', c.hash);
-      const before = c.parents[0] ? await tableAt('suppliers', c.parents[0]) : undefined;
-      const changed = JSON.stringify(now?.columns) !== JSON.stringify(before?.columns) || [...new Set([...(now?.rows.keys() ?? []), ...(before?.rows.keys() ?? [])])].some((k) => !sameRow(now?.rows.get(k), before?.rows.get(k)));
-      if (changed) expected.push(c.hash);
-    }
-    assert.ok(expected.length >= 4);
-    const page = parseCommitPage(await run(buildTableLogQuery('main', 'suppliers', { pageSize: 50 })), 50);
-    assert.deepEqual(page.items.map((c) => c.hash).sort(), expected.sort());
-    const paged = [
-      ...parseCommitPage(await run(buildTableLogQuery('main', 'suppliers', { pageSize: 2 })), 2).items,
-      ...parseCommitPage(await run(buildTableLogQuery('main', 'suppliers', { pageSize: 2, offset: 2 })), 2).items,
-    ];
-    assert.deepEqual(paged.map((c) => c.hash), page.items.slice(0, 4).map((c) => c.hash));
-  });
+  itUnlessHubGap(
+    undefined,
+    'the commits that changed a table: exactly those whose plain read differs from their first parent',
+    async () => {
+      const commits = await reviewLog('main', 50);
+      const expected: string[] = [];
+      for (const c of commits) {
+        const now = await tableAt('suppliers', c.hash);
+        const before = c.parents[0] ? await tableAt('suppliers', c.parents[0]) : undefined;
+        const changed =
+          JSON.stringify(now?.columns) !== JSON.stringify(before?.columns) ||
+          [...new Set([...(now?.rows.keys() ?? []), ...(before?.rows.keys() ?? [])])].some(
+            (k) => !sameRow(now?.rows.get(k), before?.rows.get(k)),
+          );
+        if (changed) expected.push(c.hash);
+      }
+      assert.ok(expected.length >= 4);
+      const page = parseCommitPage(await run(buildTableLogQuery('main', 'suppliers', { pageSize: 50 })), 50);
+      assert.deepEqual(page.items.map((c) => c.hash).sort(), expected.sort());
+      const paged = [
+        ...parseCommitPage(await run(buildTableLogQuery('main', 'suppliers', { pageSize: 2 })), 2).items,
+        ...parseCommitPage(await run(buildTableLogQuery('main', 'suppliers', { pageSize: 2, offset: 2 })), 2).items,
+      ];
+      assert.deepEqual(
+        paged.map((c) => c.hash),
+        page.items.slice(0, 4).map((c) => c.hash),
+      );
+    },
+  );
 
   it('HASHOF, the merge base, a pinned pair and reachability agree with the API and the plain logs', async () => {
     assert.equal(parseHashOf(await run(buildHashOfQuery('main'))), await branchHead('main'));
@@ -213,8 +245,14 @@ describe('review SQL through the hub (every builder against plain reads)', funct
     const inMain = new Set((await logAt('main')).keys());
     const base = [...(await logAt('supplier-updates')).keys()].find((h) => inMain.has(h));
     assert.equal(parseMergeBase(await run(buildMergeBaseQuery('main', 'supplier-updates'))), base);
-    assert.deepEqual(parsePinnedPair(await run(buildPinPairQuery(threeDot('main', 'supplier-updates')))), twoDot(base!, await branchHead('supplier-updates')));
-    assert.deepEqual(parsePinnedPair(await run(buildPinPairQuery(twoDot('v1', 'v2')))), twoDot(await tagCommit('v1'), await tagCommit('v2')));
+    assert.deepEqual(
+      parsePinnedPair(await run(buildPinPairQuery(threeDot('main', 'supplier-updates')))),
+      twoDot(base!, await branchHead('supplier-updates')),
+    );
+    assert.deepEqual(
+      parsePinnedPair(await run(buildPinPairQuery(twoDot('v1', 'v2')))),
+      twoDot(await tagCommit('v1'), await tagCommit('v2')),
+    );
     const featureOnly = [...(await logAt('supplier-updates')).keys()].filter((h) => !inMain.has(h));
     assert.ok(featureOnly.length > 0);
     const reachable = parseReachable(await run(buildReachableQuery('main', [...featureOnly, base!])));
@@ -229,21 +267,28 @@ describe('review SQL through the hub (every builder against plain reads)', funct
     return p as { from: string; to: string };
   };
 
-  const emailCommit = async (): Promise<Commit> => (await reviewLog('main', 100)).find((c) => c.subject === 'Record supplier contact emails')!;
+  const emailCommit = async (): Promise<Commit> =>
+    (await reviewLog('main', 100)).find((c) => c.subject === 'Record supplier contact emails')!;
 
   for (const [label, pairOf] of [
     ['the open pull #4 (three dots)', async (): Promise<RevisionPair> => threeDot('main', 'supplier-updates')],
     ['pull #1, which adds a table', async (): Promise<RevisionPair> => threeDot('main', 'prices-2025')],
     ['two tags', async (): Promise<RevisionPair> => twoDot('v1', 'main')],
-    ['a commit with a schema change against its parent', async (): Promise<RevisionPair> => {
-      const c = await emailCommit();
-      return twoDot(c.parents[0]!, c.hash);
-    }],
+    [
+      'a commit with a schema change against its parent',
+      async (): Promise<RevisionPair> => {
+        const c = await emailCommit();
+        return twoDot(c.parents[0]!, c.hash);
+      },
+    ],
   ] as const) {
     it(`changed tables and counts for ${label} match the plain reads on both sides`, async () => {
       const pair = await pairOf();
       const { from, to } = await pin(pair);
-      const tables = combineTableChanges(parseDiffSummary(await run(buildDiffSummaryQuery(pair))), parseDiffStat(await run(buildDiffStatQuery(pair))));
+      const tables = combineTableChanges(
+        parseDiffSummary(await run(buildDiffSummaryQuery(pair))),
+        parseDiffStat(await run(buildDiffStatQuery(pair))),
+      );
       assert.ok(tables.completeness.complete);
       const expected: { table: string; kind: string; schema: boolean; added: number; modified: number; removed: number }[] = [];
       for (const t of TABLES) {
@@ -254,11 +299,25 @@ describe('review SQL through the hub (every builder against plain reads)', funct
         const schema = JSON.stringify(a?.columns) !== JSON.stringify(b?.columns);
         if (rows.length === 0 && !schema) continue;
         const count = (k: RowDiffKind): number => rows.filter((r) => r.kind === k).length;
-        expected.push({ table: t, kind: !a ? 'added' : !b ? 'dropped' : 'modified', schema, added: count('added'), modified: count('modified'), removed: count('removed') });
+        expected.push({
+          table: t,
+          kind: !a ? 'added' : !b ? 'dropped' : 'modified',
+          schema,
+          added: count('added'),
+          modified: count('modified'),
+          removed: count('removed'),
+        });
       }
       assert.ok(expected.length > 0);
       assert.deepEqual(
-        tables.tables.map((t) => ({ table: t.table, kind: t.kind, schema: t.schemaChanged, added: t.rows?.added ?? 0, modified: t.rows?.modified ?? 0, removed: t.rows?.removed ?? 0 })),
+        tables.tables.map((t) => ({
+          table: t.table,
+          kind: t.kind,
+          schema: t.schemaChanged,
+          added: t.rows?.added ?? 0,
+          modified: t.rows?.modified ?? 0,
+          removed: t.rows?.removed ?? 0,
+        })),
         expected.sort((x, y) => (x.table < y.table ? -1 : 1)),
       );
       // One table at a time gives the same line.
@@ -269,7 +328,7 @@ describe('review SQL through the hub (every builder against plain reads)', funct
     });
   }
 
-  it('the schema diff shows each side\'s CREATE statement, with the new column only after', async () => {
+  it("the schema diff shows each side's CREATE statement, with the new column only after", async () => {
     const c = await emailCommit();
     const pair = twoDot(c.parents[0]!, c.hash);
     const s = parseSchemaDiff(await run(buildSchemaDiffQuery(pair, 'suppliers')));
@@ -280,7 +339,10 @@ describe('review SQL through the hub (every builder against plain reads)', funct
     for (const col of after) assert.match(s.changes[0]!.toCreate, new RegExp(`\\b${col}\\b`));
     assert.ok(!before.includes('email') && after.includes('email'));
     assert.doesNotMatch(s.changes[0]!.fromCreate, /\bemail\b/);
-    assert.ok(parseSchemaDiff(await run(buildSchemaDiffQuery(threeDot('main', 'supplier-updates')))).changes.length === 0, 'the pull changes no schema');
+    assert.ok(
+      parseSchemaDiff(await run(buildSchemaDiffQuery(threeDot('main', 'supplier-updates')))).changes.length === 0,
+      'the pull changes no schema',
+    );
   });
 
   it('the SQL patch, applied page by page to the old rows, gives the new rows', async () => {
@@ -291,12 +353,18 @@ describe('review SQL through the hub (every builder against plain reads)', funct
       for (const table of ['suppliers', 'products']) {
         const old = (await tableAt(table, from))!;
         // Declared types give the columns SQLite affinities, so `WHERE id=2` finds the row stored from '2'.
-        db.exec(`CREATE TABLE \`${table}\` (${old.columns.map((c, i) => `\`${c}\` ${old.types[i]}`).join(', ')}, PRIMARY KEY (\`${old.keyColumn}\`))`);
-        for (const r of old.rows.values()) db.exec(`INSERT INTO \`${table}\` VALUES (${old.columns.map(() => '?').join(', ')})`, { bind: old.columns.map((c) => r[c]) });
+        db.exec(
+          `CREATE TABLE \`${table}\` (${old.columns.map((c, i) => `\`${c}\` ${old.types[i]}`).join(', ')}, PRIMARY KEY (\`${old.keyColumn}\`))`,
+        );
+        for (const r of old.rows.values())
+          db.exec(`INSERT INTO \`${table}\` VALUES (${old.columns.map(() => '?').join(', ')})`, { bind: old.columns.map((c) => r[c]) });
         const statements: PatchStatement[] = [];
         let afterOrder: number | undefined;
         for (;;) {
-          const page = parsePatchPage(await run(buildPatchQuery(pair, table, { pageSize: 2, ...(afterOrder === undefined ? {} : { afterOrder }) })), 2);
+          const page = parsePatchPage(
+            await run(buildPatchQuery(pair, table, { pageSize: 2, ...(afterOrder === undefined ? {} : { afterOrder }) })),
+            2,
+          );
           statements.push(...page.items);
           if (!page.hasMore) break;
           afterOrder = page.items[page.items.length - 1]!.order;
@@ -320,8 +388,15 @@ describe('review SQL through the hub (every builder against plain reads)', funct
     for (const ref of [c.parents[0]!, c.hash, 'main']) {
       const cols = parseColumns(await run(buildColumnsQuery('suppliers', ref)));
       const plainCols = (await plain('SELECT * FROM suppliers LIMIT 0', ref)).columns;
-      assert.deepEqual(cols.map((x) => x.name), plainCols.map((x) => x.name), ref);
-      assert.deepEqual(cols.filter((x) => x.primaryKey).map((x) => x.name), ['id']);
+      assert.deepEqual(
+        cols.map((x) => x.name),
+        plainCols.map((x) => x.name),
+        ref,
+      );
+      assert.deepEqual(
+        cols.filter((x) => x.primaryKey).map((x) => x.name),
+        ['id'],
+      );
     }
     // suppliers came after v2: no such table there.
     const q = buildColumnsQuery('suppliers', 'v2');
@@ -339,11 +414,22 @@ describe('review SQL through the hub (every builder against plain reads)', funct
     return { table, fromColumns: await cols(from), toColumns: await cols(to) };
   };
 
-  const walk = async (pair: RevisionPair, spec: DiffTableSpec, pageSize: number, how: 'keyset' | 'offset', kinds?: RowDiffKind[], db = PRICES): Promise<RowDiff[]> => {
+  const walk = async (
+    pair: RevisionPair,
+    spec: DiffTableSpec,
+    pageSize: number,
+    how: 'keyset' | 'offset',
+    kinds?: RowDiffKind[],
+    db = PRICES,
+  ): Promise<RowDiff[]> => {
     const out: RowDiff[] = [];
     let position: DiffPagePosition = { kind: 'first' };
     for (;;) {
-      const page = parseRowDiffPage(await run(buildRowDiffPageQuery(pair, spec, { ...(kinds ? { kinds } : {}), position, pageSize }), db), spec, pageSize);
+      const page = parseRowDiffPage(
+        await run(buildRowDiffPageQuery(pair, spec, { ...(kinds ? { kinds } : {}), position, pageSize }), db),
+        spec,
+        pageSize,
+      );
       assert.ok(page.completeness.complete);
       out.push(...page.rows);
       if (!page.hasMore) return out;
@@ -352,13 +438,30 @@ describe('review SQL through the hub (every builder against plain reads)', funct
   };
 
   const assertRows = (got: RowDiff[], want: Change[], what: string): void => {
-    assert.deepEqual(got.map((r) => `${r.kind} ${r.key.join('|')}`), want.map((c) => `${c.kind} ${c.key}`), `${what}: kinds and keys in key order`);
+    assert.deepEqual(
+      got.map((r) => `${r.kind} ${r.key.join('|')}`),
+      want.map((c) => `${c.kind} ${c.key}`),
+      `${what}: kinds and keys in key order`,
+    );
     got.forEach((r, i) => {
       const w = want[i]!;
       for (const cell of r.cells) {
-        assert.equal(norm(cell.old), w.from && cell.column in w.from ? norm(w.from[cell.column]) : null, `${what}: old ${cell.column} of ${w.key}`);
-        assert.equal(norm(cell.new), w.to && cell.column in w.to ? norm(w.to[cell.column]) : null, `${what}: new ${cell.column} of ${w.key}`);
-        if (r.kind === 'modified' && cell.presence === 'both') assert.equal(cell.changed, norm(w.from![cell.column]) !== norm(w.to![cell.column]), `${what}: changed ${cell.column} of ${w.key}`);
+        assert.equal(
+          norm(cell.old),
+          w.from && cell.column in w.from ? norm(w.from[cell.column]) : null,
+          `${what}: old ${cell.column} of ${w.key}`,
+        );
+        assert.equal(
+          norm(cell.new),
+          w.to && cell.column in w.to ? norm(w.to[cell.column]) : null,
+          `${what}: new ${cell.column} of ${w.key}`,
+        );
+        if (r.kind === 'modified' && cell.presence === 'both')
+          assert.equal(
+            cell.changed,
+            norm(w.from![cell.column]) !== norm(w.to![cell.column]),
+            `${what}: changed ${cell.column} of ${w.key}`,
+          );
       }
     });
   };
@@ -368,30 +471,51 @@ describe('review SQL through the hub (every builder against plain reads)', funct
     ['pull #4, products', 'products', async (): Promise<RevisionPair> => threeDot('main', 'supplier-updates')],
     ['pull #1, a new table', 'prices_2025', async (): Promise<RevisionPair> => threeDot('main', 'prices-2025')],
     ['v1 to main, products', 'products', async (): Promise<RevisionPair> => twoDot('v1', 'main')],
-    ['a schema change (a column added)', 'suppliers', async (): Promise<RevisionPair> => {
-      const c = await emailCommit();
-      return twoDot(c.parents[0]!, c.hash);
-    }],
+    [
+      'a schema change (a column added)',
+      'suppliers',
+      async (): Promise<RevisionPair> => {
+        const c = await emailCommit();
+        return twoDot(c.parents[0]!, c.hash);
+      },
+    ],
   ] as const) {
-    itUnlessHubGap(undefined, `row diff of ${label}: keyset and offset pages, counts and the kind filter match the plain reads`, async () => {
-      const pair = await pairOf();
-      const { from, to } = await pin(pair);
-      const spec = await specFor(table, from, to);
-      const want = await expectedDiff(table, from, to);
-      assert.ok(want.length > 0);
-      assertRows(await walk(pair, spec, 2, 'keyset'), want, 'keyset');
-      assertRows(await walk(twoDot(from, to), spec, 3, 'offset'), want, 'offset, pinned');
-      assertRows(await walk(pair, spec, 1, 'keyset', ['modified']), want.filter((c) => c.kind === 'modified'), 'modified only');
-      const counts = parseRowDiffCounts(await run(buildRowDiffCountQuery(pair, table)));
-      assert.deepEqual([counts.added, counts.modified, counts.removed], (['added', 'modified', 'removed'] as const).map((k) => want.filter((c) => c.kind === k).length));
-      // Which columns on both sides some modified row changed ("hide unchanged columns").
-      const both = spec.toColumns.filter((c) => spec.fromColumns.some((f) => f.name === c.name)).map((c) => c.name);
-      if (both.length > 0) {
-        const flags = (await run(buildChangedColumnsQuery(pair, table, both))).rows[0]!;
-        const changedByPlainReads = both.map((c) => (want.some((w) => w.kind === 'modified' && norm(w.from![c]) !== norm(w.to![c])) ? '1' : '0'));
-        assert.deepEqual(flags.map((f) => norm(f)), changedByPlainReads, `changed columns of ${both.join(', ')}`);
-      }
-    });
+    itUnlessHubGap(
+      undefined,
+      `row diff of ${label}: keyset and offset pages, counts and the kind filter match the plain reads`,
+      async () => {
+        const pair = await pairOf();
+        const { from, to } = await pin(pair);
+        const spec = await specFor(table, from, to);
+        const want = await expectedDiff(table, from, to);
+        assert.ok(want.length > 0);
+        assertRows(await walk(pair, spec, 2, 'keyset'), want, 'keyset');
+        assertRows(await walk(twoDot(from, to), spec, 3, 'offset'), want, 'offset, pinned');
+        assertRows(
+          await walk(pair, spec, 1, 'keyset', ['modified']),
+          want.filter((c) => c.kind === 'modified'),
+          'modified only',
+        );
+        const counts = parseRowDiffCounts(await run(buildRowDiffCountQuery(pair, table)));
+        assert.deepEqual(
+          [counts.added, counts.modified, counts.removed],
+          (['added', 'modified', 'removed'] as const).map((k) => want.filter((c) => c.kind === k).length),
+        );
+        // Which columns on both sides some modified row changed ("hide unchanged columns").
+        const both = spec.toColumns.filter((c) => spec.fromColumns.some((f) => f.name === c.name)).map((c) => c.name);
+        if (both.length > 0) {
+          const flags = (await run(buildChangedColumnsQuery(pair, table, both))).rows[0]!;
+          const changedByPlainReads = both.map((c) =>
+            want.some((w) => w.kind === 'modified' && norm(w.from![c]) !== norm(w.to![c])) ? '1' : '0',
+          );
+          assert.deepEqual(
+            flags.map((f) => norm(f)),
+            changedByPlainReads,
+            `changed columns of ${both.join(', ')}`,
+          );
+        }
+      },
+    );
   }
 
   // ---- one row
@@ -401,7 +525,9 @@ describe('review SQL through the hub (every builder against plain reads)', funct
     const history = parseRowHistory(await run(buildRowHistoryQuery('main', 'suppliers', cols, ['1'], 100)), cols, 100);
     assert.equal(history.truncated, false);
     // Expected: the row at each commit of main that has it, by commit date, runs collapsed.
-    const log = [...(await logAt('main')).entries()].sort((a, b) => (a[1]['date']! < b[1]['date']! ? 1 : a[1]['date']! > b[1]['date']! ? -1 : 0));
+    const log = [...(await logAt('main')).entries()].sort((a, b) =>
+      a[1]['date']! < b[1]['date']! ? 1 : a[1]['date']! > b[1]['date']! ? -1 : 0,
+    );
     const runs: { commit: string; row: Row }[] = [];
     for (const [hash] of log) {
       const row = (await tableAt('suppliers', hash))?.rows.get('1');
@@ -456,10 +582,17 @@ describe('review SQL through the hub (every builder against plain reads)', funct
     const summary = parseConflictSummary(await run(buildConflictSummaryQuery('main', 'vale-rating')));
     const want = await expectedConflicts('suppliers', base, 'main', 'vale-rating');
     assert.equal(want.length, 1);
-    assert.deepEqual(summary.tables.filter((t) => (t.dataConflicts ?? 0) > 0).map((t) => [t.table, t.dataConflicts]), [['suppliers', want.length]]);
+    assert.deepEqual(
+      summary.tables.filter((t) => (t.dataConflicts ?? 0) > 0).map((t) => [t.table, t.dataConflicts]),
+      [['suppliers', want.length]],
+    );
     const page = parseConflictPage(await run(buildConflictRowsQuery('main', 'vale-rating', 'suppliers', { pageSize: 10 })), 10);
     assert.equal(page.rows.length, 1);
-    const [b, o, t] = [(await tableAt('suppliers', base))!, (await tableAt('suppliers', 'main'))!, (await tableAt('suppliers', 'vale-rating'))!];
+    const [b, o, t] = [
+      (await tableAt('suppliers', base))!,
+      (await tableAt('suppliers', 'main'))!,
+      (await tableAt('suppliers', 'vale-rating'))!,
+    ];
     const at = (p: Plain, col: string): string | null => norm(p.rows.get(want[0]!)?.[col]);
     page.columns.forEach((col, i) => {
       assert.equal(norm(page.rows[0]!.base[i]), at(b, col), `base ${col}`);
@@ -470,9 +603,13 @@ describe('review SQL through the hub (every builder against plain reads)', funct
 
   it('the clean pull #4 previews no conflicts, as the plain reads predict', async () => {
     const base = parseMergeBase(await run(buildMergeBaseQuery('main', 'supplier-updates')));
-    for (const table of ['suppliers', 'products']) assert.deepEqual(await expectedConflicts(table, base, 'main', 'supplier-updates'), [], table);
+    for (const table of ['suppliers', 'products'])
+      assert.deepEqual(await expectedConflicts(table, base, 'main', 'supplier-updates'), [], table);
     const summary = parseConflictSummary(await run(buildConflictSummaryQuery('main', 'supplier-updates')));
-    assert.deepEqual(summary.tables.filter((t) => (t.dataConflicts ?? 0) > 0 || (t.schemaConflicts ?? 0) > 0), []);
+    assert.deepEqual(
+      summary.tables.filter((t) => (t.dataConflicts ?? 0) > 0 || (t.schemaConflicts ?? 0) > 0),
+      [],
+    );
   });
 
   // ---- a cross-fork pull, read on the fork
@@ -483,7 +620,10 @@ describe('review SQL through the hub (every builder against plain reads)', funct
     const base = firstReachable(forkLog, reachable);
     assert.ok(base);
     const targetLog = new Set((await logAt('main', 'alice/inventory')).keys());
-    assert.equal(base, forkLog.find((h) => targetLog.has(h)));
+    assert.equal(
+      base,
+      forkLog.find((h) => targetLog.has(h)),
+    );
     const head = await branchHead('fix-typo', 'bob/inventory');
     const pair = twoDot(base!, head);
     const spec = await specFor('stock', base!, head, 'bob/inventory');

@@ -37,7 +37,8 @@ describe('hub shutdown with requests in flight', function () {
     });
   }
 
-  const query = (user: string): Promise<HubResponse> => hub.fetch('/databases/alice/prices/sql', { user, json: { ref: 'main', q: ENDLESS, timeout_ms: 60000 } });
+  const query = (user: string): Promise<HubResponse> =>
+    hub.fetch('/databases/alice/prices/sql', { user, json: { ref: 'main', q: ENDLESS, timeout_ms: 60000 } });
 
   it('answers the running and the queued query 503 with a Problem and logs no stack trace', async () => {
     const running = query('alice');
@@ -49,7 +50,10 @@ describe('hub shutdown with requests in flight', function () {
     const exit = new Promise<number | null>((r) => hub.process.once('exit', (code) => r(code)));
     hub.process.kill('SIGTERM');
     const answers = await Promise.all([running, queued]);
-    for (const [who, r] of [['running', answers[0]], ['queued', answers[1]]] as const) {
+    for (const [who, r] of [
+      ['running', answers[0]],
+      ['queued', answers[1]],
+    ] as const) {
       assert.equal(r.status, 503, `${who}: ${r.text}`);
       assert.match(r.headers.get('content-type') ?? '', /application\/problem\+json/, who);
       assert.equal(r.body.status, 503, who);

@@ -16,7 +16,9 @@ describe('hub SQL', function () {
     hub.fetch(`/databases/alice/prices/sql?ref=${encodeURIComponent(ref)}&q=${encodeURIComponent(q)}${extra}`, { user });
 
   it('returns typed columns, string cells, null and <binary>', async () => {
-    const r = await get('SELECT p.id, p.name, p.price, s.logo, s.opened, p.id * 2 AS twice FROM products p JOIN stores s ON s.id = p.id ORDER BY p.id');
+    const r = await get(
+      'SELECT p.id, p.name, p.price, s.logo, s.opened, p.id * 2 AS twice FROM products p JOIN stores s ON s.id = p.id ORDER BY p.id',
+    );
     assert.equal(r.status, 200);
     const d = r.body.data;
     assert.equal(d.status, 'success');
@@ -70,7 +72,10 @@ describe('hub SQL', function () {
     const still = await get('SELECT count(*) FROM prices_2025', 'prices-2025');
     assert.deepEqual(still.body.data.rows, [['5']]);
     const branches = await hub.fetch('/databases/alice/prices/branches?');
-    assert.equal(branches.body.data.some((b: any) => b.name === 'evil'), false);
+    assert.equal(
+      branches.body.data.some((b: any) => b.name === 'evil'),
+      false,
+    );
   });
 
   it('reports SQL errors as 200 with status error and the engine message', async () => {
@@ -112,7 +117,9 @@ describe('hub SQL', function () {
     assert.match(badPost.body.detail, /"limit"/);
     const extra = await hub.fetch('/databases/alice/prices/sql', { json: { ref: 'main', q: 'select 1', mode: 'x' } });
     assert.equal(extra.status, 400);
-    const ok = await hub.fetch('/databases/alice/prices/sql', { json: { ref: 'main', q: 'SELECT name FROM products WHERE id = 1', limit: 10, timeout_ms: 5000 } });
+    const ok = await hub.fetch('/databases/alice/prices/sql', {
+      json: { ref: 'main', q: 'SELECT name FROM products WHERE id = 1', limit: 10, timeout_ms: 5000 },
+    });
     assert.deepEqual(ok.body.data.rows, [['Apple']]);
   });
 
@@ -121,13 +128,22 @@ describe('hub SQL', function () {
     assert.equal(tables.body.data.columns[0].name, 'Tables_in_prices');
     assert.deepEqual(tables.body.data.rows, [['products'], ['stores'], ['suppliers']]);
     const desc = await get('DESCRIBE `products`');
-    assert.deepEqual(desc.body.data.columns.map((c: any) => c.name), ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra']);
+    assert.deepEqual(
+      desc.body.data.columns.map((c: any) => c.name),
+      ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'],
+    );
     assert.deepEqual(desc.body.data.rows[0], ['id', 'bigint', 'NO', 'PRI', null, '']);
     assert.deepEqual(desc.body.data.rows[2], ['category', 'varchar(64)', 'YES', '', null, '']);
     const cols = await get('show columns from stores');
-    assert.deepEqual(cols.body.data.rows.map((r: any) => r[0]), ['id', 'city', 'opened', 'logo']);
+    assert.deepEqual(
+      cols.body.data.rows.map((r: any) => r[0]),
+      ['id', 'city', 'opened', 'logo'],
+    );
     const create = await get('SHOW CREATE TABLE stores');
-    assert.deepEqual(create.body.data.columns.map((c: any) => c.name), ['Table', 'Create Table']);
+    assert.deepEqual(
+      create.body.data.columns.map((c: any) => c.name),
+      ['Table', 'Create Table'],
+    );
     assert.match(create.body.data.rows[0][1], /CREATE TABLE stores/);
     const missing = await get('DESCRIBE nope');
     assert.equal(missing.body.data.status, 'error');

@@ -37,23 +37,27 @@ describe('hub SQL at a commit hash or tag', function () {
     const head = await mainHead();
     // suppliers is added after v1 (five rows); products changes one row: both diffs are sorted.
     for (const table of ['suppliers', 'products']) {
-    const [v1, main] = [await tableAt(table, 'v1'), await tableAt(table, 'main')];
-    // to_id of every changed row (NULL for a removed one), sorted as SQL does: NULL first.
-    const toIds: (number | null)[] = [];
-    for (const id of new Set([...v1.keys(), ...main.keys()])) {
-      const a = v1.get(id);
-      const b = main.get(id);
-      if (!b) toIds.push(null);
-      else if (!a || JSON.stringify(a) !== JSON.stringify(b)) toIds.push(id);
-    }
-    toIds.sort((x, y) => (x === null ? -1 : y === null ? 1 : x - y));
-    assert.ok(toIds.length >= 1, `the seed changes ${table} between v1 and main`);
-    // A LIMIT that cuts where it can: the engine must sort all changed rows and keep the first ones.
-    const n = Math.max(1, toIds.length - 1);
-    for (const ref of [head, 'main']) {
-      const d = await ok(`SELECT to_id FROM DOLT_DIFF('v1', 'main', '${table}') ORDER BY to_id LIMIT ${n}`, ref);
-      assert.deepEqual(d.rows.map((r) => (r[0] === null ? null : Number(r[0]))), toIds.slice(0, n), `${table} at ${ref}`);
-    }
+      const [v1, main] = [await tableAt(table, 'v1'), await tableAt(table, 'main')];
+      // to_id of every changed row (NULL for a removed one), sorted as SQL does: NULL first.
+      const toIds: (number | null)[] = [];
+      for (const id of new Set([...v1.keys(), ...main.keys()])) {
+        const a = v1.get(id);
+        const b = main.get(id);
+        if (!b) toIds.push(null);
+        else if (!a || JSON.stringify(a) !== JSON.stringify(b)) toIds.push(id);
+      }
+      toIds.sort((x, y) => (x === null ? -1 : y === null ? 1 : x - y));
+      assert.ok(toIds.length >= 1, `the seed changes ${table} between v1 and main`);
+      // A LIMIT that cuts where it can: the engine must sort all changed rows and keep the first ones.
+      const n = Math.max(1, toIds.length - 1);
+      for (const ref of [head, 'main']) {
+        const d = await ok(`SELECT to_id FROM DOLT_DIFF('v1', 'main', '${table}') ORDER BY to_id LIMIT ${n}`, ref);
+        assert.deepEqual(
+          d.rows.map((r) => (r[0] === null ? null : Number(r[0]))),
+          toIds.slice(0, n),
+          `${table} at ${ref}`,
+        );
+      }
     }
   });
 
@@ -61,13 +65,27 @@ describe('hub SQL at a commit hash or tag', function () {
     const head = await mainHead();
     for (const ref of [head, 'v1']) {
       const rows = [...(await tableAt('products', ref)).values()];
-      const byName = [...rows].sort((a, b) => (a['name']! < b['name']! ? -1 : a['name']! > b['name']! ? 1 : Number(a['id']) - Number(b['id'])));
+      const byName = [...rows].sort((a, b) =>
+        a['name']! < b['name']! ? -1 : a['name']! > b['name']! ? 1 : Number(a['id']) - Number(b['id']),
+      );
       const d = await ok('SELECT id FROM products ORDER BY name, id LIMIT 3', ref);
-      assert.deepEqual(d.rows.map((r) => Number(r[0])), byName.slice(0, 3).map((r) => Number(r['id'])), `ORDER BY LIMIT at ${ref}`);
+      assert.deepEqual(
+        d.rows.map((r) => Number(r[0])),
+        byName.slice(0, 3).map((r) => Number(r['id'])),
+        `ORDER BY LIMIT at ${ref}`,
+      );
       const names = [...new Set(rows.map((r) => r['name']))].sort();
-      assert.deepEqual((await ok('SELECT DISTINCT name FROM products ORDER BY name', ref)).rows.map((r) => r[0]), names, `DISTINCT at ${ref}`);
+      assert.deepEqual(
+        (await ok('SELECT DISTINCT name FROM products ORDER BY name', ref)).rows.map((r) => r[0]),
+        names,
+        `DISTINCT at ${ref}`,
+      );
       const grouped = await ok('SELECT name, count(*) FROM products GROUP BY name ORDER BY name', ref);
-      assert.deepEqual(grouped.rows.map((r) => [r[0], Number(r[1])]), names.map((n) => [n, rows.filter((r) => r['name'] === n).length]), `GROUP BY at ${ref}`);
+      assert.deepEqual(
+        grouped.rows.map((r) => [r[0], Number(r[1])]),
+        names.map((n) => [n, rows.filter((r) => r['name'] === n).length]),
+        `GROUP BY at ${ref}`,
+      );
     }
   });
 
@@ -79,7 +97,12 @@ describe('hub SQL at a commit hash or tag', function () {
     assert.deepEqual((await ok('SELECT active_branch()', head)).rows, [[null]]);
     const listed = (await ok('SELECT name FROM dolt_branches ORDER BY name', head)).rows.map((r) => r[0]);
     assert.deepEqual(listed, before.branches.map((b) => b.name).sort());
-    for (const q of ['INSERT INTO products (id, name) VALUES (999, \'x\')', 'DELETE FROM products', "SELECT dolt_branch('sneaky')", 'CREATE TABLE t (a INT)']) {
+    for (const q of [
+      "INSERT INTO products (id, name) VALUES (999, 'x')",
+      'DELETE FROM products',
+      "SELECT dolt_branch('sneaky')",
+      'CREATE TABLE t (a INT)',
+    ]) {
       const d = await query(q, head);
       assert.equal(d.status, 'error', `${q} must be refused at a commit`);
       assert.match(d.message ?? '', /read-only|not allowed|readonly/i, q);
@@ -89,7 +112,10 @@ describe('hub SQL at a commit hash or tag', function () {
   });
 
   it('a commit hash that does not exist is still not found', async () => {
-    const r = await hub.fetch(`/databases/${DB}/sql`, { user: 'alice', json: { ref: 'a'.repeat(32), q: 'SELECT 1 ORDER BY 1 LIMIT 1', limit: 10 } });
+    const r = await hub.fetch(`/databases/${DB}/sql`, {
+      user: 'alice',
+      json: { ref: 'a'.repeat(32), q: 'SELECT 1 ORDER BY 1 LIMIT 1', limit: 10 },
+    });
     assert.equal(r.status, 404, r.text);
   });
 });

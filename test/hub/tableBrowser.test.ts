@@ -29,11 +29,13 @@ describe('tables at a ref and the table browser against the hub', function () {
   });
   after(async () => hub?.stop());
 
-  const runAt = (db: string, commit: string) => async (sql: string, limit: number): Promise<QueryResult> => {
-    const r = await hub.fetch(`/databases/${db}/sql`, { user: 'alice', json: { ref: commit, q: sql, limit } });
-    assert.equal(r.status, 200, r.text);
-    return r.body.data as QueryResult;
-  };
+  const runAt =
+    (db: string, commit: string) =>
+    async (sql: string, limit: number): Promise<QueryResult> => {
+      const r = await hub.fetch(`/databases/${db}/sql`, { user: 'alice', json: { ref: commit, q: sql, limit } });
+      assert.equal(r.status, 200, r.text);
+      return r.body.data as QueryResult;
+    };
   const catalog = () => new TableCatalogCache((_h, db, commit, sql) => runAt(`${db.owner}/${db.name}`, commit)(sql, 10_000));
   const signal = new AbortController().signal;
   const ALL: PageView = { sort: [], filters: [] };
@@ -54,9 +56,15 @@ describe('tables at a ref and the table browser against the hub', function () {
       { name: 'suppliers', kind: 'table' },
     ]);
     // v1 was tagged before the suppliers table existed.
-    assert.deepEqual(parseFullTables(await prices.ok(SHOW_FULL_TABLES, heads.v1)).map((t) => t.name), ['products', 'stores']);
+    assert.deepEqual(
+      parseFullTables(await prices.ok(SHOW_FULL_TABLES, heads.v1)).map((t) => t.name),
+      ['products', 'stores'],
+    );
     const full = await prices.ok(SHOW_FULL_TABLES, heads.main);
-    assert.deepEqual(full.columns.map((c) => c.name), ['Tables_in_prices', 'Table_type']);
+    assert.deepEqual(
+      full.columns.map((c) => c.name),
+      ['Tables_in_prices', 'Table_type'],
+    );
     assert.deepEqual(parseColumnsOf('products', await prices.ok(buildDescribe('products'), heads.main)), [
       { name: 'id', type: 'bigint', primaryKey: true, nullable: false },
       { name: 'name', type: 'varchar(255)', primaryKey: false, nullable: false },
@@ -71,7 +79,12 @@ describe('tables at a ref and the table browser against the hub', function () {
 
   it('opens products at the commit main pointed at and reads it page by page, by keyset, equal to a plain read', async () => {
     const commit = heads.main!;
-    const { output, source } = await openTableAt({ target: { hostId: 'h', owner: 'alice', name: 'prices', ref: 'main' }, commit, table: 'products' }, catalog(), runAt('alice/prices', commit), 2);
+    const { output, source } = await openTableAt(
+      { target: { hostId: 'h', owner: 'alice', name: 'prices', ref: 'main' }, commit, table: 'products' },
+      catalog(),
+      runAt('alice/prices', commit),
+      2,
+    );
     assert.equal(output.title, 'products @ main');
     assert.equal(output.frozenColumns, 1);
     assert.deepEqual(output.rowsOf, { table: 'products', keyColumns: [0] });
@@ -80,7 +93,8 @@ describe('tables at a ref and the table browser against the hub', function () {
     assert.equal(await source.count(ALL, signal), plain.length);
     assert.deepEqual(await readAll(source, ALL, 2), plain);
     assert.deepEqual(source.reads, ['first', 'after', 'after']);
-    const byPrice = (await prices.ok('SELECT id, name, category, price, updated_at FROM products ORDER BY price DESC, id ASC', commit)).rows;
+    const byPrice = (await prices.ok('SELECT id, name, category, price, updated_at FROM products ORDER BY price DESC, id ASC', commit))
+      .rows;
     const sorted = new TableSource({ table: 'products', columns: source.columns, run: runAt('alice/prices', commit), pageSize: 2 });
     const view: PageView = { sort: [{ column: 'price', direction: 'desc' }], filters: [] };
     assert.equal(await sorted.count(view, signal), byPrice.length);
@@ -93,14 +107,31 @@ describe('tables at a ref and the table browser against the hub', function () {
 
   it('a table that is not there at the commit is a clear TableGoneError', async () => {
     await assert.rejects(
-      openTableAt({ target: { hostId: 'h', owner: 'alice', name: 'prices', ref: 'v1' }, commit: heads.v1!, table: 'suppliers' }, catalog(), runAt('alice/prices', heads.v1!)),
-      (e: unknown) => e instanceof TableGoneError && e.message === `The table suppliers does not exist at v1 (commit ${heads.v1!.slice(0, 8)}): it was dropped or renamed.`,
+      openTableAt(
+        { target: { hostId: 'h', owner: 'alice', name: 'prices', ref: 'v1' }, commit: heads.v1!, table: 'suppliers' },
+        catalog(),
+        runAt('alice/prices', heads.v1!),
+      ),
+      (e: unknown) =>
+        e instanceof TableGoneError &&
+        e.message === `The table suppliers does not exist at v1 (commit ${heads.v1!.slice(0, 8)}): it was dropped or renamed.`,
     );
   });
 
   describe('filter text matches literally', () => {
     // Every hostile string as a cell, plus near misses a broken escape would also match.
-    const VALUES = [...HOSTILE_TEXT.filter((t) => t !== '' && t !== 'NULL' && !/[\r\n]/.test(t)), '100 percent', 'underXscore', 'tick', 'its', 'back slash', 'a%b', 'a_b', 'aXb', "O'Brien `x` 50% of_all — ñ"];
+    const VALUES = [
+      ...HOSTILE_TEXT.filter((t) => t !== '' && t !== 'NULL' && !/[\r\n]/.test(t)),
+      '100 percent',
+      'underXscore',
+      'tick',
+      'its',
+      'back slash',
+      'a%b',
+      'a_b',
+      'aXb',
+      "O'Brien `x` 50% of_all — ñ",
+    ];
     let commit = '';
 
     before(async () => {
@@ -115,11 +146,19 @@ describe('tables at a ref and the table browser against the hub', function () {
 
     it('the rows hold the characters as typed (a plain read)', async () => {
       const rows = (await hostile.ok('SELECT id, label FROM cells ORDER BY id', commit)).rows;
-      assert.deepEqual(rows.map((r) => r[1]), VALUES);
+      assert.deepEqual(
+        rows.map((r) => r[1]),
+        VALUES,
+      );
     });
 
     it('contains and equals with quotes, backticks, %, _, backslashes and unicode find exactly the rows that hold the text', async () => {
-      const { source } = await openTableAt({ target: { hostId: 'h', owner: 'alice', name: 'hostile', ref: 'main' }, commit, table: 'cells' }, catalog(), runAt('alice/hostile', commit), 4);
+      const { source } = await openTableAt(
+        { target: { hostId: 'h', owner: 'alice', name: 'hostile', ref: 'main' }, commit, table: 'cells' },
+        catalog(),
+        runAt('alice/hostile', commit),
+        4,
+      );
       const all = (await hostile.ok('SELECT id, label FROM cells ORDER BY id', commit)).rows;
       const needles = ["'", '`', '%', '_', '\\', '"', '!', 'ñ', '😀', '日本', '%_!\\%', "O'Brien `x` 50%", 'a%b', 'a_b', "it's"];
       for (const needle of needles) {
@@ -131,7 +170,11 @@ describe('tables at a ref and the table browser against the hub', function () {
       }
       for (const value of VALUES) {
         const equals: PageView = { sort: [], filters: [{ column: 'label', op: 'equals', value }] };
-        assert.deepEqual(await readAll(source, equals, 4), all.filter((r) => r[1] === value), `equals ${JSON.stringify(value)}`);
+        assert.deepEqual(
+          await readAll(source, equals, 4),
+          all.filter((r) => r[1] === value),
+          `equals ${JSON.stringify(value)}`,
+        );
       }
     });
   });

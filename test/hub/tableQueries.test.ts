@@ -51,7 +51,16 @@ describe('table browsing SQL against the hub', function () {
   }
 
   it('reads the described columns with the primary key', () => {
-    assert.deepEqual(view.columns.map((c) => [c.name, c.primaryKey]), [['id', true], ['name', false], ['category', false], ['price', false], ['updated_at', false]]);
+    assert.deepEqual(
+      view.columns.map((c) => [c.name, c.primaryKey]),
+      [
+        ['id', true],
+        ['name', false],
+        ['category', false],
+        ['price', false],
+        ['updated_at', false],
+      ],
+    );
   });
 
   afterEach(() => {
@@ -94,9 +103,24 @@ describe('table browsing SQL against the hub', function () {
       }
     }
     const apple = await walk({ ...view, filters: [{ column: 'name', op: 'contains', value: 'pp' }] }, 3);
-    assert.deepEqual(apple.map((r) => r[1]), ['Apple']);
-    const range = await walk({ ...view, filters: [{ column: 'price', op: 'range', min: '0.30', max: '1.10' }, { column: 'updated_at', op: 'isNotNull' }] }, 3);
-    assert.deepEqual(range.map((r) => r[1]), ['Apple', 'Carrot', 'Milk']);
+    assert.deepEqual(
+      apple.map((r) => r[1]),
+      ['Apple'],
+    );
+    const range = await walk(
+      {
+        ...view,
+        filters: [
+          { column: 'price', op: 'range', min: '0.30', max: '1.10' },
+          { column: 'updated_at', op: 'isNotNull' },
+        ],
+      },
+      3,
+    );
+    assert.deepEqual(
+      range.map((r) => r[1]),
+      ['Apple', 'Carrot', 'Milk'],
+    );
   });
 
   it('Load All Rows pages a query at a commit; a non-SELECT is refused', async () => {

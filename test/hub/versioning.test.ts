@@ -34,13 +34,25 @@ describe('hub versioning: branches, tags, releases, forks, pulls, merges, operat
       const fromCommit = await hub.fetch(`${P}/branches`, { user: 'alice', json: { name: 'at-v1', from: { commit: v1.commit_sha } } });
       assert.equal(fromCommit.status, 201);
       assert.equal(fromCommit.body.data.head_commit_sha, v1.commit_sha);
-      assert.equal((await hub.fetch(`${P}/branches`, { user: 'alice', json: { name: 'feature/x', from: { branch: 'main' } } })).status, 409);
+      assert.equal(
+        (await hub.fetch(`${P}/branches`, { user: 'alice', json: { name: 'feature/x', from: { branch: 'main' } } })).status,
+        409,
+      );
       assert.equal((await hub.fetch(`${P}/branches`, { user: 'alice', json: { name: 'y', from: { branch: 'nope' } } })).status, 404);
-      assert.equal((await hub.fetch(`${P}/branches`, { user: 'alice', json: { name: 'y', from: { commit: '0'.repeat(32) } } })).status, 404);
-      const both = await hub.fetch(`${P}/branches`, { user: 'alice', json: { name: 'y', from: { branch: 'main', commit: v1.commit_sha } } });
+      assert.equal(
+        (await hub.fetch(`${P}/branches`, { user: 'alice', json: { name: 'y', from: { commit: '0'.repeat(32) } } })).status,
+        404,
+      );
+      const both = await hub.fetch(`${P}/branches`, {
+        user: 'alice',
+        json: { name: 'y', from: { branch: 'main', commit: v1.commit_sha } },
+      });
       assert.equal(both.status, 400);
       assert.match(both.body.detail, /from/);
-      assert.equal((await hub.fetch(`${P}/branches`, { user: 'alice', json: { name: 'bad..name', from: { branch: 'main' } } })).status, 400);
+      assert.equal(
+        (await hub.fetch(`${P}/branches`, { user: 'alice', json: { name: 'bad..name', from: { branch: 'main' } } })).status,
+        400,
+      );
     });
 
     it('creates lightweight and annotated tags', async () => {
@@ -48,7 +60,10 @@ describe('hub versioning: branches, tags, releases, forks, pulls, merges, operat
       assert.equal(light.status, 201);
       assert.equal(light.body.data.message, undefined);
       assert.equal(light.body.data.commit_sha, await head('alice/prices', 'main'));
-      const annotated = await hub.fetch(`${P}/tags`, { user: 'alice', json: { name: 'annotated', from: { branch: 'prices-2025' }, message: 'Release candidate' } });
+      const annotated = await hub.fetch(`${P}/tags`, {
+        user: 'alice',
+        json: { name: 'annotated', from: { branch: 'prices-2025' }, message: 'Release candidate' },
+      });
       assert.equal(annotated.status, 201);
       assert.equal(annotated.body.data.message, 'Release candidate');
       assert.equal(annotated.body.data.commit_sha, await head('alice/prices', 'prices-2025'));
@@ -64,23 +79,48 @@ describe('hub versioning: branches, tags, releases, forks, pulls, merges, operat
       const v1 = (await hub.fetch(`${P}/tags`)).body.data.find((t: any) => t.name === 'v1');
       const noTag = await hub.fetch(`${P}/releases`, { user: 'alice', json: { tag: 'r-missing', title: 'R', commit_sha: mainHead } });
       assert.equal(noTag.status, 404);
-      const created = await hub.fetch(`${P}/releases`, { user: 'alice', json: { tag: 'r1', title: 'Release 1', commit_sha: mainHead, create_tag_if_not_exists: true, description: 'First' } });
+      const created = await hub.fetch(`${P}/releases`, {
+        user: 'alice',
+        json: { tag: 'r1', title: 'Release 1', commit_sha: mainHead, create_tag_if_not_exists: true, description: 'First' },
+      });
       assert.equal(created.status, 201);
       assert.deepEqual(
-        { tag: created.body.data.tag, title: created.body.data.title, commit_sha: created.body.data.commit_sha, description: created.body.data.description },
+        {
+          tag: created.body.data.tag,
+          title: created.body.data.title,
+          commit_sha: created.body.data.commit_sha,
+          description: created.body.data.description,
+        },
         { tag: 'r1', title: 'Release 1', commit_sha: mainHead, description: 'First' },
       );
       assert.equal(created.body.data.created_at, created.body.data.updated_at);
       assert.equal((await hub.fetch(`${P}/tags`)).body.data.find((t: any) => t.name === 'r1')?.commit_sha, mainHead);
       // existing tag at another commit: refused even with create_tag_if_not_exists
-      const mismatch = await hub.fetch(`${P}/releases`, { user: 'alice', json: { tag: 'v1', title: 'Old', commit_sha: mainHead, create_tag_if_not_exists: true } });
+      const mismatch = await hub.fetch(`${P}/releases`, {
+        user: 'alice',
+        json: { tag: 'v1', title: 'Old', commit_sha: mainHead, create_tag_if_not_exists: true },
+      });
       assert.equal(mismatch.status, 409);
       const matching = await hub.fetch(`${P}/releases`, { user: 'alice', json: { tag: 'v1', title: 'Old', commit_sha: v1.commit_sha } });
       assert.equal(matching.status, 201);
       assert.equal(matching.body.data.description, undefined);
-      assert.equal((await hub.fetch(`${P}/releases`, { user: 'alice', json: { tag: 'r1', title: 'Again', commit_sha: mainHead } })).status, 409);
-      assert.equal((await hub.fetch(`${P}/releases`, { user: 'alice', json: { tag: 'r9', title: 'x', commit_sha: 'not-a-hash' } })).status, 400);
-      assert.equal((await hub.fetch(`${P}/releases`, { user: 'alice', json: { tag: 'r9', title: 'x', commit_sha: '0'.repeat(32), create_tag_if_not_exists: true } })).status, 404);
+      assert.equal(
+        (await hub.fetch(`${P}/releases`, { user: 'alice', json: { tag: 'r1', title: 'Again', commit_sha: mainHead } })).status,
+        409,
+      );
+      assert.equal(
+        (await hub.fetch(`${P}/releases`, { user: 'alice', json: { tag: 'r9', title: 'x', commit_sha: 'not-a-hash' } })).status,
+        400,
+      );
+      assert.equal(
+        (
+          await hub.fetch(`${P}/releases`, {
+            user: 'alice',
+            json: { tag: 'r9', title: 'x', commit_sha: '0'.repeat(32), create_tag_if_not_exists: true },
+          })
+        ).status,
+        404,
+      );
       assert.equal((await hub.fetch(`${P}/releases`, { user: 'bob', json: { tag: 'r9', title: 'x', commit_sha: mainHead } })).status, 403);
       const list = (await hub.fetch(`${P}/releases`)).body.data.map((r: any) => r.tag);
       assert.ok(list.includes('r1') && list.includes('v1') && list.includes('v2'));
@@ -102,10 +142,16 @@ describe('hub versioning: branches, tags, releases, forks, pulls, merges, operat
       assert.equal(r.body.data.creator, 'bob');
       assert.deepEqual(r.body.data.to_branch, { database: { owner: 'alice', name: 'prices' }, branch_name: 'main' });
       assert.equal((await hub.fetch(`${P}/pulls`, { user: 'bob', json: body('Same branches') })).status, 409);
-      const wrongTo = await hub.fetch(`${P}/pulls`, { user: 'alice', json: { ...body('x'), to_branch: { database: { owner: 'alice', name: 'notes' }, branch_name: 'main' } } });
+      const wrongTo = await hub.fetch(`${P}/pulls`, {
+        user: 'alice',
+        json: { ...body('x'), to_branch: { database: { owner: 'alice', name: 'notes' }, branch_name: 'main' } },
+      });
       assert.equal(wrongTo.status, 400);
       assert.match(wrongTo.body.detail, /to_branch/);
-      const noBranch = await hub.fetch(`${P}/pulls`, { user: 'alice', json: { ...body('x'), from_branch: { database: { owner: 'alice', name: 'prices' }, branch_name: 'ghost' } } });
+      const noBranch = await hub.fetch(`${P}/pulls`, {
+        user: 'alice',
+        json: { ...body('x'), from_branch: { database: { owner: 'alice', name: 'prices' }, branch_name: 'ghost' } },
+      });
       assert.equal(noBranch.status, 404);
       assert.equal((await hub.fetch(`${P}/pulls`, { json: body('anon') })).status, 401);
       const got = await hub.fetch(`${P}/pulls/6`);
@@ -144,7 +190,13 @@ describe('hub versioning: branches, tags, releases, forks, pulls, merges, operat
       assert.equal((await hub.fetch(`${P}/pulls/6/comments`, { json: { body: 'anon' } })).status, 401);
       await hub.fetch(`${P}/pulls/6/comments`, { user: 'alice', json: { body: 'Second' } });
       const list = await hub.fetch(`${P}/pulls/6/comments`);
-      assert.deepEqual(list.body.data.map((c: any) => [c.author, c.body]), [['carol', 'I have **thoughts**.'], ['alice', 'Second']]);
+      assert.deepEqual(
+        list.body.data.map((c: any) => [c.author, c.body]),
+        [
+          ['carol', 'I have **thoughts**.'],
+          ['alice', 'Second'],
+        ],
+      );
       const seeded = await hub.fetch(`${P}/pulls/1/comments`);
       assert.equal(seeded.body.data.length, 2);
     });
@@ -185,10 +237,33 @@ describe('hub versioning: branches, tags, releases, forks, pulls, merges, operat
       await hub.fetch(`${P}/branches`, { user: 'alice', json: { name: 'conflict-a', from: { branch: 'main' } } });
       await hub.fetch(`${P}/branches`, { user: 'alice', json: { name: 'conflict-b', from: { branch: 'main' } } });
       // Commits are not exposed over HTTP, so both sides change the row through an import.
-      await importCsv(hub, 'alice/prices', 'conflict-a', 'products', 'update', 'id,name,category,price,updated_at\n1,Apple A,fruit,0.51,\n');
-      await importCsv(hub, 'alice/prices', 'conflict-b', 'products', 'update', 'id,name,category,price,updated_at\n1,Apple B,fruit,0.52,\n');
+      await importCsv(
+        hub,
+        'alice/prices',
+        'conflict-a',
+        'products',
+        'update',
+        'id,name,category,price,updated_at\n1,Apple A,fruit,0.51,\n',
+      );
+      await importCsv(
+        hub,
+        'alice/prices',
+        'conflict-b',
+        'products',
+        'update',
+        'id,name,category,price,updated_at\n1,Apple B,fruit,0.52,\n',
+      );
       const mk = async (branch: string): Promise<number> =>
-        (await hub.fetch(`${P}/pulls`, { user: 'alice', json: { title: branch, from_branch: { database: { owner: 'alice', name: 'prices' }, branch_name: branch }, to_branch: { database: { owner: 'alice', name: 'prices' }, branch_name: 'main' } } })).body.data.pull_number;
+        (
+          await hub.fetch(`${P}/pulls`, {
+            user: 'alice',
+            json: {
+              title: branch,
+              from_branch: { database: { owner: 'alice', name: 'prices' }, branch_name: branch },
+              to_branch: { database: { owner: 'alice', name: 'prices' }, branch_name: 'main' },
+            },
+          })
+        ).body.data.pull_number;
       const a = await mk('conflict-a');
       const b = await mk('conflict-b');
       const opA = await waitForOperation(hub, (await hub.fetch(`${P}/pulls/${a}/merge`, { user: 'alice', json: {} })).body.data.id);
@@ -254,7 +329,10 @@ describe('hub versioning: branches, tags, releases, forks, pulls, merges, operat
       const pr = pulls.find((p: any) => p.title === 'Fix a typo in B-300');
       const full = (await hub.fetch(`/databases/alice/inventory/pulls/${pr.pull_number}`)).body.data;
       assert.deepEqual(full.from_branch.database, { owner: 'bob', name: 'inventory' });
-      const op = await waitForOperation(hub, (await hub.fetch(`/databases/alice/inventory/pulls/${pr.pull_number}/merge`, { user: 'alice', json: {} })).body.data.id);
+      const op = await waitForOperation(
+        hub,
+        (await hub.fetch(`/databases/alice/inventory/pulls/${pr.pull_number}/merge`, { user: 'alice', json: {} })).body.data.id,
+      );
       assert.equal(op.status, 'succeeded', JSON.stringify(op));
       assert.deepEqual((await sql('alice/inventory', 'main', "SELECT description FROM stock WHERE sku = 'B-300'")).rows, [['Sprockets']]);
       // No leftover remote in the target.
@@ -262,7 +340,11 @@ describe('hub versioning: branches, tags, releases, forks, pulls, merges, operat
       // A database outside the network cannot be the source.
       const outside = await hub.fetch('/databases/alice/inventory/pulls', {
         user: 'alice',
-        json: { title: 'x', from_branch: { database: { owner: 'alice', name: 'prices' }, branch_name: 'main' }, to_branch: { database: { owner: 'alice', name: 'inventory' }, branch_name: 'main' } },
+        json: {
+          title: 'x',
+          from_branch: { database: { owner: 'alice', name: 'prices' }, branch_name: 'main' },
+          to_branch: { database: { owner: 'alice', name: 'inventory' }, branch_name: 'main' },
+        },
       });
       assert.equal(outside.status, 400);
     });

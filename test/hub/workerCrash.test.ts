@@ -13,7 +13,13 @@ import { runHubCli } from '../helpers/hub';
 /** What fixtures/crashingEngineWorker.cjs dies on. */
 const CRASH_MARKER = '/* crash this worker */';
 
-const quiet: Logger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const quiet: Logger = {
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 
 describe('hub engine: a worker that dies mid-request', function () {
   this.timeout(60000);
@@ -26,7 +32,13 @@ describe('hub engine: a worker that dies mid-request', function () {
     await runHubCli(['user', 'add', 'alice', '--data', dir]);
     token = (await runHubCli(['token', 'create', '--user', 'alice', '--data', dir])).stdout.trim();
     hub = new HubServer({
-      dataDir: dir, host: '127.0.0.1', port: 0, pageSize: 50, maxRows: 1000, uploadTtlSeconds: 600, logger: quiet,
+      dataDir: dir,
+      host: '127.0.0.1',
+      port: 0,
+      pageSize: 50,
+      maxRows: 1000,
+      uploadTtlSeconds: 600,
+      logger: quiet,
       workerScript: resolve(__dirname, 'fixtures', 'crashingEngineWorker.cjs'),
       // One query worker, so the replacement is the only one left to answer.
       engine: { workers: { query: 1 } },
@@ -63,6 +75,9 @@ describe('hub engine: a worker that dies mid-request', function () {
     }
     // Other lanes never noticed.
     const branches = await call('GET', '/databases/alice/c/branches');
-    assert.deepEqual(branches.body.data.map((b: any) => b.name), ['main']);
+    assert.deepEqual(
+      branches.body.data.map((b: any) => b.name),
+      ['main'],
+    );
   });
 });

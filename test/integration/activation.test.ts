@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { Commands, EXTENSION_ID } from '../../src/shared/ids';
 
-interface ManifestCommand { readonly command: string }
+interface ManifestCommand {
+  readonly command: string;
+}
 
 describe('activation in a real extension host', () => {
   it('activates without throwing', async () => {
@@ -16,8 +18,9 @@ describe('activation in a real extension host', () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(ext);
     await ext.activate();
-    const declared = ((ext.packageJSON as { contributes?: { commands?: ManifestCommand[] } }).contributes?.commands ?? [])
-      .map((c) => c.command);
+    const declared = ((ext.packageJSON as { contributes?: { commands?: ManifestCommand[] } }).contributes?.commands ?? []).map(
+      (c) => c.command,
+    );
     assert.ok(declared.length > 0, 'the manifest contributes no commands');
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = declared.filter((c) => !registered.has(c));
@@ -26,7 +29,8 @@ describe('activation in a real extension host', () => {
 
   it('shows its log from the command palette', async () => {
     // The log is the output channel "Versioned DB"; shown, its document is a visible editor.
-    const isLog = (e: vscode.TextEditor): boolean => e.document.uri.scheme === 'output' && decodeURIComponent(e.document.uri.toString()).includes('Versioned DB');
+    const isLog = (e: vscode.TextEditor): boolean =>
+      e.document.uri.scheme === 'output' && decodeURIComponent(e.document.uri.toString()).includes('Versioned DB');
     const visible = (): string => vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()).join(', ') || 'none';
     await vscode.commands.executeCommand('workbench.action.closePanel');
     assert.ok(!vscode.window.visibleTextEditors.some(isLog), `the log is visible before the command: ${visible()}`);

@@ -17,9 +17,13 @@ import { accountsMenu, harness, type Harness } from './versioningHarness';
 /** A personal access token for `user`, from the hub's own CLI (it works while the hub runs). */
 async function hubToken(user: string): Promise<string> {
   const hubJs = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'hub.js');
-  const { stdout } = await promisify(execFile)(process.execPath, [hubJs, 'token', 'create', '--user', user, '--data', integrationConfig().hubDataDir], {
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [hubJs, 'token', 'create', '--user', user, '--data', integrationConfig().hubDataDir],
+    {
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    },
+  );
   return stdout.trim().split('\n').at(-1)!.trim();
 }
 
@@ -80,7 +84,11 @@ describe('accounts (auth)', function () {
     await assert.rejects(client.getDatabase(aliceNotes), (e: { status?: number }) => e.status === 404 || e.status === 403);
     assert.equal(hostDescription(), 'bob');
     // The host row's context menu offers Switch Account for this row's contextValue.
-    const menus = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { menus: Record<string, { command: string; when?: string }[]> } }).contributes.menus;
+    const menus = (
+      vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
+        contributes: { menus: Record<string, { command: string; when?: string }[]> };
+      }
+    ).contributes.menus;
     const entry = menus['view/item/context']!.find((m) => m.command === Commands.switchAccount);
     const viewItem = /viewItem =~ \/(.+)\/$/.exec(entry?.when ?? '')?.[1];
     assert.ok(viewItem, `no host-row menu entry: ${JSON.stringify(entry)}`);

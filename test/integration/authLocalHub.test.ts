@@ -34,7 +34,10 @@ describe('local hub (auth)', function () {
     assert.ok((await accountsMenu()).includes('alice (Local Hub)'));
     const dbs = (await h.childrenAt('Local Hub')).map((n) => labelOf(n, h));
     assert.ok(dbs.includes('alice/prices') && dbs.includes('acme/warehouse'), `sample databases missing: ${dbs.join(', ')}`);
-    assert.match(h.ui.infos.at(-1) ?? '', /Local Hub is running at http:\/\/127\.0\.0\.1:\d+; signed in as alice\. Sample databases were added\./);
+    assert.match(
+      h.ui.infos.at(-1) ?? '',
+      /Local Hub is running at http:\/\/127\.0\.0\.1:\d+; signed in as alice\. Sample databases were added\./,
+    );
   });
 
   it('stops; its databases stay and the tree offers to start it again', async () => {
@@ -62,7 +65,8 @@ describe('local hub (auth)', function () {
     const config = vscode.workspace.getConfiguration();
     await config.update('versionedDb.localHub.dataDirectory', folder, vscode.ConfigurationTarget.Global);
     try {
-      for (let i = 0; i < 50 && h.api.services.currentSettings.localHub.dataDirectory !== folder; i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 50 && h.api.services.currentSettings.localHub.dataDirectory !== folder; i++)
+        await new Promise((r) => setTimeout(r, 100));
       assert.equal(await startLocalHub(h.deps), undefined);
       const error = h.ui.errors.pop() as Error;
       assert.match(error.message, /is not a local hub data folder/);

@@ -35,7 +35,15 @@ async function browser(url: string, decision: 'allow' | 'deny', password = 'alic
   const html = await page.text();
   const form = new URLSearchParams();
   for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    form.set(m[1]!, m[2]!.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
+    form.set(
+      m[1]!,
+      m[2]!
+        .replace(/&amp;/g, '&')
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>'),
+    );
   }
   form.set('username', 'alice');
   form.set('password', password);
@@ -43,7 +51,12 @@ async function browser(url: string, decision: 'allow' | 'deny', password = 'alic
   // The form posts where the page says, relative to the page (which may sit behind a proxy path).
   const action = /<form method="post" action="([^"]+)">/.exec(html)?.[1];
   assert.ok(action, 'the page has no sign-in form');
-  const answer = await fetch(throughProxy(new URL(action, url)), { method: 'POST', body: form, redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const answer = await fetch(throughProxy(new URL(action, url)), {
+    method: 'POST',
+    body: form,
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   assert.equal(answer.status, 302, `the consent form answered ${answer.status}`);
   return new URL(answer.headers.get('location')!);
 }
@@ -74,7 +87,10 @@ describe('OAuth sign-in (auth)', function () {
 
   it('denying in the browser ends the sign-in with a clear message and no token', async () => {
     decision = 'deny';
-    await assert.rejects(flow.signIn(config.hubUrl, new AbortController().signal), (e: Error) => e.name === 'OAuthDeniedError' && /Access was denied/.test(e.message));
+    await assert.rejects(
+      flow.signIn(config.hubUrl, new AbortController().signal),
+      (e: Error) => e.name === 'OAuthDeniedError' && /Access was denied/.test(e.message),
+    );
   });
 
   it('cancelling while waiting for the browser is an AbortError (shown as nothing)', async () => {

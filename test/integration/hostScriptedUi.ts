@@ -5,7 +5,9 @@ import { ScriptedUi, type Reply, type ScriptedUiOptions, type Step } from '../he
 
 export function notificationProgress<T>(title: string, task: (report: (message: string) => void) => Promise<T>): Promise<T> {
   return Promise.resolve(
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, (progress) => task((message) => progress.report({ message }))),
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, (progress) =>
+      task((message) => progress.report({ message })),
+    ),
   );
 }
 

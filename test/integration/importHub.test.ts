@@ -22,7 +22,13 @@ const importUi = (script: Record<string, Reply>): ScriptedUi => new ScriptedUi(s
 
 type Row = Record<string, string | number | null>;
 
-async function writeFile(dir: string, table: string, type: ImportFileKind, rows: Row[], opts: { sqlCreate?: string } = {}): Promise<string> {
+async function writeFile(
+  dir: string,
+  table: string,
+  type: ImportFileKind,
+  rows: Row[],
+  opts: { sqlCreate?: string } = {},
+): Promise<string> {
   const ext = type === 'yaml' ? 'yaml' : type;
   const path = join(dir, `${table}.${ext}`);
   const columns = Object.keys(rows[0]!);
@@ -38,10 +44,14 @@ async function writeFile(dir: string, table: string, type: ImportFileKind, rows:
       writeFileSync(path, JSON.stringify(rows, null, 1));
       break;
     case 'yaml':
-      writeFileSync(path, rows.map((r) => columns.map((c, i) => `${i === 0 ? '- ' : '  '}${c}: ${JSON.stringify(r[c])}`).join('\n')).join('\n') + '\n');
+      writeFileSync(
+        path,
+        rows.map((r) => columns.map((c, i) => `${i === 0 ? '- ' : '  '}${c}: ${JSON.stringify(r[c])}`).join('\n')).join('\n') + '\n',
+      );
       break;
     case 'sql': {
-      const lit = (v: string | number | null): string => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`);
+      const lit = (v: string | number | null): string =>
+        v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`;
       const inserts = `INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES\n${rows.map((r) => `(${columns.map((c) => lit(r[c]!)).join(', ')})`).join(',\n')};\n`;
       writeFileSync(path, (opts.sqlCreate ? `-- dump\n${opts.sqlCreate};\n` : '') + inserts);
       break;
@@ -83,7 +93,13 @@ describe('import into the hub through the extension path', function () {
         clientFor: api,
       },
       accounts: { activeAccount: () => ({ id: 'hub#alice', hostId: 'hub', username: 'alice', kind: 'token', signedInAt: '' }) as never },
-      databases: { list: () => [db], hostIds: () => ['hub'], add: async () => undefined, remove: async () => undefined, has: () => true } as never,
+      databases: {
+        list: () => [db],
+        hostIds: () => ['hub'],
+        add: async () => undefined,
+        remove: async () => undefined,
+        has: () => true,
+      } as never,
       tree: { refreshDatabase: () => undefined } as never,
       operations: {
         run: (o) => runOperation({ start: o.start, waiter: o.client, signal: new AbortController().signal }),
@@ -132,9 +148,18 @@ describe('import into the hub through the extension path', function () {
       const table = `fruit_${type}`;
       const cols = ['id', 'name', 'price'];
       // create: a new table with inferred (or, for sql, declared) types and the chosen key.
-      let file = await writeFile(dir, table, type, [{ id: 1, name: 'apple', price: '1.50' }, { id: 2, name: 'banana', price: '0.25' }], {
-        sqlCreate: `CREATE TABLE \`${table}\` (\`id\` int NOT NULL, \`name\` varchar(64), \`price\` decimal(6,2), PRIMARY KEY (\`id\`))`,
-      });
+      let file = await writeFile(
+        dir,
+        table,
+        type,
+        [
+          { id: 1, name: 'apple', price: '1.50' },
+          { id: 2, name: 'banana', price: '0.25' },
+        ],
+        {
+          sqlCreate: `CREATE TABLE \`${table}\` (\`id\` int NOT NULL, \`name\` varchar(64), \`price\` decimal(6,2), PRIMARY KEY (\`id\`))`,
+        },
+      );
       let result = await run(file, type, {
         'Import: table': `$(add) ${table}`,
         'Import: operation': 'create',
@@ -147,20 +172,38 @@ describe('import into the hub through the extension path', function () {
       assert.deepEqual(key, ['id']);
 
       // update: upsert by key.
-      file = await writeFile(dir, table, type, [{ id: 2, name: 'banana', price: '0.30' }, { id: 3, name: 'cherry', price: '4.00' }]);
-      result = await run(file, type, { 'Import: table': `$(table) ${table}`, 'Import: operation': 'update', 'Import: column map': '$(check) Continue' });
+      file = await writeFile(dir, table, type, [
+        { id: 2, name: 'banana', price: '0.30' },
+        { id: 3, name: 'cherry', price: '4.00' },
+      ]);
+      result = await run(file, type, {
+        'Import: table': `$(table) ${table}`,
+        'Import: operation': 'update',
+        'Import: column map': '$(check) Continue',
+      });
       assert.equal(result.kind, 'imported', JSON.stringify(result));
       assert.deepEqual(await contents(table, cols), ['1:apple:1.5', '2:banana:0.3', '3:cherry:4']);
 
       // replace: empty the table, keep its schema, insert the file.
       file = await writeFile(dir, table, type, [{ id: 4, name: 'date', price: '2.00' }]);
-      result = await run(file, type, { 'Import: table': `$(table) ${table}`, 'Import: operation': 'replace', 'Import: column map': '$(check) Continue' });
+      result = await run(file, type, {
+        'Import: table': `$(table) ${table}`,
+        'Import: operation': 'replace',
+        'Import: column map': '$(check) Continue',
+      });
       assert.equal(result.kind, 'imported', JSON.stringify(result));
       assert.deepEqual(await contents(table, cols), ['4:date:2']);
 
       // overwrite: the table is recreated from the file, new columns and all.
-      file = await writeFile(dir, table, type, [{ code: 'E', label: 'elder' }, { code: 'F', label: 'fig' }]);
-      result = await run(file, type, { 'Import: table': `$(table) ${table}`, 'Import: operation': 'overwrite', 'Import: primary key': ['code'] });
+      file = await writeFile(dir, table, type, [
+        { code: 'E', label: 'elder' },
+        { code: 'F', label: 'fig' },
+      ]);
+      result = await run(file, type, {
+        'Import: table': `$(table) ${table}`,
+        'Import: operation': 'overwrite',
+        'Import: primary key': ['code'],
+      });
       assert.equal(result.kind, 'imported', JSON.stringify(result));
       assert.deepEqual(await contents(table, ['code', 'label']), ['E:elder', 'F:fig']);
       const columnsNow = (await sql(`DESCRIBE \`${table}\``)).rows.map((r) => r[0]);
@@ -169,13 +212,20 @@ describe('import into the hub through the extension path', function () {
   }
 
   it('lands on a new branch and opens a pull request by default', async () => {
-    const file = await writeFile(dir, 'orders', 'csv', [{ order_id: 10, total: '9.99' }, { order_id: 11, total: '5.00' }]);
+    const file = await writeFile(dir, 'orders', 'csv', [
+      { order_id: 10, total: '9.99' },
+      { order_id: 11, total: '5.00' },
+    ]);
     const ui = importUi({
       'Import: table': '$(add) orders',
       'Import: operation': 'create',
       'Import: primary key': ['order_id'],
       // Rename one column on the way in: first pick it, then continue.
-      'Import: column map into new table': ((step = 0) => () => (step++ === 0 ? 'total' : '$(check) Continue'))(),
+      'Import: column map into new table': (
+        (step = 0) =>
+        () =>
+          step++ === 0 ? 'total' : '$(check) Continue'
+      )(),
       'Import: name of file column "total"': 'amount',
       'Import: where should': '$(git-pull-request) Open a pull request',
       'Import: pull request branch': 'import-orders-it',
@@ -252,9 +302,15 @@ describe('import into the hub through the extension path', function () {
       'Commit message': '',
       'Import: where should': '$(git-commit) Commit directly to main',
     });
-    const result = await importFile(deps(ui, () => tampered), { filePath: file });
+    const result = await importFile(
+      deps(ui, () => tampered),
+      { filePath: file },
+    );
     assert.equal(result.kind, 'uploadExpired', JSON.stringify(result));
-    assert.ok(ui.infos.some((m) => /upload of expired\.csv expired before it finished.*nothing was imported\. Start the upload again\?/.test(m)), ui.infos.join(' | '));
+    assert.ok(
+      ui.infos.some((m) => /upload of expired\.csv expired before it finished.*nothing was imported\. Start the upload again\?/.test(m)),
+      ui.infos.join(' | '),
+    );
     assert.ok(!(await tables()).includes('expired'));
     // Storage really refused the tampered part: the client's error says so.
     await assert.rejects(
@@ -276,9 +332,17 @@ describe('import into the hub through the extension path', function () {
     ui.onProgress = (message, abort) => {
       if (/part [1-9]\d* of/.test(message) && !/part 0 of/.test(message)) abort();
     };
-    const result = await run(file, 'csv', { 'Import: where should': '$(git-pull-request) Open a pull request', 'Import: pull request branch': '' }, ui);
+    const result = await run(
+      file,
+      'csv',
+      { 'Import: where should': '$(git-pull-request) Open a pull request', 'Import: pull request branch': '' },
+      ui,
+    );
     assert.equal(result.kind, 'cancelled');
-    assert.ok(ui.progress.some((m) => /part 1 of 3/.test(m)), ui.progress.join(' | '));
+    assert.ok(
+      ui.progress.some((m) => /part 1 of 3/.test(m)),
+      ui.progress.join(' | '),
+    );
     assert.ok(ui.infos.some((m) => /cancelled; nothing was imported/.test(m)));
     assert.equal((await client.listOperations(db)).items.length, opsBefore);
     assert.deepEqual((await client.listBranches(db)).items.map((b) => b.name).sort(), branchesBefore);

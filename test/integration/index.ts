@@ -29,7 +29,9 @@ function transcriptReporter(lines: string[]): typeof Mocha.reporters.Base {
         if (suite.title) lines.push(`${'  '.repeat(depth)}${suite.title}`);
         depth++;
       });
-      runner.on('suite end', () => { depth--; });
+      runner.on('suite end', () => {
+        depth--;
+      });
       runner.on(EVENT_TEST_PASS, (t: Mocha.Test) => lines.push(`${'  '.repeat(depth)}✔ ${t.title} (${t.duration ?? 0} ms)`));
       runner.on(EVENT_TEST_PENDING, (t: Mocha.Test) => lines.push(`${'  '.repeat(depth)}- ${t.title}`));
       runner.on(EVENT_TEST_FAIL, (t: Mocha.Test, err: Error) => {
@@ -38,7 +40,13 @@ function transcriptReporter(lines: string[]): typeof Mocha.reporters.Base {
       });
       runner.once('end', () => {
         failed.forEach((f, i) => {
-          lines.push('', `${i + 1}) ${f.title}:`, `   ${String(f.err.stack ?? f.err.message).split('\n').join('\n   ')}`);
+          lines.push(
+            '',
+            `${i + 1}) ${f.title}:`,
+            `   ${String(f.err.stack ?? f.err.message)
+              .split('\n')
+              .join('\n   ')}`,
+          );
         });
       });
     }
@@ -63,15 +71,20 @@ export async function run(): Promise<void> {
     await applySettings(config.settings);
     const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: transcriptReporter(lines) });
     if (config.grep) mocha.grep(config.grep);
-    for (const f of fs.readdirSync(__dirname).filter((n) => n.endsWith('.test.js')).sort()) {
+    for (const f of fs
+      .readdirSync(__dirname)
+      .filter((n) => n.endsWith('.test.js'))
+      .sort()) {
       mocha.addFile(path.join(__dirname, f));
     }
     const counts = await new Promise<{ passes: number; failures: number; pending: number }>((resolve) => {
-      const runner = mocha.run(() => resolve({
-        passes: runner.stats?.passes ?? 0,
-        failures: runner.stats?.failures ?? 0,
-        pending: runner.stats?.pending ?? 0,
-      }));
+      const runner = mocha.run(() =>
+        resolve({
+          passes: runner.stats?.passes ?? 0,
+          failures: runner.stats?.failures ?? 0,
+          pending: runner.stats?.pending ?? 0,
+        }),
+      );
     });
     results = { ...counts, durationMs: Date.now() - started, report: lines.join('\n') };
   } catch (e) {

@@ -31,7 +31,10 @@ describe('network: VS Code proxy settings', function () {
     await http().update('proxy', proxy.url, vscode.ConfigurationTarget.Global);
     const viaProxy = await api.services.clients.clientWithToken(byName, token).getCurrentUser();
     assert.equal(viaProxy.username, 'alice');
-    assert.deepEqual(proxy.seen.map((r) => [r.kind, r.target]), [['forward', `${byName}/api/v2/user`]]);
+    assert.deepEqual(
+      proxy.seen.map((r) => [r.kind, r.target]),
+      [['forward', `${byName}/api/v2/user`]],
+    );
 
     const direct = await api.services.clients.clientWithToken(hubUrl, token).getCurrentUser();
     assert.equal(direct.username, 'alice', 'the loopback hub answers with the proxy set');

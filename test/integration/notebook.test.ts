@@ -10,8 +10,7 @@ import { toVscode } from '../../src/notebook/sqlNotebookSerializer';
 import type { NotebookData } from '../../src/core/sql/notebookDocument';
 import { harness, type Harness } from './versioningHarness';
 
-const SLOW_SQL =
-  'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 500000000) SELECT count(*) FROM c';
+const SLOW_SQL = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 500000000) SELECT count(*) FROM c';
 
 describe('SQL notebooks', function () {
   this.timeout(120_000);
@@ -21,7 +20,10 @@ describe('SQL notebooks', function () {
   before(async () => {
     // VS Code asks for workspace trust before running any notebook cell, and nobody answers in a
     // test: say so at once instead of timing out every test.
-    assert.ok(vscode.workspace.isTrusted, 'the test workspace is not trusted, so notebook cells cannot run: start the VS Code server with --disable-workspace-trust');
+    assert.ok(
+      vscode.workspace.isTrusted,
+      'the test workspace is not trusted, so notebook cells cannot run: start the VS Code server with --disable-workspace-trust',
+    );
     h = await harness();
     if (!h.api.services.accounts.activeAccount(h.hostId)) await h.signInAsAlice();
     await h.api.tree.databases.add(h.hostId, db);
@@ -32,7 +34,9 @@ describe('SQL notebooks', function () {
     await config.update(Settings.sqlRowLimit, undefined, vscode.ConfigurationTarget.Global);
     await config.update(Settings.sqlTimeoutMs, undefined, vscode.ConfigurationTarget.Global);
     // Reverting first: closing a dirty untitled notebook would ask to save and wait forever.
-    await within(vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor'), 10_000, 'close the notebook').catch(() => undefined);
+    await within(vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor'), 10_000, 'close the notebook').catch(
+      () => undefined,
+    );
     await within(vscode.commands.executeCommand('workbench.action.closeAllEditors'), 10_000, 'close editors').catch(() => undefined);
   });
 
@@ -108,7 +112,10 @@ describe('SQL notebooks', function () {
     const server = await h.server.runSql(db, { ref: 'main', q: sql });
     assert.equal(out.result.status, 'success');
     assert.deepEqual(out.result.rows, server.rows);
-    assert.deepEqual(out.result.columns.map((c) => c.name), ['id', 'name', 'price']);
+    assert.deepEqual(
+      out.result.columns.map((c) => c.name),
+      ['id', 'name', 'price'],
+    );
     const main = (await h.server.listBranches(db)).items.find((b) => b.name === 'main');
     assert.equal(out.commit, main?.head_commit_sha);
     assert.equal(doc.cellAt(0).executionSummary?.success, true);
@@ -118,7 +125,10 @@ describe('SQL notebooks', function () {
   it('each statement of a cell gets its own grid', async () => {
     const doc = await openNotebook([{ sql: 'SELECT 1 AS one;\nSELECT 2 AS two;' }]);
     await run(doc, 0);
-    assert.deepEqual(outputsOf(doc, 0).map((o) => o.result.rows), [[['1']], [['2']]]);
+    assert.deepEqual(
+      outputsOf(doc, 0).map((o) => o.result.rows),
+      [[['1']], [['2']]],
+    );
   });
 
   it('row_limit: only the limit comes back, with the banner status and the server message', async () => {
@@ -178,7 +188,10 @@ describe('SQL notebooks', function () {
     const v1 = tags.find((t) => t.name === 'v1');
     assert.ok(v1, 'seeded tag v1 missing');
     const sql = 'SELECT count(*) AS n FROM products';
-    const doc = await openNotebook([{ sql, ref: v1.commit_sha }, { sql, ref: 'v1' }]);
+    const doc = await openNotebook([
+      { sql, ref: v1.commit_sha },
+      { sql, ref: 'v1' },
+    ]);
     await run(doc, 0);
     await run(doc, 1);
     const [atCommit] = outputsOf(doc, 0);

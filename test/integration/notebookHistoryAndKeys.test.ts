@@ -15,7 +15,6 @@ import { QueryHistoryStore } from '../../src/notebook/queryHistoryStore';
 import { hostScriptedUi } from './hostScriptedUi';
 import { MemoryMemento } from './memoryMemento';
 
-
 async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 5000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
@@ -124,7 +123,11 @@ describe('SQL notebooks: query history picker and the Ctrl+Enter context key', f
 
       await vscode.window.showTextDocument(sqlA);
       await until('back in the first .sql editor', () => context.value || undefined);
-      assert.deepEqual(values.filter((v, i) => i === 0 || v !== values[i - 1]), values, 'the key is set only when it changes');
+      assert.deepEqual(
+        values.filter((v, i) => i === 0 || v !== values[i - 1]),
+        values,
+        'the key is set only when it changes',
+      );
       assert.equal(values.at(-1), true);
     } finally {
       context.dispose();

@@ -37,7 +37,11 @@ describe('Load All Rows (notebook host side)', function () {
   });
 
   async function openNotebook(sqls: string[]): Promise<vscode.NotebookEditor> {
-    const data: NotebookData = { version: 1, target: { hostId: h.hostId, ...db, ref: 'main' }, cells: sqls.map((source) => ({ kind: 'sql' as const, source })) };
+    const data: NotebookData = {
+      version: 1,
+      target: { hostId: h.hostId, ...db, ref: 'main' },
+      cells: sqls.map((source) => ({ kind: 'sql' as const, source })),
+    };
     const doc = await vscode.workspace.openNotebookDocument(Notebooks.type, toVscode(data));
     const editor = await vscode.window.showNotebookDocument(doc);
     await vscode.commands.executeCommand('_notebook.selectKernel', { id: Notebooks.controller, extension: EXTENSION_ID });
@@ -64,7 +68,12 @@ describe('Load All Rows (notebook host side)', function () {
   const loadAll = () => h.api.notebooks.loadAll;
 
   it('offers Load All Rows on a single SELECT past the limit; says why not for repeated names and for SHOW', async () => {
-    const editor = await openNotebook(['SELECT id, name FROM products', 'SELECT id, name AS id FROM products', 'SHOW TABLES', 'SELECT 1 AS one']);
+    const editor = await openNotebook([
+      'SELECT id, name FROM products',
+      'SELECT id, name AS id FROM products',
+      'SHOW TABLES',
+      'SELECT 1 AS one',
+    ]);
     for (let i = 0; i < 4; i++) await run(editor.notebook, i);
     const [select, repeated, show, small] = [0, 1, 2, 3].map((i) => outputOf(editor.notebook, i));
     assert.equal(select!.result.status, 'row_limit');
@@ -134,7 +143,10 @@ describe('Load All Rows (notebook host side)', function () {
     const lines = fs.readFileSync(target, 'utf8').trimEnd().split('\r\n');
     assert.equal(lines[0], 'id,name,price');
     assert.equal(lines.length, plain.rows.length + 1, 'every row, not just the two of the first response');
-    assert.deepEqual(lines.slice(1).map((l) => l.split(',')[0]), plain.rows.map((r) => r[0]));
+    assert.deepEqual(
+      lines.slice(1).map((l) => l.split(',')[0]),
+      plain.rows.map((r) => r[0]),
+    );
 
     // Cancelled from the progress notification: nothing under the name, nothing beside it.
     const cancelled = path.join(dir, 'cancelled.csv');

@@ -14,7 +14,6 @@ import { SqlResultPanel } from '../../src/notebook/sqlResultPanel';
 import { harness, type Harness } from './versioningHarness';
 import { MemoryMemento } from './memoryMemento';
 
-
 describe('SQL notebooks: .sql editor into the result panel', function () {
   this.timeout(120_000);
   let h: Harness;
@@ -56,7 +55,10 @@ describe('SQL notebooks: .sql editor into the result panel', function () {
     // Several databases may be in the tree by now (the picker offers those on running hosts
     // only, and asks only when there is more than one): pick ours, then the branch.
     const running = new Set(h.api.services.clients.hosts().map((x) => x.id));
-    const offered = h.api.tree.databases.hostIds().filter((id) => running.has(id)).flatMap((id) => h.api.tree.databases.list(id));
+    const offered = h.api.tree.databases
+      .hostIds()
+      .filter((id) => running.has(id))
+      .flatMap((id) => h.api.tree.databases.list(id));
     if (offered.length > 1) h.ui.answer('alice/prices');
     h.ui.answer('main');
     await runSqlInEditor(deps);

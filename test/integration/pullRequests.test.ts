@@ -6,12 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { HubClient } from '../../src/api/index';
 import { showOperationFailure, withOperationProgress } from '../../src/commands/operations';
-import {
-  commentOnPullCommand,
-  editPullCommand,
-  setPullStateCommand,
-  type PullEnv,
-} from '../../src/commands/pullActions';
+import { commentOnPullCommand, editPullCommand, setPullStateCommand, type PullEnv } from '../../src/commands/pullActions';
 import { createPullCommand } from '../../src/commands/createPullCommand';
 import { mergePullCommand } from '../../src/commands/mergePullCommand';
 import type { PullTarget } from '../../src/core/targets';
@@ -98,7 +93,12 @@ describe('pull requests against the local hub', function () {
 
     // The workbench reports tabs asynchronously: wait for the view's tab to appear.
     const found = await eventually(() => pullTabs().length === 1 && /Prices in cents, take two/.test(pullTabs()[0]!.label));
-    assert.ok(found, `no pull request view titled after the pull among the tabs: ${allTabs().map((t) => t.label).join(', ')}`);
+    assert.ok(
+      found,
+      `no pull request view titled after the pull among the tabs: ${allTabs()
+        .map((t) => t.label)
+        .join(', ')}`,
+    );
     assert.match(panel().lastContent, /Prices in cents, take two/);
     assert.match(panel().lastContent, /state-open">Open/);
     assert.match(panel().lastContent, /<strong>review<\/strong>/);
@@ -137,7 +137,10 @@ describe('pull requests against the local hub', function () {
     assert.equal((await client.getPull(db, target.pullNumber)).state, 'merged');
     assert.match(panel().lastContent, /state-merged">Merged/);
     assert.doesNotMatch(panel().lastContent, /data-action="merge"/);
-    assert.ok(ui.infos.some((m) => /is merged: experiment → main/.test(m)), ui.infos.join(' | '));
+    assert.ok(
+      ui.infos.some((m) => /is merged: experiment → main/.test(m)),
+      ui.infos.join(' | '),
+    );
     const ops = await client.listOperations(db);
     assert.ok(ops.items.some((o) => o.type === 'merge' && o.status === 'succeeded'));
   });
@@ -172,6 +175,11 @@ describe('pull request commands as the extension registers them', function () {
 
     await vscode.commands.executeCommand(Commands.showPullRequest, node);
     const shown = await eventually(() => pullTabs().some((t) => /Fix a typo in B-300/.test(t.label)));
-    assert.ok(shown, `no view of the cross-fork pull: ${allTabs().map((t) => t.label).join(', ')}`);
+    assert.ok(
+      shown,
+      `no view of the cross-fork pull: ${allTabs()
+        .map((t) => t.label)
+        .join(', ')}`,
+    );
   });
 });

@@ -29,11 +29,21 @@ async function main() {
   rmSync(BUNDLE, { recursive: true, force: true });
   const entryPoints = [join(ROOT, 'test', 'integration', 'index.ts'), ...testFiles()].map((p) => ({
     in: p,
-    out: relative(join(ROOT, 'test', 'integration'), p).replace(/\.ts$/, '').split(/[\\/]/).join('.'),
+    out: relative(join(ROOT, 'test', 'integration'), p)
+      .replace(/\.ts$/, '')
+      .split(/[\\/]/)
+      .join('.'),
   }));
   await esbuild.build({
-    entryPoints, outdir: BUNDLE, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-    sourcemap: 'inline', external: ['vscode', 'mocha'], logLevel: 'warning',
+    entryPoints,
+    outdir: BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: 'inline',
+    external: ['vscode', 'mocha'],
+    logLevel: 'warning',
   });
 
   const hub = await startHub({ log: (m) => console.log(m) });
@@ -41,10 +51,21 @@ async function main() {
   const resultsFile = join(work, 'results.json');
   try {
     const settings = { 'versionedDb.hosts': [{ name: 'Test Hub', url: hub.url }] };
-    writeFileSync(join(BUNDLE, 'config.json'), JSON.stringify({
-      resultsFile, hubUrl: hub.url, hubDataDir: hub.dataDir, token: await hub.token('alice'), settings,
-      grep: process.env.INTEGRATION_GREP,
-    }, null, 2));
+    writeFileSync(
+      join(BUNDLE, 'config.json'),
+      JSON.stringify(
+        {
+          resultsFile,
+          hubUrl: hub.url,
+          hubDataDir: hub.dataDir,
+          token: await hub.token('alice'),
+          settings,
+          grep: process.env.INTEGRATION_GREP,
+        },
+        null,
+        2,
+      ),
+    );
     const userData = join(work, 'user-data');
     mkdirSync(join(userData, 'User'), { recursive: true });
     writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
@@ -55,7 +76,15 @@ async function main() {
       extensionDevelopmentPath: ROOT,
       extensionTestsPath: join(BUNDLE, 'index'),
       extensionTestsEnv: { VERSIONED_DB_TEST_CONFIG: join(BUNDLE, 'config.json') },
-      launchArgs: [workspace, '--user-data-dir', userData, '--extensions-dir', join(work, 'extensions'), '--disable-workspace-trust', '--disable-extensions'],
+      launchArgs: [
+        workspace,
+        '--user-data-dir',
+        userData,
+        '--extensions-dir',
+        join(work, 'extensions'),
+        '--disable-workspace-trust',
+        '--disable-extensions',
+      ],
     }).catch(() => undefined);
     if (!existsSync(resultsFile)) {
       console.error('test:electron: the suite wrote no results (did VS Code start?)');
@@ -69,4 +98,10 @@ async function main() {
   }
 }
 
-main().then((code) => process.exit(code), (e) => { console.error(e); process.exit(1); });
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

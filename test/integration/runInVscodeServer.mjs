@@ -20,8 +20,14 @@ const BUNDLE = join(OUT, 'suite');
 const started = Date.now();
 const log = (m) => console.log(`[integration ${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${m}`);
 const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
 ];
 
 function testFiles(dir = join(ROOT, 'test', 'integration')) {
@@ -39,7 +45,10 @@ async function bundleSuite() {
   const entryPoints = [join(ROOT, 'test', 'integration', 'index.ts'), ...tests].map((p) => ({
     in: p,
     // test/integration/tree/foo.test.ts -> tree.foo.test.js, all in one folder for index.ts.
-    out: relative(join(ROOT, 'test', 'integration'), p).replace(/\.ts$/, '').split(/[\\/]/).join('.'),
+    out: relative(join(ROOT, 'test', 'integration'), p)
+      .replace(/\.ts$/, '')
+      .split(/[\\/]/)
+      .join('.'),
   }));
   await esbuild.build({
     entryPoints,
@@ -60,8 +69,12 @@ function run(cmd, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { out += d; });
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
     child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} failed (${code}):\n${out}`))));
   });
 }
@@ -80,9 +93,16 @@ async function main() {
   if (count === 0) throw new Error('no test/integration/**/*.test.ts files');
 
   const cleanups = [];
-  const cleanup = async () => { for (const c of cleanups.reverse()) await c().catch(() => undefined); cleanups.length = 0; };
-  process.once('SIGINT', () => { cleanup().finally(() => process.exit(130)); });
-  process.once('SIGTERM', () => { cleanup().finally(() => process.exit(143)); });
+  const cleanup = async () => {
+    for (const c of cleanups.reverse()) await c().catch(() => undefined);
+    cleanups.length = 0;
+  };
+  process.once('SIGINT', () => {
+    cleanup().finally(() => process.exit(130));
+  });
+  process.once('SIGTERM', () => {
+    cleanup().finally(() => process.exit(143));
+  });
 
   const work = OUT;
   const dirs = Object.fromEntries(['server-data', 'user-data', 'extensions', 'workspace'].map((d) => [d, join(work, d)]));
@@ -94,48 +114,98 @@ async function main() {
     const hub = await startHub({ log });
     cleanups.push(() => hub.stop());
     const settings = { 'versionedDb.hosts': [{ name: 'Test Hub', url: hub.url }], 'security.workspace.trust.enabled': false };
-    const config = { resultsFile, hubUrl: hub.url, hubDataDir: hub.dataDir, token: await hub.token('alice'), settings, grep: process.env.INTEGRATION_GREP };
+    const config = {
+      resultsFile,
+      hubUrl: hub.url,
+      hubDataDir: hub.dataDir,
+      token: await hub.token('alice'),
+      settings,
+      grep: process.env.INTEGRATION_GREP,
+    };
     writeFileSync(join(BUNDLE, 'config.json'), JSON.stringify(config, null, 2));
     // Machine-scoped settings of the remote side; application settings are applied by index.ts.
     mkdirSync(join(dirs['server-data'], 'data', 'Machine'), { recursive: true });
     writeFileSync(join(dirs['server-data'], 'data', 'Machine', 'settings.json'), JSON.stringify(settings, null, 2));
 
     const port = await freePort();
-    server = spawn(toolchain.node, [
-      toolchain.vscodeServerMain,
-      '--host', '127.0.0.1', '--port', String(port),
-      '--without-connection-token', '--accept-server-license-terms', '--enable-smoke-test-driver',
-      // An untrusted folder cannot run notebook cells; a test folder is ours.
-      '--disable-telemetry', '--disable-workspace-trust',
-      '--server-data-dir', dirs['server-data'], '--user-data-dir', dirs['user-data'], '--extensions-dir', dirs.extensions,
-    ], {
-      cwd: ROOT,
-      env: { ...process.env, PATH: `${join(toolchain.nodeHome, 'bin')}:${process.env.PATH}`, VERSIONED_DB_TEST_CONFIG: join(BUNDLE, 'config.json') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, so cleanup ends the extension host it forks as well.
-      detached: true,
-    });
+    server = spawn(
+      toolchain.node,
+      [
+        toolchain.vscodeServerMain,
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--without-connection-token',
+        '--accept-server-license-terms',
+        '--enable-smoke-test-driver',
+        // An untrusted folder cannot run notebook cells; a test folder is ours.
+        '--disable-telemetry',
+        '--disable-workspace-trust',
+        '--server-data-dir',
+        dirs['server-data'],
+        '--user-data-dir',
+        dirs['user-data'],
+        '--extensions-dir',
+        dirs.extensions,
+      ],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          PATH: `${join(toolchain.nodeHome, 'bin')}:${process.env.PATH}`,
+          VERSIONED_DB_TEST_CONFIG: join(BUNDLE, 'config.json'),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        // Its own process group, so cleanup ends the extension host it forks as well.
+        detached: true,
+      },
+    );
     let serverOut = '';
-    server.stdout.on('data', (d) => { serverOut += d; });
-    server.stderr.on('data', (d) => { serverOut += d; });
-    cleanups.push(() => new Promise((resolve) => {
-      if (server.exitCode !== null) return resolve();
-      server.once('exit', resolve);
-      const killGroup = (signal) => { try { process.kill(-server.pid, signal); } catch { server.kill(signal); } };
-      killGroup('SIGTERM');
-      setTimeout(() => killGroup('SIGKILL'), 5000).unref();
-    }));
+    server.stdout.on('data', (d) => {
+      serverOut += d;
+    });
+    server.stderr.on('data', (d) => {
+      serverOut += d;
+    });
+    cleanups.push(
+      () =>
+        new Promise((resolve) => {
+          if (server.exitCode !== null) return resolve();
+          server.once('exit', resolve);
+          const killGroup = (signal) => {
+            try {
+              process.kill(-server.pid, signal);
+            } catch {
+              server.kill(signal);
+            }
+          };
+          killGroup('SIGTERM');
+          setTimeout(() => killGroup('SIGKILL'), 5000).unref();
+        }),
+    );
     const base = `http://127.0.0.1:${port}`;
     await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`VS Code server did not start:\n${serverOut}`)), 60_000);
-      const check = () => { if (/Extension host agent started|Server bound to|listening on/i.test(serverOut)) { clearTimeout(timer); resolve(); } };
+      const check = () => {
+        if (/Extension host agent started|Server bound to|listening on/i.test(serverOut)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
       server.stdout.on('data', check);
       server.stderr.on('data', check);
-      server.on('exit', (c) => { clearTimeout(timer); reject(new Error(`VS Code server exited (${c}):\n${serverOut}`)); });
+      server.on('exit', (c) => {
+        clearTimeout(timer);
+        reject(new Error(`VS Code server exited (${c}):\n${serverOut}`));
+      });
     });
 
     const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
-    const payload = [['extensionDevelopmentPath', remote(ROOT)], ['extensionTestsPath', remote(join(BUNDLE, 'index'))]];
+    const payload = [
+      ['extensionDevelopmentPath', remote(ROOT)],
+      ['extensionTestsPath', remote(join(BUNDLE, 'index'))],
+    ];
     const url = `${base}/?folder=${encodeURIComponent(dirs.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     log(`VS Code server on ${base}; running ${count} test file(s) in its extension host`);
     const browser = await chromium.launch({ executablePath: toolchain.chromium, args: CHROMIUM_ARGS, headless: true });
@@ -151,13 +221,16 @@ async function main() {
       // The host exits once run() settles; if it did so without results, the suite failed to load.
       if (/Extension host with pid \d+ exiting/.test(hostLog(dirs))) {
         await new Promise((r) => setTimeout(r, 2000));
-        if (!existsSync(resultsFile)) throw new Error(`the extension host exited without results (the suite failed to load?):\n${hostLog(dirs)}`);
+        if (!existsSync(resultsFile))
+          throw new Error(`the extension host exited without results (the suite failed to load?):\n${hostLog(dirs)}`);
       }
       await new Promise((r) => setTimeout(r, 500));
     }
     const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
     console.log(`\n${results.report}\n`);
-    console.log(`  ${results.passes} passing, ${results.failures} failing, ${results.pending} pending (${(results.durationMs / 1000).toFixed(1)} s in the extension host)`);
+    console.log(
+      `  ${results.passes} passing, ${results.failures} failing, ${results.pending} pending (${(results.durationMs / 1000).toFixed(1)} s in the extension host)`,
+    );
     const failed = results.failures > 0 || results.passes === 0;
     if (failed) console.log(`  logs: ${join(dirs['user-data'], 'logs')}`);
     else removeRun = true;
@@ -171,11 +244,20 @@ async function main() {
 function hostLog(dirs) {
   // The server keeps its logs under --user-data-dir: logs/<session>/exthostN/remoteexthost.log.
   return findFiles(join(dirs['user-data'], 'logs'), /exthost\d*\.log$/)
-    .map((f) => readFileSync(f, 'utf8').split('\n').filter((l) => !/^\s+file:\/\//.test(l)).join('\n'))
-    .join('\n').slice(-6000);
+    .map((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .filter((l) => !/^\s+file:\/\//.test(l))
+        .join('\n'),
+    )
+    .join('\n')
+    .slice(-6000);
 }
 
-main().then((code) => process.exit(code), (e) => {
-  console.error(`integration: ${e.stack ?? e}`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(`integration: ${e.stack ?? e}`);
+    process.exit(1);
+  },
+);

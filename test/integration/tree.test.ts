@@ -40,7 +40,10 @@ describe('databases tree', function () {
 
   it('shows the six categories and branches with short hashes matching the server', async () => {
     const cats = await h.childrenAt('Test Hub', 'alice/prices');
-    assert.deepEqual(cats.map((n) => labelOf(n, h)), ['Branches', 'Tags', 'Releases', 'Pull Requests', 'Forks', 'Operations']);
+    assert.deepEqual(
+      cats.map((n) => labelOf(n, h)),
+      ['Branches', 'Tags', 'Releases', 'Pull Requests', 'Forks', 'Operations'],
+    );
     const branches = await h.childrenAt('Test Hub', 'alice/prices', 'Branches');
     const server = (await h.server.listBranches({ owner: 'alice', name: 'prices' })).items;
     const main = branches.find((n) => n.kind === 'branch' && n.branch.name === 'main');
@@ -76,7 +79,10 @@ describe('databases tree', function () {
     await filterPulls(h.deps, { kind: 'database', hostId: h.hostId, db: { owner: 'alice', name: 'prices' } });
     const pulls = (await h.childrenAt('Test Hub', 'alice/prices', 'Pull Requests')).filter((n) => n.kind === 'pull');
     const states = new Set(pulls.map((p) => provider.getTreeItem(p).contextValue));
-    assert.ok([...states].every((c) => /^pull\.(open|closed|merged)$/.test(c ?? '')), [...states].join(', '));
+    assert.ok(
+      [...states].every((c) => /^pull\.(open|closed|merged)$/.test(c ?? '')),
+      [...states].join(', '),
+    );
     assert.equal(provider.getTreeItem(pulls[0]!).command?.command, 'versionedDb.showPullRequest');
     h.ui.answer('open');
     await filterPulls(h.deps, { kind: 'database', hostId: h.hostId, db: { owner: 'alice', name: 'prices' } });

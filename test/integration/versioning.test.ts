@@ -28,7 +28,10 @@ describe('versioning commands', function () {
     const created = server.items.find((b) => b.name === `f1-${suffix}`);
     assert.equal(created?.head_commit_sha, main.head_commit_sha);
     const tree = await h.childrenAt('Test Hub', 'alice/prices', 'Branches');
-    assert.ok(tree.some((n) => labelOf(n, h) === `f1-${suffix}`), 'the new branch is not in the tree');
+    assert.ok(
+      tree.some((n) => labelOf(n, h) === `f1-${suffix}`),
+      'the new branch is not in the tree',
+    );
   });
 
   it('creates an annotated tag from the new branch', async () => {
@@ -47,7 +50,10 @@ describe('versioning commands', function () {
     const release = (await h.server.listReleases(db)).items.find((r) => r.tag === `r-${suffix}`);
     assert.equal(release?.title, `Release ${suffix}`);
     assert.equal(release?.commit_sha, main.head_commit_sha);
-    assert.ok((await h.server.listTags(db)).items.some((t) => t.name === `r-${suffix}`), 'the tag was not created');
+    assert.ok(
+      (await h.server.listTags(db)).items.some((t) => t.name === `r-${suffix}`),
+      'the tag was not created',
+    );
     const tree = await h.childrenAt('Test Hub', 'alice/prices', 'Releases');
     assert.ok(tree.some((n) => labelOf(n, h) === `Release ${suffix}`));
   });

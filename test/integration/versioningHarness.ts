@@ -84,7 +84,9 @@ export function labelOf(n: TreeNode, h: Pick<Harness, 'api'>): string {
     case 'database':
       return `${n.db.owner}/${n.db.name}`;
     case 'category':
-      return { branches: 'Branches', tags: 'Tags', releases: 'Releases', pulls: 'Pull Requests', forks: 'Forks', operations: 'Operations' }[n.category];
+      return { branches: 'Branches', tags: 'Tags', releases: 'Releases', pulls: 'Pull Requests', forks: 'Forks', operations: 'Operations' }[
+        n.category
+      ];
     case 'branch':
       return n.branch.name;
     case 'tag':

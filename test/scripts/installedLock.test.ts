@@ -8,8 +8,17 @@ import { installMismatch } from '../../scripts/lib/installedLock.mjs';
 
 const ROOT = resolve(__dirname, '..', '..');
 
-const entry = (version: string, extra: object = {}) => ({ version, resolved: `https://registry.example/x-${version}.tgz`, integrity: `sha512-${version}`, ...extra });
-const lockOf = (packages: Record<string, object>) => ({ name: 'p', lockfileVersion: 3, packages: { '': { name: 'p', version: '1.0.0' }, ...packages } });
+const entry = (version: string, extra: object = {}) => ({
+  version,
+  resolved: `https://registry.example/x-${version}.tgz`,
+  integrity: `sha512-${version}`,
+  ...extra,
+});
+const lockOf = (packages: Record<string, object>) => ({
+  name: 'p',
+  lockfileVersion: 3,
+  packages: { '': { name: 'p', version: '1.0.0' }, ...packages },
+});
 const installedOf = (packages: Record<string, object>) => ({ name: 'p', lockfileVersion: 3, packages });
 
 describe('bootstrap: does node_modules match package-lock.json', () => {
@@ -37,7 +46,10 @@ describe('bootstrap: does node_modules match package-lock.json', () => {
   });
 
   it('tolerates an optional package npm skipped (another platform, or a failed optional build)', () => {
-    const lock = lockOf({ 'node_modules/a': entry('1.0.0'), 'node_modules/@esbuild/aix-ppc64': entry('0.1.0', { optional: true, os: ['aix'] }) });
+    const lock = lockOf({
+      'node_modules/a': entry('1.0.0'),
+      'node_modules/@esbuild/aix-ppc64': entry('0.1.0', { optional: true, os: ['aix'] }),
+    });
     assert.equal(installMismatch(lock, installedOf({ 'node_modules/a': entry('1.0.0') })), undefined);
   });
 });

@@ -18,7 +18,12 @@ interface Started {
 
 /** Starts `npm run <script>` in its own process group (so the test's signal reaches npm alone). */
 async function startNpm(script: string, env: Record<string, string>, ready: RegExp, timeoutMs: number): Promise<Started> {
-  const npm = spawn('npm', ['run', script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const npm = spawn('npm', ['run', script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   npm.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   npm.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -74,7 +79,10 @@ function freePort(): Promise<number> {
 }
 
 /** Signals npm only; resolves npm's exit and what is still alive of the tree it had. */
-async function signalNpm(started: Started, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; survivors: number[]; tree: number[] }> {
+async function signalNpm(
+  started: Started,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; survivors: number[]; tree: number[] }> {
   const tree = await descendants(started.npm.pid!);
   const exited = new Promise<[number | null, NodeJS.Signals | null]>((res) => started.npm.once('exit', (code, sig) => res([code, sig])));
   process.kill(started.npm.pid!, signal);
@@ -115,10 +123,17 @@ describe('npm scripts stop everything they started', function () {
   it('npm run demo: SIGTERM to npm ends npm, the script, code-server and everything code-server started', async function () {
     // npm test runs this suite after the integration runner, which installed the toolchain; alone,
     // this installs it first (the demo would do the same, and its readiness wait would run out).
-    const toolchain = (await import(join(ROOT, 'test', 'e2e', 'lib', 'toolchain.mjs'))) as { ensureToolchain(o: { log(m: string): void }): Promise<unknown> };
+    const toolchain = (await import(join(ROOT, 'test', 'e2e', 'lib', 'toolchain.mjs'))) as {
+      ensureToolchain(o: { log(m: string): void }): Promise<unknown>;
+    };
     await toolchain.ensureToolchain({ log: () => undefined });
     const port = await freePort();
-    const started = await startNpm('demo', { DEMO_DIR: join(dir, 'demo'), DEMO_PORT: String(port) }, /Versioned DB demo is running/, 480_000);
+    const started = await startNpm(
+      'demo',
+      { DEMO_DIR: join(dir, 'demo'), DEMO_PORT: String(port) },
+      /Versioned DB demo is running/,
+      480_000,
+    );
     assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200, 'code-server answers');
     const { survivors, tree } = await signalNpm(started, 'SIGTERM');
     assert.ok(tree.length >= 3, `npm had the script, code-server and its server below it: ${tree.join(', ')}`);

@@ -30,7 +30,10 @@ describe('ids match package.json', () => {
 
   it('declares the view container', () => {
     const containers = Object.values(manifest.contributes.viewsContainers ?? {}).flat();
-    assert.ok(containers.some((c) => c.id === Views.container), 'view container missing');
+    assert.ok(
+      containers.some((c) => c.id === Views.container),
+      'view container missing',
+    );
   });
 
   it('prefixes every setting with the section', () => {
@@ -61,7 +64,10 @@ describe('ids match package.json', () => {
         const alternatives = group ? group[1]!.split('|').map((a) => `^(?:${a})${group[2]}`) : [source];
         for (const alternative of alternatives) {
           const re = new RegExp(alternative);
-          assert.ok(values.some((v) => re.test(v)), `${command}: /${alternative}/ in "${when}" matches no context value`);
+          assert.ok(
+            values.some((v) => re.test(v)),
+            `${command}: /${alternative}/ in "${when}" matches no context value`,
+          );
         }
       }
     }

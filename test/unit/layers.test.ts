@@ -40,12 +40,16 @@ function projectFile(layer: string): string {
 }
 
 function parseProject(layer: string): ts.ParsedCommandLine {
-  const parsed = ts.getParsedCommandLineOfConfigFile(projectFile(layer), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    projectFile(layer),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  });
+  );
   if (!parsed) throw new Error(`cannot read ${projectFile(layer)}`);
   return parsed;
 }
@@ -125,7 +129,11 @@ function compileWithProbe(layer: string, text: string): ts.Diagnostic[] {
     projectReferences: parsed.projectReferences ?? [],
     host,
   });
-  return [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics(), ...program.getSemanticDiagnostics(program.getSourceFile(probe))];
+  return [
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...program.getSemanticDiagnostics(program.getSourceFile(probe)),
+  ];
 }
 
 const parsedFiles = new Map<string, ts.SourceFile | undefined>();
@@ -161,7 +169,10 @@ describe('layers', () => {
     ];
     for (const [layer, text] of wrong) {
       const codes = compileWithProbe(layer, text).map((d) => d.code);
-      assert.ok(codes.includes(NOT_IN_PROJECT), `${layer}: ${text.split('\n')[0]} should fail with TS${NOT_IN_PROJECT}, got ${codes.join(', ') || 'no error'}`);
+      assert.ok(
+        codes.includes(NOT_IN_PROJECT),
+        `${layer}: ${text.split('\n')[0]} should fail with TS${NOT_IN_PROJECT}, got ${codes.join(', ') || 'no error'}`,
+      );
     }
     const right: [string, string][] = [
       ['core', "import { Commands } from '../shared/ids';\nexport const probe = Commands;\n"],
@@ -169,7 +180,11 @@ describe('layers', () => {
     ];
     for (const [layer, text] of right) {
       const diagnostics = compileWithProbe(layer, text);
-      assert.deepEqual(diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ')), [], `${layer}: ${text.split('\n')[0]}`);
+      assert.deepEqual(
+        diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ')),
+        [],
+        `${layer}: ${text.split('\n')[0]}`,
+      );
     }
   });
 

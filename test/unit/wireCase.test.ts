@@ -47,6 +47,9 @@ describe('wire case', () => {
 
   it('finds a snake_case property where there is one (the check can fail)', () => {
     const wire = snakeCaseDeclarations(path.join(SRC, 'shared', 'wire.ts'));
-    assert.ok(wire.some((d) => d.endsWith(' head_commit_sha')), wire.slice(0, 5).join('; '));
+    assert.ok(
+      wire.some((d) => d.endsWith(' head_commit_sha')),
+      wire.slice(0, 5).join('; '),
+    );
   });
 });

@@ -49,7 +49,8 @@ export interface ImportProblem {
 
 /** Whether an operation can apply to the table as it is; undefined when it can. */
 export function operationUnavailableReason(operation: ImportOperationKind, tableExists: boolean, table: string): string | undefined {
-  if (operation === 'create' && tableExists) return `Table ${table} already exists: choose overwrite, update or replace, or type a new table name.`;
+  if (operation === 'create' && tableExists)
+    return `Table ${table} already exists: choose overwrite, update or replace, or type a new table name.`;
   if ((operation === 'update' || operation === 'replace') && !tableExists) {
     return `Table ${table} does not exist, so there is nothing to ${operation}: choose create, or pick an existing table.`;
   }
@@ -60,14 +61,18 @@ export function operationUnavailableReason(operation: ImportOperationKind, table
 export const OPERATION_DESCRIPTIONS: Readonly<Record<ImportOperationKind, string>> = {
   create: 'Create a new table from the file. The table must not exist yet.',
   overwrite: 'Replace the table, schema included, with one created from the file.',
-  update: 'Upsert the file\'s rows into the existing table: new keys are added, existing keys updated.',
-  replace: 'Empty the existing table (keeping its schema), then insert the file\'s rows.',
+  update: "Upsert the file's rows into the existing table: new keys are added, existing keys updated.",
+  replace: "Empty the existing table (keeping its schema), then insert the file's rows.",
 };
 
 /** An empty file or one over 1 GiB: checked first, before the file is even parsed. */
 export function fileSizeProblem(fileSize: number): ImportProblem | undefined {
   if (fileSize === 0) {
-    return { code: 'empty-file', severity: 'error', message: 'The file is empty. Choose a file with a header row and at least one data row.' };
+    return {
+      code: 'empty-file',
+      severity: 'error',
+      message: 'The file is empty. Choose a file with a header row and at least one data row.',
+    };
   }
   if (fileSize > MAX_IMPORT_BYTES) {
     return {
@@ -111,7 +116,10 @@ export function checkImport(input: ImportCheckInput): ImportProblem[] {
     }
     const other = destinations.get(dest.toLowerCase());
     if (other !== undefined) {
-      error('bad-column-map', `File columns "${other}" and "${source}" are both mapped to "${dest}". Map each file column to a different table column.`);
+      error(
+        'bad-column-map',
+        `File columns "${other}" and "${source}" are both mapped to "${dest}". Map each file column to a different table column.`,
+      );
     }
     destinations.set(dest.toLowerCase(), source);
   }
@@ -125,7 +133,9 @@ export function checkImport(input: ImportCheckInput): ImportProblem[] {
       return dest === undefined || !tableColumns.has(dest.toLowerCase());
     });
     if (notInTable.length > 0) {
-      const shown = notInTable.map((c) => (input.columnMap[c] === undefined || input.columnMap[c] === c ? c : `${c} → ${input.columnMap[c]}`));
+      const shown = notInTable.map((c) =>
+        input.columnMap[c] === undefined || input.columnMap[c] === c ? c : `${c} → ${input.columnMap[c]}`,
+      );
       error(
         'header-mismatch',
         `The file's header does not match table ${target.table}: ${list(shown)} ` +
@@ -143,7 +153,10 @@ export function checkImport(input: ImportCheckInput): ImportProblem[] {
     }
     const unfilled = target.columns.filter((c) => !destinations.has(c.toLowerCase()) && !missingKeys.includes(c));
     if (unfilled.length > 0 && operation === 'replace') {
-      warn('unmapped-columns', `Table columns ${list(unfilled)} get no value from the file; after the replace they hold their default (or NULL).`);
+      warn(
+        'unmapped-columns',
+        `Table columns ${list(unfilled)} get no value from the file; after the replace they hold their default (or NULL).`,
+      );
     }
   } else {
     // A new table (create, or overwrite which recreates it from the file).
@@ -152,7 +165,10 @@ export function checkImport(input: ImportCheckInput): ImportProblem[] {
     }
     const unknownKeys = input.primaryKeys.filter((k) => !sourceSet.has(k));
     if (unknownKeys.length > 0) {
-      error('primary-key-missing', `Primary key ${list(unknownKeys)} is not a column of the file. Choose primary key columns from the file's header.`);
+      error(
+        'primary-key-missing',
+        `Primary key ${list(unknownKeys)} is not a column of the file. Choose primary key columns from the file's header.`,
+      );
     }
     const unmappedKeys = input.primaryKeys.filter((k) => sourceSet.has(k) && !Object.hasOwn(input.columnMap, k));
     if (unmappedKeys.length > 0) {
@@ -165,7 +181,10 @@ export function checkImport(input: ImportCheckInput): ImportProblem[] {
         const row = input.rows[r]!;
         const emptyAt = keyIdx.find((i) => row[i] === null || row[i] === undefined);
         if (emptyAt !== undefined) {
-          error('primary-key-values', `Row ${r + 1} has no value for primary key column "${input.sourceColumns[emptyAt]}". Fill it in, or choose another key.`);
+          error(
+            'primary-key-values',
+            `Row ${r + 1} has no value for primary key column "${input.sourceColumns[emptyAt]}". Fill it in, or choose another key.`,
+          );
           break;
         }
         const key = JSON.stringify(keyIdx.map((i) => row[i]));

@@ -79,7 +79,9 @@ export interface OperationChoice {
 
 /** The four operations in a sensible order for the table, each explained, impossible ones marked. */
 export function operationChoices(table: string, tableExists: boolean): OperationChoice[] {
-  const order: ImportOperationKind[] = tableExists ? ['update', 'replace', 'overwrite', 'create'] : ['create', 'overwrite', 'update', 'replace'];
+  const order: ImportOperationKind[] = tableExists
+    ? ['update', 'replace', 'overwrite', 'create']
+    : ['create', 'overwrite', 'update', 'replace'];
   return order
     .filter((op) => IMPORT_OPERATION_KINDS.includes(op))
     .map((operation) => ({
@@ -97,7 +99,11 @@ export function makesNewTable(operation: ImportOperationKind, tableExists: boole
 /** `import-people-20240131-154500`: a fresh branch for the pull request. */
 export function defaultPullBranchName(table: string, now: Date): string {
   const stamp = now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
-  const safe = table.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'table';
+  const safe =
+    table
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'table';
   return `import-${safe}-${stamp}`;
 }
 
@@ -162,8 +168,14 @@ export function previewMarkdown(opts: {
   truncated: boolean;
   fileSize: number;
 }): string {
-  const esc = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'));
-  const cell = (v: string | null): string => (v === null ? '*NULL*' : v === '' ? '*(empty)*' : esc(v.length > 80 ? v.slice(0, 79) + '…' : v));
+  const esc = (s: string): string =>
+    s
+      .replace(/\\/g, '\\\\')
+      .replace(/\|/g, '\\|')
+      .replace(/\r?\n/g, ' ')
+      .replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'));
+  const cell = (v: string | null): string =>
+    v === null ? '*NULL*' : v === '' ? '*(empty)*' : esc(v.length > 80 ? v.slice(0, 79) + '…' : v);
   const lines = [
     `# Preview of ${esc(opts.fileName)}`,
     '',

@@ -12,11 +12,7 @@ import { MAX_IMPORT_BYTES, type ImportFileKind, type TableReader, type TableRead
  * Throws ImportParseError for an empty, oversized or unreadable file (see tableReader.ts for
  * what each format accepts).
  */
-export async function openTableReader(
-  fileType: ImportFileKind,
-  filePath: string,
-  options: TableReaderOptions = {},
-): Promise<TableReader> {
+export async function openTableReader(fileType: ImportFileKind, filePath: string, options: TableReaderOptions = {}): Promise<TableReader> {
   options.signal?.throwIfAborted();
   const { size } = await stat(filePath);
   if (size === 0) {

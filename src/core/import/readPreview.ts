@@ -45,7 +45,14 @@ export async function readPreview(
     await reader.close();
   }
   const columns = [...reader.columns];
-  const types = columns.map((c, i) => reader.declaredTypes?.[c] ?? inferColumnTypes([c], rows.map((r) => [r[i] ?? null]))[0]!);
+  const types = columns.map(
+    (c, i) =>
+      reader.declaredTypes?.[c] ??
+      inferColumnTypes(
+        [c],
+        rows.map((r) => [r[i] ?? null]),
+      )[0]!,
+  );
   return {
     fileType,
     columns,

@@ -144,7 +144,13 @@ export class PageServer {
     this.waiting.length = 0;
     for (const p of this.running) p.abort?.abort();
     this.viewNow = next;
-    this.post({ type: 'page.reset', sourceId: this.sourceId, sort: [...next.sort], filters: [...next.filters], ...(refusal ? { message: refusal } : {}) });
+    this.post({
+      type: 'page.reset',
+      sourceId: this.sourceId,
+      sort: [...next.sort],
+      filters: [...next.filters],
+      ...(refusal ? { message: refusal } : {}),
+    });
     this.count();
   }
 
@@ -197,7 +203,14 @@ export class PageServer {
     } catch (e) {
       if (this.isCurrent(p, abort)) {
         this.onError?.(e);
-        this.post({ type: 'page.error', sourceId: this.sourceId, requestId: p.requestId, start: p.start, end: p.end, message: this.describe(e) });
+        this.post({
+          type: 'page.error',
+          sourceId: this.sourceId,
+          requestId: p.requestId,
+          start: p.start,
+          end: p.end,
+          message: this.describe(e),
+        });
       }
     } finally {
       this.running.delete(p);

@@ -29,16 +29,30 @@ export interface LoadAllInput {
 
 /** Whether Load All Rows can page this result, and the reason when it cannot. */
 export function loadAllPlan(r: LoadAllInput): LoadAllPlan {
-  if (r.status === 'timeout') return { ok: false, reason: 'The query timed out, so there are no rows to page. Narrow the query or raise "versionedDb.sql.timeoutMs", then run it again.' };
-  if (r.status !== 'row_limit') return { ok: false, reason: 'Only a result that stopped at the row limit has more rows to load; this one is complete or failed.' };
+  if (r.status === 'timeout')
+    return {
+      ok: false,
+      reason:
+        'The query timed out, so there are no rows to page. Narrow the query or raise "versionedDb.sql.timeoutMs", then run it again.',
+    };
+  if (r.status !== 'row_limit')
+    return { ok: false, reason: 'Only a result that stopped at the row limit has more rows to load; this one is complete or failed.' };
   const check = checkPageable(r.sql);
   if (!check.ok) return { ok: false, reason: `${check.reason} Load All Rows pages a single SELECT only; nothing else is ever re-run.` };
   const dups = duplicateColumnNames(r.columns.map((c) => c.name));
   if (dups.length > 0) {
     const list = dups.map((d) => `"${d}"`).join(', ');
-    return { ok: false, reason: `The result has more than one column named ${list}; give each a name of its own with AS (for example b.id AS b_id), then run it again to load all rows.` };
+    return {
+      ok: false,
+      reason: `The result has more than one column named ${list}; give each a name of its own with AS (for example b.id AS b_id), then run it again to load all rows.`,
+    };
   }
-  if (!r.commit) return { ok: false, reason: 'The commit this query ran at is not known, so pages could not be read at the same data. Run it at a branch, tag or commit hash.' };
+  if (!r.commit)
+    return {
+      ok: false,
+      reason:
+        'The commit this query ran at is not known, so pages could not be read at the same data. Run it at a branch, tag or commit hash.',
+    };
   return { ok: true, query: check.query, commit: r.commit };
 }
 

@@ -55,7 +55,9 @@ export async function openTableAt(
   const db = { owner: at.target.owner, name: at.target.name };
   const tables = await catalog.tables(at.target.hostId, db, at.commit);
   if (!tables.some((t) => t.name === at.table)) {
-    throw new TableGoneError(`The table ${at.table} does not exist at ${at.target.ref} (commit ${short(at.commit)}): it was dropped or renamed.`);
+    throw new TableGoneError(
+      `The table ${at.table} does not exist at ${at.target.ref} (commit ${short(at.commit)}): it was dropped or renamed.`,
+    );
   }
   const columns = keysFirst(await catalog.columns(at.target.hostId, db, at.commit, at.table));
   const source = new TableSource({ table: at.table, columns, run, pageSize });

@@ -11,7 +11,16 @@
 import type { QueryResult } from '../../shared/wire';
 import type { PageRows, PageSource, PageView } from './pageServer';
 import { SqlInputError } from '../sql/quote';
-import { buildCountQuery, buildPageQuery, cursorOf, keysetSupported, planPage, type PagePosition, type TableColumnInfo, type TableView } from '../sql/tableQuery';
+import {
+  buildCountQuery,
+  buildPageQuery,
+  cursorOf,
+  keysetSupported,
+  planPage,
+  type PagePosition,
+  type TableColumnInfo,
+  type TableView,
+} from '../sql/tableQuery';
 import type { Cell } from '../../shared/wire';
 
 /** Runs one read-only statement at the source's commit; `limit` is the most rows it can return. */
@@ -99,7 +108,11 @@ export class TableSource implements PageSource {
   async count(view: PageView, signal: AbortSignal): Promise<number | undefined> {
     const r = await this.ask(buildCountQuery(this.tableView(view)), 1, signal, 'count the rows');
     const n = Number(r.rows[0]?.[0]);
-    if (!Number.isSafeInteger(n) || n < 0) throw new TableReadError(`Could not count the rows of ${this.table}: the server answered ${JSON.stringify(r.rows[0]?.[0] ?? null)}.`, 'error');
+    if (!Number.isSafeInteger(n) || n < 0)
+      throw new TableReadError(
+        `Could not count the rows of ${this.table}: the server answered ${JSON.stringify(r.rows[0]?.[0] ?? null)}.`,
+        'error',
+      );
     this.state(view).total = n;
     return n;
   }
@@ -134,7 +147,9 @@ export class TableSource implements PageSource {
     }
     if (start === 0) return { position: { kind: 'first' }, limit: wanted };
     const previous = keysetSupported(tv) ? st.keys.get(start - 1) : undefined;
-    return previous ? { position: { kind: 'after', key: previous }, limit: wanted } : { position: { kind: 'offset', offset: start }, limit: wanted };
+    return previous
+      ? { position: { kind: 'after', key: previous }, limit: wanted }
+      : { position: { kind: 'offset', offset: start }, limit: wanted };
   }
 
   private remember(tv: TableView, st: ViewState, start: number, rows: readonly Cell[][]): void {

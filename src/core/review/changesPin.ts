@@ -47,7 +47,10 @@ export interface PinnedChanges {
  * What to pin for a pull request: its three-dot diff, read in the target database, or (its
  * from-branch in another database) in the fork, which holds the head and its ancestors.
  */
-export function pinInputOfPull(pull: Pick<Pull, 'from_branch' | 'to_branch'>, target: DatabaseRef): { input: PinInput; fork?: DatabaseRef } {
+export function pinInputOfPull(
+  pull: Pick<Pull, 'from_branch' | 'to_branch'>,
+  target: DatabaseRef,
+): { input: PinInput; fork?: DatabaseRef } {
   const from = pull.from_branch.database;
   const branches = { toBranch: pull.to_branch.branch_name, fromBranch: pull.from_branch.branch_name };
   if (from.owner === target.owner && from.name === target.name) return { input: { kind: 'pull', ...branches } };
@@ -81,12 +84,18 @@ export async function pinChanges(input: PinInput, target: ReviewRunner, fork?: R
       return { pair: twoDot(first, input.commit) as PinnedChanges['pair'], readInFork: false };
     }
     case 'pull':
-      return { pair: asTwoDot(parsePinnedPair(await target(buildPinPairQuery(threeDot(input.toBranch, input.fromBranch)), opts))), readInFork: false };
+      return {
+        pair: asTwoDot(parsePinnedPair(await target(buildPinPairQuery(threeDot(input.toBranch, input.fromBranch)), opts))),
+        readInFork: false,
+      };
     case 'crossForkPull': {
       if (!fork) throw new ReviewResultError('A cross-fork pull is read in its fork, and no fork was given.');
       let head: string | undefined;
       for (let page = 0; page < FORK_LOG_PAGES; page++) {
-        const log = parseCommitPage(await fork(buildLogQuery(input.fromBranch, { pageSize: FORK_LOG_PAGE, offset: page * FORK_LOG_PAGE }), opts), FORK_LOG_PAGE);
+        const log = parseCommitPage(
+          await fork(buildLogQuery(input.fromBranch, { pageSize: FORK_LOG_PAGE, offset: page * FORK_LOG_PAGE }), opts),
+          FORK_LOG_PAGE,
+        );
         const hashes = log.items.map((c) => c.hash);
         head ??= hashes[0];
         if (hashes.length > 0) {
@@ -98,7 +107,9 @@ export async function pinChanges(input: PinInput, target: ReviewRunner, fork?: R
         }
         if (!log.hasMore) break;
       }
-      throw new ReviewResultError(`${input.fromBranch} of the fork shares no commit with ${input.toBranch} in the last ${FORK_LOG_PAGE * FORK_LOG_PAGES} commits.`);
+      throw new ReviewResultError(
+        `${input.fromBranch} of the fork shares no commit with ${input.toBranch} in the last ${FORK_LOG_PAGE * FORK_LOG_PAGES} commits.`,
+      );
     }
   }
 }
@@ -111,7 +122,12 @@ export async function loadTableChanges(pair: RevisionPair, run: ReviewRunner, si
 }
 
 /** A table's columns at both ends (none on the side where it does not exist). */
-export async function loadDiffTableSpec(pair: PinnedChanges['pair'], change: TableChange, run: ReviewRunner, signal?: AbortSignal): Promise<DiffTableSpec> {
+export async function loadDiffTableSpec(
+  pair: PinnedChanges['pair'],
+  change: TableChange,
+  run: ReviewRunner,
+  signal?: AbortSignal,
+): Promise<DiffTableSpec> {
   const opts = { limit: LIST_LIMIT, ...(signal ? { signal } : {}) };
   const side = async (table: string | null, at: string): Promise<DiffTableSpec['fromColumns']> =>
     table === null ? [] : parseColumns(await run(buildColumnsQuery(table, at), opts));
@@ -123,7 +139,12 @@ export async function loadDiffTableSpec(pair: PinnedChanges['pair'], change: Tab
  * What a table's diff is, for a Viewed mark: the pair's base and the last commit on the head side
  * that changed the table. When either moves, the table's diff may have changed and the mark goes.
  */
-export async function tableDiffFingerprint(pair: PinnedChanges['pair'], table: string, run: ReviewRunner, signal?: AbortSignal): Promise<string> {
+export async function tableDiffFingerprint(
+  pair: PinnedChanges['pair'],
+  table: string,
+  run: ReviewRunner,
+  signal?: AbortSignal,
+): Promise<string> {
   const answer = await run(buildTableLogQuery(pair.to, table, { pageSize: 1 }), { limit: 2, ...(signal ? { signal } : {}) });
   const last = parseCommitPage(answer, 1).items[0]?.hash ?? 'none';
   return `${pair.from}:${last}`;

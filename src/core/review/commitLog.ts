@@ -41,7 +41,9 @@ export function parseParentList(text: string | null): string[] {
 export function parseCommitPage(result: QueryResult, pageSize: number): Page<Commit> {
   const completeness = completenessOf(result);
   const col = (name: string): number => requireColumn(result, name, 'commit log');
-  const [hashI, committerI, emailI, dateI, messageI, parentsI] = ['commit_hash', 'committer', 'email', 'date', 'message', 'parents'].map(col) as [number, number, number, number, number, number];
+  const [hashI, committerI, emailI, dateI, messageI, parentsI] = ['commit_hash', 'committer', 'email', 'date', 'message', 'parents'].map(
+    col,
+  ) as [number, number, number, number, number, number];
   const { rows, hasMore } = pageRows(result, pageSize);
   const items = rows.map((row): Commit => {
     const hash = textAt(row, hashI, 'commit hash');

@@ -9,7 +9,15 @@ import type { RowDiffKind } from './doltQueries';
 import { ROW_DIFF_KINDS } from './doltQueries';
 import { ReviewResultError, cellAt, completenessOf, findColumn, pageRows, type Completeness } from './resultReader';
 
-const META = new Set(['from_root_ish', 'our_diff_type', 'their_diff_type', 'dolt_conflict_id', 'base_cardinality', 'our_cardinality', 'their_cardinality']);
+const META = new Set([
+  'from_root_ish',
+  'our_diff_type',
+  'their_diff_type',
+  'dolt_conflict_id',
+  'base_cardinality',
+  'our_cardinality',
+  'their_cardinality',
+]);
 const SIDES = ['base', 'our', 'their'] as const;
 type Side = (typeof SIDES)[number];
 

@@ -7,7 +7,15 @@
 // never shows a partial diff as complete.
 import type { Cell, QueryColumn } from '../../shared/wire';
 import type { PageRows, PageSource, PageView } from '../paging/pageServer';
-import { buildChangedColumnsQuery, buildRowDiffCountQuery, buildRowDiffPageQuery, diffKeysetSupported, type DiffPagePosition, type DiffTableSpec, type RowDiffKind } from './doltQueries';
+import {
+  buildChangedColumnsQuery,
+  buildRowDiffCountQuery,
+  buildRowDiffPageQuery,
+  diffKeysetSupported,
+  type DiffPagePosition,
+  type DiffTableSpec,
+  type RowDiffKind,
+} from './doltQueries';
 import { diffColumns, parseRowDiffCounts, parseRowDiffPage, rowDiffExportTable, type DiffColumn, type RowDiff } from './rowDiff';
 import { completenessOf, countAt, type Completeness } from './resultReader';
 import type { ReviewRunner } from './changesPin';
@@ -58,7 +66,9 @@ export class DiffPageSource implements PageSource {
   }
 
   checkView(view: PageView): string | undefined {
-    return view.sort.length || view.filters.length ? 'A diff is ordered by primary key; filter it by kind of change above the grid.' : undefined;
+    return view.sort.length || view.filters.length
+      ? 'A diff is ordered by primary key; filter it by kind of change above the grid.'
+      : undefined;
   }
 
   async count(_view: PageView, signal: AbortSignal): Promise<number | undefined> {
@@ -103,13 +113,20 @@ export class DiffPageSource implements PageSource {
     while (at < end) {
       const want = end - at;
       const cursor = at === 0 ? undefined : this.cursors.get(at);
-      const position: DiffPagePosition = at === 0 ? { kind: 'first' } : cursor && this.keyset ? { kind: 'after', key: cursor } : { kind: 'offset', offset: at };
-      const query = buildRowDiffPageQuery(this.o.pair, this.o.spec, { position, pageSize: want, ...(this.o.kinds ? { kinds: this.o.kinds } : {}) });
+      const position: DiffPagePosition =
+        at === 0 ? { kind: 'first' } : cursor && this.keyset ? { kind: 'after', key: cursor } : { kind: 'offset', offset: at };
+      const query = buildRowDiffPageQuery(this.o.pair, this.o.spec, {
+        position,
+        pageSize: want,
+        ...(this.o.kinds ? { kinds: this.o.kinds } : {}),
+      });
       const answer = await this.o.run(query, { limit: want + 1, signal });
       const completeness = completenessOf(answer);
       if (!completeness.complete && completeness.reason === 'timeout') {
         this.o.onPartial?.(completeness);
-        throw new PartialDiffError(`The server stopped reading this diff at its time limit; rows from ${(at + 1).toLocaleString('en-US')} on are not shown. Retry, or filter by kind.`);
+        throw new PartialDiffError(
+          `The server stopped reading this diff at its time limit; rows from ${(at + 1).toLocaleString('en-US')} on are not shown. Retry, or filter by kind.`,
+        );
       }
       const page = parseRowDiffPage(answer, this.o.spec, want);
       out.push(...page.rows);
@@ -118,7 +135,8 @@ export class DiffPageSource implements PageSource {
       if (last && this.keyset) this.remember(at, last.key);
       // Cut at the server's row cap: the rows that came are right; read on from after them.
       if (!page.completeness.complete && page.rows.length > 0) continue;
-      if (!page.completeness.complete) throw new PartialDiffError(`The server returned no rows of this page (${page.completeness.message ?? page.completeness.reason}).`);
+      if (!page.completeness.complete)
+        throw new PartialDiffError(`The server returned no rows of this page (${page.completeness.message ?? page.completeness.reason}).`);
       if (!page.hasMore) return { rows: out, end: true };
     }
     return { rows: out, end: false };
@@ -152,7 +170,12 @@ export class DiffPageSource implements PageSource {
  * every column changed in at least one modified row of the whole diff (one scan on the server).
  * Undefined when the answer was partial: then every column stays.
  */
-export async function changedDiffColumns(pair: RevisionPair, spec: DiffTableSpec, run: ReviewRunner, signal?: AbortSignal): Promise<string[] | undefined> {
+export async function changedDiffColumns(
+  pair: RevisionPair,
+  spec: DiffTableSpec,
+  run: ReviewRunner,
+  signal?: AbortSignal,
+): Promise<string[] | undefined> {
   const columns = diffColumns(spec);
   const both = columns.filter((c) => c.presence === 'both' && !c.primaryKey).map((c) => c.name);
   if (both.length === 0) return columns.map((c) => c.name);

@@ -47,7 +47,9 @@ function literalArg(text: string, what: string): string {
   if (typeof text !== 'string' || text === '') throw new SqlInputError(`The ${what} cannot be empty.`);
   const literal = sqlString(text);
   if (!literal.startsWith("'")) {
-    throw new SqlInputError(`Dolt's table functions take only plain literals, and the ${what} ${JSON.stringify(text)} holds a backslash or a control character.`);
+    throw new SqlInputError(
+      `Dolt's table functions take only plain literals, and the ${what} ${JSON.stringify(text)} holds a backslash or a control character.`,
+    );
   }
   return literal;
 }
@@ -78,14 +80,19 @@ function logRevisionArg(ref: string): string {
 
 /** The commits reachable from `ref`, newest first (Dolt's topological order), with parents. */
 export function buildLogQuery(ref: string, page: OffsetPage): DoltQuery {
-  return { sql: `SELECT ${LOG_COLUMNS} FROM DOLT_LOG(${logRevisionArg(ref)}, '--parents')${limitOffset(page)}`, at: parseRevision(ref).base };
+  return {
+    sql: `SELECT ${LOG_COLUMNS} FROM DOLT_LOG(${logRevisionArg(ref)}, '--parents')${limitOffset(page)}`,
+    at: parseRevision(ref).base,
+  };
 }
 
 /** The commits reachable from `ref` that changed `table` (Show History on a table). */
 export function buildTableLogQuery(ref: string, table: string, page: OffsetPage): DoltQuery {
   // `--tables` takes a comma-separated list, so a comma would split the name.
-  if (table.includes(',')) throw new SqlInputError(`DOLT_LOG cannot filter by the table ${JSON.stringify(table)}: its name contains a comma.`);
-  if (table.startsWith('-')) throw new SqlInputError(`DOLT_LOG cannot filter by the table ${JSON.stringify(table)}: its name starts with -.`);
+  if (table.includes(','))
+    throw new SqlInputError(`DOLT_LOG cannot filter by the table ${JSON.stringify(table)}: its name contains a comma.`);
+  if (table.startsWith('-'))
+    throw new SqlInputError(`DOLT_LOG cannot filter by the table ${JSON.stringify(table)}: its name starts with -.`);
   return {
     sql: `SELECT ${LOG_COLUMNS} FROM DOLT_LOG(${logRevisionArg(ref)}, '--parents', '--tables', ${tableArg(table)})${limitOffset(page)}`,
     at: parseRevision(ref).base,
@@ -119,8 +126,12 @@ export function buildMergeBaseQuery(a: string, b: string): DoltQuery {
 export function buildPinPairQuery(pair: RevisionPair): DoltQuery {
   checkPair(pair);
   const at = sendAtFor(pair);
-  if (pair.kind === 'twoDot') return { sql: `SELECT HASHOF(${revisionArg(pair.from)}) AS from_commit, HASHOF(${revisionArg(pair.to)}) AS to_commit`, at };
-  return { sql: `SELECT DOLT_MERGE_BASE(${revisionArg(pair.base)}, ${revisionArg(pair.head)}) AS from_commit, HASHOF(${revisionArg(pair.head)}) AS to_commit`, at };
+  if (pair.kind === 'twoDot')
+    return { sql: `SELECT HASHOF(${revisionArg(pair.from)}) AS from_commit, HASHOF(${revisionArg(pair.to)}) AS to_commit`, at };
+  return {
+    sql: `SELECT DOLT_MERGE_BASE(${revisionArg(pair.base)}, ${revisionArg(pair.head)}) AS from_commit, HASHOF(${revisionArg(pair.head)}) AS to_commit`,
+    at,
+  };
 }
 
 /**
@@ -215,7 +226,11 @@ export function diffKey(spec: DiffTableSpec): DiffKeyColumn[] {
   const side = (name: string, prefix: 'from_' | 'to_'): string => quoteIdentifier(`${prefix}${name}`);
   if (spec.toColumns.length > 0 && spec.fromColumns.length > 0) {
     if (to.length === 0 || to.join('\u0000') !== from.join('\u0000')) return [];
-    return to.map((name) => ({ name, expr: `COALESCE(${side(name, 'to_')}, ${side(name, 'from_')})`, column: spec.toColumns.find((c) => c.name === name) as TableColumnInfo }));
+    return to.map((name) => ({
+      name,
+      expr: `COALESCE(${side(name, 'to_')}, ${side(name, 'from_')})`,
+      column: spec.toColumns.find((c) => c.name === name) as TableColumnInfo,
+    }));
   }
   const only = spec.toColumns.length > 0 ? spec.toColumns : spec.fromColumns;
   const prefix = spec.toColumns.length > 0 ? 'to_' : 'from_';
@@ -244,7 +259,9 @@ function kindFilter(kinds: readonly RowDiffKind[] | undefined): string[] {
   for (const k of kinds) if (!ROW_DIFF_KINDS.includes(k)) throw new SqlInputError(`Unknown kind of row change ${String(k)}.`);
   if (wanted.length === 0) throw new SqlInputError('Choose at least one kind of row change.');
   if (wanted.length === ROW_DIFF_KINDS.length) return [];
-  return [wanted.length === 1 ? `diff_type = ${sqlString(wanted[0] as string)}` : `diff_type IN (${wanted.map((k) => sqlString(k)).join(', ')})`];
+  return [
+    wanted.length === 1 ? `diff_type = ${sqlString(wanted[0] as string)}` : `diff_type IN (${wanted.map((k) => sqlString(k)).join(', ')})`,
+  ];
 }
 
 /** Rows whose key sorts after `key` (key columns are never NULL). */
@@ -267,7 +284,8 @@ function afterKey(key: readonly DiffKeyColumn[], values: readonly Cell[]): strin
 
 /** The select list of a row diff: the change kind, then every column on each side that has it. */
 export function rowDiffSelectList(spec: DiffTableSpec): string {
-  if (spec.fromColumns.length === 0 && spec.toColumns.length === 0) throw new SqlInputError(`The table ${spec.table} has no columns on either side.`);
+  if (spec.fromColumns.length === 0 && spec.toColumns.length === 0)
+    throw new SqlInputError(`The table ${spec.table} has no columns on either side.`);
   const cols = [...spec.fromColumns.map((c) => `from_${c.name}`), ...spec.toColumns.map((c) => `to_${c.name}`)];
   return ['diff_type', ...cols.map((c) => quoteIdentifier(c))].join(', ');
 }
@@ -284,7 +302,8 @@ export function buildRowDiffPageQuery(pair: RevisionPair, spec: DiffTableSpec, o
     case 'first':
       break;
     case 'after':
-      if (!diffKeysetSupported(spec)) throw new SqlInputError(`The diff of ${spec.table} is paged by offset: it has no exact primary key on both sides.`);
+      if (!diffKeysetSupported(spec))
+        throw new SqlInputError(`The diff of ${spec.table} is paged by offset: it has no exact primary key on both sides.`);
       where.push(afterKey(key, options.position.key));
       break;
     case 'offset': {
@@ -301,7 +320,10 @@ export function buildRowDiffPageQuery(pair: RevisionPair, spec: DiffTableSpec, o
 
 /** How many rows of each kind the table's diff has (`diff_type`, `row_count`). */
 export function buildRowDiffCountQuery(pair: RevisionPair, table: string): DoltQuery {
-  return { sql: `SELECT diff_type, COUNT(*) AS row_count FROM DOLT_DIFF(${pairArgs(pair)}, ${tableArg(table)}) GROUP BY diff_type`, at: sendAtFor(pair) };
+  return {
+    sql: `SELECT diff_type, COUNT(*) AS row_count FROM DOLT_DIFF(${pairArgs(pair)}, ${tableArg(table)}) GROUP BY diff_type`,
+    at: sendAtFor(pair),
+  };
 }
 
 /**
@@ -338,7 +360,13 @@ function keyWhere(columns: readonly TableColumnInfo[], key: readonly Cell[]): st
  * The row with primary key `key` at every commit reachable from `ref` that has it, newest commit
  * first (dolt_history_<table> read at `ref`), up to `limit` commits.
  */
-export function buildRowHistoryQuery(ref: string, table: string, columns: readonly TableColumnInfo[], key: readonly Cell[], limit: number): DoltQuery {
+export function buildRowHistoryQuery(
+  ref: string,
+  table: string,
+  columns: readonly TableColumnInfo[],
+  key: readonly Cell[],
+  limit: number,
+): DoltQuery {
   const r = parsePlainRevision(ref);
   if (columns.length === 0) throw new SqlInputError(`The table ${table} has no columns to read.`);
   const select = [...columns.map((c) => quoteIdentifier(c.name)), 'commit_hash', 'committer', 'commit_date'].join(', ');

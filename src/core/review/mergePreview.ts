@@ -9,13 +9,30 @@
 // preview is sent to the fork with the target head's hash, and when the fork does not have that
 // commit the preview says it cannot be made rather than guessing.
 import type { BranchRef, DatabaseRef } from '../../shared/wire';
-import { buildConflictRowsQuery, buildConflictSummaryQuery, buildDiffStatQuery, buildDiffSummaryQuery, buildHashOfQuery, buildLogQuery, buildReachableQuery } from './doltQueries';
+import {
+  buildConflictRowsQuery,
+  buildConflictSummaryQuery,
+  buildDiffStatQuery,
+  buildDiffSummaryQuery,
+  buildHashOfQuery,
+  buildLogQuery,
+  buildReachableQuery,
+} from './doltQueries';
 import { firstReachable, parseCommitPage, parseHashOf, parseReachable } from './commitLog';
 import { parseConflictPage, type ConflictPage } from './conflicts';
 import { bothComplete, type Completeness } from './resultReader';
 import { threeDot, twoDot, type RevisionPair } from './revisions';
 import type { RunReview } from './reviewRunner';
-import { combineTableChanges, mergeImpact, parseConflictSummary, parseDiffStat, parseDiffSummary, type MergeImpact, type RowCounts, type TableChange } from './tableChanges';
+import {
+  combineTableChanges,
+  mergeImpact,
+  parseConflictSummary,
+  parseDiffStat,
+  parseDiffSummary,
+  type MergeImpact,
+  type RowCounts,
+  type TableChange,
+} from './tableChanges';
 
 /** The two branches of a pull request, as the API gives them. */
 export interface MergeSides {
@@ -49,7 +66,11 @@ export interface MergePreviewOptions {
 const sameDb = (a: DatabaseRef, b: DatabaseRef): boolean => a.owner === b.owner && a.name === b.name;
 
 /** Counts and conflicts of merging `sides.fromBranch` into `sides.toBranch`. */
-export async function previewMerge(runOn: (db: DatabaseRef) => RunReview, sides: MergeSides, opts: MergePreviewOptions = {}): Promise<MergePreview> {
+export async function previewMerge(
+  runOn: (db: DatabaseRef) => RunReview,
+  sides: MergeSides,
+  opts: MergePreviewOptions = {},
+): Promise<MergePreview> {
   const signal = opts.signal;
   const to = sides.toBranch.branch_name;
   const from = sides.fromBranch.branch_name;
@@ -73,7 +94,8 @@ export async function previewMerge(runOn: (db: DatabaseRef) => RunReview, sides:
   const reachable = parseReachable(await target(buildReachableQuery(to, hashes), { signal, limit: hashes.length + 1 }));
   const base = firstReachable(hashes, reachable);
   if (!base) {
-    const where = log.hasMore || !log.completeness.complete ? `among the latest ${hashes.length} commits of ${from}` : `in the history of ${from}`;
+    const where =
+      log.hasMore || !log.completeness.complete ? `among the latest ${hashes.length} commits of ${from}` : `in the history of ${from}`;
     return { kind: 'unavailable', reason: `No common commit with ${to} was found ${where}: the merge cannot be previewed.` };
   }
   const head = log.items[0]!.hash;
@@ -103,7 +125,14 @@ function ready(
   const changes = combineTableChanges(parseDiffSummary(summary), parseDiffStat(stat));
   const conflictSummary = parseConflictSummary(conflicts);
   const impact = mergeImpact(changes, conflictSummary);
-  return { kind: 'ready', impact, completeness: bothComplete(changes.completeness, conflictSummary.completeness), conflictsAt, pair, diffDb };
+  return {
+    kind: 'ready',
+    impact,
+    completeness: bothComplete(changes.completeness, conflictSummary.completeness),
+    conflictsAt,
+    pair,
+    diffDb,
+  };
 }
 
 /** The first `pageSize` conflicting rows of each table with data conflicts (at most `maxTables` tables). */
@@ -118,7 +147,10 @@ export async function previewConflictRows(
     tables.map(async (t) => ({
       table: t.table,
       page: parseConflictPage(
-        await run(buildConflictRowsQuery(preview.conflictsAt.ours, preview.conflictsAt.theirs, t.table, { pageSize: opts.pageSize }), { signal: opts.signal, limit: opts.pageSize + 1 }),
+        await run(buildConflictRowsQuery(preview.conflictsAt.ours, preview.conflictsAt.theirs, t.table, { pageSize: opts.pageSize }), {
+          signal: opts.signal,
+          limit: opts.pageSize + 1,
+        }),
         opts.pageSize,
       ),
     })),
@@ -143,7 +175,10 @@ export function rowCountsText(rows: RowCounts | undefined): string {
 }
 
 function tableLine(t: TableChange): string {
-  const marks = [t.kind === 'added' ? 'new table' : t.kind === 'dropped' ? 'table dropped' : t.kind === 'renamed' ? `renamed from ${t.fromTable}` : '', t.schemaChanged ? 'schema changed' : ''].filter(Boolean);
+  const marks = [
+    t.kind === 'added' ? 'new table' : t.kind === 'dropped' ? 'table dropped' : t.kind === 'renamed' ? `renamed from ${t.fromTable}` : '',
+    t.schemaChanged ? 'schema changed' : '',
+  ].filter(Boolean);
   return `${t.table}: ${rowCountsText(t.rows)}${marks.length ? ` (${marks.join(', ')})` : ''}`;
 }
 
@@ -152,13 +187,20 @@ export function conflictText(preview: Extract<MergePreview, { kind: 'ready' }>):
   const { impact } = preview;
   if (impact.willConflict === true) {
     const list = impact.conflictingTables
-      .map((t) => `${t.table} (${[t.dataConflicts ? plural(t.dataConflicts, 'row') : '', t.schemaConflicts ? plural(t.schemaConflicts, 'schema conflict') : ''].filter(Boolean).join(', ')})`)
+      .map(
+        (t) =>
+          `${t.table} (${[t.dataConflicts ? plural(t.dataConflicts, 'row') : '', t.schemaConflicts ? plural(t.schemaConflicts, 'schema conflict') : ''].filter(Boolean).join(', ')})`,
+      )
       .join(', ');
     return `It will conflict in ${list}: the merge fails until the conflicts are resolved on the branches.`;
   }
   if (impact.willConflict === 'unknown') {
     const c = preview.completeness;
-    const why = !c.complete ? (c.reason === 'timeout' ? 'the server timed out' : 'the server sent only part of the answer') : 'the answer was incomplete';
+    const why = !c.complete
+      ? c.reason === 'timeout'
+        ? 'the server timed out'
+        : 'the server sent only part of the answer'
+      : 'the answer was incomplete';
     return `Whether it conflicts is not known: ${why} before the preview finished.`;
   }
   return 'No conflicts: it merges cleanly.';
@@ -170,8 +212,9 @@ export function mergeConfirmationDetail(preview: MergePreview, intro: string): s
   const { impact, completeness } = preview;
   const atLeast = completeness.complete ? '' : 'at least ';
   const tables = impact.tables;
-  const head = tables.length === 0
-    ? 'It changes no tables.'
-    : `It changes ${atLeast}${plural(impact.rowsChanged, 'row')} in ${plural(tables.length, 'table')}:`;
+  const head =
+    tables.length === 0
+      ? 'It changes no tables.'
+      : `It changes ${atLeast}${plural(impact.rowsChanged, 'row')} in ${plural(tables.length, 'table')}:`;
   return [intro, '', head, ...tables.map((t) => `• ${tableLine(t)}`), '', conflictText(preview)].join('\n');
 }

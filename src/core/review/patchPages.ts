@@ -7,7 +7,13 @@ import type { RevisionPair } from './revisions';
 import { parsePatchPage, patchScript, type PatchStatement } from './tableChanges';
 
 /** The patch's statements, a page at a time, as SQL text (one statement per line). */
-export async function* patchPages(pair: RevisionPair, table: string, run: ReviewRunner, pageSize: number, signal: AbortSignal): AsyncGenerator<{ text: string; statements: number }> {
+export async function* patchPages(
+  pair: RevisionPair,
+  table: string,
+  run: ReviewRunner,
+  pageSize: number,
+  signal: AbortSignal,
+): AsyncGenerator<{ text: string; statements: number }> {
   let after: number | undefined;
   for (;;) {
     if (signal.aborted) return;
@@ -17,7 +23,9 @@ export async function* patchPages(pair: RevisionPair, table: string, run: Review
     if (!page.completeness.complete) {
       // Cut at the server's row cap: go on after the last statement that came; a timeout stops.
       if (page.completeness.reason !== 'row_limit' || items.length === 0) {
-        throw new PartialDiffError(`The server did not return the whole patch of ${table} (${page.completeness.message ?? page.completeness.reason}); nothing was saved.`);
+        throw new PartialDiffError(
+          `The server did not return the whole patch of ${table} (${page.completeness.message ?? page.completeness.reason}); nothing was saved.`,
+        );
       }
     }
     if (items.length > 0) yield { text: patchScript(items), statements: items.length };

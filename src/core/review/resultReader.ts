@@ -24,7 +24,8 @@ export type Completeness = { complete: true } | { complete: false; reason: 'row_
 export function completenessOf(result: QueryResult): Completeness {
   const status = String(result.status);
   if (status === 'success') return { complete: true };
-  if (status === 'row_limit' || status === 'timeout') return { complete: false, reason: status, ...(result.message ? { message: result.message } : {}) };
+  if (status === 'row_limit' || status === 'timeout')
+    return { complete: false, reason: status, ...(result.message ? { message: result.message } : {}) };
   throw new ReviewResultError(result.message || `The query ended with status ${status}.`, status);
 }
 
@@ -73,7 +74,8 @@ export function textAt(row: readonly Cell[], i: number, what: string): string {
 export function countAt(row: readonly Cell[], i: number, what: string): number | null {
   const v = cellAt(row, i);
   if (v === null) return null;
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw new ReviewResultError(`The ${what} is not a count: ${JSON.stringify(v)}.`);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v)))
+    throw new ReviewResultError(`The ${what} is not a count: ${JSON.stringify(v)}.`);
   return Number(v);
 }
 

@@ -6,7 +6,11 @@ import type { DoltQuery } from './doltQueries';
 
 /** The part of the API client a review query needs (HubClient's `runSql`). */
 export interface ReviewSqlClient {
-  runSql(db: DatabaseRef, query: { ref: string; q: string; limit?: number; timeoutMs?: number }, opts?: { signal?: AbortSignal }): Promise<QueryResult>;
+  runSql(
+    db: DatabaseRef,
+    query: { ref: string; q: string; limit?: number; timeoutMs?: number },
+    opts?: { signal?: AbortSignal },
+  ): Promise<QueryResult>;
 }
 
 export interface ReviewRunOptions {
@@ -23,7 +27,12 @@ export function reviewRunner(client: ReviewSqlClient, db: DatabaseRef, defaults:
     const limit = opts.limit ?? defaults.limit;
     return client.runSql(
       { owner: db.owner, name: db.name },
-      { ref: query.at, q: query.sql, ...(limit !== undefined ? { limit } : {}), ...(defaults.timeoutMs !== undefined ? { timeoutMs: defaults.timeoutMs } : {}) },
+      {
+        ref: query.at,
+        q: query.sql,
+        ...(limit !== undefined ? { limit } : {}),
+        ...(defaults.timeoutMs !== undefined ? { timeoutMs: defaults.timeoutMs } : {}),
+      },
       opts.signal ? { signal: opts.signal } : {},
     );
   };

@@ -51,7 +51,8 @@ export function refNameProblem(name: string): string | undefined {
   if (FORBIDDEN_CHARS.test(name)) return 'A branch or tag name cannot contain spaces, control characters or any of ~ ^ : ? * [ \\.';
   if (name.includes('..')) return 'A branch or tag name cannot contain `..`.';
   if (name.includes('@{')) return 'A branch or tag name cannot contain `@{`.';
-  if (name.startsWith('/') || name.endsWith('/') || name.includes('//')) return 'A branch or tag name cannot have an empty part between slashes.';
+  if (name.startsWith('/') || name.endsWith('/') || name.includes('//'))
+    return 'A branch or tag name cannot have an empty part between slashes.';
   for (const part of name.split('/')) {
     if (part.startsWith('.')) return 'No part of a branch or tag name can start with `.`.';
     if (part.endsWith('.lock')) return 'No part of a branch or tag name can end with `.lock`.';
@@ -73,7 +74,8 @@ export function parseRevision(text: string): Revision {
   if (!ANCESTRY.test(ancestry)) throw new RevisionError(`"${text}" is not a revision: after ~ or ^ only a count may follow.`);
   if (base === 'HEAD') throw new RevisionError('HEAD depends on the ref a query is sent at; give a branch, a tag or a commit hash.');
   if (COMMIT_HASH.test(base)) return { text, base, baseKind: 'commit', ancestry };
-  if (/^[0-9a-f]{40}$/i.test(base)) throw new RevisionError(`"${base}" looks like a 40-character hex hash; Dolt commit hashes are 32 characters of 0-9 and a-v.`);
+  if (/^[0-9a-f]{40}$/i.test(base))
+    throw new RevisionError(`"${base}" looks like a 40-character hex hash; Dolt commit hashes are 32 characters of 0-9 and a-v.`);
   const problem = refNameProblem(base);
   if (problem) throw new RevisionError(`"${text}" is not a revision. ${problem}`);
   return { text, base, baseKind: 'name', ancestry };

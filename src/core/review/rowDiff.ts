@@ -50,7 +50,11 @@ export interface RowDiffPage {
 export function diffColumns(spec: DiffTableSpec): DiffColumn[] {
   const fromNames = new Set(spec.fromColumns.map((c) => c.name));
   const toNames = new Set(spec.toColumns.map((c) => c.name));
-  const out: DiffColumn[] = spec.toColumns.map((c) => ({ name: c.name, presence: fromNames.has(c.name) ? 'both' : 'to', primaryKey: c.primaryKey }));
+  const out: DiffColumn[] = spec.toColumns.map((c) => ({
+    name: c.name,
+    presence: fromNames.has(c.name) ? 'both' : 'to',
+    primaryKey: c.primaryKey,
+  }));
   for (const c of spec.fromColumns) if (!toNames.has(c.name)) out.push({ name: c.name, presence: 'from', primaryKey: c.primaryKey });
   return out;
 }

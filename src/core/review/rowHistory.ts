@@ -129,7 +129,13 @@ export interface RowBlame {
 export function parseRowBlame(result: QueryResult): RowBlame | undefined {
   completenessOf(result);
   const col = (n: string): number => requireColumn(result, n, 'blame');
-  const [commitI, dateI, committerI, emailI, messageI] = ['commit', 'commit_date', 'committer', 'email', 'message'].map(col) as [number, number, number, number, number];
+  const [commitI, dateI, committerI, emailI, messageI] = ['commit', 'commit_date', 'committer', 'email', 'message'].map(col) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const row = result.rows[0];
   if (!row) return undefined;
   const commit = textAt(row, commitI, 'commit hash');

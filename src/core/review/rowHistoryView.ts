@@ -32,9 +32,13 @@ export function orderedKey(columns: readonly TableColumnInfo[], key: Record<stri
   const keyCols = columns.filter((c) => c.primaryKey).map((c) => c.name);
   if (keyCols.length === 0) throw new SqlInputError(`${table} has no primary key, so one row cannot be followed through its history.`);
   const missing = keyCols.filter((c) => !(c in key));
-  if (missing.length) throw new SqlInputError(`The row's key needs a value for ${missing.join(', ')} (${table}'s primary key is ${keyCols.join(', ')}).`);
+  if (missing.length)
+    throw new SqlInputError(`The row's key needs a value for ${missing.join(', ')} (${table}'s primary key is ${keyCols.join(', ')}).`);
   const extra = Object.keys(key).filter((c) => !keyCols.includes(c));
-  if (extra.length) throw new SqlInputError(`${extra.join(', ')} ${extra.length === 1 ? 'is' : 'are'} not part of ${table}'s primary key (${keyCols.join(', ')}).`);
+  if (extra.length)
+    throw new SqlInputError(
+      `${extra.join(', ')} ${extra.length === 1 ? 'is' : 'are'} not part of ${table}'s primary key (${keyCols.join(', ')}).`,
+    );
   return keyCols.map((c) => key[c] as Cell);
 }
 
@@ -48,16 +52,32 @@ export async function loadRowHistory(
   const commit = isCommitHashText(req.ref) ? req.ref : parseHashOf(await run(buildHashOfQuery(req.ref), { signal }));
   const columns = parseColumns(await run(buildColumnsQuery(req.table, commit), { signal }));
   if (columns.length === 0) throw new SqlInputError(`The table ${req.table} has no columns at ${req.ref}.`);
-  if (req.column !== undefined && !columns.some((c) => c.name === req.column)) throw new SqlInputError(`${req.table} has no column ${req.column}.`);
+  if (req.column !== undefined && !columns.some((c) => c.name === req.column))
+    throw new SqlInputError(`${req.table} has no column ${req.column}.`);
   const key = orderedKey(columns, req.key, req.table);
-  const history = parseRowHistory(await run(buildRowHistoryQuery(commit, req.table, columns, key, limit), { signal, limit: limit + 1 }), columns, limit);
-  return { commit, columns, key, history, ...(req.column !== undefined ? { blame: { column: req.column, blame: cellBlame(history, req.column) } } : {}) };
+  const history = parseRowHistory(
+    await run(buildRowHistoryQuery(commit, req.table, columns, key, limit), { signal, limit: limit + 1 }),
+    columns,
+    limit,
+  );
+  return {
+    commit,
+    columns,
+    key,
+    history,
+    ...(req.column !== undefined ? { blame: { column: req.column, blame: cellBlame(history, req.column) } } : {}),
+  };
 }
 
 export const ROW_HISTORY_META = ['commit', 'author', 'date'] as const;
 
 /** The versions as grid rows: commit, author, date, then the cells; old values where a version changed cells. */
-export function rowHistoryGrid(loaded: LoadedRowHistory): { columns: QueryColumn[]; rows: Cell[][]; kinds: (RowKind | null)[]; old: (Cell[] | null)[] } {
+export function rowHistoryGrid(loaded: LoadedRowHistory): {
+  columns: QueryColumn[];
+  rows: Cell[][];
+  kinds: (RowKind | null)[];
+  old: (Cell[] | null)[];
+} {
   const columns: QueryColumn[] = [
     { name: 'commit', type: 'text' },
     { name: 'author', type: 'text' },
@@ -67,7 +87,9 @@ export function rowHistoryGrid(loaded: LoadedRowHistory): { columns: QueryColumn
   const versions = loaded.history.versions;
   const rows = versions.map((v) => [v.shortCommit, v.committer, v.date, ...v.cells]);
   // The oldest version read is where the row appears (when the history was read whole).
-  const kinds = versions.map((v, i): RowKind | null => (i + 1 < versions.length ? (v.changed.some(Boolean) ? 'modified' : null) : v.exact ? 'added' : null));
+  const kinds = versions.map((v, i): RowKind | null =>
+    i + 1 < versions.length ? (v.changed.some(Boolean) ? 'modified' : null) : v.exact ? 'added' : null,
+  );
   const old = versions.map((v, i) => {
     const older = versions[i + 1];
     return older ? [v.shortCommit, v.committer, v.date, ...older.cells] : null;
@@ -79,7 +101,11 @@ export function rowHistoryGrid(loaded: LoadedRowHistory): { columns: QueryColumn
 export function rowHistoryNote(loaded: LoadedRowHistory, relative: (time: number | undefined) => string | undefined): string {
   const parts: string[] = [];
   const n = loaded.history.versions.length;
-  parts.push(n === 0 ? 'This row is not in any commit of this ref.' : `${n} ${n === 1 ? 'version' : 'versions'}, newest first; changed cells show old → new.`);
+  parts.push(
+    n === 0
+      ? 'This row is not in any commit of this ref.'
+      : `${n} ${n === 1 ? 'version' : 'versions'}, newest first; changed cells show old → new.`,
+  );
   if (loaded.blame) {
     const { column, blame } = loaded.blame;
     if (!blame) parts.push(`${column}: no version to blame.`);
@@ -91,7 +117,10 @@ export function rowHistoryNote(loaded: LoadedRowHistory, relative: (time: number
     }
   }
   const c = loaded.history.completeness;
-  if (!c.complete) parts.push(`The server sent only part of the history (${c.reason === 'timeout' ? 'timed out' : 'row limit'}): older versions are missing.`);
+  if (!c.complete)
+    parts.push(
+      `The server sent only part of the history (${c.reason === 'timeout' ? 'timed out' : 'row limit'}): older versions are missing.`,
+    );
   else if (loaded.history.truncated) parts.push(`Only the newest ${ROW_HISTORY_LIMIT} commits were read: older versions are missing.`);
   return parts.join(' ');
 }

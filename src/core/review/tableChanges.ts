@@ -48,7 +48,9 @@ const KINDS: readonly TableChangeKind[] = ['added', 'dropped', 'modified', 'rena
 export function parseDiffSummary(result: QueryResult): TableChangeSummary {
   const completeness = completenessOf(result);
   const col = (n: string): number => requireColumn(result, n, 'diff summary');
-  const [fromI, toI, kindI, dataI, schemaI] = ['from_table_name', 'to_table_name', 'diff_type', 'data_change', 'schema_change'].map(col) as [number, number, number, number, number];
+  const [fromI, toI, kindI, dataI, schemaI] = ['from_table_name', 'to_table_name', 'diff_type', 'data_change', 'schema_change'].map(
+    col,
+  ) as [number, number, number, number, number];
   const tables = result.rows.map((row): TableChange => {
     const fromTable = cellAt(row, fromI) || null;
     const toTable = cellAt(row, toI) || null;
@@ -56,7 +58,14 @@ export function parseDiffSummary(result: QueryResult): TableChangeSummary {
     if (!KINDS.includes(kind)) throw new ReviewResultError(`Unknown kind of table change ${JSON.stringify(kind)}.`);
     const table = toTable ?? fromTable;
     if (table === null) throw new ReviewResultError('A changed table has no name on either side.');
-    return { table, fromTable, toTable, kind, dataChanged: flagAt(row, dataI, 'data change'), schemaChanged: flagAt(row, schemaI, 'schema change') };
+    return {
+      table,
+      fromTable,
+      toTable,
+      kind,
+      dataChanged: flagAt(row, dataI, 'data change'),
+      schemaChanged: flagAt(row, schemaI, 'schema change'),
+    };
   });
   return { tables, completeness };
 }
@@ -65,7 +74,12 @@ export function parseDiffSummary(result: QueryResult): TableChangeSummary {
 export function parseDiffStat(result: QueryResult): { counts: Map<string, RowCounts>; completeness: Completeness } {
   const completeness = completenessOf(result);
   const col = (n: string): number => requireColumn(result, n, 'diff stat');
-  const [nameI, addedI, deletedI, modifiedI] = ['table_name', 'rows_added', 'rows_deleted', 'rows_modified'].map(col) as [number, number, number, number];
+  const [nameI, addedI, deletedI, modifiedI] = ['table_name', 'rows_added', 'rows_deleted', 'rows_modified'].map(col) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   const counts = new Map<string, RowCounts>();
   for (const row of result.rows) {
     counts.set(textAt(row, nameI, 'table name'), {
@@ -81,7 +95,8 @@ export function parseDiffStat(result: QueryResult): { counts: Map<string, RowCou
 export function combineTableChanges(summary: TableChangeSummary, stat: ReturnType<typeof parseDiffStat>): TableChangeSummary {
   const tables = summary.tables
     .map((t) => {
-      const rows = (t.toTable !== null ? stat.counts.get(t.toTable) : undefined) ?? (t.fromTable !== null ? stat.counts.get(t.fromTable) : undefined);
+      const rows =
+        (t.toTable !== null ? stat.counts.get(t.toTable) : undefined) ?? (t.fromTable !== null ? stat.counts.get(t.fromTable) : undefined);
       return rows ? { ...t, rows } : { ...t };
     })
     .sort((a, b) => (a.table < b.table ? -1 : a.table > b.table ? 1 : 0));
@@ -105,7 +120,9 @@ export interface SchemaChange {
 export function parseSchemaDiff(result: QueryResult): { changes: SchemaChange[]; completeness: Completeness } {
   const completeness = completenessOf(result);
   const col = (n: string): number => requireColumn(result, n, 'schema diff');
-  const [fromI, toI, fromCreateI, toCreateI] = ['from_table_name', 'to_table_name', 'from_create_statement', 'to_create_statement'].map(col) as [number, number, number, number];
+  const [fromI, toI, fromCreateI, toCreateI] = ['from_table_name', 'to_table_name', 'from_create_statement', 'to_create_statement'].map(
+    col,
+  ) as [number, number, number, number];
   const changes = result.rows.map((row) => ({
     fromTable: cellAt(row, fromI) || null,
     toTable: cellAt(row, toI) || null,
@@ -127,7 +144,12 @@ export interface PatchStatement {
 export function parsePatchPage(result: QueryResult, pageSize: number): Page<PatchStatement> {
   const completeness = completenessOf(result);
   const col = (n: string): number => requireColumn(result, n, 'patch');
-  const [orderI, tableI, kindI, statementI] = ['statement_order', 'table_name', 'diff_type', 'statement'].map(col) as [number, number, number, number];
+  const [orderI, tableI, kindI, statementI] = ['statement_order', 'table_name', 'diff_type', 'statement'].map(col) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   const { rows, hasMore } = pageRows(result, pageSize);
   const items = rows.map((row) => ({
     order: countAt(row, orderI, 'statement order') ?? 0,
@@ -140,7 +162,10 @@ export function parsePatchPage(result: QueryResult, pageSize: number): Page<Patc
 
 /** The statements as one SQL script, one statement per line in patch order. */
 export function patchScript(statements: readonly PatchStatement[]): string {
-  return statements.map((s) => (s.statement.trimEnd().endsWith(';') ? s.statement.trimEnd() : `${s.statement.trimEnd()};`)).join('\n') + (statements.length ? '\n' : '');
+  return (
+    statements.map((s) => (s.statement.trimEnd().endsWith(';') ? s.statement.trimEnd() : `${s.statement.trimEnd()};`)).join('\n') +
+    (statements.length ? '\n' : '')
+  );
 }
 
 export interface ConflictSummary {

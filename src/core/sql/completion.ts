@@ -31,15 +31,69 @@ export interface CompletionEntry {
 }
 
 export const SQL_KEYWORDS = [
-  'SELECT', 'FROM', 'WHERE', 'GROUP BY', 'ORDER BY', 'HAVING', 'LIMIT', 'OFFSET', 'JOIN', 'LEFT JOIN', 'RIGHT JOIN',
-  'INNER JOIN', 'CROSS JOIN', 'ON', 'USING', 'AS', 'AND', 'OR', 'NOT', 'IN', 'IS NULL', 'IS NOT NULL', 'LIKE', 'BETWEEN',
-  'DISTINCT', 'UNION', 'UNION ALL', 'WITH', 'CASE', 'WHEN', 'THEN', 'ELSE', 'END', 'ASC', 'DESC', 'EXISTS',
-  'SHOW TABLES', 'DESCRIBE', 'SHOW CREATE TABLE', 'AS OF',
+  'SELECT',
+  'FROM',
+  'WHERE',
+  'GROUP BY',
+  'ORDER BY',
+  'HAVING',
+  'LIMIT',
+  'OFFSET',
+  'JOIN',
+  'LEFT JOIN',
+  'RIGHT JOIN',
+  'INNER JOIN',
+  'CROSS JOIN',
+  'ON',
+  'USING',
+  'AS',
+  'AND',
+  'OR',
+  'NOT',
+  'IN',
+  'IS NULL',
+  'IS NOT NULL',
+  'LIKE',
+  'BETWEEN',
+  'DISTINCT',
+  'UNION',
+  'UNION ALL',
+  'WITH',
+  'CASE',
+  'WHEN',
+  'THEN',
+  'ELSE',
+  'END',
+  'ASC',
+  'DESC',
+  'EXISTS',
+  'SHOW TABLES',
+  'DESCRIBE',
+  'SHOW CREATE TABLE',
+  'AS OF',
 ];
 
 export const SQL_FUNCTIONS = [
-  'COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'COALESCE', 'IFNULL', 'NULLIF', 'CAST', 'CONCAT', 'LOWER', 'UPPER', 'LENGTH',
-  'SUBSTR', 'TRIM', 'ROUND', 'ABS', 'NOW', 'DATE', 'GROUP_CONCAT',
+  'COUNT',
+  'SUM',
+  'AVG',
+  'MIN',
+  'MAX',
+  'COALESCE',
+  'IFNULL',
+  'NULLIF',
+  'CAST',
+  'CONCAT',
+  'LOWER',
+  'UPPER',
+  'LENGTH',
+  'SUBSTR',
+  'TRIM',
+  'ROUND',
+  'ABS',
+  'NOW',
+  'DATE',
+  'GROUP_CONCAT',
 ];
 
 /** Table names from a `SHOW TABLES` result (first column of each row). */
@@ -71,8 +125,26 @@ const IDENT = '(?:`(?:[^`]|``)+`|[A-Za-z_][A-Za-z0-9_$]*)';
 const unquote = (s: string): string => (s.startsWith('`') ? s.slice(1, -1).replace(/``/g, '`') : s);
 
 const NOT_ALIAS = new Set([
-  'where', 'join', 'left', 'right', 'inner', 'outer', 'cross', 'on', 'using', 'group', 'order', 'limit', 'having',
-  'union', 'as', 'natural', 'full', 'set', 'window', 'offset',
+  'where',
+  'join',
+  'left',
+  'right',
+  'inner',
+  'outer',
+  'cross',
+  'on',
+  'using',
+  'group',
+  'order',
+  'limit',
+  'having',
+  'union',
+  'as',
+  'natural',
+  'full',
+  'set',
+  'window',
+  'offset',
 ]);
 
 /** Tables referenced after FROM/JOIN/UPDATE/INTO in a statement, with their aliases. */
@@ -138,7 +210,10 @@ export function completionsAt(text: string, offset: number, schema: Schema): Com
   const lastWord = /([A-Za-z]+)\s*$/.exec(beforeWord)?.[1]?.toLowerCase();
   const wantsTable = !!lastWord && ['from', 'join', 'into', 'update', 'table', 'describe', 'desc'].includes(lastWord);
   const afterComma = /,\s*$/.test(beforeWord);
-  const inFromList = afterComma && /\bfrom\s+[^;]*$/i.test(beforeWord) && !/\b(where|group|order|having|limit|on)\b[^;]*$/i.test(beforeWord.replace(/^[\s\S]*\bfrom\b/i, ''));
+  const inFromList =
+    afterComma &&
+    /\bfrom\s+[^;]*$/i.test(beforeWord) &&
+    !/\b(where|group|order|having|limit|on)\b[^;]*$/i.test(beforeWord.replace(/^[\s\S]*\bfrom\b/i, ''));
 
   if (wantsTable || inFromList) {
     for (const t of schema.tables) items.push({ label: t.name, kind: 'table', detail: `table, ${t.columns.length} columns`, rank: 0 });

@@ -16,15 +16,24 @@ export function parseGridMessage(raw: unknown): GridToHostMessage | undefined {
     typeof m.suggestedName === 'string' &&
     (EXPORT_FORMATS as readonly unknown[]).includes(m.format)
   ) {
-    return { type: 'export', format: m.format as ExportFormat, content: m.content, suggestedName: m.suggestedName, rows: Number(m.rows) || 0 };
+    return {
+      type: 'export',
+      format: m.format as ExportFormat,
+      content: m.content,
+      suggestedName: m.suggestedName,
+      rows: Number(m.rows) || 0,
+    };
   }
   return undefined;
 }
 
 /** A file name from the grid, reduced to a safe base name (no folders, no odd characters). */
 export function safeFileName(name: string, format: ExportFormat): string {
-  const base = path.basename(name).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '') || 'result';
+  const base =
+    path
+      .basename(name)
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^\.+/, '') || 'result';
   const ext = format === 'markdown' ? '.md' : `.${format}`;
   return base.toLowerCase().endsWith(ext) ? base : `${base}${ext}`;
 }
-

@@ -61,7 +61,9 @@ export function historySearcher(list: readonly HistoryEntry[]): (query: string) 
   return (query) => {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
     if (words.length === 0) return list.slice();
-    haystacks ??= list.map((e) => `${e.sql}\u0000${e.target.owner}/${e.target.name}\u0000${e.target.ref}\u0000${e.commit ?? ''}`.toLowerCase());
+    haystacks ??= list.map((e) =>
+      `${e.sql}\u0000${e.target.owner}/${e.target.name}\u0000${e.target.ref}\u0000${e.commit ?? ''}`.toLowerCase(),
+    );
     const hay = haystacks;
     return list.filter((_, i) => words.every((w) => hay[i]!.includes(w)));
   };

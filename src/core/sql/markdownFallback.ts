@@ -14,7 +14,9 @@ export function markdownFallback(output: QueryOutput, maxRows = FALLBACK_ROWS): 
   parts.push(`*${escapeMarkdownCell(targetLabel(output.target))}${at} · ${result.rows.length} rows · ${Math.round(output.elapsedMs)} ms*`);
   const banner = statusBanner(result, output.limit);
   if (banner) {
-    parts.push(`> **${escapeMarkdownCell(banner.title)}**${banner.message ? `  \n> ${escapeMarkdownCell(banner.message)}` : ''}  \n> ${escapeMarkdownCell(banner.advice)}`);
+    parts.push(
+      `> **${escapeMarkdownCell(banner.title)}**${banner.message ? `  \n> ${escapeMarkdownCell(banner.message)}` : ''}  \n> ${escapeMarkdownCell(banner.advice)}`,
+    );
   }
   if (result.columns.length) {
     parts.push(toMarkdown(result.columns, result.rows.slice(0, maxRows)).trimEnd());

@@ -54,12 +54,16 @@ export function parseNotebook(text: string): NotebookData {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new NotebookFormatError(`The notebook is not valid JSON (${(e as Error).message}). Fix the file in a text editor or restore it from version control.`);
+    throw new NotebookFormatError(
+      `The notebook is not valid JSON (${(e as Error).message}). Fix the file in a text editor or restore it from version control.`,
+    );
   }
   if (!isObject(raw)) throw new NotebookFormatError('The notebook must be a JSON object with a "cells" array.');
   const version = raw.version ?? NOTEBOOK_FORMAT_VERSION;
   if (typeof version !== 'number' || version > NOTEBOOK_FORMAT_VERSION) {
-    throw new NotebookFormatError(`This notebook was written by a newer version (format ${String(version)}); update the extension to open it.`);
+    throw new NotebookFormatError(
+      `This notebook was written by a newer version (format ${String(version)}); update the extension to open it.`,
+    );
   }
   if (!Array.isArray(raw.cells)) throw new NotebookFormatError('The notebook must have a "cells" array.');
   const cells = raw.cells.map((c: unknown, i: number): NotebookCellData => {

@@ -30,7 +30,8 @@ function tokens(sql: string, backslashEscapes: boolean): Token[] | string {
   const out: Token[] = [];
   let depth = 0;
   for (const t of tokenize(sql, { noBackslashEscapes: !backslashEscapes })) {
-    if (t.unterminated) return t.kind === 'comment' ? 'The query has a /* comment that is never closed.' : 'The query has a quote that is never closed.';
+    if (t.unterminated)
+      return t.kind === 'comment' ? 'The query has a /* comment that is never closed.' : 'The query has a quote that is never closed.';
     if (t.kind === 'space' || t.kind === 'comment') continue;
     if (t.kind === 'word') {
       out.push({ text: t.text.toLowerCase(), word: true, depth });
@@ -43,7 +44,7 @@ function tokens(sql: string, backslashEscapes: boolean): Token[] | string {
       out.push({ text: ')', word: false, depth });
     } else {
       // Quoted names and strings are kept as non-keyword tokens (a CTE may be named `update`).
-      out.push({ text: t.kind === 'punct' ? t.text : t.text[0] ?? '', word: false, depth });
+      out.push({ text: t.kind === 'punct' ? t.text : (t.text[0] ?? ''), word: false, depth });
     }
   }
   if (depth !== 0) return 'The query has a "(" that is never closed.';
@@ -51,7 +52,20 @@ function tokens(sql: string, backslashEscapes: boolean): Token[] | string {
 }
 
 const READ_VERBS = new Set(['select', 'values', 'table']);
-const STATEMENT_VERBS = new Set(['select', 'values', 'table', 'insert', 'update', 'delete', 'replace', 'merge', 'call', 'do', 'handler', 'load']);
+const STATEMENT_VERBS = new Set([
+  'select',
+  'values',
+  'table',
+  'insert',
+  'update',
+  'delete',
+  'replace',
+  'merge',
+  'call',
+  'do',
+  'handler',
+  'load',
+]);
 
 function classify(sql: string, backslashEscapes: boolean): PageableCheck {
   const toks = tokens(sql, backslashEscapes);

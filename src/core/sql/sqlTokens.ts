@@ -122,7 +122,7 @@ function isWordStart(c: number): boolean {
 }
 
 function isWordPart(c: number): boolean {
-  return isWordStart(c) || isDigit(c) || c === 36 /* $ */;
+  return isWordStart(c) || isDigit(c) || c === 36; /* $ */
 }
 
 export function tokenize(sql: string, options: ScanOptions = {}): SqlToken[] {

@@ -34,7 +34,8 @@ export function buildDescribe(table: string): string {
 }
 
 function ensureSuccess(r: QueryResult, what: string): void {
-  if (r.status !== 'success') throw new CatalogError(r.message ? `Could not read ${what}: ${r.message}` : `Could not read ${what} (${r.status}).`, r.status);
+  if (r.status !== 'success')
+    throw new CatalogError(r.message ? `Could not read ${what}: ${r.message}` : `Could not read ${what} (${r.status}).`, r.status);
 }
 
 function columnIndex(r: QueryResult, test: (lowerName: string) => boolean): number {
@@ -84,7 +85,13 @@ export function parseColumnsOf(table: string, r: QueryResult): TableColumnInfo[]
 }
 
 /** Runs one read-only statement at a commit of a database (the API client's `runSql`). */
-export type CatalogRunner = (hostId: string, db: { owner: string; name: string }, commit: string, sql: string, signal?: AbortSignal) => Promise<QueryResult>;
+export type CatalogRunner = (
+  hostId: string,
+  db: { owner: string; name: string },
+  commit: string,
+  sql: string,
+  signal?: AbortSignal,
+) => Promise<QueryResult>;
 
 /**
  * Tables and columns by commit: a commit's schema never changes, so each is asked once per

@@ -150,7 +150,8 @@ function whereFilters(view: TableView): string[] {
         out.push(`${id} ${likeContains(f.value)}`);
         break;
       case 'range': {
-        if (f.min === undefined && f.max === undefined) throw new SqlInputError(`The range filter on ${c.name} needs a lower or an upper bound.`);
+        if (f.min === undefined && f.max === undefined)
+          throw new SqlInputError(`The range filter on ${c.name} needs a lower or an upper bound.`);
         if (f.min !== undefined) out.push(`${id} >= ${sqlValue(f.min, exact)}`);
         if (f.max !== undefined) out.push(`${id} <= ${sqlValue(f.max, exact)}`);
         break;
@@ -266,7 +267,12 @@ export interface PageNeighbours {
  * by offset from the nearer end (from the end only once the rows are counted and the view has an
  * order to reverse). Returns the position and how many rows to ask for (the last page may be short).
  */
-export function planPage(view: TableView, index: number, pageSize: number, known: PageNeighbours = {}): { position: PagePosition; limit: number } {
+export function planPage(
+  view: TableView,
+  index: number,
+  pageSize: number,
+  known: PageNeighbours = {},
+): { position: PagePosition; limit: number } {
   if (!Number.isSafeInteger(index) || index < 0) throw new SqlInputError(`Page ${String(index)} does not exist.`);
   const start = index * pageSize;
   const total = known.totalRows;

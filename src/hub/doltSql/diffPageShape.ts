@@ -79,11 +79,13 @@ function unwrap(toks: readonly SqlToken[]): readonly SqlToken[] {
 
 function isLiteral(toks: readonly SqlToken[]): boolean {
   if (toks.length === 0) return false;
-  return toks.every((t) =>
-    (t.kind === 'string' && !t.text.includes('\\') && !t.unterminated) ||
-    t.kind === 'number' ||
-    (t.kind === 'word' && LITERAL_WORDS.has(t.text.toLowerCase())) ||
-    (t.kind === 'punct' && ['(', ')', '-', '+'].includes(t.text)));
+  return toks.every(
+    (t) =>
+      (t.kind === 'string' && !t.text.includes('\\') && !t.unterminated) ||
+      t.kind === 'number' ||
+      (t.kind === 'word' && LITERAL_WORDS.has(t.text.toLowerCase())) ||
+      (t.kind === 'punct' && ['(', ')', '-', '+'].includes(t.text)),
+  );
 }
 
 /**
@@ -118,14 +120,22 @@ function kindFilter(toks: readonly SqlToken[], alias: string | undefined): strin
   let i = 0;
   if (alias !== undefined && toks[1] !== undefined && isPunct(toks[1], '.')) {
     const q = toks[0];
-    if (!q || q.kind === 'string' || q.kind === 'number' || q.kind === 'punct' || identifierValue(q).toLowerCase() !== alias.toLowerCase()) return undefined;
+    if (!q || q.kind === 'string' || q.kind === 'number' || q.kind === 'punct' || identifierValue(q).toLowerCase() !== alias.toLowerCase())
+      return undefined;
     i = 2;
   }
   const col = toks[i];
-  if (!col || (col.kind !== 'word' && col.kind !== 'bquoted' && col.kind !== 'dquoted') || identifierValue(col).toLowerCase() !== 'diff_type') return undefined;
+  if (
+    !col ||
+    (col.kind !== 'word' && col.kind !== 'bquoted' && col.kind !== 'dquoted') ||
+    identifierValue(col).toLowerCase() !== 'diff_type'
+  )
+    return undefined;
   const rest = toks.slice(i + 1);
   const str = (t: SqlToken | undefined): string | undefined =>
-    t && t.kind === 'string' && !t.unterminated && !t.text.includes('\\') && t.text.startsWith("'") ? t.text.slice(1, -1).replace(/''/g, "'") : undefined;
+    t && t.kind === 'string' && !t.unterminated && !t.text.includes('\\') && t.text.startsWith("'")
+      ? t.text.slice(1, -1).replace(/''/g, "'")
+      : undefined;
   if (rest.length === 2 && isPunct(rest[0], '=')) {
     const v = str(rest[1]);
     return v === undefined ? undefined : [v];
@@ -178,15 +188,21 @@ export function diffPageShape(sql: string, toks: readonly SqlToken[], callAt: nu
   // The select list: `*` or bare (optionally qualified) column names, no aliases, no expressions.
   const list = toks.slice(1, callAt - 1);
   for (const item of splitTop(list, ',')) {
-    const ok = (item.length === 1 && (isPunct(item[0], '*') || item[0]?.kind === 'word' || item[0]?.kind === 'bquoted' || item[0]?.kind === 'dquoted')) ||
+    const ok =
+      (item.length === 1 &&
+        (isPunct(item[0], '*') || item[0]?.kind === 'word' || item[0]?.kind === 'bquoted' || item[0]?.kind === 'dquoted')) ||
       (item.length === 3 && isPunct(item[1], '.') && item[0]?.kind !== 'punct' && item[2]?.kind !== 'punct');
-    if (!ok || item.some((t) => isKeyword(t, 'distinct') || isKeyword(t, 'all') || t.kind === 'string' || t.kind === 'number')) return undefined;
+    if (!ok || item.some((t) => isKeyword(t, 'distinct') || isKeyword(t, 'all') || t.kind === 'string' || t.kind === 'number'))
+      return undefined;
   }
   let i = close + 1;
   let alias: string | undefined;
   if (isKeyword(toks[i], 'as')) i++;
   const a = toks[i];
-  if (a && (a.kind === 'bquoted' || a.kind === 'dquoted' || (a.kind === 'word' && !['where', 'order', 'limit'].includes(a.text.toLowerCase())))) {
+  if (
+    a &&
+    (a.kind === 'bquoted' || a.kind === 'dquoted' || (a.kind === 'word' && !['where', 'order', 'limit'].includes(a.text.toLowerCase())))
+  ) {
     alias = identifierValue(a);
     i++;
   } else if (isKeyword(toks[i - 1], 'as')) {
@@ -214,7 +230,8 @@ export function diffPageShape(sql: string, toks: readonly SqlToken[], callAt: nu
     }
   }
   if (!isKeyword(toks[i], 'limit')) return undefined;
-  const count = (t: SqlToken | undefined): number | undefined => (t && t.kind === 'number' && /^\d+$/.test(t.text) ? Number(t.text) : undefined);
+  const count = (t: SqlToken | undefined): number | undefined =>
+    t && t.kind === 'number' && /^\d+$/.test(t.text) ? Number(t.text) : undefined;
   const limit = count(toks[i + 1]);
   if (limit === undefined || limit > MAX_PUSHED_PAGE) return undefined;
   i += 2;
@@ -247,5 +264,15 @@ export function diffPageShape(sql: string, toks: readonly SqlToken[], callAt: nu
     }
   }
   const orderBy = orderToks.map((e) => sql.slice((e[0] as SqlToken).start, (e[e.length - 1] as SqlToken).end));
-  return { ...(alias !== undefined ? { alias } : {}), afterSource, orderBy, orderColumns, ...(kinds ? { kinds } : {}), ...(cursor ? { cursor } : {}), limit, offset, ...(offsetAt !== undefined ? { offsetAt } : {}) };
+  return {
+    ...(alias !== undefined ? { alias } : {}),
+    afterSource,
+    orderBy,
+    orderColumns,
+    ...(kinds ? { kinds } : {}),
+    ...(cursor ? { cursor } : {}),
+    limit,
+    offset,
+    ...(offsetAt !== undefined ? { offsetAt } : {}),
+  };
 }

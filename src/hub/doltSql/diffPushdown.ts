@@ -18,7 +18,15 @@ export interface DiffCall {
 }
 
 /** The subquery of the page's rows (and the OFFSET count to set to 0), or undefined to read the whole diff. */
-export function pushDiffPage(sql: string, toks: readonly SqlToken[], callAt: number, close: number, ctx: DoltSqlContext, forms: DoltForms, call: DiffCall): { subquery: string; offsetAt?: number } | undefined {
+export function pushDiffPage(
+  sql: string,
+  toks: readonly SqlToken[],
+  callAt: number,
+  close: number,
+  ctx: DoltSqlContext,
+  forms: DoltForms,
+  call: DiffCall,
+): { subquery: string; offsetAt?: number } | undefined {
   if (!ctx.diffPage) return undefined;
   const shape = diffPageShape(sql, toks, callAt, close);
   if (!shape) return undefined;
@@ -28,7 +36,12 @@ export function pushDiffPage(sql: string, toks: readonly SqlToken[], callAt: num
   if (page.rows.length === 0) {
     subquery = `(SELECT ${call.columns.map((c) => `NULL AS ${qi(c)}`).join(', ')} LIMIT 0)`;
   } else {
-    const select = forms.diffSelectList(call.columns, call.fromHex, call.toHex, (c, k) => `${page.fn}(${page.slot}, "r"."column1", ${k}) AS ${qi(c)}`);
+    const select = forms.diffSelectList(
+      call.columns,
+      call.fromHex,
+      call.toHex,
+      (c, k) => `${page.fn}(${page.slot}, "r"."column1", ${k}) AS ${qi(c)}`,
+    );
     subquery = `(SELECT ${select} FROM (VALUES ${page.rows.map((r) => `(${r})`).join(', ')}) AS "r")`;
   }
   return { subquery, ...(shape.offsetAt !== undefined ? { offsetAt: shape.offsetAt } : {}) };

@@ -61,7 +61,10 @@ export class DiffRowCache {
   private readonly tooLarge = new Set<string>();
   private used = 0;
 
-  constructor(readonly budgetBytes: number, private readonly maxCopies = 32) {}
+  constructor(
+    readonly budgetBytes: number,
+    private readonly maxCopies = 32,
+  ) {}
 
   get size(): { copies: number; bytes: number } {
     return { copies: this.copies.size, bytes: this.used };
@@ -105,7 +108,10 @@ function readValue(sqlite3: Sqlite3, stmt: number, i: number): Cell {
   switch (type) {
     case INTEGER: {
       const v = capi.sqlite3_column_int64(stmt, i);
-      return { type, value: typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v };
+      return {
+        type,
+        value: typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v,
+      };
     }
     case FLOAT:
       return { type, value: capi.sqlite3_column_double(stmt, i) };
@@ -156,7 +162,15 @@ function readCopy(sqlite3: Sqlite3, conn: Sqlite3Db, req: DiffCopyRequest, budge
       if ((writer.rows & 1023) === 0 && Date.now() > req.deadline) return undefined;
     }
     const packed = writer.finish();
-    return { columns: req.columns, rows: packed.rows, packed, keyWidth: req.keyWidth, kinds: Uint8Array.from(kinds), kindColumn, bytes: packed.bytes + kinds.length };
+    return {
+      columns: req.columns,
+      rows: packed.rows,
+      packed,
+      keyWidth: req.keyWidth,
+      kinds: Uint8Array.from(kinds),
+      kindColumn,
+      bytes: packed.bytes + kinds.length,
+    };
   } catch {
     // Interrupted at the deadline, or a query this shape cannot run: the page reads the diff as
     // written (and says what is wrong, if anything is).
@@ -198,7 +212,8 @@ function bindKey(sqlite3: Sqlite3, stmt: Sqlite3Stmt, copy: DiffCopy, r: number,
     const { type, value } = key[k] as Cell;
     if (type === INTEGER) capi.sqlite3_bind_int64(stmt.pointer, k + 1, BigInt(value as number | bigint));
     else if (type === FLOAT) capi.sqlite3_bind_double(stmt.pointer, k + 1, value as number);
-    else if (type === TEXT) capi.sqlite3_bind_text(stmt.pointer, k + 1, value as Uint8Array, (value as Uint8Array).length, capi.SQLITE_TRANSIENT);
+    else if (type === TEXT)
+      capi.sqlite3_bind_text(stmt.pointer, k + 1, value as Uint8Array, (value as Uint8Array).length, capi.SQLITE_TRANSIENT);
     else if (type === BLOB) stmt.bind(k + 1, value);
     else capi.sqlite3_bind_null(stmt.pointer, k + 1);
   }
@@ -275,32 +290,37 @@ export function registerCellFunction(sqlite3: Sqlite3, conn: Sqlite3Db, copies: 
   const { capi, wasm } = sqlite3;
   // SQLite asks for a row's cells one after another: decode the row once.
   let last: { copy: DiffCopy; row: number; cells: Cell[] } | undefined;
-  conn.createFunction(DIFF_CELL_FUNCTION, (pCtx: number, slot: unknown, row: unknown, column: unknown) => {
-    const copy = copies[Number(slot)];
-    const r = Number(row);
-    const c = Number(column);
-    if (!copy || !Number.isInteger(r) || !Number.isInteger(c) || r < 0 || r >= copy.rows || c < 0 || c >= copy.columns.length) return null;
-    if (!last || last.copy !== copy || last.row !== r) last = { copy, row: r, cells: copy.packed.row(r) };
-    const { type, value } = last.cells[c] as Cell;
-    switch (type) {
-      case INTEGER:
-        capi.sqlite3_result_int64(pCtx, BigInt(value as number | bigint));
-        return undefined;
-      case FLOAT:
-        capi.sqlite3_result_double(pCtx, value as number);
-        return undefined;
-      case TEXT: {
-        // The stored bytes, handed to SQLite as they are (freed by SQLite).
-        const bytes = value as Uint8Array;
-        const p = wasm.alloc(Math.max(1, bytes.length));
-        wasm.heap8u().set(bytes, p);
-        capi.sqlite3_result_text(pCtx, p, bytes.length, capi.SQLITE_WASM_DEALLOC);
-        return undefined;
-      }
-      case BLOB:
-        return value as Uint8Array;
-      default:
+  conn.createFunction(
+    DIFF_CELL_FUNCTION,
+    (pCtx: number, slot: unknown, row: unknown, column: unknown) => {
+      const copy = copies[Number(slot)];
+      const r = Number(row);
+      const c = Number(column);
+      if (!copy || !Number.isInteger(r) || !Number.isInteger(c) || r < 0 || r >= copy.rows || c < 0 || c >= copy.columns.length)
         return null;
-    }
-  }, { arity: 3, deterministic: true });
+      if (!last || last.copy !== copy || last.row !== r) last = { copy, row: r, cells: copy.packed.row(r) };
+      const { type, value } = last.cells[c] as Cell;
+      switch (type) {
+        case INTEGER:
+          capi.sqlite3_result_int64(pCtx, BigInt(value as number | bigint));
+          return undefined;
+        case FLOAT:
+          capi.sqlite3_result_double(pCtx, value as number);
+          return undefined;
+        case TEXT: {
+          // The stored bytes, handed to SQLite as they are (freed by SQLite).
+          const bytes = value as Uint8Array;
+          const p = wasm.alloc(Math.max(1, bytes.length));
+          wasm.heap8u().set(bytes, p);
+          capi.sqlite3_result_text(pCtx, p, bytes.length, capi.SQLITE_WASM_DEALLOC);
+          return undefined;
+        }
+        case BLOB:
+          return value as Uint8Array;
+        default:
+          return null;
+      }
+    },
+    { arity: 3, deterministic: true },
+  );
 }

@@ -143,7 +143,13 @@ export class PackedRowsWriter {
 export class PackedRows {
   private readonly view: DataView;
 
-  constructor(readonly width: number, readonly rows: number, private readonly data: Uint8Array, private readonly starts: Uint32Array, private readonly repeats: readonly Uint8Array[]) {
+  constructor(
+    readonly width: number,
+    readonly rows: number,
+    private readonly data: Uint8Array,
+    private readonly starts: Uint32Array,
+    private readonly repeats: readonly Uint8Array[],
+  ) {
     this.view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   }
 

@@ -14,7 +14,10 @@ const PREVIEW_PATH = '/~merge-preview.db';
 
 export function registerDoltSqlFunctions(conn: Sqlite3Db): void {
   conn.createFunction(HASH_FUNCTION, (_ctx, v) => toDoltHash(v), { arity: 1, deterministic: true });
-  conn.createFunction(MYSQL_TEXT_FUNCTION, (_ctx, v) => (typeof v === 'string' ? sqliteToMysqlText(v) : v), { arity: 1, deterministic: true });
+  conn.createFunction(MYSQL_TEXT_FUNCTION, (_ctx, v) => (typeof v === 'string' ? sqliteToMysqlText(v) : v), {
+    arity: 1,
+    deterministic: true,
+  });
   conn.createFunction(REVISION_FUNCTION, (_ctx, v) => (typeof v === 'string' ? toEngineRevision(v) : v), { arity: 1, deterministic: true });
 }
 
@@ -80,12 +83,20 @@ export function engineContext(sqlite3: Sqlite3, conn: Sqlite3Db, loadCopy: () =>
   };
 }
 
-function diffPage(sqlite3: Sqlite3, conn: Sqlite3Db, src: DiffPageSource, served: DiffCopy[], req: DiffPageRequest): DiffPageRows | undefined {
+function diffPage(
+  sqlite3: Sqlite3,
+  conn: Sqlite3Db,
+  src: DiffPageSource,
+  served: DiffCopy[],
+  req: DiffPageRequest,
+): DiffPageRows | undefined {
   const { shape } = req;
   let diffColumns: [string, string][];
   let schema: unknown[];
   try {
-    diffColumns = conn.selectObjects('SELECT name, type FROM pragma_table_info(?)', [`dolt_diff_${req.table}`]).map((r) => [String(r['name']), String(r['type'] ?? '')]);
+    diffColumns = conn
+      .selectObjects('SELECT name, type FROM pragma_table_info(?)', [`dolt_diff_${req.table}`])
+      .map((r) => [String(r['name']), String(r['type'] ?? '')]);
     schema = conn.selectObjects('SELECT name, type, pk, "notnull" FROM pragma_table_info(?)', [req.table]).map((r) => Object.values(r));
   } catch {
     return undefined;
@@ -97,12 +108,21 @@ function diffPage(sqlite3: Sqlite3, conn: Sqlite3Db, src: DiffPageSource, served
   const alias = `"${(shape.alias ?? 'dolt_diff').replace(/"/g, '""')}"`;
   const cols = req.columns.map((c) => `${alias}."${c.replace(/"/g, '""')}"`).join(', ');
   const order = shape.orderBy.join(', ');
-  const sql = shape.orderBy.length > 0 ? `SELECT ${cols}, ${order} FROM ${req.source} AS ${alias} ORDER BY ${order}` : `SELECT ${cols} FROM ${req.source} AS ${alias}`;
+  const sql =
+    shape.orderBy.length > 0
+      ? `SELECT ${cols}, ${order} FROM ${req.source} AS ${alias} ORDER BY ${order}`
+      : `SELECT ${cols} FROM ${req.source} AS ${alias}`;
   const cacheKey = JSON.stringify([src.dbKey, req.fromHex, req.toHex, req.table, req.columns, diffColumns, schema, sql]);
   // Reading a diff into a copy costs several times one page computed whole: the first page of a
   // diff is read as written (a diff that fits in it is never copied), the next one makes the copy.
   if (!shape.cursor && shape.offset === 0 && !src.cache.has(cacheKey)) return undefined;
-  const copy = src.cache.obtain(sqlite3, conn, { cacheKey, sql, columns: req.columns, keyWidth: shape.orderBy.length, deadline: src.deadline });
+  const copy = src.cache.obtain(sqlite3, conn, {
+    cacheKey,
+    sql,
+    columns: req.columns,
+    keyWidth: shape.orderBy.length,
+    deadline: src.deadline,
+  });
   if (!copy) return undefined;
   let rows: number[] | undefined;
   try {
@@ -116,7 +136,13 @@ function diffPage(sqlite3: Sqlite3, conn: Sqlite3Db, src: DiffPageSource, served
   return { fn: DIFF_CELL_FUNCTION, slot: served.length - 1, rows };
 }
 
-function previewMerge(sqlite3: Sqlite3, bytes: Uint8Array, baseHex: string, mergeHex: string, table?: string): { summary: PreviewTable; table?: PreviewTable } | { error: string } {
+function previewMerge(
+  sqlite3: Sqlite3,
+  bytes: Uint8Array,
+  baseHex: string,
+  mergeHex: string,
+  table?: string,
+): { summary: PreviewTable; table?: PreviewTable } | { error: string } {
   sqlite3.capi.sqlite3_js_posix_create_file(PREVIEW_PATH, bytes);
   const copy = new sqlite3.oo1.DB(PREVIEW_PATH, 'c');
   try {
@@ -126,7 +152,14 @@ function previewMerge(sqlite3: Sqlite3, bytes: Uint8Array, baseHex: string, merg
     copy.exec('SELECT dolt_checkout(?)', { bind: [branch] });
     if (table !== undefined) {
       const known = copy.selectValue(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, [table]);
-      const theirs = Number(copy.selectValue(`SELECT count(*) FROM dolt_diff_summary(?, ?) WHERE to_table_name = ? OR from_table_name = ?`, [baseHex, mergeHex, table, table]));
+      const theirs = Number(
+        copy.selectValue(`SELECT count(*) FROM dolt_diff_summary(?, ?) WHERE to_table_name = ? OR from_table_name = ?`, [
+          baseHex,
+          mergeHex,
+          table,
+          table,
+        ]),
+      );
       if (Number(known) === 0 && theirs === 0) return { error: `table not found: ${table}` };
     }
     copy.exec('BEGIN');
@@ -138,7 +171,8 @@ function previewMerge(sqlite3: Sqlite3, bytes: Uint8Array, baseHex: string, merg
       const data = new Map<string, number>();
       const schema = new Map<string, number>();
       try {
-        for (const r of copy.selectObjects('SELECT "table", num_conflicts FROM dolt_conflicts')) data.set(String(r['table']), Number(r['num_conflicts']));
+        for (const r of copy.selectObjects('SELECT "table", num_conflicts FROM dolt_conflicts'))
+          data.set(String(r['table']), Number(r['num_conflicts']));
       } catch {
         // no data conflicts table: the merge failed for another reason (below)
       }
@@ -158,7 +192,10 @@ function previewMerge(sqlite3: Sqlite3, bytes: Uint8Array, baseHex: string, merg
         const columns: string[] = [];
         for (let i = 0; i < stmt.columnCount; i++) columns.push(stmt.getColumnName(i));
         stmt.finalize();
-        detail = { columns, rows: copy.selectObjects(`SELECT * FROM "dolt_conflicts_${table.replace(/"/g, '""')}"`).map((r) => Object.values(r)) };
+        detail = {
+          columns,
+          rows: copy.selectObjects(`SELECT * FROM "dolt_conflicts_${table.replace(/"/g, '""')}"`).map((r) => Object.values(r)),
+        };
       }
     }
     if (table !== undefined && !detail) {
@@ -212,7 +249,8 @@ export class UserColumnTypes {
     if (!cols) {
       cols = new Map();
       try {
-        for (const r of this.conn.selectObjects('SELECT name, type FROM pragma_table_info(?)', [table])) cols.set(String(r['name']), String(r['type'] ?? ''));
+        for (const r of this.conn.selectObjects('SELECT name, type FROM pragma_table_info(?)', [table]))
+          cols.set(String(r['name']), String(r['type'] ?? ''));
       } catch {
         // not a table here
       }

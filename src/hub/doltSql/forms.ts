@@ -103,8 +103,13 @@ export class DoltForms {
     const cols = this.ctx.columns(`SELECT * FROM ${source}`);
     if (!Array.isArray(cols)) return undefined;
     const { heights } = commitGraph(this.ctx);
-    const select = cols.filter((c) => c !== 'commit_order').map((c) => (c === 'commit_hash' ? `${HASH_FUNCTION}(l."commit_hash") AS "commit_hash"` : `l.${qi(c)}`));
-    const values = heights.size > 0 ? `(VALUES ${[...heights].map(([h, n]) => `(${lit(h)}, ${n})`).join(', ')})` : '(SELECT NULL AS column1, NULL AS column2 LIMIT 0)';
+    const select = cols
+      .filter((c) => c !== 'commit_order')
+      .map((c) => (c === 'commit_hash' ? `${HASH_FUNCTION}(l."commit_hash") AS "commit_hash"` : `l.${qi(c)}`));
+    const values =
+      heights.size > 0
+        ? `(VALUES ${[...heights].map(([h, n]) => `(${lit(h)}, ${n})`).join(', ')})`
+        : '(SELECT NULL AS column1, NULL AS column2 LIMIT 0)';
     return `(SELECT ${select.join(', ')}, h.column2 AS commit_order FROM ${source} AS l LEFT JOIN ${values} AS h ON h.column1 = l."commit_hash")`;
   }
 

@@ -51,19 +51,25 @@ export function buildLog(args: readonly string[], ctx: DoltSqlContext, resolve: 
           not = true;
           break;
         case '--tables': {
-          const names = value().split(',').map((t) => t.trim()).filter((t) => t !== '');
+          const names = value()
+            .split(',')
+            .map((t) => t.trim())
+            .filter((t) => t !== '');
           if (names.length === 0) throw new DoltSqlError('DOLT_LOG: --tables needs at least one table name.');
           tables = [...(tables ?? []), ...names];
           break;
         }
         case '--decorate': {
           const v = value();
-          if (!['short', 'full', 'no', 'auto'].includes(v)) throw new DoltSqlError(`DOLT_LOG: --decorate takes short, full, no or auto, not "${v}".`);
+          if (!['short', 'full', 'no', 'auto'].includes(v))
+            throw new DoltSqlError(`DOLT_LOG: --decorate takes short, full, no or auto, not "${v}".`);
           decorate = v === 'auto' ? 'no' : (v as 'short' | 'full' | 'no');
           break;
         }
         default:
-          throw new DoltSqlError(`DOLT_LOG: unknown option "${flag}" (this hub supports --parents, --merges, --min-parents, --not, --decorate and --tables).`);
+          throw new DoltSqlError(
+            `DOLT_LOG: unknown option "${flag}" (this hub supports --parents, --merges, --min-parents, --not, --decorate and --tables).`,
+          );
       }
       continue;
     }
@@ -143,7 +149,10 @@ function tableChanges(ctx: DoltSqlContext, tables: readonly string[], parentMap:
   const wanted = new Set(tables.map((t) => t.toLowerCase()));
   const inHead = new Set(ctx.rows('SELECT commit_hash FROM dolt_log').map((r) => String(r[0])));
   const changedInHead = new Set(
-    ctx.rows('SELECT commit_hash, table_name FROM dolt_diff').filter((r) => wanted.has(String(r[1]).toLowerCase())).map((r) => String(r[0])),
+    ctx
+      .rows('SELECT commit_hash, table_name FROM dolt_diff')
+      .filter((r) => wanted.has(String(r[1]).toLowerCase()))
+      .map((r) => String(r[0])),
   );
   return (hex) => {
     if (inHead.has(hex)) return changedInHead.has(hex);

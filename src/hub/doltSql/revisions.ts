@@ -18,9 +18,7 @@ export function toDoltHash(value: unknown): unknown {
 }
 
 export type RevisionRange =
-  | { kind: 'single'; spec: string }
-  | { kind: 'twoDot'; from: string; to: string }
-  | { kind: 'threeDot'; from: string; to: string };
+  { kind: 'single'; spec: string } | { kind: 'twoDot'; from: string; to: string } | { kind: 'threeDot'; from: string; to: string };
 
 /** Reads `a..b` / `a...b`; a side left empty means HEAD, as in Dolt and Git. */
 export function parseRange(arg: string): RevisionRange {

@@ -26,12 +26,40 @@ import type { DoltSqlContext } from './common';
 
 /** Words that end a table reference instead of naming its alias. */
 const NOT_ALIAS = new Set([
-  'where', 'on', 'using', 'join', 'inner', 'left', 'right', 'full', 'outer', 'cross', 'natural', 'group', 'order',
-  'limit', 'offset', 'having', 'union', 'except', 'intersect', 'window', 'for', 'lock', 'straight_join', 'as',
-  'indexed', 'not', 'use', 'force', 'ignore', 'returning', 'set', 'values', 'select',
+  'where',
+  'on',
+  'using',
+  'join',
+  'inner',
+  'left',
+  'right',
+  'full',
+  'outer',
+  'cross',
+  'natural',
+  'group',
+  'order',
+  'limit',
+  'offset',
+  'having',
+  'union',
+  'except',
+  'intersect',
+  'window',
+  'for',
+  'lock',
+  'straight_join',
+  'as',
+  'indexed',
+  'not',
+  'use',
+  'force',
+  'ignore',
+  'returning',
+  'set',
+  'values',
+  'select',
 ]);
-
-
 
 /**
  * The query on DoltLite. When a page of a row diff is served from the engine's copy of the diff
@@ -57,7 +85,10 @@ class Rewriter {
   /** The diff page served from a copy: the edit of the call it replaces, and its own edits. */
   private pushed: { callEdit: TextEdit; edits: TextEdit[] } | undefined;
 
-  constructor(private readonly sql: string, private readonly ctx: DoltSqlContext) {
+  constructor(
+    private readonly sql: string,
+    private readonly ctx: DoltSqlContext,
+  ) {
     this.toks = significant(tokenize(sql));
     this.forms = new DoltForms(ctx);
   }
@@ -146,8 +177,13 @@ class Rewriter {
   private keepColumnName(i: number, close: number): string {
     const prev = this.toks[i - 1];
     const next = this.toks[close + 1];
-    const prevOk = prev !== undefined && (isKeyword(prev, 'select') || isKeyword(prev, 'distinct') || isKeyword(prev, 'all') || (prev.kind === 'punct' && prev.text === ','));
-    const nextOk = next === undefined || isKeyword(next, 'from') || (next.kind === 'punct' && (next.text === ',' || next.text === ';' || next.text === ')'));
+    const prevOk =
+      prev !== undefined &&
+      (isKeyword(prev, 'select') || isKeyword(prev, 'distinct') || isKeyword(prev, 'all') || (prev.kind === 'punct' && prev.text === ','));
+    const nextOk =
+      next === undefined ||
+      isKeyword(next, 'from') ||
+      (next.kind === 'punct' && (next.text === ',' || next.text === ';' || next.text === ')'));
     if (!prevOk || !nextOk || !this.inSelectList(i)) return '';
     return ` AS ${qi(this.sql.slice((this.toks[i] as SqlToken).start, (this.toks[close] as SqlToken).end))}`;
   }
@@ -164,7 +200,31 @@ class Rewriter {
       } else if (depth === 0 && t.kind === 'word') {
         const w = t.text.toLowerCase();
         if (w === 'select') return true;
-        if (['from', 'where', 'on', 'having', 'by', 'limit', 'join', 'when', 'then', 'else', 'case', 'set', 'values', 'and', 'or', 'not', 'in', 'like', 'between', 'is'].includes(w)) return false;
+        if (
+          [
+            'from',
+            'where',
+            'on',
+            'having',
+            'by',
+            'limit',
+            'join',
+            'when',
+            'then',
+            'else',
+            'case',
+            'set',
+            'values',
+            'and',
+            'or',
+            'not',
+            'in',
+            'like',
+            'between',
+            'is',
+          ].includes(w)
+        )
+          return false;
       }
     }
     return false;
@@ -184,16 +244,28 @@ class Rewriter {
         }
         const fn = 'DOLT_DIFF';
         const args = this.literalArgs(fn, open, close);
-        if (args.length < 2 || args.length > 3) throw new DoltSqlError(`${fn} takes 2 or 3 arguments (from, to, table or 'from..to', table), got ${args.length}.`);
+        if (args.length < 2 || args.length > 3)
+          throw new DoltSqlError(`${fn} takes 2 or 3 arguments (from, to, table or 'from..to', table), got ${args.length}.`);
         const table = args[args.length - 1] as string;
         const { fromHex, toHex, rest } = this.forms.diffRange(fn, args.slice(0, -1));
         if (rest.length > 0) throw new DoltSqlError(`${fn}: "${args[0]}" is a range; give the table as the second argument.`);
         const { source, columns } = this.forms.diffCall(fn, table, fromHex, toHex);
-        const resume = this.replaceCallBySubquery(i, close, `(SELECT ${this.forms.diffSelectList(columns, fromHex, toHex, (c) => qi(c))} FROM ${source})`, 'dolt_diff');
+        const resume = this.replaceCallBySubquery(
+          i,
+          close,
+          `(SELECT ${this.forms.diffSelectList(columns, fromHex, toHex, (c) => qi(c))} FROM ${source})`,
+          'dolt_diff',
+        );
         const page = pushDiffPage(this.sql, this.toks, i, close, this.ctx, this.forms, { table, fromHex, toHex, source, columns });
         if (page) {
           const callEdit = this.edits[this.edits.length - 1] as TextEdit;
-          const edits: TextEdit[] = [{ start: callEdit.start, end: callEdit.end, text: this.hasAlias(close + 1) ? page.subquery : `${page.subquery} AS ${qi('dolt_diff')}` }];
+          const edits: TextEdit[] = [
+            {
+              start: callEdit.start,
+              end: callEdit.end,
+              text: this.hasAlias(close + 1) ? page.subquery : `${page.subquery} AS ${qi('dolt_diff')}`,
+            },
+          ];
           const offset = page.offsetAt === undefined ? undefined : this.toks[page.offsetAt];
           if (offset) edits.push({ start: offset.start, end: offset.end, text: '0' });
           this.pushed = { callEdit, edits };
@@ -235,7 +307,11 @@ class Rewriter {
           return close + 1;
         }
         this.replace(i, i, `${HASH_FUNCTION}(dolt_hashof`);
-        this.edits.push({ start: (this.toks[open] as SqlToken).end, end: (this.toks[open] as SqlToken).end, text: `${REVISION_FUNCTION}(` });
+        this.edits.push({
+          start: (this.toks[open] as SqlToken).end,
+          end: (this.toks[open] as SqlToken).end,
+          text: `${REVISION_FUNCTION}(`,
+        });
         this.edits.push({ start: (this.toks[close] as SqlToken).start, end: (this.toks[close] as SqlToken).start, text: ')' });
         this.insertAfter(close, ')');
         return i + 2;
@@ -267,13 +343,22 @@ class Rewriter {
         const fn = name.toUpperCase();
         const args = this.literalArgs(fn, open, close);
         const want = summary ? 2 : 3;
-        if (args.length !== want) throw new DoltSqlError(`${fn} takes ${want} arguments (${summary ? 'base, merge' : 'base, merge, table'}), got ${args.length}.`);
+        if (args.length !== want)
+          throw new DoltSqlError(`${fn} takes ${want} arguments (${summary ? 'base, merge' : 'base, merge, table'}), got ${args.length}.`);
         const baseHex = this.forms.resolve(fn, args[0] as string);
         const mergeHex = this.forms.resolve(fn, args[1] as string);
         const preview = this.ctx.previewMerge(baseHex, mergeHex, summary ? undefined : (args[2] as string));
         if ('error' in preview) throw new DoltSqlError(`${fn}: ${preview.error}`);
         const { columns, rows } = summary ? preview.summary : (preview.table as { columns: string[]; rows: unknown[][] });
-        return this.replaceCallBySubquery(i, close, valuesSubquery(columns, rows.map((r) => r.map(toDoltHash))), name);
+        return this.replaceCallBySubquery(
+          i,
+          close,
+          valuesSubquery(
+            columns,
+            rows.map((r) => r.map(toDoltHash)),
+          ),
+          name,
+        );
       }
     }
     const at = /^dolt_at_(.+)$/.exec(name);
@@ -288,7 +373,12 @@ class Rewriter {
       const args = this.literalArgs(name, open, close);
       const { fromHex, toHex, rest } = this.forms.diffRange(name, args);
       if (rest.length > 0) throw new DoltSqlError(`${name} takes two revisions or one range, got ${args.length} arguments.`);
-      return this.replaceCallBySubquery(i, close, this.forms.diffSource(name, identifierValue(this.toks[i] as SqlToken).slice('dolt_diff_'.length), fromHex, toHex), name);
+      return this.replaceCallBySubquery(
+        i,
+        close,
+        this.forms.diffSource(name, identifierValue(this.toks[i] as SqlToken).slice('dolt_diff_'.length), fromHex, toHex),
+        name,
+      );
     }
     return undefined;
   }
@@ -375,14 +465,20 @@ class Rewriter {
     const fn = `dolt_commit_diff_${table}`;
     const from = findEquality(this.toks, 'from_commit', nameAt + 1);
     const to = findEquality(this.toks, 'to_commit', nameAt + 1);
-    if (!from || !to) throw new DoltSqlError(`${fn} needs both from_commit and to_commit in WHERE, e.g. WHERE from_commit = HASHOF('main~1') AND to_commit = HASHOF('main').`);
+    if (!from || !to)
+      throw new DoltSqlError(
+        `${fn} needs both from_commit and to_commit in WHERE, e.g. WHERE from_commit = HASHOF('main~1') AND to_commit = HASHOF('main').`,
+      );
     const fromHex = this.forms.resolve(fn, from.spec);
     const toHex = this.forms.resolve(fn, to.spec);
     const source = this.forms.diffSource(fn, table, fromHex, toHex);
     this.replace(j, nameAt, this.hasAlias(nameAt + 1) ? source : `${source} AS ${qi(fn)}`);
     this.consumed.set(j, nameAt + 1);
     // The filters then compare with the hashes the rows carry, whatever form they were written in.
-    for (const [found, hex] of [[from, fromHex], [to, toHex]] as const) {
+    for (const [found, hex] of [
+      [from, fromHex],
+      [to, toHex],
+    ] as const) {
       if (found.literalAt !== undefined) {
         this.replace(found.literalAt, found.literalAt, lit(hexToDoltHash(hex)));
         this.consumed.set(found.literalAt, found.literalAt + 1);

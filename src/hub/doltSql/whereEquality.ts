@@ -23,7 +23,10 @@ export function findEquality(toks: readonly SqlToken[], column: string, from: nu
   for (let k = from; k < toks.length; k++) {
     const t = toks[k] as SqlToken;
     if (t.kind === 'punct' && t.text === ';') break;
-    const isCol = (t.kind === 'word' || t.kind === 'bquoted' || t.kind === 'dquoted') && identifierValue(t).toLowerCase() === column && !isPunct(k + 1, '.');
+    const isCol =
+      (t.kind === 'word' || t.kind === 'bquoted' || t.kind === 'dquoted') &&
+      identifierValue(t).toLowerCase() === column &&
+      !isPunct(k + 1, '.');
     if (!isCol) continue;
     if (isPunct(k + 1, '=')) {
       const v = valueAt(k + 2);

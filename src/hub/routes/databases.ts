@@ -101,10 +101,17 @@ export class DatabaseEndpoints {
     const c = a.caller as Caller;
     const body = validateBody(await readJson(ctx.req), { owner: { type: 'string', required: true, check: checkName } });
     const owner = body['owner'] as string;
-    if (!this.hub.canCreateUnder(owner, c.user.username)) throw forbidden(`You cannot fork into "${owner}": you do not own that namespace.`);
+    if (!this.hub.canCreateUnder(owner, c.user.username))
+      throw forbidden(`You cannot fork into "${owner}": you do not own that namespace.`);
     const targetKey = dbKey(owner, a.rec.name);
     const existing = this.hub.store.state.databases[targetKey];
-    const pending = this.hub.store.state.operations.some((o) => o.type === 'fork' && (o.status === 'queued' || o.status === 'running') && o.db === a.key && (o.result as { target?: string } | undefined)?.target === targetKey);
+    const pending = this.hub.store.state.operations.some(
+      (o) =>
+        o.type === 'fork' &&
+        (o.status === 'queued' || o.status === 'running') &&
+        o.db === a.key &&
+        (o.result as { target?: string } | undefined)?.target === targetKey,
+    );
     if (targetKey === a.key) throw unprocessable(`${a.key} cannot be forked into its own namespace.`);
     if ((existing && existing.parent && dbKey(existing.parent.owner, existing.parent.name) === a.key) || pending) {
       throw unprocessable(`${a.key} is already forked into ${owner}.`);

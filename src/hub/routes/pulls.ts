@@ -47,8 +47,16 @@ export class PullEndpoints {
   }
 
   private branchRef(v: unknown, field: string): BranchRef {
-    const o = validateBody(v, { database: { type: 'object', required: true }, branch_name: { type: 'string', required: true } }, `field "${field}"`);
-    const d = validateBody(o['database'], { owner: { type: 'string', required: true }, name: { type: 'string', required: true } }, `field "${field}.database"`);
+    const o = validateBody(
+      v,
+      { database: { type: 'object', required: true }, branch_name: { type: 'string', required: true } },
+      `field "${field}"`,
+    );
+    const d = validateBody(
+      o['database'],
+      { owner: { type: 'string', required: true }, name: { type: 'string', required: true } },
+      `field "${field}.database"`,
+    );
     const bn = o['branch_name'] as string;
     if (checkBranchName(bn)) throw badRequest(`Field "${field}.branch_name" is not a valid branch name.`);
     return { database: { owner: d['owner'] as string, name: d['name'] as string }, branch_name: bn };
@@ -65,20 +73,30 @@ export class PullEndpoints {
     });
     const from = this.branchRef(body['from_branch'], 'from_branch');
     const to = this.branchRef(body['to_branch'], 'to_branch');
-    if (dbKey(to.database.owner, to.database.name) !== a.key) throw badRequest(`Field "to_branch.database" must be ${a.key}, the database in the URL.`);
+    if (dbKey(to.database.owner, to.database.name) !== a.key)
+      throw badRequest(`Field "to_branch.database" must be ${a.key}, the database in the URL.`);
     const fromKey = dbKey(from.database.owner, from.database.name);
     const fromRec = this.hub.store.state.databases[fromKey];
     if (!fromRec || !this.hub.canRead(fromRec, c)) throw notFound(`Database ${fromKey} (from_branch) was not found.`);
     if (fromKey !== a.key) {
-      const rootOf = (r: DatabaseRecord): string => (r.network_root ? dbKey(r.network_root.owner, r.network_root.name) : dbKey(r.owner, r.name));
-      if (rootOf(fromRec) !== rootOf(a.rec)) throw badRequest(`Field "from_branch.database": ${fromKey} is not in the fork network of ${a.key}.`);
+      const rootOf = (r: DatabaseRecord): string =>
+        r.network_root ? dbKey(r.network_root.owner, r.network_root.name) : dbKey(r.owner, r.name);
+      if (rootOf(fromRec) !== rootOf(a.rec))
+        throw badRequest(`Field "from_branch.database": ${fromKey} is not in the fork network of ${a.key}.`);
     }
-    if (fromKey === a.key && from.branch_name === to.branch_name) throw badRequest('Fields "from_branch" and "to_branch" must name different branches.');
+    if (fromKey === a.key && from.branch_name === to.branch_name)
+      throw badRequest('Fields "from_branch" and "to_branch" must name different branches.');
     const fromPath = this.hub.store.dbPath(fromRec.owner, fromRec.name);
-    if (!(await this.hub.engine.branches(fromKey, fromPath)).some((b) => b.name === from.branch_name)) throw notFound(`Branch "${from.branch_name}" was not found in ${fromKey}.`);
+    if (!(await this.hub.engine.branches(fromKey, fromPath)).some((b) => b.name === from.branch_name))
+      throw notFound(`Branch "${from.branch_name}" was not found in ${fromKey}.`);
     if (!(await this.hub.branchNames(a)).has(to.branch_name)) throw notFound(`Branch "${to.branch_name}" was not found in ${a.key}.`);
     const dup = this.hub.store.state.pulls.find(
-      (x) => x.db === a.key && x.state === 'open' && x.to_branch.branch_name === to.branch_name && x.from_branch.branch_name === from.branch_name && dbKey(x.from_branch.database.owner, x.from_branch.database.name) === fromKey,
+      (x) =>
+        x.db === a.key &&
+        x.state === 'open' &&
+        x.to_branch.branch_name === to.branch_name &&
+        x.from_branch.branch_name === from.branch_name &&
+        dbKey(x.from_branch.database.owner, x.from_branch.database.name) === fromKey,
     );
     if (dup) throw conflict(`Pull request #${dup.pull_number} is already open for these branches.`);
     const pull = this.addPull(a.key, c.user.username, body['title'] as string, (body['description'] as string | undefined) ?? '', from, to);
@@ -114,7 +132,8 @@ export class PullEndpoints {
       state: { type: 'string' },
     });
     if (Object.keys(body).length === 0) throw badRequest('At least one of "title", "description" or "state" is required.');
-    if (pull.creator !== c.user.username && !this.hub.canWrite(a.rec, c)) throw forbidden('Only the author or a writer of the database can edit this pull request.');
+    if (pull.creator !== c.user.username && !this.hub.canWrite(a.rec, c))
+      throw forbidden('Only the author or a writer of the database can edit this pull request.');
     const state = body['state'] as string | undefined;
     if (state !== undefined) {
       if (state === 'merged') throw unprocessable('A pull request cannot be set to "merged"; merge it with the merge endpoint.');
@@ -149,7 +168,13 @@ export class PullEndpoints {
       body: { type: 'string', required: true, check: (v: string) => (v.trim() === '' ? 'must not be empty.' : undefined) },
     });
     const t = now();
-    const comment: PullComment = { comment_id: randomBytes(9).toString('base64url'), author: c.user.username, body: body['body'] as string, created_at: t, updated_at: t };
+    const comment: PullComment = {
+      comment_id: randomBytes(9).toString('base64url'),
+      author: c.user.username,
+      body: body['body'] as string,
+      created_at: t,
+      updated_at: t,
+    };
     this.hub.store.mutate((s) => s.comments.push({ db: a.key, pull_number: pull.pull_number, ...comment }));
     sendData(ctx, 201, comment);
   }
@@ -171,7 +196,13 @@ export class PullEndpoints {
     }
     if (!this.hub.canWrite(a.rec, c)) throw forbidden(`You do not have write access to ${a.key}.`);
     if (pull.state !== 'open') throw conflict(`Pull request #${pull.pull_number} is ${pull.state}; only open pull requests can be merged.`);
-    const busy = this.hub.store.state.operations.some((o) => o.db === a.key && o.type === 'merge' && (o.status === 'queued' || o.status === 'running') && (o.result as { pull?: number } | undefined)?.pull === pull.pull_number);
+    const busy = this.hub.store.state.operations.some(
+      (o) =>
+        o.db === a.key &&
+        o.type === 'merge' &&
+        (o.status === 'queued' || o.status === 'running') &&
+        (o.result as { pull?: number } | undefined)?.pull === pull.pull_number,
+    );
     if (busy) throw conflict(`A merge of pull request #${pull.pull_number} is already running.`);
     const op = this.hub.newOperation(a.key, 'merge', c);
     op.result = { pull: pull.pull_number };
@@ -180,8 +211,11 @@ export class PullEndpoints {
       const fromKey = dbKey(pull.from_branch.database.owner, pull.from_branch.database.name);
       const crossFork = fromKey !== a.key;
       return this.hub.engine.withLocks([a.key], async () => {
-        if (pull.state !== 'open') throw new OpFailure(409, 'CONFLICT', 'Merge refused', `Pull request #${pull.pull_number} is ${pull.state}.`);
-        const fromFile = crossFork ? this.hub.engine.file(fromKey, this.hub.store.dbPath(pull.from_branch.database.owner, pull.from_branch.database.name)) : undefined;
+        if (pull.state !== 'open')
+          throw new OpFailure(409, 'CONFLICT', 'Merge refused', `Pull request #${pull.pull_number} is ${pull.state}.`);
+        const fromFile = crossFork
+          ? this.hub.engine.file(fromKey, this.hub.store.dbPath(pull.from_branch.database.owner, pull.from_branch.database.name))
+          : undefined;
         const w = await this.hub.engine.write(a.key, a.path, this.hub.author(c), {
           kind: 'merge',
           fromBranch: pull.from_branch.branch_name,

@@ -19,9 +19,7 @@ export class SqlEndpoint {
   constructor(private readonly hub: EndpointHost) {}
 
   routes(): Route[] {
-    return [
-      route(`${DB}/sql`, { GET: (c, p) => this.sql(c, p, 'GET'), POST: (c, p) => this.sql(c, p, 'POST') }),
-    ];
+    return [route(`${DB}/sql`, { GET: (c, p) => this.sql(c, p, 'GET'), POST: (c, p) => this.sql(c, p, 'POST') })];
   }
 
   private async sql(ctx: Ctx, p: Record<string, string>, method: 'GET' | 'POST'): Promise<void> {
@@ -65,7 +63,9 @@ export class SqlEndpoint {
       // A caller that goes away (a cancelled query, a closed tab) frees its share at once, not at
       // the query's deadline: its next query would otherwise be refused with 429 meanwhile.
       const gone = new AbortController();
-      const onClose = (): void => { if (!ctx.res.writableFinished) gone.abort(); };
+      const onClose = (): void => {
+        if (!ctx.res.writableFinished) gone.abort();
+      };
       ctx.res.once('close', onClose);
       try {
         result = await this.hub.engine.query(a.key, a.path, a.rec.name, rev, q, effLimit, effTimeout, caller, gone.signal);

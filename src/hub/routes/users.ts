@@ -10,9 +10,7 @@ export class UserEndpoints {
   constructor(private readonly hub: EndpointHost) {}
 
   routes(): Route[] {
-    return [
-      route('/user', { GET: (c) => this.getUser(c) }),
-    ];
+    return [route('/user', { GET: (c) => this.getUser(c) })];
   }
 
   private async getUser(ctx: Ctx): Promise<void> {

@@ -125,14 +125,19 @@ export class VersioningEndpoints {
     const body = validateBody(await readJson(ctx.req), {
       tag: { type: 'string', required: true, check: checkBranchName },
       title: { type: 'string', required: true, check: (v: string) => (v.trim() === '' ? 'must not be empty.' : undefined) },
-      commit_sha: { type: 'string', required: true, check: (v: string) => (isDoltHash(v) ? undefined : 'must be a 32-character commit hash (0-9a-v).') },
+      commit_sha: {
+        type: 'string',
+        required: true,
+        check: (v: string) => (isDoltHash(v) ? undefined : 'must be a 32-character commit hash (0-9a-v).'),
+      },
       description: { type: 'string' },
       create_tag_if_not_exists: { type: 'boolean' },
     });
     const tagName = body['tag'] as string;
     const sha = body['commit_sha'] as string;
     const rel = await this.hub.engine.withLocks([a.key], async () => {
-      if (this.hub.store.state.releases.some((r) => r.db === a.key && r.tag === tagName)) throw conflict(`A release with tag "${tagName}" already exists.`);
+      if (this.hub.store.state.releases.some((r) => r.db === a.key && r.tag === tagName))
+        throw conflict(`A release with tag "${tagName}" already exists.`);
       const hex = doltHashToHex(sha);
       const resolved = await this.hub.engine.resolve(a.key, a.path, { commitHex: hex });
       if (!resolved) throw notFound(`Commit ${sha} was not found in ${a.key}.`);
@@ -140,13 +145,25 @@ export class VersioningEndpoints {
       if (tag) {
         if (tag.hashHex !== hex) throw conflict(`Tag "${tagName}" exists but points at ${hexToDoltHash(tag.hashHex)}, not ${sha}.`);
       } else if (body['create_tag_if_not_exists'] === true) {
-        const w = await this.hub.engine.write(a.key, a.path, this.hub.author(a.caller as Caller), { kind: 'tag', name: tagName, from: { commitHex: hex } });
+        const w = await this.hub.engine.write(a.key, a.path, this.hub.author(a.caller as Caller), {
+          kind: 'tag',
+          name: tagName,
+          from: { commitHex: hex },
+        });
         if (!w.ok) throw new HttpProblem(500, 'INTERNAL', w.message);
       } else {
         throw notFound(`Tag "${tagName}" does not exist; create it first or set create_tag_if_not_exists.`);
       }
       const t = now();
-      const r = { db: a.key, tag: tagName, title: body['title'] as string, commit_sha: sha, created_at: t, updated_at: t, ...(body['description'] ? { description: body['description'] as string } : {}) };
+      const r = {
+        db: a.key,
+        tag: tagName,
+        title: body['title'] as string,
+        commit_sha: sha,
+        created_at: t,
+        updated_at: t,
+        ...(body['description'] ? { description: body['description'] as string } : {}),
+      };
       this.hub.store.mutate((s) => s.releases.push(r));
       return r;
     });
@@ -154,7 +171,14 @@ export class VersioningEndpoints {
   }
 }
 
-function toRelease(r: { tag: string; title: string; commit_sha: string; description?: string; created_at: string; updated_at: string }): Release {
+function toRelease(r: {
+  tag: string;
+  title: string;
+  commit_sha: string;
+  description?: string;
+  created_at: string;
+  updated_at: string;
+}): Release {
   const out: Release = { tag: r.tag, title: r.title, commit_sha: r.commit_sha, created_at: r.created_at, updated_at: r.updated_at };
   if (r.description) out.description = r.description;
   return out;

@@ -54,8 +54,12 @@ function runTool(cmd, args, env) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { out += d; });
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} failed (${code}):\n${out}`))));
   });
@@ -71,7 +75,17 @@ function runTool(cmd, args, env) {
  * @param {Record<string,string>} [o.env]
  * @param {string[]} [o.args]   more code-server flags
  */
-export async function startCodeServer({ toolchain, vsixes, settings, baseDir, workspaceDir, env: extraEnv = {}, args: extraArgs = [], log = () => {}, port }) {
+export async function startCodeServer({
+  toolchain,
+  vsixes,
+  settings,
+  baseDir,
+  workspaceDir,
+  env: extraEnv = {},
+  args: extraArgs = [],
+  log = () => {},
+  port,
+}) {
   const base = baseDir ?? mkdtempSync(join(tmpdir(), 'vdb-vscode-'));
   const userDataDir = join(base, 'user-data');
   const extensionsDir = join(base, 'extensions');
@@ -94,32 +108,48 @@ export async function startCodeServer({ toolchain, vsixes, settings, baseDir, wo
   }
 
   const p = port ?? (await freePort());
-  const child = spawn(toolchain.node, [
-    toolchain.codeServerHome,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${p}`,
-    '--disable-telemetry',
-    '--disable-update-check',
-    '--disable-workspace-trust',
-    '--disable-getting-started-override',
-    ...extraArgs,
-    ...common,
-    workspace,
-  // Its own process group, so stop() can end the forked extension host and file watcher too:
-  // signalling only the main process left the extension host running as an orphan.
-  ], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(
+    toolchain.node,
+    [
+      toolchain.codeServerHome,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${p}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      ...extraArgs,
+      ...common,
+      workspace,
+      // Its own process group, so stop() can end the forked extension host and file watcher too:
+      // signalling only the main process left the extension host running as an orphan.
+    ],
+    { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
   let output = '';
-  child.stdout.on('data', (d) => { output += d; });
-  child.stderr.on('data', (d) => { output += d; });
+  child.stdout.on('data', (d) => {
+    output += d;
+  });
+  child.stderr.on('data', (d) => {
+    output += d;
+  });
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`code-server did not start within 60 s:\n${output}`)), 60_000);
     const check = () => {
       const m = /HTTP server listening on (http:\/\/[^\s]+)/.exec(output);
-      if (m) { clearTimeout(timer); resolve(m[1].replace(/\/$/, '')); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1].replace(/\/$/, ''));
+      }
     };
     child.stdout.on('data', check);
     child.stderr.on('data', check);
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`code-server exited (${code}):\n${output}`)); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`code-server exited (${code}):\n${output}`));
+    });
   });
   log(`code-server: ${url} (user data ${userDataDir})`);
 
@@ -149,7 +179,11 @@ export async function startCodeServer({ toolchain, vsixes, settings, baseDir, wo
 /** Every file under `dir` whose name matches `re` (the log folders are nested by session/window). */
 export function findFiles(dir, re, acc = []) {
   let entries;
-  try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return acc; }
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return acc;
+  }
   for (const e of entries) {
     const p = join(dir, e.name);
     if (e.isDirectory()) findFiles(p, re, acc);
@@ -159,7 +193,11 @@ export function findFiles(dir, re, acc = []) {
 }
 
 export function readIfExists(path) {
-  try { return statSync(path).isFile() ? readFileSync(path, 'utf8') : ''; } catch { return ''; }
+  try {
+    return statSync(path).isFile() ? readFileSync(path, 'utf8') : '';
+  } catch {
+    return '';
+  }
 }
 
 /** Signals the child's whole process group (it was spawned detached, as the group leader). */

@@ -97,15 +97,17 @@ export function createHelpers(page, { scale = 1 } = {}) {
     // The palette is gone once the widget hides, or once the command put up its own quick input
     // (the same widget, no longer holding '>title'). Waiting for "hidden" alone cost the whole
     // timeout for every command that asks something.
-    await page.waitForFunction(
-      () => {
-        const widget = document.querySelector('.quick-input-widget');
-        const input = widget?.querySelector('.quick-input-box input');
-        return !widget || getComputedStyle(widget).display === 'none' || !input || !input.value.startsWith('>');
-      },
-      undefined,
-      { timeout: DEFAULT_TIMEOUT },
-    ).catch(() => undefined);
+    await page
+      .waitForFunction(
+        () => {
+          const widget = document.querySelector('.quick-input-widget');
+          const input = widget?.querySelector('.quick-input-box input');
+          return !widget || getComputedStyle(widget).display === 'none' || !input || !input.value.startsWith('>');
+        },
+        undefined,
+        { timeout: DEFAULT_TIMEOUT },
+      )
+      .catch(() => undefined);
   }
 
   async function quickPick(answer, { timeout = DEFAULT_TIMEOUT } = {}) {
@@ -124,7 +126,11 @@ export function createHelpers(page, { scale = 1 } = {}) {
    */
   async function clearHover() {
     await page.mouse.move(0, 0);
-    await page.locator('.context-view .monaco-hover, .workbench-hover').first().waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
+    await page
+      .locator('.context-view .monaco-hover, .workbench-hover')
+      .first()
+      .waitFor({ state: 'hidden', timeout: 2_000 })
+      .catch(() => undefined);
   }
 
   /**
@@ -139,13 +145,17 @@ export function createHelpers(page, { scale = 1 } = {}) {
     await quickInputBox.fill(text);
     const title = await page.evaluate(() => document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? '');
     await quickInputBox.press('Enter');
-    await page.waitForFunction(([askedTitle, answer]) => {
-      const widget = document.querySelector('.quick-input-widget');
-      if (!widget || getComputedStyle(widget).display === 'none') return true;
-      const shownTitle = widget.querySelector('.quick-input-title')?.textContent ?? '';
-      const value = widget.querySelector('.quick-input-box input')?.value ?? '';
-      return shownTitle !== askedTitle || value !== answer;
-    }, [title, text], { timeout });
+    await page.waitForFunction(
+      ([askedTitle, answer]) => {
+        const widget = document.querySelector('.quick-input-widget');
+        if (!widget || getComputedStyle(widget).display === 'none') return true;
+        const shownTitle = widget.querySelector('.quick-input-title')?.textContent ?? '';
+        const value = widget.querySelector('.quick-input-box input')?.value ?? '';
+        return shownTitle !== askedTitle || value !== answer;
+      },
+      [title, text],
+      { timeout },
+    );
   }
 
   /**
@@ -161,9 +171,12 @@ export function createHelpers(page, { scale = 1 } = {}) {
   }
 
   async function waitForNotification(text, { timeout = DEFAULT_TIMEOUT } = {}) {
-    const toast = page.locator('.notifications-toasts .notification-toast').filter({
-      has: page.locator('.notification-list-item-message', { hasText: text }),
-    }).first();
+    const toast = page
+      .locator('.notifications-toasts .notification-toast')
+      .filter({
+        has: page.locator('.notification-list-item-message', { hasText: text }),
+      })
+      .first();
     await toast.waitFor({ state: 'visible', timeout });
     return toast;
   }
@@ -202,9 +215,12 @@ export function createHelpers(page, { scale = 1 } = {}) {
   }
 
   async function treeItem(label, { timeout = DEFAULT_TIMEOUT } = {}) {
-    const row = page.locator('.part.sidebar .monaco-list-row, .part.panel .monaco-list-row, .part.auxiliarybar .monaco-list-row').filter({
-      has: page.locator('.label-name, .monaco-highlighted-label').filter({ hasText: labelPattern(label) }),
-    }).first();
+    const row = page
+      .locator('.part.sidebar .monaco-list-row, .part.panel .monaco-list-row, .part.auxiliarybar .monaco-list-row')
+      .filter({
+        has: page.locator('.label-name, .monaco-highlighted-label').filter({ hasText: labelPattern(label) }),
+      })
+      .first();
     await row.waitFor({ state: 'visible', timeout });
     return row;
   }
@@ -242,14 +258,31 @@ export function createHelpers(page, { scale = 1 } = {}) {
   }
 
   async function openView() {
-    const item = page.locator('.part.activitybar .action-item a.action-label[aria-label^="Versioned DB"], .part.activitybar .action-item [aria-label^="Versioned DB"]').first();
+    const item = page
+      .locator(
+        '.part.activitybar .action-item a.action-label[aria-label^="Versioned DB"], .part.activitybar .action-item [aria-label^="Versioned DB"]',
+      )
+      .first();
     await item.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
     const sidebarTitle = page.locator('.part.sidebar .composite.title h2', { hasText: /Versioned DB/i });
     if (!(await sidebarTitle.isVisible())) await item.click();
     await sidebarTitle.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
   }
 
-  return { runCommand, quickPick, inputBox, fileDialog, waitForNotification, recordNotifications, treeItem, expand, openFile, openView, quickInput, scaled: (ms) => Math.round(ms * scale) };
+  return {
+    runCommand,
+    quickPick,
+    inputBox,
+    fileDialog,
+    waitForNotification,
+    recordNotifications,
+    treeItem,
+    expand,
+    openFile,
+    openView,
+    quickInput,
+    scaled: (ms) => Math.round(ms * scale),
+  };
 }
 
 /** The shared set-up steps, done through the UI like a person would. */

@@ -15,10 +15,20 @@ function runHub(hubJs, args, { timeoutMs = 120_000 } = {}) {
     const child = spawn(process.execPath, [hubJs, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`hub ${args[0]} timed out`)); }, timeoutMs);
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`hub ${args[0]} timed out`));
+    }, timeoutMs);
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     child.on('close', (code) => {
       clearTimeout(timer);
       if (code === 0) resolve(out);
@@ -29,7 +39,10 @@ function runHub(hubJs, args, { timeoutMs = 120_000 } = {}) {
 
 /** The token is the last non-empty stdout line (the CLI may print a note before it). */
 function parseToken(stdout) {
-  const lines = stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const last = lines.at(-1) ?? '';
   const m = /([A-Za-z0-9_\-.]{16,})\s*$/.exec(last);
   if (!m) throw new Error(`could not read a token from 'hub token create' output:\n${stdout}`);
@@ -48,11 +61,17 @@ async function serve(hubJs, data, port) {
     const onData = (d) => {
       output += d;
       const m = /Hub listening on (http:\/\/[^\s]+)/.exec(output);
-      if (m) { clearTimeout(timer); resolve(m[1].replace(/\/$/, '')); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1].replace(/\/$/, ''));
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`hub exited (${code}) before listening:\n${output}`)); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`hub exited (${code}) before listening:\n${output}`));
+    });
   });
   return { child, url, output: () => output };
 }
@@ -75,7 +94,15 @@ function stopChild(child) {
  * `reset()` serves a fresh copy of it on the same port: every scenario starts from the seed,
  * whatever the scenarios before it (or its own first attempt) merged, forked or created.
  */
-export async function startHub({ hubJs = DEV_HUB, dataDir, seed = true, template = false, from, users = ['alice', 'bob', 'carol'], log = () => {} } = {}) {
+export async function startHub({
+  hubJs = DEV_HUB,
+  dataDir,
+  seed = true,
+  template = false,
+  from,
+  users = ['alice', 'bob', 'carol'],
+  log = () => {},
+} = {}) {
   if (!existsSync(hubJs)) throw new Error(`${hubJs} is missing: run 'npm run build' first`);
   const data = dataDir ?? mkdtempSync(join(tmpdir(), 'vdb-hub-'));
   let templateDir;
@@ -121,7 +148,11 @@ export async function startHub({ hubJs = DEV_HUB, dataDir, seed = true, template
     });
     const text = await res.text();
     let body;
-    try { body = text ? JSON.parse(text) : undefined; } catch { body = text; }
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = text;
+    }
     return { status: res.status, body };
   }
 
@@ -156,5 +187,17 @@ export async function startHub({ hubJs = DEV_HUB, dataDir, seed = true, template
     if (templateDir) rmSync(templateDir, { recursive: true, force: true });
   }
 
-  return { url, dataDir: data, token, api, reset, whileStopped, stop, output: () => server.output(), get process() { return server.child; } };
+  return {
+    url,
+    dataDir: data,
+    token,
+    api,
+    reset,
+    whileStopped,
+    stop,
+    output: () => server.output(),
+    get process() {
+      return server.child;
+    },
+  };
 }

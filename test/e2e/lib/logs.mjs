@@ -41,7 +41,9 @@ export class LogWatch {
 
   /** The extension log of the current window so far. */
   extensionLog() {
-    return this.extensionLogFiles().map((f) => readIfExists(f).slice(this.windowStart.get(f) ?? 0)).join('');
+    return this.extensionLogFiles()
+      .map((f) => readIfExists(f).slice(this.windowStart.get(f) ?? 0))
+      .join('');
   }
 
   /** New text of `file` since the last call. */
@@ -60,7 +62,11 @@ export class LogWatch {
     const errors = [];
     for (const f of this.extensionLogFiles()) errors.push(...errorBlocks(this.#fresh(f)).map((b) => `Versioned DB log: ${b}`));
     for (const f of this.hostLogFiles()) {
-      errors.push(...errorBlocks(this.#fresh(f)).filter((b) => ABOUT_US.test(b)).map((b) => `extension host: ${b}`));
+      errors.push(
+        ...errorBlocks(this.#fresh(f))
+          .filter((b) => ABOUT_US.test(b))
+          .map((b) => `extension host: ${b}`),
+      );
     }
     return errors;
   }

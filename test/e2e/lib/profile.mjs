@@ -21,10 +21,13 @@ export function givenKey(given) {
 /** Checks a scenario's `given` export; throws a message naming the file. */
 export function checkGiven(given, file) {
   if (given === undefined) return;
-  const ok = given && typeof given === 'object'
-    && (given.signedIn === undefined || typeof given.signedIn === 'string')
-    && (given.databases === undefined || (Array.isArray(given.databases) && given.databases.every((d) => typeof d === 'string' && /^[^/\s]+\/[^/\s]+$/.test(d))))
-    && Object.keys(given).every((k) => k === 'signedIn' || k === 'databases');
+  const ok =
+    given &&
+    typeof given === 'object' &&
+    (given.signedIn === undefined || typeof given.signedIn === 'string') &&
+    (given.databases === undefined ||
+      (Array.isArray(given.databases) && given.databases.every((d) => typeof d === 'string' && /^[^/\s]+\/[^/\s]+$/.test(d)))) &&
+    Object.keys(given).every((k) => k === 'signedIn' || k === 'databases');
   if (!ok) throw new Error(`${file}: 'given' must be { signedIn?: 'user', databases?: ['owner/name', ...] }`);
 }
 
@@ -44,16 +47,29 @@ async function readOriginStorage() {
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, encode(x)]));
     return v;
   };
-  const request = (r) => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+  const request = (r) =>
+    new Promise((resolve, reject) => {
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
   const databases = [];
   for (const info of await indexedDB.databases()) {
     const db = await request(indexedDB.open(info.name));
     const stores = [];
     for (const name of db.objectStoreNames) {
       const store = db.transaction(name, 'readonly').objectStore(name);
-      const indexes = [...store.indexNames].map((i) => { const x = store.index(i); return { name: i, keyPath: x.keyPath, unique: x.unique, multiEntry: x.multiEntry }; });
+      const indexes = [...store.indexNames].map((i) => {
+        const x = store.index(i);
+        return { name: i, keyPath: x.keyPath, unique: x.unique, multiEntry: x.multiEntry };
+      });
       const [keys, values] = await Promise.all([request(store.getAllKeys()), request(store.getAll())]);
-      stores.push({ name, keyPath: store.keyPath, autoIncrement: store.autoIncrement, indexes, records: keys.map((k, i) => [encode(k), encode(values[i])]) });
+      stores.push({
+        name,
+        keyPath: store.keyPath,
+        autoIncrement: store.autoIncrement,
+        indexes,
+        records: keys.map((k, i) => [encode(k), encode(values[i])]),
+      });
     }
     databases.push({ name: info.name, version: db.version, stores });
     db.close();
@@ -85,7 +101,10 @@ async function writeOriginStorage(copy) {
         for (const i of s.indexes) store.createIndex(i.name, i.keyPath, { unique: i.unique, multiEntry: i.multiEntry });
       }
     };
-    const db = await new Promise((resolve, reject) => { open.onsuccess = () => resolve(open.result); open.onerror = () => reject(open.error); });
+    const db = await new Promise((resolve, reject) => {
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
     const names = d.stores.map((s) => s.name);
     if (names.length) {
       const tx = db.transaction(names, 'readwrite');
@@ -96,7 +115,11 @@ async function writeOriginStorage(copy) {
           else store.put(decode(v));
         }
       }
-      await new Promise((resolve, reject) => { tx.oncomplete = resolve; tx.onerror = () => reject(tx.error); tx.onabort = () => reject(tx.error); });
+      await new Promise((resolve, reject) => {
+        tx.oncomplete = resolve;
+        tx.onerror = () => reject(tx.error);
+        tx.onabort = () => reject(tx.error);
+      });
     }
     db.close();
   }

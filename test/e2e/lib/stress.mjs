@@ -5,7 +5,8 @@ import { spawn } from 'node:child_process';
 
 // Pure CPU, no allocation; every ~16M steps it checks that the runner is still its parent, so
 // even a runner killed with SIGKILL leaves no busy loop behind.
-const burn = (parent) => `let x = 0; for (let i = 1; ; i++) { x = (x * 1103515245 + 12345) % 2147483648; if ((i & 0xffffff) === 0 && process.ppid !== ${parent}) process.exit(0); }`;
+const burn = (parent) =>
+  `let x = 0; for (let i = 1; ; i++) { x = (x * 1103515245 + 12345) % 2147483648; if ((i & 0xffffff) === 0 && process.ppid !== ${parent}) process.exit(0); }`;
 
 /** Starts `count` busy loops; returns stop(). */
 export function startStress(count, { log = () => {} } = {}) {

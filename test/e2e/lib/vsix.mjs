@@ -23,10 +23,17 @@ export function buildVsix({ log = () => {} } = {}) {
   const stage = join(dir, 'stage');
   log('vsix: npm run package');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'package.mjs'), '--out', out, '--stage', stage], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'package.mjs'), '--out', out, '--stage', stage], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`npm run package failed (exit ${code}):\n${output}`));
@@ -41,7 +48,10 @@ export function zipEntries(file) {
   const buf = readFileSync(file);
   let eocd = -1;
   for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
   }
   if (eocd < 0) throw new Error(`${file} is not a zip file`);
   const count = buf.readUInt16LE(eocd + 10);
@@ -60,7 +70,9 @@ export function zipEntries(file) {
 
 /** The files the extension consists of once installed: { name (relative to its folder), size }. */
 export function packagedFiles(file) {
-  return zipEntries(file).filter((e) => e.name.startsWith('extension/')).map((e) => ({ name: e.name.slice('extension/'.length), size: e.size }));
+  return zipEntries(file)
+    .filter((e) => e.name.startsWith('extension/'))
+    .map((e) => ({ name: e.name.slice('extension/'.length), size: e.size }));
 }
 
 /** Throws listing every file the package should not carry; returns the packaged files and size. */

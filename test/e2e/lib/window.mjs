@@ -40,12 +40,20 @@ export async function stopExtensionHosts(codeServerPid, { graceMs = 0, log = () 
   let left = await wait(hosts, graceMs);
   if (!left.length) return;
   for (const pid of left) {
-    try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
   }
   left = await wait(left, 5_000);
   if (left.length) log(`window: extension host processes ${left.join(', ')} ignored SIGTERM; killing them`);
   for (const pid of left) {
-    try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
   }
   await wait(left, 5_000);
 }
@@ -53,7 +61,11 @@ export async function stopExtensionHosts(codeServerPid, { graceMs = 0, log = () 
 /** Removes every folder named after the extension under the profile (global and workspace storage). */
 function removeExtensionStorage(dir) {
   let entries;
-  try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return; }
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
   for (const e of entries) {
     if (!e.isDirectory()) continue;
     const p = join(dir, e.name);

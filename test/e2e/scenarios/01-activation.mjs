@@ -36,7 +36,10 @@ export async function run(ctx) {
   await ctx.runCommand('Versioned DB: Show Log');
   const output = page.locator('.part.panel .output-view, .part.panel .monaco-editor').first();
   await output.waitFor({ state: 'visible' });
-  const firstLine = ctx.extensionLog().split('\n').find((l) => l.trim());
+  const firstLine = ctx
+    .extensionLog()
+    .split('\n')
+    .find((l) => l.trim());
   assert.ok(firstLine, 'the extension wrote nothing to its log');
   const message = firstLine.replace(/^\S+ \S+ \[\w+\]\s*/, '').slice(0, 40);
   await page.locator('.part.panel .view-lines').filter({ hasText: message }).first().waitFor({ state: 'visible' });

@@ -52,7 +52,10 @@ export async function run(ctx) {
   await consent.getByLabel('Username').fill('bob');
   await consent.getByLabel('Password').fill('not-bobs-password');
   await consent.getByRole('button', { name: 'Sign in and allow' }).click();
-  await consent.getByRole('alert').filter({ hasText: 'Wrong username or password.' }).waitFor({ timeout: ctx.scaled(10_000) });
+  await consent
+    .getByRole('alert')
+    .filter({ hasText: 'Wrong username or password.' })
+    .waitFor({ timeout: ctx.scaled(10_000) });
   await consent.getByLabel('Username').fill('bob');
   await consent.getByLabel('Password').fill('bob-password');
   await consent.getByRole('button', { name: 'Sign in and allow' }).click();
@@ -100,12 +103,19 @@ export async function run(ctx) {
 async function runPickerCommand(ctx, title) {
   const box = ctx.quickInput.locator('.quick-input-box input');
   await ctx.page.keyboard.press('Escape');
-  await ctx.page.locator('.monaco-workbench').focus().catch(() => undefined);
+  await ctx.page
+    .locator('.monaco-workbench')
+    .focus()
+    .catch(() => undefined);
   await ctx.page.keyboard.press('F1');
   await box.waitFor({ state: 'visible' });
   await box.fill(`>${title}`);
   const exact = new RegExp(`^\\s*${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
-  await ctx.quickInput.locator('.monaco-list-row').filter({ has: ctx.page.locator('.label-name').filter({ hasText: exact }) }).first().click();
+  await ctx.quickInput
+    .locator('.monaco-list-row')
+    .filter({ has: ctx.page.locator('.label-name').filter({ hasText: exact }) })
+    .first()
+    .click();
   await ctx.page.waitForFunction((el) => !el.value.startsWith('>'), await box.elementHandle(), { timeout: ctx.scaled(20_000) });
 }
 

@@ -40,8 +40,11 @@ export async function run(ctx) {
   for (const p of openPulls) await ctx.treeItem(`#${p.pull_number} ${p.title}`);
   // The default filter shows open pulls only: a merged or closed one is not listed.
   for (const p of pulls.filter((x) => x.state !== 'open')) {
-    assert.equal(await ctx.page.locator('.part.sidebar .monaco-list-row', { hasText: `#${p.pull_number} ${p.title}` }).count(), 0,
-      `#${p.pull_number} is ${p.state} and should be filtered out`);
+    assert.equal(
+      await ctx.page.locator('.part.sidebar .monaco-list-row', { hasText: `#${p.pull_number} ${p.title}` }).count(),
+      0,
+      `#${p.pull_number} is ${p.state} and should be filtered out`,
+    );
   }
   await ctx.screenshot('tree-expanded');
 }

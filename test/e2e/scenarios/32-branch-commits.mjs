@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { frameWith, plainRows } from './changesHelpers.mjs';
 
-export const name = "a branch's Commits: the log as a plain dolt_log read shows it, merges marked; Copy Commit Hash, Create Branch Here and Show Changes on a commit";
+export const name =
+  "a branch's Commits: the log as a plain dolt_log read shows it, merges marked; Copy Commit Hash, Create Branch Here and Show Changes on a commit";
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
@@ -29,7 +30,11 @@ async function commitRows(ctx) {
 export async function run(ctx) {
   // Expected: the plain log at main, its merge commits (two parents) and main's head by the API.
   const log = await plainRows(ctx, 'alice/prices', 'main', 'SELECT commit_hash, committer, message FROM dolt_log');
-  const merges = new Set((await plainRows(ctx, 'alice/prices', 'main', 'SELECT commit_hash FROM dolt_commit_ancestors WHERE parent_index = 1')).map((r) => r.commit_hash));
+  const merges = new Set(
+    (await plainRows(ctx, 'alice/prices', 'main', 'SELECT commit_hash FROM dolt_commit_ancestors WHERE parent_index = 1')).map(
+      (r) => r.commit_hash,
+    ),
+  );
   const head = (await ctx.hub.api('/databases/alice/prices/branches')).body.data.find((b) => b.name === 'main').head_commit_sha;
   assert.ok(log.length >= 5 && log.length <= 50, `the seed's main has a page of commits (${log.length})`);
   const subject = (m) => m.split('\n')[0].trim();
@@ -63,12 +68,18 @@ export async function run(ctx) {
   const older = log.find((c) => c.commit_hash !== head && !merges.has(c.commit_hash));
   const row = await ctx.treeItem(subject(older.message));
   await row.click({ button: 'right' });
-  await ctx.page.locator('.monaco-menu .action-item .action-label', { hasText: /^Copy Commit Hash$/ }).first().click();
+  await ctx.page
+    .locator('.monaco-menu .action-item .action-label', { hasText: /^Copy Commit Hash$/ })
+    .first()
+    .click();
   await ctx.waitForNotification(`Copied commit ${older.commit_hash.slice(0, 8)}.`);
 
   // Create Branch Here… on the same commit: the new branch starts there (the API says so).
   await row.click({ button: 'right' });
-  await ctx.page.locator('.monaco-menu .action-item .action-label', { hasText: /^Create Branch Here…$/ }).first().click();
+  await ctx.page
+    .locator('.monaco-menu .action-item .action-label', { hasText: /^Create Branch Here…$/ })
+    .first()
+    .click();
   await ctx.inputBox('from-history');
   await ctx.waitForNotification(/Created branch from-history at/);
   const made = (await ctx.hub.api('/databases/alice/prices/branches')).body.data.find((b) => b.name === 'from-history');
@@ -78,7 +89,12 @@ export async function run(ctx) {
 
   // Show Changes on the same commit: the Changes view lists the tables whose rows differ between
   // the commit and its first parent (expected from plain reads of every table at both).
-  const [parent] = await plainRows(ctx, 'alice/prices', 'main', `SELECT parent_hash FROM dolt_commit_ancestors WHERE commit_hash = '${older.commit_hash}' AND parent_index = 0`);
+  const [parent] = await plainRows(
+    ctx,
+    'alice/prices',
+    'main',
+    `SELECT parent_hash FROM dolt_commit_ancestors WHERE commit_hash = '${older.commit_hash}' AND parent_index = 0`,
+  );
   assert.ok(parent?.parent_hash, 'the older commit has a parent');
   const tablesAt = async (ref) => (await plainRows(ctx, 'alice/prices', ref, 'SHOW TABLES')).map((r) => Object.values(r)[0]);
   const contents = async (ref, t) => JSON.stringify(await plainRows(ctx, 'alice/prices', ref, `SELECT * FROM \`${t}\` ORDER BY 1`));
@@ -91,7 +107,10 @@ export async function run(ctx) {
   }
   assert.ok(changed.length > 0, 'the commit changed some table');
   await row.click({ button: 'right' });
-  await ctx.page.locator('.monaco-menu .action-item .action-label', { hasText: /^Show Changes$/ }).first().click();
+  await ctx.page
+    .locator('.monaco-menu .action-item .action-label', { hasText: /^Show Changes$/ })
+    .first()
+    .click();
   const view = await frameWith(ctx, '.chg-list button[data-table]', { timeout: ctx.scaled(60_000) });
   const shown = await view.locator('.chg-list button[data-table]').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-table')));
   assert.deepEqual([...shown].sort(), [...changed].sort(), "the commit's changed tables");

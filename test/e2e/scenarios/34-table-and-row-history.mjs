@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { plainRows } from './changesHelpers.mjs';
 import { cellOf, openFromTree } from './tableHelpers.mjs';
 
-export const name = "Show History of a table lists the commits that changed it; Show Row History from the table browser's grid shows each version of the row and who last changed the cell";
+export const name =
+  "Show History of a table lists the commits that changed it; Show Row History from the table browser's grid shows each version of the row and who last changed the cell";
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 300_000;
@@ -15,10 +16,16 @@ export async function run(ctx) {
   const { page } = ctx;
   // Expected, by plain reads: main's log; suppliers at each commit and at its first parent.
   const log = await plainRows(ctx, 'alice/prices', 'main', 'SELECT commit_hash, committer, message, date FROM dolt_log');
-  const parents = new Map((await plainRows(ctx, 'alice/prices', 'main', 'SELECT commit_hash, parent_hash FROM dolt_commit_ancestors WHERE parent_index = 0')).map((r) => [r.commit_hash, r.parent_hash]));
+  const parents = new Map(
+    (await plainRows(ctx, 'alice/prices', 'main', 'SELECT commit_hash, parent_hash FROM dolt_commit_ancestors WHERE parent_index = 0')).map(
+      (r) => [r.commit_hash, r.parent_hash],
+    ),
+  );
   const suppliersAt = async (ref) => {
     const r = await ctx.hub.api(`/databases/alice/prices/sql?ref=${ref}&q=${encodeURIComponent('SELECT * FROM suppliers ORDER BY id')}`);
-    return r.body.data.status === 'success' ? r.body.data.rows.map((row) => Object.fromEntries(r.body.data.columns.map((c, i) => [c.name, row[i]]))) : undefined;
+    return r.body.data.status === 'success'
+      ? r.body.data.rows.map((row) => Object.fromEntries(r.body.data.columns.map((c, i) => [c.name, row[i]])))
+      : undefined;
   };
   const at = new Map();
   for (const c of log) at.set(c.commit_hash, await suppliersAt(c.commit_hash));
@@ -26,7 +33,8 @@ export async function run(ctx) {
   for (const c of log) {
     const p = parents.get(c.commit_hash);
     const before = p ? (at.get(p) ?? (await suppliersAt(p))) : undefined;
-    if (JSON.stringify((at.get(c.commit_hash) ?? []).map(rowText)) !== JSON.stringify((before ?? []).map(rowText))) changedSuppliers.push(c);
+    if (JSON.stringify((at.get(c.commit_hash) ?? []).map(rowText)) !== JSON.stringify((before ?? []).map(rowText)))
+      changedSuppliers.push(c);
   }
   assert.ok(changedSuppliers.length >= 3, 'the seed changes suppliers several times');
 
@@ -37,17 +45,27 @@ export async function run(ctx) {
   await ctx.expand('Tables');
   const tableRow = await ctx.treeItem('suppliers');
   await tableRow.click({ button: 'right' });
-  await page.locator('.monaco-menu .action-item .action-label', { hasText: /^Show History$/ }).first().click();
+  await page
+    .locator('.monaco-menu .action-item .action-label', { hasText: /^Show History$/ })
+    .first()
+    .click();
   const list = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
   await list.first().waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
   const shown = await list.evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent ?? ''));
   await ctx.screenshot('table-history');
   assert.equal(shown.length, changedSuppliers.length, `the commits that changed suppliers: ${shown.join(' | ')}`);
-  for (const c of changedSuppliers) assert.ok(shown.some((s) => s.includes(c.commit_hash.slice(0, 8))), `${c.commit_hash.slice(0, 8)} listed`);
+  for (const c of changedSuppliers)
+    assert.ok(
+      shown.some((s) => s.includes(c.commit_hash.slice(0, 8))),
+      `${c.commit_hash.slice(0, 8)} listed`,
+    );
   const first = changedSuppliers[0];
   await ctx.quickPick(new RegExp(first.message.split('\n')[0].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   // What to do with it: Show Changes is offered (the Changes view is installed), then Copy Commit Hash.
-  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Show Changes' }).first().waitFor({ timeout: ctx.scaled(10_000) });
+  await page
+    .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Show Changes' })
+    .first()
+    .waitFor({ timeout: ctx.scaled(10_000) });
   await ctx.quickPick(/Copy Commit Hash/);
   await ctx.waitForNotification(`Copied commit ${first.commit_hash.slice(0, 8)}.`);
 
@@ -71,7 +89,7 @@ export async function run(ctx) {
   const ratingCol = headers.indexOf('rating');
   assert.ok(idCol >= 0 && ratingCol >= 0, headers.join(','));
   let r = 0;
-  for (;; r++) {
+  for (; ; r++) {
     await cellOf(grid, r, idCol).waitFor({ timeout: ctx.scaled(30_000) });
     if ((await cellOf(grid, r, idCol).innerText()) === '1') break;
   }
@@ -81,7 +99,10 @@ export async function run(ctx) {
   await ctx.screenshot('row-menu');
   await item.click();
 
-  await page.locator('.part.editor .tab.active', { hasText: /History of suppliers \(id = 1\)/ }).first().waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  await page
+    .locator('.part.editor .tab.active', { hasText: /History of suppliers \(id = 1\)/ })
+    .first()
+    .waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
   const history = page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame').locator('.vdb-result').first();
   await history.waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
   await cellOf(history, 0, 0).waitFor({ timeout: ctx.scaled(30_000) });
@@ -100,5 +121,7 @@ export async function run(ctx) {
   assert.match((await cellOf(history, ratingChange, hHeaders.indexOf('rating')).getAttribute('class')) ?? '', /\bchanged\b/);
   // Who last changed the cell, said above the grid.
   const blamed = runs[ratingChange].commit;
-  await history.locator('.vdb-notices', { hasText: `rating last changed in ${blamed.commit_hash.slice(0, 8)} by ${blamed.committer}` }).waitFor({ timeout: ctx.scaled(10_000) });
+  await history
+    .locator('.vdb-notices', { hasText: `rating last changed in ${blamed.commit_hash.slice(0, 8)} by ${blamed.committer}` })
+    .waitFor({ timeout: ctx.scaled(10_000) });
 }

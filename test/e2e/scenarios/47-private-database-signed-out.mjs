@@ -17,7 +17,11 @@ export async function run(ctx) {
   await ctx.waitForNotification(/Signed out alice from Test Hub; its token was deleted/);
   const hint = await ctx.treeItem('alice/notes may be private: sign in to see it');
   assert.match(await hint.innerText(), /Sign In/, 'the row offers Sign In');
-  assert.doesNotMatch(await ctx.page.locator('.part.sidebar').innerText(), /NOT_FOUND|click to retry/, 'no raw not-found error with a useless retry');
+  assert.doesNotMatch(
+    await ctx.page.locator('.part.sidebar').innerText(),
+    /NOT_FOUND|click to retry/,
+    'no raw not-found error with a useless retry',
+  );
   await ctx.screenshot('private-signed-out');
 
   // Clicking the row signs in to that host (no host question), and the database shows again.

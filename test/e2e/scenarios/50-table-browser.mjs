@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importTable, plain } from './tableHelpers.mjs';
 
-export const name = 'a table opens from the tree (Tables → readings), scrolls to its end, sorts and filters on the server and exports every row';
+export const name =
+  'a table opens from the tree (Tables → readings), scrolls to its end, sorts and filters on the server and exports every row';
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 300_000;
@@ -33,7 +34,10 @@ export async function run(ctx) {
   const row = await ctx.treeItem('readings');
   await row.hover();
   await row.locator('.action-label[aria-label="Open Table"]').click();
-  await page.locator('.part.editor .tab.active', { hasText: 'readings @ main' }).first().waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  await page
+    .locator('.part.editor .tab.active', { hasText: 'readings @ main' })
+    .first()
+    .waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
   const frame = page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
   const grid = frame.locator('.vdb-result').first();
   await grid.waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
@@ -60,7 +64,9 @@ export async function run(ctx) {
   await header.click();
   await grid.locator('.vdb-hcell[aria-sort="descending"]', { hasText: 'reading' }).waitFor({ state: 'visible' });
   const byReading = await plain(ctx, 'SELECT id, sensor, reading, note FROM readings ORDER BY reading DESC, id ASC');
-  await grid.locator(`.vdb-cell[data-r="0"][data-c="0"]:not(.placeholder)`, { hasText: new RegExp(`^${byReading[0][0]}$`) }).waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  await grid
+    .locator(`.vdb-cell[data-r="0"][data-c="0"]:not(.placeholder)`, { hasText: new RegExp(`^${byReading[0][0]}$`) })
+    .waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
   for (let r = 0; r < 5; r++) assert.equal(await cell(r, 0).innerText(), byReading[r][0], `row ${r + 1} sorted by reading`);
 
   // Filter note contains "50%": the percent sign is matched literally on the server.
@@ -72,8 +78,12 @@ export async function run(ctx) {
   await form.locator('.vdb-filter-apply').click();
   const filtered = await plain(ctx, "SELECT id, sensor, reading, note FROM readings WHERE note = '50% off' ORDER BY reading DESC, id ASC");
   assert.ok(filtered.length > 0 && filtered.length < ROWS / 2, 'only the "50% off" rows match, not "50 percent"');
-  await summary.filter({ hasText: `${filtered.length.toLocaleString('en-US')} rows` }).waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
-  await grid.locator(`.vdb-cell[data-r="0"][data-c="0"]:not(.placeholder)`, { hasText: new RegExp(`^${filtered[0][0]}$`) }).waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  await summary
+    .filter({ hasText: `${filtered.length.toLocaleString('en-US')} rows` })
+    .waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  await grid
+    .locator(`.vdb-cell[data-r="0"][data-c="0"]:not(.placeholder)`, { hasText: new RegExp(`^${filtered[0][0]}$`) })
+    .waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
   assert.equal(await cell(0, 3).innerText(), '50% off');
   await ctx.screenshot('sorted-and-filtered');
 
@@ -82,9 +92,14 @@ export async function run(ctx) {
   await grid.locator('.vdb-export-format').selectOption('csv');
   await grid.locator('.vdb-export').click();
   await ctx.fileDialog(exportFile);
-  await ctx.waitForNotification(`Exported ${filtered.length.toLocaleString('en-US')} rows to readings-export.csv`, { timeout: ctx.scaled(60_000) });
+  await ctx.waitForNotification(`Exported ${filtered.length.toLocaleString('en-US')} rows to readings-export.csv`, {
+    timeout: ctx.scaled(60_000),
+  });
   const csv = readFileSync(exportFile, 'utf8').trimEnd().split(/\r?\n/);
   assert.equal(csv[0], 'id,sensor,reading,note');
-  assert.deepEqual(csv.slice(1), filtered.map((r) => r.join(',')));
+  assert.deepEqual(
+    csv.slice(1),
+    filtered.map((r) => r.join(',')),
+  );
   await ctx.screenshot('exported');
 }

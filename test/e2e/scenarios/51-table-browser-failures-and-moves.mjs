@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { cellOf, importTable, openFromTree, plain } from './tableHelpers.mjs';
 
-export const name = 'the table browser keeps what it loaded when the server fails mid-scroll (Retry reloads), and says when the branch moves (Refresh reopens at the new head)';
+export const name =
+  'the table browser keeps what it loaded when the server fails mid-scroll (Retry reloads), and says when the branch moves (Refresh reopens at the new head)';
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 300_000;
@@ -29,7 +30,13 @@ export async function run(ctx) {
   // read pages 0 and 1. With rows 985 on in view, pages 1 and 2 are on screen, page 0 is kept and
   // page 2 (rows 1,000 on) is read — and fails. A jump to the end would let page 0 go and read it
   // again, so the scenario scrolls only there.
-  const scrollToRow = (row) => grid.locator('.vdb-grid').evaluate((el, [r, n]) => { el.scrollTop = (el.scrollHeight * r) / (n + 1); }, [row, ROWS]);
+  const scrollToRow = (row) =>
+    grid.locator('.vdb-grid').evaluate(
+      (el, [r, n]) => {
+        el.scrollTop = (el.scrollHeight * r) / (n + 1);
+      },
+      [row, ROWS],
+    );
   let failedRow = -1;
   await ctx.hub.whileStopped(async () => {
     await cellOf(grid, 0, 1).click();
@@ -48,7 +55,10 @@ export async function run(ctx) {
     assert.equal(await num.innerText(), String(failedRow + 1));
     const numBox = await num.boundingBox();
     const barBox = await failed.locator('xpath=..').boundingBox();
-    assert.ok(numBox && barBox && barBox.x >= numBox.x + numBox.width - 1 && Math.abs(barBox.y - numBox.y) < 1, `the bar (${JSON.stringify(barBox)}) is beside row number ${failedRow + 1} (${JSON.stringify(numBox)})`);
+    assert.ok(
+      numBox && barBox && barBox.x >= numBox.x + numBox.width - 1 && Math.abs(barBox.y - numBox.y) < 1,
+      `the bar (${JSON.stringify(barBox)}) is beside row number ${failedRow + 1} (${JSON.stringify(numBox)})`,
+    );
     await ctx.screenshot('failed-rows-with-retry');
     await page.keyboard.press('Control+Home');
     await cellOf(grid, 0, 1).waitFor({ state: 'visible', timeout: ctx.scaled(10_000) });
@@ -74,9 +84,14 @@ export async function run(ctx) {
   const moved = grid.locator('[data-banner="moved"]');
   await moved.waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
   assert.match(await moved.innerText(), /main/);
-  assert.ok(await summary.filter({ hasText: `${ROWS.toLocaleString('en-US')} rows` }).isVisible(), 'still the rows of the commit it opened at');
+  assert.ok(
+    await summary.filter({ hasText: `${ROWS.toLocaleString('en-US')} rows` }).isVisible(),
+    'still the rows of the commit it opened at',
+  );
   await ctx.screenshot('ref-moved');
   await moved.locator('.vdb-refresh').click();
-  await summary.filter({ hasText: `${(ROWS + 10).toLocaleString('en-US')} rows` }).waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  await summary
+    .filter({ hasText: `${(ROWS + 10).toLocaleString('en-US')} rows` })
+    .waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
   await ctx.screenshot('refreshed');
 }

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const name = 'a 50,000-row notebook result past the hub cap: the banner names the cap, Load All Rows reaches row 50,000, and exports every row to CSV';
+export const name =
+  'a 50,000-row notebook result past the hub cap: the banner names the cap, Load All Rows reaches row 50,000, and exports every row to CSV';
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 300_000;
@@ -27,17 +28,29 @@ export async function run(ctx) {
   const cap = server.body.data.rows.length;
   assert.ok(cap < TOTAL && cap < LIMIT, `the hub's cap (${cap}) is below the query's rows and the setting`);
 
-  writeFileSync(join(ctx.workspaceDir, 'e2e-load-all.vdbnb'), JSON.stringify({ version: 1, cells: [{ kind: 'sql', source: QUERY }] }, null, 2));
+  writeFileSync(
+    join(ctx.workspaceDir, 'e2e-load-all.vdbnb'),
+    JSON.stringify({ version: 1, cells: [{ kind: 'sql', source: QUERY }] }, null, 2),
+  );
   await ctx.openFile('e2e-load-all.vdbnb');
   const pickItem = page.locator('.cell-statusbar-container .cell-status-item', { hasText: 'Pick where this cell runs' }).first();
   await pickItem.waitFor({ state: 'visible' });
   await pickItem.click();
-  await ctx.quickInput.locator('.quick-input-title', { hasText: /alice\/prices/ }).first().waitFor({ state: 'visible' });
+  await ctx.quickInput
+    .locator('.quick-input-title', { hasText: /alice\/prices/ })
+    .first()
+    .waitFor({ state: 'visible' });
   await ctx.quickPick('main');
-  await page.locator('.cell-statusbar-container .cell-status-item', { hasText: 'alice/prices @ main' }).first().waitFor({ state: 'visible' });
+  await page
+    .locator('.cell-statusbar-container .cell-status-item', { hasText: 'alice/prices @ main' })
+    .first()
+    .waitFor({ state: 'visible' });
   await ctx.runCommand('Notebook: Run All');
 
-  const output = page.frameLocator('.notebookOverlay iframe.webview.ready, .notebook-editor iframe.webview.ready').first().frameLocator('iframe#active-frame');
+  const output = page
+    .frameLocator('.notebookOverlay iframe.webview.ready, .notebook-editor iframe.webview.ready')
+    .first()
+    .frameLocator('iframe#active-frame');
   const grid = output.locator('.vdb-result').first();
   await grid.waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
 
@@ -47,7 +60,10 @@ export async function run(ctx) {
   const bannerText = await banner.innerText();
   const fmt = (n) => n.toLocaleString('en-US');
   assert.match(bannerText, new RegExp(`first ${fmt(cap)} rows`));
-  assert.ok(bannerText.includes(`The server stops every result at ${fmt(cap)} rows (its cap), below your limit of ${fmt(LIMIT)}`), bannerText);
+  assert.ok(
+    bannerText.includes(`The server stops every result at ${fmt(cap)} rows (its cap), below your limit of ${fmt(LIMIT)}`),
+    bannerText,
+  );
   assert.ok(bannerText.includes(server.body.data.message), `banner shows the server message: ${bannerText}`);
   await ctx.screenshot('row-limit-banner');
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const name = 'the SQL result panel: Load All Rows pages a 50,000-row SELECT to its last row, and says why a result with repeated column names cannot be paged';
+export const name =
+  'the SQL result panel: Load All Rows pages a 50,000-row SELECT to its last row, and says why a result with repeated column names cannot be paged';
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 240_000;
@@ -28,7 +29,10 @@ export async function run(ctx) {
   const lines = editor.locator('.view-lines .view-line');
   await lines.filter({ hasText: 'AS ID FROM' }).first().click();
   await ctx.runCommand('Versioned DB: Run SQL Statement or Selection');
-  await ctx.quickInput.locator('.quick-input-title', { hasText: 'Run at which ref of alice/prices?' }).first().waitFor({ state: 'visible' });
+  await ctx.quickInput
+    .locator('.quick-input-title', { hasText: 'Run at which ref of alice/prices?' })
+    .first()
+    .waitFor({ state: 'visible' });
   await ctx.quickPick('main');
   const frame = page.frameLocator('iframe.webview.ready').first().frameLocator('iframe#active-frame');
 
@@ -46,7 +50,9 @@ export async function run(ctx) {
   await banner.waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
   await frame.locator('.vdb-result .vdb-loadall').click();
   const paged = frame.locator('.vdb-result[data-status="paged"]').first();
-  await paged.locator('.vdb-summary', { hasText: `${TOTAL.toLocaleString('en-US')} rows` }).waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
+  await paged
+    .locator('.vdb-summary', { hasText: `${TOTAL.toLocaleString('en-US')} rows` })
+    .waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
   const first = paged.locator('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
   await first.waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
   assert.equal(await first.innerText(), 'row 1');

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const name = 'a saved notebook keeps the first response of a result past the cap; reopened, Load All Rows still reads every row at the commit it ran at';
+export const name =
+  'a saved notebook keeps the first response of a result past the cap; reopened, Load All Rows still reads every row at the commit it ran at';
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 300_000;
@@ -24,12 +25,24 @@ export async function run(ctx) {
   const pickItem = page.locator('.cell-statusbar-container .cell-status-item', { hasText: 'Pick where this cell runs' }).first();
   await pickItem.waitFor({ state: 'visible' });
   await pickItem.click();
-  await ctx.quickInput.locator('.quick-input-title', { hasText: /alice\/prices/ }).first().waitFor({ state: 'visible' });
+  await ctx.quickInput
+    .locator('.quick-input-title', { hasText: /alice\/prices/ })
+    .first()
+    .waitFor({ state: 'visible' });
   await ctx.quickPick('main');
-  await page.locator('.cell-statusbar-container .cell-status-item', { hasText: 'alice/prices @ main' }).first().waitFor({ state: 'visible' });
+  await page
+    .locator('.cell-statusbar-container .cell-status-item', { hasText: 'alice/prices @ main' })
+    .first()
+    .waitFor({ state: 'visible' });
   await ctx.runCommand('Notebook: Run All');
-  const outputFrame = () => page.frameLocator('.notebookOverlay iframe.webview.ready, .notebook-editor iframe.webview.ready').first().frameLocator('iframe#active-frame');
-  await outputFrame().locator('.vdb-result .vdb-loadall').waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
+  const outputFrame = () =>
+    page
+      .frameLocator('.notebookOverlay iframe.webview.ready, .notebook-editor iframe.webview.ready')
+      .first()
+      .frameLocator('iframe#active-frame');
+  await outputFrame()
+    .locator('.vdb-result .vdb-loadall')
+    .waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
 
   // Saved: the file holds the first response (not pages, which only the host can serve).
   // Ctrl+S, as a person saves. (Through the palette, the row under the pointer left there by the
@@ -39,7 +52,7 @@ export async function run(ctx) {
   const main = (await ctx.hub.api('/databases/alice/prices/branches')).body.data.find((b) => b.name === 'main');
   let saved;
   // Saving is asynchronous: read the file until the output is in it.
-  for (const until = Date.now() + ctx.scaled(10_000); Date.now() < until; ) {
+  for (const until = Date.now() + ctx.scaled(10_000); Date.now() < until;) {
     saved = JSON.parse(readFileSync(file, 'utf8'));
     if (saved.cells[0].outputs?.length) break;
     await page.waitForTimeout(100);
@@ -59,7 +72,9 @@ export async function run(ctx) {
   await grid.locator('.vdb-loadall').waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
   await grid.locator('.vdb-loadall').click();
   const paged = outputFrame().locator('.vdb-result[data-status="paged"]').first();
-  await paged.locator('.vdb-summary', { hasText: `${TOTAL.toLocaleString('en-US')} rows` }).waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
+  await paged
+    .locator('.vdb-summary', { hasText: `${TOTAL.toLocaleString('en-US')} rows` })
+    .waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
   await paged.locator('.vdb-grid').evaluate((el) => {
     el.scrollTop = el.scrollHeight;
   });

@@ -16,11 +16,18 @@ const QUERY = 'SELECT id, name, price FROM products ORDER BY id';
 export async function run(ctx) {
   const { page } = ctx;
   const hostId = ctx.hub.url.replace(/\/+$/, '');
-  writeFileSync(join(ctx.workspaceDir, 'e2e-prices.vdbnb'), JSON.stringify({
-    version: 1,
-    target: { hostId, owner: 'alice', name: 'prices', ref: 'main' },
-    cells: [{ kind: 'sql', source: QUERY }],
-  }, null, 2));
+  writeFileSync(
+    join(ctx.workspaceDir, 'e2e-prices.vdbnb'),
+    JSON.stringify(
+      {
+        version: 1,
+        target: { hostId, owner: 'alice', name: 'prices', ref: 'main' },
+        cells: [{ kind: 'sql', source: QUERY }],
+      },
+      null,
+      2,
+    ),
+  );
 
   // What the server answers for the same query: the grid must show exactly this.
   const expected = await ctx.hub.api(`/databases/alice/prices/sql?ref=main&q=${encodeURIComponent(QUERY)}`);
@@ -34,7 +41,9 @@ export async function run(ctx) {
   // VS Code draws a notebook's cells only once the notebook's output webview has started (it
   // loads through a service worker); a run where that never happens fails here, with the frames'
   // service worker state in failure-frames.json.
-  const firstCell = page.locator('.notebookOverlay .cell-list-container .monaco-list-row, .notebook-editor .cell-list-container .monaco-list-row').first();
+  const firstCell = page
+    .locator('.notebookOverlay .cell-list-container .monaco-list-row, .notebook-editor .cell-list-container .monaco-list-row')
+    .first();
   await firstCell.waitFor({ state: 'visible' });
   ctx.log(`cells drawn ${((Date.now() - tabOpened) / 1000).toFixed(1)} s after the tab opened`);
   await ctx.screenshot('notebook-open');
@@ -46,13 +55,19 @@ export async function run(ctx) {
   // Ours is the only controller for this notebook type, and it says it is preferred: never a kernel picker.
 
   // The result grid is drawn by the renderer inside the notebook's output webview.
-  const output = page.frameLocator('.notebookOverlay iframe.webview.ready, .notebook-editor iframe.webview.ready').first().frameLocator('iframe#active-frame');
+  const output = page
+    .frameLocator('.notebookOverlay iframe.webview.ready, .notebook-editor iframe.webview.ready')
+    .first()
+    .frameLocator('iframe#active-frame');
   const grid = output.locator('.vdb-result').first();
   await grid.waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
   const header = (await grid.locator('.vdb-header').innerText()).replace(/\s+/g, ' ');
   for (const col of ['id', 'name', 'price']) assert.match(header, new RegExp(`\\b${col}\\b`), `the grid header shows ${col}`);
   const first = rows[0];
-  const firstRow = grid.locator('.vdb-row').filter({ hasText: String(first[1]) }).first();
+  const firstRow = grid
+    .locator('.vdb-row')
+    .filter({ hasText: String(first[1]) })
+    .first();
   await firstRow.waitFor({ state: 'visible' });
   const firstText = await firstRow.innerText();
   for (const cell of first) if (cell !== null) assert.ok(firstText.includes(String(cell)), `row 1 shows ${cell}`);

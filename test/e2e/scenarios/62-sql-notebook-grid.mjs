@@ -24,15 +24,24 @@ export async function run(ctx) {
   await pickItem.waitFor({ state: 'visible' });
   await pickItem.click();
   // One database in the view: the picker goes straight to its branches, tags and commits.
-  await ctx.quickInput.locator('.quick-input-title', { hasText: /alice\/prices/ }).first().waitFor({ state: 'visible' });
+  await ctx.quickInput
+    .locator('.quick-input-title', { hasText: /alice\/prices/ })
+    .first()
+    .waitFor({ state: 'visible' });
   await ctx.quickPick('main');
-  await page.locator('.cell-statusbar-container .cell-status-item', { hasText: 'alice/prices @ main' }).first().waitFor({ state: 'visible' });
+  await page
+    .locator('.cell-statusbar-container .cell-status-item', { hasText: 'alice/prices @ main' })
+    .first()
+    .waitFor({ state: 'visible' });
   await ctx.screenshot('target-picked');
 
   await ctx.runCommand('Notebook: Run All');
   // Ours is the only controller for this notebook type, and it says it is preferred: never a kernel picker.
 
-  const output = page.frameLocator('.notebookOverlay iframe.webview.ready, .notebook-editor iframe.webview.ready').first().frameLocator('iframe#active-frame');
+  const output = page
+    .frameLocator('.notebookOverlay iframe.webview.ready, .notebook-editor iframe.webview.ready')
+    .first()
+    .frameLocator('iframe#active-frame');
   const grid = output.locator('.vdb-result').first();
   await grid.waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
 

@@ -28,23 +28,35 @@ export async function run(ctx) {
   await page.waitForFunction(([el, n]) => el.querySelectorAll('.view-lines .view-line').length > n, [await editor.elementHandle(), before]);
   assert.equal(await ctx.quickInput.isVisible(), false, 'no "which database" question: the key was not ours');
   await page.keyboard.press('Control+Z');
-  await page.waitForFunction(([el, n]) => el.querySelectorAll('.view-lines .view-line').length === n, [await editor.elementHandle(), before]);
+  await page.waitForFunction(
+    ([el, n]) => el.querySelectorAll('.view-lines .view-line').length === n,
+    [await editor.elementHandle(), before],
+  );
   await ctx.screenshot('no-target-ctrl-enter-is-vscodes');
 
   // The first run from the palette asks where to run and remembers it for this file.
   await lines.filter({ hasText: 'FROM products' }).first().click();
   await ctx.runCommand('Versioned DB: Run SQL Statement or Selection');
   // alice/prices is the only database in the view: the first question is the ref.
-  await ctx.quickInput.locator('.quick-input-title', { hasText: 'Run at which ref of alice/prices?' }).first().waitFor({ state: 'visible' });
+  await ctx.quickInput
+    .locator('.quick-input-title', { hasText: 'Run at which ref of alice/prices?' })
+    .first()
+    .waitFor({ state: 'visible' });
   await ctx.quickPick('main');
   const frame = page.frameLocator('iframe.webview.ready').first().frameLocator('iframe#active-frame');
-  await frame.locator('.vdb-result .vdb-header', { hasText: 'n' }).first().waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
+  await frame
+    .locator('.vdb-result .vdb-header', { hasText: 'n' })
+    .first()
+    .waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
   await page.locator('.part.editor .tab', { hasText: 'SQL: alice/prices @ main' }).first().waitFor({ state: 'visible' });
 
   // Now the file has a target: Ctrl+Enter on the second statement runs that statement.
   await lines.filter({ hasText: 'SELECT 42' }).first().click();
   await page.keyboard.press('Control+Enter');
-  await frame.locator('.vdb-result .vdb-header', { hasText: 'answer' }).first().waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
+  await frame
+    .locator('.vdb-result .vdb-header', { hasText: 'answer' })
+    .first()
+    .waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
   const grid = await frame.locator('.vdb-result').first().innerText();
   assert.match(grid, /\b42\b/, `the grid shows 42: ${grid}`);
   assert.equal(await lines.count(), before, 'Ctrl+Enter ran the statement instead of inserting a line');

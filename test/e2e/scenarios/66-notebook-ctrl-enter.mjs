@@ -12,11 +12,18 @@ const QUERY = 'SELECT count(*) AS n FROM products';
 export async function run(ctx) {
   const { page } = ctx;
   const hostId = ctx.hub.url.replace(/\/+$/, '');
-  writeFileSync(join(ctx.workspaceDir, 'e2e-keys.vdbnb'), JSON.stringify({
-    version: 1,
-    target: { hostId, owner: 'alice', name: 'prices', ref: 'main' },
-    cells: [{ kind: 'sql', source: QUERY }],
-  }, null, 2));
+  writeFileSync(
+    join(ctx.workspaceDir, 'e2e-keys.vdbnb'),
+    JSON.stringify(
+      {
+        version: 1,
+        target: { hostId, owner: 'alice', name: 'prices', ref: 'main' },
+        cells: [{ kind: 'sql', source: QUERY }],
+      },
+      null,
+      2,
+    ),
+  );
   // The count the server gives for the same query: the grid must show it.
   const expected = await ctx.hub.api(`/databases/alice/prices/sql?ref=main&q=${encodeURIComponent(QUERY)}`);
   assert.equal(expected.body.data.status, 'success');
@@ -31,7 +38,10 @@ export async function run(ctx) {
   const before = await cellLines.count();
   await page.keyboard.press('Control+Enter');
 
-  const output = page.frameLocator('.notebookOverlay iframe.webview.ready, .notebook-editor iframe.webview.ready').first().frameLocator('iframe#active-frame');
+  const output = page
+    .frameLocator('.notebookOverlay iframe.webview.ready, .notebook-editor iframe.webview.ready')
+    .first()
+    .frameLocator('iframe#active-frame');
   const grid = output.locator('.vdb-result').first();
   await grid.waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
   assert.match(await grid.locator('.vdb-header').innerText(), /\bn\b/);

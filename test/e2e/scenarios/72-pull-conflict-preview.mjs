@@ -17,8 +17,12 @@ export async function run(ctx) {
   const base = await plainMergeBase(ctx, 'alice/prices', ours, theirs);
   const read = async (ref) => new Map((await plainRows(ctx, 'alice/prices', ref, 'SELECT * FROM suppliers')).map((r) => [String(r.id), r]));
   const [b, o, t] = [await read(base), await read(ours), await read(theirs)];
-  const same = (x, y) => JSON.stringify(Object.entries(x ?? {}).map(([k, v]) => [k, norm(v)])) === JSON.stringify(Object.entries(y ?? {}).map(([k, v]) => [k, norm(v)]));
-  const conflicting = [...new Set([...b.keys(), ...o.keys(), ...t.keys()])].filter((k) => !same(b.get(k), o.get(k)) && !same(b.get(k), t.get(k)) && !same(o.get(k), t.get(k)));
+  const same = (x, y) =>
+    JSON.stringify(Object.entries(x ?? {}).map(([k, v]) => [k, norm(v)])) ===
+    JSON.stringify(Object.entries(y ?? {}).map(([k, v]) => [k, norm(v)]));
+  const conflicting = [...new Set([...b.keys(), ...o.keys(), ...t.keys()])].filter(
+    (k) => !same(b.get(k), o.get(k)) && !same(b.get(k), t.get(k)) && !same(o.get(k), t.get(k)),
+  );
   assert.equal(conflicting.length, 1, 'the seed makes one conflicting row');
   const key = conflicting[0];
 
@@ -48,9 +52,14 @@ export async function run(ctx) {
   await view.locator('button[data-action="merge"]').click();
   const dialog = ctx.page.locator('.monaco-dialog-box');
   await dialog.waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
-  await dialog.locator('.dialog-message-detail', { hasText: /It will conflict in suppliers \(1 row\)/ }).waitFor({ timeout: ctx.scaled(10_000) });
+  await dialog
+    .locator('.dialog-message-detail', { hasText: /It will conflict in suppliers \(1 row\)/ })
+    .waitFor({ timeout: ctx.scaled(10_000) });
   await ctx.screenshot('confirmation');
-  await dialog.locator('.dialog-buttons .monaco-button', { hasText: /^\s*Cancel\s*$/ }).first().click();
+  await dialog
+    .locator('.dialog-buttons .monaco-button', { hasText: /^\s*Cancel\s*$/ })
+    .first()
+    .click();
   await dialog.waitFor({ state: 'hidden', timeout: ctx.scaled(20_000) });
   assert.equal((await ctx.hub.api('/databases/alice/prices/pulls/5')).body.data.state, 'open');
 }

@@ -7,7 +7,9 @@ export const name = 'the clean pull #4 merges through a confirmation that names 
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 function countsText(c) {
-  return [c.added ? `${c.added} added` : '', c.modified ? `${c.modified} modified` : '', c.removed ? `${c.removed} removed` : ''].filter(Boolean).join(', ');
+  return [c.added ? `${c.added} added` : '', c.modified ? `${c.modified} modified` : '', c.removed ? `${c.removed} removed` : '']
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
@@ -15,7 +17,8 @@ export async function run(ctx) {
   const pull = (await ctx.hub.api('/databases/alice/prices/pulls/4')).body.data;
   const base = await plainMergeBase(ctx, 'alice/prices', 'main', pull.from_branch.branch_name);
   const expected = {};
-  for (const table of ['products', 'suppliers']) expected[table] = (await plainDiff(ctx, 'alice/prices', table, base, pull.from_branch.branch_name)).counts;
+  for (const table of ['products', 'suppliers'])
+    expected[table] = (await plainDiff(ctx, 'alice/prices', table, base, pull.from_branch.branch_name)).counts;
   const total = Object.values(expected).reduce((n, c) => n + c.added + c.modified + c.removed, 0);
 
   await ctx.runCommand('Versioned DB: Show Pull Request');
@@ -26,7 +29,11 @@ export async function run(ctx) {
   const section = view.locator('#merge-preview');
   assert.equal((await section.locator('.verdict').innerText()).trim(), 'No conflicts: it merges cleanly.');
   for (const [table, c] of Object.entries(expected)) {
-    assert.equal((await section.locator(`tr[data-table="${table}"] td`).nth(1).innerText()).trim(), countsText(c), `${table} in the section`);
+    assert.equal(
+      (await section.locator(`tr[data-table="${table}"] td`).nth(1).innerText()).trim(),
+      countsText(c),
+      `${table} in the section`,
+    );
   }
   await ctx.screenshot('before-merging');
 
@@ -39,10 +46,14 @@ export async function run(ctx) {
   await detail.waitFor({ timeout: ctx.scaled(10_000) });
   const text = await detail.innerText();
   assert.match(text, new RegExp(`It changes ${total} rows in 2 tables:`));
-  for (const [table, c] of Object.entries(expected)) assert.ok(text.includes(`• ${table}: ${countsText(c)}`), `${table}: ${countsText(c)} in ${text}`);
+  for (const [table, c] of Object.entries(expected))
+    assert.ok(text.includes(`• ${table}: ${countsText(c)}`), `${table}: ${countsText(c)} in ${text}`);
   assert.match(text, /No conflicts: it merges cleanly\./);
   await ctx.screenshot('confirmation');
-  await dialog.locator('.dialog-buttons .monaco-button', { hasText: /^\s*Merge\s*$/ }).first().click();
+  await dialog
+    .locator('.dialog-buttons .monaco-button', { hasText: /^\s*Merge\s*$/ })
+    .first()
+    .click();
   await merging;
   await ctx.waitForNotification(/Pull request #4 is merged/, { timeout: ctx.scaled(60_000) });
   assert.equal((await ctx.hub.api('/databases/alice/prices/pulls/4')).body.data.state, 'merged');

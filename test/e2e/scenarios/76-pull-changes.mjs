@@ -47,10 +47,16 @@ export async function run(ctx) {
   await view.locator('#pull-changes button[data-changes-table="suppliers"]').click();
   const changes = await frameWith(ctx, '.chg-list button[data-table="suppliers"][aria-current="true"]', { timeout: ctx.scaled(60_000) });
   const cell = expected.suppliers.modified[0].cells.find((c) => c.column !== 'id');
-  const text = `${cell.old ?? "NULL"} → ${cell.new ?? "NULL"}`;
-  await changes.locator('.vdb-row[data-kind="modified"] .vdb-cell.changed', { hasText: text }).first().waitFor({ timeout: ctx.scaled(30_000) });
+  const text = `${cell.old ?? 'NULL'} → ${cell.new ?? 'NULL'}`;
+  await changes
+    .locator('.vdb-row[data-kind="modified"] .vdb-cell.changed', { hasText: text })
+    .first()
+    .waitFor({ timeout: ctx.scaled(30_000) });
   // Every changed row of the table is listed with its kind.
-  await changes.locator('.vdb-row[data-kind]').nth(expected.suppliers.counts.added + expected.suppliers.counts.modified + expected.suppliers.counts.removed - 1).waitFor();
+  await changes
+    .locator('.vdb-row[data-kind]')
+    .nth(expected.suppliers.counts.added + expected.suppliers.counts.modified + expected.suppliers.counts.removed - 1)
+    .waitFor();
   assert.equal(await changes.locator('.vdb-row[data-kind="removed"]').count(), expected.suppliers.counts.removed);
   assert.equal(await changes.locator('.vdb-row[data-kind="added"]').count(), expected.suppliers.counts.added);
   await ctx.screenshot('changes-view');

@@ -12,7 +12,9 @@ const quickTitle = (ctx) => ctx.page.locator('.quick-input-widget .quick-input-t
 /** Waits until the quick input asks a question whose title matches. */
 async function waitForQuestion(ctx, title) {
   await ctx.page.locator('.quick-input-widget').waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
-  await quickTitle(ctx).filter({ hasText: title }).waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  await quickTitle(ctx)
+    .filter({ hasText: title })
+    .waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
 }
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
@@ -36,7 +38,10 @@ export async function run(ctx) {
   await ctx.quickPick('csv');
 
   // The local preview opens beside, with inferred types.
-  await ctx.page.locator('iframe.webview').first().waitFor({ state: 'attached', timeout: ctx.scaled(30_000) });
+  await ctx.page
+    .locator('iframe.webview')
+    .first()
+    .waitFor({ state: 'attached', timeout: ctx.scaled(30_000) });
 
   // alice/prices is the only database in the view, so the next question is the branch.
   await waitForQuestion(ctx, 'Import: branch');
@@ -59,7 +64,9 @@ export async function run(ctx) {
   await waitForQuestion(ctx, 'Import: pull request branch');
   await ctx.inputBox('import-fruit-e2e');
 
-  const done = await ctx.waitForNotification(/Imported fruit\.csv into fruit on branch import-fruit-e2e; pull request #\d+ is open\./, { timeout: ctx.scaled(120_000) });
+  const done = await ctx.waitForNotification(/Imported fruit\.csv into fruit on branch import-fruit-e2e; pull request #\d+ is open\./, {
+    timeout: ctx.scaled(120_000),
+  });
   await ctx.screenshot('imported');
   const number = Number(/#(\d+)/.exec(await done.innerText())[1]);
   const pull = await ctx.hub.api(`/databases/alice/prices/pulls/${number}`);
@@ -72,7 +79,10 @@ export async function run(ctx) {
 
   // "Open Pull Request" shows it; then merge it from the palette.
   await done.getByRole('button', { name: 'Open Pull Request' }).click();
-  await ctx.page.locator('iframe.webview.ready').last().waitFor({ state: 'attached', timeout: ctx.scaled(30_000) });
+  await ctx.page
+    .locator('iframe.webview.ready')
+    .last()
+    .waitFor({ state: 'attached', timeout: ctx.scaled(30_000) });
   await ctx.screenshot('pull-request-view');
 
   await ctx.runCommand('Versioned DB: Merge Pull Request…');
@@ -87,5 +97,9 @@ export async function run(ctx) {
   assert.equal(merged.body.data.state, 'merged');
   const rows = await ctx.hub.api(`/databases/alice/prices/sql?ref=main&q=${encodeURIComponent('SELECT id, name FROM fruit ORDER BY id')}`);
   assert.equal(rows.body.data.status, 'success', rows.body.data.message);
-  assert.deepEqual(rows.body.data.rows, [['1', 'apple'], ['2', 'banana'], ['3', 'cherry']]);
+  assert.deepEqual(rows.body.data.rows, [
+    ['1', 'apple'],
+    ['2', 'banana'],
+    ['3', 'cherry'],
+  ]);
 }

@@ -7,7 +7,10 @@ export async function run(ctx) {
   await ctx.openView();
   await ctx.runCommand('Versioned DB: Start Local Hub');
   // dist/hub.js from the installed .vsix, run with the editor's own runtime, seeding global storage.
-  const started = await ctx.waitForNotification(/Local Hub is running at http:\/\/127\.0\.0\.1:\d+; signed in as alice\. Sample databases were added\./, { timeout: ctx.scaled(180_000) });
+  const started = await ctx.waitForNotification(
+    /Local Hub is running at http:\/\/127\.0\.0\.1:\d+; signed in as alice\. Sample databases were added\./,
+    { timeout: ctx.scaled(180_000) },
+  );
   const url = /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(await started.innerText())?.[1];
   assert.ok(url, 'the notification names the hub URL');
   await ctx.treeItem('Local Hub');

@@ -9,7 +9,13 @@ export async function frameWith(ctx, selector, { timeout = ctx.scaled(30_000) } 
   for (;;) {
     for (const frame of ctx.page.frames()) {
       if (frame.isDetached()) continue;
-      if ((await frame.locator(selector).count().catch(() => 0)) > 0) return frame;
+      if (
+        (await frame
+          .locator(selector)
+          .count()
+          .catch(() => 0)) > 0
+      )
+        return frame;
     }
     if (Date.now() > deadline) throw new Error(`no webview shows ${selector}`);
     await ctx.page.waitForTimeout(200);
@@ -44,7 +50,9 @@ export async function plainDiff(ctx, db, table, from, to, key = 'id') {
     if (f && !t) counts.removed++;
     else if (!f && t) counts.added++;
     else {
-      const cells = [...new Set([...Object.keys(f), ...Object.keys(t)])].filter((c) => norm(f[c] ?? null) !== norm(t[c] ?? null)).map((c) => ({ column: c, old: f[c] ?? null, new: t[c] ?? null }));
+      const cells = [...new Set([...Object.keys(f), ...Object.keys(t)])]
+        .filter((c) => norm(f[c] ?? null) !== norm(t[c] ?? null))
+        .map((c) => ({ column: c, old: f[c] ?? null, new: t[c] ?? null }));
       if (cells.length) {
         counts.modified++;
         modified.push({ key: k, cells });

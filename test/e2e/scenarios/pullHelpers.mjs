@@ -4,7 +4,10 @@
 export async function answerHostPick(ctx) {
   const widget = ctx.page.locator('.quick-input-widget');
   await widget.waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
-  const title = await widget.locator('.quick-input-title').innerText().catch(() => '');
+  const title = await widget
+    .locator('.quick-input-title')
+    .innerText()
+    .catch(() => '');
   if (/^Host/.test(title.trim())) await ctx.quickPick('Test Hub');
 }
 
@@ -16,7 +19,10 @@ export async function confirmDialog(ctx, button, message) {
   // so it gets as long (a first attempt of 70 timed out at 30 s on a machine at load 11).
   await dialog.waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
   if (message) await dialog.locator('.dialog-message-text', { hasText: message }).waitFor({ timeout: ctx.scaled(5_000) });
-  await dialog.locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^\\s*${button}\\s*$`) }).first().click();
+  await dialog
+    .locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^\\s*${button}\\s*$`) })
+    .first()
+    .click();
   await dialog.waitFor({ state: 'hidden', timeout: ctx.scaled(20_000) });
 }
 

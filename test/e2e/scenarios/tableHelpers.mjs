@@ -6,7 +6,10 @@ import { createHash } from 'node:crypto';
 /** Imports `csv` into a table on main through the API (`create` a new one, or `update` rows), the way any client does. */
 export async function importTable(ctx, table, csv, primaryKeys, operation = 'create') {
   const data = Buffer.from(csv);
-  const s = await ctx.hub.api('/databases/alice/prices/imports/uploads', { method: 'POST', json: { content_length: data.length, num_parts: 1, file_type: 'csv' } });
+  const s = await ctx.hub.api('/databases/alice/prices/imports/uploads', {
+    method: 'POST',
+    json: { content_length: data.length, num_parts: 1, file_type: 'csv' },
+  });
   assert.equal(s.status, 201, JSON.stringify(s.body));
   const part = s.body.data.parts[0];
   const put = await fetch(part.url, { method: s.body.data.http_method ?? 'PUT', body: data });
@@ -44,7 +47,6 @@ export async function plain(ctx, q) {
   return r.body.data.rows;
 }
 
-
 /** The document inside the active table browser webview (two iframes deep in the workbench). */
 export function browserGrid(ctx) {
   return ctx.page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame').locator('.vdb-result').first();
@@ -59,7 +61,10 @@ export async function openFromTree(ctx, table) {
   const row = await ctx.treeItem(table);
   await row.hover();
   await row.locator('.action-label[aria-label="Open Table"]').click();
-  await ctx.page.locator('.part.editor .tab.active', { hasText: `${table} @ main` }).first().waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  await ctx.page
+    .locator('.part.editor .tab.active', { hasText: `${table} @ main` })
+    .first()
+    .waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
   const grid = browserGrid(ctx);
   await grid.waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
   return grid;

@@ -7,13 +7,21 @@ import { aBranch, aDatabase, anOperation, aPull, aPullComment, aQueryResult, aRe
 
 const db = { owner: 'acme', name: 'inventory' };
 const base = '/api/v2/databases/acme/inventory';
-const opRef: OperationRef = { id: 'owners/acme/repos/inventory/jobs/7', href: `${ORIGIN}/api/v2/operations/owners%2Facme%2Frepos%2Finventory%2Fjobs%2F7` };
+const opRef: OperationRef = {
+  id: 'owners/acme/repos/inventory/jobs/7',
+  href: `${ORIGIN}/api/v2/operations/owners%2Facme%2Frepos%2Finventory%2Fjobs%2F7`,
+};
 
 const database = aDatabase({ ...db, fork_network_count: 3, star_count: 1, size_bytes: 4096 });
 const branch = aBranch();
 const tag = aTag({ message: 'first' });
 const release = aRelease({ title: 'One' });
-const pull = aPull({ pull_number: 4, title: 'Fix', from_branch: { database: db, branch_name: 'fix' }, to_branch: { database: db, branch_name: 'main' } });
+const pull = aPull({
+  pull_number: 4,
+  title: 'Fix',
+  from_branch: { database: db, branch_name: 'fix' },
+  to_branch: { database: db, branch_name: 'main' },
+});
 const comment = aPullComment();
 const user: User = { username: 'ann', email_addresses: [{ address: 'a@x', is_primary: true, is_verified: true }] };
 const operation = anOperation({ id: opRef.id, type: 'import', status: 'queued' });
@@ -62,7 +70,15 @@ const cases: Case[] = [
     status: 201,
     data: branch,
   },
-  { name: 'listTags', call: (c) => c.listTags(db), method: 'GET', path: `${base}/tags`, status: 200, data: [tag], expected: { items: [tag] } },
+  {
+    name: 'listTags',
+    call: (c) => c.listTags(db),
+    method: 'GET',
+    path: `${base}/tags`,
+    status: 200,
+    data: [tag],
+    expected: { items: [tag] },
+  },
   {
     name: 'createTag',
     call: (c) => c.createTag(db, { name: 'v1', from: { commit: 'b'.repeat(32) }, message: 'first' }),
@@ -72,7 +88,14 @@ const cases: Case[] = [
     status: 201,
     data: tag,
   },
-  { name: 'listForks', call: (c) => c.listForks(db), method: 'GET', path: `${base}/forks`, status: 200, data: [{ owner: 'bob', name: 'inventory' }] },
+  {
+    name: 'listForks',
+    call: (c) => c.listForks(db),
+    method: 'GET',
+    path: `${base}/forks`,
+    status: 200,
+    data: [{ owner: 'bob', name: 'inventory' }],
+  },
   {
     name: 'createFork',
     call: (c) => c.createFork(db, { owner: 'bob' }),
@@ -109,7 +132,15 @@ const cases: Case[] = [
     status: 200,
     data: result,
   },
-  { name: 'listPulls', call: (c) => c.listPulls(db), method: 'GET', path: `${base}/pulls`, status: 200, data: [pull], expected: { items: [pull] } },
+  {
+    name: 'listPulls',
+    call: (c) => c.listPulls(db),
+    method: 'GET',
+    path: `${base}/pulls`,
+    status: 200,
+    data: [pull],
+    expected: { items: [pull] },
+  },
   {
     name: 'createPull',
     call: (c) => c.createPull(db, { title: 'Fix', from_branch: pull.from_branch, to_branch: pull.to_branch }),
@@ -129,7 +160,14 @@ const cases: Case[] = [
     status: 200,
     data: { ...pull, state: 'closed' },
   },
-  { name: 'listPullComments', call: (c) => c.listPullComments(db, 4), method: 'GET', path: `${base}/pulls/4/comments`, status: 200, data: [comment] },
+  {
+    name: 'listPullComments',
+    call: (c) => c.listPullComments(db, 4),
+    method: 'GET',
+    path: `${base}/pulls/4/comments`,
+    status: 200,
+    data: [comment],
+  },
   {
     name: 'createPullComment',
     call: (c) => c.createPullComment(db, 4, { body: 'LGTM' }),
@@ -243,10 +281,7 @@ describe('HubClient endpoints', () => {
   });
 
   it('appends /api/v2 under a site root that has a path', async () => {
-    agent
-      .get(ORIGIN)
-      .intercept({ path: '/hub/root/api/v2/user', method: 'GET' })
-      .reply(200, { data: user });
+    agent.get(ORIGIN).intercept({ path: '/hub/root/api/v2/user', method: 'GET' }).reply(200, { data: user });
     const client = new HubClient({ baseUrl: `${ORIGIN}/hub/root/`, dispatcher: agent });
     assert.deepEqual(await client.getCurrentUser(), user);
   });

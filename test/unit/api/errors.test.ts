@@ -28,18 +28,15 @@ describe('HubClient errors', () => {
   });
 
   it('turns a Problem body into an ApiError with every field', async () => {
-    agent
-      .get(ORIGIN)
-      .intercept({ path: '/api/v2/databases/acme/inventory', method: 'GET' })
-      .reply(404, {
-        type: 'https://docs.test/problems/not-found',
-        title: 'Not found',
-        status: 404,
-        detail: 'No database acme/inventory',
-        instance: '/api/v2/databases/acme/inventory',
-        code: 'NOT_FOUND',
-        request_id: 'req-42',
-      });
+    agent.get(ORIGIN).intercept({ path: '/api/v2/databases/acme/inventory', method: 'GET' }).reply(404, {
+      type: 'https://docs.test/problems/not-found',
+      title: 'Not found',
+      status: 404,
+      detail: 'No database acme/inventory',
+      instance: '/api/v2/databases/acme/inventory',
+      code: 'NOT_FOUND',
+      request_id: 'req-42',
+    });
     const err = await failure(client.getDatabase(db));
     assert.equal(err.status, 404);
     assert.equal(err.code, 'NOT_FOUND');
@@ -109,7 +106,10 @@ describe('HubClient errors', () => {
   });
 
   it('refuses a list answer whose data is not a list', async () => {
-    agent.get(ORIGIN).intercept({ path: '/api/v2/databases/acme/inventory/branches', method: 'GET' }).reply(200, { data: { name: 'main' } });
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/api/v2/databases/acme/inventory/branches', method: 'GET' })
+      .reply(200, { data: { name: 'main' } });
     const e1 = await failure(client.listBranches(db));
     assert.equal(e1.code, ClientErrorCodes.malformedResponse);
     agent.get(ORIGIN).intercept({ path: '/api/v2/databases/acme/inventory/forks', method: 'GET' }).reply(200, { data: 'none' });
@@ -156,12 +156,18 @@ describe('HubClient errors', () => {
     const e2 = await failure(small.getCurrentUser());
     assert.equal(e2.code, ClientErrorCodes.responseTooLarge);
     // Under the limit the same client works.
-    agent.get(ORIGIN).intercept({ path: '/api/v2/user', method: 'GET' }).reply(200, { data: { username: 'ok', email_addresses: [] } });
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/api/v2/user', method: 'GET' })
+      .reply(200, { data: { username: 'ok', email_addresses: [] } });
     assert.equal((await small.getCurrentUser()).username, 'ok');
   });
 
   it('a network failure is an ApiError with status 0 and NETWORK_ERROR', async () => {
-    agent.get(ORIGIN).intercept({ path: '/api/v2/user', method: 'GET' }).replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/api/v2/user', method: 'GET' })
+      .replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
     const err = await failure(client.getCurrentUser());
     assert.equal(err.status, 0);
     assert.equal(err.code, ClientErrorCodes.network);
@@ -171,7 +177,13 @@ describe('HubClient errors', () => {
     agent
       .get(ORIGIN)
       .intercept({ path: '/api/v2/user', method: 'GET' })
-      .reply(400, { title: `Bad header Bearer ${TOKEN}`, status: 400, code: 'VALIDATION_FAILED', detail: `token ${TOKEN} rejected`, request_id: 'r' });
+      .reply(400, {
+        title: `Bad header Bearer ${TOKEN}`,
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        detail: `token ${TOKEN} rejected`,
+        request_id: 'r',
+      });
     const err = await failure(client.getCurrentUser());
     assert.ok(!err.message.includes(TOKEN), err.message);
     assert.ok(!(err.detail ?? '').includes(TOKEN));

@@ -32,7 +32,15 @@ describe('waitForOperation', () => {
   }
 
   it('polls href until succeeded, reporting each state, with delays 1 s, 2 s, 4 s, 8 s, 10 s, 10 s', async () => {
-    states(op('queued'), op('running'), op('running'), op('running'), op('running'), op('running'), op('succeeded', { result: { pull_id: 12 } }));
+    states(
+      op('queued'),
+      op('running'),
+      op('running'),
+      op('running'),
+      op('running'),
+      op('running'),
+      op('succeeded', { result: { pull_id: 12 } }),
+    );
     const timing = new FakeTiming(() => 0.5);
     const client = new HubClient({ baseUrl: ORIGIN, dispatcher: agent, timing });
     const seen: string[] = [];
@@ -47,8 +55,14 @@ describe('waitForOperation', () => {
   it('jitters each delay by at most ±20%', () => {
     for (let attempt = 0; attempt < 8; attempt++) {
       const base = Math.min(1000 * 2 ** attempt, 10_000);
-      assert.equal(pollDelay(attempt, () => 0), base * 0.8);
-      assert.equal(pollDelay(attempt, () => 0.99999), Math.round(base * 1.2));
+      assert.equal(
+        pollDelay(attempt, () => 0),
+        base * 0.8,
+      );
+      assert.equal(
+        pollDelay(attempt, () => 0.99999),
+        Math.round(base * 1.2),
+      );
     }
   });
 

@@ -4,7 +4,16 @@
 // the local hub (loopback) straight to the server.
 import { strict as assert } from 'node:assert';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { ApiError, HubClient, NO_PROXY, ProxyDispatcher, isLoopback, matchesNoProxy, proxyFor, type ProxySettings } from '../../../src/api/index';
+import {
+  ApiError,
+  HubClient,
+  NO_PROXY,
+  ProxyDispatcher,
+  isLoopback,
+  matchesNoProxy,
+  proxyFor,
+  type ProxySettings,
+} from '../../../src/api/index';
 import { describeError } from '../../../src/core/errorMessages';
 import { readProxySettings } from '../../../src/platform/settings';
 import { readBody, sendJson, startLoopback, type Loopback } from '../../helpers/loopback';
@@ -66,7 +75,6 @@ describe('proxy routing (which requests go through the proxy)', () => {
     assert.equal(proxyFor('http://x.example/', split), 'http://plain-proxy:2');
     assert.equal(proxyFor('https://x.example/', NO_PROXY), undefined);
   });
-
 });
 
 describe('proxy settings (VS Code settings, then the environment)', () => {
@@ -74,7 +82,12 @@ describe('proxy settings (VS Code settings, then the environment)', () => {
 
   it('http.proxy applies to both schemes and wins over the environment; noProxy merges setting and NO_PROXY', () => {
     const p = readProxySettings(
-      config({ 'http.proxy': ' http://corp:3128 ', 'http.noProxy': ['git.corp'], 'http.proxyStrictSSL': false, 'http.proxyAuthorization': 'Basic abc' }),
+      config({
+        'http.proxy': ' http://corp:3128 ',
+        'http.noProxy': ['git.corp'],
+        'http.proxyStrictSSL': false,
+        'http.proxyAuthorization': 'Basic abc',
+      }),
       { HTTPS_PROXY: 'http://env:1', NO_PROXY: 'a.example, b.example' },
     );
     assert.deepEqual(p, {
@@ -88,7 +101,9 @@ describe('proxy settings (VS Code settings, then the environment)', () => {
 
   it('without http.proxy: HTTPS_PROXY for https (falling back to HTTP_PROXY), HTTP_PROXY for http, lower case first', () => {
     assert.deepEqual(
-      [readProxySettings(config({}), { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:1', HTTP_PROXY: 'http://plain:2' })].map((p) => [p.httpsProxy, p.httpProxy]),
+      [readProxySettings(config({}), { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:1', HTTP_PROXY: 'http://plain:2' })].map(
+        (p) => [p.httpsProxy, p.httpProxy],
+      ),
       [['http://lower:1', 'http://plain:2']],
     );
     const onlyHttp = readProxySettings(config({}), { HTTP_PROXY: 'http://plain:2' });
@@ -143,7 +158,10 @@ describe('API requests through a real proxy', function () {
     // test's self-signed certificate through.
     const me = await client(`https://${TEST_TLS_HOST}:${api.port}`, settings(proxy.url, { strictSSL: false })).getCurrentUser();
     assert.equal(me.username, 'alice');
-    assert.deepEqual(proxy.seen.map((r) => [r.kind, r.target]), [['connect', `${TEST_TLS_HOST}:${api.port}`]]);
+    assert.deepEqual(
+      proxy.seen.map((r) => [r.kind, r.target]),
+      [['connect', `${TEST_TLS_HOST}:${api.port}`]],
+    );
     assert.equal(proxy.seen[0]!.headers.authorization, undefined, 'the CONNECT request carries no Authorization');
     assert.ok(!proxy.tunnelledBytes().includes(TOKEN), 'the token crossed the proxy only inside TLS');
     assert.deepEqual(api.authorizations, [`Bearer ${TOKEN}`]);
@@ -152,10 +170,12 @@ describe('API requests through a real proxy', function () {
   it('https with http.proxyStrictSSL on: an untrusted certificate is refused, and the error names the proxy', async () => {
     const api = await httpsApi();
     proxy = await startProxy();
-    const err = await client(`https://${TEST_TLS_HOST}:${api.port}`, settings(proxy.url)).getCurrentUser().then(
-      () => assert.fail('a self-signed certificate must not be accepted'),
-      (e: unknown) => e,
-    );
+    const err = await client(`https://${TEST_TLS_HOST}:${api.port}`, settings(proxy.url))
+      .getCurrentUser()
+      .then(
+        () => assert.fail('a self-signed certificate must not be accepted'),
+        (e: unknown) => e,
+      );
     assert.ok(err instanceof ApiError);
     assert.equal(err.status, 0);
     assert.equal(err.proxy, proxy.url);
@@ -169,10 +189,12 @@ describe('API requests through a real proxy', function () {
     const base = `https://${TEST_TLS_HOST}:${api.port}`;
     const ok = await client(base, settings(proxy.url, { strictSSL: false, authorization: 'Basic dXNlcjpwdw==' })).getCurrentUser();
     assert.equal(ok.username, 'alice');
-    const refused = await client(base, settings(proxy.url, { strictSSL: false })).getCurrentUser().then(
-      () => assert.fail('the proxy answered 407'),
-      (e: unknown) => e as ApiError,
-    );
+    const refused = await client(base, settings(proxy.url, { strictSSL: false }))
+      .getCurrentUser()
+      .then(
+        () => assert.fail('the proxy answered 407'),
+        (e: unknown) => e as ApiError,
+      );
     assert.equal(refused.code, 'NETWORK_ERROR');
     assert.match(refused.message, /through the proxy http:\/\/127\.0\.0\.1:\d+/);
     assert.ok(!refused.message.includes('dXNlcjpwdw'), 'proxy credentials are not in the message');
@@ -184,9 +206,15 @@ describe('API requests through a real proxy', function () {
     const logger = new RecordingLogger();
     const me = await client('http://svc.example.test:8080', settings(proxy.url), logger).getCurrentUser();
     assert.equal(me.username, 'alice');
-    assert.deepEqual(proxy.seen.map((r) => [r.kind, r.method, r.target]), [['forward', 'GET', 'http://svc.example.test:8080/api/v2/user']]);
+    assert.deepEqual(
+      proxy.seen.map((r) => [r.kind, r.method, r.target]),
+      [['forward', 'GET', 'http://svc.example.test:8080/api/v2/user']],
+    );
     assert.equal(api.requests.length, 1);
-    assert.ok(logger.lines.some((l) => /warn.*svc\.example\.test:8080.*unencrypted/.test(l)), logger.lines.join('\n'));
+    assert.ok(
+      logger.lines.some((l) => /warn.*svc\.example\.test:8080.*unencrypted/.test(l)),
+      logger.lines.join('\n'),
+    );
     assert.ok(!logger.lines.some((l) => l.includes(TOKEN)));
   });
 
@@ -196,10 +224,12 @@ describe('API requests through a real proxy', function () {
       ['proxy.corp 3128', /is not a URL/],
       ['ftp://proxy.corp', /only http:\/\/ and https:\/\/ proxies/],
     ] as const) {
-      const err = await client('https://api.example.test', settings(proxyUrl)).getCurrentUser().then(
-        () => assert.fail('an unusable proxy cannot carry the request'),
-        (e: unknown) => e as ApiError,
-      );
+      const err = await client('https://api.example.test', settings(proxyUrl))
+        .getCurrentUser()
+        .then(
+          () => assert.fail('an unusable proxy cannot carry the request'),
+          (e: unknown) => e as ApiError,
+        );
       assert.equal(err.code, 'NETWORK_ERROR');
       assert.match(err.message, problem);
       assert.equal((await client(api.origin, settings(proxyUrl)).getCurrentUser()).username, 'alice', 'the local hub still answers');
@@ -237,7 +267,10 @@ describe('API requests through a real proxy', function () {
       });
     });
     closers.push(() => hub.close());
-    const ports: Record<string, number> = { 'api.example.test': Number(new URL(hub.origin).port), 'storage.example.test': Number(new URL(storage.origin).port) };
+    const ports: Record<string, number> = {
+      'api.example.test': Number(new URL(hub.origin).port),
+      'storage.example.test': Number(new URL(storage.origin).port),
+    };
     proxy = await startProxy({ route: (host) => ({ host: '127.0.0.1', port: ports[host]! }) });
     const result = await client('http://api.example.test:8080', settings(proxy.url)).uploadImport({
       db: { owner: 'acme', name: 'inv' },

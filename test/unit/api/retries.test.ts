@@ -8,7 +8,9 @@ const ok = { data: { owner: 'o', name: 'n', visibility: 'public', fork_network_c
 const problem = (status: number, code: string) => ({ title: code, status, code, request_id: 'r' });
 
 /** A server that answers the i-th request with script[i] (the last entry repeats). */
-async function scripted(script: Array<(res: import('node:http').ServerResponse, req: import('node:http').IncomingMessage) => void>): Promise<Loopback> {
+async function scripted(
+  script: Array<(res: import('node:http').ServerResponse, req: import('node:http').IncomingMessage) => void>,
+): Promise<Loopback> {
   let i = 0;
   return startLoopback((req, res) => {
     const step = script[Math.min(i++, script.length - 1)]!;
@@ -42,7 +44,10 @@ describe('retries', () => {
     server = await scripted([(res) => sendJson(res, 503, problem(503, 'SERVICE_UNAVAILABLE'))]);
     // The extremes of the jitter: random() = 0 is -20%, random() → 1 is +20%.
     const low = new FakeTiming(() => 0);
-    await assert.rejects(new HubClient({ baseUrl: server.origin, timing: low }).getDatabase(db), (e: unknown) => e instanceof ApiError && e.status === 503 && e.code === 'SERVICE_UNAVAILABLE');
+    await assert.rejects(
+      new HubClient({ baseUrl: server.origin, timing: low }).getDatabase(db),
+      (e: unknown) => e instanceof ApiError && e.status === 503 && e.code === 'SERVICE_UNAVAILABLE',
+    );
     assert.equal(server.requests.length, 4);
     assert.deepEqual(low.sleeps, [800, 1600, 3200]);
     const high = new FakeTiming(() => 0.99999);
@@ -51,9 +56,15 @@ describe('retries', () => {
   });
 
   it('never retries a POST (not safe to repeat)', async () => {
-    server = await scripted([(res) => sendJson(res, 503, problem(503, 'SERVICE_UNAVAILABLE'), { 'retry-after': '1' }), (res) => sendJson(res, 201, ok)]);
+    server = await scripted([
+      (res) => sendJson(res, 503, problem(503, 'SERVICE_UNAVAILABLE'), { 'retry-after': '1' }),
+      (res) => sendJson(res, 201, ok),
+    ]);
     const client = new HubClient({ baseUrl: server.origin, timing: new FakeTiming() });
-    await assert.rejects(client.createDatabase({ owner: 'o', name: 'n', visibility: 'public' }), (e: unknown) => e instanceof ApiError && e.status === 503);
+    await assert.rejects(
+      client.createDatabase({ owner: 'o', name: 'n', visibility: 'public' }),
+      (e: unknown) => e instanceof ApiError && e.status === 503,
+    );
     assert.equal(server.requests.length, 1);
   });
 
@@ -77,7 +88,10 @@ describe('retries', () => {
     server = await scripted([(res) => sendJson(res, 429, problem(429, 'RATE_LIMITED'), { 'retry-after': '3600' })]);
     const timing = new FakeTiming();
     const client = new HubClient({ baseUrl: server.origin, timing });
-    await assert.rejects(client.getDatabase(db), (e: unknown) => e instanceof ApiError && e.code === 'RATE_LIMITED' && e.retryAfterMs === 3_600_000);
+    await assert.rejects(
+      client.getDatabase(db),
+      (e: unknown) => e instanceof ApiError && e.code === 'RATE_LIMITED' && e.retryAfterMs === 3_600_000,
+    );
     assert.equal(server.requests.length, 1);
     assert.deepEqual(timing.sleeps, []);
   });

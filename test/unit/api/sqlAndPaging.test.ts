@@ -69,9 +69,22 @@ describe('runSql', () => {
   });
 
   it('keeps NULL cells as null and every other cell as the string sent', async () => {
-    answer('GET', { columns: [{ name: 'a', type: 'bigint' }, { name: 'b', type: 'blob' }], rows: [['12345678901234567890', '<binary>'], [null, null]], status: 'success' });
+    answer('GET', {
+      columns: [
+        { name: 'a', type: 'bigint' },
+        { name: 'b', type: 'blob' },
+      ],
+      rows: [
+        ['12345678901234567890', '<binary>'],
+        [null, null],
+      ],
+      status: 'success',
+    });
     const r = await client.runSql(db, { ref: 'main', q: 'SELECT a, b FROM t' });
-    assert.deepEqual(r.rows, [['12345678901234567890', '<binary>'], [null, null]]);
+    assert.deepEqual(r.rows, [
+      ['12345678901234567890', '<binary>'],
+      [null, null],
+    ]);
   });
 });
 
@@ -93,8 +106,12 @@ describe('pagination', () => {
       paths.push(opts.path);
       return { statusCode: 200, data: JSON.stringify(meta ? { data, meta } : { data }) };
     };
-    pool.intercept({ path: '/api/v2/databases/acme/inventory/branches', method: 'GET' }).reply(reply([b('a'), b('b')], { next_page_token: 'c2Vjb25k/+=' }));
-    pool.intercept({ path: '/api/v2/databases/acme/inventory/branches?page_token=c2Vjb25k%2F%2B%3D', method: 'GET' }).reply(reply([b('c')], { next_page_token: 'third' }));
+    pool
+      .intercept({ path: '/api/v2/databases/acme/inventory/branches', method: 'GET' })
+      .reply(reply([b('a'), b('b')], { next_page_token: 'c2Vjb25k/+=' }));
+    pool
+      .intercept({ path: '/api/v2/databases/acme/inventory/branches?page_token=c2Vjb25k%2F%2B%3D', method: 'GET' })
+      .reply(reply([b('c')], { next_page_token: 'third' }));
     pool.intercept({ path: '/api/v2/databases/acme/inventory/branches?page_token=third', method: 'GET' }).reply(reply([b('d')]));
     const client = new HubClient({ baseUrl: ORIGIN, dispatcher: agent });
     const names: string[] = [];
@@ -110,7 +127,10 @@ describe('pagination', () => {
       .reply(200, { data: [{ name: 'v1', commit_sha: 'c' }], meta: { next_page_token: '' } });
     const client = new HubClient({ baseUrl: ORIGIN, dispatcher: agent });
     const all = await collectAll((pageToken) => client.listTags(db, { pageToken }));
-    assert.deepEqual(all.map((t) => t.name), ['v1']);
+    assert.deepEqual(
+      all.map((t) => t.name),
+      ['v1'],
+    );
   });
 
   it('stops with an error when the server hands back a token it already gave', async () => {

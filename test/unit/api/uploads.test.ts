@@ -66,7 +66,9 @@ async function setup(opts: { sessionHeaders?: Record<string, string[]>; behave?:
         part_number: i + 1,
         url: `${storage.origin}/bucket/part-${i + 1}?X-Amz-Signature=sig${i}&X-Amz-Credential=cred`,
       }));
-      return sendJson(res, 201, { data: { token: 'upl-token', contents_key: 'uploads/k1', parts, http_method: 'PUT', headers: opts.sessionHeaders ?? {} } });
+      return sendJson(res, 201, {
+        data: { token: 'upl-token', contents_key: 'uploads/k1', parts, http_method: 'PUT', headers: opts.sessionHeaders ?? {} },
+      });
     }
     sendJson(res, 404, { title: 'nf', status: 404, code: 'NOT_FOUND', request_id: 'r' });
   });
@@ -108,7 +110,10 @@ describe('uploadImport', () => {
 
   it('file_parts_md5 matches a fixed vector computed with openssl', () => {
     // printf 'hello' | openssl md5 -binary | base64, likewise ' worl' and 'd', then the same over the joined strings.
-    assert.equal(filePartsMd5(['XUFAKrxLKna5cZ2REBfFkg==', 'uBoC2TPaqCTJsG3jc7d9cA==', 'gnfgkQ11AZW0SHl2FuCRrQ==']), '9Rvzc05x09kB6r8JJTN7+Q==');
+    assert.equal(
+      filePartsMd5(['XUFAKrxLKna5cZ2REBfFkg==', 'uBoC2TPaqCTJsG3jc7d9cA==', 'gnfgkQ11AZW0SHl2FuCRrQ==']),
+      '9Rvzc05x09kB6r8JJTN7+Q==',
+    );
   });
 
   it('uploads bytes in parts: right sizes, ETags collected, MD5 as the service computes it, progress in bytes', async () => {
@@ -118,9 +123,15 @@ describe('uploadImport', () => {
     const progress: UploadProgress[] = [];
     const r = await client.uploadImport({ db, file: bytes, fileType: 'csv', partSize: 1000, onProgress: (p) => progress.push(p) });
     assert.deepEqual(env.sessions, [{ content_length: 2500, num_parts: 3, file_type: 'csv' }]);
-    assert.deepEqual([...env.stored.values()].sort((a, b) => a.partNumber - b.partNumber).map((p) => p.bytes), [1000, 1000, 500]);
+    assert.deepEqual(
+      [...env.stored.values()].sort((a, b) => a.partNumber - b.partNumber).map((p) => p.bytes),
+      [1000, 1000, 500],
+    );
     const hexes = [1, 2, 3].map((n) => env!.stored.get(n)!.md5Hex);
-    assert.deepEqual(r.completed_parts, hexes.map((h, i) => ({ part_number: i + 1, etag: `"${h}"` })));
+    assert.deepEqual(
+      r.completed_parts,
+      hexes.map((h, i) => ({ part_number: i + 1, etag: `"${h}"` })),
+    );
     assert.equal(r.file_parts_md5, independentFilePartsMd5(hexes));
     assert.equal(r.token, 'upl-token');
     assert.equal(r.contents_key, 'uploads/k1');
@@ -263,19 +274,24 @@ describe('uploadImport', () => {
       env = await setup({
         behave: (n, _a, _req, res) => {
           if (n !== 1) return false;
-          res.writeHead(status, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
+          res
+            .writeHead(status, { 'content-type': 'application/xml' })
+            .end('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
           return true;
         },
         delayMs: 30,
       });
       const client = new HubClient({ baseUrl: env.hub.origin, timing: new FakeTiming() });
-      await assert.rejects(client.uploadImport({ db, file: Buffer.alloc(40 * 1024, 1), fileType: 'csv', partSize: 1024, concurrency: 2 }), (e: unknown) => {
-        assert.ok(e instanceof UploadError);
-        assert.equal(e.reason, 'expired');
-        assert.equal(e.status, status);
-        assert.match(e.message, /expired.*start the import again/);
-        return true;
-      });
+      await assert.rejects(
+        client.uploadImport({ db, file: Buffer.alloc(40 * 1024, 1), fileType: 'csv', partSize: 1024, concurrency: 2 }),
+        (e: unknown) => {
+          assert.ok(e instanceof UploadError);
+          assert.equal(e.reason, 'expired');
+          assert.equal(e.status, status);
+          assert.match(e.message, /expired.*start the import again/);
+          return true;
+        },
+      );
       assert.equal(env.attempts.get(1), 1);
       assert.ok(env.stored.size < 10, `other workers stopped early, stored ${env.stored.size}`);
       await env.close();
@@ -295,7 +311,10 @@ describe('uploadImport', () => {
         },
       });
       const client = new HubClient({ baseUrl: env.hub.origin, token: TOKEN, timing: new FakeTiming() });
-      await assert.rejects(client.uploadImport({ db, file: Buffer.alloc(10), fileType: 'csv' }), (e: unknown) => e instanceof UploadError && /redirect/.test(e.message));
+      await assert.rejects(
+        client.uploadImport({ db, file: Buffer.alloc(10), fileType: 'csv' }),
+        (e: unknown) => e instanceof UploadError && /redirect/.test(e.message),
+      );
       assert.equal(elsewhere.requests.length, 0);
     } finally {
       await elsewhere.close();
@@ -348,7 +367,11 @@ describe('uploadImport', () => {
       });
       await assert.rejects(p, (e: unknown) => (e as Error).name === 'AbortError');
       assert.ok(ac.signal.aborted);
-      assert.deepEqual(sent.filter((s) => s.afterAbort), [], 'no part is sent after the abort');
+      assert.deepEqual(
+        sent.filter((s) => s.afterAbort),
+        [],
+        'no part is sent after the abort',
+      );
       // Two parts done, and at most the other three workers' parts under way when it came.
       assert.ok(sent.length >= 2 && sent.length <= 5, `${sent.length} parts sent`);
       assert.ok(env.storage.requests.length <= sent.length, 'storage got nothing the client did not send');
@@ -360,9 +383,15 @@ describe('uploadImport', () => {
   it('refuses an empty file and a session whose parts do not match, with nothing half-sent', async () => {
     env = await setup();
     const client = new HubClient({ baseUrl: env.hub.origin });
-    await assert.rejects(client.uploadImport({ db, file: Buffer.alloc(0), fileType: 'csv' }), (e: unknown) => e instanceof UploadError && e.reason === 'invalid');
+    await assert.rejects(
+      client.uploadImport({ db, file: Buffer.alloc(0), fileType: 'csv' }),
+      (e: unknown) => e instanceof UploadError && e.reason === 'invalid',
+    );
     assert.equal(env.hub.requests.length, 0);
-    await assert.rejects(client.uploadImport({ db, file: join(dir, 'missing.csv'), fileType: 'csv' }), (e: unknown) => e instanceof UploadError && /Cannot read/.test(e.message));
+    await assert.rejects(
+      client.uploadImport({ db, file: join(dir, 'missing.csv'), fileType: 'csv' }),
+      (e: unknown) => e instanceof UploadError && /Cannot read/.test(e.message),
+    );
     await assert.rejects(client.uploadImport({ db, file: Buffer.alloc(10), fileType: 'csv', partSize: 0 }), RangeError);
     await assert.rejects(
       client.uploadImport({ db, file: Buffer.alloc(3 * 1024 * 1024), fileType: 'csv', maxFileBytes: 2 * 1024 * 1024 }),
@@ -370,11 +399,16 @@ describe('uploadImport', () => {
     );
     assert.equal(env.hub.requests.length, 0);
     const bad = await startLoopback((_req, res) =>
-      sendJson(res, 201, { data: { token: 't', contents_key: 'k', parts: [{ part_number: 1, url: 'https://s.test/1' }], http_method: 'PUT', headers: {} } }),
+      sendJson(res, 201, {
+        data: { token: 't', contents_key: 'k', parts: [{ part_number: 1, url: 'https://s.test/1' }], http_method: 'PUT', headers: {} },
+      }),
     );
     try {
       const c2 = new HubClient({ baseUrl: bad.origin });
-      await assert.rejects(c2.uploadImport({ db, file: Buffer.alloc(10), fileType: 'csv', partSize: 4 }), /1 part URLs for a file of 3 parts/);
+      await assert.rejects(
+        c2.uploadImport({ db, file: Buffer.alloc(10), fileType: 'csv', partSize: 4 }),
+        /1 part URLs for a file of 3 parts/,
+      );
     } finally {
       await bad.close();
     }

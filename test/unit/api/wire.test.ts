@@ -11,7 +11,12 @@ describe('HubClient on the wire (loopback server)', () => {
   beforeEach(async () => {
     hub = await startLoopback((req, res) => {
       if (req.url?.includes('/operations/')) {
-        sendJson(res, 200, { data: { id: 'x', type: 'merge', status: 'succeeded', created_at: 'x', cancelable: false } }, { 'x-request-id': 'rid-1' });
+        sendJson(
+          res,
+          200,
+          { data: { id: 'x', type: 'merge', status: 'succeeded', created_at: 'x', cancelable: false } },
+          { 'x-request-id': 'rid-1' },
+        );
       } else if (req.url?.includes('/branches')) {
         sendJson(res, 200, { data: [{ name: 'main', head_commit_sha: 'h' }] }, { 'x-request-id': 'rid-1' });
       } else {
@@ -89,7 +94,10 @@ describe('HubClient on the wire (loopback server)', () => {
         (err: unknown) => err instanceof RefusedUrlError && !err.message.includes(TOKEN),
       );
       // Same host name, different port or scheme: also another origin.
-      await assert.rejects(client.waitForOperation({ id: 'x', href: hub.origin.replace('http:', 'https:') + '/api/v2/operations/x' }), RefusedUrlError);
+      await assert.rejects(
+        client.waitForOperation({ id: 'x', href: hub.origin.replace('http:', 'https:') + '/api/v2/operations/x' }),
+        RefusedUrlError,
+      );
       await assert.rejects(client.waitForOperation({ id: 'x', href: 'javascript:alert(1)' }), RefusedUrlError);
       assert.equal(other.requests.length, 0);
       assert.equal(hub.requests.length, 0);
@@ -121,7 +129,10 @@ describe('HubClient on the wire (loopback server)', () => {
     try {
       const client = new HubClient({ baseUrl: silent.origin, timeoutMs: 150, maxRetries: 0 });
       const t0 = Date.now();
-      await assert.rejects(client.getCurrentUser(), (e: unknown) => (e as { code?: string }).code === 'TIMEOUT' && (e as { status?: number }).status === 0);
+      await assert.rejects(
+        client.getCurrentUser(),
+        (e: unknown) => (e as { code?: string }).code === 'TIMEOUT' && (e as { status?: number }).status === 0,
+      );
       assert.ok(Date.now() - t0 < 3000);
       const ac = new AbortController();
       const p = new HubClient({ baseUrl: silent.origin }).getCurrentUser({ signal: ac.signal });

@@ -69,7 +69,13 @@ describe('AccountStore', () => {
 
   it('concurrent sign-ins do not lose each other', async () => {
     await Promise.all(['a', 'b', 'c', 'd'].map((u) => store.add({ hostId: 'h', username: u, kind: 'token' }, `t-${u}`)));
-    assert.deepEqual(store.accounts().map((a) => a.username).sort(), ['a', 'b', 'c', 'd']);
+    assert.deepEqual(
+      store
+        .accounts()
+        .map((a) => a.username)
+        .sort(),
+      ['a', 'b', 'c', 'd'],
+    );
   });
 
   it('tells listeners about every change', async () => {

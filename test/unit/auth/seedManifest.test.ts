@@ -14,16 +14,25 @@ describe('local hub seed manifest', () => {
       join(dir, 'seed.json'),
       JSON.stringify({
         version: 1,
-        users: [{ username: 'alice', email: 'a@x', password: 'p' }, { username: 'bob', email: 'b@x', password: 'p' }],
+        users: [
+          { username: 'alice', email: 'a@x', password: 'p' },
+          { username: 'bob', email: 'b@x', password: 'p' },
+        ],
         orgs: [],
-        databases: [{ owner: 'alice', name: 'prices', visibility: 'public' }, { owner: 'acme', name: 'payroll', visibility: 'private', parent: 'x/y' }],
+        databases: [
+          { owner: 'alice', name: 'prices', visibility: 'public' },
+          { owner: 'acme', name: 'payroll', visibility: 'private', parent: 'x/y' },
+        ],
         primary: { owner: 'alice', name: 'prices' },
         oauth_client_id: 'versioned-db-vscode',
       }),
     );
     assert.deepEqual(await readSeedManifest(dir), {
       users: ['alice', 'bob'],
-      databases: [{ owner: 'alice', name: 'prices' }, { owner: 'acme', name: 'payroll' }],
+      databases: [
+        { owner: 'alice', name: 'prices' },
+        { owner: 'acme', name: 'payroll' },
+      ],
     });
   });
 

@@ -53,7 +53,15 @@ describe('sign-in flow', () => {
 
   it('stores nothing when the host refuses the token, and reports it with the host', async () => {
     const refuse = async (): Promise<User> => {
-      throw new ApiError({ status: 401, code: 'UNAUTHENTICATED', title: 'Unauthorized', method: 'GET', path: '/api/v2/user', isProblem: true, requestId: 'r1' });
+      throw new ApiError({
+        status: 401,
+        code: 'UNAUTHENTICATED',
+        title: 'Unauthorized',
+        method: 'GET',
+        path: '/api/v2/user',
+        isProblem: true,
+        requestId: 'r1',
+      });
     };
     const s = setup([pick('Personal access token'), input('bad')], refuse);
     const account = await signIn(s.deps, 'https://a.example');
@@ -85,7 +93,10 @@ describe('sign-in flow', () => {
   });
 
   it('cancelling at any prompt stores nothing and shows no error', async () => {
-    for (const steps of [[pick('A'), dismiss('pick')], [pick('A'), pick('Personal access token'), input(undefined)]]) {
+    for (const steps of [
+      [pick('A'), dismiss('pick')],
+      [pick('A'), pick('Personal access token'), input(undefined)],
+    ]) {
       const s = setup(steps, alice);
       assert.equal(await signIn(s.deps), undefined);
       assert.equal(s.secrets.map.size, 0);

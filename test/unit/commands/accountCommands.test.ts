@@ -34,7 +34,17 @@ function accountKit(steps: Parameters<typeof kit>[0], start?: () => Promise<Loca
     accountStore: store,
     localHub: {
       start: async () => {
-        const s = await (start ?? (async () => ({ url: 'http://127.0.0.1:5555', dataDir: '/d', userName: 'alice', token: 'tok', seeded: true, sampleDatabases: [DB, { owner: 'acme', name: 'warehouse' }] })))();
+        const s = await (
+          start ??
+          (async () => ({
+            url: 'http://127.0.0.1:5555',
+            dataDir: '/d',
+            userName: 'alice',
+            token: 'tok',
+            seeded: true,
+            sampleDatabases: [DB, { owner: 'acme', name: 'warehouse' }],
+          }))
+        )();
         running = true;
         return s;
       },
@@ -63,7 +73,14 @@ describe('account commands', () => {
   });
 
   it('does not re-add samples the user removed from an existing folder', async () => {
-    const k = accountKit([], async () => ({ url: 'http://127.0.0.1:1', dataDir: '/d', userName: 'alice', token: 't', seeded: false, sampleDatabases: [DB] }));
+    const k = accountKit([], async () => ({
+      url: 'http://127.0.0.1:1',
+      dataDir: '/d',
+      userName: 'alice',
+      token: 't',
+      seeded: false,
+      sampleDatabases: [DB],
+    }));
     await k.databases.add('local-hub', { owner: 'bob', name: 'mine' });
     await startLocalHub(k.deps);
     assert.deepEqual(k.databases.list('local-hub'), [{ owner: 'bob', name: 'mine' }]);
@@ -136,12 +153,10 @@ describe('account commands', () => {
       const seen: { label: string; description?: string }[] = [];
       const k = await twoOnHub([recordPick('carol', seen, [])]);
       await switchAccount(k.deps);
-      assert.deepEqual(seen.map((i) => `${i.label} | ${i.description ?? ''}`), [
-        'alice | Hub',
-        '$(check) bob | Hub · active',
-        '$(check) carol | Other · active',
-        '$(add) Sign in with another account… | ',
-      ]);
+      assert.deepEqual(
+        seen.map((i) => `${i.label} | ${i.description ?? ''}`),
+        ['alice | Hub', '$(check) bob | Hub · active', '$(check) carol | Other · active', '$(add) Sign in with another account… | '],
+      );
       assert.deepEqual(k.ui.infos, ['Other already uses carol.']);
       assert.equal(await k.store.activeToken(HOST.id), 'tok-bob');
     });

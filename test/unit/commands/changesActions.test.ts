@@ -29,7 +29,9 @@ describe('Changes commands', () => {
       });
       const commit = '0123456789abcdefghijklmnopqrstuv';
       assert.deepEqual(parseChangesRequest({ kind: 'commit', target, commit }), { request: { kind: 'commit', target, commit } });
-      assert.deepEqual(parseChangesRequest({ kind: 'pull', target: { ...target, pullNumber: 4 } }), { request: { kind: 'pull', target: { ...target, pullNumber: 4 } } });
+      assert.deepEqual(parseChangesRequest({ kind: 'pull', target: { ...target, pullNumber: 4 } }), {
+        request: { kind: 'pull', target: { ...target, pullNumber: 4 } },
+      });
     });
 
     it('says what is wrong with a bad one', () => {

@@ -29,15 +29,14 @@ export interface Kit {
 export function kit(steps: Step[], opts: { account?: Account | null; hosts?: HostInfo[] } = {}): Kit {
   const ui = new ScriptedUi(steps);
   const calls: Kit['calls'] = [];
-  const branches: Branch[] = [
-    aBranch({ name: 'main', head_commit_sha: HASH_MAIN }),
-    aBranch({ name: 'dev', head_commit_sha: HASH_DEV }),
-  ];
+  const branches: Branch[] = [aBranch({ name: 'main', head_commit_sha: HASH_MAIN }), aBranch({ name: 'dev', head_commit_sha: HASH_DEV })];
   const tags: Tag[] = [aTag({ name: 'v1', commit_sha: HASH_TAG, message: 'one' })];
-  const record = (method: string, impl: (...a: unknown[]) => unknown) => async (...args: unknown[]) => {
-    calls.push({ method, args });
-    return impl(...args);
-  };
+  const record =
+    (method: string, impl: (...a: unknown[]) => unknown) =>
+    async (...args: unknown[]) => {
+      calls.push({ method, args });
+      return impl(...args);
+    };
   const client: Kit['client'] = {
     getDatabase: record('getDatabase', (db) => aDatabase({ ...(db as DatabaseRef) })),
     createDatabase: record('createDatabase', (body) => ({ ...(body as object), fork_network_count: 0, star_count: 0, size_bytes: 0 })),
@@ -49,16 +48,24 @@ export function kit(steps: Step[], opts: { account?: Account | null; hosts?: Hos
       return aTag({ name: b.name, commit_sha: HASH_MAIN, ...(b.message ? { message: b.message } : {}) });
     }),
     createRelease: record('createRelease', (_db, body) => aRelease(body as Partial<Release>)),
-    createFork: record('createFork', () => ({ id: 'owners/bob/repos/prices/jobs/1', href: 'https://h.example/api/v2/operations/owners%2Fbob%2Frepos%2Fprices%2Fjobs%2F1' })),
+    createFork: record('createFork', () => ({
+      id: 'owners/bob/repos/prices/jobs/1',
+      href: 'https://h.example/api/v2/operations/owners%2Fbob%2Frepos%2Fprices%2Fjobs%2F1',
+    })),
     waitForOperation: record('waitForOperation', () =>
-      anOperation({ id: 'owners/bob/repos/prices/jobs/1', type: 'fork', status: 'succeeded', result: { database: { owner: 'bob', name: 'prices' } } }),
+      anOperation({
+        id: 'owners/bob/repos/prices/jobs/1',
+        type: 'fork',
+        status: 'succeeded',
+        result: { database: { owner: 'bob', name: 'prices' } },
+      }),
     ),
   };
   const databases = new DatabaseListStore(new MemoryState());
   const refreshed: string[] = [];
   const failures: OperationError[] = [];
   const account: Account | undefined =
-    opts.account === null ? undefined : opts.account ?? { id: 'x', hostId: HOST.id, username: 'bob', kind: 'token', signedInAt: 'x' };
+    opts.account === null ? undefined : (opts.account ?? { id: 'x', hostId: HOST.id, username: 'bob', kind: 'token', signedInAt: 'x' });
   const hosts = opts.hosts ?? [HOST];
   const deps: CommandDeps = {
     ui,

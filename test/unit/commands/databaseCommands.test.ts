@@ -1,6 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { ApiError } from '../../../src/api/index';
-import { addDatabase, copyDatabaseName, createDatabase, forkDatabase, openOnWeb, removeDatabase } from '../../../src/commands/databaseCommands';
+import {
+  addDatabase,
+  copyDatabaseName,
+  createDatabase,
+  forkDatabase,
+  openOnWeb,
+  removeDatabase,
+} from '../../../src/commands/databaseCommands';
 import type { DatabaseNode, ForkNode } from '../../../src/tree/treeNodes';
 import { DB, HOST, callsOf, kit } from './commandTestKit';
 import { clickInfo, dismiss, input, pick } from '../../helpers/scriptedUi';
@@ -35,7 +42,14 @@ describe('database commands', () => {
   it('add: a database the server does not show (404) is not kept, and the error is reported', async () => {
     const k = kit([input('alice/nope')]);
     k.client.getDatabase = async () => {
-      throw new ApiError({ status: 404, code: 'NOT_FOUND', title: 'Not found', method: 'GET', path: '/api/v2/databases/alice/nope', isProblem: true });
+      throw new ApiError({
+        status: 404,
+        code: 'NOT_FOUND',
+        title: 'Not found',
+        method: 'GET',
+        path: '/api/v2/databases/alice/nope',
+        isProblem: true,
+      });
     };
     assert.equal(await addDatabase(k.deps), undefined);
     assert.deepEqual(k.databases.list(HOST.id), []);
@@ -55,7 +69,13 @@ describe('database commands', () => {
 
   it('add from a fork node needs no typing', async () => {
     const k = kit([]);
-    const fork: ForkNode = { kind: 'fork', hostId: HOST.id, db: DB, fork: { owner: 'bob', name: 'prices' }, parent: { kind: 'category', hostId: HOST.id, db: DB, category: 'forks' } };
+    const fork: ForkNode = {
+      kind: 'fork',
+      hostId: HOST.id,
+      db: DB,
+      fork: { owner: 'bob', name: 'prices' },
+      parent: { kind: 'category', hostId: HOST.id, db: DB, category: 'forks' },
+    };
     await addDatabase(k.deps, fork);
     assert.deepEqual(k.databases.list(HOST.id), [{ owner: 'bob', name: 'prices' }]);
   });
@@ -79,7 +99,12 @@ describe('database commands', () => {
   it('create: under an organization, with a description', async () => {
     const k = kit([pick('An organization…'), input('acme'), input('stock'), pick('Public'), input('Stock levels')]);
     await createDatabase(k.deps, HOST.id);
-    assert.deepEqual(callsOf(k, 'createDatabase')[0]![0], { owner: 'acme', name: 'stock', visibility: 'public', description: 'Stock levels' });
+    assert.deepEqual(callsOf(k, 'createDatabase')[0]![0], {
+      owner: 'acme',
+      name: 'stock',
+      visibility: 'public',
+      description: 'Stock levels',
+    });
   });
 
   it('create: dismissing the visibility pick creates nothing (no default visibility)', async () => {
@@ -106,7 +131,8 @@ describe('database commands', () => {
 
   it('fork: a failed operation shows its error and adds nothing', async () => {
     const k = kit([]);
-    k.client.waitForOperation = async () => anOperation({ type: 'fork', status: 'failed', error: { status: 422, code: 'UNPROCESSABLE', title: 'Duplicate fork' } });
+    k.client.waitForOperation = async () =>
+      anOperation({ type: 'fork', status: 'failed', error: { status: 422, code: 'UNPROCESSABLE', title: 'Duplicate fork' } });
     assert.equal(await forkDatabase(k.deps, dbNode), undefined);
     assert.equal(k.failures[0]?.title, 'Duplicate fork');
     assert.deepEqual(k.databases.list(HOST.id), []);

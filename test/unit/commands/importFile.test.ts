@@ -27,11 +27,17 @@ class FakeHub implements ImportApi {
   failWith: Operation['error'] | undefined;
   expireUploads = 0;
   async listBranches() {
-    return { items: [aBranch({ name: 'dev', head_commit_sha: 'd'.repeat(32) }), aBranch({ name: 'main', head_commit_sha: 'm'.repeat(32) })] };
+    return {
+      items: [aBranch({ name: 'dev', head_commit_sha: 'd'.repeat(32) }), aBranch({ name: 'main', head_commit_sha: 'm'.repeat(32) })],
+    };
   }
   async runSql(_db: DatabaseRef, q: { ref: string; q: string }): Promise<QueryResult> {
     if (q.q === 'SHOW TABLES') {
-      return { columns: [{ name: 'Tables_in_inventory', type: 'text' }], rows: Object.keys(this.tables).map((t) => [t]), status: 'success' };
+      return {
+        columns: [{ name: 'Tables_in_inventory', type: 'text' }],
+        rows: Object.keys(this.tables).map((t) => [t]),
+        status: 'success',
+      };
     }
     const m = /^DESCRIBE `(.+)`$/.exec(q.q);
     assert.ok(m, `unexpected SQL ${q.q}`);
@@ -46,13 +52,23 @@ class FakeHub implements ImportApi {
     this.uploads++;
     if (this.expireUploads > 0) {
       this.expireUploads--;
-      throw new UploadError('expired', 'The upload expired or was refused by storage; start the import again.', { partNumber: 1, status: 403 });
+      throw new UploadError('expired', 'The upload expired or was refused by storage; start the import again.', {
+        partNumber: 1,
+        status: 403,
+      });
     }
     o.onProgress?.({ bytesSent: 0, totalBytes: 30, partsDone: 0, totalParts: 1 });
     o.onProgress?.({ bytesSent: 30, totalBytes: 30, partsDone: 1, totalParts: 1 });
     const { statSync } = await import('node:fs');
     const size = statSync(o.file as string).size;
-    return { token: 'tok', contents_key: 'key', completed_parts: [{ part_number: 1, etag: '"e"' }], file_parts_md5: 'md5', file_size: size, file_type: o.fileType };
+    return {
+      token: 'tok',
+      contents_key: 'key',
+      completed_parts: [{ part_number: 1, etag: '"e"' }],
+      file_parts_md5: 'md5',
+      file_size: size,
+      file_type: o.fileType,
+    };
   }
   async createImport(_db: DatabaseRef, body: CreateImportBody) {
     this.created.push(body);
@@ -89,8 +105,16 @@ describe('importFile flow', () => {
         labelOf: () => 'Local hub',
         clientFor: () => hub,
       },
-      accounts: { activeAccount: () => ({ id: 'local#alice', hostId: 'local', username: 'alice', kind: 'token', signedInAt: '' }) as never },
-      databases: { list: () => [db], hostIds: () => ['local'], add: async () => undefined, remove: async () => undefined, has: () => true } as never,
+      accounts: {
+        activeAccount: () => ({ id: 'local#alice', hostId: 'local', username: 'alice', kind: 'token', signedInAt: '' }) as never,
+      },
+      databases: {
+        list: () => [db],
+        hostIds: () => ['local'],
+        add: async () => undefined,
+        remove: async () => undefined,
+        has: () => true,
+      } as never,
       tree: { refreshDatabase: (_h: string, _d: DatabaseRef, c?: readonly string[]) => void refreshed.push([...(c ?? [])]) } as never,
       operations: {
         run: (o) => runOperation({ start: o.start, waiter: o.client, signal: new AbortController().signal }),
@@ -244,7 +268,12 @@ describe('importFile flow', () => {
   });
 
   it('ends with the OperationError message when the import fails', async () => {
-    hub.failWith = { status: 400, code: 'VALIDATION_FAILED', title: 'Bad row', detail: 'CSV row 2 (line 3), column "age": "x" is not an int' };
+    hub.failWith = {
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      title: 'Bad row',
+      detail: 'CSV row 2 (line 3), column "age": "x" is not an int',
+    };
     const file = join(dir, 'people.csv');
     writeFileSync(file, 'id,first_name,age\n1,a,2\n');
     const ui = titleScriptedUi({

@@ -1,6 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { runOperation, type OperationWaiter } from '../../../src/commands/operationsRunner';
-import { copyIdsLabel, operationErrorMessage, operationIdsText, operationProgressMessage, stoppedWaitingMessage } from '../../../src/commands/operationsText';
+import {
+  copyIdsLabel,
+  operationErrorMessage,
+  operationIdsText,
+  operationProgressMessage,
+  stoppedWaitingMessage,
+} from '../../../src/commands/operationsText';
 import { OperationFailedError } from '../../../src/api/errors';
 import { HubClient } from '../../../src/api/index';
 import { sendJson, startLoopback } from '../../helpers/loopback';
@@ -165,7 +171,11 @@ describe('a failed operation carries the request id of the poll that reported it
       );
       assert.equal(err.name, 'OperationFailedError');
       assert.equal(err.requestId, undefined);
-      const outcome = await runOperation({ start: { id: ref.id, href: `${server.origin}/api/v2/operations/x` }, waiter: client, signal: new AbortController().signal });
+      const outcome = await runOperation({
+        start: { id: ref.id, href: `${server.origin}/api/v2/operations/x` },
+        waiter: client,
+        signal: new AbortController().signal,
+      });
       assert.ok(outcome.kind === 'failed' && outcome.requestId === undefined);
       assert.equal(copyIdsLabel({}), 'Copy operation id');
       assert.equal(operationIdsText({ operationId: ref.id }), 'operation owners/alice/repos/db/jobs/1');

@@ -205,7 +205,10 @@ describe('pull request commands', () => {
     ui.answer('Old title', 'New description');
     const updated = await editPullCommand(env, node(1));
     assert.equal(updated?.description, 'New description');
-    assert.deepEqual(server.calls.filter((c) => c.startsWith('updatePull')), ['updatePull #1 {"description":"New description"}']);
+    assert.deepEqual(
+      server.calls.filter((c) => c.startsWith('updatePull')),
+      ['updatePull #1 {"description":"New description"}'],
+    );
     assert.equal(changed.length, 1);
   });
 
@@ -231,7 +234,10 @@ describe('pull request commands', () => {
     server.pulls = [pull(1, 'open')];
     assert.equal((await commentOnPullCommand(env, node(1), 'LGTM'))?.body, 'LGTM');
     assert.equal(await commentOnPullCommand(env, node(1), '   '), undefined);
-    assert.deepEqual(server.comments.map((c) => c.body), ['LGTM']);
+    assert.deepEqual(
+      server.comments.map((c) => c.body),
+      ['LGTM'],
+    );
     assert.match(ui.infos[0]!, /empty comment/);
   });
 
@@ -250,10 +256,23 @@ describe('pull request commands', () => {
   it('the confirmation says what the preview found: rows per table and conflicts; a failed preview says it is unknown', async () => {
     const { server, ui, env } = setup();
     server.pulls = [pull(2, 'open', 'Add prices')];
-    const changes = { table: 'stock', fromTable: 'stock', toTable: 'stock', kind: 'modified' as const, dataChanged: true, schemaChanged: false, rows: { added: 1, modified: 2, removed: 0 } };
+    const changes = {
+      table: 'stock',
+      fromTable: 'stock',
+      toTable: 'stock',
+      kind: 'modified' as const,
+      dataChanged: true,
+      schemaChanged: false,
+      rows: { added: 1, modified: 2, removed: 0 },
+    };
     env.previewMerge = async () => ({
       kind: 'ready',
-      impact: { tables: [changes], rowsChanged: 3, conflictingTables: [{ table: 'stock', dataConflicts: 1, schemaConflicts: 0 }], willConflict: true },
+      impact: {
+        tables: [changes],
+        rowsChanged: 3,
+        conflictingTables: [{ table: 'stock', dataConflicts: 1, schemaConflicts: 0 }],
+        willConflict: true,
+      },
       completeness: { complete: true },
       conflictsAt: { db: alice, ours: 'main', theirs: 'prices' },
       pair: { kind: 'twoDot', from: 'a'.repeat(32), to: 'b'.repeat(32) },
@@ -261,14 +280,20 @@ describe('pull request commands', () => {
     });
     ui.answer(false);
     assert.equal((await mergePullCommand(env, node(2))).kind, 'dismissed');
-    assert.match(ui.confirmDetails[0]!, /It changes 3 rows in 1 table:\n• stock: 1 added, 2 modified\n\nIt will conflict in stock \(1 row\)/);
+    assert.match(
+      ui.confirmDetails[0]!,
+      /It changes 3 rows in 1 table:\n• stock: 1 added, 2 modified\n\nIt will conflict in stock \(1 row\)/,
+    );
     assert.match(ui.progressTitles[0]!, /Previewing the merge of pull request #2/);
     env.previewMerge = async () => {
       throw new Error('server gone');
     };
     ui.answer(false);
     await mergePullCommand(env, node(2));
-    assert.match(ui.confirmDetails[1]!, /could not be previewed \(server gone\): how many rows it changes and whether it conflicts are not known/);
+    assert.match(
+      ui.confirmDetails[1]!,
+      /could not be previewed \(server gone\): how many rows it changes and whether it conflicts are not known/,
+    );
     assert.ok(!server.calls.includes('merge #2'));
   });
 
@@ -304,11 +329,17 @@ describe('pull request commands', () => {
     const { ui, env } = setup();
     assert.equal(await setPullStateCommand(env, node(99), 'closed'), undefined);
     assert.equal((await mergePullCommand(env, node(99))).kind, 'error');
-    assert.deepEqual(ui.errors.map((e) => (e as { status?: number }).status), [404, 404]);
+    assert.deepEqual(
+      ui.errors.map((e) => (e as { status?: number }).status),
+      [404, 404],
+    );
   });
 
   it('builds the web address and a title from a branch name', () => {
-    assert.equal(pullWebUrl('https://site.example/', { hostId: 'h', db: alice, pullNumber: 5 }), 'https://site.example/repositories/alice/inventory/pulls/5');
+    assert.equal(
+      pullWebUrl('https://site.example/', { hostId: 'h', db: alice, pullNumber: 5 }),
+      'https://site.example/repositories/alice/inventory/pulls/5',
+    );
     assert.equal(defaultPullTitle('add-prices_table'), 'Add prices table');
   });
 });

@@ -42,7 +42,10 @@ describe('fork network of a pull request', () => {
     const net = await forkNetwork(a, ref('alice/db'));
     assert.deepEqual(net.map(key), ['alice/db', 'bob/db', 'carol/db', 'erin/db']);
     const branches = await networkBranches(a, net);
-    assert.deepEqual(branches.map((b) => key(b.db)), ['alice/db', 'carol/db', 'erin/db']);
+    assert.deepEqual(
+      branches.map((b) => key(b.db)),
+      ['alice/db', 'carol/db', 'erin/db'],
+    );
   });
 
   it('stops at a bound on a huge network', async () => {

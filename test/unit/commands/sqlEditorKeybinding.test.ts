@@ -38,7 +38,11 @@ describe('Ctrl+Enter in .sql editors', () => {
     const when = bindings[0]!.when ?? '';
     const sqlEditor = { editorTextFocus: true, editorLangId: 'sql', notebookEditorFocused: false };
     assert.equal(whenHolds(when, { ...sqlEditor, [ContextKeys.sqlEditorHasTarget]: true }), true);
-    assert.equal(whenHolds(when, { ...sqlEditor, [ContextKeys.sqlEditorHasTarget]: false }), false, 'a .sql file without a target: left to other extensions');
+    assert.equal(
+      whenHolds(when, { ...sqlEditor, [ContextKeys.sqlEditorHasTarget]: false }),
+      false,
+      'a .sql file without a target: left to other extensions',
+    );
     assert.equal(whenHolds(when, { ...sqlEditor, editorLangId: 'python', [ContextKeys.sqlEditorHasTarget]: true }), false);
     assert.equal(whenHolds(when, { ...sqlEditor, notebookEditorFocused: true, [ContextKeys.sqlEditorHasTarget]: true }), false);
   });

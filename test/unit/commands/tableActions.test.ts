@@ -1,5 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { copyTableName, copyTableSelect, newSqlNotebookForTable, openTable, tableAtOf, type TableCommandDeps } from '../../../src/commands/tableActions';
+import {
+  copyTableName,
+  copyTableSelect,
+  newSqlNotebookForTable,
+  openTable,
+  tableAtOf,
+  type TableCommandDeps,
+} from '../../../src/commands/tableActions';
 import type { BranchNode, CategoryNode, TableNode, TablesNode } from '../../../src/tree/treeNodes';
 import { Commands } from '../../../src/shared/ids';
 import { ScriptedUi } from '../../helpers/scriptedUi';
@@ -7,7 +14,13 @@ import { aBranch } from '../../builders/wire';
 
 const db = { owner: 'alice', name: 'prices' };
 const category: CategoryNode = { kind: 'category', hostId: 'h', db, category: 'branches' };
-const branch: BranchNode = { kind: 'branch', hostId: 'h', db, parent: category, branch: aBranch({ name: 'main', head_commit_sha: 'c'.repeat(32) }) };
+const branch: BranchNode = {
+  kind: 'branch',
+  hostId: 'h',
+  db,
+  parent: category,
+  branch: aBranch({ name: 'main', head_commit_sha: 'c'.repeat(32) }),
+};
 const tables: TablesNode = { kind: 'tables', hostId: 'h', db, parent: branch, ref: 'main', commit: 'c'.repeat(32) };
 const table: TableNode = { kind: 'table', hostId: 'h', db, parent: tables, table: { name: 'odd `name', kind: 'table' } };
 
@@ -27,7 +40,9 @@ describe('commands on a table of the Tables node', () => {
   it('Open Table opens the browser on the table at the ref, read at the commit the tree listed', async () => {
     const t = setup();
     await openTable(t.deps, table);
-    assert.deepEqual(t.opened, [{ target: { hostId: 'h', owner: 'alice', name: 'prices', ref: 'main' }, commit: 'c'.repeat(32), table: 'odd `name' }]);
+    assert.deepEqual(t.opened, [
+      { target: { hostId: 'h', owner: 'alice', name: 'prices', ref: 'main' }, commit: 'c'.repeat(32), table: 'odd `name' },
+    ]);
     assert.deepEqual(tableAtOf(table), t.opened[0]);
   });
 

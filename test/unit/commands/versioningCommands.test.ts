@@ -7,7 +7,13 @@ import { aBranch, aTag } from '../../builders/wire';
 
 const dbNode: DatabaseNode = { kind: 'database', hostId: HOST.id, db: DB };
 const parent: CategoryNode = { kind: 'category', hostId: HOST.id, db: DB, category: 'branches' };
-const devNode: BranchNode = { kind: 'branch', hostId: HOST.id, db: DB, parent, branch: aBranch({ name: 'dev', head_commit_sha: HASH_DEV }) };
+const devNode: BranchNode = {
+  kind: 'branch',
+  hostId: HOST.id,
+  db: DB,
+  parent,
+  branch: aBranch({ name: 'dev', head_commit_sha: HASH_DEV }),
+};
 const tagNode: TagNode = { kind: 'tag', hostId: HOST.id, db: DB, parent, tag: aTag({ name: 'v1', commit_sha: HASH_TAG }) };
 
 describe('versioning commands', () => {

@@ -26,7 +26,11 @@ describe('parseDatabaseInput', () => {
   });
 
   it('reads an API address of a database', () => {
-    assert.deepEqual(parseDatabaseInput('https://h.example/api/v2/databases/o/n/branches'), { owner: 'o', name: 'n', siteUrl: 'https://h.example' });
+    assert.deepEqual(parseDatabaseInput('https://h.example/api/v2/databases/o/n/branches'), {
+      owner: 'o',
+      name: 'n',
+      siteUrl: 'https://h.example',
+    });
   });
 
   it('refuses text that names no database, with a message saying what to type', () => {

@@ -66,7 +66,16 @@ describe('node descriptions', () => {
   });
 
   it('release: title, tag and commit', () => {
-    const r = describeRelease(aRelease({ title: 'One', commit_sha: HASH, created_at: '2026-03-10T11:00:00Z', updated_at: '2026-03-10T11:00:00Z', description: '**notes**' }), NOW);
+    const r = describeRelease(
+      aRelease({
+        title: 'One',
+        commit_sha: HASH,
+        created_at: '2026-03-10T11:00:00Z',
+        updated_at: '2026-03-10T11:00:00Z',
+        description: '**notes**',
+      }),
+      NOW,
+    );
     assert.equal(r.label, 'One');
     assert.equal(r.description, 'v1 · rmnjb8cj · 1 hour ago');
     assert.equal(r.tooltip.body, '**notes**');
@@ -74,21 +83,34 @@ describe('node descriptions', () => {
   });
 
   it('pull: number, title, state, creator', () => {
-    const p = describePull(aPullSummary({ pull_number: 7, title: 'Fix prices', state: 'merged', created_at: '2026-03-10T11:00:00Z', creator: 'bob' }), NOW);
+    const p = describePull(
+      aPullSummary({ pull_number: 7, title: 'Fix prices', state: 'merged', created_at: '2026-03-10T11:00:00Z', creator: 'bob' }),
+      NOW,
+    );
     assert.equal(p.label, '#7 Fix prices');
     assert.equal(p.description, 'merged · bob · 1 hour ago');
   });
 
   it('operation: failed ones show the error title and code; fork results name the fork', () => {
     const failed = describeOperation(
-      anOperation({ type: 'merge', status: 'failed', created_at: '2026-03-10T11:59:00Z', error: { status: 409, code: 'CONFLICT', title: 'Merge conflict', detail: 'in prices' } }),
+      anOperation({
+        type: 'merge',
+        status: 'failed',
+        created_at: '2026-03-10T11:59:00Z',
+        error: { status: 409, code: 'CONFLICT', title: 'Merge conflict', detail: 'in prices' },
+      }),
       NOW,
     );
     assert.equal(failed.label, 'merge failed');
     assert.equal(failed.description, '1 minute ago · Merge conflict (CONFLICT)');
     assert.equal(failed.tooltip.body, 'in prices');
     const fork = describeOperation(
-      anOperation({ type: 'fork', status: 'succeeded', created_at: '2026-03-10T11:00:00Z', result: { database: { owner: 'bob', name: 'prices' } } }),
+      anOperation({
+        type: 'fork',
+        status: 'succeeded',
+        created_at: '2026-03-10T11:00:00Z',
+        result: { database: { owner: 'bob', name: 'prices' } },
+      }),
       NOW,
     );
     assert.match(fork.description ?? '', /created bob\/prices/);
@@ -99,7 +121,15 @@ describe('node descriptions', () => {
   it('database: private, fork of, last write; tooltip has size and network', () => {
     const d = describeDatabase(
       { owner: 'bob', name: 'prices' },
-      aDatabase({ owner: 'bob', name: 'prices', visibility: 'private', fork_network_count: 3, size_bytes: 2048, parent: { owner: 'alice', name: 'prices' }, last_write_at: '2026-03-10T11:00:00Z' }),
+      aDatabase({
+        owner: 'bob',
+        name: 'prices',
+        visibility: 'private',
+        fork_network_count: 3,
+        size_bytes: 2048,
+        parent: { owner: 'alice', name: 'prices' },
+        last_write_at: '2026-03-10T11:00:00Z',
+      }),
       NOW,
     );
     assert.equal(d.label, 'bob/prices');

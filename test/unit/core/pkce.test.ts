@@ -17,7 +17,15 @@ describe('PKCE', () => {
   });
 
   it('builds the authorize URL with S256 and the exact redirect', () => {
-    const url = new URL(authorizeUrl({ siteUrl: 'http://127.0.0.1:9/x', clientId: 'c', redirectUri: 'vscode://p/auth-callback', codeChallenge: 'ch', state: 'st' }));
+    const url = new URL(
+      authorizeUrl({
+        siteUrl: 'http://127.0.0.1:9/x',
+        clientId: 'c',
+        redirectUri: 'vscode://p/auth-callback',
+        codeChallenge: 'ch',
+        state: 'st',
+      }),
+    );
     assert.equal(url.pathname, '/x/oauth/authorize');
     assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
     assert.equal(url.searchParams.get('redirect_uri'), 'vscode://p/auth-callback');

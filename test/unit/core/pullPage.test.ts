@@ -26,7 +26,13 @@ function pull(over: Partial<Pull> = {}): Pull {
 }
 
 function comment(over: Partial<PullComment> = {}): PullComment {
-  return aPullComment({ author: 'carol', body: 'Looks good <script>alert(1)</script>', created_at: '2026-11-21T09:00:00Z', updated_at: '2026-11-21T09:00:00Z', ...over });
+  return aPullComment({
+    author: 'carol',
+    body: 'Looks good <script>alert(1)</script>',
+    created_at: '2026-11-21T09:00:00Z',
+    updated_at: '2026-11-21T09:00:00Z',
+    ...over,
+  });
 }
 
 const now = new Date('2026-11-21T10:00:00Z');
@@ -133,7 +139,13 @@ describe('pull request page', () => {
     const cspBlocked = pullViewCsp('https://webview.example', 'n');
     assert.match(cspBlocked, /img-src https:\/\/webview\.example(;|$)/);
     assert.doesNotMatch(cspBlocked, /img-src[^;]* https:(;|$| )/);
-    const doc = renderPullDocument({ title: 't', nonce: 'n', cspSource: 'https://webview.example', scriptUri: 'https://webview.example/p.js', contentHtml: blocked });
+    const doc = renderPullDocument({
+      title: 't',
+      nonce: 'n',
+      cspSource: 'https://webview.example',
+      scriptUri: 'https://webview.example/p.js',
+      contentHtml: blocked,
+    });
     assert.ok(doc.includes('img-src https://webview.example;'));
 
     const loaded = renderPullContent({ db, pull: p, comments, now, images: 'loaded' }, md);

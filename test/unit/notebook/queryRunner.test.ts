@@ -4,7 +4,10 @@ import type { Page, PageOptions, RunSqlOptions, DbRef } from '../../../src/api/i
 import { RefResolver, normalizeResult, runQuery, type SqlClient } from '../../../src/notebook/queryRunner';
 
 class FakeClient implements SqlClient {
-  branchPages: Branch[][] = [[aBranch({ name: 'main', head_commit_sha: 'm'.repeat(32) })], [aBranch({ name: 'dev', head_commit_sha: 'd'.repeat(32) })]];
+  branchPages: Branch[][] = [
+    [aBranch({ name: 'main', head_commit_sha: 'm'.repeat(32) })],
+    [aBranch({ name: 'dev', head_commit_sha: 'd'.repeat(32) })],
+  ];
   tags: Tag[] = [aTag({ name: 'v1', commit_sha: 't'.repeat(32) })];
   calls: string[] = [];
   sql: { db: DbRef; q: RunSqlOptions; signal?: AbortSignal }[] = [];
@@ -51,7 +54,11 @@ describe('query runner', () => {
   it('caches briefly, and `fresh` sees a branch that moved', async () => {
     const c = new FakeClient();
     let now = 0;
-    const r = new RefResolver(() => c, 10_000, () => now);
+    const r = new RefResolver(
+      () => c,
+      10_000,
+      () => now,
+    );
     await r.resolve(target);
     c.branchPages[0] = [aBranch({ name: 'main', head_commit_sha: 'n'.repeat(32) })];
     assert.equal((await r.resolve(target)).commit, 'm'.repeat(32));
@@ -65,7 +72,13 @@ describe('query runner', () => {
     const c = new FakeClient();
     const abort = new AbortController();
     let t = 1000;
-    const out = await runQuery(c, target, 'SELECT 1', { rowLimit: 50, timeoutMs: 2000 }, { signal: abort.signal, commit: 'm'.repeat(32), now: () => (t += 25) });
+    const out = await runQuery(
+      c,
+      target,
+      'SELECT 1',
+      { rowLimit: 50, timeoutMs: 2000 },
+      { signal: abort.signal, commit: 'm'.repeat(32), now: () => (t += 25) },
+    );
     assert.deepEqual(c.sql[0]!.q, { ref: 'main', q: 'SELECT 1', limit: 50, timeoutMs: 2000 });
     assert.deepEqual(c.sql[0]!.db, { owner: 'alice', name: 'shop' });
     assert.equal(c.sql[0]!.signal, abort.signal);
@@ -77,8 +90,18 @@ describe('query runner', () => {
   });
 
   it('normalizes malformed results so the grid never breaks', () => {
-    const r = normalizeResult({ status: 'success', columns: [{ name: 'a', type: 'int' }, { name: 'b', type: 'text' }], rows: [[1 as unknown as string], ['x', 'y', 'z']] });
-    assert.deepEqual(r.rows, [['1', null], ['x', 'y']]);
+    const r = normalizeResult({
+      status: 'success',
+      columns: [
+        { name: 'a', type: 'int' },
+        { name: 'b', type: 'text' },
+      ],
+      rows: [[1 as unknown as string], ['x', 'y', 'z']],
+    });
+    assert.deepEqual(r.rows, [
+      ['1', null],
+      ['x', 'y'],
+    ]);
     const bad = normalizeResult({ status: 'row_limit' } as unknown as QueryResult);
     assert.deepEqual(bad.rows, []);
     assert.deepEqual(bad.columns, []);
@@ -94,7 +117,12 @@ import { aBranch, aTag } from '../../builders/wire';
 
 describe('grid messages and banners', () => {
   it('accepts well-formed copy/export messages only', () => {
-    assert.deepEqual(parseGridMessage({ type: 'copy', text: 'a\tb', format: 'tsv', rows: 1 }), { type: 'copy', text: 'a\tb', format: 'tsv', rows: 1 });
+    assert.deepEqual(parseGridMessage({ type: 'copy', text: 'a\tb', format: 'tsv', rows: 1 }), {
+      type: 'copy',
+      text: 'a\tb',
+      format: 'tsv',
+      rows: 1,
+    });
     assert.equal(parseGridMessage({ type: 'export', format: 'exe', content: 'x', suggestedName: 'a' }), undefined);
     assert.equal(parseGridMessage({ type: 'export', format: 'csv', content: 3, suggestedName: 'a' }), undefined);
     assert.equal(parseGridMessage('copy'), undefined);

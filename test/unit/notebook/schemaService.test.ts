@@ -10,7 +10,8 @@ class SchemaClient implements SqlClient {
   queries: { ref: string; q: string }[] = [];
   async runSql(_db: DbRef, q: RunSqlOptions): Promise<QueryResult> {
     this.queries.push({ ref: q.ref, q: q.q });
-    if (q.q === 'SHOW TABLES') return { status: 'success', columns: [{ name: 'Tables_in_db', type: 'text' }], rows: [['orders'], ['order items']] };
+    if (q.q === 'SHOW TABLES')
+      return { status: 'success', columns: [{ name: 'Tables_in_db', type: 'text' }], rows: [['orders'], ['order items']] };
     return {
       status: 'success',
       columns: ['Field', 'Type', 'Null', 'Key'].map((name) => ({ name, type: 'text' })),
@@ -32,16 +33,30 @@ describe('schema for completion', () => {
     const c = new SchemaClient();
     const s = new SchemaService(() => c, new RefResolver(() => c), silentLogger);
     const schema = await s.schemaFor(target);
-    assert.deepEqual(schema.tables.map((t) => t.name), ['orders', 'order items']);
+    assert.deepEqual(
+      schema.tables.map((t) => t.name),
+      ['orders', 'order items'],
+    );
     assert.deepEqual(schema.tables[0]!.columns, [{ name: 'id', type: 'bigint', nullable: false, primaryKey: true }]);
-    assert.ok(c.queries.every((q) => q.ref === c.head), 'queries ran at the resolved commit');
+    assert.ok(
+      c.queries.every((q) => q.ref === c.head),
+      'queries ran at the resolved commit',
+    );
     assert.ok(c.queries.some((q) => q.q === 'DESCRIBE `order items`'));
   });
 
   it('is cached by commit: the same head reuses it, a moved branch fetches again', async () => {
     const c = new SchemaClient();
     let now = 0;
-    const s = new SchemaService(() => c, new RefResolver(() => c, 1000, () => now), silentLogger);
+    const s = new SchemaService(
+      () => c,
+      new RefResolver(
+        () => c,
+        1000,
+        () => now,
+      ),
+      silentLogger,
+    );
     await s.schemaFor(target);
     const first = c.queries.length;
     now = 5000; // the ref is looked up again, but the head has not moved

@@ -1,6 +1,11 @@
 import { strict as assert } from 'node:assert';
 import type { Cell, QueryColumn } from '../../../src/shared/wire';
-import { GridModel as ArrayGridModel, MAX_INITIAL_COLUMN_WIDTH, MIN_COLUMN_WIDTH, estimateColumnWidth } from '../../../src/renderer/gridModel';
+import {
+  GridModel as ArrayGridModel,
+  MAX_INITIAL_COLUMN_WIDTH,
+  MIN_COLUMN_WIDTH,
+  estimateColumnWidth,
+} from '../../../src/renderer/gridModel';
 import type { CellTable } from '../../../src/shared/columnStore';
 import { ColumnStore } from '../../../src/shared/columnStore';
 
@@ -92,7 +97,10 @@ for (const data of ['row arrays', 'compact store'] as const) {
       m.selectCell({ row: 1, col: 1 }, true);
       assert.deepEqual(m.selection, { top: 0, bottom: 1, left: 0, right: 1 });
       const data = m.selectedData();
-      assert.deepEqual(data.columns.map((c) => c.name), ['id', 'name']);
+      assert.deepEqual(
+        data.columns.map((c) => c.name),
+        ['id', 'name'],
+      );
       assert.deepEqual(data.rows, [
         ['2', 'apple pie'],
         ['9', 'Apple'],
@@ -197,13 +205,26 @@ describe('GridModel column widths as pages arrive', () => {
     { name: 'label', type: 'text', source_table: 't' },
   ];
   const remote = { local: false as const, rowCount: 1_000_000, cell: (): Cell => null };
-  const page = (values: readonly (readonly Cell[])[]): CellTable => ({ rowCount: values.length, columnCount: 2, cell: (r, c) => values[r]?.[c] ?? null });
+  const page = (values: readonly (readonly Cell[])[]): CellTable => ({
+    rowCount: values.length,
+    columnCount: 2,
+    cell: (r, c) => values[r]?.[c] ?? null,
+  });
 
   it('a page whose values need more room widens those columns, by what the text needs at the measured character width', () => {
     const m = new ArrayGridModel(cols, remote);
     m.setCharWidth(10);
     const start = m.widths.slice();
-    assert.equal(m.widenColumns(page([['1', 'a'], ['22', 'bb']])), false, 'values shorter than the headers change nothing');
+    assert.equal(
+      m.widenColumns(
+        page([
+          ['1', 'a'],
+          ['22', 'bb'],
+        ]),
+      ),
+      false,
+      'values shorter than the headers change nothing',
+    );
     assert.deepEqual(m.widths, start);
     assert.equal(m.widenColumns(page([['123456789012', 'x'.repeat(20)]])), true);
     // 12 and 20 characters of 10 px, plus the cell's padding: independent of how the model sums it.
@@ -221,7 +242,7 @@ describe('GridModel column widths as pages arrive', () => {
     assert.equal(m.widths[1], MAX_INITIAL_COLUMN_WIDTH);
   });
 
-  it('a column the user resized keeps the user\'s width; the others still widen', () => {
+  it("a column the user resized keeps the user's width; the others still widen", () => {
     const m = new ArrayGridModel(cols, remote);
     m.resizeColumn(1, 90);
     const id = m.widths[0]!;
@@ -229,7 +250,7 @@ describe('GridModel column widths as pages arrive', () => {
     assert.equal(m.widths[1], 90);
     assert.ok(m.widths[0]! > id);
     m.setCharWidth(12);
-    assert.equal(m.widths[1], 90, 'a measured font does not undo the user\'s width');
+    assert.equal(m.widths[1], 90, "a measured font does not undo the user's width");
   });
 
   it('a page is read whole up to a bounded number of cells, a larger one through rows spread over it', () => {
@@ -239,7 +260,14 @@ describe('GridModel column widths as pages arrive', () => {
     assert.equal(m.widenColumns(page(tenThousand)), true);
     assert.ok(m.widths[1]! >= 40 * 7, `${m.widths[1]}`);
     let reads = 0;
-    const big: CellTable = { rowCount: 1_000_000, columnCount: 2, cell: () => { reads++; return 'v'; } };
+    const big: CellTable = {
+      rowCount: 1_000_000,
+      columnCount: 2,
+      cell: () => {
+        reads++;
+        return 'v';
+      },
+    };
     m.widenColumns(big);
     assert.ok(reads <= 50_000, `${reads} cells read`);
   });

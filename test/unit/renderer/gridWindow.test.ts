@@ -31,7 +31,15 @@ class FakeViewport implements Viewport {
 describe('virtualization window', () => {
   it('renders only the rows in view plus overscan, out of 100,000', () => {
     const vp = new FakeViewport();
-    const w = new AxisWindow({ horizontal: false, count: 100_000, sizeOf: () => 22, overscan: 5, paddingStart: 26, viewport: vp, onChange: () => undefined });
+    const w = new AxisWindow({
+      horizontal: false,
+      count: 100_000,
+      sizeOf: () => 22,
+      overscan: 5,
+      paddingStart: 26,
+      viewport: vp,
+      onChange: () => undefined,
+    });
     const r = w.range();
     assert.ok(r);
     assert.equal(r.first, 0);
@@ -57,7 +65,15 @@ describe('virtualization window', () => {
   it('columns use their own widths', () => {
     const vp = new FakeViewport();
     const widths = [100, 300, 50, 400, 200, 200];
-    const w = new AxisWindow({ horizontal: true, count: widths.length, sizeOf: (i) => widths[i] as number, overscan: 0, paddingStart: 56, viewport: vp, onChange: () => undefined });
+    const w = new AxisWindow({
+      horizontal: true,
+      count: widths.length,
+      sizeOf: (i) => widths[i] as number,
+      overscan: 0,
+      paddingStart: 56,
+      viewport: vp,
+      onChange: () => undefined,
+    });
     assert.equal(w.totalSize(), 56 + 1250);
     assert.deepEqual(
       w.items().map((i) => [i.index, i.start, i.size]),
@@ -76,7 +92,16 @@ describe('virtualization window', () => {
 
   it('reveal scrolls the least distance, keeping a row clear of the sticky header', () => {
     const vp = new FakeViewport();
-    const w = new AxisWindow({ horizontal: false, count: 1000, sizeOf: () => 20, overscan: 2, paddingStart: 30, scrollPaddingStart: 30, viewport: vp, onChange: () => undefined });
+    const w = new AxisWindow({
+      horizontal: false,
+      count: 1000,
+      sizeOf: () => 20,
+      overscan: 2,
+      paddingStart: 30,
+      scrollPaddingStart: 30,
+      viewport: vp,
+      onChange: () => undefined,
+    });
     w.reveal(5); // already visible: no scroll
     assert.equal(vp.offsets.y, 0);
     w.reveal(100); // below: its bottom aligns with the viewport bottom

@@ -96,7 +96,8 @@ describeIfChromium('paged result grid in Chromium', function () {
       var room = el.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
       return { text: el.textContent, needs: range.getBoundingClientRect().width, room: room };
     })(document.querySelector(${JSON.stringify(selector)}))`) as Promise<{ text: string; needs: number; room: number }>;
-  const visibleIds = (): Promise<string[]> => page.locator('.vdb-row:not([hidden]) .vdb-cell[data-c="0"]:not(.placeholder)').allTextContents();
+  const visibleIds = (): Promise<string[]> =>
+    page.locator('.vdb-row:not([hidden]) .vdb-cell[data-c="0"]:not(.placeholder)').allTextContents();
   const posted = async (type: string): Promise<Record<string, unknown>[]> =>
     ((await page.evaluate('window.posted')) as Record<string, unknown>[]).filter((m) => m.type === type);
 
@@ -120,7 +121,9 @@ describeIfChromium('paged result grid in Chromium', function () {
     for (const top of [2_000_000, 1_000_000, 500_000]) {
       // The grid redraws on the scroll event, in a later frame: wait for that frame before asking
       // whether the rows on screen are loaded (the rows of the previous position were).
-      await page.evaluate(`new Promise((done) => { document.querySelector(".vdb-grid").scrollTop = ${top}; requestAnimationFrame(() => requestAnimationFrame(done)); })`);
+      await page.evaluate(
+        `new Promise((done) => { document.querySelector(".vdb-grid").scrollTop = ${top}; requestAnimationFrame(() => requestAnimationFrame(done)); })`,
+      );
       await page.waitForFunction(
         `document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0 && document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell[data-c="0"]:not(.placeholder)').length > 0`,
       );
@@ -159,43 +162,45 @@ describeIfChromium('paged result grid in Chromium', function () {
   });
 
   for (const columnCount of [3, 30]) {
-  it(`a failed page keeps its row numbers in the gutter, the error beside them where the columns start (${columnCount} columns${columnCount > 3 ? ', scrolled sideways' : ''})`, async () => {
-    await page.evaluate(`window.failOnce[1] = true; mountPaged(1000, 100, ${columnCount})`);
-    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
-    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 95 * 22`);
-    await page.waitForSelector('.vdb-row.failed .vdb-rowerror');
-    // Where the body's columns start: the key column's header.
-    const bodyX = (await page.locator('.vdb-hcell[data-col="0"]').boundingBox())!.x;
-    const check = async (): Promise<void> => {
-      for (const r of [100, 101, 105]) {
-        const row = page.locator(`.vdb-row.failed:has(.vdb-rownum[data-rownum="${r}"])`);
-        const num = row.locator('.vdb-rownum');
-        assert.equal(await num.textContent(), String(r + 1));
-        const n = (await num.boundingBox())!;
-        // The row number is what shows at its place, not the error bar drawn over it.
-        const atNum = await page.evaluate(`(function () { var e = document.elementFromPoint(${n.x + n.width / 2}, ${n.y + n.height / 2}); return e && e.getAttribute('data-rownum'); })()`);
-        assert.equal(atNum, String(r), `row number ${r + 1} is visible`);
-        const bar = (await row.locator('.vdb-rowerror').boundingBox())!;
-        assert.ok(Math.abs(bar.y - n.y) < 1, `the bar of row ${r + 1} is on its row (${bar.y} vs ${n.y})`);
-        assert.ok(Math.abs(bar.x - bodyX) < 1, `the bar starts where the columns start (${bar.x} vs ${bodyX})`);
-        assert.ok(bar.x >= n.x + n.width - 1);
-        const retry = (await row.locator('.vdb-retry').boundingBox())!;
-        const grid = (await page.locator('.vdb-grid').boundingBox())!;
-        assert.ok(retry.x + retry.width <= grid.x + grid.width, 'Retry is in view');
-      }
-    };
-    await check();
-    if (columnCount === 3) return;
-    await page.evaluate('document.querySelector(".vdb-grid").scrollLeft = 1500');
-    await page.waitForFunction('document.querySelector(".vdb-grid").scrollLeft > 0');
-    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
-    await check();
-  });
+    it(`a failed page keeps its row numbers in the gutter, the error beside them where the columns start (${columnCount} columns${columnCount > 3 ? ', scrolled sideways' : ''})`, async () => {
+      await page.evaluate(`window.failOnce[1] = true; mountPaged(1000, 100, ${columnCount})`);
+      await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+      await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 95 * 22`);
+      await page.waitForSelector('.vdb-row.failed .vdb-rowerror');
+      // Where the body's columns start: the key column's header.
+      const bodyX = (await page.locator('.vdb-hcell[data-col="0"]').boundingBox())!.x;
+      const check = async (): Promise<void> => {
+        for (const r of [100, 101, 105]) {
+          const row = page.locator(`.vdb-row.failed:has(.vdb-rownum[data-rownum="${r}"])`);
+          const num = row.locator('.vdb-rownum');
+          assert.equal(await num.textContent(), String(r + 1));
+          const n = (await num.boundingBox())!;
+          // The row number is what shows at its place, not the error bar drawn over it.
+          const atNum = await page.evaluate(
+            `(function () { var e = document.elementFromPoint(${n.x + n.width / 2}, ${n.y + n.height / 2}); return e && e.getAttribute('data-rownum'); })()`,
+          );
+          assert.equal(atNum, String(r), `row number ${r + 1} is visible`);
+          const bar = (await row.locator('.vdb-rowerror').boundingBox())!;
+          assert.ok(Math.abs(bar.y - n.y) < 1, `the bar of row ${r + 1} is on its row (${bar.y} vs ${n.y})`);
+          assert.ok(Math.abs(bar.x - bodyX) < 1, `the bar starts where the columns start (${bar.x} vs ${bodyX})`);
+          assert.ok(bar.x >= n.x + n.width - 1);
+          const retry = (await row.locator('.vdb-retry').boundingBox())!;
+          const grid = (await page.locator('.vdb-grid').boundingBox())!;
+          assert.ok(retry.x + retry.width <= grid.x + grid.width, 'Retry is in view');
+        }
+      };
+      await check();
+      if (columnCount === 3) return;
+      await page.evaluate('document.querySelector(".vdb-grid").scrollLeft = 1500');
+      await page.waitForFunction('document.querySelector(".vdb-grid").scrollLeft > 0');
+      await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+      await check();
+    });
   }
 
   /** 1,000 rows of 4 columns in pages of 100, page 1 drawn; row 250 (page 3) has a long id and a long label. */
   async function mountWithWideRow250(): Promise<void> {
-      await page.evaluate(`(function () {
+    await page.evaluate(`(function () {
         var plain = window.cell;
         window.cell = function (i, c) {
           if (i === 250 && c === 0) return '12345678901234567';
@@ -204,10 +209,10 @@ describeIfChromium('paged result grid in Chromium', function () {
         };
         mountPaged(1000, 100, 4);
       })()`);
-      await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
   }
 
-  it('a value on a later page much wider than the first page\'s widens its column when the page arrives; the header stays on its column', async () => {
+  it("a value on a later page much wider than the first page's widens its column when the page arrives; the header stays on its column", async () => {
     // Page 1 has ids of 1 to 3 digits and short labels; row 250 (page 3) a long id and a long label.
     await mountWithWideRow250();
     const firstWidths = await page.evaluate('window.grid.model.widths.slice()');
@@ -219,12 +224,18 @@ describeIfChromium('paged result grid in Chromium', function () {
       assert.ok(f.needs <= f.room, `column ${c} shows "${f.text}" whole (needs ${f.needs}px, has ${f.room}px)`);
     }
     const widths = (await page.evaluate('window.grid.model.widths.slice()')) as number[];
-    assert.ok(widths[0]! > (firstWidths as number[])[0]! && widths[1]! > (firstWidths as number[])[1]!, `widened: ${String(firstWidths)} -> ${String(widths)}`);
+    assert.ok(
+      widths[0]! > (firstWidths as number[])[0]! && widths[1]! > (firstWidths as number[])[1]!,
+      `widened: ${String(firstWidths)} -> ${String(widths)}`,
+    );
     // Each header sits exactly above its column (the frozen key, the widened label, the ones after).
     for (const c of [0, 1, 2, 3]) {
       const h = (await page.locator(`.vdb-hcell[data-col="${c}"]`).boundingBox())!;
       const b = (await page.locator(`.vdb-cell[data-r="250"][data-c="${c}"]`).boundingBox())!;
-      assert.ok(Math.abs(h.x - b.x) < 1 && Math.abs(h.width - b.width) < 1, `header ${c} at ${h.x}+${h.width}, column at ${b.x}+${b.width}`);
+      assert.ok(
+        Math.abs(h.x - b.x) < 1 && Math.abs(h.width - b.width) < 1,
+        `header ${c} at ${h.x}+${h.width}, column at ${b.x}+${b.width}`,
+      );
     }
     // Back at the top the columns keep their width: nothing jumps back while scrolling.
     await page.evaluate('document.querySelector(".vdb-grid").scrollTop = 0');
@@ -235,7 +246,7 @@ describeIfChromium('paged result grid in Chromium', function () {
     assert.ok(Math.abs(label.width - widths[1]!) < 1);
   });
 
-  it('scrolled sideways, a column widening before the screen\'s left edge does not shift what is on screen', async () => {
+  it("scrolled sideways, a column widening before the screen's left edge does not shift what is on screen", async () => {
     await page.evaluate(`(function () {
       var plain = window.cell;
       window.cell = function (i, c) { return i === 250 && c === 3 ? 'a value of column three far wider than the rest' : plain(i, c); };
@@ -243,11 +254,15 @@ describeIfChromium('paged result grid in Chromium', function () {
     })()`);
     await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
     await page.evaluate('document.querySelector(".vdb-grid").scrollLeft = 1500');
-    await page.waitForFunction('document.querySelector(".vdb-grid").scrollLeft === 1500 && !document.querySelector(".vdb-hcell[data-col=\\"3\\"]")');
+    await page.waitForFunction(
+      'document.querySelector(".vdb-grid").scrollLeft === 1500 && !document.querySelector(".vdb-hcell[data-col=\\"3\\"]")',
+    );
     await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
     // The column under the screen's left edge, just right of the frozen key column.
     const key = (await page.locator('.vdb-hcell[data-col="0"]').boundingBox())!;
-    const edgeCol = await page.evaluate(`(function () { var e = document.elementFromPoint(${key.x + key.width + 3}, ${key.y + 5}); return e && e.closest('.vdb-hcell').getAttribute('data-col'); })()`);
+    const edgeCol = await page.evaluate(
+      `(function () { var e = document.elementFromPoint(${key.x + key.width + 3}, ${key.y + 5}); return e && e.closest('.vdb-hcell').getAttribute('data-col'); })()`,
+    );
     assert.ok(Number(edgeCol) > 3, `column ${edgeCol} at the left edge`);
     const before = (await page.locator(`.vdb-hcell[data-col="${edgeCol}"]`).boundingBox())!;
     const width3 = ((await page.evaluate('window.grid.model.widths.slice()')) as number[])[3]!;
@@ -292,14 +307,18 @@ describeIfChromium('paged result grid in Chromium', function () {
     const before = (await page.locator('.vdb-cell[data-r="0"][data-c="0"]').boundingBox())!;
     const labelBefore = (await page.locator('.vdb-cell[data-r="0"][data-c="1"]').boundingBox())!;
     await page.evaluate('document.querySelector(".vdb-grid").scrollLeft = 1500');
-    await page.waitForFunction('document.querySelector(".vdb-cell[data-r=\\"0\\"][data-c=\\"1\\"]") === null || document.querySelector(".vdb-cell[data-r=\\"0\\"][data-c=\\"1\\"]").getBoundingClientRect().x < 0');
+    await page.waitForFunction(
+      'document.querySelector(".vdb-cell[data-r=\\"0\\"][data-c=\\"1\\"]") === null || document.querySelector(".vdb-cell[data-r=\\"0\\"][data-c=\\"1\\"]").getBoundingClientRect().x < 0',
+    );
     const after = (await page.locator('.vdb-cell[data-r="0"][data-c="0"]').boundingBox())!;
     assert.equal(await page.locator('.vdb-cell[data-r="0"][data-c="0"]').textContent(), '1');
     assert.ok(Math.abs(after.x - before.x) < 1, `key column moved from ${before.x} to ${after.x}`);
     assert.ok(after.x >= grid.x && after.x < grid.x + 100);
     assert.ok(labelBefore.x > before.x);
     // What is drawn at the key column's place is the key column, not a scrolled cell on top.
-    const topEl = await page.evaluate(`(function () { var e = document.elementFromPoint(${after.x + 5}, ${after.y + 5}); return e && e.getAttribute('data-c'); })()`);
+    const topEl = await page.evaluate(
+      `(function () { var e = document.elementFromPoint(${after.x + 5}, ${after.y + 5}); return e && e.getAttribute('data-c'); })()`,
+    );
     assert.equal(topEl, '0');
     const header = (await page.locator('.vdb-hcell[data-col="0"]').boundingBox())!;
     assert.ok(Math.abs(header.x - after.x) < 1, 'the key header stays above its column');
@@ -324,7 +343,9 @@ describeIfChromium('paged result grid in Chromium', function () {
     });
     // The host answers: a new total, pages read again.
     const before = (await posted('page.request')).length;
-    await page.evaluate(`window.grid.receive({ type: 'page.reset', sourceId: 'src1', totalRows: 12, sort: [{ column: 'label', direction: 'asc' }], filters: [{ column: 'label', op: 'contains', value: "50% 'off' \`x\` ü" }] })`);
+    await page.evaluate(
+      `window.grid.receive({ type: 'page.reset', sourceId: 'src1', totalRows: 12, sort: [{ column: 'label', direction: 'asc' }], filters: [{ column: 'label', op: 'contains', value: "50% 'off' \`x\` ü" }] })`,
+    );
     await page.waitForSelector('.vdb-cell[data-r="0"][data-c="0"]:not(.placeholder)');
     assert.ok((await posted('page.request')).length > before);
     assert.equal(await page.locator('.vdb-grid').getAttribute('aria-rowcount'), '13');
@@ -333,7 +354,9 @@ describeIfChromium('paged result grid in Chromium', function () {
     assert.equal(await page.locator('.vdb-hfilter.on[data-filter="1"]').count(), 1);
     assert.equal(await page.locator('.vdb-empty').isVisible(), false);
     // A filter nothing matches: the view says so.
-    await page.evaluate(`window.grid.receive({ type: 'page.reset', sourceId: 'src1', totalRows: 0, sort: [], filters: [{ column: 'label', op: 'isNull' }] })`);
+    await page.evaluate(
+      `window.grid.receive({ type: 'page.reset', sourceId: 'src1', totalRows: 0, sort: [], filters: [{ column: 'label', op: 'isNull' }] })`,
+    );
     assert.equal(await page.locator('.vdb-empty').textContent(), 'No rows match the filters.');
     assert.equal(await page.locator('.vdb-empty').isVisible(), true);
     // A range needs a bound: the form says so and sends nothing.
@@ -375,7 +398,9 @@ describeIfChromium('paged result grid in Chromium', function () {
     await page.click('.vdb-loadall');
     assert.deepEqual(await posted('loadAll'), [{ type: 'loadAll' }]);
     assert.equal(await page.locator('.vdb-loadall').textContent(), 'Loading all rows…');
-    await page.evaluate(`window.grid.receive({ type: 'paged.show', output: window.pagedOutput(2500, 100, 2, { title: 'select * from t', serverSort: false, serverFilter: false }) })`);
+    await page.evaluate(
+      `window.grid.receive({ type: 'paged.show', output: window.pagedOutput(2500, 100, 2, { title: 'select * from t', serverSort: false, serverFilter: false }) })`,
+    );
     await page.evaluate('document.querySelector(".vdb-grid").scrollTop = 1e9');
     await page.waitForSelector('.vdb-cell[data-r="2499"][data-c="1"]:not(.placeholder)');
     assert.equal(await page.locator('.vdb-cell[data-r="2499"][data-c="1"]').textContent(), 'label 2500');
@@ -404,7 +429,9 @@ describeIfChromium('paged result grid in Chromium', function () {
 
   it('when the branch moves, the view says so and offers Refresh', async () => {
     await page.evaluate('mountPaged(10, 100, 2)');
-    await page.evaluate(`window.grid.receive({ type: 'ref.moved', sourceId: 'src1', ref: 'main', commit: 'abcdef0123456789abcdef0123456789', movedTo: 'ffff0000111122223333444455556666' })`);
+    await page.evaluate(
+      `window.grid.receive({ type: 'ref.moved', sourceId: 'src1', ref: 'main', commit: 'abcdef0123456789abcdef0123456789', movedTo: 'ffff0000111122223333444455556666' })`,
+    );
     const b = page.locator('[data-banner="moved"]');
     assert.match((await b.textContent()) ?? '', /main has moved since this opened.*read at abcdef01.*now at ffff0000/);
     await page.click('.vdb-refresh');
@@ -428,7 +455,7 @@ describeIfChromium('paged result grid in Chromium', function () {
     assert.equal(await changed.getAttribute('title'), 'Was: old name');
   });
 
-  it('Show Row History on a row of one keyed table: right-click or Shift+F10 posts the key values and the cell\'s column; only rows of a rowsOf output offer it', async () => {
+  it("Show Row History on a row of one keyed table: right-click or Shift+F10 posts the key values and the cell's column; only rows of a rowsOf output offer it", async () => {
     await page.evaluate(`mountPaged(50, 100, 3, { rowsOf: { table: 'products', keyColumns: [0] } })`);
     await page.waitForSelector('.vdb-cell[data-r="4"][data-c="1"]:not(.placeholder)');
     await page.click('.vdb-cell[data-r="4"][data-c="1"]', { button: 'right' });

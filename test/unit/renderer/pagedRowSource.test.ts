@@ -28,7 +28,8 @@ function setup(total: number, knownTotal = true, pageSize = 100): { src: PagedRo
     transport: { request: (requestId, start, end) => host.requests.push({ requestId, start, end }) },
   });
   const answerAll = (): void => {
-    for (const r of host.requests.splice(0)) src.receive({ type: 'page.result', sourceId: 's', requestId: r.requestId, start: r.start, rows: host.rows(r.start, r.end) });
+    for (const r of host.requests.splice(0))
+      src.receive({ type: 'page.result', sourceId: 's', requestId: r.requestId, start: r.start, rows: host.rows(r.start, r.end) });
   };
   return { src, host, answerAll };
 }
@@ -37,14 +38,26 @@ describe('paged row source', () => {
   it('fetches the pages on screen and one each side, and holds only those', () => {
     const { src, host, answerAll } = setup(100_000);
     src.showing(0, 30);
-    assert.deepEqual(host.requests.map((r) => [r.start, r.end]), [[0, 100], [100, 200]]);
+    assert.deepEqual(
+      host.requests.map((r) => [r.start, r.end]),
+      [
+        [0, 100],
+        [100, 200],
+      ],
+    );
     answerAll();
     assert.equal(src.rowState(5), 'ready');
     assert.equal(src.cell(5, 1), 'row 6');
     assert.equal(src.rowState(250), 'pending');
     // Jump to the end: nothing in between is fetched, the first pages are let go.
     src.showing(99_970, 99_999);
-    assert.deepEqual(host.requests.map((r) => [r.start, r.end]), [[99_900, 100_000], [99_800, 99_900]]);
+    assert.deepEqual(
+      host.requests.map((r) => [r.start, r.end]),
+      [
+        [99_900, 100_000],
+        [99_800, 99_900],
+      ],
+    );
     answerAll();
     assert.equal(src.residentPages, 2);
     assert.equal(src.cell(99_999, 0), '100000');
@@ -57,7 +70,11 @@ describe('paged row source', () => {
     src.subscribe((arrived) => told.push(arrived));
     src.showing(150, 160);
     answerAll();
-    assert.deepEqual(told, [{ start: 100, end: 200 }, { start: 200, end: 250 }, { start: 0, end: 100 }]);
+    assert.deepEqual(told, [
+      { start: 100, end: 200 },
+      { start: 200, end: 250 },
+      { start: 0, end: 100 },
+    ]);
     told.length = 0;
     src.receive({ type: 'page.reset', sourceId: 's', totalRows: 250, sort: [], filters: [] });
     src.showing(0, 10);
@@ -72,12 +89,14 @@ describe('paged row source', () => {
     const early = host.requests.splice(0);
     src.showing(5000, 5010);
     // The first pages' answers arrive late: they are not kept.
-    for (const r of early) src.receive({ type: 'page.result', sourceId: 's', requestId: r.requestId, start: r.start, rows: [['x', 'stale']] });
+    for (const r of early)
+      src.receive({ type: 'page.result', sourceId: 's', requestId: r.requestId, start: r.start, rows: [['x', 'stale']] });
     assert.equal(src.rowState(0), 'pending');
     assert.ok(src.residentPages <= 3);
     const before = host.requests.splice(0);
     src.receive({ type: 'page.reset', sourceId: 's', totalRows: 40, sort: [{ column: 'label', direction: 'desc' }], filters: [] });
-    for (const r of before) src.receive({ type: 'page.result', sourceId: 's', requestId: r.requestId, start: r.start, rows: [['x', 'old sort']] });
+    for (const r of before)
+      src.receive({ type: 'page.result', sourceId: 's', requestId: r.requestId, start: r.start, rows: [['x', 'old sort']] });
     assert.equal(src.rowCount, 40);
     assert.equal(src.residentPages, 0);
     // Another source's messages are not this one's.
@@ -102,7 +121,10 @@ describe('paged row source', () => {
     src.showing(150, 181);
     assert.equal(host.requests.length, 0);
     src.retry(160);
-    assert.deepEqual(host.requests.map((r) => r.start), [100]);
+    assert.deepEqual(
+      host.requests.map((r) => r.start),
+      [100],
+    );
     answerAll();
     assert.equal(src.cell(150, 1), 'row 151');
   });
@@ -136,7 +158,11 @@ describe('paged row source', () => {
       sourceId: 's',
       requestId: r.requestId,
       start: 0,
-      rows: [['1', 'new'], ['2', 'added'], ['3', 'gone']],
+      rows: [
+        ['1', 'new'],
+        ['2', 'added'],
+        ['3', 'gone'],
+      ],
       kinds: ['modified', 'added', 'removed'],
       old: [['1', 'old'], null, null],
     });

@@ -53,10 +53,7 @@ describe('query result text formats', () => {
       ['x|y', null],
       ['*bold*\nnext', 'NULL'],
     ]);
-    assert.equal(
-      md,
-      '| a\\|b | c |\n| --- | --- |\n| x\\|y | *NULL* |\n| \\*bold\\* next | NULL |\n',
-    );
+    assert.equal(md, '| a\\|b | c |\n| --- | --- |\n| x\\|y | *NULL* |\n| \\*bold\\* next | NULL |\n');
   });
 
   it('JSON is an array of objects with string or null values, duplicate names kept apart', () => {

@@ -53,10 +53,15 @@ describe('type-aware sorting', () => {
       ['b', '10'],
     ];
     const before = JSON.stringify(rows);
-    const order = sortRowIndexes(rows, [0, 1, 2, 3, 4], [
-      { column: 0, direction: 'asc' },
-      { column: 1, direction: 'desc' },
-    ], ['text', 'number']);
+    const order = sortRowIndexes(
+      rows,
+      [0, 1, 2, 3, 4],
+      [
+        { column: 0, direction: 'asc' },
+        { column: 1, direction: 'desc' },
+      ],
+      ['text', 'number'],
+    );
     assert.deepEqual(order, [3, 1, 0, 4, 2]);
     assert.equal(JSON.stringify(rows), before);
   });

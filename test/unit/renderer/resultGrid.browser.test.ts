@@ -44,7 +44,9 @@ describeIfChromium('result grid in Chromium', function () {
     await page.addScriptTag({ content: gridJs });
     // Page-side code as a string: tsx would wrap functions passed to evaluate in helpers the page lacks.
     await page.addScriptTag({ content: MOUNT_JS });
-    const data = generatedRows ? `Object.assign(${JSON.stringify(result)}, { rows: generateRows(${generatedRows}) })` : JSON.stringify(result);
+    const data = generatedRows
+      ? `Object.assign(${JSON.stringify(result)}, { rows: generateRows(${generatedRows}) })`
+      : JSON.stringify(result);
     await page.evaluate(`mountGrid(${data}, ${limit})`);
   }
   afterEach(async () => {
@@ -68,7 +70,15 @@ describeIfChromium('result grid in Chromium', function () {
   });
 
   it('sorts numbers numerically when the header is clicked, and says so to screen readers', async () => {
-    await mount({ status: 'success', columns: cols, rows: [['10', 'a', null], ['9', 'b', null], ['100', 'c', null]] });
+    await mount({
+      status: 'success',
+      columns: cols,
+      rows: [
+        ['10', 'a', null],
+        ['9', 'b', null],
+        ['100', 'c', null],
+      ],
+    });
     await page.click('.vdb-hcell[data-col="0"]');
     const ids = await page.locator('.vdb-row:not([hidden]) .vdb-cell[data-c="0"]').allTextContents();
     assert.deepEqual(ids, ['9', '10', '100']);
@@ -80,7 +90,11 @@ describeIfChromium('result grid in Chromium', function () {
   it('shows NULL and <binary> apart from text, and server text never as HTML', async () => {
     await mount({
       status: 'success',
-      columns: [{ name: 'a', type: 'text' }, { name: 'b', type: 'blob' }, { name: '<i>col</i>', type: 'text' }],
+      columns: [
+        { name: 'a', type: 'text' },
+        { name: 'b', type: 'blob' },
+        { name: '<i>col</i>', type: 'text' },
+      ],
       rows: [[null, '<binary>', '<img src=x onerror="window.pwned=1">']],
     });
     assert.equal(await page.locator('.vdb-cell.null').textContent(), 'NULL');
@@ -99,7 +113,15 @@ describeIfChromium('result grid in Chromium', function () {
   });
 
   it('selects a range with the keyboard and copies it as TSV; the toolbar copies as CSV with a header', async () => {
-    await mount({ status: 'success', columns: cols, rows: [['1', 'a,b', null], ['2', 'c', null], ['3', 'd', null]] });
+    await mount({
+      status: 'success',
+      columns: cols,
+      rows: [
+        ['1', 'a,b', null],
+        ['2', 'c', null],
+        ['3', 'd', null],
+      ],
+    });
     await page.click('.vdb-cell[data-r="0"][data-c="0"]');
     await page.keyboard.press('Shift+ArrowDown');
     await page.keyboard.press('Shift+ArrowRight');
@@ -113,7 +135,15 @@ describeIfChromium('result grid in Chromium', function () {
   });
 
   it('the quick filter narrows rows; export still saves the whole result', async () => {
-    await mount({ status: 'success', columns: cols, rows: [['1', 'apple', null], ['2', 'banana', null], ['3', 'apricot', null]] });
+    await mount({
+      status: 'success',
+      columns: cols,
+      rows: [
+        ['1', 'apple', null],
+        ['2', 'banana', null],
+        ['3', 'apricot', null],
+      ],
+    });
     await page.fill('.vdb-filter', 'ap');
     await page.press('.vdb-filter', 'Enter');
     assert.deepEqual(await page.locator('.vdb-row:not([hidden]) .vdb-cell[data-c="1"]').allTextContents(), ['apple', 'apricot']);
@@ -127,7 +157,18 @@ describeIfChromium('result grid in Chromium', function () {
   });
 
   it('shows the row_limit banner with the server message and what to do', async () => {
-    await mount({ status: 'row_limit', message: 'query returned more than 2 rows', columns: cols, rows: [['1', 'a', null], ['2', 'b', null]] }, 2);
+    await mount(
+      {
+        status: 'row_limit',
+        message: 'query returned more than 2 rows',
+        columns: cols,
+        rows: [
+          ['1', 'a', null],
+          ['2', 'b', null],
+        ],
+      },
+      2,
+    );
     const banner = page.locator('[data-banner="row_limit"]');
     assert.equal(await banner.getAttribute('role'), 'status');
     assert.match((await banner.textContent()) ?? '', /Showing the first 2 rows only/);
@@ -198,7 +239,19 @@ describeIfChromium('result grid in Chromium', function () {
     await page.press('.vdb-filter', 'Enter');
     assert.match((await page.locator('.vdb-summary').textContent()) ?? '', /^11 of 30,000 rows/);
     const labels = await page.locator('.vdb-row:not([hidden]) .vdb-cell[data-c="1"]').allTextContents();
-    assert.deepEqual(labels, ['row 29999', 'row 29998', 'row 29997', 'row 29996', 'row 29995', 'row 29994', 'row 29993', 'row 29992', 'row 29991', 'row 29990', 'row 2999']);
+    assert.deepEqual(labels, [
+      'row 29999',
+      'row 29998',
+      'row 29997',
+      'row 29996',
+      'row 29995',
+      'row 29994',
+      'row 29993',
+      'row 29992',
+      'row 29991',
+      'row 29990',
+      'row 2999',
+    ]);
     await page.click('.vdb-cell[data-r="9"][data-c="0"]');
     await page.keyboard.press('Shift+ArrowDown');
     await page.keyboard.press('Shift+ArrowRight');

@@ -79,7 +79,11 @@ describe('ColumnStore', () => {
 
   it('keeps very long values (1 MB, line breaks) exactly, next to short ones', () => {
     const long = 'line\n'.repeat(200_000);
-    const rows: Cell[][] = [['a', long], ['b', 'short'], ['c', long + 'end']];
+    const rows: Cell[][] = [
+      ['a', long],
+      ['b', 'short'],
+      ['c', long + 'end'],
+    ];
     const store = ColumnStore.fromRows(rows, 2);
     assert.equal(store.cell(0, 1), long);
     assert.equal(store.cell(1, 1), 'short');
@@ -88,16 +92,33 @@ describe('ColumnStore', () => {
   });
 
   it('values holding tabs, commas, quotes and what looks like a row break stay whole', () => {
-    const rows: Cell[][] = [['a\tb', 'x,"y"'], ['\r\n', '\u001f\u001e'], ['', null]];
+    const rows: Cell[][] = [
+      ['a\tb', 'x,"y"'],
+      ['\r\n', '\u001f\u001e'],
+      ['', null],
+    ];
     const store = ColumnStore.fromRows(rows, 2);
     assert.deepEqual(readAll(store), rows);
-    assert.equal(toCsv([{ name: 'p', type: 'text' }, { name: 'q', type: 'text' }], store), 'p,q\r\na\tb,"x,""y"""\r\n"\r\n",\u001f\u001e\r\n"",\r\n');
+    assert.equal(
+      toCsv(
+        [
+          { name: 'p', type: 'text' },
+          { name: 'q', type: 'text' },
+        ],
+        store,
+      ),
+      'p,q\r\na\tb,"x,""y"""\r\n"\r\n",\u001f\u001e\r\n"",\r\n',
+    );
   });
 
   it('a missing cell reads NULL and a stray number its text', () => {
     const rows = [['1'], ['2', 'x'], [3 as unknown as string, undefined as unknown as string]] as Cell[][];
     const store = ColumnStore.fromRows(rows, 2);
-    assert.deepEqual(readAll(store), [['1', null], ['2', 'x'], ['3', null]]);
+    assert.deepEqual(readAll(store), [
+      ['1', null],
+      ['2', 'x'],
+      ['3', null],
+    ]);
   });
 
   describe('quick filter', () => {
@@ -135,7 +156,11 @@ describe('ColumnStore', () => {
       const arrays = new RowArrayTable(rows, 3);
       for (const needle of ['v1', '.2', '99.', 'v2499.2', 'zzz', '0']) {
         for (const nullMatches of [false, true]) {
-          assert.deepEqual(rowsContaining(store, needle, nullMatches), rowsContaining(arrays, needle, nullMatches), `${needle} ${nullMatches}`);
+          assert.deepEqual(
+            rowsContaining(store, needle, nullMatches),
+            rowsContaining(arrays, needle, nullMatches),
+            `${needle} ${nullMatches}`,
+          );
         }
       }
     });
@@ -149,7 +174,10 @@ describe('ColumnStore', () => {
       { column: 0, direction: 'desc' as const },
       { column: 1, direction: 'asc' as const },
     ];
-    assert.deepEqual(sortRowIndexes(store, all, keys, ['number', 'text', 'text']), sortRowIndexes(rows, all, keys, ['number', 'text', 'text']));
+    assert.deepEqual(
+      sortRowIndexes(store, all, keys, ['number', 'text', 'text']),
+      sortRowIndexes(rows, all, keys, ['number', 'text', 'text']),
+    );
   });
 
   it('the builder converts a chunk per step and ends with the same store', () => {
@@ -166,14 +194,30 @@ describe('ColumnStore', () => {
   });
 
   it('a view picks rows in order and a column range, and formats like the arrays it stands for', () => {
-    const rows: Cell[][] = [['1', 'a', 'x'], ['2', null, 'y'], ['3', 'c', 'z']];
+    const rows: Cell[][] = [
+      ['1', 'a', 'x'],
+      ['2', null, 'y'],
+      ['3', 'c', 'z'],
+    ];
     const store = ColumnStore.fromRows(rows, 3);
     const view = new TableView(store, [2, 0, 1], 1, 2, 1, 2);
     assert.equal(view.rowCount, 2);
     assert.equal(view.columnCount, 2);
-    assert.deepEqual(readAll(view), [['a', 'x'], [null, 'y']]);
+    assert.deepEqual(readAll(view), [
+      ['a', 'x'],
+      [null, 'y'],
+    ]);
     assert.equal(view.cell(2, 0), null);
-    const cols = [{ name: 'b', type: 'text' }, { name: 'c', type: 'text' }];
-    assert.equal(toJson(cols, view), toJson(cols, [['a', 'x'], [null, 'y']]));
+    const cols = [
+      { name: 'b', type: 'text' },
+      { name: 'c', type: 'text' },
+    ];
+    assert.equal(
+      toJson(cols, view),
+      toJson(cols, [
+        ['a', 'x'],
+        [null, 'y'],
+      ]),
+    );
   });
 });

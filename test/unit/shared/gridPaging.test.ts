@@ -5,16 +5,43 @@ import { statusBanner } from '../../../src/shared/queryResultOutput';
 describe('paged grid protocol', () => {
   it('accepts well-formed messages from the grid and keeps only their known fields', () => {
     assert.deepEqual(parseGridPagingMessage({ type: 'page.request', sourceId: 's', requestId: 3, start: 500, end: 1000, extra: 'x' }), {
-      type: 'page.request', sourceId: 's', requestId: 3, start: 500, end: 1000,
+      type: 'page.request',
+      sourceId: 's',
+      requestId: 3,
+      start: 500,
+      end: 1000,
     });
     assert.deepEqual(
-      parseGridPagingMessage({ type: 'view.change', sourceId: 's', sort: [{ column: 'a`b', direction: 'desc' }], filters: [{ column: 'n', op: 'range', min: '1' }, { column: 'x', op: 'contains', value: "'%" }] }),
-      { type: 'view.change', sourceId: 's', sort: [{ column: 'a`b', direction: 'desc' }], filters: [{ column: 'n', op: 'range', min: '1' }, { column: 'x', op: 'contains', value: "'%" }] },
+      parseGridPagingMessage({
+        type: 'view.change',
+        sourceId: 's',
+        sort: [{ column: 'a`b', direction: 'desc' }],
+        filters: [
+          { column: 'n', op: 'range', min: '1' },
+          { column: 'x', op: 'contains', value: "'%" },
+        ],
+      }),
+      {
+        type: 'view.change',
+        sourceId: 's',
+        sort: [{ column: 'a`b', direction: 'desc' }],
+        filters: [
+          { column: 'n', op: 'range', min: '1' },
+          { column: 'x', op: 'contains', value: "'%" },
+        ],
+      },
     );
-    assert.deepEqual(parseGridPagingMessage({ type: 'export.stream', sourceId: 's', format: 'jsonl' }), { type: 'export.stream', sourceId: 's', format: 'jsonl' });
+    assert.deepEqual(parseGridPagingMessage({ type: 'export.stream', sourceId: 's', format: 'jsonl' }), {
+      type: 'export.stream',
+      sourceId: 's',
+      format: 'jsonl',
+    });
     assert.deepEqual(parseGridPagingMessage({ type: 'loadAll' }), { type: 'loadAll' });
     assert.deepEqual(parseGridPagingMessage({ type: 'loadAll', key: 'k-1', outputId: 'o' }), { type: 'loadAll', key: 'k-1' });
-    assert.deepEqual(parseGridPagingMessage({ type: 'paged.closed', sourceId: 's', outputId: 'o' }), { type: 'paged.closed', sourceId: 's' });
+    assert.deepEqual(parseGridPagingMessage({ type: 'paged.closed', sourceId: 's', outputId: 'o' }), {
+      type: 'paged.closed',
+      sourceId: 's',
+    });
   });
 
   it('refuses malformed ones', () => {
@@ -40,7 +67,15 @@ describe('paged grid protocol', () => {
   });
 
   it('recognises a paged output', () => {
-    const ok = { v: 1, kind: 'paged', sourceId: 's', columns: [], target: { hostId: 'h', owner: 'o', name: 'n', ref: 'main' }, commit: 'c', pageSize: 500 };
+    const ok = {
+      v: 1,
+      kind: 'paged',
+      sourceId: 's',
+      columns: [],
+      target: { hostId: 'h', owner: 'o', name: 'n', ref: 'main' },
+      commit: 'c',
+      pageSize: 500,
+    };
     assert.equal(isPagedOutput(ok), true);
     assert.equal(isPagedOutput({ ...ok, pageSize: 0 }), false);
     assert.equal(isPagedOutput({ ...ok, kind: undefined }), false);

@@ -17,7 +17,10 @@ const LOG_COLUMNS = ['commit_hash', 'committer', 'email', 'date', 'message', 'pa
 /** A linear history c0 ← c1 ← … ; `heads` says where each ref points. */
 class FakeSqlServer implements TreeClient {
   commits = 7;
-  heads = new Map<string, number>([['main', 6], ['v1', 2]]);
+  heads = new Map<string, number>([
+    ['main', 6],
+    ['v1', 2],
+  ]);
   sent: { ref: string; q: string; limit?: number }[] = [];
   status: QueryResult['status'] = 'success';
   fail: Error | undefined;
@@ -25,7 +28,12 @@ class FakeSqlServer implements TreeClient {
     this.sent.push(query);
     if (this.fail) throw this.fail;
     const hashOf = /^SELECT HASHOF\('([^']+)'\) AS commit_hash$/.exec(query.q);
-    if (hashOf) return { status: 'success', columns: [{ name: 'commit_hash', type: 'text' }], rows: [[hash(this.heads.get(hashOf[1]!)!)]] } as QueryResult;
+    if (hashOf)
+      return {
+        status: 'success',
+        columns: [{ name: 'commit_hash', type: 'text' }],
+        rows: [[hash(this.heads.get(hashOf[1]!)!)]],
+      } as QueryResult;
     const log = /FROM DOLT_LOG\('(c\d{31})', '--parents'\) LIMIT (\d+)(?: OFFSET (\d+))?$/.exec(query.q);
     assert.ok(log, `unexpected SQL ${query.q}`);
     assert.equal(query.ref, log[1], 'a log page is sent at the pinned hash');
@@ -39,7 +47,11 @@ class FakeSqlServer implements TreeClient {
       n === 0 ? '' : n === 4 ? `${hash(3)}, ${hash(1)}` : hash(n - 1),
     ]);
     const offset = Number(log[3] ?? 0);
-    return { status: this.status, columns: LOG_COLUMNS.map((name) => ({ name, type: 'text' })), rows: all.slice(offset, offset + Number(log[2])) } as QueryResult;
+    return {
+      status: this.status,
+      columns: LOG_COLUMNS.map((name) => ({ name, type: 'text' })),
+      rows: all.slice(offset, offset + Number(log[2])),
+    } as QueryResult;
   }
   async getDatabase(db: DatabaseRef) {
     return { ...db, visibility: 'public', fork_network_count: 0, star_count: 0, size_bytes: 1 };
@@ -73,14 +85,21 @@ function setup() {
     hostIdsWithDatabases: () => [H],
     client: () => server,
   };
-  const model = new DatabaseTreeModel({ backend, log: silent, commands: { startLocalHub: 's', addDatabase: 'a', signIn: 'i' }, localHubHostId: 'local' });
+  const model = new DatabaseTreeModel({
+    backend,
+    log: silent,
+    commands: { startLocalHub: 's', addDatabase: 'a', signIn: 'i' },
+    localHubHostId: 'local',
+  });
   const fired: (TreeNode | undefined)[] = [];
   model.onDidChange((n) => fired.push(n));
   return { model, server, fired };
 }
 
 function subjects(nodes: TreeNode[]): string[] {
-  return nodes.map((n) => (n.kind === 'commit' ? `${n.commit.subject}${n.commit.isMerge ? ' (merge)' : ''}` : n.kind === 'message' ? `(${n.text})` : `[${n.kind}]`));
+  return nodes.map((n) =>
+    n.kind === 'commit' ? `${n.commit.subject}${n.commit.isMerge ? ' (merge)' : ''}` : n.kind === 'message' ? `(${n.text})` : `[${n.kind}]`,
+  );
 }
 
 async function commitsOf(model: DatabaseTreeModel, category: 'branches' | 'tags'): Promise<CommitsNode> {
@@ -120,9 +139,21 @@ describe('Commits lists in the tree', () => {
     const page2 = await model.children(commits);
     assert.deepEqual(subjects(page2), ['change 6', 'change 5', 'change 4 (merge)', 'change 3', 'change 2', 'change 1', '[loadMore]']);
     await model.loadMore(commits);
-    assert.deepEqual(subjects(await model.children(commits)), ['change 6', 'change 5', 'change 4 (merge)', 'change 3', 'change 2', 'change 1', 'change 0']);
+    assert.deepEqual(subjects(await model.children(commits)), [
+      'change 6',
+      'change 5',
+      'change 4 (merge)',
+      'change 3',
+      'change 2',
+      'change 1',
+      'change 0',
+    ]);
     assert.equal(server.sent.filter((s) => s.q.startsWith('SELECT HASHOF')).length, 1, 'pinned once');
-    assert.deepEqual(server.sent.filter((s) => s.q.includes('DOLT_LOG')).map((s) => s.limit), [4, 4, 4], 'each page asks for one row more');
+    assert.deepEqual(
+      server.sent.filter((s) => s.q.includes('DOLT_LOG')).map((s) => s.limit),
+      [4, 4, 4],
+      'each page asks for one row more',
+    );
     // Refresh on the node pins again: the new commits appear.
     model.refresh(commits);
     assert.deepEqual(subjects(await model.children(commits)).slice(0, 3), ['change 8', 'change 7', 'change 6']);

@@ -20,14 +20,25 @@ describe('databaseTargetOf', () => {
   it('reads plain { hostId, db } and { hostId, database } objects, and nothing else', () => {
     assert.deepEqual(databaseTargetOf({ hostId: 'h1', db: alice, pullNumber: 3 }), { hostId: 'h1', db: alice });
     assert.deepEqual(databaseTargetOf({ hostId: 'h1', database: { ...bob, extra: 1 } }), { hostId: 'h1', db: bob });
-    for (const junk of [undefined, null, 'alice/inventory', { hostId: 'h1' }, { db: alice }, { hostId: 1, db: alice }, { hostId: 'h1', db: { owner: 'a' } }]) {
+    for (const junk of [
+      undefined,
+      null,
+      'alice/inventory',
+      { hostId: 'h1' },
+      { db: alice },
+      { hostId: 1, db: alice },
+      { hostId: 'h1', db: { owner: 'a' } },
+    ]) {
       assert.equal(databaseTargetOf(junk), undefined, JSON.stringify(junk));
     }
   });
 });
 
 describe('pickKnownDatabase', () => {
-  const databases = (byHost: Record<string, (typeof alice)[]>) => ({ hostIds: () => Object.keys(byHost), list: (h: string) => byHost[h] ?? [] });
+  const databases = (byHost: Record<string, (typeof alice)[]>) => ({
+    hostIds: () => Object.keys(byHost),
+    list: (h: string) => byHost[h] ?? [],
+  });
   const labelOf = (h: string) => `Host ${h}`;
 
   it('lists the current database first and marked, also when it is not in the tree, on the hosts asked for', async () => {
@@ -42,10 +53,16 @@ describe('pickKnownDatabase', () => {
 
   it('takes the only database without asking, and says so when there is none', async () => {
     const one = new ScriptedUi([]);
-    assert.deepEqual(await pickKnownDatabase({ ui: one, databases: databases({ h1: [alice] }), labelOf }, { title: 't', emptyMessage: 'none' }), { hostId: 'h1', db: alice });
+    assert.deepEqual(
+      await pickKnownDatabase({ ui: one, databases: databases({ h1: [alice] }), labelOf }, { title: 't', emptyMessage: 'none' }),
+      { hostId: 'h1', db: alice },
+    );
     assert.equal(one.picks.length, 0);
     const none = new ScriptedUi([]);
-    assert.equal(await pickKnownDatabase({ ui: none, databases: databases({}), labelOf }, { title: 't', emptyMessage: 'Add one first.' }), undefined);
+    assert.equal(
+      await pickKnownDatabase({ ui: none, databases: databases({}), labelOf }, { title: 't', emptyMessage: 'Add one first.' }),
+      undefined,
+    );
     assert.deepEqual(none.infos, ['Add one first.']);
   });
 });

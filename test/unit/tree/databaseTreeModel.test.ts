@@ -14,7 +14,9 @@ const hash = (n: number): string => String(n).padStart(32, '0');
 function branchPages(total: number, pageSize: number): (token?: string) => Page<Branch> {
   return (token) => {
     const start = token ? Number(token) : 0;
-    const items = Array.from({ length: Math.min(pageSize, total - start) }, (_, i) => aBranch({ name: `b${start + i}`, head_commit_sha: hash(start + i) }));
+    const items = Array.from({ length: Math.min(pageSize, total - start) }, (_, i) =>
+      aBranch({ name: `b${start + i}`, head_commit_sha: hash(start + i) }),
+    );
     const next = start + pageSize < total ? String(start + pageSize) : '';
     return next ? { items, nextPageToken: next } : { items, nextPageToken: '' };
   };
@@ -121,14 +123,20 @@ describe('DatabaseTreeModel', () => {
     const [db] = await model.children(host);
     assert.equal(db?.kind, 'database');
     const cats = await model.children(db);
-    assert.deepEqual(cats.map((c) => (c.kind === 'category' ? c.category : '')), ['branches', 'tags', 'releases', 'pulls', 'forks', 'operations']);
+    assert.deepEqual(
+      cats.map((c) => (c.kind === 'category' ? c.category : '')),
+      ['branches', 'tags', 'releases', 'pulls', 'forks', 'operations'],
+    );
   });
 
   it('also lists signed-in hosts without databases once any database exists, with an add hint', async () => {
     const other = 'https://other.example';
     const { model } = setup({ available: [H, other], signedIn: [other] });
     const hosts = await model.children();
-    assert.deepEqual(hosts.map((h) => (h.kind === 'host' ? h.hostId : '')), [H, other]);
+    assert.deepEqual(
+      hosts.map((h) => (h.kind === 'host' ? h.hostId : '')),
+      [H, other],
+    );
     const children = await model.children(hosts[1]);
     assert.equal(children[0]?.kind, 'message');
     assert.match((children[0] as { text: string }).text, /No databases/);
@@ -166,7 +174,10 @@ describe('DatabaseTreeModel', () => {
     assert.deepEqual(labels(await model.children(node)), ['b0', 'b1', 'b2', 'b3', '[loadMore]']);
     await model.loadMore(node);
     assert.deepEqual(labels(await model.children(node)), ['b0', 'b1', 'b2', 'b3', 'b4'], 'an empty next token ends paging');
-    assert.deepEqual(client.calls.filter((c) => c.startsWith('branches')), ['branches ', 'branches 2', 'branches 4']);
+    assert.deepEqual(
+      client.calls.filter((c) => c.startsWith('branches')),
+      ['branches ', 'branches 2', 'branches 4'],
+    );
   });
 
   it('answers from cache until refreshed; refresh reloads from the first page', async () => {
@@ -177,7 +188,10 @@ describe('DatabaseTreeModel', () => {
     assert.equal(client.calls.filter((c) => c.startsWith('branches')).length, 1);
     model.refresh(node);
     await model.children(node);
-    assert.deepEqual(client.calls.filter((c) => c.startsWith('branches')), ['branches ', 'branches ']);
+    assert.deepEqual(
+      client.calls.filter((c) => c.startsWith('branches')),
+      ['branches ', 'branches '],
+    );
   });
 
   it('an error becomes an error node; retry loads again', async () => {
@@ -194,7 +208,14 @@ describe('DatabaseTreeModel', () => {
 
   describe('a database the server does not find (404)', () => {
     const notFound = (): ApiError =>
-      new ApiError({ status: 404, code: 'NOT_FOUND', title: 'Database alice/prices was not found', method: 'GET', path: '/databases/alice/prices', isProblem: true });
+      new ApiError({
+        status: 404,
+        code: 'NOT_FOUND',
+        title: 'Database alice/prices was not found',
+        method: 'GET',
+        path: '/databases/alice/prices',
+        isProblem: true,
+      });
 
     it('signed out: says it may be private and offers Sign In to that host, not a retry', async () => {
       const { model, client } = setup({ signedIn: [] });
@@ -211,7 +232,11 @@ describe('DatabaseTreeModel', () => {
     it('signed out: recognises the 404 of the API client bundle, whose ApiError is another class', async () => {
       const { model, client } = setup({ signedIn: [] });
       // What the lazily loaded client bundle throws: its own copy of ApiError (name and status).
-      client.failDatabase = Object.assign(new (class extends Error {})('Database alice/prices was not found'), { name: 'ApiError', status: 404, code: 'NOT_FOUND' });
+      client.failDatabase = Object.assign(new (class extends Error {})('Database alice/prices was not found'), {
+        name: 'ApiError',
+        status: 404,
+        code: 'NOT_FOUND',
+      });
       const db = model.databaseNode(H, DB);
       await model.children(db);
       await new Promise((r) => setImmediate(r));
@@ -327,11 +352,24 @@ describe('DatabaseTreeModel: Tables under a ref (issue #14)', () => {
       sent.push(`${commit} ${sql}`);
       if (fail) return { columns: [], rows: [], status: 'error', message: fail };
       if (sql === 'SHOW FULL TABLES') {
-        return { columns: [{ name: 'Tables_in_prices', type: 'text' }, { name: 'Table_type', type: 'text' }], rows: [['stores', 'BASE TABLE'], ['cheap', 'VIEW']], status: 'success' };
+        return {
+          columns: [
+            { name: 'Tables_in_prices', type: 'text' },
+            { name: 'Table_type', type: 'text' },
+          ],
+          rows: [
+            ['stores', 'BASE TABLE'],
+            ['cheap', 'VIEW'],
+          ],
+          status: 'success',
+        };
       }
       return {
         columns: ['Field', 'Type', 'Null', 'Key'].map((name) => ({ name, type: 'text' })),
-        rows: [['id', 'bigint', 'NO', 'PRI'], ['city', 'varchar(64)', 'YES', '']],
+        rows: [
+          ['id', 'bigint', 'NO', 'PRI'],
+          ['city', 'varchar(64)', 'YES', ''],
+        ],
         status: 'success',
       };
     });
@@ -341,14 +379,20 @@ describe('DatabaseTreeModel: Tables under a ref (issue #14)', () => {
   it('without a catalog a branch has only its Commits (issue #15), and a release nothing', async () => {
     const { model } = setup();
     const [b] = await model.children(branchesNode(model));
-    assert.deepEqual((await model.children(b)).map((n) => n.kind), ['commits']);
+    assert.deepEqual(
+      (await model.children(b)).map((n) => n.kind),
+      ['commits'],
+    );
     assert.equal(model.refHasChildren(), false);
   });
 
   it('with a catalog a branch holds Tables, then Commits', async () => {
     const { model } = setup({ catalog: catalog().cache });
     const [b] = await model.children(branchesNode(model));
-    assert.deepEqual((await model.children(b)).map((n) => n.kind), ['tables', 'commits']);
+    assert.deepEqual(
+      (await model.children(b)).map((n) => n.kind),
+      ['tables', 'commits'],
+    );
   });
 
   it('branch → Tables at its head commit → tables and views → columns with type, key and nullability', async () => {
@@ -360,12 +404,18 @@ describe('DatabaseTreeModel: Tables under a ref (issue #14)', () => {
     assert.equal(tables?.kind === 'tables' && tables.commit, hash(0));
     assert.equal(tables?.kind === 'tables' && tables.ref, 'b0');
     const list = await model.children(tables);
-    assert.deepEqual(list.map((n) => (n.kind === 'table' ? `${n.table.name}:${n.table.kind}` : n.kind)), ['cheap:view', 'stores:table']);
+    assert.deepEqual(
+      list.map((n) => (n.kind === 'table' ? `${n.table.name}:${n.table.kind}` : n.kind)),
+      ['cheap:view', 'stores:table'],
+    );
     const cols = await model.children(list[1]);
-    assert.deepEqual(cols.map((n) => (n.kind === 'column' ? [n.column.name, n.column.type, n.column.primaryKey, n.column.nullable] : n.kind)), [
-      ['id', 'bigint', true, false],
-      ['city', 'varchar(64)', false, true],
-    ]);
+    assert.deepEqual(
+      cols.map((n) => (n.kind === 'column' ? [n.column.name, n.column.type, n.column.primaryKey, n.column.nullable] : n.kind)),
+      [
+        ['id', 'bigint', true, false],
+        ['city', 'varchar(64)', false, true],
+      ],
+    );
     assert.deepEqual(c.sent, [`${hash(0)} SHOW FULL TABLES`, `${hash(0)} DESCRIBE \`stores\``]);
   });
 
@@ -404,14 +454,23 @@ describe('DatabaseTreeModel: Tables under a ref (issue #14)', () => {
     assert.ok(fired.length > 0);
     const [b2] = await model.children(branchesNode(model));
     const again = await model.children((await model.children(b2))[0]);
-    assert.deepEqual(again.map((n) => n.kind), ['table', 'table']);
+    assert.deepEqual(
+      again.map((n) => n.kind),
+      ['table', 'table'],
+    );
     assert.equal(c.sent.length, 2);
   });
 
   it('tags and releases have Tables at their commit too', async () => {
     const c = catalog();
     const { model } = setup({ catalog: c.cache });
-    const tagNode = { kind: 'tag' as const, hostId: H, db: DB, parent: model.categoryNode(H, DB, 'tags'), tag: { name: 'v1', commit_sha: hash(7), created_at: '' } as never };
+    const tagNode = {
+      kind: 'tag' as const,
+      hostId: H,
+      db: DB,
+      parent: model.categoryNode(H, DB, 'tags'),
+      tag: { name: 'v1', commit_sha: hash(7), created_at: '' } as never,
+    };
     const [tables] = await model.children(tagNode);
     assert.equal(tables?.kind === 'tables' && `${tables.ref}@${tables.commit}`, `v1@${hash(7)}`);
   });

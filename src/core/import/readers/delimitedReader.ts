@@ -74,7 +74,13 @@ export async function openDelimitedReader(
           throw new ImportParseError(
             `${plural(record.length, 'field')}, but the header has ${plural(columns.length, 'column')}. ` +
               `Make every line have ${plural(columns.length, 'field')}; quote fields that contain "${delimiter}" or line breaks.`,
-            { fileType, reason: 'bad-row', row: rowNumber, line, column: record.length > columns.length ? undefined : columns[record.length] },
+            {
+              fileType,
+              reason: 'bad-row',
+              row: rowNumber,
+              line,
+              column: record.length > columns.length ? undefined : columns[record.length],
+            },
           );
         }
         yield nullsForEmpty(record, raw, delimiter);

@@ -7,10 +7,11 @@ export function checkHeader(fileType: ImportFileKind, cells: readonly Cell[], li
   const seen = new Map<string, number>();
   columns.forEach((name, i) => {
     if (name === '') {
-      throw new ImportParseError(
-        `the header's column ${i + 1} has no name. Give every column a name in the first row.`,
-        { fileType, reason: 'bad-header', line },
-      );
+      throw new ImportParseError(`the header's column ${i + 1} has no name. Give every column a name in the first row.`, {
+        fileType,
+        reason: 'bad-header',
+        line,
+      });
     }
     const key = name.toLowerCase();
     const before = seen.get(key);

@@ -25,10 +25,11 @@ export async function openJsonReader(filePath: string, options: { signal?: Abort
     });
   }
   if (first !== '[' && first !== '{') {
-    throw new ImportParseError(
-      'the file must start with "[" (a list of row objects) or "{" (an object with a "rows" list).',
-      { fileType: 'json', reason: 'bad-syntax', line: 1 },
-    );
+    throw new ImportParseError('the file must start with "[" (a list of row objects) or "{" (an object with a "rows" list).', {
+      fileType: 'json',
+      reason: 'bad-syntax',
+      line: 1,
+    });
   }
   const file = createReadStream(filePath, { start: bomBytes, ...(options.signal ? { signal: options.signal } : {}) });
   const parser = new Parser({ packValues: true, streamValues: false });
@@ -164,11 +165,17 @@ class RowsAssembler {
         }
         if (this.phase !== 1) return;
         const v =
-          t.name === 'stringValue' ? t.value :
-          t.name === 'numberValue' ? new JsonNumber(t.value ?? '0') :
-          t.name === 'nullValue' ? null :
-          t.name === 'trueValue' ? true :
-          t.name === 'falseValue' ? false : undefined;
+          t.name === 'stringValue'
+            ? t.value
+            : t.name === 'numberValue'
+              ? new JsonNumber(t.value ?? '0')
+              : t.name === 'nullValue'
+                ? null
+                : t.name === 'trueValue'
+                  ? true
+                  : t.name === 'falseValue'
+                    ? false
+                    : undefined;
         if (v !== undefined || t.name === 'nullValue') this.value(v);
       }
     }

@@ -96,11 +96,21 @@ export async function objectTable(
 
 function asRowObject(fileType: 'json' | 'yaml', value: unknown, row: number): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Date || value instanceof JsonNumber) {
-    const what = value === null ? 'null' : Array.isArray(value) ? 'a list' : value instanceof JsonNumber ? 'a number' : typeof value === 'string' ? 'a string' : typeof value;
-    throw new ImportParseError(
-      `this row is ${what}, not an object. Each row must be an object of column names to values.`,
-      { fileType, reason: 'bad-row', row },
-    );
+    const what =
+      value === null
+        ? 'null'
+        : Array.isArray(value)
+          ? 'a list'
+          : value instanceof JsonNumber
+            ? 'a number'
+            : typeof value === 'string'
+              ? 'a string'
+              : typeof value;
+    throw new ImportParseError(`this row is ${what}, not an object. Each row must be an object of column names to values.`, {
+      fileType,
+      reason: 'bad-row',
+      row,
+    });
   }
   return value as Record<string, unknown>;
 }
@@ -127,7 +137,9 @@ function jsonText(value: unknown): string {
   if (value instanceof Date) return JSON.stringify(formatDate(value));
   if (Array.isArray(value)) return `[${value.map(jsonText).join(',')}]`;
   if (typeof value === 'object') {
-    return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`).join(',')}}`;
+    return `{${Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

@@ -10,10 +10,7 @@ import { parseStatement, SqlValueError, type CreateTable, type InsertRows } from
  * Which table: `sqlTable` when the file has it, else the file's only table. Columns come from
  * its CREATE TABLE, else from the first INSERT's column list.
  */
-export async function openSqlReader(
-  filePath: string,
-  options: { signal?: AbortSignal; sqlTable?: string },
-): Promise<TableReader> {
+export async function openSqlReader(filePath: string, options: { signal?: AbortSignal; sqlTable?: string }): Promise<TableReader> {
   const file = createReadStream(filePath, { encoding: 'utf8', ...(options.signal ? { signal: options.signal } : {}) });
   const chunks = file[Symbol.asyncIterator]() as AsyncIterator<string>;
   const splitter = new SqlStatementSplitter();

@@ -119,8 +119,27 @@ function readValue(p: TokenCursor, tupleIndex: number, valueIndex: number, colum
 }
 
 const TYPE_STOP = new Set([
-  'NOT', 'NULL', 'DEFAULT', 'PRIMARY', 'KEY', 'UNIQUE', 'AUTO_INCREMENT', 'AUTOINCREMENT', 'COMMENT', 'COLLATE',
-  'CHARACTER', 'CHARSET', 'REFERENCES', 'CHECK', 'GENERATED', 'AS', 'ON', 'CONSTRAINT', 'VISIBLE', 'INVISIBLE', 'SRID',
+  'NOT',
+  'NULL',
+  'DEFAULT',
+  'PRIMARY',
+  'KEY',
+  'UNIQUE',
+  'AUTO_INCREMENT',
+  'AUTOINCREMENT',
+  'COMMENT',
+  'COLLATE',
+  'CHARACTER',
+  'CHARSET',
+  'REFERENCES',
+  'CHECK',
+  'GENERATED',
+  'AS',
+  'ON',
+  'CONSTRAINT',
+  'VISIBLE',
+  'INVISIBLE',
+  'SRID',
 ]);
 const CONSTRAINT_START = new Set(['PRIMARY', 'KEY', 'INDEX', 'UNIQUE', 'CONSTRAINT', 'FOREIGN', 'CHECK', 'FULLTEXT', 'SPATIAL']);
 
@@ -130,7 +149,11 @@ function parseCreate(p: TokenCursor): CreateTable {
   }
   const table = p.name('a table name');
   if (p.acceptWord('LIKE') || p.acceptWord('AS') || p.acceptWord('SELECT')) {
-    throw new SqlSyntaxError(`CREATE TABLE ${table} must list its columns; CREATE TABLE … LIKE/AS is not read by an import.`, p.line, 'unsupported');
+    throw new SqlSyntaxError(
+      `CREATE TABLE ${table} must list its columns; CREATE TABLE … LIKE/AS is not read by an import.`,
+      p.line,
+      'unsupported',
+    );
   }
   p.expectPunct('(', 'before the column definitions');
   const columns: string[] = [];
@@ -139,7 +162,8 @@ function parseCreate(p: TokenCursor): CreateTable {
   do {
     const t = p.peek();
     if (t?.kind === 'word' && CONSTRAINT_START.has(t.upper)) {
-      if (p.acceptWord('CONSTRAINT') && !(p.peek()?.kind === 'word' && CONSTRAINT_START.has((p.peek() as { upper: string }).upper))) p.name('a constraint name');
+      if (p.acceptWord('CONSTRAINT') && !(p.peek()?.kind === 'word' && CONSTRAINT_START.has((p.peek() as { upper: string }).upper)))
+        p.name('a constraint name');
       if (p.acceptWord('PRIMARY')) {
         p.acceptWord('KEY');
         primaryKeys.push(...p.nameList('primary key column'));
@@ -153,7 +177,8 @@ function parseCreate(p: TokenCursor): CreateTable {
       typeParts.push((p.next() as { text: string }).text.toLowerCase());
       if (p.acceptPunct('(')) {
         const args = p.skipGroup().filter((x) => !(x.kind === 'punct' && x.text === ','));
-        typeParts[typeParts.length - 1] += `(${args.map((a) => (a.kind === 'string' ? `'${a.text.replace(/'/g, "''")}'` : a.text)).join(',')})`;
+        typeParts[typeParts.length - 1] +=
+          `(${args.map((a) => (a.kind === 'string' ? `'${a.text.replace(/'/g, "''")}'` : a.text)).join(',')})`;
       }
     }
     if (typeParts.length === 0) throw p.error(`expected a type for column ${name}`);

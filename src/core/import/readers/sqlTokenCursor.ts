@@ -34,7 +34,8 @@ export function tokenize(sql: string, line: number): Token[] {
         const after = all[k + 1];
         if (/^0x/i.test(t.text) || (after?.kind === 'word' && after.start === t.end)) {
           let text = t.text;
-          while (all[k + 1]?.start === all[k]!.end && (all[k + 1]!.kind === 'word' || all[k + 1]!.kind === 'number')) text += all[++k]!.text;
+          while (all[k + 1]?.start === all[k]!.end && (all[k + 1]!.kind === 'word' || all[k + 1]!.kind === 'number'))
+            text += all[++k]!.text;
           tokens.push({ kind: 'word', text, upper: text.toUpperCase() });
         } else {
           tokens.push({ kind: 'number', text: t.text });

@@ -63,7 +63,10 @@ describe('streamed export writers', () => {
     assert.equal(sink.chunks.length, 1 + 10, 'a header chunk, then one chunk per page');
     const back = parseCsv(sink.text, { relax_column_count: false }) as string[][];
     assert.deepEqual(back[0], ['id', 'label', 'price', 'data', 'id']);
-    assert.deepEqual(back.slice(1), rows.map((r) => r.map((c) => c ?? '')));
+    assert.deepEqual(
+      back.slice(1),
+      rows.map((r) => r.map((c) => c ?? '')),
+    );
     assert.match(sink.text, /,<binary>,/);
   });
 
@@ -74,7 +77,10 @@ describe('streamed export writers', () => {
     assert.equal(parsed.length, rows.length);
     assert.deepEqual(Object.keys(parsed[0]!), ['id', 'label', 'price', 'data', 'id_2']);
     assert.equal(parsed[3]!.id, '9007199254740993', '64-bit ids stay exact strings');
-    assert.deepEqual(parsed.map((o) => Object.values(o)), rows);
+    assert.deepEqual(
+      parsed.map((o) => Object.values(o)),
+      rows,
+    );
   });
 
   it('JSON array of no rows is []', async () => {
@@ -86,7 +92,10 @@ describe('streamed export writers', () => {
     const lines = sink.text.split('\n');
     assert.equal(lines.pop(), '');
     assert.equal(lines.length, rows.length);
-    assert.deepEqual(lines.map((l) => Object.values(JSON.parse(l) as object)), rows);
+    assert.deepEqual(
+      lines.map((l) => Object.values(JSON.parse(l) as object)),
+      rows,
+    );
   });
 
   it('Markdown in pages equals the whole-result table', async () => {
@@ -97,7 +106,10 @@ describe('streamed export writers', () => {
   it('SQL INSERT statements load back into a table with the same cells, quoted through the one quoting home', async () => {
     const sink = await exportPaged('sql', rows, 10, 'ex`port');
     assert.match(sink.text, /^-- Binary values are not available through the API: they are written as NULL\.\n/);
-    assert.match(sink.text, /INSERT INTO `ex``port` \(`id`, `label`, `price`, `data`, `id`\) VALUES\n {2}\(9007199254740990, NULL, NULL, NULL, 0\)/);
+    assert.match(
+      sink.text,
+      /INSERT INTO `ex``port` \(`id`, `label`, `price`, `data`, `id`\) VALUES\n {2}\(9007199254740990, NULL, NULL, NULL, 0\)/,
+    );
     const db = await SqliteEngine.open();
     try {
       db.exec('CREATE TABLE `ex``port` (`id` bigint, label varchar(100), price decimal(10,2), data blob, id2 int)');
@@ -154,7 +166,12 @@ describe('running an export into a file', () => {
     const file = await createPendingFile(target);
     const ac = new AbortController();
     await assert.rejects(
-      runExport({ pages: pages(95, 10, { onPage: (p) => p === 3 && ac.abort() }), writer: createExportWriter('json', columns, file), file, signal: ac.signal }),
+      runExport({
+        pages: pages(95, 10, { onPage: (p) => p === 3 && ac.abort() }),
+        writer: createExportWriter('json', columns, file),
+        file,
+        signal: ac.signal,
+      }),
       ExportCancelled,
     );
     assert.equal(await readFile(target, 'utf8'), 'old content');

@@ -26,7 +26,13 @@ export async function readAll(
   fileType: ImportFileKind,
   path: string,
   options: TableReaderOptions = {},
-): Promise<{ columns: string[]; rows: Cell[][]; declaredTypes?: Readonly<Record<string, string>>; declaredPrimaryKeys?: readonly string[]; sourceTable?: string }> {
+): Promise<{
+  columns: string[];
+  rows: Cell[][];
+  declaredTypes?: Readonly<Record<string, string>>;
+  declaredPrimaryKeys?: readonly string[];
+  sourceTable?: string;
+}> {
   const reader = await openTableReader(fileType, path, options);
   const rows: Cell[][] = [];
   for await (const row of reader.rows()) rows.push(row);

@@ -31,7 +31,11 @@ describe('detectFileType', () => {
 });
 
 describe('inferColumnTypes', () => {
-  const one = (values: (string | null)[]): string => inferColumnTypes(['c'], values.map((v) => [v]))[0]!;
+  const one = (values: (string | null)[]): string =>
+    inferColumnTypes(
+      ['c'],
+      values.map((v) => [v]),
+    )[0]!;
   it('integers by range', () => {
     assert.equal(one(['1', '-2147483648', '2147483647']), 'int');
     assert.equal(one(['1', '2147483648']), 'bigint');
@@ -123,11 +127,17 @@ describe('checkImport', () => {
   });
   it('empty file, header-only file, file over 1 GiB', () => {
     const empty = checkImport({ ...base, fileSize: 0 });
-    assert.deepEqual(empty.map((p) => p.code), ['empty-file']);
+    assert.deepEqual(
+      empty.map((p) => p.code),
+      ['empty-file'],
+    );
     assert.match(empty[0]!.message, /Choose a file with a header row/);
     assert.deepEqual(codes({ rows: [] }), ['no-rows']);
     const big = checkImport({ ...base, fileSize: MAX_IMPORT_BYTES + 1 });
-    assert.deepEqual(big.map((p) => p.code), ['file-too-large']);
+    assert.deepEqual(
+      big.map((p) => p.code),
+      ['file-too-large'],
+    );
     assert.match(big[0]!.message, /limited to 1 GiB\. Split it/);
   });
   it('operations that cannot apply to the table', () => {
@@ -139,27 +149,71 @@ describe('checkImport', () => {
     assert.match(operationUnavailableReason('update', false, 't') ?? '', /choose create/);
   });
   it('a header that does not match the table names the columns and how to fix it', () => {
-    const problems = checkImport({ ...base, operation: 'update', target: existing, sourceColumns: ['id', 'nmae'], columnMap: { id: 'id', nmae: 'nmae' } });
-    assert.deepEqual(problems.map((p) => p.code), ['header-mismatch']);
-    assert.match(problems[0]!.message, /"nmae" is not a column of the table \(it has "id", "name", "age"\)\. Rename the header in the file, or map each file column/);
+    const problems = checkImport({
+      ...base,
+      operation: 'update',
+      target: existing,
+      sourceColumns: ['id', 'nmae'],
+      columnMap: { id: 'id', nmae: 'nmae' },
+    });
+    assert.deepEqual(
+      problems.map((p) => p.code),
+      ['header-mismatch'],
+    );
+    assert.match(
+      problems[0]!.message,
+      /"nmae" is not a column of the table \(it has "id", "name", "age"\)\. Rename the header in the file, or map each file column/,
+    );
   });
   it('a file column left out of the column map is a mismatch too (an import cannot drop columns)', () => {
-    const problems = checkImport({ ...base, operation: 'replace', target: existing, sourceColumns: ['id', 'name', 'extra'], rows: [['1', 'a', 'x']], columnMap: { id: 'id', name: 'name' } });
-    assert.deepEqual(problems.map((p) => p.code), ['header-mismatch', 'unmapped-columns']);
+    const problems = checkImport({
+      ...base,
+      operation: 'replace',
+      target: existing,
+      sourceColumns: ['id', 'name', 'extra'],
+      rows: [['1', 'a', 'x']],
+      columnMap: { id: 'id', name: 'name' },
+    });
+    assert.deepEqual(
+      problems.map((p) => p.code),
+      ['header-mismatch', 'unmapped-columns'],
+    );
     assert.match(problems[0]!.message, /"extra" is not a column of the table/);
     assert.match(problems[1]!.message, /Table columns "age" get no value/);
   });
   it('a primary key column of the table missing from the file', () => {
-    const problems = checkImport({ ...base, operation: 'update', target: existing, sourceColumns: ['name'], rows: [['a']], columnMap: { name: 'name' } });
-    assert.deepEqual(problems.map((p) => p.code), ['primary-key-missing']);
+    const problems = checkImport({
+      ...base,
+      operation: 'update',
+      target: existing,
+      sourceColumns: ['name'],
+      rows: [['a']],
+      columnMap: { name: 'name' },
+    });
+    assert.deepEqual(
+      problems.map((p) => p.code),
+      ['primary-key-missing'],
+    );
     assert.match(problems[0]!.message, /Primary key column "id" of table people is missing from the file\. Add that column/);
   });
   it('new tables need a key from the file whose preview values are present and unique', () => {
     assert.deepEqual(codes({ primaryKeys: [] }), ['primary-key-required']);
     assert.deepEqual(codes({ primaryKeys: ['nope'] }), ['primary-key-missing']);
-    const dup = checkImport({ ...base, rows: [['1', 'a'], ['1', 'b']] });
+    const dup = checkImport({
+      ...base,
+      rows: [
+        ['1', 'a'],
+        ['1', 'b'],
+      ],
+    });
     assert.match(dup[0]!.message, /Rows 1 and 2 have the same primary key \(1\)/);
-    const empty = checkImport({ ...base, rows: [['1', 'a'], [null, 'b']] });
+    const empty = checkImport({
+      ...base,
+      rows: [
+        ['1', 'a'],
+        [null, 'b'],
+      ],
+    });
     assert.match(empty[0]!.message, /Row 2 has no value for primary key column "id"/);
   });
   it('a column map that names unknown columns or merges two into one', () => {
@@ -180,7 +234,10 @@ describe('readPreview', () => {
     assert.equal(all.truncated, false);
   });
   it('uses the types a SQL file declares', async () => {
-    const p = await readPreview('sql', files.write('d.sql', 'CREATE TABLE t (id bigint, v varchar(3), PRIMARY KEY (id));\nINSERT INTO t VALUES (1, \'a\');'));
+    const p = await readPreview(
+      'sql',
+      files.write('d.sql', "CREATE TABLE t (id bigint, v varchar(3), PRIMARY KEY (id));\nINSERT INTO t VALUES (1, 'a');"),
+    );
     assert.deepEqual(p.types, ['bigint', 'varchar(3)']);
     assert.deepEqual(p.declaredPrimaryKeys, ['id']);
   });

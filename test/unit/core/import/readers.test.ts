@@ -63,7 +63,10 @@ describe('import readers', () => {
         column: 'name',
         message: /names "name" twice \(columns 2 and 3\)/,
       });
-      await rejectsWith(readAll('csv', files.write('blank.csv', 'id,,x\n1,a,b\n')), { reason: 'bad-header', message: /column 2 has no name/ });
+      await rejectsWith(readAll('csv', files.write('blank.csv', 'id,,x\n1,a,b\n')), {
+        reason: 'bad-header',
+        message: /column 2 has no name/,
+      });
     });
 
     it('rejects an empty file', async () => {
@@ -100,17 +103,28 @@ describe('import readers', () => {
     it('splits on | and keeps commas', async () => {
       const t = await readAll('psv', files.write('a.psv', 'id|name\n1|Smith, J\n2|\n'));
       assert.deepEqual(t.columns, ['id', 'name']);
-      assert.deepEqual(t.rows, [['1', 'Smith, J'], ['2', null]]);
+      assert.deepEqual(t.rows, [
+        ['1', 'Smith, J'],
+        ['2', null],
+      ]);
     });
 
     it('names the row of a long row', async () => {
-      await rejectsWith(readAll('psv', files.write('long.psv', 'id|name\n1|a|extra\n')), { reason: 'bad-row', row: 1, line: 2, message: /3 fields/ });
+      await rejectsWith(readAll('psv', files.write('long.psv', 'id|name\n1|a|extra\n')), {
+        reason: 'bad-row',
+        row: 1,
+        line: 2,
+        message: /3 fields/,
+      });
     });
   });
 
   describe('json', () => {
     it('reads a top-level array, keeping exact number text', async () => {
-      const p = files.write('a.json', '[{"id": 12345678901234567890, "price": 1.10, "ok": true, "tags": ["a"], "n": null},\n {"id": 2, "name": "b"}]');
+      const p = files.write(
+        'a.json',
+        '[{"id": 12345678901234567890, "price": 1.10, "ok": true, "tags": ["a"], "n": null},\n {"id": 2, "name": "b"}]',
+      );
       const t = await readAll('json', p);
       assert.deepEqual(t.columns, ['id', 'price', 'ok', 'tags', 'n', 'name']);
       assert.deepEqual(t.rows, [
@@ -122,11 +136,18 @@ describe('import readers', () => {
     it('reads Dolt\'s {"rows": [...]} shape', async () => {
       const t = await readAll('json', files.write('rows.json', '{"rows": [{"id": 1, "rows": "x"}, {"id": 2}]}'));
       assert.deepEqual(t.columns, ['id', 'rows']);
-      assert.deepEqual(t.rows, [['1', 'x'], ['2', null]]);
+      assert.deepEqual(t.rows, [
+        ['1', 'x'],
+        ['2', null],
+      ]);
     });
 
     it('names the row that is not an object', async () => {
-      await rejectsWith(readAll('json', files.write('bad.json', '[{"id": 1}, {"id": 2}, 3]')), { reason: 'bad-row', row: 3, message: /this row is a number, not an object/ });
+      await rejectsWith(readAll('json', files.write('bad.json', '[{"id": 1}, {"id": 2}, 3]')), {
+        reason: 'bad-row',
+        row: 3,
+        message: /this row is a number, not an object/,
+      });
     });
 
     it('points near the row with broken syntax', async () => {
@@ -178,7 +199,13 @@ describe('import readers', () => {
       const p = await workbook('a.xlsx', (ws) => {
         ws.addRow([]);
         ws.addRow(['id', 'when', 'ok', 'label', 'total']);
-        ws.addRow([1, new Date(Date.UTC(2024, 0, 31)), true, { richText: [{ text: 'ab' }, { text: 'c' }] }, { formula: 'A3*2', result: 2 }]);
+        ws.addRow([
+          1,
+          new Date(Date.UTC(2024, 0, 31)),
+          true,
+          { richText: [{ text: 'ab' }, { text: 'c' }] },
+          { formula: 'A3*2', result: 2 },
+        ]);
         ws.addRow([]);
         ws.addRow([2.5, new Date(Date.UTC(2024, 1, 1, 13, 5, 0)), false, null, null]);
       });
@@ -200,7 +227,10 @@ describe('import readers', () => {
     });
 
     it('rejects a file that is not a workbook', async () => {
-      await rejectsWith(openTableReader('xlsx', files.write('fake.xlsx', 'id,name\n1,a\n')), { reason: 'bad-syntax', message: /Excel Workbook/ });
+      await rejectsWith(openTableReader('xlsx', files.write('fake.xlsx', 'id,name\n1,a\n')), {
+        reason: 'bad-syntax',
+        message: /Excel Workbook/,
+      });
     });
 
     it('rejects an empty sheet', async () => {
@@ -216,9 +246,9 @@ describe('import readers', () => {
       'DROP TABLE IF EXISTS `people`;',
       'CREATE TABLE `people` (',
       '  `id` int NOT NULL AUTO_INCREMENT,',
-      '  `name` varchar(255) DEFAULT NULL COMMENT \'the; name\',',
+      "  `name` varchar(255) DEFAULT NULL COMMENT 'the; name',",
       '  `score` decimal(10,2),',
-      '  `kind` enum(\'a\',\'b\'),',
+      "  `kind` enum('a','b'),",
       '  PRIMARY KEY (`id`),',
       '  KEY `by_name` (`name`(10))',
       ') ENGINE=InnoDB;',
@@ -246,7 +276,8 @@ describe('import readers', () => {
     it('reads statements split across stream chunks', async () => {
       const values: string[] = [];
       for (let i = 0; i < 30000; i++) values.push(`(${i},'n;${i} -- not a comment')`);
-      const sql = 'CREATE TABLE t (id bigint PRIMARY KEY, name text);\n/* block\ncomment; */\nINSERT INTO t VALUES ' + values.join(',\n') + ';\n';
+      const sql =
+        'CREATE TABLE t (id bigint PRIMARY KEY, name text);\n/* block\ncomment; */\nINSERT INTO t VALUES ' + values.join(',\n') + ';\n';
       const t = await readAll('sql', files.write('big.sql', sql));
       assert.equal(t.rows.length, 30000);
       assert.deepEqual(t.rows[29999], ['29999', 'n;29999 -- not a comment']);
@@ -255,28 +286,41 @@ describe('import readers', () => {
     });
 
     it('takes columns from the INSERT when there is no CREATE TABLE', async () => {
-      const t = await readAll('sql', files.write('nocreate.sql', "INSERT INTO x (a, b) VALUES (1, 'q');\nINSERT INTO x (b, a) VALUES ('r', 2);"));
+      const t = await readAll(
+        'sql',
+        files.write('nocreate.sql', "INSERT INTO x (a, b) VALUES (1, 'q');\nINSERT INTO x (b, a) VALUES ('r', 2);"),
+      );
       assert.deepEqual(t.columns, ['a', 'b']);
-      assert.deepEqual(t.rows, [['1', 'q'], ['2', 'r']]);
+      assert.deepEqual(t.rows, [
+        ['1', 'q'],
+        ['2', 'r'],
+      ]);
     });
 
     it('names the row and column of an expression value', async () => {
-      const p = files.write('expr.sql', "CREATE TABLE t (id int, at datetime);\nINSERT INTO t VALUES (1, '2024-01-01');\nINSERT INTO t VALUES (2, '2024-01-02'), (3, NOW());");
+      const p = files.write(
+        'expr.sql',
+        "CREATE TABLE t (id int, at datetime);\nINSERT INTO t VALUES (1, '2024-01-01');\nINSERT INTO t VALUES (2, '2024-01-02'), (3, NOW());",
+      );
       await rejectsWith(readAll('sql', p), { reason: 'bad-row', row: 3, column: 'at', line: 3, message: /not a literal/ });
     });
 
     it('names the row with the wrong number of values', async () => {
       const p = files.write('count.sql', 'CREATE TABLE t (id int, v int);\nINSERT INTO t VALUES (1, 2), (3);');
-      await rejectsWith(readAll('sql', p), { reason: 'bad-row', row: 2, message: /1 value, but the table has 2 columns\. Give every row 2 values/ });
+      await rejectsWith(readAll('sql', p), {
+        reason: 'bad-row',
+        row: 2,
+        message: /1 value, but the table has 2 columns\. Give every row 2 values/,
+      });
     });
 
     it('refuses statements an import does not run', async () => {
-      const p = files.write('update.sql', "CREATE TABLE t (id int);\nINSERT INTO t VALUES (1);\nUPDATE t SET id = 2;");
+      const p = files.write('update.sql', 'CREATE TABLE t (id int);\nINSERT INTO t VALUES (1);\nUPDATE t SET id = 2;');
       await rejectsWith(readAll('sql', p), { reason: 'unsupported', line: 3, message: /UPDATE statement/ });
     });
 
     it('needs a table choice when rows go to two tables, and honours sqlTable', async () => {
-      const sql = 'CREATE TABLE a (id int);\nCREATE TABLE b (k text, v text);\nINSERT INTO a VALUES (1);\nINSERT INTO b VALUES (\'x\', \'y\');';
+      const sql = "CREATE TABLE a (id int);\nCREATE TABLE b (k text, v text);\nINSERT INTO a VALUES (1);\nINSERT INTO b VALUES ('x', 'y');";
       const p = files.write('two.sql', sql);
       await rejectsWith(readAll('sql', p), { reason: 'unsupported', message: /both a and b/ });
       const t = await readAll('sql', p, { sqlTable: 'B' });
@@ -289,7 +333,10 @@ describe('import readers', () => {
     });
 
     it('needs a column list or a CREATE TABLE', async () => {
-      await rejectsWith(openTableReader('sql', files.write('nocols.sql', 'INSERT INTO t VALUES (1);')), { reason: 'bad-header', message: /no column list/ });
+      await rejectsWith(openTableReader('sql', files.write('nocols.sql', 'INSERT INTO t VALUES (1);')), {
+        reason: 'bad-header',
+        message: /no column list/,
+      });
     });
   });
 });

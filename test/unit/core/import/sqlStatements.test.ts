@@ -11,7 +11,7 @@ const DUMP = [
   '/* block ; */INSERT INTO `t;1` VALUES (7,NULL)/* x */;',
   '',
   '  ;  ;',
-  'INSERT INTO `t;1` VALUES (8,\'multi',
+  "INSERT INTO `t;1` VALUES (8,'multi",
   "line;value');",
 ].join('\n');
 
@@ -41,13 +41,19 @@ describe('SqlStatementSplitter', () => {
 
   it('reads the same statements wherever the chunks end (every split point, and one character at a time)', () => {
     for (let cut = 0; cut <= DUMP.length; cut++) {
-      assert.deepEqual(normalize(split([DUMP.slice(0, cut), DUMP.slice(cut)])), EXPECTED, `cut at ${cut}: ${JSON.stringify(DUMP.slice(cut - 3, cut + 3))}`);
+      assert.deepEqual(
+        normalize(split([DUMP.slice(0, cut), DUMP.slice(cut)])),
+        EXPECTED,
+        `cut at ${cut}: ${JSON.stringify(DUMP.slice(cut - 3, cut + 3))}`,
+      );
     }
     assert.deepEqual(normalize(split([...DUMP])), EXPECTED);
   });
 
   it("parses the values MySQL's way: quotes, doubled quotes, escapes (\\% kept), exponents, signs", () => {
-    const [stmt] = split(["INSERT INTO t VALUES (1,'a;b'),(2,'it''s'),(3,'x\\';y'),(4,\"d;q\"),(5,1e+5),(6,-3),(7,'50\\%'),(8,_utf8mb4'u');"]);
+    const [stmt] = split([
+      "INSERT INTO t VALUES (1,'a;b'),(2,'it''s'),(3,'x\\';y'),(4,\"d;q\"),(5,1e+5),(6,-3),(7,'50\\%'),(8,_utf8mb4'u');",
+    ]);
     const insert = parseStatement(stmt!);
     assert.deepEqual(insert.kind === 'insert' ? insert.tuples : insert, [
       ['1', 'a;b'],
@@ -73,11 +79,17 @@ describe('SqlStatementSplitter', () => {
     for (const size of [7, 65536, text.length]) {
       const chunks: string[] = [];
       for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
-      assert.throws(() => split(chunks), (e: unknown) => e instanceof SqlSyntaxError && e.line === 2 && /never closed/.test(e.message));
+      assert.throws(
+        () => split(chunks),
+        (e: unknown) => e instanceof SqlSyntaxError && e.line === 2 && /never closed/.test(e.message),
+      );
     }
   });
 
   it('a block comment never closed is an error', () => {
-    assert.throws(() => split(['SELECT 1;\n/* open', '\n and on']), (e: unknown) => e instanceof SqlSyntaxError && /comment is never closed/.test(e.message));
+    assert.throws(
+      () => split(['SELECT 1;\n/* open', '\n and on']),
+      (e: unknown) => e instanceof SqlSyntaxError && /comment is never closed/.test(e.message),
+    );
   });
 });

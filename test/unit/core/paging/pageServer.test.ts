@@ -5,7 +5,10 @@ import type { HostPagingMessage } from '../../../../src/shared/gridPaging';
 /** A source whose reads wait until the test releases them, over rows 0..n-1 ("r0", "r1" ...). */
 class GatedSource implements PageSource {
   readonly reads: { start: number; end: number; view: PageView; signal: AbortSignal; release: (fail?: Error) => void }[] = [];
-  constructor(private readonly n: number, private readonly total?: number) {}
+  constructor(
+    private readonly n: number,
+    private readonly total?: number,
+  ) {}
   read(start: number, end: number, view: PageView, signal: AbortSignal) {
     return new Promise<{ rows: (string | null)[][] }>((resolve, reject) => {
       this.reads.push({
@@ -37,18 +40,30 @@ function serverOver(source: PageSource, concurrency = 2) {
   return { server, posted };
 }
 
-const request = (requestId: number, start: number, end: number) => ({ type: 'page.request' as const, sourceId: 's1', requestId, start, end });
+const request = (requestId: number, start: number, end: number) => ({
+  type: 'page.request' as const,
+  sourceId: 's1',
+  requestId,
+  start,
+  end,
+});
 
 describe('PageServer (the host side of a paged grid)', () => {
   it('reads at most `concurrency` pages at once, the newest request first', async () => {
     const src = new GatedSource(10_000);
     const { server, posted } = serverOver(src, 2);
     for (let i = 0; i < 5; i++) assert.equal(server.handle(request(i + 1, i * 100, i * 100 + 100)), true);
-    assert.deepEqual(src.reads.map((r) => r.start), [0, 100]);
+    assert.deepEqual(
+      src.reads.map((r) => r.start),
+      [0, 100],
+    );
     src.reads[0]!.release();
     await tick();
     // The slot goes to the last page asked for, not the oldest waiting one.
-    assert.deepEqual(src.reads.map((r) => r.start), [0, 100, 400]);
+    assert.deepEqual(
+      src.reads.map((r) => r.start),
+      [0, 100, 400],
+    );
     const result = posted.find((m) => m.type === 'page.result');
     assert.ok(result && result.type === 'page.result');
     assert.equal(result.requestId, 1);
@@ -105,11 +120,19 @@ describe('PageServer (the host side of a paged grid)', () => {
     server.handle(request(1, 0, 100));
     server.handle(request(2, 100, 200));
     server.handle(request(3, 200, 300));
-    server.handle({ type: 'view.change', sourceId: 's1', sort: [{ column: 'a', direction: 'desc' }], filters: [{ column: 'b', op: 'contains', value: "it's" }] });
+    server.handle({
+      type: 'view.change',
+      sourceId: 's1',
+      sort: [{ column: 'a', direction: 'desc' }],
+      filters: [{ column: 'b', op: 'contains', value: "it's" }],
+    });
     assert.ok(src.reads.every((r) => r.signal.aborted));
     src.reads[0]!.release();
     await tick();
-    assert.deepEqual(posted.map((m) => m.type), ['page.reset', 'page.total']);
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['page.reset', 'page.total'],
+    );
     const reset = posted[0];
     assert.ok(reset && reset.type === 'page.reset');
     assert.deepEqual(reset.sort, [{ column: 'a', direction: 'desc' }]);
@@ -132,9 +155,16 @@ describe('PageServer (the host side of a paged grid)', () => {
       checkView: (v) => (v.sort.some((s) => s.column === 'nope') ? 'There is no column nope.' : undefined),
     };
     const posted: HostPagingMessage[] = [];
-    const server = new PageServer({ sourceId: 's1', source: src, post: (m) => posted.push(m), view: { sort: [{ column: 'id', direction: 'asc' }], filters: [] } });
+    const server = new PageServer({
+      sourceId: 's1',
+      source: src,
+      post: (m) => posted.push(m),
+      view: { sort: [{ column: 'id', direction: 'asc' }], filters: [] },
+    });
     server.handle({ type: 'view.change', sourceId: 's1', sort: [{ column: 'nope', direction: 'asc' }], filters: [] });
-    assert.deepEqual(posted, [{ type: 'page.reset', sourceId: 's1', sort: [{ column: 'id', direction: 'asc' }], filters: [], message: 'There is no column nope.' }]);
+    assert.deepEqual(posted, [
+      { type: 'page.reset', sourceId: 's1', sort: [{ column: 'id', direction: 'asc' }], filters: [], message: 'There is no column nope.' },
+    ]);
     assert.deepEqual(server.view.sort, [{ column: 'id', direction: 'asc' }]);
   });
 

@@ -38,7 +38,12 @@ describe('Load All Rows page source (core/paging/querySource)', () => {
       const cap = Math.min(limit, opts.budget ?? Infinity);
       const rows = all.slice(0, cap);
       const columns = (all[0] ?? []).map((_, i) => ({ name: `c${i}`, type: 'text' }));
-      return { columns, rows, status: all.length > cap ? 'row_limit' : 'success', message: all.length > cap ? `stopped at ${cap}` : '' } as QueryResult;
+      return {
+        columns,
+        rows,
+        status: all.length > cap ? 'row_limit' : 'success',
+        message: all.length > cap ? `stopped at ${cap}` : '',
+      } as QueryResult;
     };
     return { run, sent };
   }
@@ -86,7 +91,10 @@ describe('Load All Rows page source (core/paging/querySource)', () => {
     await assert.rejects(src.read(500, 1000, NO_VIEW, new AbortController().signal), (e: unknown) => {
       assert.ok(e instanceof QueryPageError);
       assert.equal(e.status, 'timeout');
-      assert.match(e.message, /^Rows 501–1,000 timed out\. The query ran longer than 100 ms and was stopped\. Retry, or raise "versionedDb\.sql\.timeoutMs"\.$/);
+      assert.match(
+        e.message,
+        /^Rows 501–1,000 timed out\. The query ran longer than 100 ms and was stopped\. Retry, or raise "versionedDb\.sql\.timeoutMs"\.$/,
+      );
       return true;
     });
     const err: QueryResult = { columns: [], rows: [], status: 'error', message: 'no such table: t' };
@@ -101,7 +109,10 @@ describe('Load All Rows page source (core/paging/querySource)', () => {
     const src = new QueryPageSource({ query: QUERY, run: runner().run, columnCount: 3 });
     assert.match(src.checkView({ sort: [{ column: 'id', direction: 'asc' }], filters: [] }) ?? '', /add ORDER BY or WHERE to the query/);
     assert.equal(src.checkView(NO_VIEW), undefined);
-    await assert.rejects(src.read(0, 10, { sort: [], filters: [{ column: 'id', op: 'isNull' }] }, new AbortController().signal), QueryPageError);
+    await assert.rejects(
+      src.read(0, 10, { sort: [], filters: [{ column: 'id', op: 'isNull' }] }, new AbortController().signal),
+      QueryPageError,
+    );
   });
 
   describe('streamed export of every row (what Export… does after Load All Rows)', () => {
@@ -111,7 +122,11 @@ describe('Load All Rows page source (core/paging/querySource)', () => {
     });
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-    const columns = [{ name: 'id', type: 'bigint' }, { name: 'name', type: 'text' }, { name: 'price', type: 'double' }];
+    const columns = [
+      { name: 'id', type: 'bigint' },
+      { name: 'name', type: 'text' },
+      { name: 'price', type: 'double' },
+    ];
 
     it('writes every row of the query as CSV, one page at a time', async () => {
       const src = new QueryPageSource({ query: QUERY, run: runner().run, columnCount: 3 });
@@ -119,7 +134,13 @@ describe('Load All Rows page source (core/paging/querySource)', () => {
       const file = await createPendingFile(target);
       const signal = new AbortController().signal;
       const progress: number[] = [];
-      const rows = await runExport({ pages: pagesOf(src, NO_VIEW, 500, signal), writer: createExportWriter('csv', columns, file), file, signal, onProgress: (n) => progress.push(n) });
+      const rows = await runExport({
+        pages: pagesOf(src, NO_VIEW, 500, signal),
+        writer: createExportWriter('csv', columns, file),
+        file,
+        signal,
+        onProgress: (n) => progress.push(n),
+      });
       assert.equal(rows, 1234);
       assert.deepEqual(progress, [500, 1000, 1234]);
       const lines = readFileSync(target, 'utf8').trimEnd().split('\r\n');
@@ -133,37 +154,74 @@ describe('Load All Rows page source (core/paging/querySource)', () => {
       const abort = new AbortController();
       let reads = 0;
       const { run } = runner();
-      const cancelling = new QueryPageSource({ query: QUERY, columnCount: 3, run: async (q, limit, signal) => {
-        if (++reads === 2) abort.abort();
-        return run(q, limit, signal);
-      } });
+      const cancelling = new QueryPageSource({
+        query: QUERY,
+        columnCount: 3,
+        run: async (q, limit, signal) => {
+          if (++reads === 2) abort.abort();
+          return run(q, limit, signal);
+        },
+      });
       const target = join(dir, 'cancelled.csv');
       const file = await createPendingFile(target);
-      await assert.rejects(runExport({ pages: pagesOf(cancelling, NO_VIEW, 500, abort.signal), writer: createExportWriter('csv', columns, file), file, signal: abort.signal }), ExportCancelled);
+      await assert.rejects(
+        runExport({
+          pages: pagesOf(cancelling, NO_VIEW, 500, abort.signal),
+          writer: createExportWriter('csv', columns, file),
+          file,
+          signal: abort.signal,
+        }),
+        ExportCancelled,
+      );
       assert.equal(existsSync(target), false);
 
       const timeout: QueryResult = { columns: [], rows: [], status: 'timeout', message: 'stopped' };
-      const failing = new QueryPageSource({ query: QUERY, columnCount: 3, run: runner({ fail: (q) => (q.includes('OFFSET 1000') ? timeout : undefined) }).run });
+      const failing = new QueryPageSource({
+        query: QUERY,
+        columnCount: 3,
+        run: runner({ fail: (q) => (q.includes('OFFSET 1000') ? timeout : undefined) }).run,
+      });
       const target2 = join(dir, 'failed.csv');
       const file2 = await createPendingFile(target2);
       const signal = new AbortController().signal;
-      await assert.rejects(runExport({ pages: pagesOf(failing, NO_VIEW, 500, signal), writer: createExportWriter('csv', columns, file2), file: file2, signal }), /Rows 1,001–1,500 timed out/);
+      await assert.rejects(
+        runExport({
+          pages: pagesOf(failing, NO_VIEW, 500, signal),
+          writer: createExportWriter('csv', columns, file2),
+          file: file2,
+          signal,
+        }),
+        /Rows 1,001–1,500 timed out/,
+      );
       assert.equal(existsSync(target2), false);
       assert.deepEqual(readdirSync(dir), [], 'no partial file is left beside it either');
     });
   });
 
   describe('loadAllPlan (whether Load All Rows is offered, and why not)', () => {
-    const base: { sql: string; status: QueryResult['status']; columns: { name: string }[]; commit: string } = { sql: 'SELECT id, name FROM t;', status: 'row_limit', columns: cols('id', 'name'), commit: 'c'.repeat(32) };
+    const base: { sql: string; status: QueryResult['status']; columns: { name: string }[]; commit: string } = {
+      sql: 'SELECT id, name FROM t;',
+      status: 'row_limit',
+      columns: cols('id', 'name'),
+      commit: 'c'.repeat(32),
+    };
 
     it('pages a single SELECT that stopped at the row limit, at its commit', () => {
       assert.deepEqual(loadAllPlan(base), { ok: true, query: 'SELECT id, name FROM t', commit: 'c'.repeat(32) });
     });
 
     const refusals: [string, Partial<typeof base>, RegExp][] = [
-      ['a statement that is not a SELECT', { sql: 'DELETE FROM t' }, /Only SELECT queries can be paged; this is DELETE\. Load All Rows pages a single SELECT only/],
+      [
+        'a statement that is not a SELECT',
+        { sql: 'DELETE FROM t' },
+        /Only SELECT queries can be paged; this is DELETE\. Load All Rows pages a single SELECT only/,
+      ],
       ['two statements', { sql: 'SELECT 1; SELECT 2' }, /single statement/],
-      ['repeated column names', { columns: cols('id', 'name', 'ID') }, /more than one column named "id"; give each a name of its own with AS/],
+      [
+        'repeated column names',
+        { columns: cols('id', 'name', 'ID') },
+        /more than one column named "id"; give each a name of its own with AS/,
+      ],
       ['a timed-out query', { status: 'timeout' }, /timed out, so there are no rows to page/],
       ['a complete result', { status: 'success' }, /Only a result that stopped at the row limit/],
       ['an unknown commit', { commit: undefined as unknown as string }, /commit this query ran at is not known/],

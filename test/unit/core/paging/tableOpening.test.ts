@@ -12,23 +12,37 @@ function catalog(tables: string[], columns: TableColumnInfo[]) {
   const asked: string[] = [];
   return {
     asked,
-    tables: async (_h: string, _db: unknown, commit: string) => (asked.push(`tables@${commit}`), tables.map((name) => ({ name, kind: 'table' as const }))),
+    tables: async (_h: string, _db: unknown, commit: string) => (
+      asked.push(`tables@${commit}`),
+      tables.map((name) => ({ name, kind: 'table' as const }))
+    ),
     columns: async (_h: string, _db: unknown, commit: string, table: string) => (asked.push(`${table}@${commit}`), columns),
   };
 }
 
 describe('openTableAt (what the table browser shows)', () => {
   it('a keyed table: titled "t @ ref", key columns first and frozen, Show Row History on its key, no note', async () => {
-    const c = catalog(['orders'], [
-      { name: 'note', type: 'text', primaryKey: false },
-      { name: 'region', type: 'varchar(8)', primaryKey: true },
-      { name: 'total', type: 'decimal(10,2)', primaryKey: false },
-      { name: 'n', type: 'int', primaryKey: true },
-    ]);
+    const c = catalog(
+      ['orders'],
+      [
+        { name: 'note', type: 'text', primaryKey: false },
+        { name: 'region', type: 'varchar(8)', primaryKey: true },
+        { name: 'total', type: 'decimal(10,2)', primaryKey: false },
+        { name: 'n', type: 'int', primaryKey: true },
+      ],
+    );
     const { output, source } = await openTableAt({ target, commit: 'c0ffee', table: 'orders' }, c, never);
     assert.equal(output.title, 'orders @ main');
     assert.equal(output.commit, 'c0ffee');
-    assert.deepEqual(output.columns.map((x) => [x.name, x.is_primary_key]), [['region', true], ['n', true], ['note', false], ['total', false]]);
+    assert.deepEqual(
+      output.columns.map((x) => [x.name, x.is_primary_key]),
+      [
+        ['region', true],
+        ['n', true],
+        ['note', false],
+        ['total', false],
+      ],
+    );
     assert.equal(output.frozenColumns, 2);
     assert.deepEqual(output.rowsOf, { table: 'orders', keyColumns: [0, 1] });
     assert.equal(output.note, undefined);
@@ -38,7 +52,11 @@ describe('openTableAt (what the table browser shows)', () => {
   });
 
   it('a keyless table: pages by position, said in a note; no row history, nothing frozen', async () => {
-    const { output, source } = await openTableAt({ target, commit: 'c1', table: 'log' }, catalog(['log'], [{ name: 'line', type: 'text', primaryKey: false }]), never);
+    const { output, source } = await openTableAt(
+      { target, commit: 'c1', table: 'log' },
+      catalog(['log'], [{ name: 'line', type: 'text', primaryKey: false }]),
+      never,
+    );
     assert.equal(output.note, KEYLESS_NOTE);
     assert.equal(output.rowsOf, undefined);
     assert.equal(output.frozenColumns, 0);
@@ -46,14 +64,22 @@ describe('openTableAt (what the table browser shows)', () => {
   });
 
   it('a float key still opens, read by position, and says why', async () => {
-    const { output } = await openTableAt({ target, commit: 'c1', table: 'm' }, catalog(['m'], [{ name: 'x', type: 'double', primaryKey: true }]), never);
+    const { output } = await openTableAt(
+      { target, commit: 'c1', table: 'm' },
+      catalog(['m'], [{ name: 'x', type: 'double', primaryKey: true }]),
+      never,
+    );
     assert.match(output.note ?? '', /inexact type: pages are read by position/);
   });
 
   it('a table not at the commit is a TableGoneError naming table, ref and commit; its columns are never asked', async () => {
     const c = catalog(['other'], []);
-    await assert.rejects(openTableAt({ target, commit: '0123456789abcdef', table: 'products' }, c, never), (e: unknown) =>
-      e instanceof TableGoneError && e.message === 'The table products does not exist at main (commit 01234567): it was dropped or renamed.');
+    await assert.rejects(
+      openTableAt({ target, commit: '0123456789abcdef', table: 'products' }, c, never),
+      (e: unknown) =>
+        e instanceof TableGoneError &&
+        e.message === 'The table products does not exist at main (commit 01234567): it was dropped or renamed.',
+    );
     assert.deepEqual(c.asked, ['tables@0123456789abcdef']);
   });
 });

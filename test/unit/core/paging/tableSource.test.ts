@@ -80,8 +80,14 @@ describe('TableSource (pages of one table at one commit)', function () {
     const rows = await readAll(s, ALL);
     assert.deepEqual(rows, engine.rows('SELECT id, label, qty FROM items ORDER BY id'));
     assert.equal(s.reads[0], 'first');
-    assert.ok(s.reads.slice(1).every((k) => k === 'after'), s.reads.join(','));
-    assert.ok(sent.slice(1).every((q) => !/OFFSET/.test(q)), 'no OFFSET while scrolling');
+    assert.ok(
+      s.reads.slice(1).every((k) => k === 'after'),
+      s.reads.join(','),
+    );
+    assert.ok(
+      sent.slice(1).every((q) => !/OFFSET/.test(q)),
+      'no OFFSET while scrolling',
+    );
   });
 
   it('a jump to the end reads the last page from the end; scrolling up from there goes by keyset', async () => {
@@ -108,9 +114,17 @@ describe('TableSource (pages of one table at one commit)', function () {
 
   it('sorts and filters on the server: a nullable column descending with a filter equals the plain read, COUNT agrees', async () => {
     const s = source();
-    const view: PageView = { sort: [{ column: 'label', direction: 'desc' }], filters: [{ column: 'label', op: 'contains', value: 'label 1' }, { column: 'qty', op: 'range', min: '1', max: '3' }] };
+    const view: PageView = {
+      sort: [{ column: 'label', direction: 'desc' }],
+      filters: [
+        { column: 'label', op: 'contains', value: 'label 1' },
+        { column: 'qty', op: 'range', min: '1', max: '3' },
+      ],
+    };
     const rows = await readAll(s, view);
-    const plain = engine.rows("SELECT id, label, qty FROM items WHERE label LIKE '%label 1%' AND qty BETWEEN 1 AND 3 ORDER BY label DESC, id ASC");
+    const plain = engine.rows(
+      "SELECT id, label, qty FROM items WHERE label LIKE '%label 1%' AND qty BETWEEN 1 AND 3 ORDER BY label DESC, id ASC",
+    );
     assert.ok(plain.length > 2 * PAGE, 'enough rows for several pages');
     assert.deepEqual(rows, plain);
     assert.equal(await s.count(view, signal), plain.length);
@@ -127,15 +141,21 @@ describe('TableSource (pages of one table at one commit)', function () {
     assert.deepEqual([...new Set(s.reads)], ['first', 'offset']);
     // Sorted, every column breaks ties and pages still go by position.
     const sorted = source('words', KEYLESS);
-    assert.deepEqual(await readAll(sorted, { sort: [{ column: 'word', direction: 'asc' }], filters: [] }), engine.rows('SELECT word, n FROM words ORDER BY word ASC, n ASC'));
+    assert.deepEqual(
+      await readAll(sorted, { sort: [{ column: 'word', direction: 'asc' }], filters: [] }),
+      engine.rows('SELECT word, n FROM words ORDER BY word ASC, n ASC'),
+    );
     assert.ok(sorted.reads.every((k) => k === 'first' || k === 'offset'));
   });
 
-  it('an export copy (withPageSize) reads the whole sorted, filtered table in its own page size by keyset, its cursors apart from the grid\'s', async () => {
+  it("an export copy (withPageSize) reads the whole sorted, filtered table in its own page size by keyset, its cursors apart from the grid's", async () => {
     const grid = source();
     await grid.read(0, PAGE, ALL, signal);
     const copy = grid.withPageSize(250);
-    const view: PageView = { sort: [{ column: 'qty', direction: 'desc' }], filters: [{ column: 'label', op: 'contains', value: 'label 2' }] };
+    const view: PageView = {
+      sort: [{ column: 'qty', direction: 'desc' }],
+      filters: [{ column: 'label', op: 'contains', value: 'label 2' }],
+    };
     sent.length = 0;
     const rows: (string | null)[][] = [];
     let pages = 0;
@@ -149,13 +169,19 @@ describe('TableSource (pages of one table at one commit)', function () {
     assert.equal(pages, Math.ceil(plain.length / 250));
     assert.match(sent[0]!, /LIMIT 250\b/);
     assert.deepEqual(copy.reads, ['first', ...Array(pages - 1).fill('after')]);
-    assert.ok(sent.every((q) => !/OFFSET/.test(q)), 'no OFFSET in an export');
-    assert.deepEqual(grid.reads, ['first'], 'the grid\'s source read nothing more');
+    assert.ok(
+      sent.every((q) => !/OFFSET/.test(q)),
+      'no OFFSET in an export',
+    );
+    assert.deepEqual(grid.reads, ['first'], "the grid's source read nothing more");
     // Its pages are planned in its own size: the last 250-row page of the whole table comes from the end.
     const jump = grid.withPageSize(250);
     assert.equal(await jump.count(ALL, signal), N);
     const lastStart = Math.floor((N - 1) / 250) * 250;
-    assert.deepEqual((await jump.read(lastStart, N, ALL, signal)).rows, engine.rows('SELECT id, label, qty FROM items ORDER BY id').slice(lastStart));
+    assert.deepEqual(
+      (await jump.read(lastStart, N, ALL, signal)).rows,
+      engine.rows('SELECT id, label, qty FROM items ORDER BY id').slice(lastStart),
+    );
     assert.deepEqual(jump.reads, ['last']);
   });
 
@@ -171,14 +197,22 @@ describe('TableSource (pages of one table at one commit)', function () {
     const s = source();
     await s.read(0, PAGE, ALL, signal);
     failNext = 'database is locked';
-    await assert.rejects(s.read(PAGE, 2 * PAGE, ALL, signal), (e: unknown) => e instanceof TableReadError && /rows 101–200 of items: database is locked/.test(e.message));
+    await assert.rejects(
+      s.read(PAGE, 2 * PAGE, ALL, signal),
+      (e: unknown) => e instanceof TableReadError && /rows 101–200 of items: database is locked/.test(e.message),
+    );
     const again = await s.read(PAGE, 2 * PAGE, ALL, signal);
     assert.deepEqual(again.rows, engine.rows('SELECT id, label, qty FROM items ORDER BY id LIMIT 100 OFFSET 100'));
   });
 
   it('asks the server for one row more than the page, so its own cap never cuts a page', async () => {
     const limits: number[] = [];
-    const s = new TableSource({ table: 'items', columns: KEYED, pageSize: PAGE, run: (sql, limit) => (limits.push(limit), run(sql, limit)) });
+    const s = new TableSource({
+      table: 'items',
+      columns: KEYED,
+      pageSize: PAGE,
+      run: (sql, limit) => (limits.push(limit), run(sql, limit)),
+    });
     await s.read(0, PAGE, ALL, signal);
     assert.deepEqual(limits, [PAGE + 1]);
   });
@@ -202,7 +236,14 @@ describe('TableSource (pages of one table at one commit)', function () {
     const byRequest = new Map(posted.map((m) => ['requestId' in m ? m.requestId : -1, m]));
     const ok = (id: number) => byRequest.get(id) as Extract<HostPagingMessage, { type: 'page.result' }>;
     assert.deepEqual(ok(1).rows, plain.slice(0, PAGE));
-    assert.deepEqual(byRequest.get(2), { type: 'page.error', sourceId: 's', requestId: 2, start: PAGE, end: 2 * PAGE, message: 'Could not read rows 101–200 of items: lost connection to the server' });
+    assert.deepEqual(byRequest.get(2), {
+      type: 'page.error',
+      sourceId: 's',
+      requestId: 2,
+      start: PAGE,
+      end: 2 * PAGE,
+      message: 'Could not read rows 101–200 of items: lost connection to the server',
+    });
     assert.deepEqual(ok(3).rows, plain.slice(2 * PAGE, 3 * PAGE));
     assert.deepEqual(ok(4).rows, plain.slice(PAGE, 2 * PAGE));
     server.dispose();

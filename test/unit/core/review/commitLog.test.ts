@@ -57,7 +57,10 @@ describe('commits from DOLT_LOG', () => {
 
   it('a page asked for one extra row knows more follow and drops the extra', () => {
     const page = parseCommitPage(log, 3);
-    assert.deepEqual(page.items.map((c) => c.hash), [D, C, B]);
+    assert.deepEqual(
+      page.items.map((c) => c.hash),
+      [D, C, B],
+    );
     assert.equal(page.hasMore, true);
     const exact = parseCommitPage(log, 4);
     assert.equal(exact.items.length, 4);
@@ -73,14 +76,20 @@ describe('commits from DOLT_LOG', () => {
   });
 
   it('a log without parents (DOLT_LOG without --parents) is refused, not read as "no merges"', () => {
-    assert.throws(() => parseCommitPage(result(LOG_COLUMNS.slice(0, 5), []), 5), (e: unknown) => e instanceof ReviewResultError && /parents/.test(e.message));
+    assert.throws(
+      () => parseCommitPage(result(LOG_COLUMNS.slice(0, 5), []), 5),
+      (e: unknown) => e instanceof ReviewResultError && /parents/.test(e.message),
+    );
   });
 
   it('a partial answer says so; an error is an error', () => {
     const partial = parseCommitPage(result(LOG_COLUMNS, log.rows.slice(0, 2), 'timeout', 'query timed out'), 10);
     assert.deepEqual(partial.completeness, { complete: false, reason: 'timeout', message: 'query timed out' });
     assert.equal(partial.items.length, 2);
-    assert.throws(() => parseCommitPage(result(LOG_COLUMNS, [], 'error', 'branch not found: nope'), 10), (e: unknown) => e instanceof ReviewResultError && e.status === 'error' && /branch not found/.test(e.message));
+    assert.throws(
+      () => parseCommitPage(result(LOG_COLUMNS, [], 'error', 'branch not found: nope'), 10),
+      (e: unknown) => e instanceof ReviewResultError && e.status === 'error' && /branch not found/.test(e.message),
+    );
   });
 
   it('parent lists and first lines', () => {
@@ -94,7 +103,18 @@ describe('commits from DOLT_LOG', () => {
 
 describe('commit-level queries', () => {
   it('parents in parent_index order, none for the first commit', () => {
-    assert.deepEqual(parseParents(result(['parent_hash', 'parent_index'], [[F, '1'], [C, '0']])), [C, F]);
+    assert.deepEqual(
+      parseParents(
+        result(
+          ['parent_hash', 'parent_index'],
+          [
+            [F, '1'],
+            [C, '0'],
+          ],
+        ),
+      ),
+      [C, F],
+    );
     assert.deepEqual(parseParents(result(['parent_hash', 'parent_index'], [[null, '0']])), []);
     assert.deepEqual(parseParents(result(['parent_hash', 'parent_index'], [])), []);
   });

@@ -57,7 +57,10 @@ describe('DiffPageSource', () => {
     assert.doesNotMatch(sql[0]!, /OFFSET|>/);
     assert.match(sql[1]!, /COALESCE\(`to_id`, `from_id`\) > 3/);
     assert.match(sql[2]!, /OFFSET 8$/);
-    assert.deepEqual(jump.rows.map((r) => r[0]), ['9', '10']);
+    assert.deepEqual(
+      jump.rows.map((r) => r[0]),
+      ['9', '10'],
+    );
     assert.equal(jump.end, true);
   });
 
@@ -74,7 +77,10 @@ describe('DiffPageSource', () => {
   it('reads on from after a page the server cut at its row cap, so the page is whole', async () => {
     const { run, sql } = fakeRunner(2);
     const page = await new DiffPageSource({ pair: twoDot('a', 'b'), spec: SPEC, run }).read(0, 5, VIEW, signal);
-    assert.deepEqual(page.rows.map((r) => r[0]), ['1', '2', '3', '4', '5']);
+    assert.deepEqual(
+      page.rows.map((r) => r[0]),
+      ['1', '2', '3', '4', '5'],
+    );
     assert.equal(sql.length, 3);
     assert.match(sql[1]!, /> 2/);
   });
@@ -82,8 +88,16 @@ describe('DiffPageSource', () => {
   it('fails a timed-out page with PartialDiffError and tells the view', async () => {
     const told: string[] = [];
     const run: ReviewRunner = async () => ({ status: 'timeout', message: 'too slow', columns: [], rows: [] }) as unknown as QueryResult;
-    const source = new DiffPageSource({ pair: twoDot('a', 'b'), spec: SPEC, run, onPartial: (c) => told.push(c.complete ? 'complete' : c.reason) });
-    await assert.rejects(source.read(0, 5, VIEW, signal), (e: unknown) => e instanceof PartialDiffError && /rows from 1 on are not shown/.test(e.message));
+    const source = new DiffPageSource({
+      pair: twoDot('a', 'b'),
+      spec: SPEC,
+      run,
+      onPartial: (c) => told.push(c.complete ? 'complete' : c.reason),
+    });
+    await assert.rejects(
+      source.read(0, 5, VIEW, signal),
+      (e: unknown) => e instanceof PartialDiffError && /rows from 1 on are not shown/.test(e.message),
+    );
     assert.deepEqual(told, ['timeout']);
   });
 
@@ -100,7 +114,10 @@ describe('DiffPageSource', () => {
   it('exports rows as diff_type, from_<c>, to_<c>', async () => {
     const { run } = fakeRunner();
     const exp = new DiffPageSource({ pair: twoDot('a', 'b'), spec: SPEC, run }).exportSource();
-    assert.deepEqual(exp.columns.map((c) => c.name), ['diff_type', 'from_id', 'to_id', 'from_v', 'to_v']);
+    assert.deepEqual(
+      exp.columns.map((c) => c.name),
+      ['diff_type', 'from_id', 'to_id', 'from_v', 'to_v'],
+    );
     const page = await exp.source.read(0, 2, VIEW, signal);
     assert.deepEqual(page.rows, [
       ['modified', '1', '1', 'o1', 'n1'],

@@ -55,7 +55,10 @@ describe('review SQL builders (Dolt dialect, one module)', () => {
         sql: "SELECT commit_hash, committer, email, date, message, parents FROM DOLT_LOG('main', '--parents') LIMIT 51",
         at: 'main',
       });
-      assert.equal(buildLogQuery('v1~2', { pageSize: 50, offset: 100 }).sql, "SELECT commit_hash, committer, email, date, message, parents FROM DOLT_LOG('v1~2', '--parents') LIMIT 51 OFFSET 100");
+      assert.equal(
+        buildLogQuery('v1~2', { pageSize: 50, offset: 100 }).sql,
+        "SELECT commit_hash, committer, email, date, message, parents FROM DOLT_LOG('v1~2', '--parents') LIMIT 51 OFFSET 100",
+      );
       assert.equal(buildLogQuery('v1~2', { pageSize: 50, offset: 100 }).at, 'v1');
     });
 
@@ -64,30 +67,56 @@ describe('review SQL builders (Dolt dialect, one module)', () => {
         sql: `SELECT commit_hash, committer, email, date, message, parents FROM DOLT_LOG('${H1}', '--parents', '--tables', 'o''dd table') LIMIT 21 OFFSET 20`,
         at: H1,
       });
-      assert.deepEqual(tableFunctionArgs(buildTableLogQuery('main', "o'dd table", { pageSize: 1 }).sql, 'DOLT_LOG'), ['main', '--parents', '--tables', "o'dd table"]);
+      assert.deepEqual(tableFunctionArgs(buildTableLogQuery('main', "o'dd table", { pageSize: 1 }).sql, 'DOLT_LOG'), [
+        'main',
+        '--parents',
+        '--tables',
+        "o'dd table",
+      ]);
       assert.throws(() => buildTableLogQuery('main', 'a,b', { pageSize: 1 }), /comma/);
       assert.throws(() => buildTableLogQuery('main', '-t', { pageSize: 1 }), /starts with -/);
     });
 
     it('refuses a ref DOLT_LOG would read as an option', () => {
-      assert.throws(() => buildLogQuery('fix--typo', { pageSize: 10 }), (e: unknown) => e instanceof RevisionError && /use its commit hash/.test(e.message));
+      assert.throws(
+        () => buildLogQuery('fix--typo', { pageSize: 10 }),
+        (e: unknown) => e instanceof RevisionError && /use its commit hash/.test(e.message),
+      );
     });
 
     it('parents, HASHOF, merge base and the pinned pair', () => {
-      assert.deepEqual(buildParentsQuery(H1), { sql: `SELECT parent_hash, parent_index FROM dolt_commit_ancestors WHERE commit_hash = '${H1}' ORDER BY parent_index`, at: H1 });
+      assert.deepEqual(buildParentsQuery(H1), {
+        sql: `SELECT parent_hash, parent_index FROM dolt_commit_ancestors WHERE commit_hash = '${H1}' ORDER BY parent_index`,
+        at: H1,
+      });
       assert.throws(() => buildParentsQuery('main'), RevisionError);
       assert.deepEqual(buildHashOfQuery('v2'), { sql: "SELECT HASHOF('v2') AS commit_hash", at: 'v2' });
-      assert.deepEqual(buildMergeBaseQuery('main', 'feature'), { sql: "SELECT DOLT_MERGE_BASE('main', 'feature') AS merge_base", at: 'feature' });
-      assert.deepEqual(buildPinPairQuery(twoDot(`${H1}~1`, H1)), { sql: `SELECT HASHOF('${H1}~1') AS from_commit, HASHOF('${H1}') AS to_commit`, at: H1 });
+      assert.deepEqual(buildMergeBaseQuery('main', 'feature'), {
+        sql: "SELECT DOLT_MERGE_BASE('main', 'feature') AS merge_base",
+        at: 'feature',
+      });
+      assert.deepEqual(buildPinPairQuery(twoDot(`${H1}~1`, H1)), {
+        sql: `SELECT HASHOF('${H1}~1') AS from_commit, HASHOF('${H1}') AS to_commit`,
+        at: H1,
+      });
       assert.deepEqual(buildPinPairQuery(threeDot('main', 'prices-2025')), {
         sql: "SELECT DOLT_MERGE_BASE('main', 'prices-2025') AS from_commit, HASHOF('prices-2025') AS to_commit",
         at: 'prices-2025',
       });
-      for (const q of [buildParentsQuery(H1), buildHashOfQuery('v2'), buildMergeBaseQuery('main', 'f'), buildPinPairQuery(threeDot('main', 'f'))]) assertMysql(q.sql);
+      for (const q of [
+        buildParentsQuery(H1),
+        buildHashOfQuery('v2'),
+        buildMergeBaseQuery('main', 'f'),
+        buildPinPairQuery(threeDot('main', 'f')),
+      ])
+        assertMysql(q.sql);
     });
 
     it('which commits a ref reaches (cross-fork merge base)', () => {
-      assert.deepEqual(buildReachableQuery('main', [H1, H2]), { sql: `SELECT commit_hash FROM dolt_log WHERE commit_hash IN ('${H1}', '${H2}')`, at: 'main' });
+      assert.deepEqual(buildReachableQuery('main', [H1, H2]), {
+        sql: `SELECT commit_hash FROM dolt_log WHERE commit_hash IN ('${H1}', '${H2}')`,
+        at: 'main',
+      });
       assertMysql(buildReachableQuery('main', [H1]).sql);
       assert.throws(() => buildReachableQuery('main', []), SqlInputError);
       assert.throws(() => buildReachableQuery('main', ["x' OR '1'='1"]), RevisionError);
@@ -142,13 +171,24 @@ describe('review SQL builders (Dolt dialect, one module)', () => {
     it('a filter by kind, a keyset page after a key, an offset page', () => {
       const pair = twoDot(H2, H1);
       assert.equal(
-        buildRowDiffPageQuery(pair, SPEC, { kinds: ['modified'], position: { kind: 'after', key: ['9007199254740993'] }, pageSize: 10 }).sql,
+        buildRowDiffPageQuery(pair, SPEC, { kinds: ['modified'], position: { kind: 'after', key: ['9007199254740993'] }, pageSize: 10 })
+          .sql,
         `SELECT diff_type, \`from_id\`, \`from_name\`, \`from_price\`, \`to_id\`, \`to_name\`, \`to_price\` FROM DOLT_DIFF('${H2}', '${H1}', 'products')` +
           " WHERE diff_type = 'modified' AND COALESCE(`to_id`, `from_id`) > 9007199254740993 ORDER BY COALESCE(`to_id`, `from_id`) ASC LIMIT 11",
       );
-      assert.match(buildRowDiffPageQuery(pair, SPEC, { kinds: ['added', 'removed'], position: { kind: 'offset', offset: 30 }, pageSize: 10 }).sql, / WHERE diff_type IN \('added', 'removed'\) ORDER BY COALESCE\(`to_id`, `from_id`\) ASC LIMIT 11 OFFSET 30$/);
+      assert.match(
+        buildRowDiffPageQuery(pair, SPEC, { kinds: ['added', 'removed'], position: { kind: 'offset', offset: 30 }, pageSize: 10 }).sql,
+        / WHERE diff_type IN \('added', 'removed'\) ORDER BY COALESCE\(`to_id`, `from_id`\) ASC LIMIT 11 OFFSET 30$/,
+      );
       // All three kinds is no filter; offset 0 is no OFFSET.
-      assert.match(buildRowDiffPageQuery(pair, SPEC, { kinds: ['removed', 'added', 'modified'], position: { kind: 'offset', offset: 0 }, pageSize: 10 }).sql, /\) ORDER BY COALESCE\(`to_id`, `from_id`\) ASC LIMIT 11$/);
+      assert.match(
+        buildRowDiffPageQuery(pair, SPEC, {
+          kinds: ['removed', 'added', 'modified'],
+          position: { kind: 'offset', offset: 0 },
+          pageSize: 10,
+        }).sql,
+        /\) ORDER BY COALESCE\(`to_id`, `from_id`\) ASC LIMIT 11$/,
+      );
     });
 
     it('a composite key compares column by column; text keys are literals', () => {
@@ -158,7 +198,10 @@ describe('review SQL builders (Dolt dialect, one module)', () => {
         { name: 'qty', type: 'int', primaryKey: false },
       ];
       const spec = { table: 'sales', fromColumns: cols, toColumns: cols };
-      const sql = buildRowDiffPageQuery(twoDot('a', 'b'), spec, { position: { kind: 'after', key: ["o'k", '2026-01-02'] }, pageSize: 5 }).sql;
+      const sql = buildRowDiffPageQuery(twoDot('a', 'b'), spec, {
+        position: { kind: 'after', key: ["o'k", '2026-01-02'] },
+        pageSize: 5,
+      }).sql;
       assert.match(
         sql,
         / WHERE \(COALESCE\(`to_store`, `from_store`\) > 'o''k' OR \(COALESCE\(`to_store`, `from_store`\) = 'o''k' AND COALESCE\(`to_day`, `from_day`\) > '2026-01-02'\)\) ORDER BY COALESCE\(`to_store`, `from_store`\) ASC, COALESCE\(`to_day`, `from_day`\) ASC LIMIT 6$/,
@@ -167,23 +210,52 @@ describe('review SQL builders (Dolt dialect, one module)', () => {
 
     it('a table only on one side is keyed by that side; a changed or missing key pages by offset', () => {
       const added = { table: 'prices_2025', fromColumns: [], toColumns: PRODUCTS };
-      assert.deepEqual(diffKey(added).map((k) => k.expr), ['`to_id`']);
-      assert.equal(buildRowDiffPageQuery(twoDot('a', 'b'), added, { position: { kind: 'first' }, pageSize: 5 }).sql, "SELECT diff_type, `to_id`, `to_name`, `to_price` FROM DOLT_DIFF('a', 'b', 'prices_2025') ORDER BY `to_id` ASC LIMIT 6");
+      assert.deepEqual(
+        diffKey(added).map((k) => k.expr),
+        ['`to_id`'],
+      );
+      assert.equal(
+        buildRowDiffPageQuery(twoDot('a', 'b'), added, { position: { kind: 'first' }, pageSize: 5 }).sql,
+        "SELECT diff_type, `to_id`, `to_name`, `to_price` FROM DOLT_DIFF('a', 'b', 'prices_2025') ORDER BY `to_id` ASC LIMIT 6",
+      );
       const dropped = { table: 't', fromColumns: PRODUCTS, toColumns: [] };
-      assert.deepEqual(diffKey(dropped).map((k) => k.expr), ['`from_id`']);
+      assert.deepEqual(
+        diffKey(dropped).map((k) => k.expr),
+        ['`from_id`'],
+      );
       const rekeyed = { table: 't', fromColumns: PRODUCTS, toColumns: PRODUCTS.map((c) => ({ ...c, primaryKey: c.name === 'name' })) };
       assert.deepEqual(diffKey(rekeyed), []);
       assert.equal(diffKeysetSupported(rekeyed), false);
-      assert.equal(buildRowDiffPageQuery(twoDot('a', 'b'), rekeyed, { position: { kind: 'offset', offset: 7 }, pageSize: 5 }).sql.endsWith("FROM DOLT_DIFF('a', 'b', 't') LIMIT 6 OFFSET 7"), true);
-      assert.throws(() => buildRowDiffPageQuery(twoDot('a', 'b'), rekeyed, { position: { kind: 'after', key: ['1'] }, pageSize: 5 }), /paged by offset/);
-      const floatKey = { table: 't', fromColumns: [{ name: 'x', type: 'double', primaryKey: true }], toColumns: [{ name: 'x', type: 'double', primaryKey: true }] };
+      assert.equal(
+        buildRowDiffPageQuery(twoDot('a', 'b'), rekeyed, { position: { kind: 'offset', offset: 7 }, pageSize: 5 }).sql.endsWith(
+          "FROM DOLT_DIFF('a', 'b', 't') LIMIT 6 OFFSET 7",
+        ),
+        true,
+      );
+      assert.throws(
+        () => buildRowDiffPageQuery(twoDot('a', 'b'), rekeyed, { position: { kind: 'after', key: ['1'] }, pageSize: 5 }),
+        /paged by offset/,
+      );
+      const floatKey = {
+        table: 't',
+        fromColumns: [{ name: 'x', type: 'double', primaryKey: true }],
+        toColumns: [{ name: 'x', type: 'double', primaryKey: true }],
+      };
       assert.equal(diffKeysetSupported(floatKey), false);
     });
 
     it('a schema change selects each side with its own columns', () => {
       const from = PRODUCTS;
-      const to = [PRODUCTS[0] as TableColumnInfo, PRODUCTS[1] as TableColumnInfo, { name: 'category', type: 'varchar(64)', primaryKey: false }];
-      const sql = buildRowDiffPageQuery(twoDot('a', 'b'), { table: 'products', fromColumns: from, toColumns: to }, { position: { kind: 'first' }, pageSize: 5 }).sql;
+      const to = [
+        PRODUCTS[0] as TableColumnInfo,
+        PRODUCTS[1] as TableColumnInfo,
+        { name: 'category', type: 'varchar(64)', primaryKey: false },
+      ];
+      const sql = buildRowDiffPageQuery(
+        twoDot('a', 'b'),
+        { table: 'products', fromColumns: from, toColumns: to },
+        { position: { kind: 'first' }, pageSize: 5 },
+      ).sql;
       assert.match(sql, /^SELECT diff_type, `from_id`, `from_name`, `from_price`, `to_id`, `to_name`, `to_category` FROM/);
     });
 
@@ -199,7 +271,10 @@ describe('review SQL builders (Dolt dialect, one module)', () => {
     });
 
     it('counts per kind', () => {
-      assert.deepEqual(buildRowDiffCountQuery(threeDot('main', 'f'), 'stock'), { sql: "SELECT diff_type, COUNT(*) AS row_count FROM DOLT_DIFF('main...f', 'stock') GROUP BY diff_type", at: 'f' });
+      assert.deepEqual(buildRowDiffCountQuery(threeDot('main', 'f'), 'stock'), {
+        sql: "SELECT diff_type, COUNT(*) AS row_count FROM DOLT_DIFF('main...f', 'stock') GROUP BY diff_type",
+        at: 'f',
+      });
     });
 
     it('refuses bad pages and cursors', () => {
@@ -210,8 +285,14 @@ describe('review SQL builders (Dolt dialect, one module)', () => {
       assert.throws(() => buildRowDiffPageQuery(pair, SPEC, { position: { kind: 'after', key: [] }, pageSize: 5 }), /needs 1 values/);
       assert.throws(() => buildRowDiffPageQuery(pair, SPEC, { position: { kind: 'after', key: [null] }, pageSize: 5 }), /cannot be NULL/);
       assert.throws(() => buildRowDiffPageQuery(pair, SPEC, { kinds: [], position: { kind: 'first' }, pageSize: 5 }), /at least one kind/);
-      assert.throws(() => buildRowDiffPageQuery(pair, SPEC, { kinds: ['gone' as 'added'], position: { kind: 'first' }, pageSize: 5 }), /Unknown kind/);
-      assert.throws(() => buildRowDiffPageQuery(pair, { table: 't', fromColumns: [], toColumns: [] }, { position: { kind: 'first' }, pageSize: 5 }), /no columns/);
+      assert.throws(
+        () => buildRowDiffPageQuery(pair, SPEC, { kinds: ['gone' as 'added'], position: { kind: 'first' }, pageSize: 5 }),
+        /Unknown kind/,
+      );
+      assert.throws(
+        () => buildRowDiffPageQuery(pair, { table: 't', fromColumns: [], toColumns: [] }, { position: { kind: 'first' }, pageSize: 5 }),
+        /no columns/,
+      );
     });
   });
 
@@ -227,7 +308,10 @@ describe('review SQL builders (Dolt dialect, one module)', () => {
     });
 
     it('blame of a row', () => {
-      const cols: TableColumnInfo[] = [{ name: 'sku', type: 'varchar(32)', primaryKey: true }, { name: 'quantity', type: 'int', primaryKey: false }];
+      const cols: TableColumnInfo[] = [
+        { name: 'sku', type: 'varchar(32)', primaryKey: true },
+        { name: 'quantity', type: 'int', primaryKey: false },
+      ];
       assert.deepEqual(buildRowBlameQuery(H1, 'stock', cols, ["B-300'"]), {
         sql: "SELECT `commit`, commit_date, committer, email, message FROM `dolt_blame_stock` WHERE `sku` = 'B-300'''",
         at: H1,
@@ -269,16 +353,29 @@ describe('review SQL builders (Dolt dialect, one module)', () => {
         }
         assert.deepEqual(tableFunctionArgs(build(), 'DOLT_DIFF'), ['main...feature/x', name], JSON.stringify(name));
         assert.deepEqual(tableFunctionArgs(buildDiffStatQuery(pair, name).sql, 'DOLT_DIFF_STAT'), ['main...feature/x', name]);
-        assert.deepEqual(tableFunctionArgs(buildConflictRowsQuery('main', 'f', name, { pageSize: 1 }).sql, 'DOLT_PREVIEW_MERGE_CONFLICTS'), ['main', 'f', name]);
+        assert.deepEqual(
+          tableFunctionArgs(buildConflictRowsQuery('main', 'f', name, { pageSize: 1 }).sql, 'DOLT_PREVIEW_MERGE_CONFLICTS'),
+          ['main', 'f', name],
+        );
       }
     });
 
     it('hostile identifiers are quoted where they are identifiers', () => {
-      const cols: TableColumnInfo[] = [{ name: 'k`ey', type: 'int', primaryKey: true }, { name: "v'al", type: 'text', primaryKey: false }];
+      const cols: TableColumnInfo[] = [
+        { name: 'k`ey', type: 'int', primaryKey: true },
+        { name: "v'al", type: 'text', primaryKey: false },
+      ];
       const sql = buildRowHistoryQuery('main', 'we`ird', cols, ['1'], 5).sql;
-      assert.equal(sql, "SELECT `k``ey`, `v'al`, commit_hash, committer, commit_date FROM `dolt_history_we``ird` WHERE `k``ey` = 1 ORDER BY commit_date DESC, commit_hash ASC LIMIT 6");
+      assert.equal(
+        sql,
+        "SELECT `k``ey`, `v'al`, commit_hash, committer, commit_date FROM `dolt_history_we``ird` WHERE `k``ey` = 1 ORDER BY commit_date DESC, commit_hash ASC LIMIT 6",
+      );
       assertMysql(sql);
-      const diff = buildRowDiffPageQuery(twoDot('a', 'b'), { table: 't', fromColumns: cols, toColumns: cols }, { position: { kind: 'after', key: ["1 OR 1=1"] }, pageSize: 5 }).sql;
+      const diff = buildRowDiffPageQuery(
+        twoDot('a', 'b'),
+        { table: 't', fromColumns: cols, toColumns: cols },
+        { position: { kind: 'after', key: ['1 OR 1=1'] }, pageSize: 5 },
+      ).sql;
       // An integer key that is not a number stays a string literal.
       assert.match(diff, /COALESCE\(`to_k``ey`, `from_k``ey`\) > '1 OR 1=1'/);
     });

@@ -18,20 +18,52 @@ function preview(impact: Partial<MergeImpact>, complete = true): Extract<MergePr
     diffDb: { owner: 'a', name: 'b' },
   };
 }
-const products = { table: 'products', fromTable: 'products', toTable: 'products', kind: 'modified' as const, dataChanged: true, schemaChanged: false, rows: { added: 2, modified: 1, removed: 1 } };
-const suppliers = { table: 'suppliers', fromTable: 'suppliers', toTable: 'suppliers', kind: 'modified' as const, dataChanged: true, schemaChanged: true, rows: { added: 0, modified: 3, removed: 0 } };
+const products = {
+  table: 'products',
+  fromTable: 'products',
+  toTable: 'products',
+  kind: 'modified' as const,
+  dataChanged: true,
+  schemaChanged: false,
+  rows: { added: 2, modified: 1, removed: 1 },
+};
+const suppliers = {
+  table: 'suppliers',
+  fromTable: 'suppliers',
+  toTable: 'suppliers',
+  kind: 'modified' as const,
+  dataChanged: true,
+  schemaChanged: true,
+  rows: { added: 0, modified: 3, removed: 0 },
+};
 
 describe('merge confirmation and preview section', () => {
   it('names every table with its counts and says a clean merge is clean', () => {
     const d = mergeConfirmationDetail(preview({ tables: [products, suppliers], rowsChanged: 7 }), 'This merges x into main.');
     assert.equal(
       d,
-      ['This merges x into main.', '', 'It changes 7 rows in 2 tables:', '• products: 2 added, 1 modified, 1 removed', '• suppliers: 3 modified (schema changed)', '', 'No conflicts: it merges cleanly.'].join('\n'),
+      [
+        'This merges x into main.',
+        '',
+        'It changes 7 rows in 2 tables:',
+        '• products: 2 added, 1 modified, 1 removed',
+        '• suppliers: 3 modified (schema changed)',
+        '',
+        'No conflicts: it merges cleanly.',
+      ].join('\n'),
     );
   });
 
   it('says where it conflicts', () => {
-    const d = mergeConfirmationDetail(preview({ tables: [suppliers], rowsChanged: 3, willConflict: true, conflictingTables: [{ table: 'suppliers', dataConflicts: 2, schemaConflicts: 0 }] }), 'i');
+    const d = mergeConfirmationDetail(
+      preview({
+        tables: [suppliers],
+        rowsChanged: 3,
+        willConflict: true,
+        conflictingTables: [{ table: 'suppliers', dataConflicts: 2, schemaConflicts: 0 }],
+      }),
+      'i',
+    );
     assert.match(d, /It will conflict in suppliers \(2 rows\)/);
     assert.doesNotMatch(d, /cleanly/);
   });
@@ -41,7 +73,11 @@ describe('merge confirmation and preview section', () => {
     assert.match(d, /It changes at least 4 rows in 1 table:/);
     assert.match(d, /Whether it conflicts is not known: the server timed out/);
     assert.doesNotMatch(d, /cleanly|No conflicts/);
-    const html = renderMergePreviewSection({ kind: 'done', preview: preview({ tables: [products], rowsChanged: 4, willConflict: 'unknown' }, false), conflicts: [] });
+    const html = renderMergePreviewSection({
+      kind: 'done',
+      preview: preview({ tables: [products], rowsChanged: 4, willConflict: 'unknown' }, false),
+      conflicts: [],
+    });
     assert.match(html, /data-state="unknown"/);
     assert.match(html, /At least 4 rows change/);
     assert.doesNotMatch(html, /cleanly/);
@@ -56,13 +92,28 @@ describe('merge confirmation and preview section', () => {
   it('shows conflicting rows with base, ours and theirs, marks the cells that disagree, and escapes server text', () => {
     const html = renderMergePreviewSection({
       kind: 'done',
-      preview: preview({ tables: [suppliers], rowsChanged: 3, willConflict: true, conflictingTables: [{ table: 'suppliers', dataConflicts: 3, schemaConflicts: 0 }] }),
+      preview: preview({
+        tables: [suppliers],
+        rowsChanged: 3,
+        willConflict: true,
+        conflictingTables: [{ table: 'suppliers', dataConflicts: 3, schemaConflicts: 0 }],
+      }),
       conflicts: [
         {
           table: 'suppliers',
           page: {
             columns: ['id', 'name<b>'],
-            rows: [{ id: '1', base: ['1', 'Old'], ours: ['1', '<script>x</script>'], theirs: ['1', 'Theirs'], ourChange: 'modified', theirChange: 'modified', differs: [false, true] }],
+            rows: [
+              {
+                id: '1',
+                base: ['1', 'Old'],
+                ours: ['1', '<script>x</script>'],
+                theirs: ['1', 'Theirs'],
+                ourChange: 'modified',
+                theirChange: 'modified',
+                differs: [false, true],
+              },
+            ],
             hasMore: true,
             completeness: { complete: true },
           },

@@ -1,22 +1,48 @@
 import { strict as assert } from 'node:assert';
-import { ReviewResultError, bothComplete, completenessOf, countAt, doltTimeToMillis, findColumn, flagAt } from '../../../../src/core/review/resultReader';
+import {
+  ReviewResultError,
+  bothComplete,
+  completenessOf,
+  countAt,
+  doltTimeToMillis,
+  findColumn,
+  flagAt,
+} from '../../../../src/core/review/resultReader';
 import { result } from './reviewTestKit';
 
 describe('reading review query results', () => {
   it('success is complete; row_limit and timeout are partial with their reason; anything else is an error', () => {
     assert.deepEqual(completenessOf(result(['a'], [])), { complete: true });
-    assert.deepEqual(completenessOf(result(['a'], [['1']], 'row_limit', 'row limit 1000 reached')), { complete: false, reason: 'row_limit', message: 'row limit 1000 reached' });
+    assert.deepEqual(completenessOf(result(['a'], [['1']], 'row_limit', 'row limit 1000 reached')), {
+      complete: false,
+      reason: 'row_limit',
+      message: 'row limit 1000 reached',
+    });
     assert.deepEqual(completenessOf(result(['a'], [], 'timeout')), { complete: false, reason: 'timeout' });
     for (const status of ['error', 'not_workspace', 'mystery']) {
-      assert.throws(() => completenessOf(result(['a'], [], status, status === 'error' ? 'table not found: x' : undefined)), (e: unknown) => e instanceof ReviewResultError && e.status === status);
+      assert.throws(
+        () => completenessOf(result(['a'], [], status, status === 'error' ? 'table not found: x' : undefined)),
+        (e: unknown) => e instanceof ReviewResultError && e.status === status,
+      );
     }
     assert.throws(() => completenessOf(result(['a'], [], 'error', 'table not found: x')), /table not found: x/);
     assert.deepEqual(bothComplete({ complete: true }, { complete: false, reason: 'timeout' }), { complete: false, reason: 'timeout' });
-    assert.deepEqual(bothComplete({ complete: false, reason: 'row_limit' }, { complete: false, reason: 'timeout' }), { complete: false, reason: 'row_limit' });
+    assert.deepEqual(bothComplete({ complete: false, reason: 'row_limit' }, { complete: false, reason: 'timeout' }), {
+      complete: false,
+      reason: 'row_limit',
+    });
   });
 
   it('columns by exact name first, then ignoring case', () => {
-    const r = { columns: [{ name: 'Field', type: 't' }, { name: 'field', type: 't' }, { name: 'Key', type: 't' }], rows: [], status: 'success' as const };
+    const r = {
+      columns: [
+        { name: 'Field', type: 't' },
+        { name: 'field', type: 't' },
+        { name: 'Key', type: 't' },
+      ],
+      rows: [],
+      status: 'success' as const,
+    };
     assert.equal(findColumn(r, 'field'), 1);
     assert.equal(findColumn(r, 'KEY'), 2);
     assert.equal(findColumn(r, 'nope'), -1);

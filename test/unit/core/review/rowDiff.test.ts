@@ -2,7 +2,14 @@
 // example: `quantity` dropped and `color`, `size` added on the feature branch.
 import { strict as assert } from 'node:assert';
 import type { DiffTableSpec } from '../../../../src/core/review/doltQueries';
-import { changedColumns, diffColumns, parseColumns, parseRowDiffCounts, parseRowDiffPage, rowDiffExportTable } from '../../../../src/core/review/rowDiff';
+import {
+  changedColumns,
+  diffColumns,
+  parseColumns,
+  parseRowDiffCounts,
+  parseRowDiffPage,
+  rowDiffExportTable,
+} from '../../../../src/core/review/rowDiff';
 import { toCsv } from '../../../../src/shared/queryResultFormat';
 import { ReviewResultError } from '../../../../src/core/review/resultReader';
 import type { TableColumnInfo } from '../../../../src/core/sql/tableQuery';
@@ -62,23 +69,29 @@ describe('row diff pages', () => {
     const hat = page.rows[2];
     assert.equal(hat?.kind, 'added');
     assert.deepEqual(hat?.key, ['4']);
-    assert.deepEqual(hat?.cells.map((c) => [c.column, c.old, c.new, c.changed]), [
-      ['pk', undefined, '4', true],
-      ['name', undefined, 'hat', true],
-      ['color', undefined, 'grey', true],
-      ['size', undefined, '6', true],
-      ['quantity', undefined, undefined, false],
-    ]);
+    assert.deepEqual(
+      hat?.cells.map((c) => [c.column, c.old, c.new, c.changed]),
+      [
+        ['pk', undefined, '4', true],
+        ['name', undefined, 'hat', true],
+        ['color', undefined, 'grey', true],
+        ['size', undefined, '6', true],
+        ['quantity', undefined, undefined, false],
+      ],
+    );
     const scarf = page.rows[3];
     assert.equal(scarf?.kind, 'removed');
     assert.deepEqual(scarf?.key, ['5']);
-    assert.deepEqual(scarf?.cells.map((c) => [c.column, c.old, c.new, c.changed]), [
-      ['pk', '5', undefined, true],
-      ['name', 'scarf', undefined, true],
-      ['color', undefined, undefined, false],
-      ['size', undefined, undefined, false],
-      ['quantity', '3', undefined, true],
-    ]);
+    assert.deepEqual(
+      scarf?.cells.map((c) => [c.column, c.old, c.new, c.changed]),
+      [
+        ['pk', '5', undefined, true],
+        ['name', 'scarf', undefined, true],
+        ['color', undefined, undefined, false],
+        ['size', undefined, undefined, false],
+        ['quantity', '3', undefined, true],
+      ],
+    );
   });
 
   it('one row past the page means more, and the next page starts after the last key', () => {
@@ -92,23 +105,42 @@ describe('row diff pages', () => {
     assert.deepEqual(changedColumns(page), ['pk', 'name', 'color', 'size', 'quantity']);
     const same: DiffTableSpec = { table: 'inventory', fromColumns: TO, toColumns: TO };
     const p = parseRowDiffPage(
-      result(['diff_type', 'from_pk', 'from_name', 'from_color', 'from_size', 'to_pk', 'to_name', 'to_color', 'to_size'], [
-        ['modified', '1', 'a', 'red', '1', '1', 'a', 'blue', '1'],
-        ['modified', '2', 'b', 'red', '2', '2', 'b', 'red', '3'],
-        ['added', null, null, null, null, '3', 'c', 'x', '9'],
-      ]),
+      result(
+        ['diff_type', 'from_pk', 'from_name', 'from_color', 'from_size', 'to_pk', 'to_name', 'to_color', 'to_size'],
+        [
+          ['modified', '1', 'a', 'red', '1', '1', 'a', 'blue', '1'],
+          ['modified', '2', 'b', 'red', '2', '2', 'b', 'red', '3'],
+          ['added', null, null, null, null, '3', 'c', 'x', '9'],
+        ],
+      ),
       same,
       10,
     );
     assert.deepEqual(changedColumns(p), ['pk', 'color', 'size']);
     // A page of whole rows added or removed keeps every column.
-    assert.deepEqual(changedColumns({ columns: p.columns, rows: p.rows.filter((r) => r.kind === 'added') }), ['pk', 'name', 'color', 'size']);
+    assert.deepEqual(changedColumns({ columns: p.columns, rows: p.rows.filter((r) => r.kind === 'added') }), [
+      'pk',
+      'name',
+      'color',
+      'size',
+    ]);
   });
 
   it('two <binary> values cannot be compared: not marked changed, but never hidden', () => {
-    const cols: TableColumnInfo[] = [{ name: 'id', type: 'int', primaryKey: true }, { name: 'logo', type: 'blob', primaryKey: false }, { name: 'city', type: 'text', primaryKey: false }];
+    const cols: TableColumnInfo[] = [
+      { name: 'id', type: 'int', primaryKey: true },
+      { name: 'logo', type: 'blob', primaryKey: false },
+      { name: 'city', type: 'text', primaryKey: false },
+    ];
     const spec = { table: 'stores', fromColumns: cols, toColumns: cols };
-    const p = parseRowDiffPage(result(['diff_type', 'from_id', 'from_logo', 'from_city', 'to_id', 'to_logo', 'to_city'], [['modified', '1', '<binary>', 'Lisbon', '1', '<binary>', 'Lisbon']]), spec, 10);
+    const p = parseRowDiffPage(
+      result(
+        ['diff_type', 'from_id', 'from_logo', 'from_city', 'to_id', 'to_logo', 'to_city'],
+        [['modified', '1', '<binary>', 'Lisbon', '1', '<binary>', 'Lisbon']],
+      ),
+      spec,
+      10,
+    );
     const logo = p.rows[0]?.cells[1];
     assert.equal(logo?.changed, false);
     assert.equal(logo?.comparable, false);
@@ -117,7 +149,17 @@ describe('row diff pages', () => {
 
   it('a keyless table has no key and no keyset cursor', () => {
     const cols: TableColumnInfo[] = [{ name: 'name', type: 'varchar(50)', primaryKey: false }];
-    const p = parseRowDiffPage(result(['diff_type', 'from_name', 'to_name'], [['added', null, 'shirt'], ['added', null, 'pants']]), { table: 'items', fromColumns: cols, toColumns: cols }, 1);
+    const p = parseRowDiffPage(
+      result(
+        ['diff_type', 'from_name', 'to_name'],
+        [
+          ['added', null, 'shirt'],
+          ['added', null, 'pants'],
+        ],
+      ),
+      { table: 'items', fromColumns: cols, toColumns: cols },
+      1,
+    );
     assert.deepEqual(p.rows[0]?.key, []);
     assert.equal(p.hasMore, true);
     assert.equal(p.nextAfter, undefined);
@@ -147,22 +189,36 @@ describe('row diff pages', () => {
 
 describe('row diff counts and columns', () => {
   it('counts per kind; kinds with no rows are 0', () => {
-    assert.deepEqual(parseRowDiffCounts(result(['diff_type', 'row_count'], [['modified', '3'], ['added', '100000']])), {
-      added: 100000,
-      modified: 3,
-      removed: 0,
-      total: 100003,
-      completeness: { complete: true },
-    });
+    assert.deepEqual(
+      parseRowDiffCounts(
+        result(
+          ['diff_type', 'row_count'],
+          [
+            ['modified', '3'],
+            ['added', '100000'],
+          ],
+        ),
+      ),
+      {
+        added: 100000,
+        modified: 3,
+        removed: 0,
+        total: 100003,
+        completeness: { complete: true },
+      },
+    );
   });
 
   it('DESCRIBE rows become column infos (key, type, nullability)', () => {
     const cols = parseColumns(
-      result(['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'], [
-        ['id', 'bigint', 'NO', 'PRI', null, ''],
-        ['name', 'varchar(255)', 'NO', '', null, ''],
-        ['price', 'decimal(10,2)', 'YES', '', null, ''],
-      ]),
+      result(
+        ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'],
+        [
+          ['id', 'bigint', 'NO', 'PRI', null, ''],
+          ['name', 'varchar(255)', 'NO', '', null, ''],
+          ['price', 'decimal(10,2)', 'YES', '', null, ''],
+        ],
+      ),
     );
     assert.deepEqual(cols, [
       { name: 'id', type: 'bigint', primaryKey: true, nullable: false },

@@ -72,11 +72,15 @@ describe('row diff paging against stored DOLT_DIFF output', () => {
 
   before(async () => {
     db = await SqliteEngine.open();
-    db.exec('CREATE TABLE diffout (diff_type text, from_region text, from_id integer, from_label text, to_region text, to_id integer, to_label text)');
+    db.exec(
+      'CREATE TABLE diffout (diff_type text, from_region text, from_id integer, from_label text, to_region text, to_id integer, to_label text)',
+    );
     for (const r of rows) {
       const f = r.from ?? [null, null, null];
       const t = r.to ?? [null, null, null];
-      db.exec('INSERT INTO diffout VALUES (?, ?, ?, ?, ?, ?, ?)', { bind: [r.kind, f[0], f[1] === null ? null : BigInt(f[1]), f[2], t[0], t[1] === null ? null : BigInt(t[1]), t[2]] });
+      db.exec('INSERT INTO diffout VALUES (?, ?, ?, ?, ?, ?, ?)', {
+        bind: [r.kind, f[0], f[1] === null ? null : BigInt(f[1]), f[2], t[0], t[1] === null ? null : BigInt(t[1]), t[2]],
+      });
     }
   });
   after(() => db.close());
@@ -102,7 +106,11 @@ describe('row diff paging against stored DOLT_DIFF output', () => {
         let position: Parameters<typeof buildRowDiffPageQuery>[2]['position'] = { kind: 'first' };
         let pages = 0;
         for (;;) {
-          const page = parseRowDiffPage(run(buildRowDiffPageQuery(PAIR, SPEC, { ...(kinds ? { kinds } : {}), position, pageSize }).sql), SPEC, pageSize);
+          const page = parseRowDiffPage(
+            run(buildRowDiffPageQuery(PAIR, SPEC, { ...(kinds ? { kinds } : {}), position, pageSize }).sql),
+            SPEC,
+            pageSize,
+          );
           pages++;
           assert.ok(page.rows.length <= pageSize);
           for (const r of page.rows) seen.push(`${r.kind}|${r.key[0]}|${r.key[1]}`);
@@ -126,22 +134,38 @@ describe('row diff paging against stored DOLT_DIFF output', () => {
     const want = expected();
     const seen: string[] = [];
     for (let offset = 0; offset < want.length; offset += 25) {
-      const page = parseRowDiffPage(run(buildRowDiffPageQuery(PAIR, SPEC, { position: { kind: 'offset', offset }, pageSize: 25 }).sql), SPEC, 25);
+      const page = parseRowDiffPage(
+        run(buildRowDiffPageQuery(PAIR, SPEC, { position: { kind: 'offset', offset }, pageSize: 25 }).sql),
+        SPEC,
+        25,
+      );
       seen.push(...page.rows.map((r) => `${r.kind}|${r.key[0]}|${r.key[1]}`));
       assert.equal(page.hasMore, offset + 25 < want.length);
     }
     assert.deepEqual(seen, want);
-    const past = parseRowDiffPage(run(buildRowDiffPageQuery(PAIR, SPEC, { position: { kind: 'offset', offset: want.length }, pageSize: 25 }).sql), SPEC, 25);
+    const past = parseRowDiffPage(
+      run(buildRowDiffPageQuery(PAIR, SPEC, { position: { kind: 'offset', offset: want.length }, pageSize: 25 }).sql),
+      SPEC,
+      25,
+    );
     assert.deepEqual(past.rows, []);
     assert.equal(past.hasMore, false);
   });
 
   it('a page exactly as long as what is left says there is no more', () => {
     const want = expected(['modified']);
-    const page = parseRowDiffPage(run(buildRowDiffPageQuery(PAIR, SPEC, { kinds: ['modified'], position: { kind: 'first' }, pageSize: want.length }).sql), SPEC, want.length);
+    const page = parseRowDiffPage(
+      run(buildRowDiffPageQuery(PAIR, SPEC, { kinds: ['modified'], position: { kind: 'first' }, pageSize: want.length }).sql),
+      SPEC,
+      want.length,
+    );
     assert.equal(page.rows.length, want.length);
     assert.equal(page.hasMore, false);
-    const short = parseRowDiffPage(run(buildRowDiffPageQuery(PAIR, SPEC, { kinds: ['modified'], position: { kind: 'first' }, pageSize: want.length - 1 }).sql), SPEC, want.length - 1);
+    const short = parseRowDiffPage(
+      run(buildRowDiffPageQuery(PAIR, SPEC, { kinds: ['modified'], position: { kind: 'first' }, pageSize: want.length - 1 }).sql),
+      SPEC,
+      want.length - 1,
+    );
     assert.equal(short.hasMore, true);
   });
 

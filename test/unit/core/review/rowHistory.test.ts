@@ -28,12 +28,35 @@ const COMMITS = [
 ];
 // products at each commit: [id, name, price]
 const STATES: [number, string, string | null][][] = [
-  [[1, 'Apple', '0.50'], [3, 'Carrot', '0.30']],
-  [[1, 'Apple', '0.50'], [3, 'Carrot', '0.30'], [4, 'Milk', '1.10']],
-  [[1, 'Apple', '0.50'], [3, 'Carrot', '0.35'], [4, 'Milk', '1.10']],
-  [[1, 'Apple', '0.50'], [3, 'Carrot', '0.35'], [4, 'Milk', '1.10']],
-  [[1, 'Apple', '0.50'], [3, 'Carrots', '0.35'], [4, 'Milk', '1.10']],
-  [[1, 'Apple', '0.50'], [3, 'Carrots', '0.35'], [4, 'Milk', null]],
+  [
+    [1, 'Apple', '0.50'],
+    [3, 'Carrot', '0.30'],
+  ],
+  [
+    [1, 'Apple', '0.50'],
+    [3, 'Carrot', '0.30'],
+    [4, 'Milk', '1.10'],
+  ],
+  [
+    [1, 'Apple', '0.50'],
+    [3, 'Carrot', '0.35'],
+    [4, 'Milk', '1.10'],
+  ],
+  [
+    [1, 'Apple', '0.50'],
+    [3, 'Carrot', '0.35'],
+    [4, 'Milk', '1.10'],
+  ],
+  [
+    [1, 'Apple', '0.50'],
+    [3, 'Carrots', '0.35'],
+    [4, 'Milk', '1.10'],
+  ],
+  [
+    [1, 'Apple', '0.50'],
+    [3, 'Carrots', '0.35'],
+    [4, 'Milk', null],
+  ],
 ];
 
 describe('row history and blame', () => {
@@ -42,7 +65,8 @@ describe('row history and blame', () => {
     db = await SqliteEngine.open();
     db.exec('CREATE TABLE stored_history (id integer, name text, price text, commit_hash text, committer text, commit_date text)');
     COMMITS.forEach((c, i) => {
-      for (const [id, name, price] of STATES[i] as [number, string, string | null][]) db.exec('INSERT INTO stored_history VALUES (?, ?, ?, ?, ?, ?)', { bind: [id, name, price, c.hash, c.who, c.at] });
+      for (const [id, name, price] of STATES[i] as [number, string, string | null][])
+        db.exec('INSERT INTO stored_history VALUES (?, ?, ?, ?, ?, ?)', { bind: [id, name, price, c.hash, c.who, c.at] });
     });
   });
   after(() => db.close());
@@ -72,10 +96,13 @@ describe('row history and blame', () => {
 
   it('a value set to NULL is a change, and a row born later starts there', () => {
     const h = history('4', 100);
-    assert.deepEqual(h.versions.map((v) => [v.shortCommit, v.cells[2], v.changed[2]]), [
-      ['c6aaaaaa', null, true],
-      ['c2aaaaaa', '1.10', false],
-    ]);
+    assert.deepEqual(
+      h.versions.map((v) => [v.shortCommit, v.cells[2], v.changed[2]]),
+      [
+        ['c6aaaaaa', null, true],
+        ['c2aaaaaa', '1.10', false],
+      ],
+    );
   });
 
   it('cell blame: who last changed the cell, and when', () => {
@@ -95,10 +122,13 @@ describe('row history and blame', () => {
     // 4 commits read of 6: c6, c5 | c4, c3 — the carrot's "0.35" run continues past the cut.
     const h = history('3', 4);
     assert.equal(h.truncated, true);
-    assert.deepEqual(h.versions.map((v) => [v.shortCommit, v.exact]), [
-      ['c5aaaaaa', true],
-      ['c3aaaaaa', false],
-    ]);
+    assert.deepEqual(
+      h.versions.map((v) => [v.shortCommit, v.exact]),
+      [
+        ['c5aaaaaa', true],
+        ['c3aaaaaa', false],
+      ],
+    );
     const price = cellBlame(h, 'price');
     assert.deepEqual([price?.shortCommit, price?.exact], ['c3aaaaaa', false]);
     const name = cellBlame(h, 'name');
@@ -106,22 +136,31 @@ describe('row history and blame', () => {
   });
 
   it('a server-cut history is truncated too', () => {
-    const h = parseRowHistory(result(COLS, run(buildRowHistoryQuery('main', 'products', PRODUCTS, ['3'], 100).sql).slice(0, 3), 'timeout'), PRODUCTS, 100);
+    const h = parseRowHistory(
+      result(COLS, run(buildRowHistoryQuery('main', 'products', PRODUCTS, ['3'], 100).sql).slice(0, 3), 'timeout'),
+      PRODUCTS,
+      100,
+    );
     assert.equal(h.truncated, true);
     assert.equal(h.versions[h.versions.length - 1]?.exact, false);
   });
 
   it('row blame from dolt_blame_<t>; no row, no blame', () => {
     const cols = ['commit', 'commit_date', 'committer', 'email', 'message'];
-    assert.deepEqual(parseRowBlame(result(cols, [['c3aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', '2026-01-05 18:00:00', 'bob', 'bob@example.com', 'Fix the price of carrots']])), {
-      commit: 'c3aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
-      shortCommit: 'c3aaaaaa',
-      committer: 'bob',
-      email: 'bob@example.com',
-      date: '2026-01-05 18:00:00',
-      time: Date.UTC(2026, 0, 5, 18),
-      message: 'Fix the price of carrots',
-    });
+    assert.deepEqual(
+      parseRowBlame(
+        result(cols, [['c3aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', '2026-01-05 18:00:00', 'bob', 'bob@example.com', 'Fix the price of carrots']]),
+      ),
+      {
+        commit: 'c3aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+        shortCommit: 'c3aaaaaa',
+        committer: 'bob',
+        email: 'bob@example.com',
+        date: '2026-01-05 18:00:00',
+        time: Date.UTC(2026, 0, 5, 18),
+        message: 'Fix the price of carrots',
+      },
+    );
     assert.equal(parseRowBlame(result(cols, [])), undefined);
   });
 });

@@ -16,7 +16,18 @@ import {
 import { result } from './reviewTestKit';
 
 const SUMMARY_COLUMNS = ['from_table_name', 'to_table_name', 'diff_type', 'data_change', 'schema_change'];
-const STAT_COLUMNS = ['table_name', 'rows_unmodified', 'rows_added', 'rows_deleted', 'rows_modified', 'cells_added', 'cells_deleted', 'cells_modified', 'old_row_count', 'new_row_count'];
+const STAT_COLUMNS = [
+  'table_name',
+  'rows_unmodified',
+  'rows_added',
+  'rows_deleted',
+  'rows_modified',
+  'cells_added',
+  'cells_deleted',
+  'cells_modified',
+  'old_row_count',
+  'new_row_count',
+];
 
 // The docs' example: `inventory` gained a column, a row and an update; `items` is a new keyless
 // table; plus a dropped and a renamed table.
@@ -35,10 +46,38 @@ const stat = result(STAT_COLUMNS, [
 describe('changed tables', () => {
   it('the summary says kind, data and schema change per table (booleans as 1/0 or true/false)', () => {
     const s = parseDiffSummary(summary);
-    assert.deepEqual(s.tables[0], { table: 'inventory', fromTable: 'inventory', toTable: 'inventory', kind: 'modified', dataChanged: true, schemaChanged: true });
-    assert.deepEqual(s.tables[1], { table: 'items', fromTable: null, toTable: 'items', kind: 'added', dataChanged: true, schemaChanged: true });
-    assert.deepEqual(s.tables[2], { table: 'old_prices', fromTable: 'old_prices', toTable: null, kind: 'dropped', dataChanged: true, schemaChanged: true });
-    assert.deepEqual(s.tables[3], { table: 'shops', fromTable: 'stores', toTable: 'shops', kind: 'renamed', dataChanged: false, schemaChanged: true });
+    assert.deepEqual(s.tables[0], {
+      table: 'inventory',
+      fromTable: 'inventory',
+      toTable: 'inventory',
+      kind: 'modified',
+      dataChanged: true,
+      schemaChanged: true,
+    });
+    assert.deepEqual(s.tables[1], {
+      table: 'items',
+      fromTable: null,
+      toTable: 'items',
+      kind: 'added',
+      dataChanged: true,
+      schemaChanged: true,
+    });
+    assert.deepEqual(s.tables[2], {
+      table: 'old_prices',
+      fromTable: 'old_prices',
+      toTable: null,
+      kind: 'dropped',
+      dataChanged: true,
+      schemaChanged: true,
+    });
+    assert.deepEqual(s.tables[3], {
+      table: 'shops',
+      fromTable: 'stores',
+      toTable: 'shops',
+      kind: 'renamed',
+      dataChanged: false,
+      schemaChanged: true,
+    });
   });
 
   it('the stat gives rows added, modified (unknown for keyless) and removed', () => {
@@ -64,7 +103,10 @@ describe('changed tables', () => {
   });
 
   it('a partial stat makes the whole list partial', () => {
-    const all = combineTableChanges(parseDiffSummary(summary), parseDiffStat(result(STAT_COLUMNS, stat.rows.slice(0, 1), 'row_limit', 'row limit exceeded')));
+    const all = combineTableChanges(
+      parseDiffSummary(summary),
+      parseDiffStat(result(STAT_COLUMNS, stat.rows.slice(0, 1), 'row_limit', 'row limit exceeded')),
+    );
     assert.deepEqual(all.completeness, { complete: false, reason: 'row_limit', message: 'row limit exceeded' });
   });
 
@@ -79,13 +121,26 @@ describe('changed tables', () => {
 describe('schema diff and patch', () => {
   it('the two CREATE statements; an added table has none before', () => {
     const s = parseSchemaDiff(
-      result(['from_table_name', 'to_table_name', 'from_create_statement', 'to_create_statement'], [
-        ['inventory', 'inventory', 'CREATE TABLE `inventory` (\n  `pk` int NOT NULL,\n  PRIMARY KEY (`pk`)\n)', 'CREATE TABLE `inventory` (\n  `pk` int NOT NULL,\n  `color` varchar(10),\n  PRIMARY KEY (`pk`)\n)'],
-        ['', 'items', '', 'CREATE TABLE `items` (\n  `name` varchar(50)\n)'],
-      ]),
+      result(
+        ['from_table_name', 'to_table_name', 'from_create_statement', 'to_create_statement'],
+        [
+          [
+            'inventory',
+            'inventory',
+            'CREATE TABLE `inventory` (\n  `pk` int NOT NULL,\n  PRIMARY KEY (`pk`)\n)',
+            'CREATE TABLE `inventory` (\n  `pk` int NOT NULL,\n  `color` varchar(10),\n  PRIMARY KEY (`pk`)\n)',
+          ],
+          ['', 'items', '', 'CREATE TABLE `items` (\n  `name` varchar(50)\n)'],
+        ],
+      ),
     );
     assert.equal(s.changes[0]?.toCreate.includes('`color` varchar(10)'), true);
-    assert.deepEqual(s.changes[1], { fromTable: null, toTable: 'items', fromCreate: '', toCreate: 'CREATE TABLE `items` (\n  `name` varchar(50)\n)' });
+    assert.deepEqual(s.changes[1], {
+      fromTable: null,
+      toTable: 'items',
+      fromCreate: '',
+      toCreate: 'CREATE TABLE `items` (\n  `name` varchar(50)\n)',
+    });
   });
 
   it('patch pages in statement order, and a script with one statement per line', () => {
@@ -99,9 +154,21 @@ describe('schema diff and patch', () => {
       2,
     );
     assert.equal(page.hasMore, true);
-    assert.deepEqual(page.items.map((s) => [s.order, s.table, s.kind]), [[1, 'inventory', 'data'], [2, 'inventory', 'data']]);
-    assert.equal(patchScript(page.items), "UPDATE `inventory` SET `quantity`=0 WHERE `pk`=1;\nINSERT INTO `inventory` (`pk`,`name`,`quantity`) VALUES (3,'hat',6);\n");
-    assert.equal(patchScript([{ order: 3, table: 'items', kind: 'schema', statement: 'CREATE TABLE `items` (`name` varchar(50))' }]), 'CREATE TABLE `items` (`name` varchar(50));\n');
+    assert.deepEqual(
+      page.items.map((s) => [s.order, s.table, s.kind]),
+      [
+        [1, 'inventory', 'data'],
+        [2, 'inventory', 'data'],
+      ],
+    );
+    assert.equal(
+      patchScript(page.items),
+      "UPDATE `inventory` SET `quantity`=0 WHERE `pk`=1;\nINSERT INTO `inventory` (`pk`,`name`,`quantity`) VALUES (3,'hat',6);\n",
+    );
+    assert.equal(
+      patchScript([{ order: 3, table: 'items', kind: 'schema', statement: 'CREATE TABLE `items` (`name` varchar(50))' }]),
+      'CREATE TABLE `items` (`name` varchar(50));\n',
+    );
     assert.equal(patchScript([]), '');
   });
 });
@@ -110,7 +177,12 @@ describe('merge preview', () => {
   const conflictCols = ['table', 'num_data_conflicts', 'num_schema_conflicts'];
 
   it('conflict counts per table', () => {
-    const c = parseConflictSummary(result(conflictCols, [['stock', '1', '0'], ['notes', null, '1']]));
+    const c = parseConflictSummary(
+      result(conflictCols, [
+        ['stock', '1', '0'],
+        ['notes', null, '1'],
+      ]),
+    );
     assert.deepEqual(c.tables, [
       { table: 'stock', dataConflicts: 1, schemaConflicts: 0 },
       { table: 'notes', dataConflicts: null, schemaConflicts: 1 },
@@ -123,9 +195,20 @@ describe('merge preview', () => {
     assert.equal(clean.rowsChanged, 9);
     assert.equal(clean.willConflict, false);
     assert.deepEqual(clean.conflictingTables, []);
-    const conflicting = mergeImpact(changes, parseConflictSummary(result(conflictCols, [['stock', '1', '0'], ['other', '0', '0']])));
+    const conflicting = mergeImpact(
+      changes,
+      parseConflictSummary(
+        result(conflictCols, [
+          ['stock', '1', '0'],
+          ['other', '0', '0'],
+        ]),
+      ),
+    );
     assert.equal(conflicting.willConflict, true);
-    assert.deepEqual(conflicting.conflictingTables.map((t) => t.table), ['stock']);
+    assert.deepEqual(
+      conflicting.conflictingTables.map((t) => t.table),
+      ['stock'],
+    );
     const unsure = mergeImpact(changes, parseConflictSummary(result(conflictCols, [], 'timeout')));
     assert.equal(unsure.willConflict, 'unknown');
   });

@@ -1,13 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { QueryResult } from '../../../../src/shared/wire';
-import {
-  completionsAt,
-  hoverAt,
-  parseDescribe,
-  parseShowTables,
-  referencedTables,
-  type Schema,
-} from '../../../../src/core/sql/completion';
+import { completionsAt, hoverAt, parseDescribe, parseShowTables, referencedTables, type Schema } from '../../../../src/core/sql/completion';
 
 const schema: Schema = {
   tables: [
@@ -40,7 +33,7 @@ describe('SQL completion', () => {
     assert.equal(completionsAt('SELECT * FROM te', 16, schema).prefix, 'te');
   });
 
-  it('after an alias and a dot offers that table\'s columns', () => {
+  it("after an alias and a dot offers that table's columns", () => {
     assert.deepEqual(labels('SELECT t. FROM employees e JOIN teams t ON e.team_id = t.id', 'SELECT t.'.length), ['id', 'team_name']);
     assert.deepEqual(labels('SELECT e.fi FROM employees AS e', 'SELECT e.fi'.length), ['id', 'first_name', 'team_id']);
     assert.deepEqual(labels('SELECT teams.'), ['id', 'team_name']);

@@ -1,5 +1,15 @@
 import { strict as assert } from 'node:assert';
-import { addHistoryEntry, HISTORY_PICKER_MAX_ROWS, historyEntryOf, historyLabel, historyMatches, historySearcher, readHistory, searchHistory, type HistoryEntry } from '../../../../src/core/sql/history';
+import {
+  addHistoryEntry,
+  HISTORY_PICKER_MAX_ROWS,
+  historyEntryOf,
+  historyLabel,
+  historyMatches,
+  historySearcher,
+  readHistory,
+  searchHistory,
+  type HistoryEntry,
+} from '../../../../src/core/sql/history';
 
 const target = { hostId: 'h', owner: 'alice', name: 'shop', ref: 'main' };
 const entry = (id: string, sql: string, ref = 'main'): HistoryEntry => ({
@@ -26,31 +36,52 @@ describe('query history', () => {
     };
     const e = historyEntryOf(output, 'SELECT x FROM t', target);
     assert.match(e.id, /^2026-01-02T03:04:05Z-[0-9a-z]+$/);
-    assert.deepEqual({ ...e, id: '' }, {
-      id: '', sql: 'SELECT x FROM t', target, ranAt: '2026-01-02T03:04:05Z', status: 'row_limit', rowCount: 2, elapsedMs: 42,
-      commit: 'rmnjb8cjc5tblj21ed4qs821649eduie',
-    });
+    assert.deepEqual(
+      { ...e, id: '' },
+      {
+        id: '',
+        sql: 'SELECT x FROM t',
+        target,
+        ranAt: '2026-01-02T03:04:05Z',
+        status: 'row_limit',
+        rowCount: 2,
+        elapsedMs: 42,
+        commit: 'rmnjb8cjc5tblj21ed4qs821649eduie',
+      },
+    );
     assert.equal('commit' in historyEntryOf({ ...output, commit: undefined }, 'SELECT 1', target), false);
   });
 
   it('puts the newest first and bounds the list', () => {
     let list: HistoryEntry[] = [];
     for (let i = 0; i < 5; i++) list = addHistoryEntry(list, entry(String(i), `SELECT ${i}`), 3);
-    assert.deepEqual(list.map((e) => e.id), ['4', '3', '2']);
+    assert.deepEqual(
+      list.map((e) => e.id),
+      ['4', '3', '2'],
+    );
   });
 
   it('running the same SQL at the same target again moves it to the top instead of duplicating', () => {
     let list = [entry('1', 'SELECT 1'), entry('2', 'SELECT 2')];
     list = addHistoryEntry(list, entry('3', 'SELECT 2 '));
-    assert.deepEqual(list.map((e) => e.id), ['3', '1']);
+    assert.deepEqual(
+      list.map((e) => e.id),
+      ['3', '1'],
+    );
     list = addHistoryEntry(list, entry('4', 'SELECT 1', 'v1'));
     assert.equal(list.length, 3);
   });
 
   it('search matches every word against SQL and target', () => {
     const list = [entry('1', 'SELECT * FROM orders'), entry('2', 'SELECT * FROM users', 'v1')];
-    assert.deepEqual(searchHistory(list, 'orders').map((e) => e.id), ['1']);
-    assert.deepEqual(searchHistory(list, 'FROM v1').map((e) => e.id), ['2']);
+    assert.deepEqual(
+      searchHistory(list, 'orders').map((e) => e.id),
+      ['1'],
+    );
+    assert.deepEqual(
+      searchHistory(list, 'FROM v1').map((e) => e.id),
+      ['2'],
+    );
     assert.deepEqual(searchHistory(list, 'alice/shop').length, 2);
     assert.equal(searchHistory(list, '').length, 2);
   });
@@ -107,18 +138,45 @@ describe('what the history picker finds as you type', () => {
   it('a table name past the end of the shortened label still finds the entry', () => {
     assert.ok(!historyLabel(list[0]!).toLowerCase().includes('warehouse_stock'), 'the label the user sees does not show the table');
     const search = historySearcher(list);
-    assert.deepEqual(search('warehouse_stock').map((e) => e.id), ['1']);
-    assert.deepEqual(search('WAREHOUSE qty').map((e) => e.id), ['1'], 'case-insensitive, every word');
+    assert.deepEqual(
+      search('warehouse_stock').map((e) => e.id),
+      ['1'],
+    );
+    assert.deepEqual(
+      search('WAREHOUSE qty').map((e) => e.id),
+      ['1'],
+      'case-insensitive, every word',
+    );
   });
 
   it('finds by branch or tag, database and commit, none of which is in the label', () => {
     const search = historySearcher(list);
-    assert.deepEqual(search('release-2026').map((e) => e.id), ['1']);
-    assert.deepEqual(search('dev users').map((e) => e.id), ['3']);
-    assert.deepEqual(search('abcdef01').map((e) => e.id), ['1']);
-    assert.deepEqual(search('alice/shop').map((e) => e.id), ['1', '2', '3']);
-    assert.deepEqual(search('orders dev').map((e) => e.id), [], 'words must all match one entry');
-    assert.deepEqual(search('   ').map((e) => e.id), ['1', '2', '3'], 'nothing typed: everything, newest first');
+    assert.deepEqual(
+      search('release-2026').map((e) => e.id),
+      ['1'],
+    );
+    assert.deepEqual(
+      search('dev users').map((e) => e.id),
+      ['3'],
+    );
+    assert.deepEqual(
+      search('abcdef01').map((e) => e.id),
+      ['1'],
+    );
+    assert.deepEqual(
+      search('alice/shop').map((e) => e.id),
+      ['1', '2', '3'],
+    );
+    assert.deepEqual(
+      search('orders dev').map((e) => e.id),
+      [],
+      'words must all match one entry',
+    );
+    assert.deepEqual(
+      search('   ').map((e) => e.id),
+      ['1', '2', '3'],
+      'nothing typed: everything, newest first',
+    );
   });
 
   it('a word does not match across two fields', () => {

@@ -1,5 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { NotebookFormatError, newNotebook, parseNotebook, resolveCellTarget, serializeNotebook } from '../../../../src/core/sql/notebookDocument';
+import {
+  NotebookFormatError,
+  newNotebook,
+  parseNotebook,
+  resolveCellTarget,
+  serializeNotebook,
+} from '../../../../src/core/sql/notebookDocument';
 import { branchMoved, resolveRef, targetLabel, validateRefInput } from '../../../../src/core/sql/refs';
 import { aBranch, aTag } from '../../../builders/wire';
 
@@ -16,7 +22,11 @@ describe('SQL notebook file', () => {
   });
 
   it('saves outputs only when the setting is on', () => {
-    const nb = parseNotebook(JSON.stringify({ cells: [{ kind: 'sql', source: 'x', ranAtCommit: 'c', outputs: [{ items: [{ mime: 'text/markdown', data: '| a |' }] }] }] }));
+    const nb = parseNotebook(
+      JSON.stringify({
+        cells: [{ kind: 'sql', source: 'x', ranAtCommit: 'c', outputs: [{ items: [{ mime: 'text/markdown', data: '| a |' }] }] }],
+      }),
+    );
     assert.equal(nb.cells[0]!.outputs?.length, 1);
     const off = JSON.parse(serializeNotebook(nb, { saveOutputs: false }));
     assert.equal(off.cells[0].outputs, undefined);
@@ -30,11 +40,17 @@ describe('SQL notebook file', () => {
   });
 
   it('rejects bad files with a message saying what is wrong', () => {
-    assert.throws(() => parseNotebook('{not json'), (e: unknown) => e instanceof NotebookFormatError && /not valid JSON/.test(e.message));
+    assert.throws(
+      () => parseNotebook('{not json'),
+      (e: unknown) => e instanceof NotebookFormatError && /not valid JSON/.test(e.message),
+    );
     assert.throws(() => parseNotebook('{"cells": 3}'), /"cells" array/);
     assert.throws(() => parseNotebook('{"version": 99, "cells": []}'), /newer version/);
     assert.throws(() => parseNotebook('{"cells": [{"kind": "python", "source": ""}]}'), /cell 1: kind/);
-    assert.throws(() => parseNotebook('{"cells": [{"source": "x", "target": {"hostId": "h", "owner": "", "name": "n", "ref": "main"}}]}'), /cell 1: target.owner/);
+    assert.throws(
+      () => parseNotebook('{"cells": [{"source": "x", "target": {"hostId": "h", "owner": "", "name": "n", "ref": "main"}}]}'),
+      /cell 1: target.owner/,
+    );
   });
 
   it('a cell target overrides the notebook target', () => {

@@ -19,7 +19,7 @@ describe('Load All Rows: wrapping a user query in pages', () => {
     'SELECT * FROM t',
     'select id from t order by v desc, id;',
     'SELECT id FROM t;;  \n',
-    '  /* lead */ SELECT id, v FROM t WHERE v = \'a;b\' -- trailing comment',
+    "  /* lead */ SELECT id, v FROM t WHERE v = 'a;b' -- trailing comment",
     "SELECT id FROM t WHERE v <> 'it''s; DELETE FROM t'",
     'WITH x AS (SELECT id FROM t WHERE id < 10) SELECT * FROM x ORDER BY id',
     'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) SELECT i FROM n',

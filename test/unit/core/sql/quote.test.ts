@@ -6,7 +6,6 @@ import { HOSTILE_TEXT } from './hostileText';
 
 const mysql = new pkg.Parser();
 
-
 describe('SQL quoting (one home for identifiers and literals)', () => {
   let db: SqliteEngine;
   before(async () => {
@@ -44,7 +43,8 @@ describe('SQL quoting (one home for identifiers and literals)', () => {
     for (const text of HOSTILE_TEXT) {
       const lit = sqlString(text);
       assert.ok(!lit.includes('\\'), lit);
-      const ast = mysql.astify(`SELECT ${lit} AS v`, { database: 'MySQL' }) as unknown as { columns: { expr: { type: string; value: unknown } }[] }[] | { columns: { expr: { type: string; value: unknown } }[] };
+      const ast = mysql.astify(`SELECT ${lit} AS v`, { database: 'MySQL' }) as unknown as
+        { columns: { expr: { type: string; value: unknown } }[] }[] | { columns: { expr: { type: string; value: unknown } }[] };
       const stmt = Array.isArray(ast) ? ast[0]! : ast;
       const expr = stmt.columns[0]!.expr;
       if (expr.type === 'single_quote_string' || expr.type === 'string') {

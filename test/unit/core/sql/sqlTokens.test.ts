@@ -23,7 +23,12 @@ describe('sqlTokens', () => {
       'unterminated /* comment',
       '',
     ]) {
-      assert.equal(tokenize(sql).map((t) => t.text).join(''), sql);
+      assert.equal(
+        tokenize(sql)
+          .map((t) => t.text)
+          .join(''),
+        sql,
+      );
     }
   });
 
@@ -42,7 +47,10 @@ describe('sqlTokens', () => {
 
   it('keeps backslash escapes and doubled quotes inside one string token', () => {
     const toks = significant(tokenize("SELECT 'a\\'b', 'c''d', 'e\\\\' , x"));
-    assert.deepEqual(toks.map((t) => t.kind), ['word', 'string', 'punct', 'string', 'punct', 'string', 'punct', 'word']);
+    assert.deepEqual(
+      toks.map((t) => t.kind),
+      ['word', 'string', 'punct', 'string', 'punct', 'string', 'punct', 'word'],
+    );
     assert.equal(stringValue(toks[1]!), "a'b");
     assert.equal(stringValue(toks[3]!), "c'd");
     assert.equal(stringValue(toks[5]!), 'e\\');
@@ -58,8 +66,27 @@ describe('sqlTokens', () => {
 
   it('reads multi-character operators and numbers as one token', () => {
     assert.deepEqual(kinds('a<=b AND c != d OR e<>f || g.h = 1.25 AND .5 < 3e-2'), [
-      'word:a', 'punct:<=', 'word:b', 'word:AND', 'word:c', 'punct:!=', 'word:d', 'word:OR', 'word:e', 'punct:<>', 'word:f',
-      'punct:||', 'word:g', 'punct:.', 'word:h', 'punct:=', 'number:1.25', 'word:AND', 'number:.5', 'punct:<', 'number:3e-2',
+      'word:a',
+      'punct:<=',
+      'word:b',
+      'word:AND',
+      'word:c',
+      'punct:!=',
+      'word:d',
+      'word:OR',
+      'word:e',
+      'punct:<>',
+      'word:f',
+      'punct:||',
+      'word:g',
+      'punct:.',
+      'word:h',
+      'punct:=',
+      'number:1.25',
+      'word:AND',
+      'number:.5',
+      'punct:<',
+      'number:3e-2',
     ]);
   });
 
@@ -103,10 +130,37 @@ describe('sqlTokens', () => {
   });
 
   it('applies edits in any order and refuses overlaps', () => {
-    assert.equal(applyEdits('0123456789', [{ start: 7, end: 9, text: 'X' }, { start: 1, end: 3, text: 'YY' }]), '0YY3456X9');
+    assert.equal(
+      applyEdits('0123456789', [
+        { start: 7, end: 9, text: 'X' },
+        { start: 1, end: 3, text: 'YY' },
+      ]),
+      '0YY3456X9',
+    );
     // Insertions next to a replacement keep their place whatever the order given.
-    assert.equal(applyEdits('f(x)', [{ start: 2, end: 3, text: 'y' }, { start: 2, end: 2, text: 'g(' }, { start: 3, end: 3, text: ')' }]), 'f(g(y))');
-    assert.equal(applyEdits('f(x)', [{ start: 3, end: 3, text: ')' }, { start: 2, end: 2, text: 'g(' }, { start: 2, end: 3, text: 'y' }]), 'f(g(y))');
-    assert.throws(() => applyEdits('0123', [{ start: 0, end: 2, text: '' }, { start: 1, end: 3, text: '' }]), /overlapping/);
+    assert.equal(
+      applyEdits('f(x)', [
+        { start: 2, end: 3, text: 'y' },
+        { start: 2, end: 2, text: 'g(' },
+        { start: 3, end: 3, text: ')' },
+      ]),
+      'f(g(y))',
+    );
+    assert.equal(
+      applyEdits('f(x)', [
+        { start: 3, end: 3, text: ')' },
+        { start: 2, end: 2, text: 'g(' },
+        { start: 2, end: 3, text: 'y' },
+      ]),
+      'f(g(y))',
+    );
+    assert.throws(
+      () =>
+        applyEdits('0123', [
+          { start: 0, end: 2, text: '' },
+          { start: 1, end: 3, text: '' },
+        ]),
+      /overlapping/,
+    );
   });
 });

@@ -3,7 +3,7 @@ import { splitStatements, statementAt, stripComments } from '../../../../src/cor
 
 describe('SQL statement splitting', () => {
   it('splits on semicolons outside quotes, backticks and comments', () => {
-    const sql = "SELECT ';' AS a; SELECT `we;ird` FROM t -- no; split\n; /* ; */ SELECT \"x;y\"";
+    const sql = 'SELECT \';\' AS a; SELECT `we;ird` FROM t -- no; split\n; /* ; */ SELECT "x;y"';
     assert.deepEqual(
       splitStatements(sql).map((s) => s.text),
       ["SELECT ';' AS a", 'SELECT `we;ird` FROM t -- no; split', '/* ; */ SELECT "x;y"'],
@@ -12,7 +12,10 @@ describe('SQL statement splitting', () => {
 
   it('handles doubled and backslash-escaped quotes', () => {
     const sql = "SELECT 'it''s; fine'; SELECT 'a\\'; b'";
-    assert.deepEqual(splitStatements(sql).map((s) => s.text), ["SELECT 'it''s; fine'", "SELECT 'a\\'; b'"]);
+    assert.deepEqual(
+      splitStatements(sql).map((s) => s.text),
+      ["SELECT 'it''s; fine'", "SELECT 'a\\'; b'"],
+    );
   });
 
   it('drops empty and comment-only statements', () => {

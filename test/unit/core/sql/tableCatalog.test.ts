@@ -1,6 +1,13 @@
 import { strict as assert } from 'node:assert';
 import type { QueryResult } from '../../../../src/shared/wire';
-import { CatalogError, SHOW_FULL_TABLES, TableCatalogCache, buildDescribe, parseColumnsOf, parseFullTables } from '../../../../src/core/sql/tableCatalog';
+import {
+  CatalogError,
+  SHOW_FULL_TABLES,
+  TableCatalogCache,
+  buildDescribe,
+  parseColumnsOf,
+  parseFullTables,
+} from '../../../../src/core/sql/tableCatalog';
 import { describeColumn } from '../../../../src/core/nodeDescriptions';
 
 const result = (columns: string[], rows: (string | null)[][], status = 'success', message = ''): QueryResult => ({
@@ -18,39 +25,58 @@ describe('table catalog SQL and parsers', () => {
   });
 
   it('reads tables and views from SHOW FULL TABLES, sorted by name', () => {
-    const r = result(['Tables_in_prices', 'Table_type'], [['stores', 'BASE TABLE'], ['cheap', 'VIEW'], ['products', 'BASE TABLE']]);
+    const r = result(
+      ['Tables_in_prices', 'Table_type'],
+      [
+        ['stores', 'BASE TABLE'],
+        ['cheap', 'VIEW'],
+        ['products', 'BASE TABLE'],
+      ],
+    );
     assert.deepEqual(parseFullTables(r), [
       { name: 'cheap', kind: 'view' },
       { name: 'products', kind: 'table' },
       { name: 'stores', kind: 'table' },
     ]);
     // A plain SHOW TABLES answer (no Table_type) lists tables.
-    assert.deepEqual(parseFullTables(result(['Tables_in_x'], [['b'], ['a']])), [{ name: 'a', kind: 'table' }, { name: 'b', kind: 'table' }]);
+    assert.deepEqual(parseFullTables(result(['Tables_in_x'], [['b'], ['a']])), [
+      { name: 'a', kind: 'table' },
+      { name: 'b', kind: 'table' },
+    ]);
   });
 
   it('a failed answer is an error naming what could not be read, never an empty list', () => {
-    assert.throws(() => parseFullTables(result([], [], 'error', 'database is locked')), (e: unknown) => e instanceof CatalogError && /the tables: database is locked/.test(e.message) && e.status === 'error');
+    assert.throws(
+      () => parseFullTables(result([], [], 'error', 'database is locked')),
+      (e: unknown) => e instanceof CatalogError && /the tables: database is locked/.test(e.message) && e.status === 'error',
+    );
     assert.throws(() => parseColumnsOf('gone', result([], [], 'error', 'table not found: gone')), /columns of gone: table not found: gone/);
     assert.throws(() => parseColumnsOf('t', result(['Name'], [['x']])), /no Field column/);
   });
 
   it('reads DESCRIBE: name, type, key and nullability in table order', () => {
-    const r = result(['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'], [
-      ['id', 'bigint', 'NO', 'PRI', null, ''],
-      ['name', 'varchar(255)', 'NO', '', null, ''],
-      ['note', 'text', 'YES', '', null, ''],
-    ]);
+    const r = result(
+      ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'],
+      [
+        ['id', 'bigint', 'NO', 'PRI', null, ''],
+        ['name', 'varchar(255)', 'NO', '', null, ''],
+        ['note', 'text', 'YES', '', null, ''],
+      ],
+    );
     const cols = parseColumnsOf('t', r);
     assert.deepEqual(cols, [
       { name: 'id', type: 'bigint', primaryKey: true, nullable: false },
       { name: 'name', type: 'varchar(255)', primaryKey: false, nullable: false },
       { name: 'note', type: 'text', primaryKey: false, nullable: true },
     ]);
-    assert.deepEqual(cols.map((c) => [describeColumn(c).label, describeColumn(c).description]), [
-      ['id', 'bigint · primary key'],
-      ['name', 'varchar(255) · not null'],
-      ['note', 'text · nullable'],
-    ]);
+    assert.deepEqual(
+      cols.map((c) => [describeColumn(c).label, describeColumn(c).description]),
+      [
+        ['id', 'bigint · primary key'],
+        ['name', 'varchar(255) · not null'],
+        ['note', 'text · nullable'],
+      ],
+    );
   });
 });
 
@@ -97,6 +123,9 @@ describe('TableCatalogCache', () => {
     await cache.tables('h', db, 'c'); // forgets b
     await cache.tables('h', db, 'a');
     await cache.tables('h', db, 'b');
-    assert.deepEqual(sent.map((s) => s.split(' @')[1]!.split(':')[0]), ['a', 'b', 'c', 'b']);
+    assert.deepEqual(
+      sent.map((s) => s.split(' @')[1]!.split(':')[0]),
+      ['a', 'b', 'c', 'b'],
+    );
   });
 });

@@ -25,7 +25,7 @@ function assertMysql(sql: string): void {
   assert.doesNotThrow(() => mysql.astify(sql, { database: 'MySQL' }), `not MySQL: ${sql}`);
 }
 
-const TABLE = "odd `name' \"tbl%";
+const TABLE = 'odd `name\' "tbl%';
 const COLUMNS: TableColumnInfo[] = [
   { name: 'k', type: 'varchar(20)', primaryKey: true, nullable: false },
   { name: 'n`2', type: 'int', primaryKey: true, nullable: false },
@@ -55,7 +55,12 @@ function makeRows(count: number): EngineCell[][] {
     if (seen.has(`${k}|${n}`)) continue;
     seen.add(`${k}|${n}`);
     const labelPick = next(HOSTILE_TEXT.length + 3);
-    const label = labelPick >= HOSTILE_TEXT.length ? (labelPick === HOSTILE_TEXT.length ? null : `label ${rows.length % 7}`) : (HOSTILE_TEXT[labelPick] as string);
+    const label =
+      labelPick >= HOSTILE_TEXT.length
+        ? labelPick === HOSTILE_TEXT.length
+          ? null
+          : `label ${rows.length % 7}`
+        : (HOSTILE_TEXT[labelPick] as string);
     const price = next(5) === 0 ? null : `${next(300)}.${String(next(100)).padStart(2, '0')}`;
     const ratio = String(next(1000) / 7);
     rows.push([k, n, label, price, ratio]);
@@ -71,8 +76,11 @@ describe('table browsing SQL (keyset, offset, sort, filters, count)', () => {
 
   before(async () => {
     db = await SqliteEngine.open();
-    db.exec(`CREATE TABLE ${t} (k varchar(20) NOT NULL, \`n\`\`2\` int NOT NULL, label varchar(100), price decimal(10,2), ratio double, PRIMARY KEY (k, \`n\`\`2\`))`);
-    for (const r of data) db.exec(`INSERT INTO ${t} VALUES (?, ?, ?, ?, ?)`, { bind: [r[0], Number(r[1]), r[2], r[3] === null ? null : r[3], Number(r[4])] });
+    db.exec(
+      `CREATE TABLE ${t} (k varchar(20) NOT NULL, \`n\`\`2\` int NOT NULL, label varchar(100), price decimal(10,2), ratio double, PRIMARY KEY (k, \`n\`\`2\`))`,
+    );
+    for (const r of data)
+      db.exec(`INSERT INTO ${t} VALUES (?, ?, ?, ?, ?)`, { bind: [r[0], Number(r[1]), r[2], r[3] === null ? null : r[3], Number(r[4])] });
   });
   after(() => db.close());
 
@@ -120,7 +128,10 @@ describe('table browsing SQL (keyset, offset, sort, filters, count)', () => {
     { name: 'a nullable text column descending', sort: [{ column: 'label', direction: 'desc' }], orderBy: 'label DESC, k, `n``2`' },
     {
       name: 'decimal descending then key part descending',
-      sort: [{ column: 'price', direction: 'desc' }, { column: 'n`2', direction: 'desc' }],
+      sort: [
+        { column: 'price', direction: 'desc' },
+        { column: 'n`2', direction: 'desc' },
+      ],
       orderBy: 'price DESC, `n``2` DESC, k',
     },
   ];
@@ -134,7 +145,10 @@ describe('table browsing SQL (keyset, offset, sort, filters, count)', () => {
       for (const size of [3, 7, 50, 500]) {
         const fwd = walkForward(v, size);
         assert.deepEqual(fwd.rows, expected, `forward, pages of ${size}`);
-        assert.ok(fwd.strategies.slice(1).every((s) => s === 'after'), 'every page after the first found by keyset');
+        assert.ok(
+          fwd.strategies.slice(1).every((s) => s === 'after'),
+          'every page after the first found by keyset',
+        );
         assert.deepEqual(walkBackward(v, size), expected, `backward, pages of ${size}`);
       }
       // Against the rows as inserted: nothing lost, nothing doubled.
@@ -164,9 +178,15 @@ describe('table browsing SQL (keyset, offset, sort, filters, count)', () => {
         const next = (i + 1) * size < full.length ? cursorOf(v, full[(i + 1) * size] as EngineCell[]) : undefined;
         const variants = [
           { known: { previousLast: prev }, kind: i === 0 ? 'first' : 'after' },
-          { known: { nextFirst: next, totalRows: full.length }, kind: i === 0 ? 'first' : next && slice.length === size ? 'before' : 'last' },
+          {
+            known: { nextFirst: next, totalRows: full.length },
+            kind: i === 0 ? 'first' : next && slice.length === size ? 'before' : 'last',
+          },
           // Counted from the nearer end: rows after the page fewer than rows before it.
-          { known: { totalRows: full.length }, kind: i === 0 ? 'first' : i === pages - 1 ? 'last' : full.length - (i * size + slice.length) < i * size ? 'fromEnd' : 'offset' },
+          {
+            known: { totalRows: full.length },
+            kind: i === 0 ? 'first' : i === pages - 1 ? 'last' : full.length - (i * size + slice.length) < i * size ? 'fromEnd' : 'offset',
+          },
         ];
         for (const { known, kind } of variants) {
           const plan = planPage(v, i, size, known);
@@ -205,11 +225,17 @@ describe('table browsing SQL (keyset, offset, sort, filters, count)', () => {
       ...HOSTILE_TEXT.map((text) => [{ column: 'label', op: 'contains', value: text } as ColumnFilter]),
       ...HOSTILE_TEXT.map((text) => [{ column: 'label', op: 'equals', value: text } as ColumnFilter]),
       [{ column: 'label', op: 'isNull' }],
-      [{ column: 'price', op: 'isNotNull' }, { column: 'label', op: 'contains', value: 'LABEL' }],
+      [
+        { column: 'price', op: 'isNotNull' },
+        { column: 'label', op: 'contains', value: 'LABEL' },
+      ],
       [{ column: 'price', op: 'range', min: '50', max: '150.5' }],
       [{ column: 'price', op: 'range', max: '20' }],
       [{ column: 'price', op: 'equals', value: '0012.50' }],
-      [{ column: 'k', op: 'equals', value: "c'" }, { column: 'n`2', op: 'range', min: '0' }],
+      [
+        { column: 'k', op: 'equals', value: "c'" },
+        { column: 'n`2', op: 'range', min: '0' },
+      ],
     ];
     let nonEmpty = 0;
     for (const f of filters) {
@@ -229,20 +255,35 @@ describe('table browsing SQL (keyset, offset, sort, filters, count)', () => {
   it('keyless tables page by OFFSET; sorted, ties are broken by every column', () => {
     db.exec('CREATE TABLE keyless (a int, b text)');
     for (let i = 0; i < 30; i++) db.exec('INSERT INTO keyless VALUES (?, ?)', { bind: [i % 4, `v${i % 6}`] });
-    const kl: TableView = { table: 'keyless', columns: [{ name: 'a', type: 'int', primaryKey: false }, { name: 'b', type: 'text', primaryKey: false }] };
+    const kl: TableView = {
+      table: 'keyless',
+      columns: [
+        { name: 'a', type: 'int', primaryKey: false },
+        { name: 'b', type: 'text', primaryKey: false },
+      ],
+    };
     assert.equal(keysetSupported(kl), false);
     assert.deepEqual(orderColumns(kl), []);
     const unsorted = walkForward(kl, 7);
     assert.equal(unsorted.rows.length, 30);
     assert.deepEqual(unsorted.rows, db.rows('SELECT a, b FROM keyless'));
     const sorted = { ...kl, sort: [{ column: 'b', direction: 'desc' as const }] };
-    assert.deepEqual(orderColumns(sorted), [{ column: 'b', direction: 'desc' }, { column: 'a', direction: 'asc' }]);
+    assert.deepEqual(orderColumns(sorted), [
+      { column: 'b', direction: 'desc' },
+      { column: 'a', direction: 'asc' },
+    ]);
     assert.deepEqual(walkForward(sorted, 7).rows, db.rows('SELECT a, b FROM keyless ORDER BY b DESC, a'));
     assert.equal(planPage(kl, 4, 7, { totalRows: 30 }).position.kind, 'offset');
   });
 
   it('the SQL reads as expected', () => {
-    const items: TableView = { table: 'items', columns: [{ name: 'id', type: 'bigint', primaryKey: true }, { name: 'name', type: 'text', primaryKey: false }] };
+    const items: TableView = {
+      table: 'items',
+      columns: [
+        { name: 'id', type: 'bigint', primaryKey: true },
+        { name: 'name', type: 'text', primaryKey: false },
+      ],
+    };
     assert.equal(buildPageQuery(items, { kind: 'first' }, 500).sql, 'SELECT `id`, `name` FROM `items` ORDER BY `id` ASC LIMIT 500');
     assert.equal(
       buildPageQuery(items, { kind: 'after', key: ['9007199254740993'] }, 500).sql,
