@@ -9,12 +9,14 @@
 // The layer rule (which folder of src/ may import which, every import form) is
 // test/unit/layers.test.ts, not a lint rule, so it has one home.
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const FUNCTION_LINES = { max: 60, skipBlankLines: true, skipComments: true, IIFEs: true };
 const FILE_LINES = { max: 400, skipBlankLines: true, skipComments: true };
 
 export default tseslint.config(
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   {
     ignores: ['dist/**', '.cache/**', '.artifacts/**', '.demo/**', '.tsbuild/**', 'node_modules/**', 'bench/.out/**', 'media/**'],
   },
@@ -29,13 +31,62 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      '@typescript-eslint/no-require-imports': 'off',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/no-require-imports': ['error', { allowAsImport: true }],
       'no-constant-condition': ['error', { checkLoops: false }],
+      // Input checks name control characters on purpose (refs, file names, SQL text).
       'no-control-regex': 'off',
       'max-lines-per-function': ['error', FUNCTION_LINES],
       'max-lines': ['error', FILE_LINES],
     },
+  },
+  {
+    // Functions written before the size rule, over 60 lines, to split by what each part does. This
+    // list only shrinks: a file leaves it when its functions fit, and no file joins it.
+    files: [
+      'src/api/transport.ts',
+      'src/api/uploads.ts',
+      'src/auth/signInFlow.ts',
+      'src/commands/createPullCommand.ts',
+      'src/commands/historyCommands.ts',
+      'src/commands/importFile.ts',
+      'src/commands/versioningCommands.ts',
+      'src/core/errorMessages.ts',
+      'src/core/import/checkImport.ts',
+      'src/core/import/readers/delimitedReader.ts',
+      'src/core/import/readers/jsonReader.ts',
+      'src/core/import/readers/objectRows.ts',
+      'src/core/import/readers/sqlReader.ts',
+      'src/core/import/readers/xlsxReader.ts',
+      'src/hub/doltSql/diffPageShape.ts',
+      'src/hub/doltSql/engineContext.ts',
+      'src/hub/doltSql/log.ts',
+      'src/hub/doltSql/rewrite.ts',
+      'src/hub/engine.ts',
+      'src/hub/engineWorker.ts',
+      'src/hub/importEndpoints.ts',
+      'src/hub/main.ts',
+      'src/hub/routes/sql.ts',
+      'src/hub/seed.ts',
+      'src/hub/selectRunner.ts',
+      'src/hub/tableImport.ts',
+      'src/notebook/sqlLanguageFeatures.ts',
+      'src/notebook/sqlNotebookController.ts',
+      'src/notebook/sqlNotebooks.ts',
+      'src/platform/streamedExport.ts',
+      'src/renderer/gridChrome.ts',
+      'src/renderer/gridInput.ts',
+      'src/renderer/gridRowPainter.ts',
+      'src/renderer/resultGrid.ts',
+      'src/renderer/rowHistoryMenu.ts',
+      'src/tree/databaseTreeDataProvider.ts',
+    ],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
+    // The same for files over 400 lines.
+    files: ['src/hub/doltSql/rewrite.ts'],
+    rules: { 'max-lines': 'off' },
   },
   {
     // The declared edges where `any` is allowed: the DoltLite binding has no types of its own.
@@ -50,6 +101,7 @@ export default tseslint.config(
       'max-lines': 'off',
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-require-imports': 'off',
     },
   },
   {
@@ -58,42 +110,8 @@ export default tseslint.config(
     languageOptions: {
       ecmaVersion: 2023,
       sourceType: 'module',
-      globals: {
-        process: 'readonly',
-        console: 'readonly',
-        setTimeout: 'readonly',
-        clearTimeout: 'readonly',
-        setInterval: 'readonly',
-        clearInterval: 'readonly',
-        setImmediate: 'readonly',
-        Buffer: 'readonly',
-        URL: 'readonly',
-        URLSearchParams: 'readonly',
-        fetch: 'readonly',
-        AbortController: 'readonly',
-        AbortSignal: 'readonly',
-        performance: 'readonly',
-        TextEncoder: 'readonly',
-        TextDecoder: 'readonly',
-        structuredClone: 'readonly',
-        queueMicrotask: 'readonly',
-        document: 'readonly',
-        window: 'readonly',
-        globalThis: 'readonly',
-        Response: 'readonly',
-        Request: 'readonly',
-        Headers: 'readonly',
-        navigator: 'readonly',
-        getComputedStyle: 'readonly',
-        requestAnimationFrame: 'readonly',
-        Event: 'readonly',
-        KeyboardEvent: 'readonly',
-        MouseEvent: 'readonly',
-        HTMLElement: 'readonly',
-        Node: 'readonly',
-        location: 'readonly',
-        DOMParser: 'readonly',
-      },
+      // Scripts run in Node; e2e and bench code also passes functions to the browser (page.evaluate).
+      globals: { ...globals.node, ...globals.browser },
     },
     rules: {
       'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],

@@ -210,7 +210,7 @@ async function runOne(kind, json, gridJs = '') {
           elapsedMs: 0,
           limit: 0,
         };
-        globalThis.__grid = new VdbGrid.ResultGrid(output, { copy() {}, export() {} }, host, { maxHeight: 600 });
+        globalThis.__grid = new globalThis.VdbGrid.ResultGrid(output, { copy() {}, export() {} }, host, { maxHeight: 600 });
         globalThis.__ctorMs = performance.now() - t0;
         globalThis.__scroller = host.querySelector('.vdb-grid');
       } else {

@@ -177,7 +177,7 @@ try {
   };
   await page.evaluate((o) => {
     globalThis.raf = () => new Promise((r) => requestAnimationFrame(() => r()));
-    globalThis.grid = new VdbGrid.ResultGrid(
+    globalThis.grid = new globalThis.VdbGrid.ResultGrid(
       o,
       { copy() {}, export() {}, post: (m) => globalThis.hostPost(m) },
       document.getElementById('host'),

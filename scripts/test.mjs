@@ -7,7 +7,7 @@
 // - e2e, the longest suite by far (about 12 minutes), starts the moment the toolchain is there,
 //   whatever else runs: it packages the extension in a folder of its own (scripts/package.mjs), so
 //   it shares nothing with the suites that run from dist/. It takes one of the two slots;
-// - build first; then typecheck, unit, hub, contract, integration (once the toolchain is there)
+// - lint (ESLint and Prettier's check) and build first; then typecheck, unit, hub, contract, integration (once the toolchain is there)
 //   and scripts, in the slots left, longest first. Integration's runner skips its own build of
 //   dist/, made here, so the hub tests that run dist/hub.js never see it half-written.
 //
@@ -35,15 +35,24 @@ const SLOTS = 2;
  */
 const STEPS = [
   { name: 'toolchain', run: 'node test/e2e/lib/toolchain.mjs', needs: [], mode: 'background' },
-  { name: 'e2e', script: 'test:e2e', needs: ['toolchain'], mode: 'critical' },
+  // Lint and the format check gate every suite: about a minute, against suites of many.
+  { name: 'lint', script: 'lint', needs: [], mode: 'slot', low: true },
+  { name: 'e2e', script: 'test:e2e', needs: ['toolchain', 'lint'], mode: 'critical' },
   { name: 'build', script: 'build', needs: [], mode: 'slot', low: true },
-  { name: 'hub', script: 'test:hub', needs: ['build'], mode: 'slot', low: true },
+  { name: 'hub', script: 'test:hub', needs: ['build', 'lint'], mode: 'slot', low: true },
   { name: 'typecheck', script: 'typecheck', needs: [], mode: 'slot', low: true },
-  { name: 'unit', script: 'test:unit', needs: ['build'], mode: 'slot', low: true },
-  { name: 'integration', script: 'test:integration', needs: ['build', 'toolchain'], mode: 'slot', low: true, env: { VDB_DIST_BUILT: '1' } },
-  { name: 'contract', script: 'test:contract', needs: ['build'], mode: 'slot', low: true },
+  { name: 'unit', script: 'test:unit', needs: ['build', 'lint'], mode: 'slot', low: true },
+  {
+    name: 'integration',
+    script: 'test:integration',
+    needs: ['build', 'toolchain', 'lint'],
+    mode: 'slot',
+    low: true,
+    env: { VDB_DIST_BUILT: '1' },
+  },
+  { name: 'contract', script: 'test:contract', needs: ['build', 'lint'], mode: 'slot', low: true },
   // Its demo test packages the extension (in a folder of its own) and starts code-server.
-  { name: 'scripts', script: 'test:scripts', needs: ['build', 'toolchain'], mode: 'slot', low: true },
+  { name: 'scripts', script: 'test:scripts', needs: ['build', 'toolchain', 'lint'], mode: 'slot', low: true },
 ];
 
 /** The `nice` increment of the steps off the critical path. */

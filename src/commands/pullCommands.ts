@@ -32,7 +32,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
   };
 
   // The panels and the env refer to each other (buttons run commands; commands refresh panels).
-  let panels: PullPanels | undefined;
+  let panels: PullPanels | undefined = undefined;
   const env: PullEnv = {
     ...deps,
     showPull: async (t) => panels?.show(t),

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { Commands } from '../shared/ids';
 import type { AccountCommandDeps } from './accountCommands';
 import { registerGuarded, type CommandHandler } from '../platform/commandRegistration';

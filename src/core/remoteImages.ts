@@ -23,7 +23,7 @@ export function imageEnv(images: RemoteImages): ImageRenderEnv {
 
 /** The text standing for an image not loaded: its alt text and the host it would come from. */
 export function placeholderText(alt: string, src: string): string {
-  let host = '';
+  let host: string;
   try {
     host = new URL(src).host;
   } catch {

@@ -1,4 +1,3 @@
-/// <reference path="./doltlite.d.ts" />
 // Runs inside a worker thread: owns one DoltLite (SQLite WASM) instance whose in-memory file
 // system caches database files loaded from disk. A long query blocks only this thread; the
 // main thread keeps serving HTTP. Writes persist atomically before they are reported done.

@@ -6,7 +6,7 @@
 import type { Sqlite3, Sqlite3Db, Sqlite3Stmt } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { QueryColumn, QueryResult, Cell } from '../shared/wire';
 import { BINARY_CELL } from '../shared/wire';
-import { ReadOnlyGuard, ReadOnlyRefusal } from './readOnlyGuard';
+import { type ReadOnlyGuard, ReadOnlyRefusal } from './readOnlyGuard';
 import { ResultBudget, valueTooLargeMessage } from './resultBudget';
 import { UserColumnTypes } from './doltSql/engineContext';
 

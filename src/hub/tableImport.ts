@@ -1,4 +1,3 @@
-/// <reference path="./doltlite.d.ts" />
 // The import operation inside an engine worker: read the assembled file with the shared readers
 // (src/core/import), then create/overwrite/update/replace the table the way Dolt's
 // `table import -c / -c -f / -u / -r` does, in one transaction and one commit. Any bad cell

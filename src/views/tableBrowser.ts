@@ -3,7 +3,7 @@
 // when it opened; when the ref moves on the view says so (checked when the panel gains focus or
 // becomes visible, and every `pollMs` while visible) and Refresh reopens at the new head. Export
 // streams every row in the current sort and filter to a file.
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import type { QueryResult } from '../shared/wire';
 import type { StreamFormat } from '../shared/gridPaging';

@@ -35,9 +35,15 @@ describe('activation in a real extension host', () => {
     await vscode.commands.executeCommand('workbench.action.closePanel');
     assert.ok(!vscode.window.visibleTextEditors.some(isLog), `the log is visible before the command: ${visible()}`);
     const shown = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => (listener.dispose(), resolve(false)), 10_000);
+      const timer = setTimeout(() => {
+        listener.dispose();
+        resolve(false);
+      }, 10_000);
       const listener = vscode.window.onDidChangeVisibleTextEditors((editors) => {
-        if (editors.some(isLog)) (clearTimeout(timer), listener.dispose(), resolve(true));
+        if (!editors.some(isLog)) return;
+        clearTimeout(timer);
+        listener.dispose();
+        resolve(true);
       });
     });
     await vscode.commands.executeCommand(Commands.showLog);

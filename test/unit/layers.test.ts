@@ -219,6 +219,29 @@ describe('layers', () => {
     }
   });
 
+  it('every import form (import, export from, import type, import(), require) goes only to a layer it may', () => {
+    // The compiler refuses a static import of a layer the project does not reference, but not a
+    // require() or an import() of a relative path: this is the one rule that sees every form.
+    assert.deepEqual(layerOffences(sourceFiles()), []);
+  });
+
+  it('the layer rule names a require() and an import() that run the wrong way (it can fail)', () => {
+    const dir = path.join(SRC, 'api');
+    const probe = path.join(dir, '__layerRuleProbe.ts');
+    require('node:fs').writeFileSync(
+      probe,
+      "const t = require('../tree/treeNodes');\nvoid import('../commands/registerCommands');\nexport { t };\n",
+    );
+    try {
+      assert.deepEqual(layerOffences([probe]), [
+        'src/api/__layerRuleProbe.ts imports ../tree/treeNodes (api may import core, shared)',
+        'src/api/__layerRuleProbe.ts imports ../commands/registerCommands (api may import core, shared)',
+      ]);
+    } finally {
+      require('node:fs').rmSync(probe);
+    }
+  });
+
   it('no import cycle between files, type-only imports included (a circle means two modules are one)', () => {
     const graph = new Map<string, string[]>();
     for (const file of sourceFiles()) {
@@ -246,6 +269,23 @@ describe('layers', () => {
     assert.deepEqual(findCycles(g), [['x', 'y', 'z', 'x']]);
   });
 });
+
+/** Each relative import, of any form, that reaches a layer its file's layer may not import. */
+function layerOffences(files: string[]): string[] {
+  const offences: string[] = [];
+  for (const file of files) {
+    const layer = layerOf(file);
+    for (const specifier of importsOf(file)) {
+      if (!specifier.startsWith('.')) continue;
+      const target = path.resolve(path.dirname(file), specifier);
+      if (!target.startsWith(SRC + path.sep)) continue;
+      const targetLayer = layerOf(target.endsWith('.ts') ? target : `${target}.ts`);
+      if (targetLayer === layer || ALLOWED[layer]!.includes(targetLayer)) continue;
+      offences.push(`${path.relative(ROOT, file)} imports ${specifier} (${layer} may import ${ALLOWED[layer]!.join(', ') || 'nothing'})`);
+    }
+  }
+  return offences;
+}
 
 /** One cycle per strongly connected component with more than one file (or a file importing itself). */
 function findCycles(graph: Map<string, string[]>): string[][] {

@@ -39,7 +39,7 @@ export function engineContext(sqlite3: Sqlite3, conn: Sqlite3Db, loadCopy: () =>
   return {
     resolve(spec) {
       if (!resolved.has(spec)) {
-        let hex: string | null = null;
+        let hex: string | null;
         try {
           const v = conn.selectValue('SELECT dolt_hashof(?)', [spec]);
           hex = typeof v === 'string' && /^[0-9a-f]{40}$/.test(v) ? v : null;

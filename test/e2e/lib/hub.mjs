@@ -172,12 +172,14 @@ export async function startHub({
    */
   async function whileStopped(during) {
     await stopChild(server.child);
-    try {
-      return await during();
-    } finally {
-      server = await serve(hubJs, data, port);
-      if (server.url !== url) throw new Error(`hub came back on ${server.url}, not ${url}`);
-    }
+    const outcome = await during().then(
+      (value) => ({ value }),
+      (error) => ({ error }),
+    );
+    server = await serve(hubJs, data, port);
+    if (server.url !== url) throw new Error(`hub came back on ${server.url}, not ${url}`);
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
   }
 
   /** Stops the server; removes the data folder when this call created it (unless keep). */

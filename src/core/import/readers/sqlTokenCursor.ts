@@ -111,7 +111,7 @@ export class TokenCursor {
       names.push(this.name(what));
       // index prefix lengths: KEY (name(10))
       if (this.acceptPunct('(')) this.skipGroup();
-      this.acceptWord('ASC') || this.acceptWord('DESC');
+      if (!this.acceptWord('ASC')) this.acceptWord('DESC');
     } while (this.acceptPunct(','));
     this.expectPunct(')', `after the ${what} list`);
     return names;
