@@ -27,7 +27,7 @@ const COMMIT_HASH = /^[0-9a-v]{32}$/;
 // An ancestry step: `~` or `^`, each with an optional count (`~` alone is `~1`, `^2` is the
 // second parent of a merge).
 const ANCESTRY = /^((?:[~^][0-9]{0,6})*)$/;
- 
+
 const FORBIDDEN_CHARS = /[\u0000-\u0020\u007f~^:?*[\\]/;
 
 export type RevisionBase = 'commit' | 'name';

@@ -23,7 +23,7 @@ export function quoteIdentifier(name: string): string {
 
 // Characters whose meaning differs between the two dialects inside '...' (backslash), or that
 // some clients cut the statement at (NUL) or mangle (other C0 controls except tab, LF, CR).
- 
+
 const NEEDS_HEX = /[\\\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 
 /** A string literal with the same value in MySQL and SQLite. */
