@@ -1,12 +1,9 @@
 // The parts around the grid: banners (status, ref moved, Load All Rows), the toolbar (summary,
-// quick filter, copy, export), the full-value box and the per-column filter form of a paged
-// source. Built from server text with textContent only.
-import type { QueryColumn } from '../shared/wire';
-import type { Cell } from '../shared/wire';
+// quick filter, copy, export); the full-value box is detailBox.ts, the per-column filter form of a
+// paged source filterForm.ts. Built from server text with textContent only.
 import { statusBanner, type QueryOutput, type StatusBanner } from '../shared/queryResultOutput';
 import type { GridPagingMessage, HostPagingMessage, PagedOutput } from '../shared/gridPaging';
 import { COPY_FORMATS, FORMAT_LABELS, type CopyFormat } from '../shared/queryResultFormat';
-import type { ColumnFilter, FilterOp } from '../shared/gridPaging';
 import { el } from './dom';
 
 export function shortHash(h: string): string {
@@ -68,126 +65,6 @@ export function button(doc: Document, cls: string, text: string, title: string, 
 
 export function copyFormatOptions(formats: readonly CopyFormat[]): SelectOption<CopyFormat>[] {
   return formats.map((f) => ({ value: f, label: FORMAT_LABELS[f] }));
-}
-
-const OP_LABELS: Record<FilterOp, string> = {
-  contains: 'contains',
-  equals: 'equals',
-  range: 'between (inclusive)',
-  isNull: 'is NULL',
-  isNotNull: 'is not NULL',
-};
-
-/**
- * The filter form of one column: an operator and its value(s). Calls `apply` with the new
- * filter, or undefined to clear it. Closes on Escape or a click outside.
- */
-export function openFilterForm(
-  doc: Document,
-  root: HTMLElement,
-  anchor: HTMLElement,
-  column: QueryColumn,
-  current: ColumnFilter | undefined,
-  apply: (f: ColumnFilter | undefined) => void,
-): () => void {
-  const form = el(doc, 'form', 'vdb-filterform');
-  form.setAttribute('role', 'dialog');
-  form.setAttribute('aria-label', `Filter ${column.name}`);
-  form.appendChild(el(doc, 'div', 'vdb-filterform-title', `Filter ${column.name}`));
-  const op = select(
-    doc,
-    'vdb-filter-op',
-    'Condition',
-    (Object.keys(OP_LABELS) as FilterOp[]).map((o) => ({ value: o, label: OP_LABELS[o] })),
-  );
-  op.value = current?.op ?? 'contains';
-  const value = el(doc, 'input', 'vdb-filter-value');
-  value.setAttribute('aria-label', 'Value');
-  const min = el(doc, 'input', 'vdb-filter-min');
-  min.setAttribute('aria-label', 'From');
-  min.placeholder = 'from';
-  const max = el(doc, 'input', 'vdb-filter-max');
-  max.setAttribute('aria-label', 'To');
-  max.placeholder = 'to';
-  if (current && (current.op === 'equals' || current.op === 'contains')) value.value = current.value;
-  if (current?.op === 'range') {
-    min.value = current.min ?? '';
-    max.value = current.max ?? '';
-  }
-  const error = el(doc, 'div', 'vdb-filter-error');
-  error.setAttribute('role', 'alert');
-  const showFields = (): void => {
-    value.hidden = op.value !== 'equals' && op.value !== 'contains';
-    min.hidden = max.hidden = op.value !== 'range';
-  };
-  op.addEventListener('change', showFields);
-  showFields();
-  const ok = el(doc, 'button', 'vdb-filter-apply', 'Apply');
-  ok.type = 'submit';
-  const clear = el(doc, 'button', 'vdb-filter-clear', 'Clear');
-  clear.type = 'button';
-  form.append(op, value, min, max, error, ok, clear);
-  const r = anchor.getBoundingClientRect();
-  const base = root.getBoundingClientRect();
-  form.style.left = `${Math.max(0, r.left - base.left - 120)}px`;
-  form.style.top = `${r.bottom - base.top + 2}px`;
-  root.appendChild(form);
-  (value.hidden ? op : value).focus();
-
-  const close = (): void => {
-    form.remove();
-    doc.removeEventListener('mousedown', outside, true);
-  };
-  const outside = (e: Event): void => {
-    if (!form.contains(e.target as Node)) close();
-  };
-  doc.addEventListener('mousedown', outside, true);
-  form.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      close();
-    }
-  });
-  clear.addEventListener('click', () => {
-    close();
-    apply(undefined);
-  });
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    const o = op.value as FilterOp;
-    let f: ColumnFilter;
-    if (o === 'equals' || o === 'contains') f = { column: column.name, op: o, value: value.value };
-    else if (o === 'range') {
-      if (min.value === '' && max.value === '') {
-        error.textContent = 'Give a lower bound, an upper bound or both.';
-        return;
-      }
-      f = {
-        column: column.name,
-        op: 'range',
-        ...(min.value !== '' ? { min: min.value } : {}),
-        ...(max.value !== '' ? { max: max.value } : {}),
-      };
-    } else f = { column: column.name, op: o };
-    close();
-    apply(f);
-  });
-  return close;
-}
-
-export function describeFilter(f: ColumnFilter): string {
-  switch (f.op) {
-    case 'equals':
-      return `${f.column} = ${JSON.stringify(f.value)}`;
-    case 'contains':
-      return `${f.column} contains ${JSON.stringify(f.value)}`;
-    case 'range':
-      return `${f.column} ${f.min !== undefined ? `≥ ${f.min}` : ''}${f.min !== undefined && f.max !== undefined ? ' and ' : ''}${f.max !== undefined ? `≤ ${f.max}` : ''}`;
-    case 'isNull':
-      return `${f.column} is NULL`;
-    case 'isNotNull':
-      return `${f.column} is not NULL`;
-  }
 }
 
 export interface ToolbarOptions {
@@ -285,17 +162,4 @@ export function refMovedBanner(d: Document, m: Extract<HostPagingMessage, { type
     'moved',
     [{ label: 'Refresh', cls: 'vdb-refresh', run: refresh }],
   );
-}
-
-/** The full value of one cell, with Copy value and Close. */
-export function fillDetail(d: Document, box: HTMLElement, heading: string, value: Cell, on: { copy: () => void; close: () => void }): void {
-  const head = el(d, 'div', 'vdb-detail-head');
-  head.appendChild(el(d, 'span', undefined, heading));
-  head.appendChild(button(d, '', 'Copy value', 'Copy the full value', on.copy));
-  const close = button(d, '', 'Close', 'Close the full value', on.close);
-  close.setAttribute('aria-label', 'Close the full value');
-  head.appendChild(close);
-  const pre = el(d, 'pre', value === null ? 'null' : undefined, value === null ? 'NULL' : value);
-  box.replaceChildren(head, pre);
-  box.hidden = false;
 }

@@ -2,8 +2,16 @@
 // words, copying the selection and exporting every row (a whole result formatted here, a paged
 // source streamed by the host). Pure functions over the grid's current state; resultGrid.ts calls them.
 import type { QueryOutput } from '../shared/queryResultOutput';
-import { FORMAT_EXTENSIONS, FORMAT_LABELS, formatResult, type CopyFormat, type ExportFormat } from '../shared/queryResultFormat';
 import {
+  EXPORT_FORMATS,
+  FORMAT_EXTENSIONS,
+  FORMAT_LABELS,
+  formatResult,
+  type CopyFormat,
+  type ExportFormat,
+} from '../shared/queryResultFormat';
+import {
+  STREAM_FORMATS,
   STREAM_FORMAT_LABELS,
   isPagedOutput,
   type ColumnFilter,
@@ -14,7 +22,8 @@ import {
 import type { GridModel } from './gridModel';
 import type { RowSource } from './rowSource';
 import { PagedRowSource } from './pagedRowSource';
-import { describeFilter, shortHash } from './gridChrome';
+import { shortHash } from './gridChrome';
+import { describeFilter } from './filterForm';
 
 /** What the grid needs from whoever hosts it (notebook renderer context or webview panel). */
 export interface GridHost {
@@ -110,4 +119,19 @@ export function exportStream(g: GridState, format: StreamFormat): void {
   if (!p) return;
   g.host.post?.({ type: 'export.stream', sourceId: p.sourceId, format });
   g.announce(`Exporting every row as ${STREAM_FORMAT_LABELS[format]}`);
+}
+
+/** The toolbar's export formats and what Export… does: stream a paged source, format a whole result. */
+export function exportChoices(g: GridState): { formats: { value: string; label: string }[]; title: string; run: (format: string) => void } {
+  return isPagedOutput(g.content)
+    ? {
+        formats: STREAM_FORMATS.map((f) => ({ value: f, label: STREAM_FORMAT_LABELS[f] })),
+        title: 'Save every row to a file, read page by page',
+        run: (f) => exportStream(g, f as StreamFormat),
+      }
+    : {
+        formats: EXPORT_FORMATS.map((f) => ({ value: f, label: FORMAT_LABELS[f] })),
+        title: 'Save the whole result to a file',
+        run: (f) => exportAll(g, f as ExportFormat),
+      };
 }

@@ -102,7 +102,6 @@ export class GridRowPainter {
 
   /** Fills a row element for `viewRow` at `top`; `version` is the view's, which a later fill compares. */
   fill(rec: RowRec, viewRow: number, top: number, cols: readonly WindowItem[], totalW: number, colKey: string, version: number): void {
-    const d = this.doc;
     const src = this.source();
     const state = src.rowState(viewRow);
     const kind = state === 'ready' ? src.rowKind(viewRow) : undefined;
@@ -120,59 +119,67 @@ export class GridRowPainter {
       rec.num.setAttribute('data-rownum', String(viewRow));
     }
     let rowW = totalW;
-
-    if (state === 'failed') {
-      // The page's error beside the row number, where the cells would be, with Retry; the row is
-      // made as wide as the bar so the bar stays on the row's line (see .vdb-row in gridStyles.ts).
-      for (const c of rec.cells) c.remove();
-      rec.cells.length = 0;
-      for (const f of rec.frozen) f.hidden = true;
-      if (!rec.error) {
-        rec.error = el(d, 'div', 'vdb-rowerror');
-        rec.error.setAttribute('role', 'gridcell');
-        rec.el.appendChild(rec.error);
-      }
-      const msg = el(d, 'span', undefined, `Could not load these rows: ${src.failure(viewRow) ?? 'unknown error'}`);
-      const retry = el(d, 'button', 'vdb-retry', 'Retry');
-      retry.setAttribute('data-retry', String(viewRow));
-      rec.error.replaceChildren(msg, retry);
-      rec.error.hidden = false;
-      const barW = Math.max(200, this.scroller.clientWidth - GUTTER_WIDTH - 4);
-      rec.error.style.width = `${barW}px`;
-      rowW = Math.max(totalW, GUTTER_WIDTH + barW);
-    } else {
-      if (rec.error) rec.error.hidden = true;
-      let left = GUTTER_WIDTH;
-      for (let i = 0; i < this.frozen; i++) {
-        const f = rec.frozen[i] as HTMLElement;
-        const w = this.model.widths[i] ?? 100;
-        f.hidden = false;
-        f.style.left = `${left}px`;
-        f.style.width = `${w}px`;
-        left += w;
-        this.fillCell(f, viewRow, i, ' frozen');
-      }
-      while (rec.cells.length < cols.length) {
-        const cell = el(d, 'div', 'vdb-cell');
-        cell.setAttribute('role', 'gridcell');
-        rec.el.appendChild(cell);
-        rec.cells.push(cell);
-      }
-      while (rec.cells.length > cols.length) rec.cells.pop()?.remove();
-      for (let i = 0; i < cols.length; i++) {
-        const c = cols[i] as WindowItem;
-        const cell = rec.cells[i] as HTMLElement;
-        if (rec.colKey !== colKey || rec.viewRow === -1 || cell.style.left === '') {
-          cell.style.left = `${c.start}px`;
-          cell.style.width = `${c.size}px`;
-        }
-        this.fillCell(cell, viewRow, c.index, '');
-      }
-    }
+    if (state === 'failed') rowW = Math.max(totalW, this.fillFailed(rec, viewRow));
+    else this.fillCells(rec, viewRow, cols, colKey);
     const width = `${rowW}px`;
     if (rec.el.style.width !== width) rec.el.style.width = width;
     rec.viewRow = viewRow;
     rec.colKey = colKey;
     rec.version = version;
+  }
+
+  /**
+   * A failed page's row: its error beside the row number, where the cells would be, with Retry.
+   * Returns the width the row needs so the bar stays on the row's line (see .vdb-row in gridStyles.ts).
+   */
+  private fillFailed(rec: RowRec, viewRow: number): number {
+    const d = this.doc;
+    for (const c of rec.cells) c.remove();
+    rec.cells.length = 0;
+    for (const f of rec.frozen) f.hidden = true;
+    if (!rec.error) {
+      rec.error = el(d, 'div', 'vdb-rowerror');
+      rec.error.setAttribute('role', 'gridcell');
+      rec.el.appendChild(rec.error);
+    }
+    const msg = el(d, 'span', undefined, `Could not load these rows: ${this.source().failure(viewRow) ?? 'unknown error'}`);
+    const retry = el(d, 'button', 'vdb-retry', 'Retry');
+    retry.setAttribute('data-retry', String(viewRow));
+    rec.error.replaceChildren(msg, retry);
+    rec.error.hidden = false;
+    const barW = Math.max(200, this.scroller.clientWidth - GUTTER_WIDTH - 4);
+    rec.error.style.width = `${barW}px`;
+    return GUTTER_WIDTH + barW;
+  }
+
+  /** A loaded or pending row: the frozen cells, then the cells of the columns on screen. */
+  private fillCells(rec: RowRec, viewRow: number, cols: readonly WindowItem[], colKey: string): void {
+    if (rec.error) rec.error.hidden = true;
+    let left = GUTTER_WIDTH;
+    for (let i = 0; i < this.frozen; i++) {
+      const f = rec.frozen[i] as HTMLElement;
+      const w = this.model.widths[i] ?? 100;
+      f.hidden = false;
+      f.style.left = `${left}px`;
+      f.style.width = `${w}px`;
+      left += w;
+      this.fillCell(f, viewRow, i, ' frozen');
+    }
+    while (rec.cells.length < cols.length) {
+      const cell = el(this.doc, 'div', 'vdb-cell');
+      cell.setAttribute('role', 'gridcell');
+      rec.el.appendChild(cell);
+      rec.cells.push(cell);
+    }
+    while (rec.cells.length > cols.length) rec.cells.pop()?.remove();
+    for (let i = 0; i < cols.length; i++) {
+      const c = cols[i] as WindowItem;
+      const cell = rec.cells[i] as HTMLElement;
+      if (rec.colKey !== colKey || rec.viewRow === -1 || cell.style.left === '') {
+        cell.style.left = `${c.start}px`;
+        cell.style.width = `${c.size}px`;
+      }
+      this.fillCell(cell, viewRow, c.index, '');
+    }
   }
 }

@@ -4,17 +4,9 @@
 // pagedGridSource.ts). Used by the notebook output, the SQL result panel and the table browser
 // alike; the host speaks to a paged grid through `receive` (src/shared/gridPaging.ts).
 import type { QueryOutput } from '../shared/queryResultOutput';
-import { EXPORT_FORMATS, FORMAT_LABELS, formatResult, type CopyFormat, type ExportFormat } from '../shared/queryResultFormat';
-import {
-  STREAM_FORMATS,
-  STREAM_FORMAT_LABELS,
-  isPagedOutput,
-  type ColumnFilter,
-  type HostPagingMessage,
-  type PagedOutput,
-  type StreamFormat,
-} from '../shared/gridPaging';
-import type { QueryColumn } from '../shared/wire';
+import { formatResult, type CopyFormat } from '../shared/queryResultFormat';
+import { isPagedOutput, type ColumnFilter, type HostPagingMessage, type PagedOutput } from '../shared/gridPaging';
+import type { Cell, QueryColumn } from '../shared/wire';
 import { GridModel } from './gridModel';
 import { GridView, leadingKeyColumns } from './gridView';
 import { el } from './dom';
@@ -22,14 +14,16 @@ import { bindGridInput } from './gridInput';
 import { WholeResultSource, type RowSource, type RowSpan } from './rowSource';
 import { compactRows } from './compaction';
 import { PagedRowSource } from './pagedRowSource';
-import { applySortNames, pagedSourceFor, widenColumnsForRows } from './pagedGridSource';
-import { banner, describeFilter, fillDetail, openFilterForm, pagedBanners, refMovedBanner, resultBanners, toolbar } from './gridChrome';
+import { pagedSourceFor, widenColumnsForRows } from './pagedGridSource';
+import { DetailBox } from './detailBox';
+import { banner, pagedBanners, refMovedBanner, resultBanners, toolbar } from './gridChrome';
+import { ServerView } from './serverView';
 import { injectStyles } from './gridStyles';
-import { bindRowHistoryMenu } from './rowHistoryMenu';
+import { rowHistoryItem } from './rowHistoryMenu';
+import { bindRowMenu } from './rowMenu';
 import {
   copySelection,
-  exportAll,
-  exportStream,
+  exportChoices,
   selectionLoaded,
   sortDescription,
   summaryText,
@@ -63,13 +57,12 @@ export class ResultGrid {
   private view: GridView | undefined;
   private summary: HTMLElement | undefined;
   private live!: HTMLElement;
-  private detail: HTMLElement | undefined;
+  private detail: DetailBox | undefined;
   private notices!: HTMLElement;
   private copyFormat: CopyFormat = 'tsv';
-  private filters: ColumnFilter[] = [];
+  private server: ServerView | undefined;
   private cancelCompaction: (() => void) | undefined;
   private teardown: (() => void)[] = [];
-  private closeFilterForm: (() => void) | undefined;
   private empty: HTMLElement | undefined;
   private laidOutRows = -1;
 
@@ -91,6 +84,11 @@ export class ResultGrid {
     return this.paged?.sourceId;
   }
 
+  /** The server-side filters in force (none for a whole result). */
+  private filters(): readonly ColumnFilter[] {
+    return this.server?.filters ?? [];
+  }
+
   private get paged(): PagedOutput | undefined {
     return isPagedOutput(this.content) ? this.content : undefined;
   }
@@ -100,79 +98,14 @@ export class ResultGrid {
     const d = this.doc;
     this.root.replaceChildren();
     this.laidOutRows = -1;
-    let columns: QueryColumn[];
-    if (isPagedOutput(content)) {
-      // The rows of a paged source never travel inside the output.
-      this.content = content;
-      columns = content.columns;
-      const source = pagedSourceFor(content, (m) => this.host.post?.(m));
-      this.source = source;
-      this.model = new GridModel(columns, source);
-      this.laidOutRows = source.rowCount;
-      this.filters = content.filters?.slice() ?? [];
-      applySortNames(this.model, content.sort ?? []);
-      this.teardown.push(source.subscribe((arrived) => this.onRowsChanged(arrived)));
-      this.root.setAttribute('data-status', 'paged');
-    } else {
-      const { result } = content;
-      this.content = { ...content, result: { ...result, rows: [] } };
-      columns = result.columns;
-      this.model = new GridModel(columns, result.rows);
-      const whole = new WholeResultSource(columns, this.model.data);
-      this.source = whole;
-      this.compacted = this.compact(result.rows, whole);
-      this.root.setAttribute('data-status', String(result.status));
-    }
+    const columns = this.buildSource(content);
     this.notices = el(d, 'div', 'vdb-notices');
     this.root.appendChild(this.notices);
     // From the output as it came: the status banner counts its rows.
     this.renderBanners(content);
     if (columns.length > 0) {
       this.renderToolbar();
-      const p = this.paged;
-      const view = new GridView(d, this.model, () => this.source, {
-        id: this.id,
-        label: p ? p.title : 'Query result',
-        maxHeight: this.opts.maxHeight,
-        frozenColumns: p?.frozenColumns ?? leadingKeyColumns(columns),
-        sortable: !p || p.serverSort,
-        filterable: !!p?.serverFilter,
-      });
-      this.view = view;
-      for (const f of this.filters) view.filteredColumns.add(columns.findIndex((c) => c.name === f.column));
-      this.root.appendChild(view.scroller);
-      this.empty = el(
-        d,
-        'div',
-        'vdb-empty',
-        p ? (this.filters.length ? 'No rows match the filters.' : 'The table has no rows.') : 'The query returned no rows.',
-      );
-      this.empty.hidden = !(this.source.totalKnown && this.source.rowCount === 0);
-      this.root.appendChild(this.empty);
-      this.detail = el(d, 'div', 'vdb-detail');
-      this.detail.hidden = true;
-      this.detail.setAttribute('role', 'region');
-      this.detail.setAttribute('aria-label', 'Full cell value');
-      this.root.appendChild(this.detail);
-      this.teardown.push(bindGridInput(d, view.scroller, this.root, this.model, this.actions()));
-      const rowsOf = p?.rowsOf;
-      const post = this.host.post?.bind(this.host);
-      if (p && rowsOf && post) {
-        this.teardown.push(
-          bindRowHistoryMenu(d, view.scroller, {
-            rowsOf,
-            columns,
-            model: this.model,
-            source: () => this.source,
-            select: (row, col) => {
-              this.model.selectCell({ row, col });
-              this.view?.invalidate();
-              this.view?.render();
-            },
-            post: (key, column) => post({ type: 'row.history', sourceId: p.sourceId, key, ...(column !== undefined ? { column } : {}) }),
-          }),
-        );
-      }
+      this.buildGrid(columns);
     }
     this.live = el(d, 'div', 'vdb-sr');
     this.live.setAttribute('aria-live', 'polite');
@@ -180,10 +113,97 @@ export class ResultGrid {
     this.view?.mount();
   }
 
+  /** The row source and model of `content` (pages from the host, or one whole response); returns its columns. */
+  private buildSource(content: GridContent): QueryColumn[] {
+    if (isPagedOutput(content)) {
+      // The rows of a paged source never travel inside the output.
+      this.content = content;
+      const source = pagedSourceFor(content, (m) => this.host.post?.(m));
+      this.source = source;
+      this.model = new GridModel(content.columns, source);
+      this.laidOutRows = source.rowCount;
+      this.server = new ServerView({
+        doc: this.doc,
+        root: this.root,
+        model: this.model,
+        output: content,
+        view: () => this.view,
+        notices: () => this.notices,
+        post: (m) => this.host.post?.(m),
+        announce: (t) => this.announce(t),
+      });
+      this.teardown.push(source.subscribe((arrived) => this.onRowsChanged(arrived)));
+      this.root.setAttribute('data-status', 'paged');
+      return content.columns;
+    }
+    const { result } = content;
+    this.content = { ...content, result: { ...result, rows: [] } };
+    this.model = new GridModel(result.columns, result.rows);
+    const whole = new WholeResultSource(result.columns, this.model.data);
+    this.source = whole;
+    this.compacted = this.compact(result.rows, whole);
+    this.root.setAttribute('data-status', String(result.status));
+    return result.columns;
+  }
+
+  /** The view, the empty-result line, the full-value box and the input bound to them. */
+  private buildGrid(columns: QueryColumn[]): void {
+    const d = this.doc;
+    const p = this.paged;
+    const view = new GridView(d, this.model, () => this.source, {
+      id: this.id,
+      label: p ? p.title : 'Query result',
+      maxHeight: this.opts.maxHeight,
+      frozenColumns: p?.frozenColumns ?? leadingKeyColumns(columns),
+      sortable: !p || p.serverSort,
+      filterable: !!p?.serverFilter,
+    });
+    this.view = view;
+    for (const f of this.filters()) view.filteredColumns.add(columns.findIndex((c) => c.name === f.column));
+    this.root.appendChild(view.scroller);
+    const noRows = p ? (this.filters().length ? 'No rows match the filters.' : 'The table has no rows.') : 'The query returned no rows.';
+    this.empty = el(d, 'div', 'vdb-empty', noRows);
+    this.empty.hidden = !(this.source.totalKnown && this.source.rowCount === 0);
+    this.root.appendChild(this.empty);
+    this.detail = new DetailBox(d, () => view.scroller.focus({ preventScroll: true }));
+    this.root.appendChild(this.detail.el);
+    this.teardown.push(bindGridInput(d, view.scroller, this.root, this.model, this.actions()));
+    this.bindMenu(columns);
+  }
+
+  /** The row menu (Show Row History on the rows of one keyed table). */
+  private bindMenu(columns: QueryColumn[]): void {
+    const p = this.paged;
+    const rowsOf = p?.rowsOf;
+    const post = this.host.post?.bind(this.host);
+    const view = this.view;
+    if (!p || !rowsOf || !post || !view) return;
+    const history = {
+      rowsOf,
+      columns,
+      model: this.model,
+      source: () => this.source,
+      post: (key: Cell[], column: string | undefined) =>
+        post({ type: 'row.history', sourceId: p.sourceId, key, ...(column !== undefined ? { column } : {}) }),
+    };
+    this.teardown.push(
+      bindRowMenu(this.doc, view.scroller, {
+        model: this.model,
+        items: (row, col) => [rowHistoryItem(history, row, col)],
+        select: (row, col) => {
+          this.model.selectCell({ row, col });
+          this.view?.invalidate();
+          this.view?.render();
+        },
+      }),
+    );
+  }
+
   private unbuild(): void {
     this.cancelCompaction?.();
     this.cancelCompaction = undefined;
-    this.closeFilterForm?.();
+    this.server?.dispose();
+    this.server = undefined;
     for (const t of this.teardown.splice(0)) t();
     this.view?.dispose();
     this.view = undefined;
@@ -219,7 +239,7 @@ export class ResultGrid {
       model: this.model,
       source: this.source,
       content: this.content,
-      filters: this.filters,
+      filters: this.filters(),
       host: this.host,
       announce: (t) => this.announce(t),
     };
@@ -233,18 +253,8 @@ export class ResultGrid {
       copyFormat: (f) => {
         this.copyFormat = f;
       },
-      copy: () => this.copySelection(this.copyFormat),
-      export: p
-        ? {
-            formats: STREAM_FORMATS.map((f) => ({ value: f, label: STREAM_FORMAT_LABELS[f] })),
-            title: 'Save every row to a file, read page by page',
-            run: (f) => this.exportStream(f as StreamFormat),
-          }
-        : {
-            formats: EXPORT_FORMATS.map((f) => ({ value: f, label: FORMAT_LABELS[f] })),
-            title: 'Save the whole result to a file',
-            run: (f) => this.exportAll(f as ExportFormat),
-          },
+      copy: () => copySelection(this.state(), this.copyFormat),
+      export: exportChoices(this.state()),
     });
     this.summary = bar.summary;
     this.teardown.push(bar.dispose);
@@ -260,7 +270,7 @@ export class ResultGrid {
   private actions(): Parameters<typeof bindGridInput>[4] {
     return {
       sortBy: (col, add) => this.sortBy(col, add),
-      openFilter: (col, anchor) => this.openFilter(col, anchor),
+      openFilter: (col, anchor) => this.server?.openFilter(col, anchor),
       retry: (row) => this.source.retry(row),
       selectionChanged: (reveal) => {
         this.view?.invalidate();
@@ -269,12 +279,8 @@ export class ResultGrid {
         this.view?.render();
       },
       showDetail: (row, col) => this.showDetail(row, col),
-      closeDetail: () => {
-        if (!this.detail || this.detail.hidden) return false;
-        this.hideDetail();
-        return true;
-      },
-      copy: (withFormat) => this.copySelection(withFormat ? this.copyFormat : 'tsv', !withFormat),
+      closeDetail: () => this.detail?.hide() ?? false,
+      copy: (withFormat) => copySelection(this.state(), withFormat ? this.copyFormat : 'tsv', !withFormat),
       selectionText: () => {
         if (!this.model.selection || !selectionLoaded(this.model, this.source)) return undefined;
         const { columns, table } = this.model.selectedTable();
@@ -303,48 +309,16 @@ export class ResultGrid {
     } else view.invalidate();
     this.updateSummary();
     if (this.empty) {
-      this.empty.textContent = this.filters.length ? 'No rows match the filters.' : 'The table has no rows.';
+      this.empty.textContent = this.filters().length ? 'No rows match the filters.' : 'The table has no rows.';
       this.empty.hidden = !(src.totalKnown && src.rowCount === 0);
     }
     view.queueRender();
   }
 
   private sortBy(col: number, add: boolean): void {
-    const p = this.paged;
-    if (p && !p.serverSort) {
-      this.announce('This result is read in pages in the order of the query; add ORDER BY to the query to sort it.');
-      return;
-    }
+    if (this.server) return this.server.sortBy(col, add);
     this.model.toggleSort(col, add);
-    if (p) {
-      this.postViewChange();
-      this.view?.invalidate();
-      this.view?.render();
-      this.announce(`Sorting by ${sortDescription(this.model)} on the server`);
-      return;
-    }
     this.afterViewChange(`Sorted by ${sortDescription(this.model)}`);
-  }
-
-  private postViewChange(): void {
-    const p = this.paged;
-    if (!p) return;
-    const sort = this.model.sort.map((k) => ({ column: this.model.columns[k.column]?.name ?? '', direction: k.direction }));
-    this.host.post?.({ type: 'view.change', sourceId: p.sourceId, sort, filters: this.filters.slice() });
-  }
-
-  private openFilter(col: number, anchor: HTMLElement): void {
-    const column = this.model.columns[col];
-    if (!column || !this.paged?.serverFilter) return;
-    this.closeFilterForm?.();
-    const current = this.filters.find((f) => f.column === column.name);
-    this.closeFilterForm = openFilterForm(this.doc, this.root, anchor, column, current, (f) => {
-      this.closeFilterForm = undefined;
-      this.filters = this.filters.filter((x) => x.column !== column.name);
-      if (f) this.filters.push(f);
-      this.postViewChange();
-      this.announce(f ? `Filtering ${describeFilter(f)} on the server` : `Filter on ${column.name} cleared`);
-    });
   }
 
   /** A message from the host for this grid (paging, Load All Rows, ref moved). */
@@ -367,23 +341,7 @@ export class ResultGrid {
       }
       case 'page.reset': {
         const src = this.source;
-        if (!(src instanceof PagedRowSource) || m.sourceId !== src.sourceId) return;
-        this.filters = m.filters.slice();
-        applySortNames(this.model, m.sort);
-        this.model.clearSelection();
-        if (this.view) {
-          this.view.filteredColumns = new Set(this.filters.map((f) => this.model.columns.findIndex((c) => c.name === f.column)));
-          this.view.scrollToTop();
-        }
-        src.receive(m);
-        this.root.querySelector('[data-banner="view"]')?.remove();
-        if (m.message)
-          this.notices.appendChild(
-            banner(this.doc, { severity: 'warning', title: 'Cannot sort or filter that way', message: m.message, advice: '' }, 'view'),
-          );
-        this.announce(
-          `${sortDescription(this.model)}${this.filters.length ? `, where ${this.filters.map(describeFilter).join(' and ')}` : ''}`,
-        );
+        if (src instanceof PagedRowSource && m.sourceId === src.sourceId) this.server?.reset(m, src);
         return;
       }
       default:
@@ -404,36 +362,11 @@ export class ResultGrid {
     this.afterViewChange(`${this.model.rowCount} rows match`);
   }
 
-  /** Copies the selection (or the whole view) in a format; TSV without header for Ctrl+C. */
-  copySelection(format: CopyFormat, plainCtrlC = false): void {
-    copySelection(this.state(), format, plainCtrlC);
-  }
-
-  /** Exports every row of a whole result (sorted as shown, filter ignored) through the host. */
-  exportAll(format: ExportFormat): void {
-    exportAll(this.state(), format);
-  }
-
-  /** Asks the host to stream every row of the paged source into a file. */
-  exportStream(format: StreamFormat): void {
-    exportStream(this.state(), format);
-  }
-
   showDetail(row: number, col: number): void {
     if (!this.detail || this.source.rowState(row) !== 'ready') return;
     const value = this.model.cell(row, col);
     const column = this.model.columns[col];
-    fillDetail(this.doc, this.detail, `Row ${row + 1}, ${column?.name ?? ''} (${column?.type ?? ''})`, value, {
-      copy: () => this.host.copy(value ?? '', 'tsv', 1),
-      close: () => this.hideDetail(),
-    });
-  }
-
-  hideDetail(): void {
-    if (!this.detail) return;
-    this.detail.hidden = true;
-    this.detail.replaceChildren();
-    this.view?.scroller.focus({ preventScroll: true });
+    this.detail.show(`Row ${row + 1}, ${column?.name ?? ''} (${column?.type ?? ''})`, value, () => this.host.copy(value ?? '', 'tsv', 1));
   }
 
   announce(text: string): void {
