@@ -13,6 +13,7 @@ import { registerSqlNotebooks, type SqlNotebookApi } from './notebook/sqlNoteboo
 import { registerHistoryCommands } from './commands/historyRegistration';
 import { registerTableCommands } from './commands/tableCommands';
 import { registerChangesCommands } from './commands/changesCommands';
+import { ChangeSetStore } from './views/changeSetStore';
 
 /** What activate returns: the live objects, for integration tests and sibling features. */
 export interface VersionedDbApi {
@@ -22,6 +23,8 @@ export interface VersionedDbApi {
   readonly commandDeps: AccountCommandDeps;
   /** SQL notebooks' live parts (query history, the result panel, Load All Rows sessions). */
   readonly notebooks: SqlNotebookApi;
+  /** The change sets of edited tables (issue #23), kept in the workspace's storage. */
+  readonly changeSets: ChangeSetStore;
 }
 
 // Composition root only: construct, register, push to context.subscriptions.
@@ -50,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     databases: tree.databases,
     log: taggedLogger(log, 'sql'),
   });
+  const changeSets = new ChangeSetStore(context.workspaceState, taggedLogger(log, 'edits'));
   context.subscriptions.push(
     log,
     services,
@@ -73,18 +77,25 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
       catalog: tree.catalog,
       extensionUri: context.extensionUri,
       log: taggedLogger(log, 'tables'),
+      changeSets,
     }),
+    changeSets,
   );
   // Review: the Changes view (issue #15).
   context.subscriptions.push(
-    registerChangesCommands({ ...commandDeps, extensionUri: context.extensionUri, changesLog: taggedLogger(log, 'changes') }).disposable,
+    registerChangesCommands({ ...commandDeps, extensionUri: context.extensionUri, changesLog: taggedLogger(log, 'changes'), changeSets })
+      .disposable,
   );
-  // The demo's folder setting: start after activation returns, so activation itself stays fast.
+  startLocalHubIfAsked(services);
+  log.info(`Versioned DB activated in ${Math.round(performance.now() - started)} ms${moduleEvaluation()}`);
+  return { services, tree, commandDeps, notebooks: notebooks.api, changeSets };
+}
+
+/** The demo's folder setting: start after activation returns, so activation itself stays fast. */
+function startLocalHubIfAsked(services: AccountServices): void {
   if (services.currentSettings.localHub.startOnActivation) {
     setTimeout(() => void vscode.commands.executeCommand(Commands.startLocalHub), 0);
   }
-  log.info(`Versioned DB activated in ${Math.round(performance.now() - started)} ms${moduleEvaluation()}`);
-  return { services, tree, commandDeps, notebooks: notebooks.api };
 }
 
 // Set by esbuild.mjs's banner and footer around the bundle; absent when run unbundled.

@@ -6,6 +6,7 @@ import type { HubClient } from '../api/hubClient';
 import { paginate } from '../api/pagination';
 import type { ChangesRequest } from '../core/review/requests';
 import { parseRevision } from '../core/review/revisions';
+import { parseScope } from '../core/changes/changeSetScope';
 import type { DatabaseTarget } from '../core/targets';
 import { databaseTargetOf } from '../tree/databaseTargets';
 import { pullTargetFromArg } from './pullActions';
@@ -55,8 +56,13 @@ export function parseChangesRequest(arg: unknown): { request: ChangesRequest } |
       if (!pull) return { error: 'Show Changes: the request names no pull request ({ hostId, db, pullNumber }).' };
       return { request: { kind: 'pull', target: pull, ...table } };
     }
+    case 'changeSet': {
+      const scope = parseScope(arg['scope']);
+      if (!scope) return { error: 'Show Changes: the request names no change set ({ hostId, owner, name, branch, table, baseCommit }).' };
+      return { request: { kind: 'changeSet', target, scope, ...table } };
+    }
     default:
-      return { error: `Show Changes: unknown kind of request ${JSON.stringify(arg['kind'])} (commit, refs or pull).` };
+      return { error: `Show Changes: unknown kind of request ${JSON.stringify(arg['kind'])} (commit, refs, pull or changeSet).` };
   }
 }
 

@@ -3,15 +3,21 @@
 import * as vscode from 'vscode';
 import { Commands } from '../shared/ids';
 import { registerGuarded, type CommandHandler } from '../platform/commandRegistration';
-import { ChangesPanels } from '../views/changesPanel';
+import { ChangesPanels } from '../views/changesPanels';
 import { SchemaDocuments } from '../views/changesExports';
 import type { ChangesRequest } from '../core/review/requests';
 import type { Logger } from '../core/logger';
+import type { ChangeSetStore } from '../views/changeSetStore';
 import type { CommandDeps } from './commandDeps';
 import { resolveDatabase } from './commandTargets';
 import { compareRefs, parseChangesRequest } from './changesActions';
 
-export type ChangesCommandDeps = CommandDeps & { readonly extensionUri: vscode.Uri; readonly changesLog: Logger };
+export type ChangesCommandDeps = CommandDeps & {
+  readonly extensionUri: vscode.Uri;
+  readonly changesLog: Logger;
+  /** Unsent change sets (issue #23), shown for `changeSet` requests. */
+  readonly changeSets?: ChangeSetStore;
+};
 
 /** The Changes views and their commands; `panels` is exposed for integration tests. */
 export function registerChangesCommands(deps: ChangesCommandDeps): { panels: ChangesPanels; disposable: vscode.Disposable } {
@@ -21,6 +27,7 @@ export function registerChangesCommands(deps: ChangesCommandDeps): { panels: Cha
     clientFor: (hostId) => deps.clients.clientFor(hostId),
     log: deps.changesLog,
     schemaDocs,
+    ...(deps.changeSets ? { changeSets: deps.changeSets } : {}),
   });
   const show = async (request: ChangesRequest): Promise<void> => {
     await panels.show(request);

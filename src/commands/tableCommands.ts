@@ -1,5 +1,6 @@
 // Registers the commands on a table (or view) of the tree's Tables node (their logic:
-// tableActions.ts) and keeps one table browser per table at a ref.
+// tableActions.ts) and keeps one table browser per table at a ref; with the change set store, also
+// the commands of its change sets (issue #23, changeSetCommands.ts).
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import type { Ui } from '../platform/ui';
@@ -12,6 +13,8 @@ import { registerGuarded, type CommandHandler } from '../platform/commandRegistr
 import { exportStreamed } from '../platform/streamedExport';
 import { TableBrowser } from '../views/tableBrowser';
 import { RefResolver } from '../notebook/queryRunner';
+import type { ChangeSetStore } from '../views/changeSetStore';
+import { registerChangeSetCommands } from './changeSetCommands';
 
 export interface TableCommandHost {
   readonly ui: Ui;
@@ -19,6 +22,8 @@ export interface TableCommandHost {
   readonly catalog: Pick<TableCatalogCache, 'tables' | 'columns'>;
   readonly extensionUri: vscode.Uri;
   readonly log: Logger;
+  /** The change sets of edited tables (issue #23); without them the browser never edits. */
+  readonly changeSets?: ChangeSetStore;
 }
 
 /** One browser per table at a ref: opening it again reveals it. */
@@ -53,6 +58,12 @@ export function registerTableCommands(host: TableCommandHost): vscode.Disposable
         },
         exportStreamed: (e) => exportStreamed(e, host.log),
         showRowHistory: (req) => vscode.commands.executeCommand(Commands.showRowHistory, req),
+        ...(host.changeSets ? { changeSets: host.changeSets } : {}),
+        refKind: async (where, signal) => (await refs.resolve(where.target, { fresh: true, ...(signal ? { signal } : {}) })).kind,
+        showChangeSet: (scope) => vscode.commands.executeCommand(Commands.showChangeSet, scope),
+        discardChanges: (scope) => vscode.commands.executeCommand(Commands.discardChanges, scope),
+        // Registered by the proposing half of issue #23.
+        proposeChanges: (scope) => vscode.commands.executeCommand(Commands.proposeChanges, scope),
       },
       at,
     );
@@ -67,5 +78,10 @@ export function registerTableCommands(host: TableCommandHost): vscode.Disposable
     [Commands.copyTableName, (node) => copyTableName(deps, node)],
     [Commands.copyTableSelect, (node) => copyTableSelect(deps, node)],
   ];
-  return [...registerGuarded(handlers, host.ui), { dispose: () => [...browsers.values()].forEach((b) => b.dispose()) }];
+  return [
+    ...registerGuarded(handlers, host.ui),
+    // Editing a table (issue #23): Show Unsent Changes…, Discard Changes….
+    ...(host.changeSets ? registerChangeSetCommands(host.ui, host.changeSets) : []),
+    { dispose: () => [...browsers.values()].forEach((b) => b.dispose()) },
+  ];
 }

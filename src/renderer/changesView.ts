@@ -79,6 +79,8 @@ let tables: ChangedTableItem[] = [];
 let selected: string | undefined;
 let kinds: DiffKind[] = [...DIFF_KINDS];
 let hideUnchanged = false;
+/** An unsent change set's diff (issue #23): no schema diff, no SQL patch, every column shown. */
+let unsent = false;
 
 function banner(parent: HTMLElement, text: string, error = false): void {
   const b = el(document, 'div', `chg-banner${error ? ' error' : ''}`, text);
@@ -149,6 +151,7 @@ function renderControls(): void {
     label.append(box, document.createTextNode(` ${k}`));
     controls.appendChild(label);
   }
+  if (unsent) return;
   const hide = el(document, 'label');
   const hideBox = el(document, 'input');
   hideBox.type = 'checkbox';
@@ -191,6 +194,7 @@ function onMessage(m: ChangesHostMessage | HostPagingMessage | { type: 'exported
       selected = m.table;
       kinds = m.kinds;
       hideUnchanged = m.hideUnchanged;
+      unsent = !!m.unsent;
       tableBanners.replaceChildren();
       if (m.note) banner(tableBanners, m.note);
       renderList();

@@ -32,8 +32,11 @@ export type ChangesHostMessage =
       partial?: string;
       error?: string;
     }
-  /** The table whose diff the grid shows now (a `paged.show` follows). */
-  | { type: 'changes.table'; table: string; kinds: DiffKind[]; hideUnchanged: boolean; note?: string }
+  /**
+   * The table whose diff the grid shows now (a `paged.show` follows). `unsent`: an unsent change
+   * set (issue #23), which has no schema diff, no SQL patch and every column shown.
+   */
+  | { type: 'changes.table'; table: string; kinds: DiffKind[]; hideUnchanged: boolean; note?: string; unsent?: boolean }
   /** Part of the selected table's diff could not be read (timeout, count cut short). */
   | { type: 'changes.partial'; table: string; message: string }
   | { type: 'changes.error'; message: string }

@@ -110,6 +110,14 @@ export function canPropose(c: EditCounts): boolean {
   return c.updated + c.inserted + c.deleted > 0 && c.problems === 0 && c.pending === 0;
 }
 
+/** `2 changed · 1 new · 1 deleted`, and the rows with a problem: what the edit bar and the pickers say. */
+export function countsText(c: Omit<EditCounts, 'canUndo' | 'canRedo'>): string {
+  const parts = [`${c.updated} changed`, `${c.inserted} new`, `${c.deleted} deleted`];
+  if (c.problems) parts.push(`${c.problems} with ${c.problems === 1 ? 'a problem' : 'problems'}`);
+  if (c.pending) parts.push(`${c.pending} being checked`);
+  return parts.join(' · ');
+}
+
 const MAX_CELLS = 1_000_000;
 const MAX_ROWS = 100_000;
 const MAX_WIDTH = 4096;

@@ -4,6 +4,7 @@
 // `parseGridPagingMessage` before acting on it.
 import type { Cell, QueryColumn } from './wire';
 import type { QueryTarget } from './queryResultOutput';
+import type { GridEditing } from './editProtocol';
 
 /** What a row is in a diff (issue #15); plain results carry no kind. */
 export type RowKind = 'added' | 'modified' | 'removed';
@@ -82,6 +83,8 @@ export interface PagedOutput {
   rowsOf?: { table: string; keyColumns: number[] };
   sort?: ColumnSort[];
   filters?: ColumnFilter[];
+  /** Editing (the table browser at a branch, issue #23), or why the rows are read-only; absent where a grid never edits. */
+  edit?: GridEditing;
 }
 
 export function isPagedOutput(v: unknown): v is PagedOutput {

@@ -60,6 +60,12 @@ export const Commands = {
   // Review: the Changes view (issue #15, changes)
   showChanges: 'versionedDb.showChanges',
   compareRefs: 'versionedDb.compareRefs',
+  // Editing a table (issue #23): the change sets of the table browser. Each takes a ChangeSetScope
+  // (src/core/changes/changeSetScope.ts) or, from the palette, asks which change set.
+  showChangeSet: 'versionedDb.showChangeSet',
+  discardChanges: 'versionedDb.discardChanges',
+  /** Registered by the proposing half of issue #23; the grid's Propose Changes… button runs it. */
+  proposeChanges: 'versionedDb.proposeChanges',
 } as const;
 
 export const Views = {

@@ -19,7 +19,12 @@ import type { RevisionPair } from '../core/review/revisions';
 const EXPORT_PAGE = 2000;
 
 /** Streams every row of the diff (in its kind filter and columns) to a file the user picks. */
-export async function exportDiffRows(source: DiffPageSource, format: StreamFormat, name: string, log: Logger): Promise<string | undefined> {
+export async function exportDiffRows(
+  source: Pick<DiffPageSource, 'exportSource'>,
+  format: StreamFormat,
+  name: string,
+  log: Logger,
+): Promise<string | undefined> {
   const { columns, source: rows } = source.exportSource();
   return exportStreamed(
     { columns, format, suggestedName: name, source: rows, view: { sort: [], filters: [] }, pageSize: EXPORT_PAGE },

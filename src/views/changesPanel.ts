@@ -31,10 +31,15 @@ import {
 import { DiffPageSource, changedDiffColumns } from '../core/review/diffSource';
 import type { DiffTableSpec } from '../core/review/doltQueries';
 import type { TableChange, TableChangeSummary } from '../core/review/tableChanges';
-import type { Completeness } from '../core/review/resultReader';
 import { rowHistoryRequestFromGrid } from '../core/review/rowHistoryView';
 import { Commands } from '../shared/ids';
+import { itemOf, partialText, runnerFor } from './changesListing';
 import { exportDiffRows, exportPatch, showSchemaDiff, type SchemaDocuments } from './changesExports';
+import { scopeKey, type ChangeSetScope } from '../core/changes/changeSetScope';
+import type { ChangeSetSnapshot } from '../core/changes/changeSetSnapshot';
+import { ChangeSetDiffSource } from '../core/changes/changeSetDiffSource';
+import type { ChangeSetStore } from './changeSetStore';
+import { changeSetList, changeSetOutput } from './changeSetChanges';
 
 export const CHANGES_VIEW_TYPE = 'versionedDb.changes';
 
@@ -45,80 +50,8 @@ export interface ChangesPanelsDeps {
   schemaDocs: SchemaDocuments;
   /** The server's SQL time limit for one page (ms). */
   timeoutMs?: () => number;
-}
-
-/** A stable key per request: the same request reveals its open view. */
-export function changesKey(r: ChangesRequest): string {
-  const t = r.target;
-  const base = `${t.hostId}\n${t.db.owner}/${t.db.name}`;
-  switch (r.kind) {
-    case 'commit':
-      return `${base}\ncommit:${r.commit}`;
-    case 'refs':
-      return `${base}\nrefs:${r.from}${r.threeDot ? '...' : '..'}${r.to}`;
-    case 'pull':
-      return `${base}\npull:${r.target.pullNumber}`;
-  }
-}
-
-export class ChangesPanels implements vscode.Disposable {
-  private readonly panels = new Map<string, ChangesPanel>();
-
-  constructor(private readonly deps: ChangesPanelsDeps) {}
-
-  /** Opens (or reveals) the view of `request`, at `request.table` when given. */
-  async show(request: ChangesRequest): Promise<ChangesPanel> {
-    const key = changesKey(request);
-    const open = this.panels.get(key);
-    if (open) {
-      open.reveal();
-      if (request.table) await open.select(request.table);
-      return open;
-    }
-    const panel = new ChangesPanel(request, this.deps, () => this.panels.delete(key));
-    this.panels.set(key, panel);
-    await panel.load();
-    return panel;
-  }
-
-  /** For tests: the open view of a request. */
-  panelFor(request: ChangesRequest): ChangesPanel | undefined {
-    return this.panels.get(changesKey(request));
-  }
-
-  dispose(): void {
-    for (const p of [...this.panels.values()]) p.dispose();
-    this.panels.clear();
-  }
-}
-
-function runnerFor(client: Pick<HubClient, 'runSql'>, db: DbRef, timeoutMs: number | undefined): ReviewRunner {
-  return (query, opts) =>
-    client.runSql(
-      db,
-      { ref: query.at, q: query.sql, limit: opts.limit, ...(timeoutMs ? { timeoutMs } : {}) },
-      opts.signal ? { signal: opts.signal } : undefined,
-    );
-}
-
-function itemOf(t: TableChange): ChangedTableItem {
-  return {
-    table: t.table,
-    change: t.kind,
-    fromTable: t.fromTable,
-    added: t.rows ? t.rows.added : t.dataChanged ? null : 0,
-    modified: t.rows ? t.rows.modified : t.dataChanged ? null : 0,
-    removed: t.rows ? t.rows.removed : t.dataChanged ? null : 0,
-    schemaChanged: t.schemaChanged,
-    dataChanged: t.dataChanged,
-  };
-}
-
-function partialText(c: Completeness, what: string): string | undefined {
-  if (c.complete) return undefined;
-  return c.reason === 'timeout'
-    ? `The server stopped at its time limit: ${what} may be incomplete.`
-    : `The server returned only part of the answer (its row limit): ${what} may be incomplete.`;
+  /** Unsent change sets (issue #23), for `changeSet` requests. */
+  changeSets?: Pick<ChangeSetStore, 'get' | 'onDidChange'>;
 }
 
 export class ChangesPanel implements vscode.Disposable {
@@ -142,6 +75,11 @@ export class ChangesPanel implements vscode.Disposable {
   private generation = 0;
   /** What the view shows, for tests: the table list and the selected table. */
   lastList: ChangedTableItem[] = [];
+  /** An unsent change set's view: its scope now (a rebase moves it), its rows, its diff. */
+  private changeSetScope: ChangeSetScope | undefined;
+  private snapshot: ChangeSetSnapshot | undefined;
+  private changeSetSource: ChangeSetDiffSource | undefined;
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly request: ChangesRequest,
@@ -161,6 +99,20 @@ export class ChangesPanel implements vscode.Disposable {
       this.panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),
       this.panel.onDidDispose(() => this.dispose()),
     );
+    if (request.kind === 'changeSet') this.followChangeSet(request.scope);
+  }
+
+  /** Shows the change set again (a moment after it last changed) as it is edited, rebased or discarded. */
+  private followChangeSet(scope: ChangeSetScope): void {
+    this.changeSetScope = scope;
+    const sub = this.deps.changeSets?.onDidChange((e) => {
+      const mine = this.changeSetScope;
+      if (!mine || (scopeKey(e.scope) !== scopeKey(mine) && !(e.from && scopeKey(e.from) === scopeKey(mine)))) return;
+      this.changeSetScope = e.scope;
+      if (this.reloadTimer) clearTimeout(this.reloadTimer);
+      this.reloadTimer = setTimeout(() => void this.load(), 200);
+    });
+    if (sub) this.disposables.push(sub);
   }
 
   reveal(): void {
@@ -196,11 +148,14 @@ export class ChangesPanel implements vscode.Disposable {
         const { input, fork } = pinInputOfPull(pull, r.target.db);
         return fork ? { input, fork: { db: fork } } : { input };
       }
+      case 'changeSet':
+        throw new Error('An unsent change set has no commits to pin.');
     }
   }
 
   /** Pins the pair and reads the table list (once per view; Reload reads it again). */
   async load(): Promise<void> {
+    if (this.request.kind === 'changeSet') return this.loadChangeSet();
     const gen = ++this.generation;
     const client = this.deps.clientFor(this.request.target.hostId);
     const timeoutMs = this.deps.timeoutMs?.();
@@ -240,6 +195,7 @@ export class ChangesPanel implements vscode.Disposable {
 
   /** Shows `table`'s row diff in the grid with the current kind filter and column choice. */
   async select(table: string): Promise<void> {
+    if (this.request.kind === 'changeSet') return this.selectChangeSet(table);
     const change = this.summary?.tables.find((t) => t.table === table);
     const pinned = this.pinned;
     const run = this.run;
@@ -271,6 +227,37 @@ export class ChangesPanel implements vscode.Disposable {
       this.post({ type: 'changes.table', table, kinds: this.kinds, hideUnchanged: this.hideUnchanged });
       this.post({ type: 'changes.error', message: `Could not read the diff of ${table}: ${message}` });
     }
+  }
+
+  /** The list of an unsent change set: its one table, or nothing when it holds no change. */
+  private async loadChangeSet(): Promise<void> {
+    ++this.generation;
+    const scope = this.changeSetScope;
+    const cs = scope ? this.deps.changeSets?.get(scope) : undefined;
+    this.snapshot = cs && !cs.isEmpty ? cs.snapshot() : undefined;
+    const list = changeSetList(changesTitle(this.request), this.request.target.db, scope, this.snapshot);
+    this.lastList = list.tables;
+    this.post(list);
+    if (this.snapshot) await this.selectChangeSet(this.snapshot.scope.table);
+  }
+
+  private selectChangeSet(table: string): Promise<void> {
+    const snap = this.snapshot;
+    if (!snap || snap.scope.table !== table) return Promise.resolve();
+    if (this.selected !== table) this.kinds = [...DIFF_KINDS];
+    this.selected = table;
+    const source = new ChangeSetDiffSource(snap, this.kinds);
+    this.changeSetSource = source;
+    this.source = undefined;
+    this.server?.dispose();
+    const sourceId = `changeset-${table}-${++this.generation}`;
+    const output = changeSetOutput(snap, source, sourceId);
+    this.output = output;
+    this.server = new PageServer({ sourceId, source, post: (m) => this.post(m) });
+    this.post({ type: 'changes.table', table, kinds: this.kinds, hideUnchanged: false, unsent: true });
+    this.post({ type: 'paged.show', output });
+    this.server.start();
+    return Promise.resolve();
   }
 
   private showSource(change: TableChange, spec: DiffTableSpec, columns: string[] | undefined, note: string | undefined): void {
@@ -353,6 +340,11 @@ export class ChangesPanel implements vscode.Disposable {
           if (req) await vscode.commands.executeCommand(Commands.showRowHistory, req);
           return;
         }
+        if (paging.type === 'export.stream' && this.changeSetSource && this.snapshot) {
+          const sc = this.snapshot.scope;
+          await exportDiffRows(this.changeSetSource, paging.format, `${sc.table}-${sc.baseCommit.slice(0, 7)}..unsent`, this.deps.log);
+          return;
+        }
         if (paging.type === 'export.stream' && this.source && this.selected && this.pinned) {
           await exportDiffRows(
             this.source,
@@ -422,6 +414,7 @@ export class ChangesPanel implements vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
     this.server?.dispose();
     this.onDispose();
     for (const d of this.disposables.splice(0)) d.dispose();

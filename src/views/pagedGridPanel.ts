@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import type { Cell } from '../shared/wire';
 import { parseGridPagingMessage, type HostPagingMessage, type PagedOutput, type StreamFormat } from '../shared/gridPaging';
+import { parseGridEditMessage, type GridEditMessage, type HostEditMessage } from '../shared/editProtocol';
 import { parseGridMessage } from '../core/sql/gridMessages';
 import { PageServer, type PageSource, type PageView } from '../core/paging/pageServer';
 import { gridWebviewHtml, gridWebviewOptions } from '../platform/gridWebview';
@@ -20,6 +21,8 @@ export interface PagedGridHandlers {
   rowHistory?(key: Cell[], column: string | undefined): void | Promise<void>;
   /** Copy (text the grid formatted from loaded rows). */
   copy?(text: string, rows: number): void | Promise<void>;
+  /** What the user did to an editable grid (src/shared/editProtocol.ts), already checked. */
+  edit?(m: GridEditMessage): void | Promise<void>;
 }
 
 export interface PagedGridPanelOptions {
@@ -34,7 +37,7 @@ export class PagedGridPanel implements vscode.Disposable {
   private output: PagedOutput | undefined;
   private handlers: PagedGridHandlers = {};
   private ready = false;
-  private readonly queue: HostPagingMessage[] = [];
+  private readonly queue: (HostPagingMessage | HostEditMessage)[] = [];
   private readonly disposables: vscode.Disposable[] = [];
   private disposed = false;
 
@@ -97,7 +100,12 @@ export class PagedGridPanel implements vscode.Disposable {
     this.panel.reveal();
   }
 
-  private post(m: HostPagingMessage): void {
+  /** Tells an editable grid about its change set (its overlay, an edit refused). */
+  postEdit(m: HostEditMessage): void {
+    this.post(m);
+  }
+
+  private post(m: HostPagingMessage | HostEditMessage): void {
     if (this.disposed) return;
     if (!this.ready) {
       // Before the script is up, keep only what it needs: the last show and what followed it.
@@ -123,6 +131,11 @@ export class PagedGridPanel implements vscode.Disposable {
         if (m.type === 'export.stream') await this.handlers.export?.(m.format, this.view);
         else if (m.type === 'refresh') await this.handlers.refresh?.();
         else if (m.type === 'row.history') await this.handlers.rowHistory?.(m.key, m.column);
+        return;
+      }
+      const edit = parseGridEditMessage(raw);
+      if (edit) {
+        if (o && edit.sourceId === o.sourceId) await this.handlers.edit?.(edit);
         return;
       }
       const g = parseGridMessage(raw);

@@ -2,11 +2,13 @@
 // sort, filters and counts come from a TableSource that reads at the commit the ref pointed at
 // when it opened; when the ref moves on the view says so (checked when the panel gains focus or
 // becomes visible, and every `pollMs` while visible) and Refresh reopens at the new head. Export
-// streams every row in the current sort and filter to a file.
+// streams every row in the current sort and filter to a file. At a branch the rows can be edited
+// (issue #23, ./tableEditing.ts): the change set is pinned to the commit the browser reads at, so
+// a browser opened on a table with a change set kept opens at that change set's base.
 import type * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import type { QueryResult } from '../shared/wire';
-import type { StreamFormat } from '../shared/gridPaging';
+import type { PagedOutput, StreamFormat } from '../shared/gridPaging';
 import { Notebooks } from '../shared/ids';
 import type { TableCatalogCache } from '../core/sql/tableCatalog';
 import { EXPORT_PAGE_SIZE, type TableSource } from '../core/paging/tableSource';
@@ -16,6 +18,12 @@ import type { StreamedExport } from '../platform/streamedExport';
 import { PagedGridPanel } from './pagedGridPanel';
 import type { RowHistoryRequest } from '../core/review/requests';
 import { rowHistoryRequestFromGrid } from '../core/review/rowHistoryView';
+import type { TableColumnInfo } from '../core/sql/tableQuery';
+import type { ChangeSet } from '../core/changes/changeSet';
+import type { ChangeSetScope } from '../core/changes/changeSetScope';
+import { tableEditability, type RefKind } from '../core/changes/tableEditability';
+import type { ChangeSetStore } from './changeSetStore';
+import { TableEditing } from './tableEditing';
 
 export interface TableBrowserDeps {
   readonly extensionUri: vscode.Uri;
@@ -31,6 +39,16 @@ export interface TableBrowserDeps {
   readonly pollMs?: number;
   /** Show Row History on a grid row (issue #15: `versionedDb.showRowHistory`). */
   showRowHistory?(req: RowHistoryRequest): unknown;
+  /** The change sets (issue #23); without them the grid never edits. */
+  readonly changeSets?: ChangeSetStore;
+  /** What the target's ref is now: only a branch is edited. */
+  refKind?(at: TableAt, signal?: AbortSignal): Promise<RefKind>;
+  /** Show Changes of a change set in the Changes view (the edit bar's Review Changes). */
+  showChangeSet?(scope: ChangeSetScope): unknown;
+  /** Discard Changes… (asks first). */
+  discardChanges?(scope: ChangeSetScope): unknown;
+  /** Propose Changes…: the edit bar's button, enabled when the change set is not empty and has no problem. */
+  proposeChanges?(scope: ChangeSetScope): unknown;
 }
 
 export class TableBrowser implements vscode.Disposable {
@@ -40,6 +58,8 @@ export class TableBrowser implements vscode.Disposable {
   /** The head last reported as moved, so the banner is posted once per move. */
   private reportedHead: string | undefined;
   private checking: Promise<void> | undefined;
+  private editing: TableEditing | undefined;
+  private refKindNow: RefKind | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly subs: vscode.Disposable[] = [];
   private disposed = false;
@@ -93,12 +113,21 @@ export class TableBrowser implements vscode.Disposable {
     this.panel.reveal();
   }
 
-  private async show(at: TableAt): Promise<void> {
-    const { output, source } = await openTableAt(at, this.deps.catalog, (sql, limit, signal) => this.deps.run(at, sql, limit, signal));
+  private async show(requested: TableAt): Promise<void> {
+    const refKind = await this.refKind(requested);
+    const at = this.atChangeSetBase(requested, refKind);
+    const opened = await openTableAt(at, this.deps.catalog, (sql, limit, signal) => this.deps.run(at, sql, limit, signal));
     if (this.disposed) return;
+    const { output, source } = opened;
     this.at = at;
     this.source = source;
     this.reportedHead = undefined;
+    const edit = this.deps.changeSets
+      ? tableEditability({ ref: at.target.ref, refKind, table: at.table, tableKind: opened.kind, columns: source.columns })
+      : undefined;
+    if (edit) output.edit = edit;
+    this.editing?.dispose();
+    this.editing = edit && !edit.readOnly ? this.startEditing(at, output, source.columns) : undefined;
     this.panel.show(
       output,
       source,
@@ -109,13 +138,72 @@ export class TableBrowser implements vscode.Disposable {
           const req = rowHistoryRequestFromGrid(output, key, column);
           if (req) await this.deps.showRowHistory?.(req);
         },
+        edit: (m) => this.editing?.handle(m),
       },
       output.title,
     );
+    this.editing?.start();
+  }
+
+  private async refKind(at: TableAt): Promise<RefKind> {
+    if (!this.deps.changeSets || !this.deps.refKind) return 'unknown';
+    try {
+      this.refKindNow ??= await this.deps.refKind(at);
+    } catch (e) {
+      this.deps.log.warn(`could not tell whether ${at.target.ref} is a branch: ${e instanceof Error ? e.message : String(e)}`);
+      return 'unknown';
+    }
+    return this.refKindNow;
+  }
+
+  /** A change set kept for this table of this branch pins the browser to its base commit. */
+  private atChangeSetBase(at: TableAt, refKind: RefKind): TableAt {
+    const store = this.deps.changeSets;
+    if (!store || refKind !== 'branch') return at;
+    const kept = store.find({ ...this.tableOf(at), branch: at.target.ref });
+    return kept && kept.baseCommit !== at.commit ? { ...at, commit: kept.baseCommit } : at;
+  }
+
+  private tableOf(at: TableAt): { hostId: string; owner: string; name: string; table: string } {
+    return { hostId: at.target.hostId, owner: at.target.owner, name: at.target.name, table: at.table };
+  }
+
+  private startEditing(at: TableAt, output: PagedOutput, columns: readonly TableColumnInfo[]): TableEditing {
+    const store = this.deps.changeSets as ChangeSetStore;
+    const scope: ChangeSetScope = { ...this.tableOf(at), branch: at.target.ref, baseCommit: at.commit };
+    return new TableEditing(
+      {
+        store,
+        log: this.deps.log,
+        run: (sql, limit, signal) => this.deps.run(at, sql, limit, signal),
+        post: (m) => this.panel.postEdit(m),
+        rebased: (s) => void this.show({ ...this.at, commit: s.baseCommit }),
+        showChangeSet: (s) => this.deps.showChangeSet?.(s),
+        discardChanges: (s) => this.deps.discardChanges?.(s),
+        proposeChanges: (s) => this.deps.proposeChanges?.(s),
+      },
+      { scope, columns: output.columns, keyColumns: output.edit?.keyColumns ?? [], nullable: columns.map((c) => c.nullable !== false) },
+      output.sourceId,
+    );
+  }
+
+  /** The change set being edited here, if any. */
+  get changeSet(): ChangeSet | undefined {
+    return this.editing?.changeSet;
   }
 
   /** Reopens at the ref's head now; a table gone there is said and the old view stays. */
   async refresh(): Promise<void> {
+    const cs = this.editing?.changeSet;
+    if (cs && !cs.isEmpty) {
+      // The edits were made on the rows at this commit: moving would apply them to other rows.
+      this.panel.postEdit({
+        type: 'edit.refused',
+        sourceId: this.panel.currentOutput?.sourceId ?? '',
+        message: 'Refresh would leave the rows your changes were made on. Propose or discard the changes first.',
+      });
+      return;
+    }
     const head = await this.deps.headOf(this.at);
     await this.show({ ...this.at, commit: head ?? this.at.commit });
   }
@@ -161,6 +249,7 @@ export class TableBrowser implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     if (this.timer) clearInterval(this.timer);
+    this.editing?.dispose();
     for (const s of this.subs.splice(0)) s.dispose();
     this.panel.dispose();
   }

@@ -5,7 +5,7 @@
 import type { QueryColumn } from '../../shared/wire';
 import type { QueryTarget } from '../../shared/queryResultOutput';
 import { DEFAULT_PAGE_SIZE, type PagedOutput } from '../../shared/gridPaging';
-import type { TableCatalogCache } from '../sql/tableCatalog';
+import type { TableCatalogCache, TableKind } from '../sql/tableCatalog';
 import type { TableColumnInfo } from '../sql/tableQuery';
 import { TableSource, type TableSqlRunner } from './tableSource';
 
@@ -38,6 +38,8 @@ export function keysFirst(columns: readonly TableColumnInfo[]): TableColumnInfo[
 export interface OpenedTable {
   output: PagedOutput;
   source: TableSource;
+  /** A table or a view (a view is never edited). */
+  kind: TableKind;
 }
 
 let sequence = 0;
@@ -54,7 +56,8 @@ export async function openTableAt(
 ): Promise<OpenedTable> {
   const db = { owner: at.target.owner, name: at.target.name };
   const tables = await catalog.tables(at.target.hostId, db, at.commit);
-  if (!tables.some((t) => t.name === at.table)) {
+  const entry = tables.find((t) => t.name === at.table);
+  if (!entry) {
     throw new TableGoneError(
       `The table ${at.table} does not exist at ${at.target.ref} (commit ${short(at.commit)}): it was dropped or renamed.`,
     );
@@ -81,5 +84,5 @@ export async function openTableAt(
   };
   // A keyed table with an inexact key type (a float key) still pages correctly, by position.
   if (keyCount > 0 && !keyed) output.note = 'The primary key has an inexact type: pages are read by position (LIMIT/OFFSET).';
-  return { output, source };
+  return { output, source, kind: entry.kind };
 }

@@ -3,6 +3,7 @@
 // view, the grid and the command palette all open the same views the same way.
 import type { Cell } from '../../shared/wire';
 import type { DatabaseTarget, PullTarget } from '../targets';
+import type { ChangeSetScope } from '../changes/changeSetScope';
 
 /** Which pair of revisions a Changes view shows. */
 export type ChangesRequest =
@@ -14,7 +15,9 @@ export type ChangesRequest =
    */
   | { kind: 'refs'; target: DatabaseTarget; from: string; to: string; threeDot?: boolean; table?: string }
   /** A pull request: from the merge base to the head of its from-branch, cross-fork included. */
-  | { kind: 'pull'; target: PullTarget; table?: string };
+  | { kind: 'pull'; target: PullTarget; table?: string }
+  /** The unsent changes of one table (issue #23): the change set against its base commit. */
+  | { kind: 'changeSet'; target: DatabaseTarget; scope: ChangeSetScope; table?: string };
 
 /** The commits that changed one table, newest first, at a ref. */
 export interface TableHistoryRequest {
@@ -36,7 +39,7 @@ export interface RowHistoryRequest {
   column?: string;
 }
 
-/** A short title for a Changes view, e.g. `Changes: v1.0 ↔ v2.0`, `Changes: a1b2c3d`, `Changes: #4`. */
+/** A short title for a Changes view, e.g. `Changes: v1.0 ↔ v2.0`, `Changes: a1b2c3d`, `Changes: #4`, `Unsent changes: products @ main`. */
 export function changesTitle(r: ChangesRequest): string {
   switch (r.kind) {
     case 'commit':
@@ -45,6 +48,8 @@ export function changesTitle(r: ChangesRequest): string {
       return `Changes: ${shortRef(r.from)} ${r.threeDot ? '…' : '↔'} ${shortRef(r.to)}`;
     case 'pull':
       return `Changes: #${r.target.pullNumber}`;
+    case 'changeSet':
+      return `Unsent changes: ${r.scope.table} @ ${r.scope.branch}`;
   }
 }
 
