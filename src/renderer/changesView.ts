@@ -4,6 +4,7 @@
 // Every server text is set as text (textContent), never parsed as HTML.
 import type { GridToHostMessage } from '../shared/queryResultOutput';
 import type { GridPagingMessage, HostPagingMessage } from '../shared/gridPaging';
+import type { GridEditMessage } from '../shared/editProtocol';
 import {
   DIFF_KINDS,
   type ChangedTableItem,
@@ -17,7 +18,7 @@ import { el } from './dom';
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 
 const vscode = acquireVsCodeApi();
-const post = (m: GridToHostMessage | GridPagingMessage | ChangesViewMessage): void => vscode.postMessage(m);
+const post = (m: GridToHostMessage | GridPagingMessage | GridEditMessage | ChangesViewMessage): void => vscode.postMessage(m);
 const root = document.getElementById('root') as HTMLElement;
 const nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
 

@@ -15,4 +15,8 @@ export interface GridActions {
   selectionText(): string | undefined;
   resizeColumn(col: number, width: number): void;
   pageRows(): number;
+  /** Editing keys of an editable grid (typing, Delete, Insert, undo ...); true when taken. */
+  editKey?(e: KeyboardEvent): boolean;
+  /** Text pasted on the focused grid (an editable grid pastes it into its cells). */
+  paste?(text: string): void;
 }

@@ -147,19 +147,23 @@ export function resultBanners(d: Document, c: QueryOutput, post: ((m: GridPaging
 }
 
 export function pagedBanners(d: Document, c: PagedOutput): HTMLElement[] {
-  return c.note ? [banner(d, { severity: 'info', title: c.note, message: '', advice: '' }, 'note')] : [];
+  const out = c.note ? [banner(d, { severity: 'info', title: c.note, message: '', advice: '' }, 'note')] : [];
+  // Why a table browser's rows cannot be edited here (a tag, a commit, no primary key ...).
+  if (c.edit?.readOnly) out.push(banner(d, { severity: 'info', title: c.edit.readOnly, message: '', advice: '' }, 'readonly'));
+  return out;
 }
 
-export function refMovedBanner(d: Document, m: Extract<HostPagingMessage, { type: 'ref.moved' }>, refresh: () => void): HTMLElement {
-  return banner(
-    d,
-    {
-      severity: 'info',
-      title: `${m.ref} has moved since this opened`,
-      message: '',
-      advice: `Every page is read at ${shortHash(m.commit)}, so they stay consistent; the branch is now at ${shortHash(m.movedTo)}.`,
-    },
-    'moved',
-    [{ label: 'Refresh', cls: 'vdb-refresh', run: refresh }],
-  );
+export function refMovedBanner(
+  d: Document,
+  m: Extract<HostPagingMessage, { type: 'ref.moved' }>,
+  refresh: () => void,
+  editing = false,
+): HTMLElement {
+  const advice = editing
+    ? `Your changes are made on the rows at ${shortHash(m.commit)}, where every page is read; the branch is now at ${shortHash(m.movedTo)}. ` +
+      'Refresh reads the new head once you have proposed or discarded them.'
+    : `Every page is read at ${shortHash(m.commit)}, so they stay consistent; the branch is now at ${shortHash(m.movedTo)}.`;
+  return banner(d, { severity: 'info', title: `${m.ref} has moved since this opened`, message: '', advice }, 'moved', [
+    { label: 'Refresh', cls: 'vdb-refresh', run: refresh },
+  ]);
 }

@@ -118,6 +118,12 @@ export function bindGridInput(doc: Document, scroller: HTMLElement, root: HTMLEl
     e.clipboardData?.setData('text/plain', text);
     e.preventDefault();
   });
+  // Ctrl+V: in a browser the webview lets the browser paste, in VS Code desktop its Paste command does.
+  on(doc, 'paste', (e) => {
+    if (!actions.paste || doc.activeElement !== scroller) return;
+    e.preventDefault();
+    actions.paste(e.clipboardData?.getData('text/plain') ?? '');
+  });
   return () => {
     for (const c of cleanups.splice(0)) c();
   };

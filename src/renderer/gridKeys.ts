@@ -1,6 +1,7 @@
 // The grid's keyboard: moving and extending the selection (arrows, paging, Home/End, Space with
 // Shift or Ctrl, Ctrl+A), and the keys that act on it (Enter/F2 for the full value, Escape,
-// Ctrl+C). gridInput.ts binds it to the scroller.
+// Ctrl+C), and in an editable grid the editing keys (gridEditing.ts). gridInput.ts binds it to the
+// scroller.
 import type { GridModel } from './gridModel';
 import type { GridActions } from './gridActions';
 
@@ -70,6 +71,12 @@ export function onGridKey(e: KeyboardEvent, m: GridModel, actions: GridActions):
     return;
   }
   let handled = navigationKey(m, e, () => actions.pageRows());
+  // Editing keys come after moving (arrows, Ctrl+A ...) and before the full value box (Enter, F2).
+  if (!handled && actions.editKey?.(e)) {
+    e.preventDefault();
+    e.stopPropagation();
+    return;
+  }
   if (!handled && (e.key === 'Enter' || e.key === 'F2')) {
     const a = m.active;
     if (a) actions.showDetail(a.row, a.col);

@@ -19,9 +19,9 @@ import {
   type PagedOutput,
   type StreamFormat,
 } from '../shared/gridPaging';
+import type { GridEditMessage } from '../shared/editProtocol';
 import type { GridModel } from './gridModel';
 import type { RowSource } from './rowSource';
-import { PagedRowSource } from './pagedRowSource';
 import { shortHash } from './gridChrome';
 import { describeFilter } from './filterForm';
 
@@ -31,8 +31,11 @@ export interface GridHost {
   copy(text: string, format: CopyFormat, rows: number): void;
   /** Asks the extension host to save the content through its save dialog. */
   export(format: ExportFormat, content: string, suggestedName: string, rows: number): void;
-  /** Paging messages (page requests, sort and filter, Load All Rows, streamed export). Hosts without it show whole responses only. */
-  post?(message: GridPagingMessage): void;
+  /**
+   * Paging messages (page requests, sort and filter, Load All Rows, streamed export) and, from an
+   * editable table browser, editing ones. Hosts without it show whole responses only.
+   */
+  post?(message: GridPagingMessage | GridEditMessage): void;
 }
 
 export type GridContent = QueryOutput | PagedOutput;
@@ -79,7 +82,7 @@ export function sortDescription(model: GridModel): string {
 /** Whether every selected row is in hand (always, for a whole result). */
 export function selectionLoaded(model: GridModel, src: RowSource): boolean {
   const s = model.selection;
-  if (!(src instanceof PagedRowSource)) return true;
+  if (!src.isLoaded) return true;
   return !!s && src.isLoaded(s.top, s.bottom);
 }
 

@@ -70,14 +70,20 @@ export class GridRowPainter {
       if (value === null) cls += ' null';
       else if (isBinaryCell(value) && kind !== 'text') cls += ' binary';
       else if (kind === 'number') cls += ' num';
+      if (value === '' && src.editable) cls += ' empty';
       if (isLongValue(value)) cls += ' long';
       const old = src.rowKind(viewRow) === 'modified' ? src.oldCell(viewRow, col) : undefined;
       text = cellPreview(value, 300);
       if (old !== undefined && old !== value) {
-        // A changed cell of a modified row reads old → new; the others show the value alone.
+        // A changed cell of a diff reads old → new; an edited one its new value (the old in its tooltip).
         cls += ' changed';
         title = `Was: ${cellPreview(old, 300)}`;
-        text = `${cellPreview(old, 140)} → ${cellPreview(value, 140)}`;
+        if (!src.editable) text = `${cellPreview(old, 140)} → ${cellPreview(value, 140)}`;
+      }
+      const problem = src.problems?.(viewRow).find((p) => p.column === col);
+      if (problem) {
+        cls += problem.pending ? ' pending' : ' invalid';
+        title = title ? `${problem.message}\n${title}` : problem.message;
       }
     } else {
       cls += ' placeholder';
@@ -94,6 +100,8 @@ export class GridRowPainter {
     cell.setAttribute('data-r', String(viewRow));
     if (state !== 'ready') cell.setAttribute('aria-busy', 'true');
     else cell.removeAttribute('aria-busy');
+    if (cls.includes(' invalid')) cell.setAttribute('aria-invalid', 'true');
+    else cell.removeAttribute('aria-invalid');
     if (selected) cell.setAttribute('aria-selected', 'true');
     else cell.removeAttribute('aria-selected');
     if (isActive) cell.id = this.activeId;
@@ -115,9 +123,9 @@ export class GridRowPainter {
     if (rec.viewRow !== viewRow) {
       rec.el.setAttribute('aria-rowindex', String(viewRow + 2));
       rec.el.style.transform = `translateY(${top}px)`;
-      rec.num.textContent = String(viewRow + 1);
       rec.num.setAttribute('data-rownum', String(viewRow));
     }
+    this.fillGutter(rec, viewRow, state === 'ready');
     let rowW = totalW;
     if (state === 'failed') rowW = Math.max(totalW, this.fillFailed(rec, viewRow));
     else this.fillCells(rec, viewRow, cols, colKey);
@@ -126,6 +134,18 @@ export class GridRowPainter {
     rec.viewRow = viewRow;
     rec.colKey = colKey;
     rec.version = version;
+  }
+
+  /** The row's label (new rows of an editable grid say so) and, when its edits have problems, a mark. */
+  private fillGutter(rec: RowRec, viewRow: number, ready: boolean): void {
+    const src = this.source();
+    const label = src.rowLabel?.(viewRow) ?? String(viewRow + 1);
+    if (rec.num.textContent !== label) rec.num.textContent = label;
+    const problems = ready ? (src.problems?.(viewRow).filter((p) => !p.pending) ?? []) : [];
+    const cls = problems.length ? 'vdb-rownum invalid' : 'vdb-rownum';
+    if (rec.num.className !== cls) rec.num.className = cls;
+    const title = problems.map((p) => p.message).join('\n');
+    if (rec.num.title !== title) rec.num.title = title;
   }
 
   /**

@@ -111,6 +111,35 @@ const CSS = `
 .vdb-menu button { display: block; width: 100%; text-align: left; background: none; border: none; color: inherit; padding: 4px 12px; font: inherit; cursor: pointer; }
 .vdb-menu button:hover, .vdb-menu button:focus { background: var(--vscode-menu-selectionBackground, var(--vscode-list-activeSelectionBackground)); color: var(--vscode-menu-selectionForeground, inherit); outline: none; }
 .vdb-menu button:disabled { opacity: .6; cursor: default; }
+/* Editing (issue #23): the edit bar, the cell editor, problems at the cell. */
+.vdb-editbar { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; padding: 2px 0 4px; }
+.vdb-editbar button { background: var(--vscode-button-secondaryBackground, var(--vscode-button-background));
+  color: var(--vscode-button-secondaryForeground, var(--vscode-button-foreground)); border: none; padding: 3px 8px; cursor: pointer; font: inherit; }
+.vdb-editbar button.primary { background: var(--vscode-button-background); color: var(--vscode-button-foreground); }
+.vdb-editbar button:hover:not(:disabled) { background: var(--vscode-button-secondaryHoverBackground, var(--vscode-button-hoverBackground)); }
+.vdb-editbar button.primary:hover:not(:disabled) { background: var(--vscode-button-hoverBackground); }
+.vdb-editbar button:disabled { opacity: .5; cursor: default; }
+.vdb-editbar button:focus-visible, .vdb-editor button:focus-visible, .vdb-editor-input:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
+.vdb-editcounts { color: var(--vscode-descriptionForeground); margin: 0 6px; }
+.vdb-edithint { color: var(--vscode-descriptionForeground); font-size: 0.92em; padding-bottom: 4px; }
+.vdb-editor { position: absolute; z-index: 15; display: flex; flex-direction: column; gap: 2px; padding: 2px;
+  background: var(--vscode-editorWidget-background); border: 1px solid var(--vscode-focusBorder); box-shadow: 0 2px 8px var(--vscode-widget-shadow, transparent); }
+.vdb-editor-input { background: var(--vscode-input-background); color: var(--vscode-input-foreground); border: 1px solid var(--vscode-input-border, transparent);
+  font-family: var(--vscode-editor-font-family, monospace); font-size: var(--vscode-editor-font-size, 12px); padding: 2px 4px; box-sizing: border-box; width: 100%; }
+.vdb-editor-input.num { text-align: right; }
+.vdb-editor-input.long { min-height: 110px; resize: both; }
+.vdb-editor-input::placeholder { color: var(--vscode-input-placeholderForeground); font-style: italic; }
+.vdb-editor-foot { display: flex; align-items: center; gap: 6px; }
+.vdb-editor-hint { color: var(--vscode-descriptionForeground); font-size: 0.9em; margin-right: auto; }
+.vdb-editor-null { background: none; border: none; color: var(--vscode-textLink-foreground); cursor: pointer; font: inherit; font-size: 0.9em; }
+.vdb-editor-problem { color: var(--vscode-errorForeground); font-size: 0.9em; max-width: 420px; white-space: normal; }
+.vdb-row .vdb-cell.invalid { box-shadow: inset 0 0 0 1px var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground));
+  background-color: var(--vscode-inputValidation-errorBackground, var(--vscode-editor-background)); }
+.vdb-row .vdb-cell.pending { box-shadow: inset 0 0 0 1px var(--vscode-inputValidation-warningBorder, var(--vscode-editorWarning-foreground)); }
+.vdb-rownum.invalid { color: var(--vscode-errorForeground); font-weight: 600; }
+.vdb-row.added .vdb-rownum { color: var(--vscode-gitDecoration-addedResourceForeground, var(--vscode-descriptionForeground)); }
+/* The empty string, in an editable grid: a faint pair of quotes, so it never reads as NULL. */
+.vdb-cell.empty::before { content: "''"; color: var(--vscode-disabledForeground, var(--vscode-descriptionForeground)); }
 .vdb-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 

@@ -4,7 +4,8 @@
 import { isQueryOutput, type GridToHostMessage, type HostToGridMessage } from '../shared/queryResultOutput';
 import { isPagedOutput, type GridPagingMessage, type HostPagingMessage } from '../shared/gridPaging';
 import type { CopyFormat, ExportFormat } from '../shared/queryResultFormat';
-import { ResultGrid, type GridHost } from './resultGrid';
+import { ResultGrid } from './resultGrid';
+import type { GridHost } from './gridOutput';
 
 interface OutputItem {
   readonly id: string;

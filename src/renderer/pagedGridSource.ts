@@ -4,6 +4,8 @@
 import type { GridPagingMessage, PagedOutput } from '../shared/gridPaging';
 import type { GridModel } from './gridModel';
 import { PagedRowSource } from './pagedRowSource';
+import { EditedRowSource } from './editedRowSource';
+import type { RowSource, RowSpan } from './rowSource';
 
 /** A row source for a paged output; its page requests and cancels go to the host through `post`. */
 export function pagedSourceFor(content: PagedOutput, post: (message: GridPagingMessage) => void): PagedRowSource {
@@ -32,6 +34,27 @@ export function widenColumnsForRows(model: GridModel, src: PagedRowSource, start
     return old !== undefined && old !== v ? `${old ?? 'NULL'} → ${v ?? 'NULL'}` : v;
   };
   return model.widenColumns({ rowCount: Math.max(0, end - start), columnCount: model.columnCount, cell: shown });
+}
+
+/** The rows of a paged output: its pages, with the change set over them when the host lets the grid edit. */
+export function pagedRowsFor(content: PagedOutput, post: (message: GridPagingMessage) => void): PagedRowSource | EditedRowSource {
+  const paged = pagedSourceFor(content, post);
+  const edit = content.edit;
+  return edit && !edit.readOnly && edit.keyColumns.length > 0 ? new EditedRowSource(paged, edit.keyColumns) : paged;
+}
+
+/** The pages under a source (itself, or under the change set), if it has any. */
+export function pagesOf(src: RowSource): PagedRowSource | undefined {
+  if (src instanceof PagedRowSource) return src;
+  return src instanceof EditedRowSource ? src.base : undefined;
+}
+
+/** Widens the columns for rows that just arrived in `src` (in its own positions); true when a width changed. */
+export function widenForArrived(model: GridModel, src: RowSource, arrived: RowSpan): boolean {
+  const pages = pagesOf(src);
+  if (!pages) return false;
+  const shift = src instanceof EditedRowSource ? src.newCount : 0;
+  return widenColumnsForRows(model, pages, arrived.start - shift, arrived.end - shift);
 }
 
 /** Sorts the model by columns the host names (unknown names are dropped). */

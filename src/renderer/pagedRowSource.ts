@@ -115,6 +115,13 @@ export class PagedRowSource implements RowSource {
     return p?.state === 'failed' ? p.error : undefined;
   }
 
+  /** The rows held now, page by page (a few pages around the screen). */
+  loadedSpans(): RowSpan[] {
+    const out: RowSpan[] = [];
+    for (const p of this.pages.values()) if (p.state === 'ready' && p.rows) out.push({ start: p.start, end: p.start + p.rows.rowCount });
+    return out.sort((a, b) => a.start - b.start);
+  }
+
   /** True when every row in [first, last] is loaded (what copying a selection needs). */
   isLoaded(first: number, last: number): boolean {
     for (let pi = Math.floor(first / this.pageSize); pi <= Math.floor(last / this.pageSize); pi++) {

@@ -6,20 +6,22 @@
 import type { QueryOutput } from '../shared/queryResultOutput';
 import { formatResult, type CopyFormat } from '../shared/queryResultFormat';
 import { isPagedOutput, type ColumnFilter, type HostPagingMessage, type PagedOutput } from '../shared/gridPaging';
-import type { Cell, QueryColumn } from '../shared/wire';
+import type { HostEditMessage } from '../shared/editProtocol';
+import type { QueryColumn } from '../shared/wire';
 import { GridModel } from './gridModel';
 import { GridView, leadingKeyColumns } from './gridView';
 import { el } from './dom';
 import { bindGridInput } from './gridInput';
 import { WholeResultSource, type RowSource, type RowSpan } from './rowSource';
 import { compactRows } from './compaction';
-import { PagedRowSource } from './pagedRowSource';
-import { pagedSourceFor, widenColumnsForRows } from './pagedGridSource';
+import { pagedRowsFor, pagesOf, widenForArrived } from './pagedGridSource';
+import { EditedRowSource } from './editedRowSource';
+import { GridEditing } from './gridEditing';
 import { DetailBox } from './detailBox';
 import { banner, pagedBanners, refMovedBanner, resultBanners, toolbar } from './gridChrome';
-import { ServerView } from './serverView';
+import { ServerView, type ServerViewHost } from './serverView';
 import { injectStyles } from './gridStyles';
-import { rowHistoryItem } from './rowHistoryMenu';
+import { rowHistoryItem, rowHistoryOptions } from './rowHistoryMenu';
 import { bindRowMenu } from './rowMenu';
 import {
   copySelection,
@@ -31,8 +33,6 @@ import {
   type GridHost,
   type GridState,
 } from './gridOutput';
-
-export type { GridContent, GridHost } from './gridOutput';
 
 export interface ResultGridOptions {
   /** Max height of the scrolling area in px (the notebook output grows up to it). */
@@ -61,6 +61,7 @@ export class ResultGrid {
   private notices!: HTMLElement;
   private copyFormat: CopyFormat = 'tsv';
   private server: ServerView | undefined;
+  private editing: GridEditing | undefined;
   private cancelCompaction: (() => void) | undefined;
   private teardown: (() => void)[] = [];
   private empty: HTMLElement | undefined;
@@ -118,20 +119,11 @@ export class ResultGrid {
     if (isPagedOutput(content)) {
       // The rows of a paged source never travel inside the output.
       this.content = content;
-      const source = pagedSourceFor(content, (m) => this.host.post?.(m));
+      const source = pagedRowsFor(content, (m) => this.host.post?.(m));
       this.source = source;
       this.model = new GridModel(content.columns, source);
       this.laidOutRows = source.rowCount;
-      this.server = new ServerView({
-        doc: this.doc,
-        root: this.root,
-        model: this.model,
-        output: content,
-        view: () => this.view,
-        notices: () => this.notices,
-        post: (m) => this.host.post?.(m),
-        announce: (t) => this.announce(t),
-      });
+      this.server = new ServerView(this.parts(content));
       this.teardown.push(source.subscribe((arrived) => this.onRowsChanged(arrived)));
       this.root.setAttribute('data-status', 'paged');
       return content.columns;
@@ -160,6 +152,10 @@ export class ResultGrid {
     });
     this.view = view;
     for (const f of this.filters()) view.filteredColumns.add(columns.findIndex((c) => c.name === f.column));
+    const src = this.source;
+    // The edit bar goes between the toolbar and the rows.
+    if (p && src instanceof EditedRowSource)
+      this.editing = new GridEditing({ ...this.parts(p), source: src, selectionChanged: (r) => this.actions().selectionChanged(r) });
     this.root.appendChild(view.scroller);
     const noRows = p ? (this.filters().length ? 'No rows match the filters.' : 'The table has no rows.') : 'The query returned no rows.';
     this.empty = el(d, 'div', 'vdb-empty', noRows);
@@ -168,30 +164,38 @@ export class ResultGrid {
     this.detail = new DetailBox(d, () => view.scroller.focus({ preventScroll: true }));
     this.root.appendChild(this.detail.el);
     this.teardown.push(bindGridInput(d, view.scroller, this.root, this.model, this.actions()));
-    this.bindMenu(columns);
+    this.bindMenu();
   }
 
-  /** The row menu (Show Row History on the rows of one keyed table). */
-  private bindMenu(columns: QueryColumn[]): void {
-    const p = this.paged;
-    const rowsOf = p?.rowsOf;
-    const post = this.host.post?.bind(this.host);
-    const view = this.view;
-    if (!p || !rowsOf || !post || !view) return;
-    const history = {
-      rowsOf,
-      columns,
-      model: this.model,
-      source: () => this.source,
-      post: (key: Cell[], column: string | undefined) =>
-        post({ type: 'row.history', sourceId: p.sourceId, key, ...(column !== undefined ? { column } : {}) }),
+  /** What the paged grid's parts (server sort and filter, editing) work with. */
+  private parts(output: PagedOutput): ServerViewHost {
+    const { doc, root, model } = this;
+    return {
+      doc,
+      root,
+      model,
+      output,
+      view: () => this.view,
+      notices: () => this.notices,
+      post: (m) => this.host.post?.(m),
+      announce: (t) => this.announce(t),
     };
+  }
+
+  /** The row menu: Show Row History on the rows of one keyed table, the edit items of an editable grid. */
+  private bindMenu(): void {
+    const p = this.paged;
+    const view = this.view;
+    if (!p || !view) return;
+    const history = rowHistoryOptions(p, this.model, () => this.source, this.host.post?.bind(this.host));
+    const editing = this.editing;
+    if (!history && !editing) return;
     this.teardown.push(
       bindRowMenu(this.doc, view.scroller, {
         model: this.model,
-        items: (row, col) => [rowHistoryItem(history, row, col)],
+        items: (row, col) => [...(editing?.menuItems(row, col) ?? []), ...(history ? [rowHistoryItem(history, row, col)] : [])],
         select: (row, col) => {
-          this.model.selectCell({ row, col });
+          if (!this.model.isSelected(row, col)) this.model.selectCell({ row, col });
           this.view?.invalidate();
           this.view?.render();
         },
@@ -204,6 +208,8 @@ export class ResultGrid {
     this.cancelCompaction = undefined;
     this.server?.dispose();
     this.server = undefined;
+    this.editing?.dispose();
+    this.editing = undefined;
     for (const t of this.teardown.splice(0)) t();
     this.view?.dispose();
     this.view = undefined;
@@ -278,7 +284,12 @@ export class ResultGrid {
         if (reveal && a) this.view?.reveal(a.row, a.col);
         this.view?.render();
       },
-      showDetail: (row, col) => this.showDetail(row, col),
+      // On an editable grid Enter, F2 and a double-click edit the cell (a locked one shows its full value).
+      showDetail: (row, col) => {
+        if (!this.editing?.startEdit(row, col)) this.showDetail(row, col);
+      },
+      editKey: (e) => this.editing?.key(e) ?? false,
+      paste: (text) => this.editing?.paste(text),
       closeDetail: () => this.detail?.hide() ?? false,
       copy: (withFormat) => copySelection(this.state(), withFormat ? this.copyFormat : 'tsv', !withFormat),
       selectionText: () => {
@@ -299,8 +310,7 @@ export class ResultGrid {
     if (!view) return;
     const src = this.source;
     // Columns follow what the user meets: a page whose values need more room widens them.
-    if (arrived && src instanceof PagedRowSource && widenColumnsForRows(this.model, src, arrived.start, arrived.end))
-      view.widthsChanged(true);
+    if (arrived && widenForArrived(this.model, src, arrived)) view.widthsChanged(true);
     // Re-laying out the rows costs O(rows) in the virtualizer (a million measurements): only when
     // the count really changed, not for every page that arrives.
     if (src.rowCount !== this.laidOutRows) {
@@ -321,9 +331,13 @@ export class ResultGrid {
     this.afterViewChange(`Sorted by ${sortDescription(this.model)}`);
   }
 
-  /** A message from the host for this grid (paging, Load All Rows, ref moved). */
-  receive(m: HostPagingMessage): void {
+  /** A message from the host for this grid (paging, Load All Rows, ref moved, editing). */
+  receive(m: HostPagingMessage | HostEditMessage): void {
     switch (m.type) {
+      case 'edit.overlay':
+      case 'edit.refused':
+        this.editing?.receive(m);
+        return;
       case 'paged.show':
         this.build(m.output);
         return;
@@ -336,16 +350,17 @@ export class ResultGrid {
       case 'ref.moved': {
         const p = this.paged;
         if (!p || m.sourceId !== p.sourceId || this.root.querySelector('[data-banner="moved"]')) return;
-        this.notices.appendChild(refMovedBanner(this.doc, m, () => this.host.post?.({ type: 'refresh', sourceId: p.sourceId })));
+        const refresh = (): void => this.host.post?.({ type: 'refresh', sourceId: p.sourceId });
+        this.notices.appendChild(refMovedBanner(this.doc, m, refresh, !!this.editing));
         return;
       }
       case 'page.reset': {
-        const src = this.source;
-        if (src instanceof PagedRowSource && m.sourceId === src.sourceId) this.server?.reset(m, src);
+        const src = pagesOf(this.source);
+        if (src && m.sourceId === src.sourceId) this.server?.reset(m, src);
         return;
       }
       default:
-        if (this.source instanceof PagedRowSource) this.source.receive(m);
+        pagesOf(this.source)?.receive(m);
     }
   }
 

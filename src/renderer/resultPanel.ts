@@ -2,12 +2,14 @@
 // for queries run from a plain .sql editor. Talks to the host through acquireVsCodeApi.
 import type { GridToHostMessage, HostToGridMessage } from '../shared/queryResultOutput';
 import type { GridPagingMessage, HostPagingMessage } from '../shared/gridPaging';
-import { ResultGrid, type GridContent } from './resultGrid';
+import type { GridEditMessage, HostEditMessage } from '../shared/editProtocol';
+import { ResultGrid } from './resultGrid';
+import type { GridContent } from './gridOutput';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 
 const vscode = acquireVsCodeApi();
-const post = (m: GridToHostMessage | GridPagingMessage): void => vscode.postMessage(m);
+const post = (m: GridToHostMessage | GridPagingMessage | GridEditMessage): void => vscode.postMessage(m);
 const root = document.getElementById('root') as HTMLElement;
 const nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
 let grid: ResultGrid | undefined;
@@ -19,7 +21,7 @@ function status(text: string): void {
   root.replaceChildren(p);
 }
 
-window.addEventListener('message', (event: MessageEvent<HostToGridMessage | HostPagingMessage>) => {
+window.addEventListener('message', (event: MessageEvent<HostToGridMessage | HostPagingMessage | HostEditMessage>) => {
   const m = event.data;
   switch (m.type) {
     case 'running':
@@ -42,7 +44,7 @@ window.addEventListener('message', (event: MessageEvent<HostToGridMessage | Host
       else grid.receive(m);
       break;
     default:
-      // Paging: pages, totals, resets, Load All Rows, the ref moving.
+      // Paging: pages, totals, resets, Load All Rows, the ref moving; editing: the change set's overlay.
       grid?.receive(m);
   }
 });

@@ -6,6 +6,7 @@ import type { Cell, QueryColumn } from '../shared/wire';
 import type { GridModel } from './gridModel';
 import type { RowSource } from './rowSource';
 import type { RowMenuItem } from './rowMenu';
+import type { GridPagingMessage, PagedOutput } from '../shared/gridPaging';
 
 export interface RowHistoryMenuOptions {
   rowsOf: { table: string; keyColumns: number[] };
@@ -17,8 +18,14 @@ export interface RowHistoryMenuOptions {
 
 /** The row's key (undefined while it is not loaded). */
 function keyOf(o: RowHistoryMenuOptions, row: number): Cell[] | undefined {
-  if (o.source().rowState(row) !== 'ready') return undefined;
-  return o.rowsOf.keyColumns.map((c) => o.model.cell(row, c));
+  const src = o.source();
+  // A new row of an editable grid has no history yet.
+  if (src.rowState(row) !== 'ready' || (src.editable && src.rowKind(row) === 'added')) return undefined;
+  // An edited key: the row's history is under the key it has in the table.
+  return o.rowsOf.keyColumns.map((c) => {
+    const old = src.editable ? src.oldCell(row, c) : undefined;
+    return old !== undefined ? old : o.model.cell(row, c);
+  });
 }
 
 /** The Show Row History item for the cell at (row, col). */
@@ -36,5 +43,23 @@ export function rowHistoryItem(o: RowHistoryMenuOptions, row: number, col: numbe
     run: () => {
       if (key) o.post(key, column);
     },
+  };
+}
+
+/** The item's options for a paged output whose rows are one keyed table's (`rowsOf`), or undefined. */
+export function rowHistoryOptions(
+  p: PagedOutput,
+  model: GridModel,
+  source: () => RowSource,
+  post: ((m: GridPagingMessage) => void) | undefined,
+): RowHistoryMenuOptions | undefined {
+  const rowsOf = p.rowsOf;
+  if (!rowsOf || !post) return undefined;
+  return {
+    rowsOf,
+    columns: p.columns,
+    model,
+    source,
+    post: (key, column) => post({ type: 'row.history', sourceId: p.sourceId, key, ...(column !== undefined ? { column } : {}) }),
   };
 }

@@ -4,6 +4,7 @@
 // draws what is not loaded yet as a placeholder, and what failed with its error and Retry.
 import type { Cell, QueryColumn } from '../shared/wire';
 import type { RowKind } from '../shared/gridPaging';
+import type { CellProblem } from '../shared/editProtocol';
 import type { CellTable } from '../shared/columnStore';
 
 export type RowState = 'ready' | 'pending' | 'failed';
@@ -31,6 +32,14 @@ export interface RowSource {
   oldCell(row: number, col: number): Cell | undefined;
   /** Why a failed row could not be read. */
   failure(row: number): string | undefined;
+  /** An editable source (issue #23): a changed cell shows its new value, the old one in its tooltip. */
+  readonly editable?: boolean;
+  /** What is wrong with the row's edited values (column -1: the row as a whole). */
+  problems?(row: number): readonly CellProblem[];
+  /** The row's label in the gutter (default: its position, from 1). */
+  rowLabel?(row: number): string;
+  /** True when every row in [first, last] is loaded (a paged source); absent: always. */
+  isLoaded?(first: number, last: number): boolean;
   /** The rows on screen (inclusive): a paged source fetches around them and lets go of the rest. */
   showing(first: number, last: number): void;
   /** Reads a failed row's page again. */

@@ -2,6 +2,7 @@
 // filter form records the wish in the model and posts `view.change`; the host answers with
 // `page.reset` (or refuses, with the sort and filters still in force), which this applies.
 import type { ColumnFilter, GridPagingMessage, HostPagingMessage, PagedOutput } from '../shared/gridPaging';
+import type { GridEditMessage } from '../shared/editProtocol';
 import type { GridModel } from './gridModel';
 import type { GridView } from './gridView';
 import type { PagedRowSource } from './pagedRowSource';
@@ -17,7 +18,7 @@ export interface ServerViewHost {
   readonly output: PagedOutput;
   view(): GridView | undefined;
   notices(): HTMLElement;
-  post(m: GridPagingMessage): void;
+  post(m: GridPagingMessage | GridEditMessage): void;
   announce(text: string): void;
 }
 
