@@ -112,11 +112,12 @@ describeIfChromium('editing in the table browser grid (Chromium)', function () {
   const cell = (r: number, c: number): string => `.vdb-cell[data-r="${r}"][data-c="${c}"]:not(.placeholder)`;
   const text = (r: number, c: number): Promise<string> => page.locator(cell(r, c)).first().innerText();
   const counts = (): Promise<string> => page.locator('[data-counts]').innerText();
-  const snapshot = (): Promise<any> => page.evaluate(() => (window as any).cs.snapshot());
+  const snapshot = (): Promise<any> => page.evaluate('window.cs.snapshot()');
   async function mount(total = 300, extra?: object): Promise<void> {
-    await page.evaluate(([t, e]) => (window as any).mount(t, e), [total, extra ?? null] as const);
+    await page.evaluate(`mount(${total}, ${JSON.stringify(extra ?? null)})`);
     await page.waitForSelector(cell(0, 1));
   }
+  const paste = (clip: string): Promise<unknown> => page.evaluate(`pasteText(${JSON.stringify(clip)})`);
   async function waitText(r: number, c: number, want: string): Promise<void> {
     await page.locator(cell(r, c), { hasText: want }).first().waitFor();
     assert.equal(await text(r, c), want);
@@ -154,7 +155,7 @@ describeIfChromium('editing in the table browser grid (Chromium)', function () {
     await page.keyboard.press('Escape');
     assert.equal(await page.locator('.vdb-editor').count(), 0);
     assert.equal(await text(2, 1), 'name 3');
-    assert.equal((await page.evaluate(() => (window as any).posted.filter((m: any) => m.type === 'edit.apply').length)) as number, 0);
+    assert.equal((await page.evaluate("window.posted.filter(function (m) { return m.type === 'edit.apply'; }).length")) as number, 0);
     await page.keyboard.press('F2');
     assert.equal(await input.inputValue(), 'name 3');
     await input.press('End');
@@ -204,7 +205,7 @@ describeIfChromium('editing in the table browser grid (Chromium)', function () {
     await page.keyboard.press('Enter');
     await page.locator('[data-edit="propose"]:not([disabled])').waitFor();
     await page.locator('[data-edit="propose"]').click();
-    const actions = await page.evaluate(() => (window as any).posted.filter((m: any) => m.type === 'edit.action'));
+    const actions = await page.evaluate("window.posted.filter(function (m) { return m.type === 'edit.action'; })");
     assert.deepEqual(actions, [{ type: 'edit.action', sourceId: 'src1', action: 'propose' }]);
   });
 
@@ -253,7 +254,7 @@ describeIfChromium('editing in the table browser grid (Chromium)', function () {
     await page.locator(cell(3, 1)).click();
     await page.locator(cell(4, 1)).click({ modifiers: ['Shift'] });
     await page.keyboard.press('Control+Delete');
-    await page.waitForFunction(() => document.querySelectorAll('.vdb-row[data-kind="removed"]').length === 2);
+    await page.waitForFunction(`document.querySelectorAll('.vdb-row[data-kind="removed"]').length === 2`);
     assert.equal(await counts(), '0 changed · 1 new · 2 deleted');
     const snap = await snapshot();
     assert.deepEqual(snap.inserted, [['1000', 'fresh', null, null, null]]);
@@ -266,24 +267,24 @@ describeIfChromium('editing in the table browser grid (Chromium)', function () {
     assert.equal(await page.locator('.vdb-editor').count(), 0);
     // Undo the delete, then the key edit; redo both.
     await page.keyboard.press('Control+z');
-    await page.waitForFunction(() => document.querySelectorAll('.vdb-row[data-kind="removed"]').length === 0);
+    await page.waitForFunction(`document.querySelectorAll('.vdb-row[data-kind="removed"]').length === 0`);
     await page.keyboard.press('Control+z');
     await waitText(0, 0, '5');
     await page.keyboard.press('Control+Shift+Z');
     await waitText(0, 0, '1000');
     await page.keyboard.press('Control+y');
-    await page.waitForFunction(() => document.querySelectorAll('.vdb-row[data-kind="removed"]').length === 2);
+    await page.waitForFunction(`document.querySelectorAll('.vdb-row[data-kind="removed"]').length === 2`);
     // Deleting the new row removes it.
     await page.locator(cell(0, 1)).click();
     await page.keyboard.press('Control+Delete');
-    await page.waitForFunction(() => document.querySelectorAll('.vdb-row[data-kind="added"]').length === 0);
+    await page.waitForFunction(`document.querySelectorAll('.vdb-row[data-kind="added"]').length === 0`);
     assert.equal(await text(0, 0), '1');
   });
 
   it('pastes a block copied from a spreadsheet (quoted cells too); at a new row the extra rows become new rows; a ragged block is refused', async () => {
     await mount();
     await page.locator(cell(1, 1)).click();
-    await page.evaluate(() => (window as any).pasteText('"two\tlines\nhere"\t9.50\r\nplain\t\r\n'));
+    await paste('"two\tlines\nhere"\t9.50\r\nplain\t\r\n');
     await waitText(1, 1, 'two→lines↵here');
     await waitText(1, 2, '9.50');
     await waitText(2, 1, 'plain');
@@ -296,25 +297,25 @@ describeIfChromium('editing in the table browser grid (Chromium)', function () {
         ['3', 'plain', null],
       ],
     );
-    assert.equal(await page.evaluate(() => (window as any).cs.counts().canUndo), true);
+    assert.equal(await page.evaluate('window.cs.counts().canUndo'), true);
     // One value into a selection fills it.
     await page.locator(cell(5, 2)).click();
     await page.locator(cell(7, 2)).click({ modifiers: ['Shift'] });
-    await page.evaluate(() => (window as any).pasteText('1.00\n'));
+    await paste('1.00\n');
     await waitText(7, 2, '1.00');
     assert.equal(await text(6, 2), '1.00');
     // A new row, then rows pasted at it: the extra ones are new rows too.
     await page.keyboard.press('Insert');
     await page.locator('.vdb-row[data-kind="added"]').waitFor();
     await page.locator(cell(0, 0)).click();
-    await page.evaluate(() => (window as any).pasteText('2001\tA\n2002\tB\n2003\tC\n'));
-    await page.waitForFunction(() => document.querySelectorAll('.vdb-row[data-kind="added"]').length === 3);
+    await paste('2001\tA\n2002\tB\n2003\tC\n');
+    await page.waitForFunction(`document.querySelectorAll('.vdb-row[data-kind="added"]').length === 3`);
     assert.deepEqual((await snapshot()).inserted, [
       ['2001', 'A', null, null, null],
       ['2002', 'B', null, null, null],
       ['2003', 'C', null, null, null],
     ]);
-    await page.evaluate(() => (window as any).pasteText('a\tb\nc\n'));
+    await paste('a\tb\nc\n');
     const refusal = page.locator('[data-banner="edit"]');
     await refusal.waitFor();
     assert.match(await refusal.innerText(), /not a rectangle of cells: row 2 has 1 cells, row 1 has 2/);
@@ -346,7 +347,7 @@ describeIfChromium('editing in the table browser grid (Chromium)', function () {
     await page.locator('.vdb-editor-input').fill('last');
     await page.keyboard.press('Enter');
     await waitText(999_999, 1, 'last');
-    const asked = await page.evaluate(() => (window as any).posted.filter((m: any) => m.type === 'page.request').length);
+    const asked = (await page.evaluate("window.posted.filter(function (m) { return m.type === 'page.request'; }).length")) as number;
     assert.ok(asked <= 8, `only pages near the screen are read (${asked})`);
     // A new row shifts every table row down by one; the edit stays on its row.
     await page.keyboard.press('Insert');
