@@ -1,0 +1,104 @@
+// Editing a table (issue #23) against the real hub: the host's editing session (src/views/
+// tableEditing.ts, with the change set store) asks the hub which new keys the table already has,
+// at the base commit the browser reads at, not at the branch's head. Which keys exist is read
+// independently with a plain SELECT at that commit; a BIGINT key past 2^53 compares exactly.
+import assert from 'node:assert/strict';
+import type * as vscode from 'vscode';
+import { startHub, type HubHandle } from '../helpers/hub';
+import { hubSql } from '../helpers/hubSql';
+import { importCsv } from './importFlow';
+import type { QueryResult } from '../../src/shared/wire';
+import type { HostEditMessage } from '../../src/shared/editProtocol';
+import type { Logger } from '../../src/core/logger';
+import { TableCatalogCache } from '../../src/core/sql/tableCatalog';
+import { keysFirst } from '../../src/core/paging/tableOpening';
+import { ChangeSetStore } from '../../src/views/changeSetStore';
+import { TableEditing } from '../../src/views/tableEditing';
+
+class MemoryMemento implements vscode.Memento {
+  private readonly data = new Map<string, unknown>();
+  keys(): readonly string[] {
+    return [...this.data.keys()];
+  }
+  get<T>(key: string, fallback?: T): T | undefined {
+    return (this.data.has(key) ? this.data.get(key) : fallback) as T | undefined;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.data.set(key, value);
+  }
+}
+
+const log = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as unknown as Logger;
+const BIG = '9007199254740992';
+const BIG_PLUS_ONE = '9007199254740993';
+
+describe('table editing against the hub: new keys checked at the base commit', function () {
+  let hub: HubHandle;
+  const prices = hubSql(() => hub, 'alice/prices');
+  let base = '';
+
+  before(async function () {
+    hub = await startHub({ seed: true });
+    // A key at 2^53 (a double cannot tell it from 2^53 + 1), then the base; then a row added after it.
+    await importCsv(hub, 'alice/prices', 'main', 'products', 'update', `id,name\n${BIG},Big\n`);
+    base = (await prices.ok("SELECT hash FROM dolt_branches WHERE name = 'main'")).rows[0]?.[0] as string;
+    await importCsv(hub, 'alice/prices', 'main', 'products', 'update', 'id,name\n50,Later\n');
+  });
+  after(async () => hub?.stop());
+
+  const runAt =
+    (ref: string) =>
+    async (q: string, limit: number): Promise<QueryResult> => {
+      const r = await hub.fetch('/databases/alice/prices/sql', { user: 'alice', json: { ref, q, limit } });
+      assert.equal(r.status, 200, r.text);
+      return r.body.data as QueryResult;
+    };
+
+  it('marks the new keys the table has at the base as duplicates, and no others', async () => {
+    const head = (await prices.ok("SELECT hash FROM dolt_branches WHERE name = 'main'")).rows[0]?.[0] as string;
+    assert.notEqual(head, base, 'main moved on after the base');
+    const catalog = new TableCatalogCache((_h, db, commit, sql) => runAt(commit)(sql, 10_000));
+    const columns = keysFirst(await catalog.columns('h', { owner: 'alice', name: 'prices' }, base, 'products'));
+    const grid = columns.map((c) => ({ name: c.name, type: c.type, is_primary_key: c.primaryKey, source_table: 'products' }));
+    const posted: HostEditMessage[] = [];
+    const store = new ChangeSetStore(new MemoryMemento(), log, 0);
+    const scope = { hostId: 'h', owner: 'alice', name: 'prices', branch: 'main', table: 'products', baseCommit: base };
+    const editing = new TableEditing(
+      { store, log, run: (q, limit) => runAt(base)(q, limit), post: (m) => posted.push(m), rebased: () => undefined },
+      { scope, columns: grid, keyColumns: [0], nullable: columns.map((c) => c.nullable !== false) },
+      'src',
+    );
+    const wanted = ['2', '0003', BIG_PLUS_ONE, BIG, '50', '777'];
+    await editing.handle({ type: 'edit.apply', sourceId: 'src', request: { kind: 'addRows', count: wanted.length } });
+    await editing.handle({
+      type: 'edit.apply',
+      sourceId: 'src',
+      request: {
+        kind: 'set',
+        edits: wanted.flatMap((key, i) => [
+          { row: { newRow: i + 1 }, column: 0, value: key },
+          { row: { newRow: i + 1 }, column: 1, value: `new ${i}` },
+        ]),
+      },
+    });
+    await editing.checkKeys();
+    editing.dispose();
+
+    // What the table holds at the base, read plainly there.
+    const atBase = new Set((await prices.ok('SELECT id FROM products', base)).rows.map((r) => BigInt(r[0] as string)));
+    const duplicates = wanted.filter((k) => atBase.has(BigInt(k)));
+    assert.deepEqual(duplicates, ['2', '0003', BIG], 'the plain read agrees on which keys are taken (50 came after the base)');
+    const snap = editing.changeSet.snapshot();
+    assert.deepEqual(
+      snap.problems.map((p) => [snap.inserted[p.row ?? -1]?.[0], p.message]),
+      duplicates.map((k) => [k, `A row with id = ${k} already exists in products.`]),
+    );
+    assert.equal(editing.changeSet.counts().pending, 0, 'every key was answered');
+    const last = posted.filter((m) => m.type === 'edit.overlay').pop();
+    assert.ok(last && last.type === 'edit.overlay' && last.counts.problems === 3 && last.counts.pending === 0, JSON.stringify(last?.type));
+    assert.deepEqual(
+      posted.filter((m) => m.type === 'edit.refused'),
+      [],
+    );
+  });
+});
