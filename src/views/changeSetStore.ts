@@ -2,9 +2,11 @@
 // workspace's storage (`context.workspaceState`) so they survive closing the table browser and
 // reloading the window, and are never lost by a failed send: only Discard (or a sent proposal, by
 // its owner) deletes one. Each is stored under its own key (`versionedDb.changeSet:<scope>`) as
-// `ChangeSet.toJSON()`, written a moment after the last edit (and at once on `flush`, which
-// `dispose` calls). An empty change set is not stored. Listeners hear of every change, with who
-// made it, so the view that made an edit does not repaint for it.
+// `ChangeSet.toJSON()`, written as soon as it changes: at most one write per change set is on its
+// way, and edits made meanwhile are written right after it (so a reload straight after an edit
+// keeps it, and a burst of edits costs two writes, not one each). An empty change set is not
+// stored. Listeners hear of every change, with who made it, so the view that made an edit does not
+// repaint for it.
 import type * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import { ChangeSet, type ChangeSetOptions } from '../core/changes/changeSet';
@@ -27,14 +29,14 @@ type Listener = (e: ChangeSetChange) => unknown;
 
 export class ChangeSetStore implements vscode.Disposable {
   private readonly live = new Map<string, ChangeSet>();
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Writes on their way, and the change sets edited since theirs started. */
+  private readonly writing = new Map<string, Promise<void>>();
+  private readonly dirty = new Set<string>();
   private readonly listeners = new Set<Listener>();
 
   constructor(
     private readonly memento: vscode.Memento,
     private readonly log: Logger,
-    /** How long after the last edit a change set is written. */
-    private readonly saveDelayMs = 100,
   ) {}
 
   /** Fires whenever a change set changes, is deleted or rebased. */
@@ -121,7 +123,8 @@ export class ChangeSetStore implements vscode.Disposable {
     const result = cs.rebase(newBase, rowsAtNewBase);
     this.live.delete(scopeKey(from));
     this.live.set(scopeKey(cs.scope), cs);
-    await this.write(scopeKey(cs.scope));
+    this.schedule(scopeKey(cs.scope));
+    await this.flush();
     await this.remove(scopeKey(from));
     this.fire({ scope: cs.scope, kind: 'rebased', from, origin });
     return result;
@@ -135,26 +138,26 @@ export class ChangeSetStore implements vscode.Disposable {
     this.fire({ scope, kind: 'deleted', origin });
   }
 
+  /** Writes the change set now, or right after the write on its way. */
   private schedule(key: string): void {
-    const t = this.timers.get(key);
-    if (t) clearTimeout(t);
-    this.timers.set(
-      key,
-      setTimeout(() => void this.write(key), this.saveDelayMs),
-    );
+    if (this.writing.has(key)) {
+      this.dirty.add(key);
+      return;
+    }
+    const w = this.write(key).finally(() => {
+      this.writing.delete(key);
+      if (this.dirty.delete(key)) this.schedule(key);
+    });
+    this.writing.set(key, w);
   }
 
   private async remove(key: string): Promise<void> {
-    const t = this.timers.get(key);
-    if (t) clearTimeout(t);
-    this.timers.delete(key);
+    this.dirty.delete(key);
+    await this.writing.get(key);
     await this.memento.update(PREFIX + key, undefined);
   }
 
   private async write(key: string): Promise<void> {
-    const t = this.timers.get(key);
-    if (t) clearTimeout(t);
-    this.timers.delete(key);
     const cs = this.live.get(key);
     if (!cs) return;
     try {
@@ -164,9 +167,9 @@ export class ChangeSetStore implements vscode.Disposable {
     }
   }
 
-  /** Writes every change set waiting to be written. */
+  /** Resolves once every write on its way (and any it owes) is done. */
   async flush(): Promise<void> {
-    await Promise.all([...this.timers.keys()].map((k) => this.write(k)));
+    while (this.writing.size > 0) await Promise.all([...this.writing.values()]);
   }
 
   dispose(): void {

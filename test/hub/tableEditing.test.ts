@@ -57,11 +57,11 @@ describe('table editing against the hub: new keys checked at the base commit', f
   it('marks the new keys the table has at the base as duplicates, and no others', async () => {
     const head = (await prices.ok("SELECT hash FROM dolt_branches WHERE name = 'main'")).rows[0]?.[0] as string;
     assert.notEqual(head, base, 'main moved on after the base');
-    const catalog = new TableCatalogCache((_h, db, commit, sql) => runAt(commit)(sql, 10_000));
+    const catalog = new TableCatalogCache((_h, _db, commit, sql) => runAt(commit)(sql, 10_000));
     const columns = keysFirst(await catalog.columns('h', { owner: 'alice', name: 'prices' }, base, 'products'));
     const grid = columns.map((c) => ({ name: c.name, type: c.type, is_primary_key: c.primaryKey, source_table: 'products' }));
     const posted: HostEditMessage[] = [];
-    const store = new ChangeSetStore(new MemoryMemento(), log, 0);
+    const store = new ChangeSetStore(new MemoryMemento(), log);
     const scope = { hostId: 'h', owner: 'alice', name: 'prices', branch: 'main', table: 'products', baseCommit: base };
     const editing = new TableEditing(
       { store, log, run: (q, limit) => runAt(base)(q, limit), post: (m) => posted.push(m), rebased: () => undefined },

@@ -41,20 +41,24 @@ describe('ChangeSetStore', () => {
 
   it('keeps an edited change set across a new store (a reloaded window), and never stores an empty one', async () => {
     const memento = new MemoryMemento();
-    const store = new ChangeSetStore(memento, log, 10_000);
+    const store = new ChangeSetStore(memento, log);
     const cs = store.open(options);
     assert.deepEqual(store.list(), [], 'an empty change set is not listed');
     cs.apply({ kind: 'set', edits: [{ row: { key: ['1'], row: ['1', 'Apple'] }, column: 1, value: 'Apricot' }] });
     store.changed(cs);
-    assert.equal(memento.keys().length, 0, 'written a moment later, not on every edit');
+    // A second edit while the first write is on its way is written right after it.
+    cs.apply({ kind: 'set', edits: [{ row: { key: ['2'], row: ['2', 'Banana'] }, column: 1, value: 'Plantain' }] });
+    store.changed(cs);
     await store.flush();
     assert.equal(memento.keys().length, 1);
+    assert.equal(new ChangeSetStore(memento, log).get(scope)?.counts().updated, 2, 'the last edit is stored too');
     const reloaded = new ChangeSetStore(memento, log);
     assert.deepEqual(reloaded.list(), [scope]);
     assert.deepEqual(reloaded.get(scope)?.snapshot(), cs.snapshot());
     assert.deepEqual(reloaded.find({ hostId: 'h', owner: 'alice', name: 'prices', branch: 'main', table: 'products' }), scope);
     assert.equal(reloaded.find({ hostId: 'h', owner: 'alice', name: 'prices', branch: 'dev', table: 'products' }), undefined);
     // Undone to nothing: the stored entry goes.
+    cs.apply({ kind: 'undo' });
     cs.apply({ kind: 'undo' });
     store.changed(cs);
     await store.flush();
@@ -63,7 +67,7 @@ describe('ChangeSetStore', () => {
 
   it('tells listeners who changed what; delete and rebase move or forget the stored entry', async () => {
     const memento = new MemoryMemento();
-    const store = new ChangeSetStore(memento, log, 0);
+    const store = new ChangeSetStore(memento, log);
     const heard: ChangeSetChange[] = [];
     const sub = store.onDidChange((e) => heard.push(e));
     const cs = store.open(options);
