@@ -284,6 +284,7 @@ export class GridEditing {
     this.h.root.querySelector('[data-banner="edit"]')?.remove();
     const before = this.h.source.newCount;
     this.h.source.apply(m);
+    this.widen(m);
     this.counts = m.counts;
     this.bar.update(m.counts);
     if (this.selectNewRow && this.h.source.newCount > before) {
@@ -293,6 +294,20 @@ export class GridEditing {
       this.h.selectionChanged(true);
       this.h.announce('Added a new row at the top of the grid');
     }
+  }
+
+  /** Columns widen for the values the edits brought, as they do for pages that arrive. */
+  private widen(m: Extract<HostEditMessage, { type: 'edit.overlay' }>): void {
+    const n = this.h.model.columnCount;
+    const rows: Cell[][] = m.newRows.map((r) => r.cells);
+    for (const b of m.base) {
+      const row: Cell[] = new Array<Cell>(n).fill('');
+      for (const [c, v] of b.changes) row[c] = v;
+      rows.push(row);
+    }
+    if (rows.length === 0) return;
+    const changed = this.h.model.widenColumns({ rowCount: rows.length, columnCount: n, cell: (r, c) => rows[r]?.[c] ?? null });
+    if (changed) this.h.view()?.widthsChanged(true);
   }
 
   dispose(): void {

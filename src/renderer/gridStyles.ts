@@ -134,7 +134,9 @@ const CSS = `
 .vdb-editor-null { background: none; border: none; color: var(--vscode-textLink-foreground); cursor: pointer; font: inherit; font-size: 0.9em; }
 .vdb-editor-problem { color: var(--vscode-errorForeground); font-size: 0.9em; max-width: 420px; white-space: normal; }
 .vdb-row .vdb-cell.invalid { box-shadow: inset 0 0 0 1px var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground));
-  background-color: var(--vscode-inputValidation-errorBackground, var(--vscode-editor-background)); }
+  background-color: var(--vscode-inputValidation-errorBackground, var(--vscode-editor-background));
+  /* A corner mark, as spreadsheets have: it stays visible when the cell is selected. */
+  background-image: linear-gradient(225deg, var(--vscode-errorForeground) 7px, transparent 7px); }
 .vdb-row .vdb-cell.pending { box-shadow: inset 0 0 0 1px var(--vscode-inputValidation-warningBorder, var(--vscode-editorWarning-foreground)); }
 .vdb-rownum.invalid { color: var(--vscode-errorForeground); font-weight: 600; }
 .vdb-row.added .vdb-rownum { color: var(--vscode-gitDecoration-addedResourceForeground, var(--vscode-descriptionForeground)); }
