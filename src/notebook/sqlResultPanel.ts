@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
-import { Notebooks } from '../shared/ids';
+import { WebviewTypes } from '../shared/ids';
 import type { HostToGridMessage, QueryOutput, QueryTarget } from '../shared/queryResultOutput';
 import { targetLabel } from '../core/sql/refs';
 import { gridWebviewHtml, gridWebviewOptions } from '../platform/gridWebview';
@@ -96,7 +96,7 @@ export class SqlResultPanel implements vscode.Disposable {
       return this.panel;
     }
     const panel = vscode.window.createWebviewPanel(
-      Notebooks.resultPanel,
+      WebviewTypes.sqlResult,
       'SQL Result',
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
       gridWebviewOptions(this.extensionUri),

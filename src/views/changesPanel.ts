@@ -26,25 +26,23 @@ import {
   pinInputOfPull,
   type PinInput,
   type PinnedChanges,
-  type ReviewRunner,
 } from '../core/review/changesPin';
+import type { ReviewRunner, SqlPort } from '../core/sql/sqlPort';
 import { DiffPageSource, changedDiffColumns } from '../core/review/diffSource';
 import type { DiffTableSpec } from '../core/review/doltQueries';
 import type { TableChange, TableChangeSummary } from '../core/review/tableChanges';
 import type { Completeness } from '../core/review/resultReader';
 import { rowHistoryRequestFromGrid } from '../core/review/rowHistoryView';
-import { Commands } from '../shared/ids';
+import { Commands, WebviewTypes } from '../shared/ids';
 import { exportDiffRows, exportPatch, showSchemaDiff, type SchemaDocuments } from './changesExports';
-
-export const CHANGES_VIEW_TYPE = 'versionedDb.changes';
 
 export interface ChangesPanelsDeps {
   extensionUri: vscode.Uri;
-  clientFor(hostId: string): Pick<HubClient, 'runSql' | 'getPull'>;
+  clientFor(hostId: string): Pick<HubClient, 'getPull'>;
+  /** Review queries through the one SQL port (the user's timeout, cancel, retries). */
+  sql: Pick<SqlPort, 'review'>;
   log: Logger;
   schemaDocs: SchemaDocuments;
-  /** The server's SQL time limit for one page (ms). */
-  timeoutMs?: () => number;
 }
 
 /** A stable key per request: the same request reveals its open view. */
@@ -90,15 +88,6 @@ export class ChangesPanels implements vscode.Disposable {
     for (const p of [...this.panels.values()]) p.dispose();
     this.panels.clear();
   }
-}
-
-function runnerFor(client: Pick<HubClient, 'runSql'>, db: DbRef, timeoutMs: number | undefined): ReviewRunner {
-  return (query, opts) =>
-    client.runSql(
-      db,
-      { ref: query.at, q: query.sql, limit: opts.limit, ...(timeoutMs ? { timeoutMs } : {}) },
-      opts.signal ? { signal: opts.signal } : undefined,
-    );
 }
 
 function itemOf(t: TableChange): ChangedTableItem {
@@ -151,7 +140,7 @@ export class ChangesPanel implements vscode.Disposable {
     this.readDb = request.target.db;
     const title = changesTitle(request);
     this.panel = vscode.window.createWebviewPanel(
-      CHANGES_VIEW_TYPE,
+      WebviewTypes.changes,
       title,
       vscode.ViewColumn.Active,
       gridWebviewOptions(deps.extensionUri),
@@ -202,14 +191,13 @@ export class ChangesPanel implements vscode.Disposable {
   /** Pins the pair and reads the table list (once per view; Reload reads it again). */
   async load(): Promise<void> {
     const gen = ++this.generation;
-    const client = this.deps.clientFor(this.request.target.hostId);
-    const timeoutMs = this.deps.timeoutMs?.();
+    const hostId = this.request.target.hostId;
     const title = changesTitle(this.request);
     const where = `${this.request.target.db.owner}/${this.request.target.db.name}`;
     try {
       const { input, fork } = await this.pinInput();
-      const target = runnerFor(client, this.request.target.db, timeoutMs);
-      const forkRun = fork ? runnerFor(client, fork.db, timeoutMs) : undefined;
+      const target = this.deps.sql.review(hostId, this.request.target.db);
+      const forkRun = fork ? this.deps.sql.review(hostId, fork.db) : undefined;
       const pinned = await pinChanges(input, target, forkRun);
       if (gen !== this.generation || this.disposed) return;
       this.pinned = pinned;

@@ -1,3 +1,4 @@
+import { WebviewTypes } from '../shared/ids';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
@@ -9,11 +10,9 @@ import { Disposable } from '../platform/disposable';
 import type { HubClient } from '../api/hubClient';
 import type { PullTarget } from '../core/targets';
 import { PULL_CHANGES_ID, PullChangesSection, type PullChangesDeps } from './pullChanges';
-import type { ReviewSqlClient } from '../core/review/reviewRunner';
+import type { SqlPort } from '../core/sql/sqlPort';
 import { MERGE_PREVIEW_ID, PullMergePreview } from './pullMergePreview';
 import { MERGE_PREVIEW_STYLE } from '../core/pullMergePreviewPage';
-
-export const PULL_VIEW_TYPE = 'versionedDb.pull';
 
 /** What the view's buttons do: the same command logic the palette uses (src/commands/pullActions.ts). */
 export interface PullViewActions {
@@ -36,7 +35,7 @@ export interface PullPanelsDeps {
   /** The Changes section (./pullChanges.ts); without it the view has none. */
   changes?: PullChangesDeps;
   /** Read-only SQL for the "Before merging" section (./pullMergePreview.ts); without it the view has none. */
-  reviewSql?(hostId: string): ReviewSqlClient;
+  sql?: Pick<SqlPort, 'review'>;
 }
 
 function keyOf(t: PullTarget): string {
@@ -112,7 +111,7 @@ export class PullPanel extends Disposable {
     super();
     const scriptRoot = vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview');
     this.panel = this._register(
-      vscode.window.createWebviewPanel(PULL_VIEW_TYPE, `Pull #${target.pullNumber} · ${target.db.name}`, vscode.ViewColumn.Active, {
+      vscode.window.createWebviewPanel(WebviewTypes.pull, `Pull #${target.pullNumber} · ${target.db.name}`, vscode.ViewColumn.Active, {
         enableScripts: true,
         enableCommandUris: false,
         localResourceRoots: [scriptRoot],
@@ -128,12 +127,9 @@ export class PullPanel extends Disposable {
     );
     this._register(this.panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)));
     this.changes = deps.changes ? new PullChangesSection(target, deps.changes) : undefined;
-    if (deps.reviewSql) {
-      const sql = deps.reviewSql;
-      const preview = (this.mergePreview = new PullMergePreview(
-        target,
-        (hostId) => sql(hostId),
-        () => this.post({ type: 'section', id: MERGE_PREVIEW_ID, html: preview.html() }),
+    if (deps.sql) {
+      const preview = (this.mergePreview = new PullMergePreview(target, deps.sql, () =>
+        this.post({ type: 'section', id: MERGE_PREVIEW_ID, html: preview.html() }),
       ));
       this._register({ dispose: () => preview.dispose() });
     }
