@@ -8,7 +8,7 @@
 // one offers what to do with it.
 import type { Cell, DatabaseRef } from '../shared/wire';
 import type { Logger } from '../core/logger';
-import type { DatabaseTarget } from '../core/targets';
+import { parseDatabaseTarget, type DatabaseTarget } from '../core/targets';
 import type { RowHistoryRequest, TableHistoryRequest, ChangesRequest } from '../core/review/requests';
 import { buildHashOfQuery, buildTableLogQuery } from '../core/review/doltQueries';
 import { parseCommitPage, parseHashOf, type Commit } from '../core/review/commitLog';
@@ -39,21 +39,13 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function targetOf(v: unknown): DatabaseTarget | undefined {
-  if (!isRecord(v) || typeof v['hostId'] !== 'string' || !isRecord(v['db'])) return undefined;
-  const db = v['db'];
-  return typeof db['owner'] === 'string' && typeof db['name'] === 'string'
-    ? { hostId: v['hostId'], db: { owner: db['owner'], name: db['name'] } }
-    : undefined;
-}
-
 /** The TableHistoryRequest an argument is, or a message saying what is wrong with it. */
 export function tableHistoryRequestOf(arg: unknown): TableHistoryRequest | string {
   // A table of the tree's Tables node: its history at the branch or tag it was listed under.
   if (isTreeNode(arg) && arg.kind === 'table')
     return { target: { hostId: arg.hostId, db: arg.db }, ref: arg.parent.ref, table: arg.table.name };
   // The request's own shape ({ target: { hostId, db }, … }), or the target's fields inline.
-  const target = isRecord(arg) ? (targetOf(arg['target']) ?? targetOf(arg)) : undefined;
+  const target = isRecord(arg) ? (parseDatabaseTarget(arg['target']) ?? parseDatabaseTarget(arg)) : undefined;
   if (!target || !isRecord(arg)) return 'Show History needs a database, a ref and a table (run it on a table in the Versioned DB view).';
   if (typeof arg['ref'] !== 'string' || arg['ref'] === '') return 'Show History needs the branch, tag or commit to read the history at.';
   if (typeof arg['table'] !== 'string' || arg['table'] === '') return 'Show History needs a table name.';
