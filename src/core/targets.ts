@@ -17,7 +17,9 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 function databaseRefOf(v: unknown): DatabaseRef | undefined {
-  return isRecord(v) && typeof v['owner'] === 'string' && typeof v['name'] === 'string' ? { owner: v['owner'], name: v['name'] } : undefined;
+  return isRecord(v) && typeof v['owner'] === 'string' && typeof v['name'] === 'string'
+    ? { owner: v['owner'], name: v['name'] }
+    : undefined;
 }
 
 /**
