@@ -7,15 +7,24 @@ import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import type { Cell } from '../shared/wire';
 import type { DbRef, HubClient } from '../api/index';
-import { parseGridPagingMessage, DEFAULT_PAGE_SIZE, type HostPagingMessage, type PagedOutput } from '../shared/gridPaging';
+import {
+  parseGridPagingMessage,
+  isGridPagingMessage,
+  DEFAULT_PAGE_SIZE,
+  type GridPagingMessage,
+  type HostPagingMessage,
+  type PagedOutput,
+} from '../shared/gridPaging';
 import { parseGridMessage } from '../core/sql/gridMessages';
 import { PageServer } from '../core/paging/pageServer';
-import { gridWebviewHtml, gridWebviewOptions } from '../platform/gridWebview';
+import { WebviewHost } from '../platform/webviewHost';
+import type { GridToHostMessage } from '../shared/queryResultOutput';
 import {
   DIFF_KINDS,
   parseChangesViewMessage,
   type ChangedTableItem,
   type ChangesHostMessage,
+  type ChangesViewMessage,
   type DiffKind,
 } from '../shared/changesProtocol';
 import { changesTitle, type ChangesRequest } from '../core/review/requests';
@@ -110,11 +119,10 @@ function partialText(c: Completeness, what: string): string | undefined {
     : `The server returned only part of the answer (its row limit): ${what} may be incomplete.`;
 }
 
+type ChangesViewIn = GridPagingMessage | ChangesViewMessage | GridToHostMessage;
+
 export class ChangesPanel implements vscode.Disposable {
-  readonly panel: vscode.WebviewPanel;
-  private readonly disposables: vscode.Disposable[] = [];
-  private ready = false;
-  private readonly queue: (HostPagingMessage | ChangesHostMessage)[] = [];
+  private readonly host: WebviewHost<ChangesViewIn, HostPagingMessage | ChangesHostMessage>;
   private disposed = false;
   private pinned: PinnedChanges | undefined;
   private run: ReviewRunner | undefined;
@@ -139,17 +147,22 @@ export class ChangesPanel implements vscode.Disposable {
   ) {
     this.readDb = request.target.db;
     const title = changesTitle(request);
-    this.panel = vscode.window.createWebviewPanel(
-      WebviewTypes.changes,
-      title,
-      vscode.ViewColumn.Active,
-      gridWebviewOptions(deps.extensionUri),
+    this.host = new WebviewHost(
+      {
+        viewType: WebviewTypes.changes,
+        title,
+        extensionUri: deps.extensionUri,
+        script: 'changesView.js',
+        parse: (raw) => parseGridPagingMessage(raw) ?? parseChangesViewMessage(raw) ?? parseGridMessage(raw),
+        log: deps.log,
+      },
+      (m) => this.onMessage(m),
     );
-    this.panel.webview.html = gridWebviewHtml(this.panel.webview, deps.extensionUri, 'changesView.js', title);
-    this.disposables.push(
-      this.panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),
-      this.panel.onDidDispose(() => this.dispose()),
-    );
+    this.host.onDidDispose(() => this.dispose());
+  }
+
+  get panel(): vscode.WebviewPanel {
+    return this.host.panel;
   }
 
   reveal(): void {
@@ -165,12 +178,7 @@ export class ChangesPanel implements vscode.Disposable {
   }
 
   private post(m: HostPagingMessage | ChangesHostMessage): void {
-    if (this.disposed) return;
-    if (!this.ready) {
-      this.queue.push(m);
-      return;
-    }
-    void this.panel.webview.postMessage(m);
+    this.host.post(m);
   }
 
   private async pinInput(): Promise<{ input: PinInput; fork?: { db: DbRef } }> {
@@ -325,44 +333,14 @@ export class ChangesPanel implements vscode.Disposable {
     this.server.start();
   }
 
-  private async onMessage(raw: unknown): Promise<void> {
-    if (raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'ready') {
-      this.ready = true;
-      for (const m of this.queue.splice(0)) void this.panel.webview.postMessage(m);
-      return;
-    }
+  private async onMessage(m: ChangesViewIn): Promise<void> {
     try {
-      const paging = parseGridPagingMessage(raw);
-      if (paging) {
-        if (this.server?.handle(paging)) return;
-        if (paging.type === 'row.history' && this.output && paging.sourceId === this.output.sourceId) {
-          // Show Row History on a diff row: the row's versions up to the newer side of the pair.
-          const req = rowHistoryRequestFromGrid(this.output, paging.key, paging.column);
-          if (req) await vscode.commands.executeCommand(Commands.showRowHistory, req);
-          return;
-        }
-        if (paging.type === 'export.stream' && this.source && this.selected && this.pinned) {
-          await exportDiffRows(
-            this.source,
-            paging.format,
-            `${this.selected}-${this.pinned.pair.from.slice(0, 7)}..${this.pinned.pair.to.slice(0, 7)}`,
-            this.deps.log,
-          );
-        }
-        return;
-      }
-      const m = parseChangesViewMessage(raw);
-      if (m) {
-        await this.handle(m);
-        return;
-      }
-      const g = parseGridMessage(raw);
-      if (g?.type === 'copy') {
-        await vscode.env.clipboard.writeText(g.text);
-        vscode.window.setStatusBarMessage(`Copied ${g.rows} ${g.rows === 1 ? 'row' : 'rows'}`, 3000);
-        return;
-      }
-      this.deps.log.warn('the Changes view sent a message that is not understood; ignored');
+      if (m.type === 'copy') {
+        await vscode.env.clipboard.writeText(m.text);
+        vscode.window.setStatusBarMessage(`Copied ${m.rows} ${m.rows === 1 ? 'row' : 'rows'}`, 3000);
+      } else if (m.type === 'export') return;
+      else if (isGridPagingMessage(m)) await this.onPaging(m);
+      else await this.handle(m);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       this.deps.log.error(`Changes view action failed: ${message}`);
@@ -370,8 +348,26 @@ export class ChangesPanel implements vscode.Disposable {
     }
   }
 
+  private async onPaging(paging: GridPagingMessage): Promise<void> {
+    if (this.server?.handle(paging)) return;
+    if (paging.type === 'row.history' && this.output && paging.sourceId === this.output.sourceId) {
+      // Show Row History on a diff row: the row's versions up to the newer side of the pair.
+      const req = rowHistoryRequestFromGrid(this.output, paging.key, paging.column);
+      if (req) await vscode.commands.executeCommand(Commands.showRowHistory, req);
+      return;
+    }
+    if (paging.type === 'export.stream' && this.source && this.selected && this.pinned) {
+      await exportDiffRows(
+        this.source,
+        paging.format,
+        `${this.selected}-${this.pinned.pair.from.slice(0, 7)}..${this.pinned.pair.to.slice(0, 7)}`,
+        this.deps.log,
+      );
+    }
+  }
+
   /** Runs one message of the view (exposed for integration tests that play the user's clicks). */
-  async handle(m: NonNullable<ReturnType<typeof parseChangesViewMessage>>): Promise<void> {
+  async handle(m: ChangesViewMessage): Promise<void> {
     const pinned = this.pinned;
     switch (m.type) {
       case 'ready':
@@ -412,7 +408,6 @@ export class ChangesPanel implements vscode.Disposable {
     this.disposed = true;
     this.server?.dispose();
     this.onDispose();
-    for (const d of this.disposables.splice(0)) d.dispose();
-    this.panel.dispose();
+    this.host.dispose();
   }
 }

@@ -1,6 +1,6 @@
 import { WebviewTypes } from '../shared/ids';
-import { randomBytes } from 'node:crypto';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { WebviewHost } from '../platform/webviewHost';
 import type { Logger } from '../core/logger';
 import type { MarkdownRenderer } from '../core/markdown';
 import type { RemoteImages } from '../core/remoteImages';
@@ -87,7 +87,7 @@ export class PullPanels extends Disposable {
 }
 
 export class PullPanel extends Disposable {
-  private readonly panel: vscode.WebviewPanel;
+  private readonly host: WebviewHost<PullWebviewMessage, PullHostMessage>;
   private content = '<p>Loading…</p>';
   private loading: Promise<void> | undefined;
   private reloadAgain = false;
@@ -109,23 +109,36 @@ export class PullPanel extends Disposable {
     onDispose: () => void,
   ) {
     super();
-    const scriptRoot = vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview');
-    this.panel = this._register(
-      vscode.window.createWebviewPanel(WebviewTypes.pull, `Pull #${target.pullNumber} · ${target.db.name}`, vscode.ViewColumn.Active, {
-        enableScripts: true,
-        enableCommandUris: false,
-        localResourceRoots: [scriptRoot],
-        retainContextWhenHidden: false,
-      }),
+    const title = `Pull #${target.pullNumber} · ${target.db.name}`;
+    this.host = this._register(
+      new WebviewHost(
+        {
+          viewType: WebviewTypes.pull,
+          title,
+          extensionUri: deps.extensionUri,
+          script: 'webview/pull.js',
+          retainContextWhenHidden: false,
+          html: (env) =>
+            renderPullDocument({
+              ...env,
+              title: this.host?.panel.title ?? title,
+              contentHtml: this.content,
+              images: this.images,
+              extraStyle: MERGE_PREVIEW_STYLE,
+            }),
+          parse: parsePullWebviewMessage,
+          log: deps.log,
+        },
+        (m) => this.handle(m),
+      ),
     );
     this._register(
-      this.panel.onDidDispose(() => {
+      this.host.onDidDispose(() => {
         this.disposed = true;
         onDispose();
         this.dispose();
       }),
     );
-    this._register(this.panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)));
     this.changes = deps.changes ? new PullChangesSection(target, deps.changes) : undefined;
     if (deps.sql) {
       const preview = (this.mergePreview = new PullMergePreview(target, deps.sql, () =>
@@ -133,29 +146,18 @@ export class PullPanel extends Disposable {
       ));
       this._register({ dispose: () => preview.dispose() });
     }
-    this.setDocument();
+  }
+
+  private get panel(): vscode.WebviewPanel {
+    return this.host.panel;
   }
 
   reveal(): void {
-    this.panel.reveal();
-  }
-
-  private setDocument(): void {
-    const webview = this.panel.webview;
-    const scriptUri = webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview', 'pull.js'));
-    webview.html = renderPullDocument({
-      title: this.panel.title,
-      nonce: randomBytes(18).toString('base64'),
-      cspSource: webview.cspSource,
-      scriptUri: scriptUri.toString(),
-      contentHtml: this.content,
-      images: this.images,
-      extraStyle: MERGE_PREVIEW_STYLE,
-    });
+    this.host.reveal();
   }
 
   private post(message: PullHostMessage): void {
-    if (!this.disposed) void this.panel.webview.postMessage(message);
+    if (!this.disposed) this.host.post(message);
   }
 
   /** Re-reads the pull and its comments; concurrent calls collapse into one more read. */
@@ -217,15 +219,6 @@ export class PullPanel extends Disposable {
     this.post({ type: 'section', id: PULL_CHANGES_ID, html: this.changesHtml });
   }
 
-  private onMessage(raw: unknown): void {
-    const msg = parsePullWebviewMessage(raw);
-    if (!msg) {
-      this.deps.log.warn('pull view sent a message that is not understood; ignored');
-      return;
-    }
-    void this.handle(msg);
-  }
-
   /** Runs one message from the view; exposed for integration tests that play the user's clicks. */
   async handle(msg: PullWebviewMessage): Promise<void> {
     if (msg.type === 'ready') {
@@ -266,7 +259,7 @@ export class PullPanel extends Disposable {
             case 'loadImages':
               // The CSP is part of the document: it is replaced with one that allows https images.
               this.images = 'loaded';
-              this.setDocument();
+              this.host.render();
               break;
           }
           break;
