@@ -13,7 +13,7 @@ import type { RowHistoryRequest, TableHistoryRequest, ChangesRequest } from '../
 import { buildHashOfQuery, buildTableLogQuery } from '../core/review/doltQueries';
 import { parseCommitPage, parseHashOf, type Commit } from '../core/review/commitLog';
 import { isCommitHashText } from '../core/review/revisions';
-import type { SqlPort } from '../core/sql/sqlPort';
+import type { ReviewRunner, SqlPort } from '../core/sql/sqlPort';
 import { Commands } from '../shared/ids';
 import { loadRowHistory, type LoadedRowHistory } from '../core/review/rowHistoryView';
 import { formatRelativeTime } from '../core/relativeTime';
@@ -83,64 +83,76 @@ function dbText(db: DatabaseRef): string {
 type Picked = { kind: 'commit'; commit: Commit } | { kind: 'more' };
 type CommitAction = 'changes' | 'notebook' | 'copy';
 
+/** A table's commits read a page at a time, at the head the ref had when the first page was read. */
+class TableHistoryPages {
+  readonly commits: Commit[] = [];
+  hasMore = false;
+  /** Said beside the list when the server cut a page short. */
+  partial = '';
+  private pinned: string | undefined;
+
+  constructor(
+    private readonly run: ReviewRunner,
+    private readonly ref: string,
+    private readonly table: string,
+  ) {}
+
+  async readPage(signal?: AbortSignal): Promise<void> {
+    this.pinned ??= isCommitHashText(this.ref) ? this.ref : parseHashOf(await this.run(buildHashOfQuery(this.ref), { signal }));
+    const query = buildTableLogQuery(this.pinned, this.table, { pageSize: TABLE_HISTORY_PAGE, offset: this.commits.length });
+    const page = parseCommitPage(await this.run(query, { signal, limit: TABLE_HISTORY_PAGE + 1 }), TABLE_HISTORY_PAGE);
+    this.commits.push(...page.items);
+    this.hasMore = page.hasMore || (!page.completeness.complete && page.items.length > 0);
+    this.partial = page.completeness.complete
+      ? ''
+      : ` (the server sent part of a page: ${page.completeness.reason === 'timeout' ? 'timed out' : 'row limit'})`;
+  }
+}
+
+function commitPickItems(pages: TableHistoryPages, now: number): PickItem<Picked>[] {
+  const items: PickItem<Picked>[] = pages.commits.map((c) => ({
+    label: `${c.isMerge ? '$(git-merge)' : '$(git-commit)'} ${c.subject || '(no message)'}`,
+    description: [c.author, formatRelativeTime(c.time === undefined ? undefined : new Date(c.time).toISOString(), now), c.shortHash]
+      .filter(Boolean)
+      .join(' · '),
+    value: { kind: 'commit', commit: c },
+  }));
+  if (pages.hasMore)
+    items.push({
+      label: '$(more) Load more commits…',
+      description: `${pages.commits.length} shown${pages.partial}`,
+      value: { kind: 'more' },
+    });
+  return items;
+}
+
 /** Show History on a table: a quick pick of the commits that changed it, then what to do with one. */
 export async function showTableHistory(env: HistoryEnv, arg: unknown): Promise<Commit | undefined> {
   const req = tableHistoryRequestOf(arg);
-  if (typeof req === 'string') {
-    void env.ui.info(req);
-    return undefined;
-  }
+  if (typeof req === 'string') return void env.ui.info(req);
   const { target, ref, table } = req;
-  const run = env.sql.review(target.hostId, target.db);
-  const commits: Commit[] = [];
-  let pinned: string | undefined;
-  let hasMore = false;
-  let partial = '';
-  const readPage = async (signal?: AbortSignal): Promise<void> => {
-    pinned ??= isCommitHashText(ref) ? ref : parseHashOf(await run(buildHashOfQuery(ref), { signal }));
-    const page = parseCommitPage(
-      await run(buildTableLogQuery(pinned, table, { pageSize: TABLE_HISTORY_PAGE, offset: commits.length }), {
-        signal,
-        limit: TABLE_HISTORY_PAGE + 1,
-      }),
-      TABLE_HISTORY_PAGE,
-    );
-    commits.push(...page.items);
-    hasMore = page.hasMore || (!page.completeness.complete && page.items.length > 0);
-    partial = page.completeness.complete
-      ? ''
-      : ` (the server sent part of a page: ${page.completeness.reason === 'timeout' ? 'timed out' : 'row limit'})`;
+  const pages = new TableHistoryPages(env.sql.review(target.hostId, target.db), ref, table);
+  const read = async (what: string): Promise<boolean> => {
+    try {
+      await env.ui.withProgress(what, (_p, signal) => pages.readPage(signal));
+      return true;
+    } catch (e) {
+      env.ui.error(e, { action: `read the history of ${table}`, hostId: target.hostId });
+      return false;
+    }
   };
+  if (!(await read(`Reading the history of ${table}…`))) return undefined;
+  if (pages.commits.length === 0) return void env.ui.info(`No commit on ${ref} changed ${table}${pages.partial}.`);
   const title = `History of ${table} @ ${ref} in ${dbText(target.db)}`;
-  try {
-    await env.ui.withProgress(`Reading the history of ${table}…`, (_p, signal) => readPage(signal));
-  } catch (e) {
-    env.ui.error(e, { action: `read the history of ${table}`, hostId: target.hostId });
-    return undefined;
-  }
-  if (commits.length === 0) {
-    void env.ui.info(`No commit on ${ref} changed ${table}${partial}.`);
-    return undefined;
-  }
   const now = Date.now();
   for (;;) {
-    const items: PickItem<Picked>[] = commits.map((c) => ({
-      label: `${c.isMerge ? '$(git-merge)' : '$(git-commit)'} ${c.subject || '(no message)'}`,
-      description: [c.author, formatRelativeTime(c.time === undefined ? undefined : new Date(c.time).toISOString(), now), c.shortHash]
-        .filter(Boolean)
-        .join(' · '),
-      value: { kind: 'commit', commit: c },
-    }));
-    if (hasMore)
-      items.push({ label: '$(more) Load more commits…', description: `${commits.length} shown${partial}`, value: { kind: 'more' } });
-    const picked = await env.ui.pick(items, { title, placeholder: `Commits that changed ${table}, newest first; pick one` });
+    const picked = await env.ui.pick(commitPickItems(pages, now), {
+      title,
+      placeholder: `Commits that changed ${table}, newest first; pick one`,
+    });
     if (!picked) return undefined;
     if (picked.kind === 'more') {
-      try {
-        await env.ui.withProgress(`Reading more of the history of ${table}…`, (_p, signal) => readPage(signal));
-      } catch (e) {
-        env.ui.error(e, { action: `read the history of ${table}`, hostId: target.hostId });
-      }
+      await read(`Reading more of the history of ${table}…`);
       continue;
     }
     await commitActions(env, target, picked.commit, table);
