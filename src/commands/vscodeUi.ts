@@ -101,6 +101,10 @@ export class VscodeUi implements Ui {
     return answer === confirmLabel;
   }
 
+  async choose(message: string, actions: readonly string[], detail?: string): Promise<string | undefined> {
+    return vscode.window.showWarningMessage(message, { modal: true, detail }, ...actions);
+  }
+
   async withProgress<T>(title: string, task: (progress: ProgressReporter, signal: AbortSignal) => Promise<T>): Promise<T> {
     return vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title, cancellable: true },
