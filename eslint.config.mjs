@@ -105,6 +105,13 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS where every runtime of the tests must load the same file (test/helpers/waitFor.cjs).
+    files: ['**/*.cjs'],
+    extends: [js.configs.recommended],
+    languageOptions: { ecmaVersion: 2023, sourceType: 'commonjs', globals: globals.node },
+    rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }] },
+  },
+  {
     files: ['**/*.mjs'],
     extends: [js.configs.recommended],
     languageOptions: {
