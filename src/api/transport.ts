@@ -45,6 +45,8 @@ export interface ApiRequest {
   timeoutMs?: number;
   /** List endpoints: `data` must be an array, else the answer is malformed. */
   expectArray?: boolean;
+  /** A POST that only reads (the SQL endpoint's large-query form) is retried like a GET. */
+  idempotent?: boolean;
 }
 
 /** Responses kept in memory are capped; 64 MiB is far above any page or 1000-row result. */
@@ -68,7 +70,7 @@ interface Attempt {
 
 /**
  * One HTTP exchange with the API: auth (configured origin only), timeouts, bounded retries for
- * GET, size limits, envelope unwrapping, Problem → ApiError, and one debug line per attempt.
+ * GET and idempotent POSTs (429/503 after Retry-After, network failures with backoff), size limits, envelope unwrapping, Problem → ApiError, and one debug line per attempt.
  */
 export class Transport {
   readonly origin: string;
@@ -128,7 +130,7 @@ export class Transport {
   async exchange<T>(req: ApiRequest): Promise<{ envelope: Envelope<T>; requestId: string | undefined }> {
     const path = this.resolvePath(req);
     const signal = req.signal;
-    const retryable = req.method === 'GET';
+    const retryable = req.method === 'GET' || req.idempotent === true;
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw abortReason(signal);
       const outcome = await this.attempt(

@@ -11,7 +11,7 @@ import type { CommandDeps } from './commandDeps';
 import { resolveDatabase } from './commandTargets';
 import { compareRefs, parseChangesRequest } from './changesActions';
 
-export type ChangesCommandDeps = CommandDeps & { readonly extensionUri: vscode.Uri; readonly changesLog: Logger };
+export type ChangesCommandDeps = CommandDeps & { readonly changesLog: Logger };
 
 /** The Changes views and their commands; `panels` is exposed for integration tests. */
 export function registerChangesCommands(deps: ChangesCommandDeps): { panels: ChangesPanels; disposable: vscode.Disposable } {
@@ -19,6 +19,7 @@ export function registerChangesCommands(deps: ChangesCommandDeps): { panels: Cha
   const panels = new ChangesPanels({
     extensionUri: deps.extensionUri,
     clientFor: (hostId) => deps.clients.clientFor(hostId),
+    sql: deps.sql,
     log: deps.changesLog,
     schemaDocs,
   });

@@ -8,25 +8,24 @@
 // one offers what to do with it.
 import type { Cell, DatabaseRef } from '../shared/wire';
 import type { Logger } from '../core/logger';
-import type { DatabaseTarget } from '../core/targets';
+import { parseDatabaseTarget, type DatabaseTarget } from '../core/targets';
 import type { RowHistoryRequest, TableHistoryRequest, ChangesRequest } from '../core/review/requests';
 import { buildHashOfQuery, buildTableLogQuery } from '../core/review/doltQueries';
 import { parseCommitPage, parseHashOf, type Commit } from '../core/review/commitLog';
 import { isCommitHashText } from '../core/review/revisions';
-import { reviewRunner, type ReviewSqlClient } from '../core/review/reviewRunner';
+import type { SqlPort } from '../core/sql/sqlPort';
+import { Commands } from '../shared/ids';
 import { loadRowHistory, type LoadedRowHistory } from '../core/review/rowHistoryView';
 import { formatRelativeTime } from '../core/relativeTime';
 import type { PickItem, Ui } from '../platform/ui';
 import { isTreeNode } from '../tree/treeNodes';
 
-/** The command the `changes` feature registers; offered only once it exists. */
-export const SHOW_CHANGES_COMMAND = 'versionedDb.showChanges';
 export const TABLE_HISTORY_PAGE = 50;
 
 export interface HistoryEnv {
   readonly ui: Ui;
   readonly log: Logger;
-  sqlFor(hostId: string): ReviewSqlClient;
+  readonly sql: Pick<SqlPort, 'review'>;
   /** Whether a command is registered now (Show Changes comes from another feature). */
   hasCommand(id: string): Promise<boolean>;
   execute(id: string, ...args: unknown[]): Promise<unknown>;
@@ -40,21 +39,13 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function targetOf(v: unknown): DatabaseTarget | undefined {
-  if (!isRecord(v) || typeof v['hostId'] !== 'string' || !isRecord(v['db'])) return undefined;
-  const db = v['db'];
-  return typeof db['owner'] === 'string' && typeof db['name'] === 'string'
-    ? { hostId: v['hostId'], db: { owner: db['owner'], name: db['name'] } }
-    : undefined;
-}
-
 /** The TableHistoryRequest an argument is, or a message saying what is wrong with it. */
 export function tableHistoryRequestOf(arg: unknown): TableHistoryRequest | string {
   // A table of the tree's Tables node: its history at the branch or tag it was listed under.
   if (isTreeNode(arg) && arg.kind === 'table')
     return { target: { hostId: arg.hostId, db: arg.db }, ref: arg.parent.ref, table: arg.table.name };
   // The request's own shape ({ target: { hostId, db }, … }), or the target's fields inline.
-  const target = isRecord(arg) ? (targetOf(arg['target']) ?? targetOf(arg)) : undefined;
+  const target = isRecord(arg) ? (parseDatabaseTarget(arg['target']) ?? parseDatabaseTarget(arg)) : undefined;
   if (!target || !isRecord(arg)) return 'Show History needs a database, a ref and a table (run it on a table in the Versioned DB view).';
   if (typeof arg['ref'] !== 'string' || arg['ref'] === '') return 'Show History needs the branch, tag or commit to read the history at.';
   if (typeof arg['table'] !== 'string' || arg['table'] === '') return 'Show History needs a table name.';
@@ -81,7 +72,7 @@ export async function showCommitChanges(env: Pick<HistoryEnv, 'ui' | 'execute'>,
     return undefined;
   }
   const request: ChangesRequest = { kind: 'commit', target: { hostId: node.hostId, db: node.db }, commit: node.commit.hash };
-  await env.execute(SHOW_CHANGES_COMMAND, request);
+  await env.execute(Commands.showChanges, request);
   return request;
 }
 
@@ -100,7 +91,7 @@ export async function showTableHistory(env: HistoryEnv, arg: unknown): Promise<C
     return undefined;
   }
   const { target, ref, table } = req;
-  const run = reviewRunner(env.sqlFor(target.hostId), target.db);
+  const run = env.sql.review(target.hostId, target.db);
   const commits: Commit[] = [];
   let pinned: string | undefined;
   let hasMore = false;
@@ -160,7 +151,7 @@ export async function showTableHistory(env: HistoryEnv, arg: unknown): Promise<C
 /** What to do with a commit of a table's history. */
 async function commitActions(env: HistoryEnv, target: DatabaseTarget, c: Commit, table: string): Promise<void> {
   const actions: PickItem<CommitAction>[] = [];
-  if (await env.hasCommand(SHOW_CHANGES_COMMAND))
+  if (await env.hasCommand(Commands.showChanges))
     actions.push({ label: '$(diff) Show Changes', description: `what ${c.shortHash} changed in ${table}`, value: 'changes' });
   actions.push(
     { label: '$(notebook) New SQL Notebook at This Commit', value: 'notebook' },
@@ -170,7 +161,7 @@ async function commitActions(env: HistoryEnv, target: DatabaseTarget, c: Commit,
   switch (action) {
     case 'changes': {
       const request: ChangesRequest = { kind: 'commit', target, commit: c.hash, table };
-      await env.execute(SHOW_CHANGES_COMMAND, request);
+      await env.execute(Commands.showChanges, request);
       return;
     }
     case 'notebook':
@@ -192,7 +183,7 @@ export async function showRowHistory(env: HistoryEnv, arg: unknown): Promise<Loa
     void env.ui.info(req);
     return undefined;
   }
-  const run = reviewRunner(env.sqlFor(req.target.hostId), req.target.db);
+  const run = env.sql.review(req.target.hostId, req.target.db);
   try {
     const loaded = await env.ui.withProgress(`Reading the history of a row of ${req.table}…`, (_p, signal) =>
       loadRowHistory(

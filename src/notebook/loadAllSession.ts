@@ -11,13 +11,13 @@ import { QueryPageError, QueryPageSource, loadAllPlan } from '../core/paging/que
 import { DEFAULT_PAGE_SIZE, type GridPagingMessage, type HostPagingMessage, type PagedOutput } from '../shared/gridPaging';
 import type { QueryOutput } from '../shared/queryResultOutput';
 import { exportStreamed } from '../platform/streamedExport';
-import { normalizeResult, type SqlClient } from './queryRunner';
-import type { SqlSettings } from './sqlSettings';
+import { normalizeResult } from './queryRunner';
+import type { SqlPort } from '../core/sql/sqlPort';
 
 export interface LoadAllDeps {
-  clientFor(hostId: string): SqlClient;
+  /** Pages at the pinned commit through the one SQL port. */
+  sql: Pick<SqlPort, 'run'>;
   labelOf(hostId: string): string;
-  settings(): SqlSettings;
   log: Logger;
 }
 
@@ -91,18 +91,11 @@ export class LoadAllSession {
     });
     if (!plan.ok) return { refused: plan.reason };
     const t = result.target;
-    const client = deps.clientFor(t.hostId);
+    const at = { hostId: t.hostId, db: { owner: t.owner, name: t.name }, ref: plan.commit };
     const source = new QueryPageSource({
       query: plan.query,
       columnCount: result.result.columns.length,
-      run: async (sql, limit, signal) =>
-        normalizeResult(
-          await client.runSql(
-            { owner: t.owner, name: t.name },
-            { ref: plan.commit, q: sql, limit, timeoutMs: deps.settings().timeoutMs },
-            { signal },
-          ),
-        ),
+      run: async (sql, opts) => normalizeResult(await deps.sql.run(at, sql, opts)),
     });
     const session = new LoadAllSession(result, source, plan.commit, post, deps);
     deps.log.info(`load all rows at ${targetLabel(t)} (${shortHash(plan.commit)})`);

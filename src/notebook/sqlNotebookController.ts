@@ -11,18 +11,18 @@ import { splitStatements } from '../core/sql/statements';
 import { historyEntryOf } from '../core/sql/history';
 import { markdownFallback } from '../core/sql/markdownFallback';
 import { targetLabel } from '../core/sql/refs';
-import { runQuery, type RefResolver, type SqlClient } from './queryRunner';
+import { runQuery, type RefResolver } from './queryRunner';
+import type { SqlPort } from '../core/sql/sqlPort';
 import type { QueryHistoryStore } from './queryHistoryStore';
-import type { SqlSettings } from './sqlSettings';
 import { OutputMeta, targetOf } from './sqlNotebookSerializer';
 import { loadAllFields } from './loadAllSession';
 
 export interface SqlRunDeps {
-  clientFor(hostId: string): SqlClient;
+  /** The one way to run SQL at a target: the row limit and timeout settings applied there. */
+  sql: Pick<SqlPort, 'userQuery' | 'current'>;
   labelOf(hostId: string): string;
   refs: RefResolver;
   history: QueryHistoryStore;
-  settings(): SqlSettings;
   /** F1's reportError: notification with "Sign in" / "Copy request id"; silent for cancellation. */
   reportError(error: unknown, context: ErrorContext): void;
   log: Logger;
@@ -104,14 +104,12 @@ export class SqlNotebookController implements vscode.Disposable {
         execution.end(true, Date.now());
         return true;
       }
-      const settings = this.deps.settings();
-      const client = this.deps.clientFor(target.hostId);
       this.deps.log.debug(`cell ${cell.index}: ${statements.length} statement(s) at ${targetLabel(target)}`);
       const resolution = await this.deps.refs.resolve(target, { signal: abort.signal, fresh: true });
       const outputs: vscode.NotebookCellOutput[] = [];
       let ok = true;
       for (const s of statements) {
-        const ran = await runQuery(client, target, s.text, settings, {
+        const ran = await runQuery(this.deps.sql, target, s.text, {
           signal: abort.signal,
           ...(resolution.commit ? { commit: resolution.commit } : {}),
           hostLabel: this.deps.labelOf(target.hostId),

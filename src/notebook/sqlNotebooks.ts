@@ -16,10 +16,9 @@ import { SqlNotebookSerializer } from './sqlNotebookSerializer';
 import { SqlResultPanel } from './sqlResultPanel';
 import { NotebookLoadAll } from './notebookLoadAll';
 import type { LoadAllDeps } from './loadAllSession';
-import { readSqlSettings } from './sqlSettings';
 
 /** What the extension passes in: the notebook commands' own dependencies without the parts built here. */
-export type SqlNotebookHostDeps = Pick<NotebookCommandDeps, 'ui' | 'clients' | 'databases' | 'log'>;
+export type SqlNotebookHostDeps = Pick<NotebookCommandDeps, 'ui' | 'clients' | 'sql' | 'databases' | 'settings' | 'log'>;
 
 /** The live parts, for integration tests. */
 export interface SqlNotebookApi {
@@ -33,22 +32,21 @@ export function registerSqlNotebooks(
   context: vscode.ExtensionContext,
   deps: SqlNotebookHostDeps,
 ): { disposables: vscode.Disposable[]; api: SqlNotebookApi } {
-  const settings = () => readSqlSettings(vscode.workspace.getConfiguration());
+  const settings = deps.settings;
   const clientFor = (hostId: string) => deps.clients.clientFor(hostId);
   const refs = new RefResolver(clientFor);
   const history = new QueryHistoryStore(context.globalState, () => settings().historySize);
-  const schemas = new SchemaService(clientFor, refs, deps.log);
+  const schemas = new SchemaService(deps.sql, refs, deps.log);
   const editorTargets = new EditorTargets(context.workspaceState);
   const onGridMessage = (raw: unknown) => handleGridMessage(raw, deps.log);
-  const loadAllDeps: LoadAllDeps = { clientFor, labelOf: (id) => deps.clients.labelOf(id), settings, log: deps.log };
+  const loadAllDeps: LoadAllDeps = { sql: deps.sql, labelOf: (id) => deps.clients.labelOf(id), log: deps.log };
   const panel = new SqlResultPanel(context.extensionUri, onGridMessage, deps.log, loadAllDeps);
   const statusBar = new SqlCellStatusBar(refs, (id) => deps.clients.labelOf(id));
   const controller = new SqlNotebookController({
-    clientFor,
+    sql: deps.sql,
     labelOf: (id) => deps.clients.labelOf(id),
     refs,
     history,
-    settings,
     reportError: (e, ctx) => deps.ui.error(e, ctx),
     log: deps.log,
   });
@@ -78,6 +76,7 @@ export function registerSqlNotebooks(
   const commands = registerNotebookCommands({
     ui: deps.ui,
     clients: deps.clients,
+    sql: deps.sql,
     databases: deps.databases,
     refs,
     history,

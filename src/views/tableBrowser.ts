@@ -5,9 +5,9 @@
 // streams every row in the current sort and filter to a file.
 import type * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
-import type { QueryResult } from '../shared/wire';
+import type { SqlPort } from '../core/sql/sqlPort';
 import type { StreamFormat } from '../shared/gridPaging';
-import { Notebooks } from '../shared/ids';
+import { WebviewTypes } from '../shared/ids';
 import type { TableCatalogCache } from '../core/sql/tableCatalog';
 import { EXPORT_PAGE_SIZE, type TableSource } from '../core/paging/tableSource';
 import { openTableAt, tableTitle, type TableAt } from '../core/paging/tableOpening';
@@ -21,8 +21,8 @@ export interface TableBrowserDeps {
   readonly extensionUri: vscode.Uri;
   readonly log: Logger;
   readonly catalog: Pick<TableCatalogCache, 'tables' | 'columns'>;
-  /** Runs one statement at a commit of the target's database. */
-  run(at: TableAt, sql: string, limit: number, signal: AbortSignal): Promise<QueryResult>;
+  /** SQL at a commit of the target's database (the one SQL port). */
+  readonly sql: Pick<SqlPort, 'at'>;
   /** The commit the target's ref points at now (undefined when it cannot tell, e.g. a commit hash). */
   headOf(at: TableAt, signal?: AbortSignal): Promise<string | undefined>;
   /** Streams an export (src/platform/streamedExport.ts `exportStreamed`). */
@@ -50,7 +50,7 @@ export class TableBrowser implements vscode.Disposable {
   ) {
     this.at = at;
     this.panel = new PagedGridPanel(deps.extensionUri, deps.log, {
-      viewType: Notebooks.tableBrowser,
+      viewType: WebviewTypes.tableBrowser,
       title: tableTitle(at.table, at.target.ref),
     });
     this.subs.push(
@@ -94,7 +94,8 @@ export class TableBrowser implements vscode.Disposable {
   }
 
   private async show(at: TableAt): Promise<void> {
-    const { output, source } = await openTableAt(at, this.deps.catalog, (sql, limit, signal) => this.deps.run(at, sql, limit, signal));
+    const run = this.deps.sql.at({ hostId: at.target.hostId, db: { owner: at.target.owner, name: at.target.name }, ref: at.commit });
+    const { output, source } = await openTableAt(at, this.deps.catalog, run);
     if (this.disposed) return;
     this.at = at;
     this.source = source;

@@ -10,12 +10,10 @@
 //   from where it stopped, so a short page always means the end of the rows.
 // - A page that times out or fails throws `QueryPageError`, whose message says which rows and
 //   why; the PageServer shows it on those rows with Retry.
+import type { SqlRunner } from '../sql/sqlPort';
 import type { QueryResult, QueryStatus } from '../../shared/wire';
 import type { PageRows, PageSource, PageView } from './pageServer';
 import { checkPageable, duplicateColumnNames, wrapCount, wrapPage } from '../sql/pagedQuery';
-
-/** Sends one read-only statement at the pinned commit, asking for at most `limit` rows. */
-export type RunAtCommit = (sql: string, limit: number, signal: AbortSignal) => Promise<QueryResult>;
 
 export type LoadAllPlan = { ok: true; query: string; commit: string } | { ok: false; reason: string };
 
@@ -79,7 +77,8 @@ export interface QueryPageSourceOptions {
   /** The user's query, checked by `loadAllPlan`. */
   query: string;
   /** Sends SQL at the pinned commit. */
-  run: RunAtCommit;
+  /** SQL at the pinned commit (the SQL port bound to it). */
+  run: SqlRunner;
   /** The number of columns every page must have (the first result's). */
   columnCount: number;
 }
@@ -102,7 +101,7 @@ export class QueryPageSource implements PageSource {
     while (start + rows.length < end) {
       const from = start + rows.length;
       const want = end - from;
-      const r = await this.opts.run(wrapPage(this.opts.query, want, from), want, signal);
+      const r = await this.opts.run(wrapPage(this.opts.query, want, from), { limit: want, signal });
       const what = `Rows ${fmt(from + 1)}–${fmt(end)}`;
       if (r.status !== 'success' && r.status !== 'row_limit') throw failure(what, r);
       if (r.rows.length > 0 && r.columns.length !== this.opts.columnCount) {
@@ -118,7 +117,7 @@ export class QueryPageSource implements PageSource {
   }
 
   async count(_view: PageView, signal: AbortSignal): Promise<number | undefined> {
-    const r = await this.opts.run(wrapCount(this.opts.query), 1, signal);
+    const r = await this.opts.run(wrapCount(this.opts.query), { limit: 1, signal });
     if (r.status !== 'success') throw failure('Counting the rows', r);
     const v = r.rows[0]?.[0];
     const n = v === null || v === undefined ? NaN : Number(v);

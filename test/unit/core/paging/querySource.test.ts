@@ -2,7 +2,8 @@
 // are run for real, so "the pages equal the plain query" is checked against the engine's own
 // answer to the unwrapped query, not against the code under test.
 import { strict as assert } from 'node:assert';
-import { QueryPageError, QueryPageSource, loadAllPlan, type RunAtCommit } from '../../../../src/core/paging/querySource';
+import { QueryPageError, QueryPageSource, loadAllPlan } from '../../../../src/core/paging/querySource';
+import type { SqlRunner } from '../../../../src/core/sql/sqlPort';
 import { pagesOf } from '../../../../src/core/paging/pagesOf';
 import type { QueryResult } from '../../../../src/shared/wire';
 import { createExportWriter } from '../../../../src/core/export/exportWriters';
@@ -30,7 +31,7 @@ describe('Load All Rows page source (core/paging/querySource)', () => {
    */
   function runner(opts: { budget?: number; fail?: (sql: string) => QueryResult | undefined } = {}) {
     const sent: { sql: string; limit: number }[] = [];
-    const run: RunAtCommit = async (sql, limit) => {
+    const run: SqlRunner = async (sql, { limit }) => {
       sent.push({ sql, limit });
       const failed = opts.fail?.(sql);
       if (failed) return failed;
@@ -157,9 +158,9 @@ describe('Load All Rows page source (core/paging/querySource)', () => {
       const cancelling = new QueryPageSource({
         query: QUERY,
         columnCount: 3,
-        run: async (q, limit, signal) => {
+        run: async (q, opts) => {
           if (++reads === 2) abort.abort();
-          return run(q, limit, signal);
+          return run(q, opts);
         },
       });
       const target = join(dir, 'cancelled.csv');

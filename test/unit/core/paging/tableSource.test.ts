@@ -51,7 +51,7 @@ describe('TableSource (pages of one table at one commit)', function () {
     failNext = undefined;
   });
 
-  const run = async (sql: string, limit: number): Promise<QueryResult> => {
+  const run = async (sql: string, { limit }: { limit: number }): Promise<QueryResult> => {
     sent.push(sql);
     if (failNext) {
       const message = failNext;
@@ -212,7 +212,7 @@ describe('TableSource (pages of one table at one commit)', function () {
       table: 'items',
       columns: KEYED,
       pageSize: PAGE,
-      run: (sql, limit) => (limits.push(limit), run(sql, limit)),
+      run: (sql, opts) => (limits.push(opts.limit), run(sql, opts)),
     });
     await s.read(0, PAGE, ALL, signal);
     assert.deepEqual(limits, [PAGE + 1]);
