@@ -16,6 +16,7 @@ import { Commands, EXTENSION_ID, Notebooks, Settings } from '../../src/shared/id
 import { QUERY_RESULT_MIME } from '../../src/shared/mime';
 import type { QueryOutput } from '../../src/shared/queryResultOutput';
 import type { TreeNode } from '../../src/tree/treeNodes';
+import { waitFor } from '../helpers/waitFor.cjs';
 import { integrationConfig } from './testEnv';
 import { harness, labelOf, type Harness } from './versioningHarness';
 
@@ -62,16 +63,6 @@ function sqlSeen(method: string, url: URL, body: Buffer): SqlSeen {
   return { method, q: j.q ?? '', timeout: j.timeout_ms };
 }
 
-async function until<T>(what: string, check: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = check();
-    if (v) return v;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('the SQL timeout setting reaches every feature', function () {
   this.timeout(180_000);
   const config = integrationConfig();
@@ -97,7 +88,7 @@ describe('the SQL timeout setting reaches every feature', function () {
     );
     await configuration.update(Settings.sqlTimeoutMs, TIMEOUT, true);
     await configuration.update(Settings.sqlRowLimit, 2, true);
-    await until('the recording host', () => h.api.services.clients.host(hostId));
+    await waitFor('the recording host', () => h.api.services.clients.host(hostId), { timeoutMs: 30_000 });
     h.ui.answer('Personal access token', config.token);
     const account = await signIn(
       {
@@ -128,10 +119,14 @@ describe('the SQL timeout setting reaches every feature', function () {
   async function feature(name: string, act: () => Promise<unknown>, sent: (s: SqlSeen) => boolean = () => true): Promise<void> {
     const from = rec.seen.length;
     await act();
-    const mine = await until(`${name} to send SQL`, () => {
-      const s = rec.seen.slice(from);
-      return s.some(sent) ? s : undefined;
-    });
+    const mine = await waitFor(
+      `${name} to send SQL`,
+      () => {
+        const s = rec.seen.slice(from);
+        return s.some(sent) ? s : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
     assert.deepEqual(
       mine.filter((s) => s.timeout !== TIMEOUT).map((s) => `${s.method} ${s.q.slice(0, 80)} timeout_ms=${s.timeout}`),
       [],
@@ -203,10 +198,14 @@ describe('the SQL timeout setting reaches every feature', function () {
       () => Promise.resolve(vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: 0, end: 1 }], document: doc.uri })),
       (s) => s.q === 'SELECT id FROM products',
     );
-    const output = await until('the cell output', () => {
-      const item = doc.cellAt(0).outputs[0]?.items.find((i) => i.mime === QUERY_RESULT_MIME);
-      return item ? (JSON.parse(new TextDecoder().decode(item.data)) as QueryOutput) : undefined;
-    });
+    const output = await waitFor(
+      'the cell output',
+      () => {
+        const item = doc.cellAt(0).outputs[0]?.items.find((i) => i.mime === QUERY_RESULT_MIME);
+        return item ? (JSON.parse(new TextDecoder().decode(item.data)) as QueryOutput) : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
     assert.equal(output.result.status, 'row_limit', 'the row-limit setting (2) cut the result');
     await feature(
       'Load All Rows',

@@ -1,8 +1,10 @@
 // The `ctx` every scenario receives: the page, the hub, and helpers that act like a person
 // at the keyboard (command palette, quick picks, input boxes, notifications, tree rows).
-// Every helper waits for what it expects, with a timeout; none sleeps a fixed time.
+// Every helper waits for what it expects, with a timeout; none sleeps a fixed time (Playwright's
+// own waits for the page, ../../helpers/waitFor.cjs for anything else, as in every test).
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { waitFor } from '../../helpers/waitFor.cjs';
 import { ROOT } from './toolchain.mjs';
 
 const README_SCREENSHOTS = join(ROOT, 'media', 'screenshots');
@@ -234,18 +236,22 @@ export function createHelpers(page, { scale = 1 } = {}) {
    */
   async function openFile(fileName, { timeout = FILE_SEARCH_TIMEOUT } = {}) {
     const deadline = Date.now() + timeout;
-    for (;;) {
-      await openQuickInputWith(fileName);
-      const row = quickRow(fileName).first();
-      try {
-        await row.waitFor({ state: 'visible', timeout: Math.min(3_000, Math.max(1, deadline - Date.now())) });
-        await row.click();
-        break;
-      } catch (e) {
-        if (Date.now() >= deadline) throw e;
-        await page.keyboard.press('Escape');
-      }
-    }
+    await waitFor(
+      `${fileName} in Quick Open`,
+      async () => {
+        await openQuickInputWith(fileName);
+        const row = quickRow(fileName).first();
+        try {
+          await row.waitFor({ state: 'visible', timeout: Math.min(3_000, Math.max(1, deadline - Date.now())) });
+          await row.click();
+          return true;
+        } catch {
+          await page.keyboard.press('Escape');
+          return false;
+        }
+      },
+      { timeoutMs: timeout, intervalMs: 0 },
+    );
     await page.locator('.part.editor .tab.active', { hasText: fileName }).first().waitFor({ state: 'visible', timeout });
   }
 
