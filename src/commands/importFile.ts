@@ -121,9 +121,10 @@ async function chooseWhere(deps: ImportDeps, invocation: ImportInvocation, file:
   const client = deps.clients.clientFor(target.hostId);
   const branch = await pickBranch(deps, client, target, invocation.node);
   if (!branch) return undefined;
-  const table = await pickTable(deps, client, target.db, branch, file.fileName, file.preview);
+  const run = deps.sql.at({ hostId: target.hostId, db: target.db, ref: branch });
+  const table = await pickTable(deps, run, branch, file.fileName, file.preview);
   if (!table) return undefined;
-  const shape = table.exists ? await describeTable(client, target.db, branch, table.name) : { columns: [], primaryKeys: [], types: {} };
+  const shape = table.exists ? await describeTable(run, branch, table.name) : { columns: [], primaryKeys: [], types: {} };
   return { target, client, branch, table, shape };
 }
 

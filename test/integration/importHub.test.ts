@@ -109,7 +109,10 @@ describe('import into the hub through the extension path', function () {
         showFailure: async (_what, error) => void ui.infos.push(`FAILED ${error.code}: ${error.detail ?? error.title}`),
       },
       signIn: async () => undefined,
-      sql: new SqlPort(api, () => ({ timeoutMs: 30_000, rowLimit: 1000 })),
+      sql: new SqlPort(
+        () => client,
+        () => ({ timeoutMs: 30_000, rowLimit: 1000 }),
+      ),
       extensionUri: vscode.Uri.file(__dirname),
       workspaceState: new MemoryMemento(),
       pickFile: async () => undefined,
