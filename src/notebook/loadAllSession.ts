@@ -61,8 +61,9 @@ export class LoadAllSession {
       commit,
       title: firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine,
       pageSize: DEFAULT_PAGE_SIZE,
-      serverSort: false,
-      serverFilter: false,
+      // Sorted and filtered on the server, by wrapping the query (src/core/paging/querySource.ts).
+      serverSort: true,
+      serverFilter: true,
       note: `Every row of the query at ${t.ref === commit ? shortHash(commit) : `${t.ref} (${shortHash(commit)})`}, read a page at a time in the query's order.`,
     };
     const context = { action: `read rows of the query at ${targetLabel(t)}`, hostId: t.hostId, hostLabel: deps.labelOf(t.hostId) };
@@ -95,6 +96,7 @@ export class LoadAllSession {
     const source = new QueryPageSource({
       query: plan.query,
       columnCount: result.result.columns.length,
+      columns: result.result.columns,
       run: async (sql, opts) => normalizeResult(await deps.sql.run(at, sql, opts)),
     });
     const session = new LoadAllSession(result, source, plan.commit, post, deps);
@@ -130,6 +132,7 @@ export class LoadAllSession {
     // Pages as large as the first response (a size the server is known to answer), so a big
     // export sends few statements; one page is all that is held at a time.
     const pageSize = Math.max(DEFAULT_PAGE_SIZE, Math.min(this.result.result.rows.length, 10_000));
+    const view = this.server.view;
     return exportStreamed(
       {
         columns: this.output.columns,
@@ -137,9 +140,10 @@ export class LoadAllSession {
         suggestedName: `${t.name}-${t.ref}-${shortHash(this.output.commit)}`,
         tableName: 'result',
         source: this.source,
-        view: { sort: [], filters: [] },
+        // The rows as the grid shows them now: its sort and filters.
+        view,
         pageSize,
-        ...(this.totalRows !== undefined ? { totalRows: this.totalRows } : {}),
+        ...(this.totalRows !== undefined && view.sort.length === 0 && view.filters.length === 0 ? { totalRows: this.totalRows } : {}),
       },
       this.deps.log,
     );
