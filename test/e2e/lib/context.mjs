@@ -255,12 +255,25 @@ export function createHelpers(page, { scale = 1 } = {}) {
     await page.locator('.part.editor .tab.active', { hasText: fileName }).first().waitFor({ state: 'visible', timeout });
   }
 
-  /** The tree row labelled `label`, expanded (clicked only when collapsed, so it never toggles shut). */
+  /**
+   * The tree row labelled `label`, expanded (clicked only when collapsed, so it never toggles shut).
+   * The row is a locator, found again at every look: the tree may draw its rows anew (a sign-in, a
+   * refresh) between the click and the check, and a handle on the old row would never see it open.
+   */
   async function expand(label, { timeout = DEFAULT_TIMEOUT } = {}) {
-    const row = await treeItem(label, { timeout });
-    if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
-    await page.waitForFunction((el) => el.getAttribute('aria-expanded') === 'true', await row.elementHandle(), { timeout });
-    return row;
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const row = await treeItem(label, { timeout: Math.max(1, deadline - Date.now()) });
+      if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
+      try {
+        await row
+          .and(page.locator('[aria-expanded="true"]'))
+          .waitFor({ state: 'visible', timeout: Math.max(1, Math.min(5_000, deadline - Date.now())) });
+        return row;
+      } catch (e) {
+        if (Date.now() >= deadline) throw new Error(`${label} did not expand in the tree within ${timeout} ms: ${e.message}`, { cause: e });
+      }
+    }
   }
 
   async function openView() {
