@@ -37,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
   const commandDeps: AccountCommandDeps = {
     ui,
     clients: services.clients,
+    sql: services.sql,
     accounts: services.accounts,
     accountStore: services.accounts,
     databases: tree.databases,
@@ -46,11 +47,15 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     localHub: services.localHub,
     validate: (site: string, token: string, signal: AbortSignal) => services.validate(site, token, signal),
     log: taggedLogger(log, 'commands'),
+    extensionUri: context.extensionUri,
+    workspaceState: context.workspaceState,
   };
   const notebooks = registerSqlNotebooks(context, {
     ui,
     clients: services.clients,
+    sql: services.sql,
     databases: tree.databases,
+    settings: () => services.currentSettings.sql,
     log: taggedLogger(log, 'sql'),
   });
   const changeSets = new ChangeSetStore(context.workspaceState, taggedLogger(log, 'edits'));
@@ -61,41 +66,22 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     ...registerCommands(commandDeps),
     registerImportCommands(commandDeps),
-    registerPullCommands({
-      ...commandDeps,
-      extensionUri: context.extensionUri,
-      log: taggedLogger(log, 'pulls'),
-      viewed: context.workspaceState,
-    }),
+    registerPullCommands({ ...commandDeps, log: taggedLogger(log, 'pulls') }),
     ...notebooks.disposables,
     // History (issue #15): Show History of a table, Show Row History.
-    ...registerHistoryCommands({ ui, clients: services.clients, log: taggedLogger(log, 'history'), extensionUri: context.extensionUri }),
+    ...registerHistoryCommands({ ...commandDeps, log: taggedLogger(log, 'history') }),
     // Tables at a ref and the table browser (issue #14)
-    ...registerTableCommands({
-      ui,
-      clients: services.clients,
-      catalog: tree.catalog,
-      extensionUri: context.extensionUri,
-      log: taggedLogger(log, 'tables'),
-      changeSets,
-    }),
+    ...registerTableCommands({ ...commandDeps, catalog: tree.catalog, log: taggedLogger(log, 'tables'), changeSets }),
     changeSets,
   );
-  // Review: the Changes view (issue #15).
-  context.subscriptions.push(
-    registerChangesCommands({ ...commandDeps, extensionUri: context.extensionUri, changesLog: taggedLogger(log, 'changes'), changeSets })
-      .disposable,
-  );
-  startLocalHubIfAsked(services);
-  log.info(`Versioned DB activated in ${Math.round(performance.now() - started)} ms${moduleEvaluation()}`);
-  return { services, tree, commandDeps, notebooks: notebooks.api, changeSets };
-}
-
-/** The demo's folder setting: start after activation returns, so activation itself stays fast. */
-function startLocalHubIfAsked(services: AccountServices): void {
+  // Review: the Changes view (issue #15), unsent change sets included (issue #23).
+  context.subscriptions.push(registerChangesCommands({ ...commandDeps, changesLog: taggedLogger(log, 'changes'), changeSets }).disposable);
+  // The demo's folder setting: start after activation returns, so activation itself stays fast.
   if (services.currentSettings.localHub.startOnActivation) {
     setTimeout(() => void vscode.commands.executeCommand(Commands.startLocalHub), 0);
   }
+  log.info(`Versioned DB activated in ${Math.round(performance.now() - started)} ms${moduleEvaluation()}`);
+  return { services, tree, commandDeps, notebooks: notebooks.api, changeSets };
 }
 
 // Set by esbuild.mjs's banner and footer around the bundle; absent when run unbundled.

@@ -175,6 +175,8 @@ export class HubClient {
       body,
       signal: opts?.signal,
       timeoutMs,
+      // The SQL endpoint only reads: a 429 or 503 is waited out and sent again, as for GET.
+      idempotent: true,
     });
     return env.data;
   }

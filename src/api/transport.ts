@@ -45,6 +45,8 @@ export interface ApiRequest {
   timeoutMs?: number;
   /** List endpoints: `data` must be an array, else the answer is malformed. */
   expectArray?: boolean;
+  /** A POST that only reads (the SQL endpoint's large-query form) is retried like a GET. */
+  idempotent?: boolean;
 }
 
 /** Responses kept in memory are capped; 64 MiB is far above any page or 1000-row result. */
@@ -53,9 +55,22 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 const RETRYABLE_STATUS = new Set([429, 503]);
 
+/** What one attempt ended with: the answer, or an error and whether a retry may help. */
+type AttemptOutcome =
+  { kind: 'done'; envelope: Envelope<never>; requestId: string | undefined } | { kind: 'error'; error: ApiError; retryable: boolean };
+
+/** One attempt as its log line names it. */
+interface Attempt {
+  method: string;
+  path: string;
+  /** The path with secrets in its query redacted. */
+  logPath: string;
+  started: number;
+}
+
 /**
  * One HTTP exchange with the API: auth (configured origin only), timeouts, bounded retries for
- * GET, size limits, envelope unwrapping, Problem → ApiError, and one debug line per attempt.
+ * GET and idempotent POSTs (429/503 after Retry-After, network failures with backoff), size limits, envelope unwrapping, Problem → ApiError, and one debug line per attempt.
  */
 export class Transport {
   readonly origin: string;
@@ -115,7 +130,7 @@ export class Transport {
   async exchange<T>(req: ApiRequest): Promise<{ envelope: Envelope<T>; requestId: string | undefined }> {
     const path = this.resolvePath(req);
     const signal = req.signal;
-    const retryable = req.method === 'GET';
+    const retryable = req.method === 'GET' || req.idempotent === true;
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw abortReason(signal);
       const outcome = await this.attempt(
@@ -158,30 +173,9 @@ export class Transport {
     signal: AbortSignal | undefined,
     timeoutMs: number,
     expectArray: boolean,
-  ): Promise<
-    { kind: 'done'; envelope: Envelope<never>; requestId: string | undefined } | { kind: 'error'; error: ApiError; retryable: boolean }
-  > {
-    const started = this.timing.now();
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'user-agent': this.config.userAgent,
-    };
-    const token = await this.token();
-    // Every request here goes to the configured origin (resolvePath guarantees it).
-    if (token) headers['authorization'] = `Bearer ${token}`;
-    let payload: string | undefined;
-    if (body !== undefined) {
-      payload = JSON.stringify(body);
-      headers['content-type'] = 'application/json';
-    }
-    const logPath = redactUrl(path);
-    const fail = (error: ApiError, retryable: boolean): { kind: 'error'; error: ApiError; retryable: boolean } => {
-      this.logger.debug(
-        `${method} ${logPath} ${error.status || error.code} ${Math.round(this.timing.now() - started)}ms` +
-          (error.requestId ? ` request-id=${error.requestId}` : ''),
-      );
-      return { kind: 'error', error, retryable };
-    };
+  ): Promise<AttemptOutcome> {
+    const at: Attempt = { method, path, logPath: redactUrl(path), started: this.timing.now() };
+    const { headers, payload } = await this.requestHeaders(body);
     // The deadline is undici's own: headers within timeoutMs, then no silence in the body longer
     // than timeoutMs. (A timer and AbortController per request cost ~10% on loopback; see bench/.)
     let res: Dispatcher.ResponseData;
@@ -198,7 +192,7 @@ export class Transport {
       });
     } catch (err) {
       if (signal?.aborted) throw abortReason(signal);
-      return fail(this.transportError(err, method, path), isRetryableNetworkError(err));
+      return this.failed(at, this.transportError(err, method, path), isRetryableNetworkError(err));
     }
     const status = res.statusCode;
     const requestId = headerValue(res.headers, 'x-request-id');
@@ -208,48 +202,72 @@ export class Transport {
       text = await readLimited(res, this.config.maxResponseBytes);
     } catch (err) {
       if (signal?.aborted) throw abortReason(signal);
-      if (err instanceof TooLargeError) {
-        return fail(
-          new ApiError({
-            status,
-            code: ClientErrorCodes.responseTooLarge,
-            title: `The response is larger than the ${formatBytes(this.config.maxResponseBytes)} limit`,
-            method,
-            path,
-            isProblem: false,
-            ...(requestId ? { requestId } : {}),
-          }),
-          false,
-        );
-      }
-      return fail(this.transportError(err, method, path), isRetryableNetworkError(err));
+      if (err instanceof TooLargeError) return this.failed(at, this.tooLargeError(at, status, requestId), false);
+      return this.failed(at, this.transportError(err, method, path), isRetryableNetworkError(err));
     }
-    if (status >= 200 && status < 300) {
-      const envelope = parseEnvelope(text);
-      if (!envelope || (expectArray && !Array.isArray(envelope.data))) {
-        return fail(
-          new ApiError({
-            status,
-            code: ClientErrorCodes.malformedResponse,
-            title: envelope
-              ? 'The server answered a list request without a list in `data`'
-              : 'The server answered without an API envelope (no `data`)',
-            method,
-            path,
-            isProblem: false,
-            excerpt: excerptOf(text, this.secrets),
-            ...(requestId ? { requestId } : {}),
-          }),
-          false,
-        );
-      }
-      this.logger.debug(
-        `${method} ${logPath} ${status} ${Math.round(this.timing.now() - started)}ms` + (requestId ? ` request-id=${requestId}` : ''),
-      );
-      return { kind: 'done', envelope: envelope as Envelope<never>, requestId };
-    }
+    if (status >= 200 && status < 300) return this.answered(at, { status, text, requestId, expectArray });
     const error = errorFromBody(status, text, { method, path, requestId, retryAfterMs, secrets: this.secrets });
-    return fail(error, RETRYABLE_STATUS.has(status));
+    return this.failed(at, error, RETRYABLE_STATUS.has(status));
+  }
+
+  /** Headers of one attempt: the token (asked anew each time; the origin is the configured one) and the JSON body. */
+  private async requestHeaders(body: unknown): Promise<{ headers: Record<string, string>; payload: string | undefined }> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.config.userAgent,
+    };
+    const token = await this.token();
+    // Every request here goes to the configured origin (resolvePath guarantees it).
+    if (token) headers['authorization'] = `Bearer ${token}`;
+    if (body === undefined) return { headers, payload: undefined };
+    headers['content-type'] = 'application/json';
+    return { headers, payload: JSON.stringify(body) };
+  }
+
+  /** A 2xx answer: its envelope, or a malformed-response error when it has none (or no list where one is due). */
+  private answered(at: Attempt, a: { status: number; text: string; requestId: string | undefined; expectArray: boolean }): AttemptOutcome {
+    const envelope = parseEnvelope(a.text);
+    if (!envelope || (a.expectArray && !Array.isArray(envelope.data))) {
+      const error = new ApiError({
+        status: a.status,
+        code: ClientErrorCodes.malformedResponse,
+        title: envelope
+          ? 'The server answered a list request without a list in `data`'
+          : 'The server answered without an API envelope (no `data`)',
+        method: at.method,
+        path: at.path,
+        isProblem: false,
+        excerpt: excerptOf(a.text, this.secrets),
+        ...(a.requestId ? { requestId: a.requestId } : {}),
+      });
+      return this.failed(at, error, false);
+    }
+    this.logger.debug(
+      `${at.method} ${at.logPath} ${a.status} ${Math.round(this.timing.now() - at.started)}ms` +
+        (a.requestId ? ` request-id=${a.requestId}` : ''),
+    );
+    return { kind: 'done', envelope: envelope as Envelope<never>, requestId: a.requestId };
+  }
+
+  /** Logs the failed attempt (one debug line, as for a success) and says whether a retry may help. */
+  private failed(at: Attempt, error: ApiError, retryable: boolean): AttemptOutcome {
+    this.logger.debug(
+      `${at.method} ${at.logPath} ${error.status || error.code} ${Math.round(this.timing.now() - at.started)}ms` +
+        (error.requestId ? ` request-id=${error.requestId}` : ''),
+    );
+    return { kind: 'error', error, retryable };
+  }
+
+  private tooLargeError(at: Attempt, status: number, requestId: string | undefined): ApiError {
+    return new ApiError({
+      status,
+      code: ClientErrorCodes.responseTooLarge,
+      title: `The response is larger than the ${formatBytes(this.config.maxResponseBytes)} limit`,
+      method: at.method,
+      path: at.path,
+      isProblem: false,
+      ...(requestId ? { requestId } : {}),
+    });
   }
 
   private transportError(err: unknown, method: string, path: string): ApiError {

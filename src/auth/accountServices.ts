@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
+import { SqlPort } from '../core/sql/sqlPort';
 import { Disposable } from '../platform/disposable';
 import { affectsSettings, readSettings, type SettingsSnapshot } from '../platform/settings';
 import type { Ui } from '../platform/ui';
@@ -23,6 +24,8 @@ export class AccountServices extends Disposable {
   readonly accounts: AccountStore;
   readonly localHub: LocalHub;
   readonly clients: AccountClientSource;
+  /** The one way every feature runs SQL at a target, with the SQL settings of the moment. */
+  readonly sql: SqlPort;
   private settings: SettingsSnapshot;
   private readonly oauth: OAuthFlow;
 
@@ -48,6 +51,10 @@ export class AccountServices extends Disposable {
     const version = (context.extension.packageJSON as { version?: string }).version ?? '0';
     this.clients = this._register(
       new AccountClientSource(this.settings, this.accounts, this.localHub, log, `versioned-db-vscode/${version}`),
+    );
+    this.sql = new SqlPort(
+      (hostId) => this.clients.clientFor(hostId),
+      () => this.settings.sql,
     );
     this.oauth = this._register(new OAuthFlow(log));
     this._register(

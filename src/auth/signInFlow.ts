@@ -25,20 +25,9 @@ export interface SignInDeps {
 type Method = 'token' | 'oauth' | 'localHub';
 
 export async function signIn(deps: SignInDeps, hostId?: string): Promise<Account | undefined> {
-  const hosts = deps.hosts();
-  let host = hostId ? hosts.find((h) => h.id === hostId) : undefined;
-  if (hostId === LOCAL_HUB_HOST_ID && !host) return deps.signInToLocalHub();
-  if (!host) {
-    const items = [
-      ...hosts.filter((h) => !h.isLocal).map((h) => ({ label: h.label, description: h.siteUrl, value: h as HostInfo | 'local' })),
-      { label: 'Local Hub', description: 'built in, runs offline on this machine', value: 'local' as const },
-    ];
-    const picked = await deps.ui.pick(items, { title: 'Sign In', placeholder: 'Sign in to which host?' });
-    if (!picked) return undefined;
-    if (picked === 'local') return deps.signInToLocalHub();
-    host = picked;
-  }
-  if (host.isLocal) return deps.signInToLocalHub();
+  const host = await pickHost(deps, hostId);
+  if (!host) return undefined;
+  if (host === 'local' || host.isLocal) return deps.signInToLocalHub();
   const method = await deps.ui.pick<Method>(
     [
       { label: 'Personal access token', description: `create one at ${host.siteUrl}/settings/tokens`, value: 'token' },
@@ -49,30 +38,14 @@ export async function signIn(deps: SignInDeps, hostId?: string): Promise<Account
   if (!method) return undefined;
   const site = host;
   try {
-    let token: string | undefined;
-    let kind: CredentialKind;
-    if (method === 'token') {
-      token = (
-        await deps.ui.input({
-          title: `Sign In to ${site.label}`,
-          prompt: `Paste a personal access token from ${site.siteUrl}/settings/tokens`,
-          password: true,
-          validate: (v) => (v.trim() === '' ? 'Paste the token.' : /\s/.test(v.trim()) ? 'A token has no spaces.' : undefined),
-        })
-      )?.trim();
-      kind = 'token';
-    } else {
-      token = await deps.ui.withProgress(`Signing in to ${site.label} in the browser…`, (_p, signal) => deps.oauth(site.siteUrl, signal));
-      kind = 'oauth';
-    }
+    const { token, kind } = await askCredential(deps, site, method);
     if (!token) return undefined;
-    const credential = token;
     const user = await deps.ui.withProgress(`Checking the token with ${site.label}…`, (_p, signal) =>
-      deps.validate(site.siteUrl, credential, signal),
+      deps.validate(site.siteUrl, token, signal),
     );
     const account = await deps.accounts.add(
       { hostId: site.id, username: user.username, ...(user.display_name ? { displayName: user.display_name } : {}), kind },
-      credential,
+      token,
     );
     deps.log.info(`signed in to ${site.label} as ${user.username} (${kind})`);
     void deps.ui.info(`Signed in to ${site.label} as ${user.username}.`);
@@ -86,4 +59,38 @@ export async function signIn(deps: SignInDeps, hostId?: string): Promise<Account
     deps.ui.error(e, { action: `sign in to ${site.label}`, hostId: site.id, hostLabel: site.label });
     return undefined;
   }
+}
+
+/** The host asked for, or the one the person picks (the local hub among them); undefined when they cancel. */
+async function pickHost(deps: SignInDeps, hostId: string | undefined): Promise<HostInfo | 'local' | undefined> {
+  const hosts = deps.hosts();
+  const host = hostId ? hosts.find((h) => h.id === hostId) : undefined;
+  if (hostId === LOCAL_HUB_HOST_ID && !host) return 'local';
+  if (host) return host;
+  const items = [
+    ...hosts.filter((h) => !h.isLocal).map((h) => ({ label: h.label, description: h.siteUrl, value: h as HostInfo | 'local' })),
+    { label: 'Local Hub', description: 'built in, runs offline on this machine', value: 'local' as const },
+  ];
+  return deps.ui.pick(items, { title: 'Sign In', placeholder: 'Sign in to which host?' });
+}
+
+/** The credential by the chosen method: a pasted token, or the browser round trip's. */
+async function askCredential(
+  deps: SignInDeps,
+  site: HostInfo,
+  method: Method,
+): Promise<{ token: string | undefined; kind: CredentialKind }> {
+  if (method === 'oauth') {
+    const token = await deps.ui.withProgress(`Signing in to ${site.label} in the browser…`, (_p, signal) =>
+      deps.oauth(site.siteUrl, signal),
+    );
+    return { token, kind: 'oauth' };
+  }
+  const pasted = await deps.ui.input({
+    title: `Sign In to ${site.label}`,
+    prompt: `Paste a personal access token from ${site.siteUrl}/settings/tokens`,
+    password: true,
+    validate: (v) => (v.trim() === '' ? 'Paste the token.' : /\s/.test(v.trim()) ? 'A token has no spaces.' : undefined),
+  });
+  return { token: pasted?.trim(), kind: 'token' };
 }

@@ -13,7 +13,6 @@ import { resolveDatabase } from './commandTargets';
 import { compareRefs, parseChangesRequest } from './changesActions';
 
 export type ChangesCommandDeps = CommandDeps & {
-  readonly extensionUri: vscode.Uri;
   readonly changesLog: Logger;
   /** Unsent change sets (issue #23), shown for `changeSet` requests. */
   readonly changeSets?: ChangeSetStore;
@@ -25,6 +24,7 @@ export function registerChangesCommands(deps: ChangesCommandDeps): { panels: Cha
   const panels = new ChangesPanels({
     extensionUri: deps.extensionUri,
     clientFor: (hostId) => deps.clients.clientFor(hostId),
+    sql: deps.sql,
     log: deps.changesLog,
     schemaDocs,
     ...(deps.changeSets ? { changeSets: deps.changeSets } : {}),

@@ -1,6 +1,8 @@
 // What the command logic depends on, as narrow interfaces: the real objects in the extension,
 // scripted fakes in unit tests (test/unit/commands).
+import type * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
+import type { SqlPort } from '../core/sql/sqlPort';
 import type { Account } from '../auth/accountStore';
 import type { HostClients } from '../auth/clientSource';
 import type { Ui } from '../platform/ui';
@@ -27,6 +29,8 @@ export type TreeActions = Pick<
 export interface CommandDeps {
   readonly ui: Ui;
   readonly clients: HostClients;
+  /** The one way to run SQL at a target (src/core/sql/sqlPort.ts): settings, cancel, retries applied once. */
+  readonly sql: SqlPort;
   readonly accounts: CommandAccounts;
   readonly databases: Pick<DatabaseListStore, 'add' | 'remove' | 'list' | 'has' | 'hostIds'>;
   readonly tree: TreeActions;
@@ -34,4 +38,8 @@ export interface CommandDeps {
   /** Runs the sign-in flow for a host; resolves the account, or undefined when cancelled. */
   readonly signIn: (hostId?: string) => Promise<Account | undefined>;
   readonly log: Logger;
+  /** The extension's folder: the webviews' scripts and styles. */
+  readonly extensionUri: vscode.Uri;
+  /** Per-workspace state: Viewed marks of pull reviews. */
+  readonly workspaceState: vscode.Memento;
 }

@@ -33,60 +33,70 @@ export interface CreatePullPreset {
   fromBranch?: string;
 }
 
+/** Steps 1 and 2: the branch to merge into (this database's), then the one to merge from (forks' too). */
+async function pickBranches(
+  env: PullEnv,
+  db: DbRef,
+  branches: NetworkBranch[],
+  preset: CreatePullPreset,
+): Promise<{ to: NetworkBranch; from: NetworkBranch } | undefined> {
+  const here = branches.filter((b) => sameDatabase(b.db, db));
+  if (here.length === 0) return void env.ui.info(`${db.owner}/${db.name} has no branches to merge into.`);
+  const to = await env.ui.pick(
+    here.map((b) => ({ ...branchItem(b, db), picked: b.branch.name === 'main' })),
+    { title: `Open a pull request on ${db.owner}/${db.name} (1/4): merge into`, placeholder: 'The branch that receives the changes' },
+  );
+  if (!to) return undefined;
+  const fromCandidates = branches.filter((b) => !sameBranch(b, to));
+  if (fromCandidates.length === 0)
+    return void env.ui.info(`There is no other branch in ${db.owner}/${db.name} or its forks to merge from.`);
+  // Same-database branches first, then forks; a preset branch first of all.
+  const rank = (x: NetworkBranch): number =>
+    (sameDatabase(x.db, db) ? 0 : 2) + (preset.fromBranch && sameDatabase(x.db, db) && x.branch.name === preset.fromBranch ? -1 : 0);
+  fromCandidates.sort((a, b) => rank(a) - rank(b));
+  const from = await env.ui.pick(
+    fromCandidates.map((b) => branchItem(b, db)),
+    {
+      title: `Open a pull request (2/4): merge from`,
+      placeholder: `Changes to merge into ${to.branch.name} (branches of forks are included)`,
+    },
+  );
+  return from ? { to, from } : undefined;
+}
+
+/** Steps 3 and 4: the title (required) and the description (optional markdown). */
+async function askTitleAndDescription(env: PullEnv, fromBranch: string): Promise<{ title: string; description: string } | undefined> {
+  const title = await env.ui.input({
+    title: 'Open a pull request (3/4): title',
+    value: defaultPullTitle(fromBranch),
+    validate: (v) => (v.trim() ? undefined : 'A pull request needs a title.'),
+  });
+  if (title === undefined) return undefined;
+  const description = await env.ui.input({
+    title: 'Open a pull request (4/4): description (optional, markdown)',
+    placeholder: 'What does it change, and why?',
+  });
+  return description === undefined ? undefined : { title: title.trim(), description };
+}
+
 export async function createPullCommand(env: PullEnv, arg: unknown, preset: CreatePullPreset = {}): Promise<Pull | undefined> {
   const target = await resolveDatabaseTarget(env, arg);
   if (!target) return undefined;
   const { hostId, db } = target;
   const client = env.clients.clientFor(hostId);
   try {
-    const all = env.ui.withProgress(`Reading branches of ${db.owner}/${db.name} and its forks`, async (_p, signal) => {
+    const branches = await env.ui.withProgress(`Reading branches of ${db.owner}/${db.name} and its forks`, async (_p, signal) => {
       const network = await forkNetwork(client, db, { signal, log: env.log });
       return networkBranches(client, network, { signal, log: env.log });
     });
-    const branches = await all;
-    const here = branches.filter((b) => sameDatabase(b.db, db));
-    if (here.length === 0) {
-      void env.ui.info(`${db.owner}/${db.name} has no branches to merge into.`);
-      return undefined;
-    }
-    const to = await env.ui.pick(
-      here.map((b) => ({ ...branchItem(b, db), picked: b.branch.name === 'main' })),
-      { title: `Open a pull request on ${db.owner}/${db.name} (1/4): merge into`, placeholder: 'The branch that receives the changes' },
-    );
-    if (!to) return undefined;
-    const fromCandidates = branches.filter((b) => !sameBranch(b, to));
-    if (fromCandidates.length === 0) {
-      void env.ui.info(`There is no other branch in ${db.owner}/${db.name} or its forks to merge from.`);
-      return undefined;
-    }
-    // Same-database branches first, then forks; a preset branch first of all.
-    fromCandidates.sort((a, b) => {
-      const rank = (x: NetworkBranch): number =>
-        (sameDatabase(x.db, db) ? 0 : 2) + (preset.fromBranch && sameDatabase(x.db, db) && x.branch.name === preset.fromBranch ? -1 : 0);
-      return rank(a) - rank(b);
-    });
-    const from = await env.ui.pick(
-      fromCandidates.map((b) => branchItem(b, db)),
-      {
-        title: `Open a pull request (2/4): merge from`,
-        placeholder: `Changes to merge into ${to.branch.name} (branches of forks are included)`,
-      },
-    );
-    if (!from) return undefined;
-    const title = await env.ui.input({
-      title: 'Open a pull request (3/4): title',
-      value: defaultPullTitle(from.branch.name),
-      validate: (v) => (v.trim() ? undefined : 'A pull request needs a title.'),
-    });
-    if (title === undefined) return undefined;
-    const description = await env.ui.input({
-      title: 'Open a pull request (4/4): description (optional, markdown)',
-      placeholder: 'What does it change, and why?',
-    });
-    if (description === undefined) return undefined;
+    const picked = await pickBranches(env, db, branches, preset);
+    if (!picked) return undefined;
+    const { from, to } = picked;
+    const text = await askTitleAndDescription(env, from.branch.name);
+    if (!text) return undefined;
     const pull = await client.createPull(db, {
-      title: title.trim(),
-      ...(description.trim() ? { description } : {}),
+      title: text.title,
+      ...(text.description.trim() ? { description: text.description } : {}),
       from_branch: { database: { owner: from.db.owner, name: from.db.name }, branch_name: from.branch.name },
       to_branch: { database: { owner: db.owner, name: db.name }, branch_name: to.branch.name },
     });

@@ -8,25 +8,24 @@
 // one offers what to do with it.
 import type { Cell, DatabaseRef } from '../shared/wire';
 import type { Logger } from '../core/logger';
-import type { DatabaseTarget } from '../core/targets';
+import { parseDatabaseTarget, type DatabaseTarget } from '../core/targets';
 import type { RowHistoryRequest, TableHistoryRequest, ChangesRequest } from '../core/review/requests';
 import { buildHashOfQuery, buildTableLogQuery } from '../core/review/doltQueries';
 import { parseCommitPage, parseHashOf, type Commit } from '../core/review/commitLog';
 import { isCommitHashText } from '../core/review/revisions';
-import { reviewRunner, type ReviewSqlClient } from '../core/review/reviewRunner';
+import type { ReviewRunner, SqlPort } from '../core/sql/sqlPort';
+import { Commands } from '../shared/ids';
 import { loadRowHistory, type LoadedRowHistory } from '../core/review/rowHistoryView';
 import { formatRelativeTime } from '../core/relativeTime';
 import type { PickItem, Ui } from '../platform/ui';
 import { isTreeNode } from '../tree/treeNodes';
 
-/** The command the `changes` feature registers; offered only once it exists. */
-export const SHOW_CHANGES_COMMAND = 'versionedDb.showChanges';
 export const TABLE_HISTORY_PAGE = 50;
 
 export interface HistoryEnv {
   readonly ui: Ui;
   readonly log: Logger;
-  sqlFor(hostId: string): ReviewSqlClient;
+  readonly sql: Pick<SqlPort, 'review'>;
   /** Whether a command is registered now (Show Changes comes from another feature). */
   hasCommand(id: string): Promise<boolean>;
   execute(id: string, ...args: unknown[]): Promise<unknown>;
@@ -40,21 +39,13 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function targetOf(v: unknown): DatabaseTarget | undefined {
-  if (!isRecord(v) || typeof v['hostId'] !== 'string' || !isRecord(v['db'])) return undefined;
-  const db = v['db'];
-  return typeof db['owner'] === 'string' && typeof db['name'] === 'string'
-    ? { hostId: v['hostId'], db: { owner: db['owner'], name: db['name'] } }
-    : undefined;
-}
-
 /** The TableHistoryRequest an argument is, or a message saying what is wrong with it. */
 export function tableHistoryRequestOf(arg: unknown): TableHistoryRequest | string {
   // A table of the tree's Tables node: its history at the branch or tag it was listed under.
   if (isTreeNode(arg) && arg.kind === 'table')
     return { target: { hostId: arg.hostId, db: arg.db }, ref: arg.parent.ref, table: arg.table.name };
   // The request's own shape ({ target: { hostId, db }, … }), or the target's fields inline.
-  const target = isRecord(arg) ? (targetOf(arg['target']) ?? targetOf(arg)) : undefined;
+  const target = isRecord(arg) ? (parseDatabaseTarget(arg['target']) ?? parseDatabaseTarget(arg)) : undefined;
   if (!target || !isRecord(arg)) return 'Show History needs a database, a ref and a table (run it on a table in the Versioned DB view).';
   if (typeof arg['ref'] !== 'string' || arg['ref'] === '') return 'Show History needs the branch, tag or commit to read the history at.';
   if (typeof arg['table'] !== 'string' || arg['table'] === '') return 'Show History needs a table name.';
@@ -81,7 +72,7 @@ export async function showCommitChanges(env: Pick<HistoryEnv, 'ui' | 'execute'>,
     return undefined;
   }
   const request: ChangesRequest = { kind: 'commit', target: { hostId: node.hostId, db: node.db }, commit: node.commit.hash };
-  await env.execute(SHOW_CHANGES_COMMAND, request);
+  await env.execute(Commands.showChanges, request);
   return request;
 }
 
@@ -92,64 +83,76 @@ function dbText(db: DatabaseRef): string {
 type Picked = { kind: 'commit'; commit: Commit } | { kind: 'more' };
 type CommitAction = 'changes' | 'notebook' | 'copy';
 
+/** A table's commits read a page at a time, at the head the ref had when the first page was read. */
+class TableHistoryPages {
+  readonly commits: Commit[] = [];
+  hasMore = false;
+  /** Said beside the list when the server cut a page short. */
+  partial = '';
+  private pinned: string | undefined;
+
+  constructor(
+    private readonly run: ReviewRunner,
+    private readonly ref: string,
+    private readonly table: string,
+  ) {}
+
+  async readPage(signal?: AbortSignal): Promise<void> {
+    this.pinned ??= isCommitHashText(this.ref) ? this.ref : parseHashOf(await this.run(buildHashOfQuery(this.ref), { signal }));
+    const query = buildTableLogQuery(this.pinned, this.table, { pageSize: TABLE_HISTORY_PAGE, offset: this.commits.length });
+    const page = parseCommitPage(await this.run(query, { signal, limit: TABLE_HISTORY_PAGE + 1 }), TABLE_HISTORY_PAGE);
+    this.commits.push(...page.items);
+    this.hasMore = page.hasMore || (!page.completeness.complete && page.items.length > 0);
+    this.partial = page.completeness.complete
+      ? ''
+      : ` (the server sent part of a page: ${page.completeness.reason === 'timeout' ? 'timed out' : 'row limit'})`;
+  }
+}
+
+function commitPickItems(pages: TableHistoryPages, now: number): PickItem<Picked>[] {
+  const items: PickItem<Picked>[] = pages.commits.map((c) => ({
+    label: `${c.isMerge ? '$(git-merge)' : '$(git-commit)'} ${c.subject || '(no message)'}`,
+    description: [c.author, formatRelativeTime(c.time === undefined ? undefined : new Date(c.time).toISOString(), now), c.shortHash]
+      .filter(Boolean)
+      .join(' · '),
+    value: { kind: 'commit', commit: c },
+  }));
+  if (pages.hasMore)
+    items.push({
+      label: '$(more) Load more commits…',
+      description: `${pages.commits.length} shown${pages.partial}`,
+      value: { kind: 'more' },
+    });
+  return items;
+}
+
 /** Show History on a table: a quick pick of the commits that changed it, then what to do with one. */
 export async function showTableHistory(env: HistoryEnv, arg: unknown): Promise<Commit | undefined> {
   const req = tableHistoryRequestOf(arg);
-  if (typeof req === 'string') {
-    void env.ui.info(req);
-    return undefined;
-  }
+  if (typeof req === 'string') return void env.ui.info(req);
   const { target, ref, table } = req;
-  const run = reviewRunner(env.sqlFor(target.hostId), target.db);
-  const commits: Commit[] = [];
-  let pinned: string | undefined;
-  let hasMore = false;
-  let partial = '';
-  const readPage = async (signal?: AbortSignal): Promise<void> => {
-    pinned ??= isCommitHashText(ref) ? ref : parseHashOf(await run(buildHashOfQuery(ref), { signal }));
-    const page = parseCommitPage(
-      await run(buildTableLogQuery(pinned, table, { pageSize: TABLE_HISTORY_PAGE, offset: commits.length }), {
-        signal,
-        limit: TABLE_HISTORY_PAGE + 1,
-      }),
-      TABLE_HISTORY_PAGE,
-    );
-    commits.push(...page.items);
-    hasMore = page.hasMore || (!page.completeness.complete && page.items.length > 0);
-    partial = page.completeness.complete
-      ? ''
-      : ` (the server sent part of a page: ${page.completeness.reason === 'timeout' ? 'timed out' : 'row limit'})`;
+  const pages = new TableHistoryPages(env.sql.review(target.hostId, target.db), ref, table);
+  const read = async (what: string): Promise<boolean> => {
+    try {
+      await env.ui.withProgress(what, (_p, signal) => pages.readPage(signal));
+      return true;
+    } catch (e) {
+      env.ui.error(e, { action: `read the history of ${table}`, hostId: target.hostId });
+      return false;
+    }
   };
+  if (!(await read(`Reading the history of ${table}…`))) return undefined;
+  if (pages.commits.length === 0) return void env.ui.info(`No commit on ${ref} changed ${table}${pages.partial}.`);
   const title = `History of ${table} @ ${ref} in ${dbText(target.db)}`;
-  try {
-    await env.ui.withProgress(`Reading the history of ${table}…`, (_p, signal) => readPage(signal));
-  } catch (e) {
-    env.ui.error(e, { action: `read the history of ${table}`, hostId: target.hostId });
-    return undefined;
-  }
-  if (commits.length === 0) {
-    void env.ui.info(`No commit on ${ref} changed ${table}${partial}.`);
-    return undefined;
-  }
   const now = Date.now();
   for (;;) {
-    const items: PickItem<Picked>[] = commits.map((c) => ({
-      label: `${c.isMerge ? '$(git-merge)' : '$(git-commit)'} ${c.subject || '(no message)'}`,
-      description: [c.author, formatRelativeTime(c.time === undefined ? undefined : new Date(c.time).toISOString(), now), c.shortHash]
-        .filter(Boolean)
-        .join(' · '),
-      value: { kind: 'commit', commit: c },
-    }));
-    if (hasMore)
-      items.push({ label: '$(more) Load more commits…', description: `${commits.length} shown${partial}`, value: { kind: 'more' } });
-    const picked = await env.ui.pick(items, { title, placeholder: `Commits that changed ${table}, newest first; pick one` });
+    const picked = await env.ui.pick(commitPickItems(pages, now), {
+      title,
+      placeholder: `Commits that changed ${table}, newest first; pick one`,
+    });
     if (!picked) return undefined;
     if (picked.kind === 'more') {
-      try {
-        await env.ui.withProgress(`Reading more of the history of ${table}…`, (_p, signal) => readPage(signal));
-      } catch (e) {
-        env.ui.error(e, { action: `read the history of ${table}`, hostId: target.hostId });
-      }
+      await read(`Reading more of the history of ${table}…`);
       continue;
     }
     await commitActions(env, target, picked.commit, table);
@@ -160,7 +163,7 @@ export async function showTableHistory(env: HistoryEnv, arg: unknown): Promise<C
 /** What to do with a commit of a table's history. */
 async function commitActions(env: HistoryEnv, target: DatabaseTarget, c: Commit, table: string): Promise<void> {
   const actions: PickItem<CommitAction>[] = [];
-  if (await env.hasCommand(SHOW_CHANGES_COMMAND))
+  if (await env.hasCommand(Commands.showChanges))
     actions.push({ label: '$(diff) Show Changes', description: `what ${c.shortHash} changed in ${table}`, value: 'changes' });
   actions.push(
     { label: '$(notebook) New SQL Notebook at This Commit', value: 'notebook' },
@@ -170,7 +173,7 @@ async function commitActions(env: HistoryEnv, target: DatabaseTarget, c: Commit,
   switch (action) {
     case 'changes': {
       const request: ChangesRequest = { kind: 'commit', target, commit: c.hash, table };
-      await env.execute(SHOW_CHANGES_COMMAND, request);
+      await env.execute(Commands.showChanges, request);
       return;
     }
     case 'notebook':
@@ -192,7 +195,7 @@ export async function showRowHistory(env: HistoryEnv, arg: unknown): Promise<Loa
     void env.ui.info(req);
     return undefined;
   }
-  const run = reviewRunner(env.sqlFor(req.target.hostId), req.target.db);
+  const run = env.sql.review(req.target.hostId, req.target.db);
   try {
     const loaded = await env.ui.withProgress(`Reading the history of a row of ${req.table}…`, (_p, signal) =>
       loadRowHistory(

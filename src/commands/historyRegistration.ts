@@ -2,19 +2,12 @@
 import * as vscode from 'vscode';
 import { Commands } from '../shared/ids';
 import { registerGuarded } from '../platform/commandRegistration';
-import type { Logger } from '../core/logger';
-import type { HostClients } from '../auth/clientSource';
-import type { Ui } from '../platform/ui';
 import { openRowHistoryPanel } from '../views/rowHistoryPanel';
 import type { PagedGridPanel } from '../views/pagedGridPanel';
+import type { CommandDeps } from './commandDeps';
 import { showCommitChanges, showRowHistory, showTableHistory, type HistoryEnv } from './historyCommands';
 
-export interface HistoryRegistrationDeps {
-  readonly ui: Ui;
-  readonly log: Logger;
-  readonly clients: HostClients;
-  readonly extensionUri: vscode.Uri;
-}
+export type HistoryRegistrationDeps = Pick<CommandDeps, 'ui' | 'log' | 'sql' | 'extensionUri'>;
 
 /** The row history panels opened so far (for tests); they close with their tabs. */
 export const openRowHistoryPanels: PagedGridPanel[] = [];
@@ -23,7 +16,7 @@ export function registerHistoryCommands(deps: HistoryRegistrationDeps): vscode.D
   const env: HistoryEnv = {
     ui: deps.ui,
     log: deps.log,
-    sqlFor: (hostId) => deps.clients.clientFor(hostId),
+    sql: deps.sql,
     hasCommand: async (id) => (await vscode.commands.getCommands(true)).includes(id),
     execute: (id, ...args) => Promise.resolve(vscode.commands.executeCommand(id, ...args)),
     commands: { newSqlNotebookAtCommit: Commands.newSqlNotebookAtCommit },

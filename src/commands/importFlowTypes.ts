@@ -8,7 +8,7 @@ import type { PullTarget } from '../core/targets';
 import type { CommandDeps } from './commandDeps';
 
 /** The API calls the import flow makes (HubClient satisfies it). */
-export type ImportApi = Pick<HubClient, 'listBranches' | 'runSql' | 'uploadImport' | 'createImport' | 'waitForOperation'>;
+export type ImportApi = Pick<HubClient, 'listBranches' | 'uploadImport' | 'createImport' | 'waitForOperation'>;
 
 export interface ImportDeps extends Omit<CommandDeps, 'clients'> {
   readonly clients: Omit<CommandDeps['clients'], 'clientFor'> & { clientFor(hostId: string): ImportApi };

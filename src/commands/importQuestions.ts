@@ -1,6 +1,8 @@
 // The questions "Import File into Table…" asks, one function each: file type, branch, table,
 // operation, primary keys, new column names, the column map and where the result lands. Each
 // returns undefined when the user dismisses it; importFile.ts runs them in order.
+import { quoteIdentifier } from '../core/sql/quote';
+import type { SqlRunner } from '../core/sql/sqlPort';
 import { candidatePrimaryKeys } from '../core/import/candidatePrimaryKeys';
 import { detectFileType } from '../core/import/detectFileType';
 import {
@@ -17,7 +19,7 @@ import { matchColumns } from '../core/import/matchColumns';
 import type { ImportPreview } from '../core/import/readPreview';
 import { IMPORT_FILE_KINDS, importFormatOf, type ImportFileKind } from '../shared/importFormats';
 import type { PickItem } from '../platform/ui';
-import type { DatabaseRef, QueryResult } from '../shared/wire';
+import type { QueryResult } from '../shared/wire';
 import type { DatabaseTarget } from '../core/targets';
 import { validateRefName } from './versioningCommands';
 import { isTreeNode } from '../tree/treeNodes';
@@ -62,13 +64,12 @@ export type TableChoice = { name: string; exists: boolean };
 
 export async function pickTable(
   deps: ImportDeps,
-  client: ImportApi,
-  db: DatabaseRef,
+  run: SqlRunner,
   branch: string,
   fileName: string,
   preview: ImportPreview,
 ): Promise<TableChoice | undefined> {
-  const tables = tablesFromShowTables(await sql(client, db, branch, 'SHOW TABLES'));
+  const tables = tablesFromShowTables(await sql(run, branch, 'SHOW TABLES'));
   const suggested = preview.sourceTable ?? defaultTableName(fileName);
   const existingMatch = tables.find((t) => t.toLowerCase() === suggested.toLowerCase());
   for (;;) {
@@ -95,17 +96,13 @@ export async function pickTable(
   }
 }
 
-export async function describeTable(
-  client: ImportApi,
-  db: DatabaseRef,
-  branch: string,
-  table: string,
-): Promise<ReturnType<typeof tableShapeFromDescribe>> {
-  return tableShapeFromDescribe(await sql(client, db, branch, `DESCRIBE \`${table.replace(/`/g, '``')}\``));
+export async function describeTable(run: SqlRunner, branch: string, table: string): Promise<ReturnType<typeof tableShapeFromDescribe>> {
+  return tableShapeFromDescribe(await sql(run, branch, `DESCRIBE ${quoteIdentifier(table)}`));
 }
 
-export async function sql(client: ImportApi, db: DatabaseRef, ref: string, q: string): Promise<QueryResult> {
-  const result = await client.runSql(db, { ref, q, limit: 10000 });
+/** A statement at the branch through the SQL port; anything but success is an error. */
+export async function sql(run: SqlRunner, ref: string, q: string): Promise<QueryResult> {
+  const result = await run(q, { limit: 10000 });
   if (result.status !== 'success') throw new Error(`${q} on ${ref} answered ${result.status}: ${result.message ?? ''}`.trim());
   return result;
 }

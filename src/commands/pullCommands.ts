@@ -15,14 +15,12 @@ import { mergePullCommand } from './mergePullCommand';
 import type { PullTarget } from '../core/targets';
 import type { CommandDeps } from './commandDeps';
 import { previewMerge } from '../core/review/mergePreview';
-import { reviewRunner } from '../core/review/reviewRunner';
 
 /** What the pull request commands need: part of every command's CommandDeps, plus the extension URI. */
-export type PullCommandDeps = Pick<CommandDeps, 'ui' | 'log' | 'clients' | 'databases' | 'tree' | 'operations'> & {
-  readonly extensionUri: vscode.Uri;
-  /** Where the Changes section keeps Viewed marks (the workspace state); no section without it. */
-  readonly viewed?: vscode.Memento;
-};
+export type PullCommandDeps = Pick<
+  CommandDeps,
+  'ui' | 'log' | 'clients' | 'sql' | 'databases' | 'tree' | 'operations' | 'extensionUri' | 'workspaceState'
+>;
 
 /** Registers every pull request command and the pull request view; dispose to unregister. */
 export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
@@ -42,11 +40,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     },
     // The merge confirmation says what the merge changes and whether it conflicts (issue #15).
     previewMerge: (t, pull, signal) =>
-      previewMerge(
-        (db) => reviewRunner(deps.clients.clientFor(t.hostId), db),
-        { db: t.db, fromBranch: pull.from_branch, toBranch: pull.to_branch },
-        { signal },
-      ),
+      previewMerge((db) => deps.sql.review(t.hostId, db), { db: t.db, fromBranch: pull.from_branch, toBranch: pull.to_branch }, { signal }),
   };
 
   panels = new PullPanels({
@@ -54,10 +48,8 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     clientFor: (hostId) => deps.clients.clientFor(hostId),
     webUrl,
     log: deps.log,
-    reviewSql: (hostId) => deps.clients.clientFor(hostId),
-    ...(deps.viewed
-      ? { changes: { clientFor: (hostId: string) => deps.clients.clientFor(hostId), viewed: deps.viewed, log: deps.log } }
-      : {}),
+    sql: deps.sql,
+    changes: { sql: deps.sql, viewed: deps.workspaceState, log: deps.log },
     actions: {
       merge: (t) => mergePullCommand(env, t),
       setState: (t, state) => setPullStateCommand(env, t, state),

@@ -2,9 +2,6 @@
 // tableActions.ts) and keeps one table browser per table at a ref; with the change set store, also
 // the commands of its change sets (issue #23, changeSetCommands.ts).
 import * as vscode from 'vscode';
-import type { Logger } from '../core/logger';
-import type { Ui } from '../platform/ui';
-import type { HostClients } from '../auth/clientSource';
 import { Commands } from '../shared/ids';
 import type { TableCatalogCache } from '../core/sql/tableCatalog';
 import type { TableAt } from '../core/paging/tableOpening';
@@ -15,16 +12,14 @@ import { TableBrowser } from '../views/tableBrowser';
 import { RefResolver } from '../notebook/queryRunner';
 import type { ChangeSetStore } from '../views/changeSetStore';
 import { registerChangeSetCommands } from './changeSetCommands';
+import type { CommandDeps } from './commandDeps';
 
-export interface TableCommandHost {
-  readonly ui: Ui;
-  readonly clients: HostClients;
+/** The table commands need part of every command's deps, plus the tree's catalog of tables. */
+export type TableCommandHost = Pick<CommandDeps, 'ui' | 'clients' | 'sql' | 'extensionUri' | 'log'> & {
   readonly catalog: Pick<TableCatalogCache, 'tables' | 'columns'>;
-  readonly extensionUri: vscode.Uri;
-  readonly log: Logger;
   /** The change sets of edited tables (issue #23); without them the browser never edits. */
   readonly changeSets?: ChangeSetStore;
-}
+};
 
 /** One browser per table at a ref: opening it again reveals it. */
 function browserKey(at: TableAt): string {
@@ -48,10 +43,7 @@ export function registerTableCommands(host: TableCommandHost): vscode.Disposable
         extensionUri: host.extensionUri,
         log: host.log,
         catalog: host.catalog,
-        run: (where, q, limit, signal) =>
-          host.clients
-            .clientFor(where.target.hostId)
-            .runSql({ owner: where.target.owner, name: where.target.name }, { ref: where.commit, q, limit }, { signal }),
+        sql: host.sql,
         headOf: async (where, signal) => {
           const r = await refs.resolve(where.target, { fresh: true, ...(signal ? { signal } : {}) });
           return r.kind === 'branch' || r.kind === 'tag' ? r.commit : undefined;

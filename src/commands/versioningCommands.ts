@@ -141,59 +141,11 @@ export async function createRelease(deps: CommandDeps, node?: unknown): Promise<
   const t = await resolveDatabase(deps, node, 'Create Release');
   if (!t) return undefined;
   const title = `Create Release in ${refName(t.db)}`;
-  let tagName: string | undefined;
-  let commit: string | undefined;
-  let newTag = false;
-  if (isTreeNode(node) && node.kind === 'tag') {
-    tagName = node.tag.name;
-    commit = node.tag.commit_sha;
-  } else {
-    const existing = tags(deps, t);
-    const pickedTag = await deps.ui.pickOrType(
-      existing.then((ts) => ts.map((tag) => ({ label: tag.name, description: `existing tag · ${shortHash(tag.commit_sha)}`, value: tag }))),
-      { title, placeholder: 'Pick an existing tag, or type a new tag name' },
-    );
-    if (!pickedTag) return undefined;
-    if ('value' in pickedTag) {
-      tagName = pickedTag.value.name;
-      commit = pickedTag.value.commit_sha;
-    } else {
-      const problem = validateRefName(pickedTag.typed, 'tag');
-      if (problem) {
-        void deps.ui.info(problem);
-        return undefined;
-      }
-      tagName = pickedTag.typed.trim();
-      const known = (await existing.catch(() => [] as Tag[])).find((tag) => tag.name === tagName);
-      if (known) commit = known.commit_sha;
-      else newTag = true;
-    }
-  }
-  if (!commit) {
-    if (isTreeNode(node) && node.kind === 'branch') {
-      commit = node.branch.head_commit_sha;
-    } else {
-      const now = Date.now();
-      const heads = branches(deps, t).then((bs) =>
-        bs.map((b) => ({
-          label: `$(git-branch) ${b.name}`,
-          description: [`head ${shortHash(b.head_commit_sha)}`, formatRelativeTime(b.last_updated_at, now)].filter(Boolean).join(' · '),
-          value: b.head_commit_sha,
-        })),
-      );
-      const picked = await deps.ui.pickOrType(heads, {
-        title,
-        placeholder: `Commit for the new tag ${tagName}: a branch head, or paste a commit hash`,
-      });
-      if (!picked) return undefined;
-      if ('value' in picked) commit = picked.value;
-      else if (isCommitHash(picked.typed)) commit = picked.typed.trim();
-      else {
-        void deps.ui.info(`"${picked.typed}" is not a commit hash (32 characters of 0-9 and a-v). Pick a branch or paste a hash.`);
-        return undefined;
-      }
-    }
-  }
+  const tag = await pickReleaseTag(deps, t, node, title);
+  if (!tag) return undefined;
+  const { tagName, newTag } = tag;
+  const commit = tag.commit || (await pickReleaseCommit(deps, t, node, title, tagName));
+  if (!commit) return undefined;
   const releaseTitle = (
     await deps.ui.input({
       title,
@@ -211,9 +163,9 @@ export async function createRelease(deps: CommandDeps, node?: unknown): Promise<
       client.createRelease(
         t.db,
         {
-          tag: tagName!,
+          tag: tagName,
           title: releaseTitle,
-          commit_sha: commit!,
+          commit_sha: commit,
           ...(description.trim() ? { description: description.trim() } : {}),
           ...(newTag ? { create_tag_if_not_exists: true } : {}),
         },
@@ -227,6 +179,62 @@ export async function createRelease(deps: CommandDeps, node?: unknown): Promise<
     deps.ui.error(e, { action: `create release ${releaseTitle}`, hostId: t.hostId, hostLabel: deps.clients.labelOf(t.hostId) });
     return undefined;
   }
+}
+
+/**
+ * The release's tag: the tag node it ran on, an existing tag picked, or a new name typed (its
+ * commit is asked next, unless a tag of that name exists after all).
+ */
+async function pickReleaseTag(
+  deps: CommandDeps,
+  t: DatabaseTarget,
+  node: unknown,
+  title: string,
+): Promise<{ tagName: string; commit: string | undefined; newTag: boolean } | undefined> {
+  if (isTreeNode(node) && node.kind === 'tag') return { tagName: node.tag.name, commit: node.tag.commit_sha, newTag: false };
+  const existing = tags(deps, t);
+  const pickedTag = await deps.ui.pickOrType(
+    existing.then((ts) => ts.map((tag) => ({ label: tag.name, description: `existing tag · ${shortHash(tag.commit_sha)}`, value: tag }))),
+    { title, placeholder: 'Pick an existing tag, or type a new tag name' },
+  );
+  if (!pickedTag) return undefined;
+  if ('value' in pickedTag) return { tagName: pickedTag.value.name, commit: pickedTag.value.commit_sha, newTag: false };
+  const problem = validateRefName(pickedTag.typed, 'tag');
+  if (problem) {
+    void deps.ui.info(problem);
+    return undefined;
+  }
+  const tagName = pickedTag.typed.trim();
+  const known = (await existing.catch(() => [] as Tag[])).find((tag) => tag.name === tagName);
+  return known ? { tagName, commit: known.commit_sha, newTag: false } : { tagName, commit: undefined, newTag: true };
+}
+
+/** The commit of a new tag: the head of the branch node it ran on, a branch head picked, or a pasted hash. */
+async function pickReleaseCommit(
+  deps: CommandDeps,
+  t: DatabaseTarget,
+  node: unknown,
+  title: string,
+  tagName: string,
+): Promise<string | undefined> {
+  if (isTreeNode(node) && node.kind === 'branch') return node.branch.head_commit_sha;
+  const now = Date.now();
+  const heads = branches(deps, t).then((bs) =>
+    bs.map((b) => ({
+      label: `$(git-branch) ${b.name}`,
+      description: [`head ${shortHash(b.head_commit_sha)}`, formatRelativeTime(b.last_updated_at, now)].filter(Boolean).join(' · '),
+      value: b.head_commit_sha,
+    })),
+  );
+  const picked = await deps.ui.pickOrType(heads, {
+    title,
+    placeholder: `Commit for the new tag ${tagName}: a branch head, or paste a commit hash`,
+  });
+  if (!picked) return undefined;
+  if ('value' in picked) return picked.value;
+  if (isCommitHash(picked.typed)) return picked.typed.trim();
+  void deps.ui.info(`"${picked.typed}" is not a commit hash (32 characters of 0-9 and a-v). Pick a branch or paste a hash.`);
+  return undefined;
 }
 
 export async function copyCommitHash(deps: CommandDeps, node?: unknown): Promise<string | undefined> {

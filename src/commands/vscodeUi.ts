@@ -34,20 +34,28 @@ export class VscodeUi implements Ui {
     qp.matchOnDescription = true;
     qp.busy = true;
     let fixed: Item<T>[] = [];
-    const render = (): void => {
+    // Labels may start with a codicon (`$(git-branch) main`): typing "main" picks that item, not a copy.
+    const plain = (i: Item<T>): string => i.typed ?? i.label.replace(/^\$\([\w~-]+\)\s*/, '');
+    const render = (keepActive: boolean): void => {
       const typed = qp.value.trim();
-      // Labels may start with a codicon (`$(git-branch) main`): typing "main" picks that item, not a copy.
+      const active = qp.activeItems[0];
       const extra: Item<T>[] =
-        typed && !fixed.some((i) => i.label.replace(/^\$\([\w~-]+\)\s*/, '') === typed)
+        typed && !fixed.some((i) => plain(i) === typed)
           ? [{ label: typed, description: 'use what you typed', typed, alwaysShow: true }]
           : [];
-      qp.items = [...fixed, ...extra];
+      const all = [...fixed, ...extra];
+      // When the choices arrive after the person typed, the row under the cursor stays first and
+      // active: an Enter on "main" already on its way (the workbench names the accepted row by its
+      // place in the list) must not become the first branch of the new list.
+      const again = keepActive && active ? all.find((i) => plain(i) === plain(active)) : undefined;
+      qp.items = again ? [again, ...all.filter((i) => i !== again)] : all;
+      if (again) qp.activeItems = [again];
     };
     void Promise.resolve(items).then(
       (list) => {
         fixed = list.map((i) => ({ ...toQuickPickItem(i), value: i.value }));
         qp.busy = false;
-        render();
+        render(true);
       },
       (e: unknown) => {
         qp.busy = false;
@@ -56,7 +64,7 @@ export class VscodeUi implements Ui {
     );
     return new Promise((resolve) => {
       let done = false;
-      qp.onDidChangeValue(render);
+      qp.onDidChangeValue(() => render(false));
       qp.onDidAccept(() => {
         const sel = qp.selectedItems[0];
         if (!sel) return;
@@ -99,6 +107,10 @@ export class VscodeUi implements Ui {
   async confirm(message: string, confirmLabel: string, detail?: string): Promise<boolean> {
     const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, confirmLabel);
     return answer === confirmLabel;
+  }
+
+  async choose(message: string, actions: readonly string[], detail?: string): Promise<string | undefined> {
+    return vscode.window.showWarningMessage(message, { modal: true, detail }, ...actions);
   }
 
   async withProgress<T>(title: string, task: (progress: ProgressReporter, signal: AbortSignal) => Promise<T>): Promise<T> {

@@ -77,22 +77,43 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
   if (isCancellation(error)) return undefined;
   const prefix = context.action ? `Could not ${context.action}` : 'The request failed';
   const host = context.hostLabel ?? context.hostId ?? 'the host';
-
-  if (isOperationFailedError(error)) {
-    const op = error.operation;
-    const e = op.error;
-    const what = context.action ? `${capitalize(context.action)} failed` : `The ${op.type} operation failed`;
-    const message = e
-      ? `${what}: ${e.title}${e.detail ? ` — ${e.detail}` : ''} (${e.code})`
-      : `${what} without a reason from the server (operation ${op.id}).`;
-    // The poll that reported the failure: what the service's support looks up.
-    const requestId = (error as { requestId?: unknown }).requestId;
-    const actions: ErrorAction[] =
-      typeof requestId === 'string' && requestId ? [{ kind: 'copyRequestId', requestId }, { kind: 'showLog' }] : [{ kind: 'showLog' }];
-    return { message, actions, expected: true };
+  if (isOperationFailedError(error)) return describeOperationFailure(error, context);
+  if (isApiError(error) && error.status === 0) return describeUnreachable(error, prefix, host);
+  if (isApiError(error)) {
+    const message = `${statusMessage(error, prefix, host)} (${error.code})`;
+    const actions: ErrorAction[] = error.status === 401 ? [{ kind: 'signIn', hostId: context.hostId }] : [];
+    if (error.requestId) actions.push({ kind: 'copyRequestId', requestId: error.requestId });
+    return { message, actions, expected: error.status >= 400 && error.status < 500 };
   }
+  if (isNetworkError(error)) {
+    return {
+      message: `${prefix}: cannot reach ${host} (${networkCode(error)}). Check the address in versionedDb.hosts or start the local hub.`,
+      actions: [{ kind: 'showLog' }],
+      expected: false,
+    };
+  }
+  const text = error instanceof Error ? error.message : String(error);
+  return { message: `${prefix}: ${text}`, actions: [{ kind: 'showLog' }], expected: false };
+}
 
-  if (isApiError(error) && error.status === 0 && error.proxy) {
+/** An operation the server ran and reported failed: its own error, and the poll's request id. */
+function describeOperationFailure(error: Error & OperationFailedFields, context: ErrorContext): ErrorPresentation {
+  const op = error.operation;
+  const e = op.error;
+  const what = context.action ? `${capitalize(context.action)} failed` : `The ${op.type} operation failed`;
+  const message = e
+    ? `${what}: ${e.title}${e.detail ? ` — ${e.detail}` : ''} (${e.code})`
+    : `${what} without a reason from the server (operation ${op.id}).`;
+  // The poll that reported the failure: what the service's support looks up.
+  const requestId = (error as { requestId?: unknown }).requestId;
+  const actions: ErrorAction[] =
+    typeof requestId === 'string' && requestId ? [{ kind: 'copyRequestId', requestId }, { kind: 'showLog' }] : [{ kind: 'showLog' }];
+  return { message, actions, expected: true };
+}
+
+/** No HTTP answer at all (status 0): the proxy, when there is one, is the first suspect. */
+function describeUnreachable(error: Error & ApiErrorFields, prefix: string, host: string): ErrorPresentation {
+  if (error.proxy) {
     const why = error.code === CLIENT_TIMEOUT ? 'no answer in time' : error.code;
     return {
       message:
@@ -102,61 +123,35 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
       expected: false,
     };
   }
+  const why = error.code === CLIENT_TIMEOUT ? 'it did not answer in time' : `cannot connect (${error.code})`;
+  return {
+    message: `${prefix}: ${host} is unreachable — ${why}. Check the address in versionedDb.hosts, or start the local hub.`,
+    actions: [{ kind: 'showLog' }],
+    expected: false,
+  };
+}
 
-  if (isApiError(error) && error.status === 0) {
-    const why = error.code === CLIENT_TIMEOUT ? 'it did not answer in time' : `cannot connect (${error.code})`;
-    return {
-      message: `${prefix}: ${host} is unreachable — ${why}. Check the address in versionedDb.hosts, or start the local hub.`,
-      actions: [{ kind: 'showLog' }],
-      expected: false,
-    };
+/** What an HTTP error status means to the user (without the code, which the caller appends). */
+function statusMessage(error: Error & ApiErrorFields, prefix: string, host: string): string {
+  const detail = error.detail ? ` ${ensurePeriod(error.detail)}` : '';
+  switch (error.status) {
+    case 401:
+      return `${prefix}: ${host} needs you to sign in (the token is missing, expired or revoked).`;
+    case 403:
+      return `${prefix}: you need ${missingPermission(error.method, error.path)}.${detail}`;
+    case 404:
+      return `${prefix}: not found.${detail || ' The database may not exist, or it is private and this account has no access.'}`;
+    case 409:
+      return `${prefix}: it already exists or conflicts with the current state.${detail}`;
+    case 422:
+      return `${prefix}: ${error.title}.${detail}`;
+    case 429:
+      return `${prefix}: ${host} is rate limiting requests; try again in a moment.`;
+    default:
+      return error.status >= 500
+        ? `${prefix}: ${host} had an internal problem (${error.status}).${detail}`
+        : `${prefix}: ${error.title}.${detail}`;
   }
-
-  if (isApiError(error)) {
-    const actions: ErrorAction[] = [];
-    let message: string;
-    const detail = error.detail ? ` ${ensurePeriod(error.detail)}` : '';
-    switch (error.status) {
-      case 401:
-        message = `${prefix}: ${host} needs you to sign in (the token is missing, expired or revoked).`;
-        actions.push({ kind: 'signIn', hostId: context.hostId });
-        break;
-      case 403:
-        message = `${prefix}: you need ${missingPermission(error.method, error.path)}.${detail}`;
-        break;
-      case 404:
-        message = `${prefix}: not found.${detail || ' The database may not exist, or it is private and this account has no access.'}`;
-        break;
-      case 409:
-        message = `${prefix}: it already exists or conflicts with the current state.${detail}`;
-        break;
-      case 422:
-        message = `${prefix}: ${error.title}.${detail}`;
-        break;
-      case 429:
-        message = `${prefix}: ${host} is rate limiting requests; try again in a moment.`;
-        break;
-      default:
-        message =
-          error.status >= 500
-            ? `${prefix}: ${host} had an internal problem (${error.status}).${detail}`
-            : `${prefix}: ${error.title}.${detail}`;
-    }
-    message += ` (${error.code})`;
-    if (error.requestId) actions.push({ kind: 'copyRequestId', requestId: error.requestId });
-    return { message, actions, expected: error.status >= 400 && error.status < 500 };
-  }
-
-  if (isNetworkError(error)) {
-    return {
-      message: `${prefix}: cannot reach ${host} (${networkCode(error)}). Check the address in versionedDb.hosts or start the local hub.`,
-      actions: [{ kind: 'showLog' }],
-      expected: false,
-    };
-  }
-
-  const text = error instanceof Error ? error.message : String(error);
-  return { message: `${prefix}: ${text}`, actions: [{ kind: 'showLog' }], expected: false };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { BranchRef, DatabaseRef, Pull, PullComment, PullState } from '../shared/wire';
+import { webviewCsp } from './webviewCsp';
 import type { MarkdownRenderer } from './markdown';
 import type { RemoteImages } from './remoteImages';
-import { LOAD_IMAGES_NOTICE, imageEnv, imgSrc } from './remoteImages';
+import { LOAD_IMAGES_NOTICE, imageEnv } from './remoteImages';
 import { formatRelativeTime } from './relativeTime';
 
 // The HTML of the pull request webview, built in the host from API data. Every string from the
@@ -161,20 +162,6 @@ export interface PullDocumentInput {
   extraStyle?: string;
 }
 
-/** The Content-Security-Policy of the view: no inline script, no remote script, no frames, remote images only once loaded. */
-export function pullViewCsp(cspSource: string, nonce: string, images: RemoteImages = 'blocked'): string {
-  return [
-    `default-src 'none'`,
-    imgSrc(cspSource, images),
-    `style-src ${cspSource} 'nonce-${nonce}'`,
-    `script-src 'nonce-${nonce}'`,
-    `font-src ${cspSource}`,
-    `form-action 'none'`,
-    `base-uri 'none'`,
-    `frame-src 'none'`,
-  ].join('; ');
-}
-
 const STYLE = `
 body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 20px 20px; max-width: 900px; }
 h1 { font-size: 1.5em; margin: 0.8em 0 0.3em; }
@@ -214,7 +201,7 @@ export function renderPullDocument(input: PullDocumentInput): string {
 <html lang="en">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(pullViewCsp(input.cspSource, nonce, input.images))}">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(webviewCsp(input.cspSource, nonce, input.images))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>${escapeHtml(input.title)}</title>
 <style nonce="${escapeHtml(nonce)}">${STYLE}${input.extraStyle ?? ''}</style>

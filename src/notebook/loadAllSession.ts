@@ -11,13 +11,13 @@ import { QueryPageError, QueryPageSource, loadAllPlan } from '../core/paging/que
 import { DEFAULT_PAGE_SIZE, type GridPagingMessage, type HostPagingMessage, type PagedOutput } from '../shared/gridPaging';
 import type { QueryOutput } from '../shared/queryResultOutput';
 import { exportStreamed } from '../platform/streamedExport';
-import { normalizeResult, type SqlClient } from './queryRunner';
-import type { SqlSettings } from './sqlSettings';
+import { normalizeResult } from './queryRunner';
+import type { SqlPort } from '../core/sql/sqlPort';
 
 export interface LoadAllDeps {
-  clientFor(hostId: string): SqlClient;
+  /** Pages at the pinned commit through the one SQL port. */
+  sql: Pick<SqlPort, 'run'>;
   labelOf(hostId: string): string;
-  settings(): SqlSettings;
   log: Logger;
 }
 
@@ -61,8 +61,9 @@ export class LoadAllSession {
       commit,
       title: firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine,
       pageSize: DEFAULT_PAGE_SIZE,
-      serverSort: false,
-      serverFilter: false,
+      // Sorted and filtered on the server, by wrapping the query (src/core/paging/querySource.ts).
+      serverSort: true,
+      serverFilter: true,
       note: `Every row of the query at ${t.ref === commit ? shortHash(commit) : `${t.ref} (${shortHash(commit)})`}, read a page at a time in the query's order.`,
     };
     const context = { action: `read rows of the query at ${targetLabel(t)}`, hostId: t.hostId, hostLabel: deps.labelOf(t.hostId) };
@@ -91,18 +92,12 @@ export class LoadAllSession {
     });
     if (!plan.ok) return { refused: plan.reason };
     const t = result.target;
-    const client = deps.clientFor(t.hostId);
+    const at = { hostId: t.hostId, db: { owner: t.owner, name: t.name }, ref: plan.commit };
     const source = new QueryPageSource({
       query: plan.query,
       columnCount: result.result.columns.length,
-      run: async (sql, limit, signal) =>
-        normalizeResult(
-          await client.runSql(
-            { owner: t.owner, name: t.name },
-            { ref: plan.commit, q: sql, limit, timeoutMs: deps.settings().timeoutMs },
-            { signal },
-          ),
-        ),
+      columns: result.result.columns,
+      run: async (sql, opts) => normalizeResult(await deps.sql.run(at, sql, opts)),
     });
     const session = new LoadAllSession(result, source, plan.commit, post, deps);
     deps.log.info(`load all rows at ${targetLabel(t)} (${shortHash(plan.commit)})`);
@@ -137,6 +132,7 @@ export class LoadAllSession {
     // Pages as large as the first response (a size the server is known to answer), so a big
     // export sends few statements; one page is all that is held at a time.
     const pageSize = Math.max(DEFAULT_PAGE_SIZE, Math.min(this.result.result.rows.length, 10_000));
+    const view = this.server.view;
     return exportStreamed(
       {
         columns: this.output.columns,
@@ -144,9 +140,10 @@ export class LoadAllSession {
         suggestedName: `${t.name}-${t.ref}-${shortHash(this.output.commit)}`,
         tableName: 'result',
         source: this.source,
-        view: { sort: [], filters: [] },
+        // The rows as the grid shows them now: its sort and filters.
+        view,
         pageSize,
-        ...(this.totalRows !== undefined ? { totalRows: this.totalRows } : {}),
+        ...(this.totalRows !== undefined && view.sort.length === 0 && view.filters.length === 0 ? { totalRows: this.totalRows } : {}),
       },
       this.deps.log,
     );

@@ -7,12 +7,15 @@ import type { HostClients } from '../auth/clientSource';
 import type { RefResolver } from './queryRunner';
 import type { QueryHistoryStore } from './queryHistoryStore';
 import type { SqlResultPanel } from './sqlResultPanel';
-import type { SqlSettings } from './sqlSettings';
+import type { SqlSettings } from '../platform/settings';
+import type { SqlPort } from '../core/sql/sqlPort';
 import type { EditorTargets } from './sqlEditorTargets';
 
 export interface NotebookCommandDeps {
   readonly ui: Ui;
   readonly clients: HostClients;
+  /** The one way to run SQL at a target (src/core/sql/sqlPort.ts). */
+  readonly sql: SqlPort;
   readonly databases: { hostIds(): string[]; list(hostId: string): readonly DatabaseRef[] };
   readonly refs: RefResolver;
   readonly history: QueryHistoryStore;

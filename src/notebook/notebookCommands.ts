@@ -3,6 +3,7 @@
 // running the statement under the cursor (runIntoPanel.ts) and query history
 // (queryHistoryCommands.ts). The targets asked for: queryTargetPicks.ts; a .sql editor's target:
 // sqlEditorTargets.ts.
+import { parseDatabaseTarget } from '../core/targets';
 import * as vscode from 'vscode';
 import type { DatabaseRef } from '../shared/wire';
 import type { QueryTarget } from '../shared/queryResultOutput';
@@ -45,11 +46,11 @@ async function targetFromNode(deps: NotebookCommandDeps, node: unknown): Promise
 /** `{ hostId, db, ref }` from a view (a table's history offers a notebook at one of its commits). */
 function refTargetOf(arg: unknown): QueryTarget | undefined {
   if (typeof arg !== 'object' || arg === null || 'kind' in arg) return undefined;
-  const r = arg as { hostId?: unknown; db?: { owner?: unknown; name?: unknown }; ref?: unknown };
-  if (typeof r.hostId !== 'string' || typeof r.ref !== 'string' || typeof r.db?.owner !== 'string' || typeof r.db.name !== 'string')
-    return undefined;
-  const checked = validateRefInput(r.ref);
-  return 'error' in checked ? undefined : { hostId: r.hostId, owner: r.db.owner, name: r.db.name, ref: checked.ref };
+  const target = parseDatabaseTarget(arg);
+  const ref = (arg as { ref?: unknown }).ref;
+  if (!target || typeof ref !== 'string') return undefined;
+  const checked = validateRefInput(ref);
+  return 'error' in checked ? undefined : { hostId: target.hostId, owner: target.db.owner, name: target.db.name, ref: checked.ref };
 }
 
 export async function newSqlNotebook(deps: NotebookCommandDeps, node?: unknown, sql?: string): Promise<vscode.NotebookEditor | undefined> {

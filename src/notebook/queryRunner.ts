@@ -2,21 +2,16 @@
 // the notebook controller and the .sql result panel both call it, and unit tests drive it
 // with a fake client.
 import type { Branch, QueryResult, Tag } from '../shared/wire';
-import type { DbRef, Page, PageOptions, RequestOptions, RunSqlOptions } from '../api/index';
+import type { DbRef, Page, PageOptions, RequestOptions } from '../api/index';
+import type { SqlPort } from '../core/sql/sqlPort';
 import { paginate } from '../api/pagination';
 import type { QueryOutput, QueryTarget } from '../shared/queryResultOutput';
 import { looksLikeCommit, type RefResolution } from '../core/sql/refs';
 
-/** The part of HubClient this module uses. */
-export interface SqlClient {
-  runSql(db: DbRef, query: RunSqlOptions, opts?: RequestOptions): Promise<QueryResult>;
+/** The part of HubClient ref resolution uses. */
+export interface RefLister {
   listBranches(db: DbRef, page?: PageOptions, opts?: RequestOptions): Promise<Page<Branch>>;
   listTags(db: DbRef, page?: PageOptions, opts?: RequestOptions): Promise<Page<Tag>>;
-}
-
-export interface SqlLimits {
-  rowLimit: number;
-  timeoutMs: number;
 }
 
 async function findIn<T>(fetch: (token: string | undefined) => Promise<Page<T>>, match: (t: T) => boolean): Promise<T | undefined> {
@@ -33,7 +28,7 @@ export class RefResolver {
   private readonly cache = new Map<string, { at: number; value: RefResolution }>();
 
   constructor(
-    private readonly clientFor: (hostId: string) => SqlClient,
+    private readonly clientFor: (hostId: string) => RefLister,
     private readonly ttlMs = 10_000,
     private readonly now: () => number = Date.now,
   ) {}
@@ -77,21 +72,19 @@ export interface RunQueryOptions {
   now?: () => number;
 }
 
-/** Runs `sql` at `target` with the configured limit and timeout. HTTP failures throw ApiError. */
+/** Runs the user's `sql` at `target` through the SQL port (row limit and timeout from the settings). HTTP failures throw ApiError. */
 export async function runQuery(
-  client: SqlClient,
+  port: Pick<SqlPort, 'userQuery' | 'current'>,
   target: QueryTarget,
   sql: string,
-  limits: SqlLimits,
   opts: RunQueryOptions = {},
 ): Promise<QueryOutput> {
   const now = opts.now ?? Date.now;
   const started = now();
-  const result = await client.runSql(
-    { owner: target.owner, name: target.name },
-    { ref: target.ref, q: sql, limit: limits.rowLimit, timeoutMs: limits.timeoutMs },
-    { signal: opts.signal },
-  );
+  const { rowLimit } = port.current;
+  const result = await port.userQuery({ hostId: target.hostId, db: { owner: target.owner, name: target.name }, ref: target.ref }, sql, {
+    signal: opts.signal,
+  });
   const finished = now();
   return {
     v: 1,
@@ -102,7 +95,7 @@ export async function runQuery(
     ...(opts.commit ? { commit: opts.commit } : {}),
     ranAt: new Date(finished).toISOString(),
     elapsedMs: finished - started,
-    limit: limits.rowLimit,
+    limit: rowLimit,
   };
 }
 

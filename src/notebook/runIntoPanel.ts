@@ -15,9 +15,8 @@ export async function runIntoPanel(deps: NotebookCommandDeps, sql: string, targe
   deps.panel.showRunning(sql, target);
   try {
     const output = await deps.ui.withProgress(`Running SQL at ${targetLabel(target)}`, async (_p, signal) => {
-      const client = deps.clients.clientFor(target.hostId);
       const res = await deps.refs.resolve(target, { signal, fresh: true });
-      return runQuery(client, target, sql, deps.settings(), {
+      return runQuery(deps.sql, target, sql, {
         signal,
         ...(res.commit ? { commit: res.commit } : {}),
         hostLabel: deps.clients.labelOf(target.hostId),

@@ -5,7 +5,8 @@ import type { Logger } from '../core/logger';
 import type { QueryTarget } from '../shared/queryResultOutput';
 import { parseDescribe, parseShowTables, type Schema } from '../core/sql/completion';
 import { quoteIdentifier } from '../core/sql/quote';
-import type { RefResolver, SqlClient } from './queryRunner';
+import type { RefResolver } from './queryRunner';
+import type { SqlPort } from '../core/sql/sqlPort';
 
 const MAX_TABLES = 200;
 
@@ -13,7 +14,7 @@ export class SchemaService {
   private readonly byCommit = new Map<string, Promise<Schema>>();
 
   constructor(
-    private readonly clientFor: (hostId: string) => SqlClient,
+    private readonly sql: Pick<SqlPort, 'at'>,
     private readonly refs: RefResolver,
     private readonly log: Logger,
   ) {}
@@ -33,17 +34,14 @@ export class SchemaService {
   }
 
   private async fetch(target: QueryTarget, ref: string, signal?: AbortSignal): Promise<Schema> {
-    const client = this.clientFor(target.hostId);
-    const db = { owner: target.owner, name: target.name };
+    const run = this.sql.at({ hostId: target.hostId, db: { owner: target.owner, name: target.name }, ref });
     const started = Date.now();
-    const tables = parseShowTables(await client.runSql(db, { ref, q: 'SHOW TABLES', limit: 5000 }, { signal })).slice(0, MAX_TABLES);
+    const tables = parseShowTables(await run('SHOW TABLES', { limit: 5000, signal })).slice(0, MAX_TABLES);
     const out: Schema = { tables: [] };
     // A few at a time: fast enough for a typical schema, gentle on the server.
     for (let i = 0; i < tables.length; i += 4) {
       const batch = tables.slice(i, i + 4);
-      const described = await Promise.all(
-        batch.map((t) => client.runSql(db, { ref, q: `DESCRIBE ${quoteIdentifier(t)}`, limit: 5000 }, { signal })),
-      );
+      const described = await Promise.all(batch.map((t) => run(`DESCRIBE ${quoteIdentifier(t)}`, { limit: 5000, signal })));
       batch.forEach((name, j) => out.tables.push({ name, columns: parseDescribe(described[j]!) }));
     }
     this.log.debug(`schema of ${target.owner}/${target.name}@${ref}: ${out.tables.length} tables in ${Date.now() - started} ms`);

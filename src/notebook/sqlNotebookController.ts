@@ -11,18 +11,18 @@ import { splitStatements } from '../core/sql/statements';
 import { historyEntryOf } from '../core/sql/history';
 import { markdownFallback } from '../core/sql/markdownFallback';
 import { targetLabel } from '../core/sql/refs';
-import { runQuery, type RefResolver, type SqlClient } from './queryRunner';
+import { runQuery, type RefResolver } from './queryRunner';
+import type { SqlPort } from '../core/sql/sqlPort';
 import type { QueryHistoryStore } from './queryHistoryStore';
-import type { SqlSettings } from './sqlSettings';
 import { OutputMeta, targetOf } from './sqlNotebookSerializer';
 import { loadAllFields } from './loadAllSession';
 
 export interface SqlRunDeps {
-  clientFor(hostId: string): SqlClient;
+  /** The one way to run SQL at a target: the row limit and timeout settings applied there. */
+  sql: Pick<SqlPort, 'userQuery' | 'current'>;
   labelOf(hostId: string): string;
   refs: RefResolver;
   history: QueryHistoryStore;
-  settings(): SqlSettings;
   /** F1's reportError: notification with "Sign in" / "Copy request id"; silent for cancellation. */
   reportError(error: unknown, context: ErrorContext): void;
   log: Logger;
@@ -89,72 +89,89 @@ export class SqlNotebookController implements vscode.Disposable {
     const sub = execution.token.onCancellationRequested(() => abort.abort());
     const target = cellTarget(cell);
     try {
-      if (!target) {
-        await execution.replaceOutput(
-          errorOutput(
-            'No database to run at. Click the database item in this cell\'s status bar (or "Change Where This Notebook Runs…") and pick a database and a branch, tag or commit.',
-          ),
-        );
-        execution.end(false, Date.now());
-        return false;
-      }
-      const statements = splitStatements(cell.document.getText());
-      if (statements.length === 0) {
-        await execution.clearOutput();
-        execution.end(true, Date.now());
-        return true;
-      }
-      const settings = this.deps.settings();
-      const client = this.deps.clientFor(target.hostId);
-      this.deps.log.debug(`cell ${cell.index}: ${statements.length} statement(s) at ${targetLabel(target)}`);
-      const resolution = await this.deps.refs.resolve(target, { signal: abort.signal, fresh: true });
-      const outputs: vscode.NotebookCellOutput[] = [];
-      let ok = true;
-      for (const s of statements) {
-        const ran = await runQuery(client, target, s.text, settings, {
-          signal: abort.signal,
-          ...(resolution.commit ? { commit: resolution.commit } : {}),
-          hostLabel: this.deps.labelOf(target.hostId),
-        });
-        // Past the row limit: a key for Load All Rows to find this result by, and whether it can.
-        const output: QueryOutput = ran.result.status === 'row_limit' ? { ...ran, key: randomUUID(), ...loadAllFields(ran) } : ran;
-        outputs.push(toCellOutput(output));
-        await execution.replaceOutput(outputs);
-        void this.deps.history
-          .add(historyEntryOf(output, s.text, target))
-          .then(undefined, (e: unknown) => this.deps.log.warn(`could not save query history: ${String(e)}`));
-        this.deps.log.info(
-          `ran at ${targetLabel(target)}: ${output.result.status}, ${output.result.rows.length} rows, ${output.elapsedMs} ms`,
-        );
-        // row_limit still shows useful rows; anything else but success stops the cell.
-        if (output.result.status !== 'success' && output.result.status !== 'row_limit') {
-          ok = false;
-          break;
-        }
-      }
+      const ok = target ? await this.runStatements(cell, target, execution, abort.signal) : await this.noTarget(execution);
       execution.end(ok, Date.now());
       return ok;
     } catch (e) {
-      if (isCancellation(e) || abort.signal.aborted) {
-        await execution
-          .replaceOutput(infoOutput('Cancelled. The request was aborted; run the cell again to retry.'))
-          .then(undefined, () => undefined);
-        execution.end(undefined, Date.now());
-        return false;
-      }
-      const context: ErrorContext = {
-        action: target ? `run the query at ${targetLabel(target)}` : 'run the query',
-        ...(target ? { hostId: target.hostId, hostLabel: this.deps.labelOf(target.hostId) } : {}),
-      };
-      const text = describeError(e, context)?.message ?? String(e);
-      await execution.replaceOutput(errorOutput(text)).then(undefined, () => undefined);
-      execution.end(false, Date.now());
-      this.deps.reportError(e, context);
+      await this.failed(e, target, execution, abort.signal);
       return false;
     } finally {
       sub.dispose();
       this.onDidRunEmitter.fire(cell);
     }
+  }
+
+  private async noTarget(execution: vscode.NotebookCellExecution): Promise<boolean> {
+    await execution.replaceOutput(
+      errorOutput(
+        'No database to run at. Click the database item in this cell\'s status bar (or "Change Where This Notebook Runs…") and pick a database and a branch, tag or commit.',
+      ),
+    );
+    return false;
+  }
+
+  /** Runs the cell's statements one by one, each output added as it comes; false when one failed. */
+  private async runStatements(
+    cell: vscode.NotebookCell,
+    target: QueryTarget,
+    execution: vscode.NotebookCellExecution,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    const statements = splitStatements(cell.document.getText());
+    if (statements.length === 0) {
+      await execution.clearOutput();
+      return true;
+    }
+    this.deps.log.debug(`cell ${cell.index}: ${statements.length} statement(s) at ${targetLabel(target)}`);
+    const resolution = await this.deps.refs.resolve(target, { signal, fresh: true });
+    const outputs: vscode.NotebookCellOutput[] = [];
+    for (const s of statements) {
+      const ran = await runQuery(this.deps.sql, target, s.text, {
+        signal,
+        ...(resolution.commit ? { commit: resolution.commit } : {}),
+        hostLabel: this.deps.labelOf(target.hostId),
+      });
+      // Past the row limit: a key for Load All Rows to find this result by, and whether it can.
+      const output: QueryOutput = ran.result.status === 'row_limit' ? { ...ran, key: randomUUID(), ...loadAllFields(ran) } : ran;
+      outputs.push(toCellOutput(output));
+      await execution.replaceOutput(outputs);
+      this.recorded(output, s.text, target);
+      // row_limit still shows useful rows; anything else but success stops the cell.
+      if (output.result.status !== 'success' && output.result.status !== 'row_limit') return false;
+    }
+    return true;
+  }
+
+  /** Into the query history and the log. */
+  private recorded(output: QueryOutput, sql: string, target: QueryTarget): void {
+    void this.deps.history
+      .add(historyEntryOf(output, sql, target))
+      .then(undefined, (e: unknown) => this.deps.log.warn(`could not save query history: ${String(e)}`));
+    this.deps.log.info(`ran at ${targetLabel(target)}: ${output.result.status}, ${output.result.rows.length} rows, ${output.elapsedMs} ms`);
+  }
+
+  /** A cancelled run says so in the cell; any other failure too, and is reported with its fixing action. */
+  private async failed(
+    e: unknown,
+    target: QueryTarget | undefined,
+    execution: vscode.NotebookCellExecution,
+    signal: AbortSignal,
+  ): Promise<void> {
+    if (isCancellation(e) || signal.aborted) {
+      await execution
+        .replaceOutput(infoOutput('Cancelled. The request was aborted; run the cell again to retry.'))
+        .then(undefined, () => undefined);
+      execution.end(undefined, Date.now());
+      return;
+    }
+    const context: ErrorContext = {
+      action: target ? `run the query at ${targetLabel(target)}` : 'run the query',
+      ...(target ? { hostId: target.hostId, hostLabel: this.deps.labelOf(target.hostId) } : {}),
+    };
+    const text = describeError(e, context)?.message ?? String(e);
+    await execution.replaceOutput(errorOutput(text)).then(undefined, () => undefined);
+    execution.end(false, Date.now());
+    this.deps.reportError(e, context);
   }
 
   dispose(): void {

@@ -16,10 +16,9 @@ import { SqlNotebookSerializer } from './sqlNotebookSerializer';
 import { SqlResultPanel } from './sqlResultPanel';
 import { NotebookLoadAll } from './notebookLoadAll';
 import type { LoadAllDeps } from './loadAllSession';
-import { readSqlSettings } from './sqlSettings';
 
 /** What the extension passes in: the notebook commands' own dependencies without the parts built here. */
-export type SqlNotebookHostDeps = Pick<NotebookCommandDeps, 'ui' | 'clients' | 'databases' | 'log'>;
+export type SqlNotebookHostDeps = Pick<NotebookCommandDeps, 'ui' | 'clients' | 'sql' | 'databases' | 'settings' | 'log'>;
 
 /** The live parts, for integration tests. */
 export interface SqlNotebookApi {
@@ -29,41 +28,26 @@ export interface SqlNotebookApi {
   readonly loadAll: NotebookLoadAll;
 }
 
-export function registerSqlNotebooks(
-  context: vscode.ExtensionContext,
-  deps: SqlNotebookHostDeps,
-): { disposables: vscode.Disposable[]; api: SqlNotebookApi } {
-  const settings = () => readSqlSettings(vscode.workspace.getConfiguration());
-  const clientFor = (hostId: string) => deps.clients.clientFor(hostId);
-  const refs = new RefResolver(clientFor);
-  const history = new QueryHistoryStore(context.globalState, () => settings().historySize);
-  const schemas = new SchemaService(clientFor, refs, deps.log);
-  const editorTargets = new EditorTargets(context.workspaceState);
-  const onGridMessage = (raw: unknown) => handleGridMessage(raw, deps.log);
-  const loadAllDeps: LoadAllDeps = { clientFor, labelOf: (id) => deps.clients.labelOf(id), settings, log: deps.log };
-  const panel = new SqlResultPanel(context.extensionUri, onGridMessage, deps.log, loadAllDeps);
-  const statusBar = new SqlCellStatusBar(refs, (id) => deps.clients.labelOf(id));
-  const controller = new SqlNotebookController({
-    clientFor,
-    labelOf: (id) => deps.clients.labelOf(id),
-    refs,
-    history,
-    settings,
-    reportError: (e, ctx) => deps.ui.error(e, ctx),
-    log: deps.log,
-  });
-
-  // Outputs are transient (not dirtying or saved) unless the setting asks to save them.
+/** The notebook serializer, registered again when `saveOutputs` changes (outputs transient unless saved). */
+function registerSerializer(settings: SqlNotebookHostDeps['settings']): vscode.Disposable {
   const serializer = new SqlNotebookSerializer(() => settings().saveOutputs);
-  let registration = vscode.workspace.registerNotebookSerializer(Notebooks.type, serializer, { transientOutputs: !settings().saveOutputs });
+  const register = () =>
+    vscode.workspace.registerNotebookSerializer(Notebooks.type, serializer, { transientOutputs: !settings().saveOutputs });
+  let registration = register();
   const configSub = vscode.workspace.onDidChangeConfiguration((e) => {
     if (!e.affectsConfiguration(Settings.notebooksSaveOutputs)) return;
     registration.dispose();
-    registration = vscode.workspace.registerNotebookSerializer(Notebooks.type, serializer, { transientOutputs: !settings().saveOutputs });
+    registration = register();
   });
+  return { dispose: () => (configSub.dispose(), registration.dispose()) };
+}
 
+/** The notebook renderer's messages: Load All Rows' pages first, then copy and export of a whole result. */
+function registerRendererMessaging(
+  deps: SqlNotebookHostDeps,
+  loadAllDeps: LoadAllDeps,
+): { loadAll: NotebookLoadAll; disposables: vscode.Disposable[] } {
   const messaging = vscode.notebooks.createRendererMessaging(Notebooks.renderer);
-  // Load All Rows: pages of a result past the row limit, served while its grid shows them.
   const loadAll = new NotebookLoadAll(messaging, loadAllDeps);
   const messageSub = messaging.onDidReceiveMessage(async ({ editor, message }) => {
     try {
@@ -74,37 +58,54 @@ export function registerSqlNotebooks(
       deps.ui.error(e, { action: 'act on the result' });
     }
   });
+  return { loadAll, disposables: [messageSub, loadAll] };
+}
 
+export function registerSqlNotebooks(
+  context: vscode.ExtensionContext,
+  deps: SqlNotebookHostDeps,
+): { disposables: vscode.Disposable[]; api: SqlNotebookApi } {
+  const settings = deps.settings;
+  const refs = new RefResolver((hostId: string) => deps.clients.clientFor(hostId));
+  const history = new QueryHistoryStore(context.globalState, () => settings().historySize);
+  const schemas = new SchemaService(deps.sql, refs, deps.log);
+  const editorTargets = new EditorTargets(context.workspaceState);
+  const loadAllDeps: LoadAllDeps = { sql: deps.sql, labelOf: (id) => deps.clients.labelOf(id), log: deps.log };
+  const panel = new SqlResultPanel(context.extensionUri, (raw: unknown) => handleGridMessage(raw, deps.log), deps.log, loadAllDeps);
+  const statusBar = new SqlCellStatusBar(refs, (id) => deps.clients.labelOf(id));
+  const controller = new SqlNotebookController({
+    sql: deps.sql,
+    labelOf: (id) => deps.clients.labelOf(id),
+    refs,
+    history,
+    reportError: (e, ctx) => deps.ui.error(e, ctx),
+    log: deps.log,
+  });
+  // Load All Rows: pages of a result past the row limit, served while its grid shows them.
+  const messaging = registerRendererMessaging(deps, loadAllDeps);
   const commands = registerNotebookCommands({
-    ui: deps.ui,
-    clients: deps.clients,
-    databases: deps.databases,
+    ...deps,
     refs,
     history,
     panel,
-    settings,
     editorTargets,
     onTargetsChanged: () => {
       refs.forget();
       statusBar.refresh();
     },
-    log: deps.log,
   });
-
   return {
     disposables: [
       controller,
       controller.onDidRun(() => statusBar.refresh()),
       statusBar,
       vscode.notebooks.registerNotebookCellStatusBarItemProvider(Notebooks.type, statusBar),
-      { dispose: () => registration.dispose() },
-      configSub,
-      messageSub,
-      loadAll,
+      registerSerializer(settings),
+      ...messaging.disposables,
       panel,
       ...registerSqlLanguageFeatures(schemas, (doc) => editorTargets.get(doc.uri), deps.log),
       ...commands,
     ],
-    api: { history, refs, panel, loadAll },
+    api: { history, refs, panel, loadAll: messaging.loadAll },
   };
 }

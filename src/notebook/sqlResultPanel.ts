@@ -1,10 +1,13 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
-import { Notebooks } from '../shared/ids';
-import type { HostToGridMessage, QueryOutput, QueryTarget } from '../shared/queryResultOutput';
+import { WebviewTypes } from '../shared/ids';
+import type { GridToHostMessage, HostToGridMessage, QueryOutput, QueryTarget } from '../shared/queryResultOutput';
 import { targetLabel } from '../core/sql/refs';
-import { gridWebviewHtml, gridWebviewOptions } from '../platform/gridWebview';
-import { parseGridPagingMessage, type HostPagingMessage } from '../shared/gridPaging';
+import { WebviewHost } from '../platform/webviewHost';
+import { parseGridMessage } from '../core/sql/gridMessages';
+import { isGridPagingMessage, parseGridPagingMessage, type GridPagingMessage, type HostPagingMessage } from '../shared/gridPaging';
+
+type ResultHost = WebviewHost<GridPagingMessage | GridToHostMessage, HostToGridMessage | HostPagingMessage>;
 import { LoadAllSession, loadAllFields, type LoadAllDeps } from './loadAllSession';
 
 /**
@@ -14,9 +17,7 @@ import { LoadAllSession, loadAllFields, type LoadAllDeps } from './loadAllSessio
  * shown pages it in the same grid (a LoadAllSession), until the next run or the panel closes.
  */
 export class SqlResultPanel implements vscode.Disposable {
-  private panel: vscode.WebviewPanel | undefined;
-  private ready = false;
-  private pending: HostToGridMessage | undefined;
+  private host: ResultHost | undefined;
   private current: QueryOutput | undefined;
   private session: LoadAllSession | undefined;
 
@@ -51,11 +52,9 @@ export class SqlResultPanel implements vscode.Disposable {
   }
 
   /** Load All Rows and the paged grid's messages; false when `raw` is not a paging message. */
-  private handlePaging(raw: unknown, panel: vscode.WebviewPanel): boolean {
-    const m = parseGridPagingMessage(raw);
-    if (!m) return false;
+  private handlePaging(m: GridPagingMessage, host: ResultHost): boolean {
     const post = (msg: HostPagingMessage): void => {
-      if (this.panel === panel) void panel.webview.postMessage(msg);
+      if (this.host === host) host.post(msg);
     };
     if (m.type === 'loadAll') {
       const deps = this.loadAllDeps;
@@ -83,53 +82,51 @@ export class SqlResultPanel implements vscode.Disposable {
   }
 
   private post(m: HostToGridMessage): void {
-    const panel = this.ensurePanel();
-    if ('target' in m && m.target) panel.title = `SQL: ${targetLabel(m.target)}`;
-    if (m.type === 'show') panel.title = `SQL: ${targetLabel(m.output.target)}`;
-    if (this.ready) void panel.webview.postMessage(m);
-    else this.pending = m;
+    const host = this.ensureHost();
+    if ('target' in m && m.target) host.panel.title = `SQL: ${targetLabel(m.target)}`;
+    if (m.type === 'show') host.panel.title = `SQL: ${targetLabel(m.output.target)}`;
+    // Until the page is up only the newest message matters: it replaces what it would have drawn.
+    host.post(m, () => true);
   }
 
-  private ensurePanel(): vscode.WebviewPanel {
-    if (this.panel) {
-      if (!this.panel.visible) this.panel.reveal(vscode.ViewColumn.Beside, true);
-      return this.panel;
+  private ensureHost(): ResultHost {
+    if (this.host) {
+      if (!this.host.panel.visible) this.host.reveal(vscode.ViewColumn.Beside, true);
+      return this.host;
     }
-    const panel = vscode.window.createWebviewPanel(
-      Notebooks.resultPanel,
-      'SQL Result',
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      gridWebviewOptions(this.extensionUri),
+    const host: ResultHost = new WebviewHost(
+      {
+        viewType: WebviewTypes.sqlResult,
+        title: 'SQL Result',
+        extensionUri: this.extensionUri,
+        script: 'resultPanel.js',
+        column: { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+        parse: (raw) => parseGridPagingMessage(raw) ?? parseGridMessage(raw),
+        log: this.log,
+      },
+      (m) => this.receive(host, m),
     );
-    this.ready = false;
-    panel.webview.html = gridWebviewHtml(panel.webview, this.extensionUri, 'resultPanel.js', 'SQL Result');
-    panel.webview.onDidReceiveMessage(async (raw: unknown) => {
-      if (typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'ready') {
-        this.ready = true;
-        if (this.pending) void panel.webview.postMessage(this.pending);
-        this.pending = undefined;
-        return;
-      }
-      try {
-        if (this.handlePaging(raw, panel)) return;
-        const reply = await this.onMessage(raw);
-        if (reply) void panel.webview.postMessage(reply);
-      } catch (e) {
-        this.log.error(`result panel action failed: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    });
-    panel.onDidDispose(() => {
+    host.onDidDispose(() => {
       this.endSession();
       this.current = undefined;
-      this.panel = undefined;
-      this.ready = false;
+      this.host = undefined;
     });
-    this.panel = panel;
-    return panel;
+    this.host = host;
+    return host;
+  }
+
+  private async receive(host: ResultHost, m: GridPagingMessage | GridToHostMessage): Promise<void> {
+    if (m.type === 'ready') return;
+    if (isGridPagingMessage(m)) {
+      this.handlePaging(m, host);
+      return;
+    }
+    const reply = await this.onMessage(m);
+    if (reply) host.post(reply);
   }
 
   dispose(): void {
     this.endSession();
-    this.panel?.dispose();
+    this.host?.dispose();
   }
 }

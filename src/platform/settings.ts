@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { Settings } from '../shared/ids';
+import { NumericSettings, Settings } from '../shared/ids';
 import { parseHostsSetting, type HostSetting } from '../core/hostUrl';
 import type { ProxySettings } from '../api/proxy';
 
@@ -11,6 +11,31 @@ export const HttpSettings = {
   proxyAuthorization: 'http.proxyAuthorization',
   proxySupport: 'http.proxySupport',
 } as const;
+
+/** The SQL and notebook settings. */
+export interface SqlSettings {
+  readonly rowLimit: number;
+  readonly timeoutMs: number;
+  readonly historySize: number;
+  readonly saveOutputs: boolean;
+}
+
+/** A numeric setting clamped to its bounds (shared/ids.ts `NumericSettings`); its default when unset or not a number. */
+function numberSetting(configuration: Pick<vscode.WorkspaceConfiguration, 'get'>, key: keyof typeof NumericSettings): number {
+  const bounds = NumericSettings[key];
+  const v = configuration.get<unknown>(key);
+  return typeof v === 'number' && Number.isFinite(v) ? Math.min(bounds.maximum, Math.max(bounds.minimum, Math.floor(v))) : bounds.default;
+}
+
+/** `configuration` is the root configuration (`workspace.getConfiguration()`). */
+export function readSqlSettings(configuration: Pick<vscode.WorkspaceConfiguration, 'get'>): SqlSettings {
+  return {
+    rowLimit: numberSetting(configuration, Settings.sqlRowLimit),
+    timeoutMs: numberSetting(configuration, Settings.sqlTimeoutMs),
+    historySize: numberSetting(configuration, Settings.sqlHistorySize),
+    saveOutputs: configuration.get(Settings.notebooksSaveOutputs) === true,
+  };
+}
 
 /** Every setting this extension reads, read once and passed down (formatters never read settings). */
 export interface SettingsSnapshot {
@@ -26,6 +51,8 @@ export interface SettingsSnapshot {
   };
   /** Where API requests and uploads go (proxy or direct); the local hub is always direct. */
   readonly proxy: ProxySettings;
+  /** How SQL runs (the one port, src/core/sql/sqlPort.ts) and notebooks keep results. */
+  readonly sql: SqlSettings;
 }
 
 /** `configuration` is the root configuration (`workspace.getConfiguration()`): keys are full ids. */
@@ -45,6 +72,7 @@ export function readSettings(
       userName: userName ? userName : undefined,
     },
     proxy: readProxySettings(configuration, env),
+    sql: readSqlSettings(configuration),
   };
 }
 

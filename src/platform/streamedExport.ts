@@ -43,48 +43,11 @@ export function exportFileName(base: string, format: StreamFormat): string {
  * dismissed the dialog or cancelled (said in a message); failures are shown, never thrown.
  */
 export async function exportStreamed(e: StreamedExport, log: Logger): Promise<string | undefined> {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const name = exportFileName(e.suggestedName, e.format);
-  const label = STREAM_FORMAT_LABELS[e.format];
-  const uri = await vscode.window.showSaveDialog({
-    title: `Export${e.totalRows !== undefined ? ` ${e.totalRows.toLocaleString('en-US')} rows` : ''} as ${label}`,
-    saveLabel: 'Export',
-    filters: { [label]: [STREAM_FORMAT_EXTENSIONS[e.format]] },
-    ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
-  });
+  const uri = await askTarget(e);
   if (!uri) return undefined;
-  if (uri.scheme !== 'file') {
-    void vscode.window.showErrorMessage(`Export streams to a local file; ${uri.toString()} is not one. Pick a folder on this machine.`);
-    return undefined;
-  }
   const target = uri.fsPath;
   try {
-    const rows = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Exporting to ${path.basename(target)}`, cancellable: true },
-      async (progress, token) => {
-        const abort = new AbortController();
-        const sub = token.onCancellationRequested(() => abort.abort());
-        try {
-          const file = await createPendingFile(target);
-          const writer = createExportWriter(e.format, e.columns, file, e.tableName ? { tableName: e.tableName } : {});
-          let last = 0;
-          return await runExport({
-            pages: pagesOf(e.source, e.view, e.pageSize, abort.signal),
-            writer,
-            file,
-            signal: abort.signal,
-            onProgress: (n) => {
-              const of = e.totalRows ? ` of ${e.totalRows.toLocaleString('en-US')}` : '';
-              const increment = e.totalRows ? ((n - last) / e.totalRows) * 100 : undefined;
-              last = n;
-              progress.report({ message: `${n.toLocaleString('en-US')}${of} rows`, ...(increment !== undefined ? { increment } : {}) });
-            },
-          });
-        } finally {
-          sub.dispose();
-        }
-      },
-    );
+    const rows = await streamWithProgress(e, target);
     log.info(`exported ${rows} rows as ${e.format} to ${target}`);
     void vscode.window
       .showInformationMessage(`Exported ${rows.toLocaleString('en-US')} rows to ${path.basename(target)}.`, 'Open')
@@ -102,4 +65,53 @@ export async function exportStreamed(e: StreamedExport, log: Logger): Promise<st
     void vscode.window.showErrorMessage(`Export failed, nothing was written to ${path.basename(target)}: ${msg}`);
     return undefined;
   }
+}
+
+/** The save dialog; only a local file will do (the export streams to disk). */
+async function askTarget(e: StreamedExport): Promise<vscode.Uri | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const name = exportFileName(e.suggestedName, e.format);
+  const label = STREAM_FORMAT_LABELS[e.format];
+  const uri = await vscode.window.showSaveDialog({
+    title: `Export${e.totalRows !== undefined ? ` ${e.totalRows.toLocaleString('en-US')} rows` : ''} as ${label}`,
+    saveLabel: 'Export',
+    filters: { [label]: [STREAM_FORMAT_EXTENSIONS[e.format]] },
+    ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+  });
+  if (!uri) return undefined;
+  if (uri.scheme !== 'file') {
+    void vscode.window.showErrorMessage(`Export streams to a local file; ${uri.toString()} is not one. Pick a folder on this machine.`);
+    return undefined;
+  }
+  return uri;
+}
+
+/** Streams every row to `target` under a cancellable notification counting rows; resolves the row count. */
+function streamWithProgress(e: StreamedExport, target: string): Thenable<number> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Exporting to ${path.basename(target)}`, cancellable: true },
+    async (progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      try {
+        const file = await createPendingFile(target);
+        const writer = createExportWriter(e.format, e.columns, file, e.tableName ? { tableName: e.tableName } : {});
+        let last = 0;
+        return await runExport({
+          pages: pagesOf(e.source, e.view, e.pageSize, abort.signal),
+          writer,
+          file,
+          signal: abort.signal,
+          onProgress: (n) => {
+            const of = e.totalRows ? ` of ${e.totalRows.toLocaleString('en-US')}` : '';
+            const increment = e.totalRows ? ((n - last) / e.totalRows) * 100 : undefined;
+            last = n;
+            progress.report({ message: `${n.toLocaleString('en-US')}${of} rows`, ...(increment !== undefined ? { increment } : {}) });
+          },
+        });
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
 }

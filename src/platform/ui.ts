@@ -44,6 +44,8 @@ export interface Ui {
   info(message: string, ...actions: string[]): Promise<string | undefined>;
   /** A modal confirmation; true only when the confirm button was pressed. */
   confirm(message: string, confirmLabel: string, detail?: string): Promise<boolean>;
+  /** A modal question with several answers; the one pressed, or undefined when dismissed. */
+  choose(message: string, actions: readonly string[], detail?: string): Promise<string | undefined>;
   /** A cancellable progress notification; the signal aborts when the user cancels. */
   withProgress<T>(title: string, task: (progress: ProgressReporter, signal: AbortSignal) => Promise<T>): Promise<T>;
   copy(text: string): Promise<void>;

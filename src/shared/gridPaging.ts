@@ -127,6 +127,22 @@ export type GridPagingMessage =
    */
   | { type: 'row.history'; sourceId: string; key: Cell[]; column?: string };
 
+const GRID_PAGING_TYPES: ReadonlySet<string> = new Set<GridPagingMessage['type']>([
+  'page.request',
+  'page.cancel',
+  'view.change',
+  'loadAll',
+  'paged.closed',
+  'export.stream',
+  'refresh',
+  'row.history',
+]);
+
+/** Whether an already checked message from a view is a paging one (views mix them with their own). */
+export function isGridPagingMessage(m: { type: string }): m is GridPagingMessage {
+  return GRID_PAGING_TYPES.has(m.type);
+}
+
 /** Host → grid. */
 export type HostPagingMessage =
   /** Show a paged source (after "Load All Rows", or a table browser opening). */

@@ -85,6 +85,16 @@ export const Settings = {
   notebooksSaveOutputs: 'versionedDb.notebooks.saveOutputs',
 } as const;
 
+/**
+ * Default and bounds of every numeric setting: the one home the settings reader clamps with and
+ * test/unit/ids.test.ts holds package.json's `default`/`minimum`/`maximum` to, both ways.
+ */
+export const NumericSettings = {
+  [Settings.sqlRowLimit]: { default: 1000, minimum: 1, maximum: 10_000_000 },
+  [Settings.sqlTimeoutMs]: { default: 30_000, minimum: 1000, maximum: 60_000 },
+  [Settings.sqlHistorySize]: { default: 500, minimum: 10, maximum: 5000 },
+} as const;
+
 export const ContextKeys = {
   /** True when at least one account is signed in on some host (welcome views). */
   signedIn: 'versionedDb.signedIn',
@@ -142,7 +152,18 @@ export const Notebooks = {
   type: 'versionedDb.sqlNotebook',
   controller: 'versionedDb.sqlController',
   renderer: 'versionedDb.queryResultRenderer',
-  resultPanel: 'versionedDb.sqlResult',
-  /** The table browser's webview panels (`products @ main`). */
+} as const;
+
+/**
+ * The view type of every webview panel the extension opens: the one home; test/unit/ids.test.ts
+ * checks that no `createWebviewPanel` or panel option names another.
+ */
+export const WebviewTypes = {
+  /** The SQL result panel of a .sql editor. */
+  sqlResult: 'versionedDb.sqlResult',
+  /** The table browser (`products @ main`). */
   tableBrowser: 'versionedDb.tableBrowser',
+  pull: 'versionedDb.pull',
+  changes: 'versionedDb.changes',
+  rowHistory: 'versionedDb.rowHistory',
 } as const;

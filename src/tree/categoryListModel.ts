@@ -5,7 +5,6 @@
 import type { Branch, Database, DatabaseRef, Operation, PullSummary, Release, Tag } from '../shared/wire';
 import type { Logger } from '../core/logger';
 import { isOperationActive } from '../core/nodeDescriptions';
-import type { ReviewSqlClient } from '../core/review/reviewRunner';
 import type { CategoryNode } from './treeNodes';
 
 export interface Page<T> {
@@ -15,8 +14,8 @@ export interface Page<T> {
 
 type Opts = { signal?: AbortSignal };
 
-/** The client calls the tree makes (HubClient satisfies it; `runSql` reads the Commits lists). */
-export interface TreeClient extends ReviewSqlClient {
+/** The client calls the tree makes (HubClient satisfies it). */
+export interface TreeClient {
   getDatabase(db: DatabaseRef, opts?: Opts): Promise<Database>;
   listBranches(db: DatabaseRef, params?: { pageToken?: string }, opts?: Opts): Promise<Page<Branch>>;
   listTags(db: DatabaseRef, params?: { pageToken?: string }, opts?: Opts): Promise<Page<Tag>>;

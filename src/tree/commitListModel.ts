@@ -7,7 +7,7 @@ import type { DatabaseRef } from '../shared/wire';
 import type { Logger } from '../core/logger';
 import { buildHashOfQuery, buildLogQuery } from '../core/review/doltQueries';
 import { parseCommitPage, parseHashOf, type Commit } from '../core/review/commitLog';
-import { reviewRunner, type ReviewSqlClient } from '../core/review/reviewRunner';
+import type { ReviewRunner } from '../core/sql/sqlPort';
 import type { Completeness } from '../core/review/resultReader';
 import type { BranchNode, CommitNode, CommitsNode, ErrorNode, LoadMoreNode, MessageNode, TagNode, TreeNode } from './treeNodes';
 
@@ -27,7 +27,7 @@ interface CommitListState {
 }
 
 export interface CommitListOptions {
-  client(hostId: string): ReviewSqlClient;
+  review(hostId: string, db: DatabaseRef): ReviewRunner;
   /** Tells the tree a node's children changed. */
   fire(node: TreeNode): void;
   log: Logger;
@@ -129,7 +129,7 @@ export class CommitListModel {
     if (state.pending) return state.pending;
     const generation = state.generation;
     const pageSize = this.o.pageSize ?? COMMIT_PAGE_SIZE;
-    const run = reviewRunner(this.o.client(node.hostId), node.db);
+    const run = this.o.review(node.hostId, node.db);
     state.pending = (async () => {
       try {
         const pinned = state.pinned ?? parseHashOf(await run(buildHashOfQuery(node.ref)));

@@ -3,9 +3,8 @@
 // pickKnownDatabase (the databases in the tree). Pull request commands ask differently, host first
 // and then a typed owner/name allowed (src/commands/pullActions.ts), because a pull may come from a
 // fork that is not in the tree.
-import type { DatabaseTarget } from '../core/targets';
+import { parseDatabaseTarget, type DatabaseTarget } from '../core/targets';
 import type { Ui } from '../platform/ui';
-import type { DatabaseRef } from '../shared/wire';
 import type { DatabaseListStore } from './databaseListStore';
 import { databaseOf, isTreeNode } from './treeNodes';
 
@@ -15,16 +14,7 @@ import { databaseOf, isTreeNode } from './treeNodes';
  */
 export function databaseTargetOf(arg: unknown): DatabaseTarget | undefined {
   if (isTreeNode(arg)) return arg.kind === 'fork' ? { hostId: arg.hostId, db: arg.fork } : databaseOf(arg);
-  if (typeof arg !== 'object' || arg === null) return undefined;
-  const r = arg as Record<string, unknown>;
-  const db = asDbRef(r['db']) ?? asDbRef(r['database']);
-  return typeof r['hostId'] === 'string' && db ? { hostId: r['hostId'], db } : undefined;
-}
-
-function asDbRef(v: unknown): DatabaseRef | undefined {
-  if (typeof v !== 'object' || v === null) return undefined;
-  const r = v as Record<string, unknown>;
-  return typeof r['owner'] === 'string' && typeof r['name'] === 'string' ? { owner: r['owner'], name: r['name'] } : undefined;
+  return parseDatabaseTarget(arg);
 }
 
 export interface KnownDatabasePick {

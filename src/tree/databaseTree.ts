@@ -10,9 +10,6 @@ import { DatabaseTreeModel } from './databaseTreeModel';
 import type { TreeNode } from './treeNodes';
 import { TableCatalogCache } from '../core/sql/tableCatalog';
 
-/** Tables of one database, columns of one table: far below any server's cap. */
-const CATALOG_ROW_LIMIT = 10_000;
-
 /**
  * The Databases view: list store, model, provider and TreeView, plus the context keys the welcome
  * views and menus read. Features that change server state call `model.refreshDatabase(...)`.
@@ -30,9 +27,7 @@ export class DatabaseTree extends Disposable {
     super();
     this.databases = new DatabaseListStore(context.globalState);
     const clients = services.clients;
-    this.catalog = new TableCatalogCache((hostId, db, commit, q, signal) =>
-      clients.clientFor(hostId).runSql(db, { ref: commit, q, limit: CATALOG_ROW_LIMIT }, signal ? { signal } : {}),
-    );
+    this.catalog = new TableCatalogCache(services.sql);
     this.model = new DatabaseTreeModel({
       backend: {
         availableHostIds: () => clients.hosts().map((h) => h.id),
@@ -40,6 +35,7 @@ export class DatabaseTree extends Disposable {
         databases: (hostId) => this.databases.list(hostId),
         hostIdsWithDatabases: () => this.databases.hostIds(),
         client: (hostId) => clients.clientFor(hostId),
+        review: (hostId, db) => services.sql.review(hostId, db),
       },
       log,
       commands: { startLocalHub: Commands.startLocalHub, addDatabase: Commands.addDatabase, signIn: Commands.signIn },

@@ -92,8 +92,34 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     const now = Date.now();
+    switch (node.kind) {
+      case 'host':
+      case 'database':
+      case 'category':
+        return this.containerItem(node, now);
+      case 'branch':
+      case 'tag':
+      case 'release':
+      case 'pull':
+      case 'fork':
+      case 'operation':
+        return this.listedItem(node, now);
+      case 'commits':
+      case 'commit':
+      case 'tables':
+      case 'table':
+      case 'column':
+        return this.catalogItem(node, now);
+      case 'loadMore':
+      case 'error':
+      case 'message':
+        return this.statusItem(node);
+    }
+  }
+
+  /** A host, a database, or one of its categories. */
+  private containerItem(node: Extract<TreeNode, { kind: 'host' | 'database' | 'category' }>, now: number): vscode.TreeItem {
     const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
-    const None = vscode.TreeItemCollapsibleState.None;
     switch (node.kind) {
       case 'host': {
         const account = this.hosts.accountLabel(node.hostId);
@@ -131,6 +157,17 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         }
         return item;
       }
+    }
+  }
+
+  /** What a category lists: branches, tags, releases, pulls, forks, operations. */
+  private listedItem(
+    node: Extract<TreeNode, { kind: 'branch' | 'tag' | 'release' | 'pull' | 'fork' | 'operation' }>,
+    now: number,
+  ): vscode.TreeItem {
+    const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
+    const None = vscode.TreeItemCollapsibleState.None;
+    switch (node.kind) {
       case 'branch': {
         // Collapsed: a branch holds its Commits (issue #15) and, with a catalog, its Tables.
         const item = this.fromText(describeBranch(node.branch, now), Collapsed);
@@ -172,6 +209,17 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         item.contextValue = OPERATION_CONTEXT_VALUES.get(s) ?? ContextValues.operationOther;
         return item;
       }
+    }
+  }
+
+  /** What a ref holds: its commits, its tables, a table's columns. */
+  private catalogItem(
+    node: Extract<TreeNode, { kind: 'commits' | 'commit' | 'tables' | 'table' | 'column' }>,
+    now: number,
+  ): vscode.TreeItem {
+    const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
+    const None = vscode.TreeItemCollapsibleState.None;
+    switch (node.kind) {
       case 'commits': {
         const item = new vscode.TreeItem('Commits', Collapsed);
         item.iconPath = new vscode.ThemeIcon('history');
@@ -206,6 +254,13 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         item.contextValue = ContextValues.column;
         return item;
       }
+    }
+  }
+
+  /** The rows that are not data: load more, an error (retry or sign in), a message. */
+  private statusItem(node: Extract<TreeNode, { kind: 'loadMore' | 'error' | 'message' }>): vscode.TreeItem {
+    const None = vscode.TreeItemCollapsibleState.None;
+    switch (node.kind) {
       case 'loadMore': {
         const item = new vscode.TreeItem('Load more…', None);
         item.iconPath = new vscode.ThemeIcon('more');

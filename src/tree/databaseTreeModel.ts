@@ -1,5 +1,6 @@
 // The tree MODEL: what the Databases view shows and how it loads, with no vscode import, so it is
 // unit-tested with a fake backend. databaseTreeDataProvider.ts renders it for VS Code.
+import type { ReviewRunner } from '../core/sql/sqlPort';
 import type { Branch, Database, DatabaseRef, Operation, PullState, PullSummary, Release, Tag } from '../shared/wire';
 import type { Logger } from '../core/logger';
 import { CATEGORIES, CATEGORY_LABELS } from './treeNodes';
@@ -34,6 +35,8 @@ export interface TreeBackend {
   /** Hosts that have databases in the list, reachable or not. */
   hostIdsWithDatabases(): readonly string[];
   client(hostId: string): TreeClient;
+  /** Review queries on a database (the Commits lists), through the one SQL port. */
+  review(hostId: string, db: DatabaseRef): ReviewRunner;
 }
 
 export interface TreeModelOptions {
@@ -68,7 +71,11 @@ export class DatabaseTreeModel {
   private readonly tables: TableCatalogModel;
 
   constructor(private readonly o: TreeModelOptions) {
-    this.commitLists = new CommitListModel({ client: (hostId) => o.backend.client(hostId), fire: (node) => this.fire(node), log: o.log });
+    this.commitLists = new CommitListModel({
+      review: (hostId, db) => o.backend.review(hostId, db),
+      fire: (node) => this.fire(node),
+      log: o.log,
+    });
     this.lists = new CategoryListModel({
       client: (hostId) => o.backend.client(hostId),
       refresh: (node) => this.refresh(node),

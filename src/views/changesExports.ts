@@ -9,7 +9,7 @@ import type { StreamFormat } from '../shared/gridPaging';
 import { exportStreamed, exportFileName } from '../platform/streamedExport';
 import { createPendingFile } from '../core/export/exportRun';
 import type { DiffPageSource } from '../core/review/diffSource';
-import type { ReviewRunner } from '../core/review/changesPin';
+import type { ReviewRunner } from '../core/sql/sqlPort';
 import { LIST_LIMIT } from '../core/review/changesPin';
 import { patchPages } from '../core/review/patchPages';
 import { buildSchemaDiffQuery } from '../core/review/doltQueries';

@@ -1,19 +1,7 @@
-// What the Changes view's list of changed tables says (counts per kind, a partial answer), and how
-// its queries are sent to one database.
-import type { DbRef, HubClient } from '../api/index';
+// What the Changes view's list of changed tables says: counts per kind, a partial answer.
 import type { ChangedTableItem } from '../shared/changesProtocol';
-import type { ReviewRunner } from '../core/review/changesPin';
 import type { TableChange } from '../core/review/tableChanges';
 import type { Completeness } from '../core/review/resultReader';
-
-export function runnerFor(client: Pick<HubClient, 'runSql'>, db: DbRef, timeoutMs: number | undefined): ReviewRunner {
-  return (query, opts) =>
-    client.runSql(
-      db,
-      { ref: query.at, q: query.sql, limit: opts.limit, ...(timeoutMs ? { timeoutMs } : {}) },
-      opts.signal ? { signal: opts.signal } : undefined,
-    );
-}
 
 export function itemOf(t: TableChange): ChangedTableItem {
   return {

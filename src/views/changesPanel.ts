@@ -7,15 +7,24 @@ import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import type { Cell } from '../shared/wire';
 import type { DbRef, HubClient } from '../api/index';
-import { parseGridPagingMessage, DEFAULT_PAGE_SIZE, type HostPagingMessage, type PagedOutput } from '../shared/gridPaging';
+import {
+  parseGridPagingMessage,
+  isGridPagingMessage,
+  DEFAULT_PAGE_SIZE,
+  type GridPagingMessage,
+  type HostPagingMessage,
+  type PagedOutput,
+} from '../shared/gridPaging';
 import { parseGridMessage } from '../core/sql/gridMessages';
 import { PageServer } from '../core/paging/pageServer';
-import { gridWebviewHtml, gridWebviewOptions } from '../platform/gridWebview';
+import { WebviewHost } from '../platform/webviewHost';
+import type { GridToHostMessage } from '../shared/queryResultOutput';
 import {
   DIFF_KINDS,
   parseChangesViewMessage,
   type ChangedTableItem,
   type ChangesHostMessage,
+  type ChangesViewMessage,
   type DiffKind,
 } from '../shared/changesProtocol';
 import { changesTitle, type ChangesRequest } from '../core/review/requests';
@@ -26,39 +35,36 @@ import {
   pinInputOfPull,
   type PinInput,
   type PinnedChanges,
-  type ReviewRunner,
 } from '../core/review/changesPin';
+import type { ReviewRunner, SqlPort } from '../core/sql/sqlPort';
 import { DiffPageSource, changedDiffColumns } from '../core/review/diffSource';
 import type { DiffTableSpec } from '../core/review/doltQueries';
 import type { TableChange, TableChangeSummary } from '../core/review/tableChanges';
 import { rowHistoryRequestFromGrid } from '../core/review/rowHistoryView';
-import { Commands } from '../shared/ids';
-import { itemOf, partialText, runnerFor } from './changesListing';
+import { Commands, WebviewTypes } from '../shared/ids';
 import { exportDiffRows, exportPatch, showSchemaDiff, type SchemaDocuments } from './changesExports';
+import { itemOf, partialText } from './changesListing';
 import { scopeKey, type ChangeSetScope } from '../core/changes/changeSetScope';
 import type { ChangeSetSnapshot } from '../core/changes/changeSetSnapshot';
 import { ChangeSetDiffSource } from '../core/changes/changeSetDiffSource';
 import type { ChangeSetStore } from './changeSetStore';
 import { changeSetList, changeSetOutput } from './changeSetChanges';
 
-export const CHANGES_VIEW_TYPE = 'versionedDb.changes';
-
 export interface ChangesPanelsDeps {
   extensionUri: vscode.Uri;
-  clientFor(hostId: string): Pick<HubClient, 'runSql' | 'getPull'>;
+  clientFor(hostId: string): Pick<HubClient, 'getPull'>;
+  /** Review queries through the one SQL port (the user's timeout, cancel, retries). */
+  sql: Pick<SqlPort, 'review'>;
   log: Logger;
   schemaDocs: SchemaDocuments;
-  /** The server's SQL time limit for one page (ms). */
-  timeoutMs?: () => number;
   /** Unsent change sets (issue #23), for `changeSet` requests. */
   changeSets?: Pick<ChangeSetStore, 'get' | 'onDidChange'>;
 }
 
+type ChangesViewIn = GridPagingMessage | ChangesViewMessage | GridToHostMessage;
+
 export class ChangesPanel implements vscode.Disposable {
-  readonly panel: vscode.WebviewPanel;
-  private readonly disposables: vscode.Disposable[] = [];
-  private ready = false;
-  private readonly queue: (HostPagingMessage | ChangesHostMessage)[] = [];
+  private readonly host: WebviewHost<ChangesViewIn, HostPagingMessage | ChangesHostMessage>;
   private disposed = false;
   private pinned: PinnedChanges | undefined;
   private run: ReviewRunner | undefined;
@@ -80,6 +86,7 @@ export class ChangesPanel implements vscode.Disposable {
   private snapshot: ChangeSetSnapshot | undefined;
   private changeSetSource: ChangeSetDiffSource | undefined;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly subs: vscode.Disposable[] = [];
 
   constructor(
     readonly request: ChangesRequest,
@@ -88,17 +95,18 @@ export class ChangesPanel implements vscode.Disposable {
   ) {
     this.readDb = request.target.db;
     const title = changesTitle(request);
-    this.panel = vscode.window.createWebviewPanel(
-      CHANGES_VIEW_TYPE,
-      title,
-      vscode.ViewColumn.Active,
-      gridWebviewOptions(deps.extensionUri),
+    this.host = new WebviewHost(
+      {
+        viewType: WebviewTypes.changes,
+        title,
+        extensionUri: deps.extensionUri,
+        script: 'changesView.js',
+        parse: (raw) => parseGridPagingMessage(raw) ?? parseChangesViewMessage(raw) ?? parseGridMessage(raw),
+        log: deps.log,
+      },
+      (m) => this.onMessage(m),
     );
-    this.panel.webview.html = gridWebviewHtml(this.panel.webview, deps.extensionUri, 'changesView.js', title);
-    this.disposables.push(
-      this.panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),
-      this.panel.onDidDispose(() => this.dispose()),
-    );
+    this.host.onDidDispose(() => this.dispose());
     if (request.kind === 'changeSet') this.followChangeSet(request.scope);
   }
 
@@ -112,7 +120,11 @@ export class ChangesPanel implements vscode.Disposable {
       if (this.reloadTimer) clearTimeout(this.reloadTimer);
       this.reloadTimer = setTimeout(() => void this.load(), 200);
     });
-    if (sub) this.disposables.push(sub);
+    if (sub) this.subs.push(sub);
+  }
+
+  get panel(): vscode.WebviewPanel {
+    return this.host.panel;
   }
 
   reveal(): void {
@@ -128,12 +140,7 @@ export class ChangesPanel implements vscode.Disposable {
   }
 
   private post(m: HostPagingMessage | ChangesHostMessage): void {
-    if (this.disposed) return;
-    if (!this.ready) {
-      this.queue.push(m);
-      return;
-    }
-    void this.panel.webview.postMessage(m);
+    this.host.post(m);
   }
 
   private async pinInput(): Promise<{ input: PinInput; fork?: { db: DbRef } }> {
@@ -157,14 +164,13 @@ export class ChangesPanel implements vscode.Disposable {
   async load(): Promise<void> {
     if (this.request.kind === 'changeSet') return this.loadChangeSet();
     const gen = ++this.generation;
-    const client = this.deps.clientFor(this.request.target.hostId);
-    const timeoutMs = this.deps.timeoutMs?.();
+    const hostId = this.request.target.hostId;
     const title = changesTitle(this.request);
     const where = `${this.request.target.db.owner}/${this.request.target.db.name}`;
     try {
       const { input, fork } = await this.pinInput();
-      const target = runnerFor(client, this.request.target.db, timeoutMs);
-      const forkRun = fork ? runnerFor(client, fork.db, timeoutMs) : undefined;
+      const target = this.deps.sql.review(hostId, this.request.target.db);
+      const forkRun = fork ? this.deps.sql.review(hostId, fork.db) : undefined;
       const pinned = await pinChanges(input, target, forkRun);
       if (gen !== this.generation || this.disposed) return;
       this.pinned = pinned;
@@ -229,7 +235,6 @@ export class ChangesPanel implements vscode.Disposable {
     }
   }
 
-  /** The list of an unsent change set: its one table, or nothing when it holds no change. */
   private async loadChangeSet(): Promise<void> {
     ++this.generation;
     const scope = this.changeSetScope;
@@ -324,49 +329,14 @@ export class ChangesPanel implements vscode.Disposable {
     this.server.start();
   }
 
-  private async onMessage(raw: unknown): Promise<void> {
-    if (raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'ready') {
-      this.ready = true;
-      for (const m of this.queue.splice(0)) void this.panel.webview.postMessage(m);
-      return;
-    }
+  private async onMessage(m: ChangesViewIn): Promise<void> {
     try {
-      const paging = parseGridPagingMessage(raw);
-      if (paging) {
-        if (this.server?.handle(paging)) return;
-        if (paging.type === 'row.history' && this.output && paging.sourceId === this.output.sourceId) {
-          // Show Row History on a diff row: the row's versions up to the newer side of the pair.
-          const req = rowHistoryRequestFromGrid(this.output, paging.key, paging.column);
-          if (req) await vscode.commands.executeCommand(Commands.showRowHistory, req);
-          return;
-        }
-        if (paging.type === 'export.stream' && this.changeSetSource && this.snapshot) {
-          const sc = this.snapshot.scope;
-          await exportDiffRows(this.changeSetSource, paging.format, `${sc.table}-${sc.baseCommit.slice(0, 7)}..unsent`, this.deps.log);
-          return;
-        }
-        if (paging.type === 'export.stream' && this.source && this.selected && this.pinned) {
-          await exportDiffRows(
-            this.source,
-            paging.format,
-            `${this.selected}-${this.pinned.pair.from.slice(0, 7)}..${this.pinned.pair.to.slice(0, 7)}`,
-            this.deps.log,
-          );
-        }
-        return;
-      }
-      const m = parseChangesViewMessage(raw);
-      if (m) {
-        await this.handle(m);
-        return;
-      }
-      const g = parseGridMessage(raw);
-      if (g?.type === 'copy') {
-        await vscode.env.clipboard.writeText(g.text);
-        vscode.window.setStatusBarMessage(`Copied ${g.rows} ${g.rows === 1 ? 'row' : 'rows'}`, 3000);
-        return;
-      }
-      this.deps.log.warn('the Changes view sent a message that is not understood; ignored');
+      if (m.type === 'copy') {
+        await vscode.env.clipboard.writeText(m.text);
+        vscode.window.setStatusBarMessage(`Copied ${m.rows} ${m.rows === 1 ? 'row' : 'rows'}`, 3000);
+      } else if (m.type === 'export') return;
+      else if (isGridPagingMessage(m)) await this.onPaging(m);
+      else await this.handle(m);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       this.deps.log.error(`Changes view action failed: ${message}`);
@@ -374,8 +344,31 @@ export class ChangesPanel implements vscode.Disposable {
     }
   }
 
+  private async onPaging(paging: GridPagingMessage): Promise<void> {
+    if (this.server?.handle(paging)) return;
+    if (paging.type === 'row.history' && this.output && paging.sourceId === this.output.sourceId) {
+      // Show Row History on a diff row: the row's versions up to the newer side of the pair.
+      const req = rowHistoryRequestFromGrid(this.output, paging.key, paging.column);
+      if (req) await vscode.commands.executeCommand(Commands.showRowHistory, req);
+      return;
+    }
+    if (paging.type === 'export.stream' && this.changeSetSource && this.snapshot) {
+      const sc = this.snapshot.scope;
+      await exportDiffRows(this.changeSetSource, paging.format, `${sc.table}-${sc.baseCommit.slice(0, 7)}..unsent`, this.deps.log);
+      return;
+    }
+    if (paging.type === 'export.stream' && this.source && this.selected && this.pinned) {
+      await exportDiffRows(
+        this.source,
+        paging.format,
+        `${this.selected}-${this.pinned.pair.from.slice(0, 7)}..${this.pinned.pair.to.slice(0, 7)}`,
+        this.deps.log,
+      );
+    }
+  }
+
   /** Runs one message of the view (exposed for integration tests that play the user's clicks). */
-  async handle(m: NonNullable<ReturnType<typeof parseChangesViewMessage>>): Promise<void> {
+  async handle(m: ChangesViewMessage): Promise<void> {
     const pinned = this.pinned;
     switch (m.type) {
       case 'ready':
@@ -415,9 +408,9 @@ export class ChangesPanel implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    for (const d of this.subs.splice(0)) d.dispose();
     this.server?.dispose();
     this.onDispose();
-    for (const d of this.disposables.splice(0)) d.dispose();
-    this.panel.dispose();
+    this.host.dispose();
   }
 }

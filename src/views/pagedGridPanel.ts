@@ -5,11 +5,18 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import type { Cell } from '../shared/wire';
-import { parseGridPagingMessage, type HostPagingMessage, type PagedOutput, type StreamFormat } from '../shared/gridPaging';
+import {
+  parseGridPagingMessage,
+  type GridPagingMessage,
+  type HostPagingMessage,
+  type PagedOutput,
+  type StreamFormat,
+} from '../shared/gridPaging';
 import { parseGridEditMessage, type GridEditMessage, type HostEditMessage } from '../shared/editProtocol';
 import { parseGridMessage } from '../core/sql/gridMessages';
 import { PageServer, type PageSource, type PageView } from '../core/paging/pageServer';
-import { gridWebviewHtml, gridWebviewOptions } from '../platform/gridWebview';
+import { WebviewHost } from '../platform/webviewHost';
+import type { GridToHostMessage } from '../shared/queryResultOutput';
 
 /** What the panel's owner does for the grid. */
 export interface PagedGridHandlers {
@@ -32,13 +39,10 @@ export interface PagedGridPanelOptions {
 }
 
 export class PagedGridPanel implements vscode.Disposable {
-  readonly panel: vscode.WebviewPanel;
+  private readonly host: WebviewHost<GridPagingMessage | GridEditMessage | GridToHostMessage, HostPagingMessage | HostEditMessage>;
   private server: PageServer | undefined;
   private output: PagedOutput | undefined;
   private handlers: PagedGridHandlers = {};
-  private ready = false;
-  private readonly queue: (HostPagingMessage | HostEditMessage)[] = [];
-  private readonly disposables: vscode.Disposable[] = [];
   private disposed = false;
 
   constructor(
@@ -46,21 +50,27 @@ export class PagedGridPanel implements vscode.Disposable {
     private readonly log: Logger,
     opts: PagedGridPanelOptions,
   ) {
-    this.panel = vscode.window.createWebviewPanel(
-      opts.viewType,
-      opts.title,
-      opts.column ?? vscode.ViewColumn.Active,
-      gridWebviewOptions(extensionUri),
+    this.host = new WebviewHost(
+      {
+        viewType: opts.viewType,
+        title: opts.title,
+        extensionUri,
+        script: 'resultPanel.js',
+        ...(opts.column !== undefined ? { column: opts.column } : {}),
+        parse: (raw) => parseGridPagingMessage(raw) ?? parseGridEditMessage(raw) ?? parseGridMessage(raw),
+        log,
+      },
+      (m) => this.onMessage(m),
     );
-    this.panel.webview.html = gridWebviewHtml(this.panel.webview, extensionUri, 'resultPanel.js', opts.title);
-    this.disposables.push(
-      this.panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)),
-      this.panel.onDidDispose(() => this.dispose()),
-    );
+    this.host.onDidDispose(() => this.dispose());
+  }
+
+  get panel(): vscode.WebviewPanel {
+    return this.host.panel;
   }
 
   get onDidDispose(): vscode.Event<void> {
-    return this.panel.onDidDispose;
+    return this.host.onDidDispose;
   }
 
   /** The sort and filters the grid shows now. */
@@ -97,68 +107,49 @@ export class PagedGridPanel implements vscode.Disposable {
   }
 
   reveal(): void {
-    this.panel.reveal();
+    this.host.reveal();
   }
 
   /** Tells an editable grid about its change set (its overlay, an edit refused). */
   postEdit(m: HostEditMessage): void {
-    this.post(m);
+    this.host.post(m);
   }
 
-  private post(m: HostPagingMessage | HostEditMessage): void {
-    if (this.disposed) return;
-    if (!this.ready) {
-      // Before the script is up, keep only what it needs: the last show and what followed it.
-      if (m.type === 'paged.show') this.queue.length = 0;
-      this.queue.push(m);
-      return;
-    }
-    void this.panel.webview.postMessage(m);
+  private post(m: HostPagingMessage): void {
+    // Before the script is up, a new show makes everything queued before it useless.
+    this.host.post(m, m.type === 'paged.show' ? () => true : undefined);
   }
 
-  private async onMessage(raw: unknown): Promise<void> {
-    if (raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'ready') {
-      this.ready = true;
-      for (const m of this.queue.splice(0)) void this.panel.webview.postMessage(m);
-      return;
-    }
-    const m = parseGridPagingMessage(raw);
-    const o = this.output;
+  private async onMessage(m: GridPagingMessage | GridEditMessage | GridToHostMessage): Promise<void> {
     try {
-      if (m) {
-        if (this.server?.handle(m)) return;
-        if (!o || ('sourceId' in m && m.sourceId !== o.sourceId)) return;
-        if (m.type === 'export.stream') await this.handlers.export?.(m.format, this.view);
-        else if (m.type === 'refresh') await this.handlers.refresh?.();
-        else if (m.type === 'row.history') await this.handlers.rowHistory?.(m.key, m.column);
+      if (m.type === 'copy') return await this.copy(m.text, m.rows);
+      if (m.type === 'export' || m.type === 'ready') return;
+      if (m.type === 'edit.apply' || m.type === 'edit.action') {
+        if (m.sourceId === this.output?.sourceId) await this.handlers.edit?.(m);
         return;
       }
-      const edit = parseGridEditMessage(raw);
-      if (edit) {
-        if (o && edit.sourceId === o.sourceId) await this.handlers.edit?.(edit);
-        return;
-      }
-      const g = parseGridMessage(raw);
-      if (g?.type === 'copy') {
-        if (this.handlers.copy) await this.handlers.copy(g.text, g.rows);
-        else {
-          await vscode.env.clipboard.writeText(g.text);
-          vscode.window.setStatusBarMessage(`Copied ${g.rows} ${g.rows === 1 ? 'row' : 'rows'}`, 3000);
-        }
-        return;
-      }
-      this.log.warn('ignored a malformed message from the grid');
+      if (this.server?.handle(m)) return;
+      const o = this.output;
+      if (!o || ('sourceId' in m && m.sourceId !== o.sourceId)) return;
+      if (m.type === 'export.stream') await this.handlers.export?.(m.format, this.view);
+      else if (m.type === 'refresh') await this.handlers.refresh?.();
+      else if (m.type === 'row.history') await this.handlers.rowHistory?.(m.key, m.column);
     } catch (e) {
       this.log.error(`grid action failed: ${e instanceof Error ? e.message : String(e)}`);
       void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
     }
   }
 
+  private async copy(text: string, rows: number): Promise<void> {
+    if (this.handlers.copy) return void (await this.handlers.copy(text, rows));
+    await vscode.env.clipboard.writeText(text);
+    vscode.window.setStatusBarMessage(`Copied ${rows} ${rows === 1 ? 'row' : 'rows'}`, 3000);
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     this.server?.dispose();
-    for (const d of this.disposables.splice(0)) d.dispose();
-    this.panel.dispose();
+    this.host.dispose();
   }
 }

@@ -6,20 +6,21 @@
 // and the section says the table changed since it was viewed.
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
-import type { DbRef, HubClient } from '../api/index';
+import type { DbRef } from '../api/index';
+import type { SqlPort } from '../core/sql/sqlPort';
 import type { Pull } from '../shared/wire';
 import { Commands } from '../shared/ids';
 import { escapeHtml } from '../core/pullPage';
 import type { PullTarget } from '../core/targets';
 import type { ChangesRequest } from '../core/review/requests';
-import { loadTableChanges, pinChanges, pinInputOfPull, tableDiffFingerprint, type ReviewRunner } from '../core/review/changesPin';
+import { loadTableChanges, pinChanges, pinInputOfPull, tableDiffFingerprint } from '../core/review/changesPin';
 import type { TableChange } from '../core/review/tableChanges';
 
 /** Where Viewed marks are kept (the extension's workspace state). */
 export type ViewedMemento = Pick<vscode.Memento, 'get' | 'update'>;
 
 export interface PullChangesDeps {
-  clientFor(hostId: string): Pick<HubClient, 'runSql'>;
+  sql: Pick<SqlPort, 'review'>;
   viewed: ViewedMemento;
   log: Logger;
 }
@@ -29,11 +30,6 @@ export const PULL_CHANGES_ID = 'pull-changes';
 
 function viewedKey(t: PullTarget): string {
   return `versionedDb.viewed:${t.hostId}:${t.db.owner}/${t.db.name}#${t.pullNumber}`;
-}
-
-function runnerFor(client: Pick<HubClient, 'runSql'>, db: DbRef): ReviewRunner {
-  return (query, opts) =>
-    client.runSql(db, { ref: query.at, q: query.sql, limit: opts.limit }, opts.signal ? { signal: opts.signal } : undefined);
 }
 
 interface Loaded {
@@ -76,10 +72,9 @@ export class PullChangesSection {
   }
 
   private async load(pull: Pick<Pull, 'from_branch' | 'to_branch'>): Promise<Loaded> {
-    const client = this.deps.clientFor(this.target.hostId);
     const { input, fork } = pinInputOfPull(pull, this.target.db);
-    const targetRun = runnerFor(client, this.target.db);
-    const forkRun = fork ? runnerFor(client, fork) : undefined;
+    const targetRun = this.deps.sql.review(this.target.hostId, this.target.db);
+    const forkRun = fork ? this.deps.sql.review(this.target.hostId, fork) : undefined;
     const pinned = await pinChanges(input, targetRun, forkRun);
     const run = pinned.readInFork && forkRun ? forkRun : targetRun;
     const summary = await loadTableChanges(pinned.pair, run);

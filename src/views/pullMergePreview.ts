@@ -5,7 +5,7 @@
 import type { DatabaseRef, Pull } from '../shared/wire';
 import type { PullTarget } from '../core/targets';
 import { previewConflictRows, previewMerge, type MergePreview } from '../core/review/mergePreview';
-import { reviewRunner, type ReviewSqlClient } from '../core/review/reviewRunner';
+import type { SqlPort } from '../core/sql/sqlPort';
 import { renderMergePreviewSection, type MergePreviewState } from '../core/pullMergePreviewPage';
 
 /** The element of the pull view the section is drawn in (replaced alone when the preview answers). */
@@ -24,7 +24,7 @@ export class PullMergePreview {
 
   constructor(
     private readonly target: PullTarget,
-    private readonly sqlFor: (hostId: string) => ReviewSqlClient,
+    private readonly sql: Pick<SqlPort, 'review'>,
     private readonly onChange: () => void,
   ) {}
 
@@ -48,7 +48,7 @@ export class PullMergePreview {
     }
     const abort = (this.abort = new AbortController());
     this.state = { kind: 'checking' };
-    const runOn = (db: DatabaseRef) => reviewRunner(this.sqlFor(this.target.hostId), db);
+    const runOn = (db: DatabaseRef) => this.sql.review(this.target.hostId, db);
     this.settled = (async () => {
       let next: MergePreviewState;
       try {

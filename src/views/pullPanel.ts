@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import * as vscode from 'vscode';
+import { WebviewTypes } from '../shared/ids';
+import type * as vscode from 'vscode';
+import { WebviewHost } from '../platform/webviewHost';
 import type { Logger } from '../core/logger';
 import type { MarkdownRenderer } from '../core/markdown';
 import type { RemoteImages } from '../core/remoteImages';
@@ -9,11 +10,9 @@ import { Disposable } from '../platform/disposable';
 import type { HubClient } from '../api/hubClient';
 import type { PullTarget } from '../core/targets';
 import { PULL_CHANGES_ID, PullChangesSection, type PullChangesDeps } from './pullChanges';
-import type { ReviewSqlClient } from '../core/review/reviewRunner';
+import type { SqlPort } from '../core/sql/sqlPort';
 import { MERGE_PREVIEW_ID, PullMergePreview } from './pullMergePreview';
 import { MERGE_PREVIEW_STYLE } from '../core/pullMergePreviewPage';
-
-export const PULL_VIEW_TYPE = 'versionedDb.pull';
 
 /** What the view's buttons do: the same command logic the palette uses (src/commands/pullActions.ts). */
 export interface PullViewActions {
@@ -36,7 +35,7 @@ export interface PullPanelsDeps {
   /** The Changes section (./pullChanges.ts); without it the view has none. */
   changes?: PullChangesDeps;
   /** Read-only SQL for the "Before merging" section (./pullMergePreview.ts); without it the view has none. */
-  reviewSql?(hostId: string): ReviewSqlClient;
+  sql?: Pick<SqlPort, 'review'>;
 }
 
 function keyOf(t: PullTarget): string {
@@ -88,7 +87,7 @@ export class PullPanels extends Disposable {
 }
 
 export class PullPanel extends Disposable {
-  private readonly panel: vscode.WebviewPanel;
+  private readonly host: WebviewHost<PullWebviewMessage, PullHostMessage>;
   private content = '<p>Loading…</p>';
   private loading: Promise<void> | undefined;
   private reloadAgain = false;
@@ -110,56 +109,55 @@ export class PullPanel extends Disposable {
     onDispose: () => void,
   ) {
     super();
-    const scriptRoot = vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview');
-    this.panel = this._register(
-      vscode.window.createWebviewPanel(PULL_VIEW_TYPE, `Pull #${target.pullNumber} · ${target.db.name}`, vscode.ViewColumn.Active, {
-        enableScripts: true,
-        enableCommandUris: false,
-        localResourceRoots: [scriptRoot],
-        retainContextWhenHidden: false,
-      }),
+    const title = `Pull #${target.pullNumber} · ${target.db.name}`;
+    this.host = this._register(
+      new WebviewHost(
+        {
+          viewType: WebviewTypes.pull,
+          title,
+          extensionUri: deps.extensionUri,
+          script: 'webview/pull.js',
+          retainContextWhenHidden: false,
+          html: (env) =>
+            renderPullDocument({
+              ...env,
+              title: this.host?.panel.title ?? title,
+              contentHtml: this.content,
+              images: this.images,
+              extraStyle: MERGE_PREVIEW_STYLE,
+            }),
+          parse: parsePullWebviewMessage,
+          log: deps.log,
+        },
+        (m) => this.handle(m),
+      ),
     );
     this._register(
-      this.panel.onDidDispose(() => {
+      this.host.onDidDispose(() => {
         this.disposed = true;
         onDispose();
         this.dispose();
       }),
     );
-    this._register(this.panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)));
     this.changes = deps.changes ? new PullChangesSection(target, deps.changes) : undefined;
-    if (deps.reviewSql) {
-      const sql = deps.reviewSql;
-      const preview = (this.mergePreview = new PullMergePreview(
-        target,
-        (hostId) => sql(hostId),
-        () => this.post({ type: 'section', id: MERGE_PREVIEW_ID, html: preview.html() }),
+    if (deps.sql) {
+      const preview = (this.mergePreview = new PullMergePreview(target, deps.sql, () =>
+        this.post({ type: 'section', id: MERGE_PREVIEW_ID, html: preview.html() }),
       ));
       this._register({ dispose: () => preview.dispose() });
     }
-    this.setDocument();
+  }
+
+  private get panel(): vscode.WebviewPanel {
+    return this.host.panel;
   }
 
   reveal(): void {
-    this.panel.reveal();
-  }
-
-  private setDocument(): void {
-    const webview = this.panel.webview;
-    const scriptUri = webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview', 'pull.js'));
-    webview.html = renderPullDocument({
-      title: this.panel.title,
-      nonce: randomBytes(18).toString('base64'),
-      cspSource: webview.cspSource,
-      scriptUri: scriptUri.toString(),
-      contentHtml: this.content,
-      images: this.images,
-      extraStyle: MERGE_PREVIEW_STYLE,
-    });
+    this.host.reveal();
   }
 
   private post(message: PullHostMessage): void {
-    if (!this.disposed) void this.panel.webview.postMessage(message);
+    if (!this.disposed) this.host.post(message);
   }
 
   /** Re-reads the pull and its comments; concurrent calls collapse into one more read. */
@@ -221,15 +219,6 @@ export class PullPanel extends Disposable {
     this.post({ type: 'section', id: PULL_CHANGES_ID, html: this.changesHtml });
   }
 
-  private onMessage(raw: unknown): void {
-    const msg = parsePullWebviewMessage(raw);
-    if (!msg) {
-      this.deps.log.warn('pull view sent a message that is not understood; ignored');
-      return;
-    }
-    void this.handle(msg);
-  }
-
   /** Runs one message from the view; exposed for integration tests that play the user's clicks. */
   async handle(msg: PullWebviewMessage): Promise<void> {
     if (msg.type === 'ready') {
@@ -270,7 +259,7 @@ export class PullPanel extends Disposable {
             case 'loadImages':
               // The CSP is part of the document: it is replaced with one that allows https images.
               this.images = 'loaded';
-              this.setDocument();
+              this.host.render();
               break;
           }
           break;

@@ -2,6 +2,7 @@
 // first (commit, author, date, then the row's cells; changed cells old → new), with who last
 // changed the asked-about cell said above the grid. The versions are read once when the view
 // opens (src/core/review/rowHistoryView.ts) and served to the grid from memory.
+import { WebviewTypes } from '../shared/ids';
 import type * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import type { RowHistoryRequest } from '../core/review/requests';
@@ -10,8 +11,6 @@ import { formatRelativeTime } from '../core/relativeTime';
 import type { PageSource } from '../core/paging/pageServer';
 import type { PagedOutput } from '../shared/gridPaging';
 import { PagedGridPanel } from './pagedGridPanel';
-
-export const ROW_HISTORY_VIEW_TYPE = 'versionedDb.rowHistory';
 
 let seq = 0;
 
@@ -31,7 +30,7 @@ export function openRowHistoryPanel(
   loaded: LoadedRowHistory,
 ): PagedGridPanel {
   const title = rowHistoryTitle(req);
-  const panel = new PagedGridPanel(extensionUri, log, { viewType: ROW_HISTORY_VIEW_TYPE, title });
+  const panel = new PagedGridPanel(extensionUri, log, { viewType: WebviewTypes.rowHistory, title });
   const grid = rowHistoryGrid(loaded);
   const now = Date.now();
   const note = rowHistoryNote(loaded, (t) => formatRelativeTime(t === undefined ? undefined : new Date(t).toISOString(), now));

@@ -7,9 +7,9 @@
 // a browser opened on a table with a change set kept opens at that change set's base.
 import type * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
-import type { QueryResult } from '../shared/wire';
+import type { SqlPort, SqlRunner } from '../core/sql/sqlPort';
 import type { PagedOutput, StreamFormat } from '../shared/gridPaging';
-import { Notebooks } from '../shared/ids';
+import { WebviewTypes } from '../shared/ids';
 import type { TableCatalogCache } from '../core/sql/tableCatalog';
 import { EXPORT_PAGE_SIZE, type TableSource } from '../core/paging/tableSource';
 import { openTableAt, tableTitle, type TableAt } from '../core/paging/tableOpening';
@@ -29,8 +29,8 @@ export interface TableBrowserDeps {
   readonly extensionUri: vscode.Uri;
   readonly log: Logger;
   readonly catalog: Pick<TableCatalogCache, 'tables' | 'columns'>;
-  /** Runs one statement at a commit of the target's database. */
-  run(at: TableAt, sql: string, limit: number, signal: AbortSignal): Promise<QueryResult>;
+  /** SQL at a commit of the target's database (the one SQL port). */
+  readonly sql: Pick<SqlPort, 'at'>;
   /** The commit the target's ref points at now (undefined when it cannot tell, e.g. a commit hash). */
   headOf(at: TableAt, signal?: AbortSignal): Promise<string | undefined>;
   /** Streams an export (src/platform/streamedExport.ts `exportStreamed`). */
@@ -70,7 +70,7 @@ export class TableBrowser implements vscode.Disposable {
   ) {
     this.at = at;
     this.panel = new PagedGridPanel(deps.extensionUri, deps.log, {
-      viewType: Notebooks.tableBrowser,
+      viewType: WebviewTypes.tableBrowser,
       title: tableTitle(at.table, at.target.ref),
     });
     this.subs.push(
@@ -116,7 +116,8 @@ export class TableBrowser implements vscode.Disposable {
   private async show(requested: TableAt): Promise<void> {
     const refKind = await this.refKind(requested);
     const at = this.atChangeSetBase(requested, refKind);
-    const opened = await openTableAt(at, this.deps.catalog, (sql, limit, signal) => this.deps.run(at, sql, limit, signal));
+    const run = this.runAt(at);
+    const opened = await openTableAt(at, this.deps.catalog, run);
     if (this.disposed) return;
     const { output, source } = opened;
     this.at = at;
@@ -143,6 +144,11 @@ export class TableBrowser implements vscode.Disposable {
       output.title,
     );
     this.editing?.start();
+  }
+
+  /** SQL at the commit the browser reads at. */
+  private runAt(at: TableAt): SqlRunner {
+    return this.deps.sql.at({ hostId: at.target.hostId, db: { owner: at.target.owner, name: at.target.name }, ref: at.commit });
   }
 
   private async refKind(at: TableAt): Promise<RefKind> {
@@ -175,7 +181,7 @@ export class TableBrowser implements vscode.Disposable {
       {
         store,
         log: this.deps.log,
-        run: (sql, limit, signal) => this.deps.run(at, sql, limit, signal),
+        run: this.runAt(at),
         post: (m) => this.panel.postEdit(m),
         rebased: (s) => void this.show({ ...this.at, commit: s.baseCommit }),
         showChangeSet: (s) => this.deps.showChangeSet?.(s),

@@ -4,7 +4,7 @@
 // store (./changeSetStore.ts), whose changes from elsewhere (Discard, a rebase) it shows.
 import type * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
-import type { QueryResult } from '../shared/wire';
+import type { SqlRunner } from '../core/sql/sqlPort';
 import type { GridEditMessage, HostEditMessage } from '../shared/editProtocol';
 import { EditRefusedError, type ChangeSet, type ChangeSetOptions } from '../core/changes/changeSet';
 import { scopeKey, type ChangeSetScope } from '../core/changes/changeSetScope';
@@ -15,8 +15,8 @@ import type { ChangeSetChange, ChangeSetStore } from './changeSetStore';
 export interface TableEditingDeps {
   readonly store: ChangeSetStore;
   readonly log: Logger;
-  /** Runs one read-only statement at the base commit. */
-  run(sql: string, limit: number, signal: AbortSignal): Promise<QueryResult>;
+  /** SQL at the base commit. */
+  readonly run: SqlRunner;
   /** Posts to the grid. */
   post(m: HostEditMessage): void;
   /** The change set moved to another base (a rebase): the browser reopens there. */

@@ -257,8 +257,8 @@ async function main() {
       } catch (e) {
         error = e;
       }
-      // Log lines reach their files a moment after they are written; let them land.
-      await new Promise((r) => setTimeout(r, 750));
+      // Log lines reach their files a moment after they are written: wait until they stop coming.
+      await logs.settled({ timeoutMs: Math.round(10_000 * SCALE) });
       // Errors the scenario provokes on purpose (e.g. a 401) are declared by it, narrowly.
       const reported = [...logs.newErrors(), ...pageErrors.take()].filter((e) => !s.expectedErrors.some((re) => re.test(e)));
       if (!error && reported.length) error = new Error(`the extension reported errors:\n${reported.join('\n')}`);

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { waitFor } from './waitFor.cjs';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 export const HUB_JS = join(REPO_ROOT, 'dist', 'hub.js');
@@ -186,14 +187,17 @@ export function readSeedManifest(dataDir: string): {
 
 /** Polls GET /operations/{id} until it finishes. */
 export async function waitForOperation(hub: HubHandle, id: string, user: string | null = 'alice', timeoutMs = 60_000): Promise<any> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await hub.fetch(`/operations/${encodeURIComponent(id)}`, { user });
-    if (r.status !== 200) throw new Error(`poll ${id}: ${r.status} ${r.text}`);
-    if (r.body.data.status === 'succeeded' || r.body.data.status === 'failed') return r.body.data;
-    if (Date.now() > end) throw new Error(`operation ${id} did not finish: ${r.text}`);
-    await new Promise((res) => setTimeout(res, 50));
-  }
+  let last = '';
+  return waitFor(
+    () => `operation ${id} to finish: ${last}`,
+    async () => {
+      const r = await hub.fetch(`/operations/${encodeURIComponent(id)}`, { user });
+      if (r.status !== 200) throw new Error(`poll ${id}: ${r.status} ${r.text}`);
+      last = r.text;
+      return r.body.data.status === 'succeeded' || r.body.data.status === 'failed' ? r.body.data : undefined;
+    },
+    { timeoutMs },
+  );
 }
 
 /** The hub process's resident memory in bytes, its worker threads included (Linux /proc). */

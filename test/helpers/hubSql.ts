@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import type { QueryResult } from '../../src/shared/wire';
 import type { HubHandle } from './hub';
+import { SqlPort, type SqlEndpoint } from '../../src/core/sql/sqlPort';
 
 export interface HubSql {
   query(q: string, ref?: string, limit?: number): Promise<QueryResult>;
@@ -21,4 +22,28 @@ export function hubSql(hub: () => HubHandle, db: string, user = 'alice'): HubSql
     return d;
   };
   return { query, ok };
+}
+
+/**
+ * The extension's SQL port (src/core/sql/sqlPort.ts) over a test hub, as `user`: what features
+ * use, with the hub's answer as it comes (a non-200 answer fails the test). `timeoutMs` is the
+ * setting every request carries; `sent` records each request's body.
+ */
+export function hubSqlPort(
+  hub: () => HubHandle,
+  opts: { user?: string; timeoutMs?: number; rowLimit?: number; sent?: Record<string, unknown>[] } = {},
+): SqlPort {
+  const endpoint: SqlEndpoint = {
+    runSql: async (db, query) => {
+      const json = { ref: query.ref, q: query.q, limit: query.limit, timeout_ms: query.timeoutMs };
+      opts.sent?.push(json);
+      const r = await hub().fetch(`/databases/${db.owner}/${db.name}/sql`, { user: opts.user ?? 'alice', json });
+      assert.equal(r.status, 200, `HTTP ${r.status} for ${query.q}: ${r.text}`);
+      return r.body.data as QueryResult;
+    },
+  };
+  return new SqlPort(
+    () => endpoint,
+    () => ({ timeoutMs: opts.timeoutMs ?? 30_000, rowLimit: opts.rowLimit ?? 1000 }),
+  );
 }

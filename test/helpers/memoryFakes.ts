@@ -8,9 +8,16 @@ export class MemoryState {
     return v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as T);
   }
   async update(key: string, value: unknown): Promise<void> {
-    this.map.set(key, JSON.parse(JSON.stringify(value)));
+    if (value === undefined) this.map.delete(key);
+    else this.map.set(key, JSON.parse(JSON.stringify(value)));
+  }
+  keys(): readonly string[] {
+    return [...this.map.keys()];
   }
 }
+
+/** The extension folder's URI where command logic needs one but a unit test opens no webview. */
+export const TEST_EXTENSION_URI = Object.freeze({ scheme: 'file', path: '/test-extension', fsPath: '/test-extension' }) as never;
 
 export class MemorySecrets {
   readonly map = new Map<string, string>();

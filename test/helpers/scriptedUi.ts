@@ -12,7 +12,7 @@ import { strict as assert } from 'node:assert';
 import type { ErrorContext } from '../../src/core/errorMessages';
 import type { InputOptions, PickItem, PickOptions, ProgressReporter, Ui } from '../../src/platform/ui';
 
-export type PromptKind = 'pick' | 'pickOrType' | 'pickMany' | 'input' | 'confirm' | 'infoAction';
+export type PromptKind = 'pick' | 'pickOrType' | 'pickMany' | 'input' | 'confirm' | 'choose' | 'infoAction';
 
 export interface Prompt {
   readonly kind: PromptKind;
@@ -53,6 +53,8 @@ export const typeInPicker = (text: string): Step => ({ kind: 'pickOrType', reply
 export const pickMany = (...labels: string[]): Step => ({ kind: 'pickMany', reply: labels });
 export const input = (text: string | undefined, expectValid = true): Step => ({ kind: 'input', reply: text, mayBeInvalid: !expectValid });
 export const confirm = (yes: boolean): Step => ({ kind: 'confirm', reply: yes });
+/** Presses one of a modal's answers (undefined dismisses it). */
+export const choose = (action: string | undefined): Step => ({ kind: 'choose', reply: action });
 export const dismiss = (kind: PromptKind): Step => ({ kind, reply: undefined });
 export const clickInfo = (action: string | undefined): Step => ({ kind: 'infoAction', reply: action });
 
@@ -211,6 +213,15 @@ export class ScriptedUi implements Ui {
     this.confirms.push(message);
     this.confirmDetails.push(detail);
     return this.reply({ kind: 'confirm', title: message, items: [], labels: [] }) === true;
+  }
+
+  async choose(message: string, actions: readonly string[], detail?: string): Promise<string | undefined> {
+    this.confirms.push(message);
+    this.confirmDetails.push(detail);
+    const reply = this.reply({ kind: 'choose', title: message, items: [], labels: [...actions] });
+    if (reply === undefined) return undefined;
+    assert.ok(actions.includes(String(reply)), `"${String(reply)}" is not an answer of "${message}": ${actions.join(', ')}`);
+    return String(reply);
   }
 
   async withProgress<T>(title: string, task: (progress: ProgressReporter, signal: AbortSignal) => Promise<T>): Promise<T> {

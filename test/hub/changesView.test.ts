@@ -5,7 +5,8 @@ import { hubSql } from '../helpers/hubSql';
 import assert from 'node:assert/strict';
 import { startHub, type HubHandle } from '../helpers/hub';
 import type { Cell, QueryResult } from '../../src/shared/wire';
-import { loadDiffTableSpec, loadTableChanges, pinChanges, tableDiffFingerprint, type ReviewRunner } from '../../src/core/review/changesPin';
+import { loadDiffTableSpec, loadTableChanges, pinChanges, tableDiffFingerprint } from '../../src/core/review/changesPin';
+import type { ReviewRunner } from '../../src/core/sql/sqlPort';
 import { DiffPageSource, PartialDiffError, changedDiffColumns } from '../../src/core/review/diffSource';
 import { patchPages } from '../../src/core/review/patchPages';
 import type { RowDiffKind } from '../../src/core/review/doltQueries';
@@ -35,7 +36,7 @@ describe('the Changes view through the hub (pinned pair, table list, paged diff)
     (db: string, cap = Infinity, log?: string[]): ReviewRunner =>
     async (q, opts) => {
       log?.push(q.sql);
-      return send(db, q.at, q.sql, Math.min(opts.limit, cap));
+      return send(db, q.at, q.sql, Math.min(opts?.limit ?? 1000, cap));
     };
   const plainLog = async (ref: string, db = PRICES): Promise<string[]> =>
     (await send(db, ref, 'SELECT commit_hash FROM dolt_log')).rows.map((r) => r[0] as string);

@@ -6,6 +6,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HUB_JS, REPO_ROOT, runHubCli, serveHub, startHub, waitForOperation, type HubHandle } from '../helpers/hub';
+import { waitFor } from '../helpers/waitFor.cjs';
 import { startImport, importCsv } from './importFlow';
 
 describe('hub CLI and durability', function () {
@@ -62,8 +63,11 @@ describe('hub CLI and durability', function () {
         assert.equal(r.status, 200);
         await h.fetch('/user', { authorization: 'Bearer wrong-secret-value' });
         const rid = r.headers.get('x-request-id') as string;
-        await new Promise((res) => setTimeout(res, 200));
-        assert.ok(h.output().includes(`GET /api/v2/user 200`) && h.output().includes(rid), h.output());
+        // Both requests logged (the refused one too), so the checks below read every line they wrote.
+        await waitFor(
+          () => `both requests in the log:\n${h.output()}`,
+          () => h.output().includes(`GET /api/v2/user 200`) && h.output().includes(rid) && h.output().includes('GET /api/v2/user 401'),
+        );
         assert.equal(h.output().includes(token), false);
         assert.equal(h.output().includes('wrong-secret-value'), false);
       } finally {
@@ -84,8 +88,11 @@ describe('hub CLI and durability', function () {
       let err = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      const deadline = Date.now() + 30000;
-      while (!out.includes('\n') && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(
+        () => `its first line (out: ${out}, err: ${err})`,
+        () => out.includes('\n') || child.exitCode !== null,
+        { timeoutMs: 30_000 },
+      );
       assert.match(out, /^Hub listening on http:\/\/127\.0\.0\.1:\d+\n$/, err);
       const url = out.trim().replace('Hub listening on ', '');
       const token = (await runHubCli(['token', 'create', '--user', 'dora', '--data', dir])).stdout.trim();
@@ -173,12 +180,15 @@ describe('hub CLI and durability', function () {
       assert.equal(r.status, 202);
       const id = r.body.data.id as string;
       // Wait until it is really running, then pull the plug.
-      for (;;) {
-        const op = (await hub.fetch(`/operations/${encodeURIComponent(id)}`, { user: 'alice' })).body.data;
-        if (op.status === 'running') break;
-        assert.notEqual(op.status, 'succeeded', 'the import finished before it could be killed; make it bigger');
-        await new Promise((res) => setTimeout(res, 10));
-      }
+      await waitFor(
+        'the import to run',
+        async () => {
+          const op = (await hub.fetch(`/operations/${encodeURIComponent(id)}`, { user: 'alice' })).body.data;
+          assert.notEqual(op.status, 'succeeded', 'the import finished before it could be killed; make it bigger');
+          return op.status === 'running';
+        },
+        { timeoutMs: 60_000, intervalMs: 10 },
+      );
       await hub.kill();
       hub = await serveHub(dataDir);
       const op = (await hub.fetch(`/operations/${encodeURIComponent(id)}`, { user: 'alice' })).body.data;
@@ -199,7 +209,8 @@ describe('hub CLI and durability', function () {
             .catch(() => undefined);
           if (res?.status === 201) created.push(n);
         });
-        await new Promise((res) => setTimeout(res, 150 + round * 100));
+        // Kill at a different point each round: after 1, 5, then 9 of the 12 writes were acknowledged.
+        await waitFor(`${1 + round * 4} acknowledged writes`, () => created.length >= 1 + round * 4, { timeoutMs: 60_000, intervalMs: 1 });
         await hub.kill();
         await Promise.all(writes);
         hub = await serveHub(dataDir);

@@ -4,6 +4,7 @@
 // finish while the long ones are still running.
 import assert from 'node:assert/strict';
 import { startHub, waitForOperation, type HubHandle, type HubResponse } from '../helpers/hub';
+import { waitFor } from '../helpers/waitFor.cjs';
 import { startImport } from './importFlow';
 
 /** Never ends on its own: stopped by its timeout_ms. */
@@ -18,7 +19,8 @@ describe('hub engine fairness', function () {
   const P = '/databases/alice/prices';
 
   before(async () => {
-    hub = await startHub({ seed: true, args: ['--queue-wait-ms', String(WAIT_MS)] });
+    // --verbose: the engine logs each job it starts, the signal that a long query is running.
+    hub = await startHub({ seed: true, args: ['--queue-wait-ms', String(WAIT_MS), '--verbose'] });
     await Promise.all(['alice', 'bob', 'carol'].map((u) => hub.token(u)));
   });
   after(async () => hub?.stop());
@@ -33,10 +35,18 @@ describe('hub engine fairness', function () {
   const longQuery = (user: string | null): Promise<HubResponse> =>
     hub.fetch(`${P}/sql`, { user, json: { ref: 'main', q: ENDLESS, timeout_ms: LONG_MS } });
 
+  /** Made before sending: waits for the engine to start the next query of `caller` (it took a worker). */
+  function nextStartOf(caller: string): () => Promise<unknown> {
+    const line = new RegExp(`engine: query job \\d+ of ${caller} started`, 'g');
+    const count = (): number => hub.output().match(line)?.length ?? 0;
+    const before = count();
+    return () => waitFor(`a query of ${caller} to start in the engine`, () => count() > before, { timeoutMs: 30_000 });
+  }
+
   it("answers listings and other callers' short queries while three long anonymous queries run", async () => {
+    const started = nextStartOf('anonymous');
     const longs = [0, 1, 2].map(() => track(longQuery(null)));
-    // Let them reach the engine (the assertions hold even if they have not).
-    await new Promise((r) => setTimeout(r, 200));
+    await started();
     const shorts = await Promise.all([
       hub.fetch(`${P}/branches`),
       hub.fetch(`${P}/tags`),
@@ -69,8 +79,9 @@ describe('hub engine fairness', function () {
   });
 
   it('holds one user to their share: a second query waits briefly, then 429; other users go on', async () => {
+    const started = nextStartOf('user:alice');
     const first = track(longQuery('alice'));
-    await new Promise((r) => setTimeout(r, 200));
+    await started();
     const [second, bobs] = await Promise.all([
       hub.fetch(`${P}/sql`, { user: 'alice', json: { ref: 'main', q: 'SELECT 1' } }),
       hub.fetch(`${P}/sql`, { user: 'bob', json: { ref: 'main', q: 'SELECT 2' } }),
@@ -90,10 +101,11 @@ describe('hub engine fairness', function () {
 
   it("frees a caller's share the moment the caller goes away: after a cancelled long query, the next one runs at once", async () => {
     const cancel = new AbortController();
+    const started = nextStartOf('user:carol');
     const long = hub.fetch(`${P}/sql`, { user: 'carol', json: { ref: 'main', q: ENDLESS, timeout_ms: LONG_MS }, signal: cancel.signal });
     long.catch(() => undefined);
-    // Let it reach the engine; if it is still queued, cancelling takes it out of the queue instead.
-    await new Promise((r) => setTimeout(r, 300));
+    // Running in the engine, not still queued (cancelling would take it out of the queue instead).
+    await started();
     cancel.abort();
     await assert.rejects(long, /abort/i);
     // Still running, it would hold carol's one query until its deadline (LONG_MS): this query
@@ -114,7 +126,7 @@ describe('hub engine fairness', function () {
     const id = r.body.data.id as string;
     const status = async (): Promise<string> =>
       (await hub.fetch(`/operations/${encodeURIComponent(id)}`, { user: 'alice' })).body.data.status;
-    while ((await status()) !== 'running') await new Promise((res) => setTimeout(res, 10));
+    await waitFor('the import to run', async () => (await status()) === 'running', { intervalMs: 10 });
     const [q, branches, created] = await Promise.all([
       hub.fetch(`${P}/sql`, { user: 'bob', json: { ref: 'main', q: 'SELECT count(*) FROM products' } }),
       hub.fetch('/databases/alice/inventory/branches'),

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { startHub, type HubHandle } from '../helpers/hub';
 import { hubSql } from '../helpers/hubSql';
-import type { Cell, DatabaseRef, QueryResult } from '../../src/shared/wire';
+import type { Cell, DatabaseRef } from '../../src/shared/wire';
 import { mergeConfirmationDetail, previewConflictRows, previewMerge } from '../../src/core/review/mergePreview';
-import { reviewRunner, type ReviewSqlClient } from '../../src/core/review/reviewRunner';
+import { hubSqlPort } from '../helpers/hubSql';
 import { loadRowHistory } from '../../src/core/review/rowHistoryView';
 
 type Row = Record<string, Cell>;
@@ -20,18 +20,9 @@ describe('history views through the hub: merge preview and row history (against 
   });
   after(async () => hub?.stop());
 
-  /** The API client's runSql, over the test hub. */
-  const client: ReviewSqlClient = {
-    runSql: async (db, query) => {
-      const r = await hub.fetch(`/databases/${db.owner}/${db.name}/sql`, {
-        user: 'alice',
-        json: { ref: query.ref, q: query.q, ...(query.limit ? { limit: query.limit } : {}) },
-      });
-      assert.equal(r.status, 200, r.text);
-      return r.body.data as QueryResult;
-    },
-  };
-  const runOn = (db: DatabaseRef) => reviewRunner(client, db);
+  /** The extension's SQL port over the test hub. */
+  const port = hubSqlPort(() => hub);
+  const runOn = (db: DatabaseRef) => port.review('hub', db);
   const prices: DatabaseRef = { owner: 'alice', name: 'prices' };
   const sides = (from: string, fromDb: DatabaseRef = prices, db: DatabaseRef = prices) => ({
     db,

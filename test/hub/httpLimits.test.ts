@@ -10,6 +10,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { rssOf, startHub, type HubHandle } from '../helpers/hub';
+import { waitFor } from '../helpers/waitFor.cjs';
 
 interface RawResponse {
   status: number;
@@ -246,8 +247,10 @@ describe('hub HTTP limits', function () {
       assert.ok(existsSync(join(hub.dataDir, 'uploads', id)));
       const pid = hub.process.pid;
       const state = (): any => JSON.parse(readFileSync(join(hub.dataDir, 'hub.json'), 'utf8'));
-      for (let i = 0; i < 300 && (existsSync(join(hub.dataDir, 'uploads', id)) || state().uploads[id]); i++)
-        await new Promise((res) => setTimeout(res, 100));
+      await waitFor('the sweep of the expired session', () => !existsSync(join(hub.dataDir, 'uploads', id)) && !state().uploads[id], {
+        timeoutMs: 30_000,
+        intervalMs: 100,
+      });
       assert.equal(existsSync(join(hub.dataDir, 'uploads', id)), false, 'the parts are gone');
       assert.equal(state().uploads[id], undefined, 'the session record is gone');
       assert.equal(hub.process.pid, pid);

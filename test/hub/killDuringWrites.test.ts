@@ -4,7 +4,8 @@
 // back table by table at each branch.
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { serveHub, startHub, type HubHandle } from '../helpers/hub';
+import { serveHub, startHub, waitForOperation, type HubHandle } from '../helpers/hub';
+import { waitFor } from '../helpers/waitFor.cjs';
 import { importCsv, startImport } from './importFlow';
 
 const DB = 'alice/kill';
@@ -62,12 +63,16 @@ describe('hub: kill -9 during an import and a merge', function () {
 
   /** Waits until the operation runs, then kills the hub and serves the same folder again. */
   async function killWhileRunning(opId: string): Promise<void> {
-    for (;;) {
-      const op = (await hub.fetch(`/operations/${encodeURIComponent(opId)}`, { user: 'alice' })).body.data;
-      if (op.status === 'running') break;
-      assert.equal(op.status, 'queued', `the operation ended (${op.status}) before it could be killed; make it bigger`);
-      await new Promise((res) => setTimeout(res, 5));
-    }
+    await waitFor(
+      'the operation to run',
+      async () => {
+        const op = (await hub.fetch(`/operations/${encodeURIComponent(opId)}`, { user: 'alice' })).body.data;
+        if (op.status !== 'running')
+          assert.equal(op.status, 'queued', `the operation ended (${op.status}) before it could be killed; make it bigger`);
+        return op.status === 'running';
+      },
+      { timeoutMs: 60_000, intervalMs: 5 },
+    );
     await hub.kill();
     hub = await serveHub(dataDir, false, ARGS);
   }
@@ -129,12 +134,8 @@ describe('hub: kill -9 during an import and a merge', function () {
     // And the database still merges cleanly afterwards.
     const again = await hub.fetch(`/databases/${DB}/pulls/${pr.body.data.pull_number}/merge`, { method: 'POST', user: 'alice' });
     assert.equal(again.status, 202);
-    for (;;) {
-      const op = (await hub.fetch(`/operations/${encodeURIComponent(again.body.data.id)}`, { user: 'alice' })).body.data;
-      if (op.status === 'succeeded') break;
-      assert.notEqual(op.status, 'failed', JSON.stringify(op.error));
-      await new Promise((res) => setTimeout(res, 100));
-    }
+    const merged = await waitForOperation(hub, again.body.data.id, 'alice', 240_000);
+    assert.equal(merged.status, 'succeeded', JSON.stringify(merged.error));
     assert.deepEqual(await sql("SELECT count(*) FROM items WHERE v = 'feature-' || id AND w = 'main-' || id"), [[String(N)]]);
   });
 });

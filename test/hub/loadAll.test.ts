@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { startHub, type HubHandle } from '../helpers/hub';
 import type { QueryResult } from '../../src/shared/wire';
-import { QueryPageSource, loadAllPlan, type RunAtCommit } from '../../src/core/paging/querySource';
+import { QueryPageSource, loadAllPlan } from '../../src/core/paging/querySource';
+import type { SqlRunner } from '../../src/core/sql/sqlPort';
 import { pagesOf } from '../../src/core/paging/pagesOf';
 
 const NO_VIEW = { sort: [], filters: [] };
@@ -29,10 +30,10 @@ describe('Load All Rows through the hub', function () {
     return r.body.data as QueryResult;
   }
   const at =
-    (commit: string): RunAtCommit =>
-    async (q, limit) => {
+    (commit: string): SqlRunner =>
+    async (q, opts) => {
       sent.push(q);
-      return sql(q, commit, limit);
+      return sql(q, commit, opts.limit);
     };
   async function commitOf(kind: 'branches' | 'tags', name: string): Promise<string> {
     const r = await hub.fetch(`/databases/alice/prices/${kind}`, { user: 'alice' });
@@ -80,9 +81,12 @@ describe('Load All Rows through the hub', function () {
     const commit = await commitOf('branches', 'main');
     sent.length = 0;
     const slow = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000000) SELECT i FROM n`;
-    const run: RunAtCommit = async (q, limit) => {
+    const run: SqlRunner = async (q, opts) => {
       sent.push(q);
-      const r = await hub.fetch('/databases/alice/prices/sql', { user: 'alice', json: { ref: commit, q, limit, timeout_ms: 200 } });
+      const r = await hub.fetch('/databases/alice/prices/sql', {
+        user: 'alice',
+        json: { ref: commit, q, limit: opts.limit, timeout_ms: 200 },
+      });
       return r.body.data as QueryResult;
     };
     const src = new QueryPageSource({ query: slow, run, columnCount: 1 });

@@ -2,12 +2,14 @@
 // column metadata and cell encoding.
 import assert from 'node:assert/strict';
 import { startHub, type HubHandle } from '../helpers/hub';
+import { waitFor } from '../helpers/waitFor.cjs';
 
 describe('hub SQL', function () {
   let hub: HubHandle;
 
   before(async function () {
-    hub = await startHub({ seed: true, args: ['--max-rows', '4'] });
+    // --verbose: the engine logs each query it starts (the signal that the slow query runs).
+    hub = await startHub({ seed: true, args: ['--max-rows', '4', '--verbose'] });
     await hub.token('alice');
   });
   after(async () => hub?.stop());
@@ -156,10 +158,12 @@ describe('hub SQL', function () {
   it('stops a query at timeout_ms while the server keeps answering', async function () {
     this.timeout(30000);
     const slow = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
+    const engineStarts = (): number => hub.output().match(/engine: query job \d+ of anonymous started/g)?.length ?? 0;
+    const before = engineStarts();
     const started = Date.now();
     const pending = get(slow, 'main', '&timeout_ms=1500');
-    // While it runs, other requests (SQL on another worker, and plain metadata) are answered.
-    await new Promise((r) => setTimeout(r, 300));
+    // While it runs (the engine started it), other requests (SQL on another worker, and plain metadata) are answered.
+    await waitFor('the slow query to start in the engine', () => engineStarts() > before);
     const t0 = Date.now();
     const other = await get('SELECT count(*) FROM products');
     assert.deepEqual(other.body.data.rows, [['5']]);

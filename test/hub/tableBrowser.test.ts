@@ -5,7 +5,7 @@
 // and unicode matches literally against rows that hold those characters.
 import assert from 'node:assert/strict';
 import { startHub, type HubHandle } from '../helpers/hub';
-import { hubSql } from '../helpers/hubSql';
+import { hubSql, hubSqlPort } from '../helpers/hubSql';
 import { importCsv } from './importFlow';
 import type { QueryResult } from '../../src/shared/wire';
 import type { PageView } from '../../src/core/paging/pageServer';
@@ -31,12 +31,12 @@ describe('tables at a ref and the table browser against the hub', function () {
 
   const runAt =
     (db: string, commit: string) =>
-    async (sql: string, limit: number): Promise<QueryResult> => {
-      const r = await hub.fetch(`/databases/${db}/sql`, { user: 'alice', json: { ref: commit, q: sql, limit } });
+    async (sql: string, opts: { limit: number }): Promise<QueryResult> => {
+      const r = await hub.fetch(`/databases/${db}/sql`, { user: 'alice', json: { ref: commit, q: sql, limit: opts.limit } });
       assert.equal(r.status, 200, r.text);
       return r.body.data as QueryResult;
     };
-  const catalog = () => new TableCatalogCache((_h, db, commit, sql) => runAt(`${db.owner}/${db.name}`, commit)(sql, 10_000));
+  const catalog = () => new TableCatalogCache(hubSqlPort(() => hub));
   const signal = new AbortController().signal;
   const ALL: PageView = { sort: [], filters: [] };
 

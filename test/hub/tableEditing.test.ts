@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { startHub, type HubHandle } from '../helpers/hub';
-import { hubSql } from '../helpers/hubSql';
+import { hubSql, hubSqlPort } from '../helpers/hubSql';
 import { importCsv } from './importFlow';
-import type { QueryResult } from '../../src/shared/wire';
 import type { HostEditMessage } from '../../src/shared/editProtocol';
 import type { Logger } from '../../src/core/logger';
 import { TableCatalogCache } from '../../src/core/sql/tableCatalog';
@@ -46,25 +45,25 @@ describe('table editing against the hub: new keys checked at the base commit', f
   });
   after(async () => hub?.stop());
 
-  const runAt =
-    (ref: string) =>
-    async (q: string, limit: number): Promise<QueryResult> => {
-      const r = await hub.fetch('/databases/alice/prices/sql', { user: 'alice', json: { ref, q, limit } });
-      assert.equal(r.status, 200, r.text);
-      return r.body.data as QueryResult;
-    };
-
   it('marks the new keys the table has at the base as duplicates, and no others', async () => {
     const head = (await prices.ok("SELECT hash FROM dolt_branches WHERE name = 'main'")).rows[0]?.[0] as string;
     assert.notEqual(head, base, 'main moved on after the base');
-    const catalog = new TableCatalogCache((_h, _db, commit, sql) => runAt(commit)(sql, 10_000));
+    // The extension's SQL port over the hub's API: the catalog at the base, and the key checks there.
+    const port = hubSqlPort(() => hub);
+    const catalog = new TableCatalogCache(port);
     const columns = keysFirst(await catalog.columns('h', { owner: 'alice', name: 'prices' }, base, 'products'));
     const grid = columns.map((c) => ({ name: c.name, type: c.type, is_primary_key: c.primaryKey, source_table: 'products' }));
     const posted: HostEditMessage[] = [];
     const store = new ChangeSetStore(new MemoryMemento(), log);
     const scope = { hostId: 'h', owner: 'alice', name: 'prices', branch: 'main', table: 'products', baseCommit: base };
     const editing = new TableEditing(
-      { store, log, run: (q, limit) => runAt(base)(q, limit), post: (m) => posted.push(m), rebased: () => undefined },
+      {
+        store,
+        log,
+        run: port.at({ hostId: 'h', db: { owner: 'alice', name: 'prices' }, ref: base }),
+        post: (m) => posted.push(m),
+        rebased: () => undefined,
+      },
       { scope, columns: grid, keyColumns: [0], nullable: columns.map((c) => c.nullable !== false) },
       'src',
     );

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startLocalHub, stopLocalHub } from '../../src/commands/accountCommands';
 import { LOCAL_HUB_HOST_ID } from '../../src/auth/localHubIds';
+import { waitFor } from '../helpers/waitFor.cjs';
 import { accountsMenu, harness, labelOf, type Harness } from './versioningHarness';
 
 describe('local hub (auth)', function () {
@@ -65,8 +66,9 @@ describe('local hub (auth)', function () {
     const config = vscode.workspace.getConfiguration();
     await config.update('versionedDb.localHub.dataDirectory', folder, vscode.ConfigurationTarget.Global);
     try {
-      for (let i = 0; i < 50 && h.api.services.currentSettings.localHub.dataDirectory !== folder; i++)
-        await new Promise((r) => setTimeout(r, 100));
+      await waitFor('the extension to see the new data folder', () => h.api.services.currentSettings.localHub.dataDirectory === folder, {
+        intervalMs: 100,
+      });
       assert.equal(await startLocalHub(h.deps), undefined);
       const error = h.ui.errors.pop() as Error;
       assert.match(error.message, /is not a local hub data folder/);

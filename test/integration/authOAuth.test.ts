@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { OAuthFlow } from '../../src/auth/oauthFlow';
 import { HubClient } from '../../src/api/index';
 import { silentLogger } from '../../src/core/logger';
+import { waitFor } from '../helpers/waitFor.cjs';
 import { integrationConfig } from './testEnv';
 
 /**
@@ -94,10 +95,17 @@ describe('OAuth sign-in (auth)', function () {
   });
 
   it('cancelling while waiting for the browser is an AbortError (shown as nothing)', async () => {
-    const silentFlow = new OAuthFlow(silentLogger, { registerUriHandler: false, openExternal: async () => true });
+    let opened = false;
+    const silentFlow = new OAuthFlow(silentLogger, {
+      registerUriHandler: false,
+      openExternal: async () => (opened = true),
+    });
     const controller = new AbortController();
     const pending = silentFlow.signIn(config.hubUrl, controller.signal);
-    setTimeout(() => controller.abort(), 200);
+    pending.catch(() => undefined);
+    // Cancelled once it waits for the browser: the browser was opened, and nobody answers there.
+    await waitFor('the flow to open the browser', () => opened);
+    controller.abort();
     await assert.rejects(pending, (e: Error) => e.name === 'AbortError');
     silentFlow.dispose();
   });

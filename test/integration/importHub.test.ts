@@ -16,6 +16,9 @@ import { silentLogger } from '../../src/core/logger';
 import type { DatabaseRef, QueryResult } from '../../src/shared/wire';
 import { ScriptedUi, type Reply } from '../helpers/scriptedUi';
 import { integrationConfig } from './testEnv';
+import * as vscode from 'vscode';
+import { SqlPort } from '../../src/core/sql/sqlPort';
+import { MemoryMemento } from './memoryMemento';
 
 /** Answers each question by the start of its title; a reported error fails the test. */
 const importUi = (script: Record<string, Reply>): ScriptedUi => new ScriptedUi(script, { errors: 'throw' });
@@ -106,6 +109,12 @@ describe('import into the hub through the extension path', function () {
         showFailure: async (_what, error) => void ui.infos.push(`FAILED ${error.code}: ${error.detail ?? error.title}`),
       },
       signIn: async () => undefined,
+      sql: new SqlPort(
+        () => client,
+        () => ({ timeoutMs: 30_000, rowLimit: 1000 }),
+      ),
+      extensionUri: vscode.Uri.file(__dirname),
+      workspaceState: new MemoryMemento(),
       pickFile: async () => undefined,
       showPreview: async () => undefined,
       openPull: async (t) => void opened.push(t.pullNumber),

@@ -8,6 +8,7 @@ import { QUERY_RESULT_MIME } from '../../src/shared/mime';
 import type { QueryOutput } from '../../src/shared/queryResultOutput';
 import { toVscode } from '../../src/notebook/sqlNotebookSerializer';
 import type { NotebookData } from '../../src/core/sql/notebookDocument';
+import { waitFor } from '../helpers/waitFor.cjs';
 import { harness, type Harness } from './versioningHarness';
 
 const SLOW_SQL = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 500000000) SELECT count(*) FROM c';
@@ -82,12 +83,14 @@ describe('SQL notebooks', function () {
       'execute the cell',
     );
     // The command resolves when the execution was handed over; wait for it to end.
-    for (let i = 0; i < 600; i++) {
-      const cell = doc.cellAt(index);
-      if (cell.executionSummary?.timing?.endTime || cell.executionSummary?.success === false) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.fail('the cell did not finish');
+    await waitFor(
+      `cell ${index} to finish`,
+      () => {
+        const summary = doc.cellAt(index).executionSummary;
+        return !!summary?.timing?.endTime || summary?.success === false;
+      },
+      { timeoutMs: 60_000, intervalMs: 100 },
+    );
   }
 
   function outputsOf(doc: vscode.NotebookDocument, index: number): QueryOutput[] {
@@ -165,12 +168,15 @@ describe('SQL notebooks', function () {
   it('cancel aborts the request and the cell ends without an error', async () => {
     const doc = await openNotebook([{ sql: SLOW_SQL }]);
     const execution = vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: 0, end: 1 }], document: doc.uri });
-    // Let the request get in flight.
-    await new Promise((r) => setTimeout(r, 800));
+    // The controller took the cell (its execution order is set as it starts, before any request).
+    await waitFor('the cell to start running', () => doc.cellAt(0).executionSummary?.executionOrder !== undefined, {
+      timeoutMs: 30_000,
+      intervalMs: 20,
+    });
     const started = Date.now();
     await vscode.commands.executeCommand('notebook.cell.cancelExecution', { ranges: [{ start: 0, end: 1 }], document: doc.uri });
     await execution;
-    for (let i = 0; i < 100 && !doc.cellAt(0).outputs.length; i++) await new Promise((r) => setTimeout(r, 100));
+    await waitFor('the cancelled cell to say so', () => doc.cellAt(0).outputs.length > 0, { intervalMs: 100 });
     assert.ok(Date.now() - started < 10_000, 'cancelling took too long');
     const text = doc
       .cellAt(0)

@@ -14,16 +14,7 @@ import { EditorTargets, SqlEditorTargetContext } from '../../src/notebook/sqlEdi
 import { QueryHistoryStore } from '../../src/notebook/queryHistoryStore';
 import { hostScriptedUi } from './hostScriptedUi';
 import { MemoryMemento } from './memoryMemento';
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 5000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { waitFor } from '../helpers/waitFor.cjs';
 
 const target = (ref: string) => ({ hostId: 'http://127.0.0.1:1', owner: 'alice', name: 'prices', ref });
 const longSql = `SELECT ${Array.from({ length: 20 }, (_, i) => `price_column_${i}`).join(', ')} FROM warehouse_stock`;
@@ -56,7 +47,7 @@ describe('SQL notebooks: query history picker and the Ctrl+Enter context key', f
 
     let qp: vscode.QuickPick<HistoryPickItem> | undefined;
     const shown = showQueryHistory(deps, () => (qp = vscode.window.createQuickPick<HistoryPickItem>()));
-    const picker = await until('the history picker', () => qp);
+    const picker = await waitFor('the history picker', () => qp);
     const labels = (): string[] => picker.items.map((i) => i.label);
     assert.deepEqual(labels(), ['SELECT count(*) FROM stores', historyLabel(history.all()[1]!), 'SELECT * FROM products']);
     assert.ok(!labels()[1]!.includes('warehouse_stock'), 'the shortened label hides the table name');
@@ -64,28 +55,32 @@ describe('SQL notebooks: query history picker and the Ctrl+Enter context key', f
     assert.equal(picker.matchOnDetail, false);
 
     picker.value = 'warehouse_stock';
-    await until('the search for a table', () => labels().length === 1);
+    await waitFor('the search for a table', () => labels().length === 1);
     assert.deepEqual(labels(), [historyLabel(history.all()[1]!)]);
 
     picker.value = 'feature-x';
-    await until('the search for a branch', () => labels()[0] === 'SELECT count(*) FROM stores' && labels().length === 1);
+    await waitFor('the search for a branch', () => labels()[0] === 'SELECT count(*) FROM stores' && labels().length === 1);
 
     picker.value = 'no such words';
-    await until('no match', () => labels().length === 0);
+    await waitFor('no match', () => labels().length === 0);
 
     // Pick the long one with the keyboard, then "Copy SQL" in the next step.
     picker.value = 'release-7 price_column_19';
-    await until('the search for a ref and a column', () => labels().length === 1);
+    await waitFor('the search for a ref and a column', () => labels().length === 1);
     picker.activeItems = [picker.items[0]!];
     ui.answer('Copy SQL');
     // The picker lives in the workbench: under load it may not be showing yet when the extension
     // host's state already is, and an accept before that does nothing. Accept until it is taken.
     let settled = false;
     void shown.finally(() => (settled = true));
-    for (let i = 0; i < 40 && !settled; i++) {
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      for (let j = 0; j < 10 && !settled; j++) await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(
+      'the picker to take Enter',
+      async () => {
+        if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        return settled;
+      },
+      { timeoutMs: 20_000, intervalMs: 500 },
+    );
     await shown;
     assert.deepEqual(ui.copied, [longSql]);
     assert.equal(ui.remaining(), 0);
@@ -105,7 +100,7 @@ describe('SQL notebooks: query history picker and the Ctrl+Enter context key', f
     try {
       const sqlA = await vscode.workspace.openTextDocument(file('a.sql', 'SELECT 1;'));
       await vscode.window.showTextDocument(sqlA);
-      await until('a .sql editor', () => vscode.window.activeTextEditor?.document === sqlA);
+      await waitFor('a .sql editor', () => vscode.window.activeTextEditor?.document === sqlA);
       context.update();
       assert.equal(context.value, false, 'no target yet: Ctrl+Enter is left to other SQL extensions');
 
@@ -114,15 +109,15 @@ describe('SQL notebooks: query history picker and the Ctrl+Enter context key', f
 
       const text = await vscode.workspace.openTextDocument(file('notes.txt', 'SELECT 1;'));
       await vscode.window.showTextDocument(text);
-      await until('leaving the .sql editor', () => !context.value || undefined);
+      await waitFor('leaving the .sql editor', () => !context.value);
 
       const sqlB = await vscode.workspace.openTextDocument(file('b.sql', 'SELECT 2;'));
       await vscode.window.showTextDocument(sqlB);
-      await until('the second .sql editor', () => vscode.window.activeTextEditor?.document === sqlB);
+      await waitFor('the second .sql editor', () => vscode.window.activeTextEditor?.document === sqlB);
       assert.equal(context.value, false, 'another .sql file without a target');
 
       await vscode.window.showTextDocument(sqlA);
-      await until('back in the first .sql editor', () => context.value || undefined);
+      await waitFor('back in the first .sql editor', () => context.value);
       assert.deepEqual(
         values.filter((v, i) => i === 0 || v !== values[i - 1]),
         values,

@@ -12,6 +12,7 @@ import { QUERY_RESULT_MIME } from '../../src/shared/mime';
 import type { QueryOutput } from '../../src/shared/queryResultOutput';
 import { toVscode } from '../../src/notebook/sqlNotebookSerializer';
 import type { NotebookData } from '../../src/core/sql/notebookDocument';
+import { waitFor } from '../helpers/waitFor.cjs';
 import { harness, type Harness } from './versioningHarness';
 
 describe('Load All Rows (notebook host side)', function () {
@@ -51,12 +52,14 @@ describe('Load All Rows (notebook host side)', function () {
   async function run(doc: vscode.NotebookDocument, index: number): Promise<void> {
     const before = doc.cellAt(index).executionSummary?.executionOrder;
     await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: index, end: index + 1 }], document: doc.uri });
-    for (let i = 0; i < 600; i++) {
-      const s = doc.cellAt(index).executionSummary;
-      if (s?.executionOrder !== before && (s?.timing?.endTime || s?.success === false)) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.fail('the cell did not finish');
+    await waitFor(
+      `cell ${index} to finish`,
+      () => {
+        const s = doc.cellAt(index).executionSummary;
+        return s?.executionOrder !== before && (!!s?.timing?.endTime || s?.success === false);
+      },
+      { timeoutMs: 60_000, intervalMs: 100 },
+    );
   }
 
   function outputOf(doc: vscode.NotebookDocument, index: number): QueryOutput {
@@ -114,8 +117,7 @@ describe('Load All Rows (notebook host side)', function () {
     const uri = editor.notebook.uri.toString();
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     const open = () => vscode.workspace.notebookDocuments.some((d) => d.uri.toString() === uri);
-    for (let i = 0; i < 200 && open(); i++) await new Promise((r) => setTimeout(r, 100));
-    assert.equal(open(), false, 'the notebook closed');
+    await waitFor('the notebook to close', () => !open(), { timeoutMs: 20_000, intervalMs: 100 });
     assert.equal(loadAll().sessions.length, 0, 'closing the notebook ends its sessions');
   });
 

@@ -38,6 +38,7 @@ describe('SQL notebooks: .sql editor into the result panel', function () {
     const deps: NotebookCommandDeps = {
       ui: h.ui,
       clients,
+      sql: h.api.services.sql,
       databases: h.api.tree.databases,
       refs,
       history,

@@ -13,6 +13,7 @@ import type { PullTarget } from '../../src/core/targets';
 import { silentLogger } from '../../src/core/logger';
 import { Commands, EXTENSION_ID } from '../../src/shared/ids';
 import { PullPanels, type PullPanel } from '../../src/views/pullPanel';
+import { waitFor } from '../helpers/waitFor.cjs';
 import { integrationConfig } from './testEnv';
 import { hostScriptedUi } from './hostScriptedUi';
 import { harness } from './versioningHarness';
@@ -21,17 +22,14 @@ function allTabs(): vscode.Tab[] {
   return vscode.window.tabGroups.all.flatMap((g) => g.tabs);
 }
 
-function pullTabs(): vscode.Tab[] {
-  return allTabs().filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('versionedDb.pull'));
+function tabLabels(): string {
+  return allTabs()
+    .map((t) => t.label)
+    .join(', ');
 }
 
-async function eventually(check: () => boolean, timeoutMs = 10_000): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return check();
+function pullTabs(): vscode.Tab[] {
+  return allTabs().filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('versionedDb.pull'));
 }
 
 describe('pull requests against the local hub', function () {
@@ -92,12 +90,10 @@ describe('pull requests against the local hub', function () {
     assert.equal(onServer.to_branch.branch_name, 'main');
 
     // The workbench reports tabs asynchronously: wait for the view's tab to appear.
-    const found = await eventually(() => pullTabs().length === 1 && /Prices in cents, take two/.test(pullTabs()[0]!.label));
-    assert.ok(
-      found,
-      `no pull request view titled after the pull among the tabs: ${allTabs()
-        .map((t) => t.label)
-        .join(', ')}`,
+    await waitFor(
+      () => `a pull request view titled after the pull among the tabs: ${tabLabels()}`,
+      () => pullTabs().length === 1 && /Prices in cents, take two/.test(pullTabs()[0]!.label),
+      { intervalMs: 100 },
     );
     assert.match(panel().lastContent, /Prices in cents, take two/);
     assert.match(panel().lastContent, /state-open">Open/);
@@ -174,12 +170,10 @@ describe('pull request commands as the extension registers them', function () {
     assert.equal((await h.server.getPull(inventory, crossFork.pull_number)).state, 'open');
 
     await vscode.commands.executeCommand(Commands.showPullRequest, node);
-    const shown = await eventually(() => pullTabs().some((t) => /Fix a typo in B-300/.test(t.label)));
-    assert.ok(
-      shown,
-      `no view of the cross-fork pull: ${allTabs()
-        .map((t) => t.label)
-        .join(', ')}`,
+    await waitFor(
+      () => `a view of the cross-fork pull among the tabs: ${tabLabels()}`,
+      () => pullTabs().some((t) => /Fix a typo in B-300/.test(t.label)),
+      { intervalMs: 100 },
     );
   });
 });

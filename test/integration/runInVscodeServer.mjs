@@ -12,6 +12,7 @@ import { chromium } from 'playwright-core';
 import { findFiles, freePort } from '../e2e/lib/codeServer.mjs';
 import { startHub } from '../e2e/lib/hub.mjs';
 import { ensureToolchain, ROOT } from '../e2e/lib/toolchain.mjs';
+import { waitFor } from '../helpers/waitFor.cjs';
 
 // One folder per run (other runs may be going on in this tree), inside the repo so that the
 // bundled suite resolves `mocha` from its node_modules. Kept when the run fails.
@@ -214,18 +215,19 @@ async function main() {
     await page.goto(url, { waitUntil: 'domcontentloaded' });
 
     const limit = Number(process.env.INTEGRATION_TIMEOUT_S || 600) * 1000;
-    const t0 = Date.now();
-    while (!existsSync(resultsFile)) {
-      if (Date.now() - t0 > limit) throw new Error(`no results after ${limit / 1000} s; extension host log:\n${hostLog(dirs)}`);
-      if (server.exitCode !== null) throw new Error(`VS Code server exited (${server.exitCode}):\n${serverOut}`);
-      // The host exits once run() settles; if it did so without results, the suite failed to load.
-      if (/Extension host with pid \d+ exiting/.test(hostLog(dirs))) {
-        await new Promise((r) => setTimeout(r, 2000));
-        if (!existsSync(resultsFile))
+    await waitFor(
+      () => `the results; extension host log:\n${hostLog(dirs)}`,
+      () => {
+        if (existsSync(resultsFile)) return true;
+        if (server.exitCode !== null) throw new Error(`VS Code server exited (${server.exitCode}):\n${serverOut}`);
+        // The host exits once run() settles, and run() has written the results (write, then
+        // rename) before it settles: a host gone without them means the suite failed to load.
+        if (/Extension host with pid \d+ exiting/.test(hostLog(dirs)) && !existsSync(resultsFile))
           throw new Error(`the extension host exited without results (the suite failed to load?):\n${hostLog(dirs)}`);
-      }
-      await new Promise((r) => setTimeout(r, 500));
-    }
+        return false;
+      },
+      { timeoutMs: limit, intervalMs: 500 },
+    );
     const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
     console.log(`\n${results.report}\n`);
     console.log(

@@ -12,6 +12,7 @@ import { EXTENSION_ID } from '../../src/shared/ids';
 import type { TreeNode } from '../../src/tree/treeNodes';
 import { integrationConfig } from './testEnv';
 import type { ScriptedUi } from '../helpers/scriptedUi';
+import { waitFor } from '../helpers/waitFor.cjs';
 import { hostScriptedUi } from './hostScriptedUi';
 
 export interface Harness {
@@ -35,8 +36,7 @@ export async function harness(): Promise<Harness> {
   const api = await ext.activate();
   const hostId = normalizeSiteUrl(config.hubUrl);
   // The runner applies versionedDb.hosts before the suite; wait until the extension sees it.
-  for (let i = 0; i < 100 && !api.services.clients.host(hostId); i++) await new Promise((r) => setTimeout(r, 100));
-  assert.ok(api.services.clients.host(hostId), `the test hub ${hostId} is not among the hosts`);
+  await waitFor(`the test hub ${hostId} among the hosts`, () => api.services.clients.host(hostId), { intervalMs: 100 });
   const ui = hostScriptedUi();
   const deps: AccountCommandDeps = { ...api.commandDeps, ui };
   const h: Harness = {

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
+import { waitFor, WaitTimeoutError } from '../helpers/waitFor.cjs';
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -61,9 +62,11 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Waits up to `ms` for every pid to end; the ones still alive then. */
 async function waitGone(pids: number[], ms: number): Promise<number[]> {
-  const deadline = Date.now() + ms;
-  while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  await waitFor('the processes to end', () => !pids.some(alive), { timeoutMs: ms, intervalMs: 100 }).catch((e: unknown) => {
+    if (!(e instanceof WaitTimeoutError)) throw e;
+  });
   return pids.filter(alive);
 }
 

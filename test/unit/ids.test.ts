@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { Commands, ContextValues, Views, Settings } from '../../src/shared/ids';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Commands, ContextValues, NumericSettings, Settings, Views, WebviewTypes } from '../../src/shared/ids';
+import { readSqlSettings } from '../../src/platform/settings';
 import { IMPORT_FORMATS, importFileWhenClause } from '../../src/shared/importFormats';
 
 interface Manifest {
@@ -15,6 +16,23 @@ interface Manifest {
 }
 
 const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as Manifest;
+
+interface SettingProperty {
+  type?: string;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+}
+
+function settingProperties(): Record<string, SettingProperty> {
+  const config = manifest.contributes.configuration;
+  const blocks = Array.isArray(config) ? config : config ? [config] : [];
+  return Object.assign({}, ...blocks.map((b) => b.properties ?? {})) as Record<string, SettingProperty>;
+}
+
+function sourceFiles(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => `${dir}/${f}`);
+}
 
 describe('ids match package.json', () => {
   it('names the package as the design card says', () => {
@@ -44,6 +62,52 @@ describe('ids match package.json', () => {
         assert.ok(key.startsWith(`${Settings.section}.`), `setting ${key} lacks the prefix`);
       }
     }
+  });
+
+  it('declares every setting of package.json in Settings, and no other', () => {
+    const declared = Object.entries(Settings)
+      .filter(([k]) => k !== 'section')
+      .map(([, v]) => v)
+      .sort();
+    assert.deepEqual(Object.keys(settingProperties()).sort(), declared);
+  });
+
+  it("holds every numeric setting's default and bounds in NumericSettings, both ways", () => {
+    const numeric = Object.entries(settingProperties()).filter(([, p]) => p.type === 'integer' || p.type === 'number');
+    assert.deepEqual(numeric.map(([k]) => k).sort(), Object.keys(NumericSettings).sort(), 'numeric settings');
+    for (const [key, p] of numeric) {
+      const bounds = NumericSettings[key as keyof typeof NumericSettings];
+      assert.deepEqual({ default: p.default, minimum: p.minimum, maximum: p.maximum }, { ...bounds }, key);
+    }
+  });
+
+  it('the settings reader clamps to those bounds and falls back to the default', () => {
+    const read = (values: Record<string, unknown>) => readSqlSettings({ get: <T>(k: string) => values[k] as T });
+    const key = Settings.sqlTimeoutMs;
+    assert.equal(read({}).timeoutMs, NumericSettings[key].default);
+    assert.equal(read({ [key]: 1 }).timeoutMs, NumericSettings[key].minimum);
+    assert.equal(read({ [key]: 10 ** 9 }).timeoutMs, NumericSettings[key].maximum);
+    assert.equal(read({ [key]: 'soon' }).timeoutMs, NumericSettings[key].default);
+    assert.equal(read({ [Settings.sqlRowLimit]: 2.9 }).rowLimit, 2);
+  });
+
+  it('opens webview panels only with a view type of WebviewTypes', () => {
+    const offences: string[] = [];
+    const declared = new Set<string>(Object.values(WebviewTypes));
+    for (const file of sourceFiles('src')) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/'versionedDb\.[A-Za-z]+'/g)) {
+        if (declared.has(m[0].slice(1, -1)) && !file.endsWith('src/shared/ids.ts')) offences.push(`${file}: ${m[0]}`);
+      }
+      for (const m of text.matchAll(/createWebviewPanel\(\s*([^,]+),/g)) {
+        if (!/^(WebviewTypes\.\w+|opts\.viewType)$/.test(m[1]!.trim())) offences.push(`${file}: createWebviewPanel(${m[1]}`);
+      }
+      for (const m of text.matchAll(/viewType:\s*([^,}\n]+)/g)) {
+        if (!/^(WebviewTypes\.\w+|string;?)$/.test(m[1]!.trim()) && !file.endsWith('pagedGridPanel.ts'))
+          offences.push(`${file}: viewType: ${m[1]}`);
+      }
+    }
+    assert.deepEqual(offences, []);
   });
 
   it('every viewItem a menu tests is a context value of ContextValues (src/shared/ids.ts)', () => {

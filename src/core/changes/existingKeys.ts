@@ -3,7 +3,8 @@
 // batches with `SELECT <key columns> FROM t WHERE (k1 = v1 AND k2 = v2) OR …`, sent at the base
 // commit; names and values go through src/core/sql/quote.ts (exact numerics as bare numbers, so a
 // BIGINT past 2^53 compares exactly).
-import type { Cell, QueryResult } from '../../shared/wire';
+import type { Cell } from '../../shared/wire';
+import type { SqlRunner } from '../sql/sqlPort';
 import { quoteIdentifier, sqlValue } from '../sql/quote';
 import { columnClass } from '../sql/tableQuery';
 
@@ -19,9 +20,6 @@ export interface KeyColumn {
 export class KeyCheckError extends Error {
   override readonly name = 'KeyCheckError';
 }
-
-/** Runs one read-only statement at the base commit; `limit` is the most rows it may return. */
-export type KeyCheckRunner = (sql: string, limit: number, signal: AbortSignal) => Promise<QueryResult>;
 
 function exact(c: KeyColumn): boolean {
   const k = columnClass(c.type);
@@ -42,7 +40,8 @@ export function buildExistingKeysQuery(table: string, keyColumns: readonly KeyCo
 
 /** The keys among `keys` the table has (as the server prints them), asked in batches. */
 export async function findExistingKeys(
-  run: KeyCheckRunner,
+  /** SQL at the base commit (the SQL port's runner bound to it). */
+  run: SqlRunner,
   table: string,
   keyColumns: readonly KeyColumn[],
   keys: readonly Cell[][],
@@ -51,7 +50,7 @@ export async function findExistingKeys(
   const found: Cell[][] = [];
   for (let i = 0; i < keys.length; i += KEY_CHECK_BATCH) {
     const batch = keys.slice(i, i + KEY_CHECK_BATCH);
-    const r = await run(buildExistingKeysQuery(table, keyColumns, batch), batch.length + 1, signal);
+    const r = await run(buildExistingKeysQuery(table, keyColumns, batch), { limit: batch.length + 1, signal });
     if (r.status !== 'success') throw new KeyCheckError(`Could not check the keys of ${table}: ${r.message || r.status}`);
     found.push(...r.rows.map((row) => row.slice(0, keyColumns.length)));
   }

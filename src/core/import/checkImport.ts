@@ -90,8 +90,10 @@ export function fileSizeProblem(fileSize: number): ImportProblem | undefined {
  */
 export function checkImport(input: ImportCheckInput): ImportProblem[] {
   const problems: ImportProblem[] = [];
-  const error = (code: ImportCheckCode, message: string): void => void problems.push({ code, severity: 'error', message });
-  const warn = (code: ImportCheckCode, message: string): void => void problems.push({ code, severity: 'warning', message });
+  const report: Report = {
+    error: (code, message) => void problems.push({ code, severity: 'error', message }),
+    warn: (code, message) => void problems.push({ code, severity: 'warning', message }),
+  };
   const { target, operation } = input;
 
   const sizeProblem = fileSizeProblem(input.fileSize);
@@ -100,107 +102,132 @@ export function checkImport(input: ImportCheckInput): ImportProblem[] {
     if (sizeProblem.code === 'empty-file') return problems;
   }
   if (input.rows.length === 0) {
-    error('no-rows', 'The file has a header but no data rows. Add rows below the header, or choose another file.');
+    report.error('no-rows', 'The file has a header but no data rows. Add rows below the header, or choose another file.');
   }
 
   const unavailable = operationUnavailableReason(operation, target.exists, target.table);
-  if (unavailable) error(operation === 'create' ? 'table-exists' : 'table-missing', unavailable);
+  if (unavailable) report.error(operation === 'create' ? 'table-exists' : 'table-missing', unavailable);
 
-  // Column map: keys must be source columns, values distinct.
+  const destinations = checkColumnMap(input, report);
+  const intoExisting = target.exists && (operation === 'update' || operation === 'replace');
+  // Otherwise a new table: create, or overwrite which recreates it from the file.
+  if (intoExisting) checkIntoExistingTable(input, destinations, report);
+  else checkNewTableKey(input, report);
+  return problems;
+}
+
+/** Where checks put what they find. */
+interface Report {
+  error(code: ImportCheckCode, message: string): void;
+  warn(code: ImportCheckCode, message: string): void;
+}
+
+/** Column map: keys must be source columns, values distinct. Returns table column (lower case) → source column. */
+function checkColumnMap(input: ImportCheckInput, report: Report): Map<string, string> {
   const sourceSet = new Set(input.sourceColumns);
   const destinations = new Map<string, string>();
   for (const [source, dest] of Object.entries(input.columnMap)) {
     if (!sourceSet.has(source)) {
-      error('bad-column-map', `The column map names "${source}", which is not a column of the file. Remove it from the column map.`);
+      report.error('bad-column-map', `The column map names "${source}", which is not a column of the file. Remove it from the column map.`);
       continue;
     }
     const other = destinations.get(dest.toLowerCase());
     if (other !== undefined) {
-      error(
+      report.error(
         'bad-column-map',
         `File columns "${other}" and "${source}" are both mapped to "${dest}". Map each file column to a different table column.`,
       );
     }
     destinations.set(dest.toLowerCase(), source);
   }
+  return destinations;
+}
 
-  const intoExisting = target.exists && (operation === 'update' || operation === 'replace');
-  if (intoExisting) {
-    const tableColumns = new Map(target.columns.map((c) => [c.toLowerCase(), c]));
-    // Every file column must land in a table column: the import has no way to drop one.
-    const notInTable = input.sourceColumns.filter((c) => {
-      const dest = input.columnMap[c];
-      return dest === undefined || !tableColumns.has(dest.toLowerCase());
-    });
-    if (notInTable.length > 0) {
-      const shown = notInTable.map((c) =>
-        input.columnMap[c] === undefined || input.columnMap[c] === c ? c : `${c} → ${input.columnMap[c]}`,
-      );
-      error(
-        'header-mismatch',
-        `The file's header does not match table ${target.table}: ${list(shown)} ` +
-          `${notInTable.length === 1 ? 'is not a column' : 'are not columns'} of the table (it has ${list(target.columns)}). ` +
-          'Rename the header in the file, or map each file column to a table column.',
-      );
-    }
-    const missingKeys = target.primaryKeys.filter((k) => !destinations.has(k.toLowerCase()));
-    if (missingKeys.length > 0) {
-      error(
-        'primary-key-missing',
-        `Primary key ${missingKeys.length === 1 ? 'column' : 'columns'} ${list(missingKeys)} of table ${target.table} ` +
-          `${missingKeys.length === 1 ? 'is' : 'are'} missing from the file. Add ${missingKeys.length === 1 ? 'that column' : 'those columns'} to the file, or map a file column to ${missingKeys.length === 1 ? 'it' : 'them'}.`,
-      );
-    }
-    const unfilled = target.columns.filter((c) => !destinations.has(c.toLowerCase()) && !missingKeys.includes(c));
-    if (unfilled.length > 0 && operation === 'replace') {
-      warn(
-        'unmapped-columns',
-        `Table columns ${list(unfilled)} get no value from the file; after the replace they hold their default (or NULL).`,
-      );
-    }
-  } else {
-    // A new table (create, or overwrite which recreates it from the file).
-    if (input.primaryKeys.length === 0) {
-      error('primary-key-required', 'A new table needs a primary key. Choose one or more columns whose values identify each row.');
-    }
-    const unknownKeys = input.primaryKeys.filter((k) => !sourceSet.has(k));
-    if (unknownKeys.length > 0) {
-      error(
-        'primary-key-missing',
-        `Primary key ${list(unknownKeys)} is not a column of the file. Choose primary key columns from the file's header.`,
-      );
-    }
-    const unmappedKeys = input.primaryKeys.filter((k) => sourceSet.has(k) && !Object.hasOwn(input.columnMap, k));
-    if (unmappedKeys.length > 0) {
-      error('primary-key-missing', `Primary key ${list(unmappedKeys)} is left out of the column map. Include it, or choose another key.`);
-    }
-    const keyIdx = input.primaryKeys.map((k) => input.sourceColumns.indexOf(k)).filter((i) => i >= 0);
-    if (keyIdx.length === input.primaryKeys.length && keyIdx.length > 0) {
-      const seen = new Map<string, number>();
-      for (let r = 0; r < input.rows.length; r++) {
-        const row = input.rows[r]!;
-        const emptyAt = keyIdx.find((i) => row[i] === null || row[i] === undefined);
-        if (emptyAt !== undefined) {
-          error(
-            'primary-key-values',
-            `Row ${r + 1} has no value for primary key column "${input.sourceColumns[emptyAt]}". Fill it in, or choose another key.`,
-          );
-          break;
-        }
-        const key = JSON.stringify(keyIdx.map((i) => row[i]));
-        const before = seen.get(key);
-        if (before !== undefined) {
-          error(
-            'primary-key-values',
-            `Rows ${before + 1} and ${r + 1} have the same primary key (${keyIdx.map((i) => row[i]).join(', ')}). Choose a key that is unique in every row, or remove the duplicate.`,
-          );
-          break;
-        }
-        seen.set(key, r);
-      }
-    }
+/** Update or replace: every file column lands in a table column, and the table's key is in the file. */
+function checkIntoExistingTable(input: ImportCheckInput, destinations: ReadonlyMap<string, string>, report: Report): void {
+  const { target, operation } = input;
+  const tableColumns = new Map(target.columns.map((c) => [c.toLowerCase(), c]));
+  // Every file column must land in a table column: the import has no way to drop one.
+  const notInTable = input.sourceColumns.filter((c) => {
+    const dest = input.columnMap[c];
+    return dest === undefined || !tableColumns.has(dest.toLowerCase());
+  });
+  if (notInTable.length > 0) {
+    const shown = notInTable.map((c) =>
+      input.columnMap[c] === undefined || input.columnMap[c] === c ? c : `${c} → ${input.columnMap[c]}`,
+    );
+    report.error(
+      'header-mismatch',
+      `The file's header does not match table ${target.table}: ${list(shown)} ` +
+        `${notInTable.length === 1 ? 'is not a column' : 'are not columns'} of the table (it has ${list(target.columns)}). ` +
+        'Rename the header in the file, or map each file column to a table column.',
+    );
   }
-  return problems;
+  const missingKeys = target.primaryKeys.filter((k) => !destinations.has(k.toLowerCase()));
+  if (missingKeys.length > 0) {
+    report.error(
+      'primary-key-missing',
+      `Primary key ${missingKeys.length === 1 ? 'column' : 'columns'} ${list(missingKeys)} of table ${target.table} ` +
+        `${missingKeys.length === 1 ? 'is' : 'are'} missing from the file. Add ${missingKeys.length === 1 ? 'that column' : 'those columns'} to the file, or map a file column to ${missingKeys.length === 1 ? 'it' : 'them'}.`,
+    );
+  }
+  const unfilled = target.columns.filter((c) => !destinations.has(c.toLowerCase()) && !missingKeys.includes(c));
+  if (unfilled.length > 0 && operation === 'replace') {
+    report.warn(
+      'unmapped-columns',
+      `Table columns ${list(unfilled)} get no value from the file; after the replace they hold their default (or NULL).`,
+    );
+  }
+}
+
+/** A new table: a primary key of file columns, kept in the column map, with values in every previewed row. */
+function checkNewTableKey(input: ImportCheckInput, report: Report): void {
+  const sourceSet = new Set(input.sourceColumns);
+  if (input.primaryKeys.length === 0) {
+    report.error('primary-key-required', 'A new table needs a primary key. Choose one or more columns whose values identify each row.');
+  }
+  const unknownKeys = input.primaryKeys.filter((k) => !sourceSet.has(k));
+  if (unknownKeys.length > 0) {
+    report.error(
+      'primary-key-missing',
+      `Primary key ${list(unknownKeys)} is not a column of the file. Choose primary key columns from the file's header.`,
+    );
+  }
+  const unmappedKeys = input.primaryKeys.filter((k) => sourceSet.has(k) && !Object.hasOwn(input.columnMap, k));
+  if (unmappedKeys.length > 0) {
+    report.error(
+      'primary-key-missing',
+      `Primary key ${list(unmappedKeys)} is left out of the column map. Include it, or choose another key.`,
+    );
+  }
+  const keyIdx = input.primaryKeys.map((k) => input.sourceColumns.indexOf(k)).filter((i) => i >= 0);
+  if (keyIdx.length === input.primaryKeys.length && keyIdx.length > 0) checkKeyValues(input, keyIdx, report);
+}
+
+/** The first empty or repeated key among the previewed rows (one problem: the rest likely repeat it). */
+function checkKeyValues(input: ImportCheckInput, keyIdx: readonly number[], report: Report): void {
+  const seen = new Map<string, number>();
+  for (let r = 0; r < input.rows.length; r++) {
+    const row = input.rows[r]!;
+    const emptyAt = keyIdx.find((i) => row[i] === null || row[i] === undefined);
+    if (emptyAt !== undefined) {
+      report.error(
+        'primary-key-values',
+        `Row ${r + 1} has no value for primary key column "${input.sourceColumns[emptyAt]}". Fill it in, or choose another key.`,
+      );
+      return;
+    }
+    const key = JSON.stringify(keyIdx.map((i) => row[i]));
+    const before = seen.get(key);
+    if (before !== undefined) {
+      report.error(
+        'primary-key-values',
+        `Rows ${before + 1} and ${r + 1} have the same primary key (${keyIdx.map((i) => row[i]).join(', ')}). Choose a key that is unique in every row, or remove the duplicate.`,
+      );
+      return;
+    }
+    seen.set(key, r);
+  }
 }
 
 function list(names: readonly string[]): string {

@@ -10,12 +10,12 @@
 //   from where it stopped, so a short page always means the end of the rows.
 // - A page that times out or fails throws `QueryPageError`, whose message says which rows and
 //   why; the PageServer shows it on those rows with Retry.
-import type { QueryResult, QueryStatus } from '../../shared/wire';
+import type { SqlRunner } from '../sql/sqlPort';
+import type { QueryColumn, QueryResult, QueryStatus } from '../../shared/wire';
 import type { PageRows, PageSource, PageView } from './pageServer';
-import { checkPageable, duplicateColumnNames, wrapCount, wrapPage } from '../sql/pagedQuery';
-
-/** Sends one read-only statement at the pinned commit, asking for at most `limit` rows. */
-export type RunAtCommit = (sql: string, limit: number, signal: AbortSignal) => Promise<QueryResult>;
+import { checkPageable, duplicateColumnNames, wrapCount, wrappedFrom, wrapPage } from '../sql/pagedQuery';
+import { SqlInputError } from '../sql/quote';
+import { buildCountQuery, buildPageQuery, type TableColumnInfo, type TableView } from '../sql/tableQuery';
 
 export type LoadAllPlan = { ok: true; query: string; commit: string } | { ok: false; reason: string };
 
@@ -78,20 +78,44 @@ function failure(what: string, r: QueryResult): QueryPageError {
 export interface QueryPageSourceOptions {
   /** The user's query, checked by `loadAllPlan`. */
   query: string;
-  /** Sends SQL at the pinned commit. */
-  run: RunAtCommit;
+  /** SQL at the pinned commit (the SQL port bound to it). */
+  run: SqlRunner;
   /** The number of columns every page must have (the first result's). */
   columnCount: number;
+  /** The first result's columns (names and types): what a sort or filter on the server names. */
+  columns?: readonly QueryColumn[];
 }
 
 export class QueryPageSource implements PageSource {
   constructor(private readonly opts: QueryPageSourceOptions) {}
 
+  /**
+   * A sort or filter is run on the server by wrapping the query (`SELECT … FROM (query) AS q
+   * WHERE … ORDER BY …`, every column breaking ties, NULLs where Dolt puts them); without one the
+   * query's own order stands.
+   */
+  private view(view: PageView): TableView | undefined {
+    if (view.sort.length === 0 && view.filters.length === 0) return undefined;
+    const columns: TableColumnInfo[] = (this.opts.columns ?? []).map((c) => ({ name: c.name, type: c.type, primaryKey: false }));
+    if (columns.length === 0) throw new SqlInputError('The columns of this result are not known, so it cannot be sorted or filtered here.');
+    return { table: 'the result', from: wrappedFrom(this.opts.query), columns, sort: view.sort, filters: view.filters };
+  }
+
   checkView(view: PageView): string | undefined {
-    if (view.sort.length > 0 || view.filters.length > 0) {
-      return 'These rows are read in pages in the order of the query; add ORDER BY or WHERE to the query and run it again.';
+    try {
+      const tv = this.view(view);
+      if (tv) buildCountQuery(tv);
+      if (tv) buildPageQuery(tv, { kind: 'first' }, 1);
+      return undefined;
+    } catch (e) {
+      if (e instanceof SqlInputError) return e.message;
+      throw e;
     }
-    return undefined;
+  }
+
+  private pageSql(view: PageView, limit: number, offset: number): string {
+    const tv = this.view(view);
+    return tv ? buildPageQuery(tv, { kind: 'offset', offset }, limit).sql : wrapPage(this.opts.query, limit, offset);
   }
 
   async read(start: number, end: number, view: PageView, signal: AbortSignal): Promise<PageRows> {
@@ -102,7 +126,7 @@ export class QueryPageSource implements PageSource {
     while (start + rows.length < end) {
       const from = start + rows.length;
       const want = end - from;
-      const r = await this.opts.run(wrapPage(this.opts.query, want, from), want, signal);
+      const r = await this.opts.run(this.pageSql(view, want, from), { limit: want, signal });
       const what = `Rows ${fmt(from + 1)}–${fmt(end)}`;
       if (r.status !== 'success' && r.status !== 'row_limit') throw failure(what, r);
       if (r.rows.length > 0 && r.columns.length !== this.opts.columnCount) {
@@ -117,8 +141,9 @@ export class QueryPageSource implements PageSource {
     return { rows };
   }
 
-  async count(_view: PageView, signal: AbortSignal): Promise<number | undefined> {
-    const r = await this.opts.run(wrapCount(this.opts.query), 1, signal);
+  async count(view: PageView, signal: AbortSignal): Promise<number | undefined> {
+    const tv = this.view(view);
+    const r = await this.opts.run(tv ? buildCountQuery(tv) : wrapCount(this.opts.query), { limit: 1, signal });
     if (r.status !== 'success') throw failure('Counting the rows', r);
     const v = r.rows[0]?.[0];
     const n = v === null || v === undefined ? NaN : Number(v);

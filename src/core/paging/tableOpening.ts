@@ -7,7 +7,8 @@ import type { QueryTarget } from '../../shared/queryResultOutput';
 import { DEFAULT_PAGE_SIZE, type PagedOutput } from '../../shared/gridPaging';
 import type { TableCatalogCache, TableKind } from '../sql/tableCatalog';
 import type { TableColumnInfo } from '../sql/tableQuery';
-import { TableSource, type TableSqlRunner } from './tableSource';
+import { TableSource } from './tableSource';
+import type { SqlRunner } from '../sql/sqlPort';
 
 /** A table of a database at a ref, read at `commit` (what the ref pointed at). */
 export interface TableAt {
@@ -51,7 +52,7 @@ let sequence = 0;
 export async function openTableAt(
   at: TableAt,
   catalog: Pick<TableCatalogCache, 'tables' | 'columns'>,
-  run: TableSqlRunner,
+  run: SqlRunner,
   pageSize = DEFAULT_PAGE_SIZE,
 ): Promise<OpenedTable> {
   const db = { owner: at.target.owner, name: at.target.name };

@@ -22,15 +22,14 @@ import {
   type TableView,
 } from '../sql/tableQuery';
 import type { Cell } from '../../shared/wire';
-
-/** Runs one read-only statement at the source's commit; `limit` is the most rows it can return. */
-export type TableSqlRunner = (sql: string, limit: number, signal: AbortSignal) => Promise<QueryResult>;
+import type { SqlRunner } from '../sql/sqlPort';
 
 export interface TableSourceOptions {
   table: string;
   /** The table's columns, in the order the pages select them. */
   columns: readonly TableColumnInfo[];
-  run: TableSqlRunner;
+  /** SQL at the source's commit (the SQL port bound to it). */
+  run: SqlRunner;
   /** Rows per page as the grid asks for them (pages are aligned to it). */
   pageSize: number;
 }
@@ -66,7 +65,7 @@ const MAX_VIEWS = 4;
 export class TableSource implements PageSource {
   readonly table: string;
   readonly columns: readonly TableColumnInfo[];
-  private readonly run: TableSqlRunner;
+  private readonly run: SqlRunner;
   private readonly pageSize: number;
   private readonly views = new Map<string, ViewState>();
   /** The position kind of every read, in order (tests and the benchmark look at it). */
@@ -163,7 +162,7 @@ export class TableSource implements PageSource {
 
   private async ask(sql: string, limit: number, signal: AbortSignal, what: string): Promise<QueryResult> {
     // One row of room: the SQL's own LIMIT bounds the answer, so the server's never cuts it.
-    const r = await this.run(sql, limit + 1, signal);
+    const r = await this.run(sql, { limit: limit + 1, signal });
     if (r.status !== 'success') {
       throw new TableReadError(`Could not ${what} of ${this.table}: ${r.message || r.status}`, r.status);
     }

@@ -1,8 +1,8 @@
 // What a Changes view reads, found once when it opens: the pair of commits (pinned to hashes, so a
 // branch that moves while the view is open cannot mix two diffs), the database the diff is read in
 // (the fork, for a cross-fork pull), and the changed tables with their row counts. Pure: the SQL is
-// run by the caller's `ReviewRunner` (an API client bound to one database).
-import type { DatabaseRef, Pull, QueryResult } from '../../shared/wire';
+// run by the caller's `ReviewRunner` (src/core/sql/sqlPort.ts, bound to one database).
+import type { DatabaseRef, Pull } from '../../shared/wire';
 import {
   buildColumnsQuery,
   buildDiffStatQuery,
@@ -13,16 +13,13 @@ import {
   buildReachableQuery,
   buildTableLogQuery,
   type DiffTableSpec,
-  type DoltQuery,
 } from './doltQueries';
 import { firstReachable, parseCommitPage, parseParents, parsePinnedPair } from './commitLog';
 import { ReviewResultError } from './resultReader';
 import { RevisionError, threeDot, twoDot, type RevisionPair } from './revisions';
 import { combineTableChanges, parseDiffStat, parseDiffSummary, type TableChange, type TableChangeSummary } from './tableChanges';
 import { parseColumns } from './rowDiff';
-
-/** Runs one review query in one database; `limit` is the rows the answer may hold. */
-export type ReviewRunner = (query: DoltQuery, opts: { limit: number; signal?: AbortSignal }) => Promise<QueryResult>;
+import type { ReviewRunner } from '../sql/sqlPort';
 
 /** Rows asked for by the one-answer queries (pin, table list, columns). */
 export const LIST_LIMIT = 5000;

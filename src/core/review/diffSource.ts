@@ -18,7 +18,7 @@ import {
 } from './doltQueries';
 import { diffColumns, parseRowDiffCounts, parseRowDiffPage, rowDiffExportTable, type DiffColumn, type RowDiff } from './rowDiff';
 import { completenessOf, countAt, type Completeness } from './resultReader';
-import type { ReviewRunner } from './changesPin';
+import type { ReviewRunner } from '../sql/sqlPort';
 import type { RevisionPair } from './revisions';
 
 export class PartialDiffError extends Error {

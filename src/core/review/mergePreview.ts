@@ -22,7 +22,7 @@ import { firstReachable, parseCommitPage, parseHashOf, parseReachable } from './
 import { parseConflictPage, type ConflictPage } from './conflicts';
 import { bothComplete, type Completeness } from './resultReader';
 import { threeDot, twoDot, type RevisionPair } from './revisions';
-import type { RunReview } from './reviewRunner';
+import type { ReviewRunner } from '../sql/sqlPort';
 import {
   combineTableChanges,
   mergeImpact,
@@ -67,7 +67,7 @@ const sameDb = (a: DatabaseRef, b: DatabaseRef): boolean => a.owner === b.owner 
 
 /** Counts and conflicts of merging `sides.fromBranch` into `sides.toBranch`. */
 export async function previewMerge(
-  runOn: (db: DatabaseRef) => RunReview,
+  runOn: (db: DatabaseRef) => ReviewRunner,
   sides: MergeSides,
   opts: MergePreviewOptions = {},
 ): Promise<MergePreview> {
@@ -137,7 +137,7 @@ function ready(
 
 /** The first `pageSize` conflicting rows of each table with data conflicts (at most `maxTables` tables). */
 export async function previewConflictRows(
-  runOn: (db: DatabaseRef) => RunReview,
+  runOn: (db: DatabaseRef) => ReviewRunner,
   preview: Extract<MergePreview, { kind: 'ready' }>,
   opts: { pageSize: number; maxTables: number; signal?: AbortSignal },
 ): Promise<{ table: string; page: ConflictPage }[]> {

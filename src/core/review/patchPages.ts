@@ -1,7 +1,7 @@
 // A table's SQL patch (DOLT_PATCH) read page by page in statement order, for a streamed export:
 // a page the server cut short or timed out on stops the export (no partial file is kept).
 import { buildPatchQuery } from './doltQueries';
-import type { ReviewRunner } from './changesPin';
+import type { ReviewRunner } from '../sql/sqlPort';
 import { PartialDiffError } from './diffSource';
 import type { RevisionPair } from './revisions';
 import { parsePatchPage, patchScript, type PatchStatement } from './tableChanges';

@@ -12,7 +12,7 @@ import { parseHashOf } from './commitLog';
 import { parseColumns } from './rowDiff';
 import { cellBlame, parseRowHistory, type CellBlame, type RowHistory } from './rowHistory';
 import { isCommitHashText } from './revisions';
-import type { RunReview } from './reviewRunner';
+import type { ReviewRunner } from '../sql/sqlPort';
 
 /** Versions read at most; more and the view says older ones were not read. */
 export const ROW_HISTORY_LIMIT = 1000;
@@ -43,7 +43,7 @@ export function orderedKey(columns: readonly TableColumnInfo[], key: Record<stri
 }
 
 export async function loadRowHistory(
-  run: RunReview,
+  run: ReviewRunner,
   req: { ref: string; table: string; key: Record<string, Cell>; column?: string },
   opts: { signal?: AbortSignal; limit?: number } = {},
 ): Promise<LoadedRowHistory> {

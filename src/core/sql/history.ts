@@ -1,6 +1,7 @@
 // Query history: every run with its target, time and outcome, newest first, bounded.
 // Pure list operations; the notebook layer persists the list in globalState.
 import type { QueryOutput, QueryTarget } from '../../shared/queryResultOutput';
+import { NumericSettings, Settings } from '../../shared/ids';
 
 export interface HistoryEntry {
   id: string;
@@ -15,7 +16,7 @@ export interface HistoryEntry {
   commit?: string;
 }
 
-export const DEFAULT_HISTORY_SIZE = 500;
+export const DEFAULT_HISTORY_SIZE: number = NumericSettings[Settings.sqlHistorySize].default;
 
 /** The history entry of one finished run: what ran where, when, and how it ended. */
 export function historyEntryOf(output: QueryOutput, sql: string, target: QueryTarget): HistoryEntry {

@@ -117,6 +117,14 @@ function checked(sql: string): string {
 }
 
 /**
+ * The user's query as a derived table, to sort and filter on the server (Load All Rows): its
+ * SELECT on lines of its own inside `(…) AS \`q\``, for src/core/sql/tableQuery.ts's `from`.
+ */
+export function wrappedFrom(sql: string): string {
+  return `(\n${checked(sql)}\n) AS ${quoteIdentifier('q')}`;
+}
+
+/**
  * One page of a user's query. The inner query sits on its own lines, so a trailing `-- comment`
  * in it cannot swallow the wrapper's closing parenthesis.
  */

@@ -2,6 +2,7 @@
 // the tree and the table browser send, and the parsers of its answers. MySQL forms that Dolt
 // answers as they are (and the hub translates): `SHOW FULL TABLES` (name and `Table_type`,
 // `BASE TABLE` or `VIEW`) and `DESCRIBE t` (Field, Type, Null, Key, Default, Extra).
+import type { SqlPort } from './sqlPort';
 import type { QueryResult } from '../../shared/wire';
 import type { TableColumnInfo } from './tableQuery';
 import { quoteIdentifier } from './quote';
@@ -84,14 +85,8 @@ export function parseColumnsOf(table: string, r: QueryResult): TableColumnInfo[]
   return out;
 }
 
-/** Runs one read-only statement at a commit of a database (the API client's `runSql`). */
-export type CatalogRunner = (
-  hostId: string,
-  db: { owner: string; name: string },
-  commit: string,
-  sql: string,
-  signal?: AbortSignal,
-) => Promise<QueryResult>;
+/** Tables of one database, columns of one table: far below any server's cap. */
+export const CATALOG_ROW_LIMIT = 10_000;
 
 /**
  * Tables and columns by commit: a commit's schema never changes, so each is asked once per
@@ -102,13 +97,17 @@ export class TableCatalogCache {
   private readonly entries = new Map<string, { tables?: Promise<TableEntry[]>; columns: Map<string, Promise<TableColumnInfo[]>> }>();
 
   constructor(
-    private readonly run: CatalogRunner,
+    private readonly sql: Pick<SqlPort, 'run'>,
     /** Commits remembered (oldest forgotten first). */
     private readonly maxCommits = 64,
   ) {}
 
   /** How many statements were sent (for tests: a commit is never asked twice). */
   requests = 0;
+
+  private run(hostId: string, db: { owner: string; name: string }, commit: string, sql: string): Promise<QueryResult> {
+    return this.sql.run({ hostId, db, ref: commit }, sql, { limit: CATALOG_ROW_LIMIT });
+  }
 
   tables(hostId: string, db: { owner: string; name: string }, commit: string): Promise<TableEntry[]> {
     const e = this.entry(hostId, db, commit);

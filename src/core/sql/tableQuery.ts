@@ -34,7 +34,13 @@ export type { ColumnFilter, SortDirection };
 export type TableSort = ColumnSort;
 
 export interface TableView {
+  /** The table's name (what messages name it by, and what it is read from unless `from` says otherwise). */
   table: string;
+  /**
+   * A derived table to read instead of `table`, e.g. `(SELECT …) AS \`q\``: the rows of a user's
+   * query (Load All Rows) sorted and filtered on the server by wrapping it (src/core/sql/pagedQuery.ts).
+   */
+  from?: string;
   /** The table's columns in table order: what every page selects. */
   columns: readonly TableColumnInfo[];
   sort?: readonly TableSort[];
@@ -200,9 +206,13 @@ function orderBy(order: readonly OrderColumn[]): string {
   return order.length ? ` ORDER BY ${order.map((o) => `${quoteIdentifier(o.column.name)} ${o.direction.toUpperCase()}`).join(', ')}` : '';
 }
 
+function fromOf(view: TableView): string {
+  return view.from ?? quoteIdentifier(view.table);
+}
+
 function selectFrom(view: TableView): string {
   if (view.columns.length === 0) throw new SqlInputError(`The table ${view.table} has no columns to read.`);
-  return `SELECT ${view.columns.map((c) => quoteIdentifier(c.name)).join(', ')} FROM ${quoteIdentifier(view.table)}`;
+  return `SELECT ${view.columns.map((c) => quoteIdentifier(c.name)).join(', ')} FROM ${fromOf(view)}`;
 }
 
 function where(conditions: readonly string[]): string {
@@ -244,7 +254,7 @@ export function buildPageQuery(view: TableView, position: PagePosition, limit: n
 
 /** `SELECT COUNT(*)` of the rows the view shows (its filters applied). */
 export function buildCountQuery(view: TableView): string {
-  return `SELECT COUNT(*) FROM ${quoteIdentifier(view.table)}${where(whereFilters(view))}`;
+  return `SELECT COUNT(*) FROM ${fromOf(view)}${where(whereFilters(view))}`;
 }
 
 /** `SELECT * FROM t LIMIT n`: what "New SQL Notebook with a SELECT" and "Copy SELECT" give. */

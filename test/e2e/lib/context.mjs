@@ -1,8 +1,10 @@
 // The `ctx` every scenario receives: the page, the hub, and helpers that act like a person
 // at the keyboard (command palette, quick picks, input boxes, notifications, tree rows).
-// Every helper waits for what it expects, with a timeout; none sleeps a fixed time.
+// Every helper waits for what it expects, with a timeout; none sleeps a fixed time (Playwright's
+// own waits for the page, ../../helpers/waitFor.cjs for anything else, as in every test).
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { waitFor } from '../../helpers/waitFor.cjs';
 import { ROOT } from './toolchain.mjs';
 
 const README_SCREENSHOTS = join(ROOT, 'media', 'screenshots');
@@ -234,27 +236,44 @@ export function createHelpers(page, { scale = 1 } = {}) {
    */
   async function openFile(fileName, { timeout = FILE_SEARCH_TIMEOUT } = {}) {
     const deadline = Date.now() + timeout;
-    for (;;) {
-      await openQuickInputWith(fileName);
-      const row = quickRow(fileName).first();
-      try {
-        await row.waitFor({ state: 'visible', timeout: Math.min(3_000, Math.max(1, deadline - Date.now())) });
-        await row.click();
-        break;
-      } catch (e) {
-        if (Date.now() >= deadline) throw e;
-        await page.keyboard.press('Escape');
-      }
-    }
+    await waitFor(
+      `${fileName} in Quick Open`,
+      async () => {
+        await openQuickInputWith(fileName);
+        const row = quickRow(fileName).first();
+        try {
+          await row.waitFor({ state: 'visible', timeout: Math.min(3_000, Math.max(1, deadline - Date.now())) });
+          await row.click();
+          return true;
+        } catch {
+          await page.keyboard.press('Escape');
+          return false;
+        }
+      },
+      { timeoutMs: timeout, intervalMs: 0 },
+    );
     await page.locator('.part.editor .tab.active', { hasText: fileName }).first().waitFor({ state: 'visible', timeout });
   }
 
-  /** The tree row labelled `label`, expanded (clicked only when collapsed, so it never toggles shut). */
+  /**
+   * The tree row labelled `label`, expanded (clicked only when collapsed, so it never toggles shut).
+   * The row is a locator, found again at every look: the tree may draw its rows anew (a sign-in, a
+   * refresh) between the click and the check, and a handle on the old row would never see it open.
+   */
   async function expand(label, { timeout = DEFAULT_TIMEOUT } = {}) {
-    const row = await treeItem(label, { timeout });
-    if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
-    await page.waitForFunction((el) => el.getAttribute('aria-expanded') === 'true', await row.elementHandle(), { timeout });
-    return row;
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const row = await treeItem(label, { timeout: Math.max(1, deadline - Date.now()) });
+      if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
+      try {
+        await row
+          .and(page.locator('[aria-expanded="true"]'))
+          .waitFor({ state: 'visible', timeout: Math.max(1, Math.min(5_000, deadline - Date.now())) });
+        return row;
+      } catch (e) {
+        if (Date.now() >= deadline) throw new Error(`${label} did not expand in the tree within ${timeout} ms: ${e.message}`, { cause: e });
+      }
+    }
   }
 
   async function openView() {

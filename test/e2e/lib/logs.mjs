@@ -1,5 +1,7 @@
 // Finds the errors a user would be shown or that would hide a bug: error lines in the
 // extension's own "Versioned DB" log, and what the extension host reports about this extension.
+import { statSync } from 'node:fs';
+import { waitFor, WaitTimeoutError } from '../../helpers/waitFor.cjs';
 import { findFiles, readIfExists } from './codeServer.mjs';
 
 export const EXTENSION_ID = 'versioned-db.versioned-db';
@@ -52,6 +54,39 @@ export class LogWatch {
     const from = this.offsets.get(file) ?? 0;
     this.offsets.set(file, text.length);
     return text.slice(from);
+  }
+
+  /**
+   * Resolves once the logs read here have stopped growing: two looks `quietMs` apart find every
+   * file the same size. The extension host writes its log lines on a background thread a moment
+   * after they are logged, and no line can be asked for to mark that the earlier ones landed, so
+   * this waits on the files themselves: for as long as they grow, up to `timeoutMs` (then the
+   * check reads what is there).
+   */
+  async settled({ quietMs = 500, timeoutMs = 10_000 } = {}) {
+    const sizes = () =>
+      [...this.extensionLogFiles(), ...this.hostLogFiles()]
+        .map((f) => {
+          try {
+            return `${f}:${statSync(f).size}`;
+          } catch {
+            return `${f}:-`;
+          }
+        })
+        .join('\n');
+    let last;
+    await waitFor(
+      'the logs to stop growing',
+      () => {
+        const now = sizes();
+        const same = now === last;
+        last = now;
+        return same;
+      },
+      { timeoutMs, intervalMs: quietMs },
+    ).catch((e) => {
+      if (!(e instanceof WaitTimeoutError)) throw e;
+    });
   }
 
   /**

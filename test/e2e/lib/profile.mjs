@@ -11,6 +11,7 @@
 // opened on that storage is what a person sees when they open VS Code again after signing in.
 // The copy is only good for the code-server and seeded hub of this run, and it is never written
 // to disk.
+import { waitFor } from '../../helpers/waitFor.cjs';
 
 /** The key of a `given` state (its user and databases, in a fixed order). */
 export function givenKey(given) {
@@ -143,20 +144,23 @@ async function originPage(context, origin) {
 export async function captureGiven({ context, origin, given, timeout }) {
   const page = await originPage(context, origin);
   try {
-    const deadline = Date.now() + timeout;
-    for (;;) {
-      const copy = await page.evaluate(readOriginStorage);
-      const text = JSON.stringify(copy.indexedDB);
-      const missing = [];
-      if (given.signedIn) {
-        if (!copy.localStorage['secrets.provider']) missing.push('the sealed token (localStorage "secrets.provider")');
-        if (!text.includes('versionedDb.accounts.v1') || !text.includes(given.signedIn)) missing.push(`the account of ${given.signedIn}`);
-      }
-      for (const name of given.databases ?? []) if (!name.split('/').every((part) => text.includes(part))) missing.push(`database ${name}`);
-      if (!missing.length) return copy;
-      if (Date.now() > deadline) throw new Error(`the workbench did not save ${missing.join(', ')} within ${timeout / 1000} s`);
-      await page.waitForTimeout(200);
-    }
+    let missing = [];
+    return await waitFor(
+      () => `the workbench to save ${missing.join(', ')}`,
+      async () => {
+        const copy = await page.evaluate(readOriginStorage);
+        const text = JSON.stringify(copy.indexedDB);
+        missing = [];
+        if (given.signedIn) {
+          if (!copy.localStorage['secrets.provider']) missing.push('the sealed token (localStorage "secrets.provider")');
+          if (!text.includes('versionedDb.accounts.v1') || !text.includes(given.signedIn)) missing.push(`the account of ${given.signedIn}`);
+        }
+        for (const name of given.databases ?? [])
+          if (!name.split('/').every((part) => text.includes(part))) missing.push(`database ${name}`);
+        return missing.length ? undefined : copy;
+      },
+      { timeoutMs: timeout, intervalMs: 200 },
+    );
   } finally {
     await page.close();
   }

@@ -5,8 +5,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from '../../helpers/waitFor.cjs';
 
 export const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const NODE_VERSION = '24.21.0';
@@ -58,34 +58,45 @@ function pidAlive(pid) {
   }
 }
 
+/** Takes the lock if it is free (true); breaks it if its owner is dead; else says who holds it. */
+function tryLock() {
+  try {
+    mkdirSync(LOCK);
+    writeFileSync(join(LOCK, 'pid'), String(process.pid));
+    return { taken: true };
+  } catch (e) {
+    if (e.code !== 'EEXIST') throw e;
+    let owner = NaN;
+    try {
+      owner = Number(readFileSync(join(LOCK, 'pid'), 'utf8'));
+    } catch {
+      /* being written */
+    }
+    if (Number.isFinite(owner) && owner > 0 && !pidAlive(owner)) {
+      rmSync(LOCK, { recursive: true, force: true });
+      return tryLock();
+    }
+    return { taken: false, owner };
+  }
+}
+
 /** mkdir is atomic: the one that creates the folder holds the lock; stale locks of dead pids are broken. */
 async function withLock(fn, log) {
   mkdirSync(CACHE, { recursive: true });
   let announced = false;
-  for (;;) {
-    try {
-      mkdirSync(LOCK);
-      writeFileSync(join(LOCK, 'pid'), String(process.pid));
-      break;
-    } catch (e) {
-      if (e.code !== 'EEXIST') throw e;
-      let owner = NaN;
-      try {
-        owner = Number(readFileSync(join(LOCK, 'pid'), 'utf8'));
-      } catch {
-        /* being written */
-      }
-      if (Number.isFinite(owner) && owner > 0 && !pidAlive(owner)) {
-        rmSync(LOCK, { recursive: true, force: true });
-        continue;
-      }
-      if (!announced) {
-        log(`toolchain: waiting for another install (pid ${owner}) to finish`);
+  // As long as another live install holds it: an install takes minutes, and a dead owner frees it.
+  await waitFor(
+    'the toolchain lock',
+    () => {
+      const lock = tryLock();
+      if (!lock.taken && !announced) {
+        log(`toolchain: waiting for another install (pid ${lock.owner}) to finish`);
         announced = true;
       }
-      await sleep(2000);
-    }
-  }
+      return lock.taken;
+    },
+    { timeoutMs: Infinity, intervalMs: 2000 },
+  );
   try {
     return await fn();
   } finally {

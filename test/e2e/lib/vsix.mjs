@@ -75,13 +75,30 @@ export function packagedFiles(file) {
     .map((e) => ({ name: e.name.slice('extension/'.length), size: e.size }));
 }
 
-/** Throws listing every file the package should not carry; returns the packaged files and size. */
+/**
+ * The size budget of the package (bench/RESULTS.md "Package size" says why these numbers): the
+ * .vsix as downloaded, everything it unpacks to, and any one file in it.
+ */
+export const VSIX_BUDGET = { vsixBytes: 4 * 1024 * 1024, unpackedBytes: 10 * 1024 * 1024, fileBytes: 4 * 1024 * 1024 };
+
+/** Throws listing every file the package should not carry and every budget it breaks; returns its files and sizes. */
 export function checkVsix(file) {
-  const files = packagedFiles(file).map((e) => e.name);
+  const entries = packagedFiles(file);
+  const files = entries.map((e) => e.name);
   const bad = files.filter((f) => !ALLOWED.some((re) => re.test(f)) || FORBIDDEN_IN_DIST.some((re) => re.test(f)));
   if (!files.includes('package.json') || !files.includes('dist/extension.js')) {
     throw new Error(`${file} lacks package.json or dist/extension.js: ${files.join(', ')}`);
   }
   if (bad.length) throw new Error(`${file} carries files that do not run: ${bad.join(', ')}`);
-  return { files, bytes: statSync(file).size };
+  const bytes = statSync(file).size;
+  const unpacked = entries.reduce((n, e) => n + e.size, 0);
+  const over = [
+    bytes > VSIX_BUDGET.vsixBytes ? `the .vsix is ${bytes} bytes (budget ${VSIX_BUDGET.vsixBytes})` : '',
+    unpacked > VSIX_BUDGET.unpackedBytes ? `it unpacks to ${unpacked} bytes (budget ${VSIX_BUDGET.unpackedBytes})` : '',
+    ...entries
+      .filter((e) => e.size > VSIX_BUDGET.fileBytes)
+      .map((e) => `${e.name} is ${e.size} bytes (budget ${VSIX_BUDGET.fileBytes} a file)`),
+  ].filter(Boolean);
+  if (over.length) throw new Error(`${file} is over its size budget: ${over.join('; ')}`);
+  return { files, bytes, unpacked, entries };
 }

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { descendants, isAlive } from '../../../scripts/lib/stopTree.mjs';
+import { waitFor, WaitTimeoutError } from '../../helpers/waitFor.cjs';
 import { EXTENSION_ID } from './logs.mjs';
 import { restoreGiven } from './profile.mjs';
 
@@ -31,8 +32,9 @@ function extensionHosts(codeServerPid) {
  */
 export async function stopExtensionHosts(codeServerPid, { graceMs = 0, log = () => {} } = {}) {
   const wait = async (pids, ms) => {
-    const deadline = Date.now() + ms;
-    while (pids.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await waitFor('the extension hosts to end', () => !pids.some(isAlive), { timeoutMs: ms, intervalMs: 100 }).catch((e) => {
+      if (!(e instanceof WaitTimeoutError)) throw e;
+    });
     return pids.filter(isAlive);
   };
   const hosts = extensionHosts(codeServerPid).flat();

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { waitFor } from '../../helpers/waitFor.cjs';
 
 export const name = 'the extension activates with no errors and the Versioned DB view container is present';
 
@@ -20,11 +21,16 @@ export async function run(ctx) {
   // scrolled into view.
   const list = page.locator('.runtime-extensions-editor .monaco-list').first();
   await list.waitFor({ state: 'visible' });
-  for (let i = 0; i < 30 && (await row.count()) === 0; i++) {
-    await list.hover();
-    await page.mouse.wheel(0, 300);
-    await page.waitForTimeout(100);
-  }
+  await waitFor(
+    'Versioned DB among the running extensions',
+    async () => {
+      if ((await row.count()) > 0) return true;
+      await list.hover();
+      await page.mouse.wheel(0, 300);
+      return false;
+    },
+    { timeoutMs: ctx.scaled(30_000), intervalMs: 100 },
+  );
   await time.filter({ hasText: /Activation: \d+\s*ms/i }).waitFor({ timeout: ctx.scaled(30_000) });
   const msg = (await row.locator('.msg').innerText()).trim();
   assert.doesNotMatch(msg, /error|fail/i, `the running-extensions entry reports: ${msg}`);

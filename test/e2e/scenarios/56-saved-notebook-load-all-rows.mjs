@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { waitFor } from '../../helpers/waitFor.cjs';
 
 export const name =
   'a saved notebook keeps the first response of a result past the cap; reopened, Load All Rows still reads every row at the commit it ran at';
@@ -50,13 +51,22 @@ export async function run(ctx) {
   await page.mouse.move(1, 1);
   await page.keyboard.press('Control+s');
   const main = (await ctx.hub.api('/databases/alice/prices/branches')).body.data.find((b) => b.name === 'main');
-  let saved;
-  // Saving is asynchronous: read the file until the output is in it.
-  for (const until = Date.now() + ctx.scaled(10_000); Date.now() < until;) {
-    saved = JSON.parse(readFileSync(file, 'utf8'));
-    if (saved.cells[0].outputs?.length) break;
-    await page.waitForTimeout(100);
-  }
+  // Saving is asynchronous, and VS Code writes the file in pieces: read it until it parses whole
+  // with the output in it (a file cut short is "Unexpected end of JSON input", not yet saved).
+  const saved = await waitFor(
+    'the saved notebook, whole, with the output',
+    () => {
+      let notebook;
+      try {
+        notebook = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (e) {
+        if (e instanceof SyntaxError) return undefined;
+        throw e;
+      }
+      return notebook.cells[0].outputs?.length ? notebook : undefined;
+    },
+    { timeoutMs: ctx.scaled(10_000), intervalMs: 100 },
+  );
   const item = saved.cells[0].outputs[0].items.find((it) => it.mime === 'application/vnd.versioned-db.query-result+json');
   assert.ok(item, `the saved output has the grid's JSON: ${JSON.stringify(saved.cells[0].outputs[0].items.map((it) => it.mime))}`);
   const output = JSON.parse(item.data);

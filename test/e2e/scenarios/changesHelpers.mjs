@@ -1,25 +1,28 @@
 // Helpers for the Changes scenarios (not a scenario: the runner only takes NN-name.mjs).
+import { waitFor } from '../../helpers/waitFor.cjs';
 
 /**
  * The frame of the webview that holds `selector` (the Changes view, the pull view): webviews are
  * two iframes deep, and several may be open; the one with that content is the one wanted.
  */
 export async function frameWith(ctx, selector, { timeout = ctx.scaled(30_000) } = {}) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    for (const frame of ctx.page.frames()) {
-      if (frame.isDetached()) continue;
-      if (
-        (await frame
-          .locator(selector)
-          .count()
-          .catch(() => 0)) > 0
-      )
-        return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`no webview shows ${selector}`);
-    await ctx.page.waitForTimeout(200);
-  }
+  return waitFor(
+    `a webview that shows ${selector}`,
+    async () => {
+      for (const frame of ctx.page.frames()) {
+        if (frame.isDetached()) continue;
+        if (
+          (await frame
+            .locator(selector)
+            .count()
+            .catch(() => 0)) > 0
+        )
+          return frame;
+      }
+      return undefined;
+    },
+    { timeoutMs: timeout, intervalMs: 200 },
+  );
 }
 
 /** A plain read through the hub's SQL endpoint: rows as objects by column name. */

@@ -2,6 +2,7 @@
 // expected values, and the browser's grid inside its webview.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { waitFor } from '../../helpers/waitFor.cjs';
 
 /** Imports `csv` into a table on main through the API (`create` a new one, or `update` rows), the way any client does. */
 export async function importTable(ctx, table, csv, primaryKeys, operation = 'create') {
@@ -32,12 +33,15 @@ export async function importTable(ctx, table, csv, primaryKeys, operation = 'cre
     },
   });
   assert.equal(started.status, 202, JSON.stringify(started.body));
-  for (;;) {
-    const op = await ctx.hub.api(`/operations/${encodeURIComponent(started.body.data.id)}`);
-    if (op.body.data.status === 'succeeded') return;
-    assert.notEqual(op.body.data.status, 'failed', JSON.stringify(op.body.data.error));
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor(
+    `the import of ${table}`,
+    async () => {
+      const op = await ctx.hub.api(`/operations/${encodeURIComponent(started.body.data.id)}`);
+      assert.notEqual(op.body.data.status, 'failed', JSON.stringify(op.body.data.error));
+      return op.body.data.status === 'succeeded';
+    },
+    { timeoutMs: ctx.scaled(60_000), intervalMs: 100 },
+  );
 }
 
 /** A plain read at main, for expected values. */

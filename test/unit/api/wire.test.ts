@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { HubClient, RefusedUrlError } from '../../../src/api/index';
 import { sendJson, startLoopback, type Loopback } from '../../helpers/loopback';
+import { waitFor } from '../../helpers/waitFor.cjs';
 import { FakeTiming, RecordingLogger } from './fakes';
 
 const TOKEN = 'pat_SECRET_0123456789';
@@ -135,8 +136,12 @@ describe('HubClient on the wire (loopback server)', () => {
       );
       assert.ok(Date.now() - t0 < 3000);
       const ac = new AbortController();
+      const before = silent.requests.length;
       const p = new HubClient({ baseUrl: silent.origin }).getCurrentUser({ signal: ac.signal });
-      setTimeout(() => ac.abort(), 30);
+      p.catch(() => undefined);
+      // Aborted in flight: once the server has the request (and will never answer it).
+      await waitFor('the request to reach the server', () => silent.requests.length > before);
+      ac.abort();
       await assert.rejects(p, (e: unknown) => (e as Error).name === 'AbortError');
     } finally {
       await silent.close();

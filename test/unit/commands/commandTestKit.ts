@@ -6,7 +6,9 @@ import type { CommandDeps } from '../../../src/commands/commandDeps';
 import { runOperation } from '../../../src/commands/operationsRunner';
 import { DatabaseListStore } from '../../../src/tree/databaseListStore';
 import type { Branch, DatabaseRef, OperationError, Release, Tag } from '../../../src/shared/wire';
-import { MemoryState, silent } from '../../helpers/memoryFakes';
+import { MemoryState, silent, TEST_EXTENSION_URI } from '../../helpers/memoryFakes';
+import { portOver } from '../../helpers/sqlPorts';
+import type { SqlEndpoint } from '../../../src/core/sql/sqlPort';
 import { ScriptedUi, type Step } from '../../helpers/scriptedUi';
 import { aBranch, aDatabase, anOperation, aRelease, aTag } from '../../builders/wire';
 
@@ -93,6 +95,9 @@ export function kit(steps: Step[], opts: { account?: Account | null; hosts?: Hos
     },
     signIn: async () => undefined,
     log: silent,
+    sql: portOver(client as unknown as SqlEndpoint),
+    extensionUri: TEST_EXTENSION_URI,
+    workspaceState: new MemoryState(),
   };
   return { deps, ui, calls, databases, refreshed, failures, client };
 }

@@ -4,8 +4,9 @@ import { strict as assert } from 'node:assert';
 import type { DatabaseRef, QueryResult } from '../../../src/shared/wire';
 import { ScriptedUi, pick } from '../../helpers/scriptedUi';
 import { silent } from '../../helpers/memoryFakes';
+import { portOver } from '../../helpers/sqlPorts';
+import { Commands } from '../../../src/shared/ids';
 import {
-  SHOW_CHANGES_COMMAND,
   showCommitChanges,
   rowHistoryRequestOf,
   showRowHistory,
@@ -72,7 +73,7 @@ function env(ui: ScriptedUi, sql: FakeSql, commands: string[] = []) {
   const e: HistoryEnv = {
     ui,
     log: silent,
-    sqlFor: () => sql,
+    sql: portOver(sql),
     hasCommand: async (id) => commands.includes(id),
     execute: async (id, ...args) => executed.push([id, ...args]),
     commands: { newSqlNotebookAtCommit: 'nb.atCommit' },
@@ -135,9 +136,9 @@ describe('history commands', () => {
     ] as never);
     await showTableHistory(env(ui, sql).e, { ...target, ref: 'main', table: 'products' });
     ui = new ScriptedUi([pick('products change 1'), pick('Show Changes')]);
-    const { e, executed } = env(ui, sql, [SHOW_CHANGES_COMMAND]);
+    const { e, executed } = env(ui, sql, [Commands.showChanges]);
     await showTableHistory(e, { target, ref: 'main', table: 'products' });
-    assert.deepEqual(executed, [[SHOW_CHANGES_COMMAND, { kind: 'commit', target, commit: hash(1), table: 'products' }]]);
+    assert.deepEqual(executed, [[Commands.showChanges, { kind: 'commit', target, commit: hash(1), table: 'products' }]]);
   });
 
   it('Show Row History reads every version at the pinned commit and blames the cell asked about', async () => {
@@ -187,7 +188,7 @@ describe('Show Changes on a commit node', () => {
     const env = { ui, execute: async (id: string, ...a: unknown[]) => executed.push([id, ...a]) };
     const node = { kind: 'commit', hostId: 'h', db: DB, commit: { hash: hash(4) }, parent: {} };
     assert.deepEqual(await showCommitChanges(env, node), { kind: 'commit', target, commit: hash(4) });
-    assert.deepEqual(executed, [[SHOW_CHANGES_COMMAND, { kind: 'commit', target, commit: hash(4) }]]);
+    assert.deepEqual(executed, [[Commands.showChanges, { kind: 'commit', target, commit: hash(4) }]]);
     assert.equal(await showCommitChanges(env, { kind: 'branch' }), undefined);
     assert.match(ui.infos[0]!, /works on a commit/);
   });

@@ -10,6 +10,8 @@ import type { Ui } from '../../../src/platform/ui';
 import { ScriptedUi, type Reply } from '../../helpers/scriptedUi';
 import type { CreateImportBody, DatabaseRef, Operation, QueryResult } from '../../../src/shared/wire';
 import { aBranch, anOperation } from '../../builders/wire';
+import { MemoryState, TEST_EXTENSION_URI } from '../../helpers/memoryFakes';
+import { portOver } from '../../helpers/sqlPorts';
 
 const db: DatabaseRef = { owner: 'alice', name: 'inventory' };
 
@@ -123,6 +125,9 @@ describe('importFile flow', () => {
         },
       },
       signIn: async () => undefined,
+      sql: portOver(hub),
+      extensionUri: TEST_EXTENSION_URI,
+      workspaceState: new MemoryState(),
       pickFile: async () => undefined,
       showPreview: async (_t, md) => void previews.push(md),
       openPull: async (t) => void opened.push(t.pullNumber),

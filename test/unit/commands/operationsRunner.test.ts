@@ -13,6 +13,7 @@ import { sendJson, startLoopback } from '../../helpers/loopback';
 import { FakeTiming } from '../api/fakes';
 import type { Operation, OperationRef } from '../../../src/shared/wire';
 import { anOperation } from '../../builders/wire';
+import { waitFor } from '../../helpers/waitFor.cjs';
 
 const ref: OperationRef = { id: 'owners/alice/repos/db/jobs/1', href: 'http://hub/api/v2/operations/owners/alice/repos/db/jobs/1' };
 
@@ -87,7 +88,7 @@ describe('operations watcher', () => {
     const waiter = scripted([op('queued'), op('running')]);
     const run = runOperation({ start: ref, waiter, signal: controller.signal });
     // Stop once both states were reported (a fixed delay raced the replay on a busy machine).
-    while (waiter.polled < 2) await new Promise((r) => setTimeout(r, 1));
+    await waitFor('both states reported', () => waiter.polled >= 2, { intervalMs: 1 });
     controller.abort();
     const outcome = await run;
     assert.equal(outcome.kind, 'stoppedWaiting');

@@ -1,13 +1,7 @@
 import { strict as assert } from 'node:assert';
+import { webviewCsp } from '../../../src/core/webviewCsp';
 import { createMarkdownRenderer } from '../../../src/core/markdown';
-import {
-  actionsForState,
-  branchRefLabel,
-  pullViewCsp,
-  relativeTime,
-  renderPullContent,
-  renderPullDocument,
-} from '../../../src/core/pullPage';
+import { actionsForState, branchRefLabel, relativeTime, renderPullContent, renderPullDocument } from '../../../src/core/pullPage';
 import type { Pull, PullComment } from '../../../src/shared/wire';
 import { aPull, aPullComment } from '../../builders/wire';
 
@@ -116,7 +110,7 @@ describe('pull request page', () => {
       scriptUri: 'https://webview.example/dist/webview/pull.js',
       contentHtml: '<p>x</p>',
     });
-    const csp = pullViewCsp('https://webview.example', 'abc123');
+    const csp = webviewCsp('https://webview.example', 'abc123');
     assert.match(csp, /default-src 'none'/);
     assert.match(csp, /script-src 'nonce-abc123'(;|$)/);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
@@ -136,7 +130,7 @@ describe('pull request page', () => {
     assert.match(blocked, /\[sales · img\.example\]/);
     assert.match(blocked, /\[pixel · tracker\.example\]/);
     assert.match(blocked, /<button type="button" data-action="loadImages"[^>]*>Load images<\/button>/);
-    const cspBlocked = pullViewCsp('https://webview.example', 'n');
+    const cspBlocked = webviewCsp('https://webview.example', 'n');
     assert.match(cspBlocked, /img-src https:\/\/webview\.example(;|$)/);
     assert.doesNotMatch(cspBlocked, /img-src[^;]* https:(;|$| )/);
     const doc = renderPullDocument({
@@ -152,7 +146,7 @@ describe('pull request page', () => {
     assert.match(loaded, /<img src="https:\/\/img\.example\/sales\.png" alt="sales">/);
     assert.match(loaded, /<img src="https:\/\/tracker\.example\/p\.gif" alt="pixel">/);
     assert.doesNotMatch(loaded, /data-action="loadImages"/);
-    assert.match(pullViewCsp('https://webview.example', 'n', 'loaded'), /img-src https:\/\/webview\.example https:;/);
+    assert.match(webviewCsp('https://webview.example', 'n', 'loaded'), /img-src https:\/\/webview\.example https:;/);
     // No images, no button.
     assert.doesNotMatch(renderPullContent({ db, pull: pull({ description: 'plain' }), comments: [], now }, md), /loadImages/);
   });

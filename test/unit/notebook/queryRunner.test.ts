@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
 import type { Branch, QueryResult, Tag } from '../../../src/shared/wire';
 import type { Page, PageOptions, RunSqlOptions, DbRef } from '../../../src/api/index';
-import { RefResolver, normalizeResult, runQuery, type SqlClient } from '../../../src/notebook/queryRunner';
+import { RefResolver, normalizeResult, runQuery, type RefLister } from '../../../src/notebook/queryRunner';
+import { portOver } from '../../helpers/sqlPorts';
 
-class FakeClient implements SqlClient {
+class FakeClient implements RefLister {
   branchPages: Branch[][] = [
     [aBranch({ name: 'main', head_commit_sha: 'm'.repeat(32) })],
     [aBranch({ name: 'dev', head_commit_sha: 'd'.repeat(32) })],
@@ -72,13 +73,11 @@ describe('query runner', () => {
     const c = new FakeClient();
     const abort = new AbortController();
     let t = 1000;
-    const out = await runQuery(
-      c,
-      target,
-      'SELECT 1',
-      { rowLimit: 50, timeoutMs: 2000 },
-      { signal: abort.signal, commit: 'm'.repeat(32), now: () => (t += 25) },
-    );
+    const out = await runQuery(portOver(c, { rowLimit: 50, timeoutMs: 2000 }), target, 'SELECT 1', {
+      signal: abort.signal,
+      commit: 'm'.repeat(32),
+      now: () => (t += 25),
+    });
     assert.deepEqual(c.sql[0]!.q, { ref: 'main', q: 'SELECT 1', limit: 50, timeoutMs: 2000 });
     assert.deepEqual(c.sql[0]!.db, { owner: 'alice', name: 'shop' });
     assert.equal(c.sql[0]!.signal, abort.signal);

@@ -2,10 +2,11 @@ import { strict as assert } from 'node:assert';
 import type { Branch, QueryResult, Tag } from '../../../src/shared/wire';
 import type { DbRef, Page, RunSqlOptions } from '../../../src/api/index';
 import { silentLogger } from '../../../src/core/logger';
-import { RefResolver, type SqlClient } from '../../../src/notebook/queryRunner';
+import { RefResolver, type RefLister } from '../../../src/notebook/queryRunner';
+import { portOver } from '../../helpers/sqlPorts';
 import { SchemaService } from '../../../src/notebook/schemaService';
 
-class SchemaClient implements SqlClient {
+class SchemaClient implements RefLister {
   head = 'a'.repeat(32);
   queries: { ref: string; q: string }[] = [];
   async runSql(_db: DbRef, q: RunSqlOptions): Promise<QueryResult> {
@@ -31,7 +32,7 @@ describe('schema for completion', () => {
 
   it('reads SHOW TABLES and DESCRIBE at the commit the ref points at, quoting odd names', async () => {
     const c = new SchemaClient();
-    const s = new SchemaService(() => c, new RefResolver(() => c), silentLogger);
+    const s = new SchemaService(portOver(c), new RefResolver(() => c), silentLogger);
     const schema = await s.schemaFor(target);
     assert.deepEqual(
       schema.tables.map((t) => t.name),
@@ -49,7 +50,7 @@ describe('schema for completion', () => {
     const c = new SchemaClient();
     let now = 0;
     const s = new SchemaService(
-      () => c,
+      portOver(c),
       new RefResolver(
         () => c,
         1000,

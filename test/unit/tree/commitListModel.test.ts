@@ -2,6 +2,7 @@
 // the hash pinned when the list opened (a commit made meanwhile does not shift the pages), Refresh
 // pins again, failures and cut-short pages are shown. The fake SQL server answers HASHOF and
 // DOLT_LOG from its own history, so the expectations come from that history, not from the model.
+import { portOver } from '../../helpers/sqlPorts';
 import { strict as assert } from 'node:assert';
 import { DatabaseTreeModel, type TreeBackend, type TreeClient } from '../../../src/tree/databaseTreeModel';
 import type { BranchNode, CommitsNode, TreeNode } from '../../../src/tree/treeNodes';
@@ -84,6 +85,7 @@ function setup() {
     databases: () => [DB],
     hostIdsWithDatabases: () => [H],
     client: () => server,
+    review: (hostId, db) => portOver(server).review(hostId, db),
   };
   const model = new DatabaseTreeModel({
     backend,

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { portOver } from '../../helpers/sqlPorts';
 import { DatabaseTreeModel, type Page, type TreeBackend, type TreeClient } from '../../../src/tree/databaseTreeModel';
 import type { CategoryNode, TreeNode } from '../../../src/tree/treeNodes';
 import type { Branch, DatabaseRef, Operation, PullSummary } from '../../../src/shared/wire';
@@ -71,6 +72,7 @@ function setup(opts: { dbs?: Record<string, DatabaseRef[]>; available?: string[]
     databases: (h) => dbs[h] ?? [],
     hostIdsWithDatabases: () => Object.keys(dbs).filter((h) => dbs[h]!.length > 0),
     client: () => client,
+    review: (hostId, db) => portOver(client).review(hostId, db),
   };
   const model = new DatabaseTreeModel({
     backend,
@@ -348,30 +350,32 @@ describe('DatabaseTreeModel: Tables under a ref (issue #14)', () => {
   function catalog() {
     const sent: string[] = [];
     let fail: string | undefined;
-    const cache = new TableCatalogCache(async (_h, _db, commit, sql) => {
-      sent.push(`${commit} ${sql}`);
-      if (fail) return { columns: [], rows: [], status: 'error', message: fail };
-      if (sql === 'SHOW FULL TABLES') {
+    const cache = new TableCatalogCache({
+      run: async ({ ref: commit }, sql) => {
+        sent.push(`${commit} ${sql}`);
+        if (fail) return { columns: [], rows: [], status: 'error', message: fail };
+        if (sql === 'SHOW FULL TABLES') {
+          return {
+            columns: [
+              { name: 'Tables_in_prices', type: 'text' },
+              { name: 'Table_type', type: 'text' },
+            ],
+            rows: [
+              ['stores', 'BASE TABLE'],
+              ['cheap', 'VIEW'],
+            ],
+            status: 'success',
+          };
+        }
         return {
-          columns: [
-            { name: 'Tables_in_prices', type: 'text' },
-            { name: 'Table_type', type: 'text' },
-          ],
+          columns: ['Field', 'Type', 'Null', 'Key'].map((name) => ({ name, type: 'text' })),
           rows: [
-            ['stores', 'BASE TABLE'],
-            ['cheap', 'VIEW'],
+            ['id', 'bigint', 'NO', 'PRI'],
+            ['city', 'varchar(64)', 'YES', ''],
           ],
           status: 'success',
         };
-      }
-      return {
-        columns: ['Field', 'Type', 'Null', 'Key'].map((name) => ({ name, type: 'text' })),
-        rows: [
-          ['id', 'bigint', 'NO', 'PRI'],
-          ['city', 'varchar(64)', 'YES', ''],
-        ],
-        status: 'success',
-      };
+      },
     });
     return { cache, sent, setFail: (m: string | undefined) => (fail = m) };
   }

@@ -69,20 +69,7 @@ export async function openDelimitedReader(
         if (r.done) return;
         rowNumber++;
         const { record, raw } = r.value;
-        if (record.length !== columns.length) {
-          const line = await lineOfRecord(filePath, delimiter, rowNumber); // record 0 is the header
-          throw new ImportParseError(
-            `${plural(record.length, 'field')}, but the header has ${plural(columns.length, 'column')}. ` +
-              `Make every line have ${plural(columns.length, 'field')}; quote fields that contain "${delimiter}" or line breaks.`,
-            {
-              fileType,
-              reason: 'bad-row',
-              row: rowNumber,
-              line,
-              column: record.length > columns.length ? undefined : columns[record.length],
-            },
-          );
-        }
+        if (record.length !== columns.length) throw await fieldCountError({ fileType, filePath, delimiter, columns }, record, rowNumber);
         yield nullsForEmpty(record, raw, delimiter);
       }
     } finally {
@@ -91,6 +78,27 @@ export async function openDelimitedReader(
   }
 
   return { fileType, columns, rows, close };
+}
+
+/** A record with more or fewer fields than the header has columns, and the line it starts on. */
+async function fieldCountError(
+  file: { fileType: 'csv' | 'psv'; filePath: string; delimiter: string; columns: readonly string[] },
+  record: Cell[],
+  rowNumber: number,
+): Promise<ImportParseError> {
+  const { fileType, delimiter, columns } = file;
+  const line = await lineOfRecord(file.filePath, delimiter, rowNumber); // record 0 is the header
+  return new ImportParseError(
+    `${plural(record.length, 'field')}, but the header has ${plural(columns.length, 'column')}. ` +
+      `Make every line have ${plural(columns.length, 'field')}; quote fields that contain "${delimiter}" or line breaks.`,
+    {
+      fileType,
+      reason: 'bad-row',
+      row: rowNumber,
+      line,
+      column: record.length > columns.length ? undefined : columns[record.length],
+    },
+  );
 }
 
 /**

@@ -17,6 +17,23 @@ interface Token {
  * ones included, keeps its exact text.
  */
 export async function openJsonReader(filePath: string, options: { signal?: AbortSignal }): Promise<TableReader> {
+  const { first, bomBytes } = await jsonStart(filePath);
+  const file = createReadStream(filePath, { start: bomBytes, ...(options.signal ? { signal: options.signal } : {}) });
+  const parser = new Parser({ packValues: true, streamValues: false });
+  pipeline(file, parser, () => undefined); // errors are taken from the parser below
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    file.destroy();
+    parser.destroy();
+  };
+  const values = assembledRows(parser, new RowsAssembler(first === '['), () => closed);
+  return objectTable('json', values, close, options.signal);
+}
+
+/** The first character that says which of the two shapes the file has (after a BOM, if any). */
+async function jsonStart(filePath: string): Promise<{ first: '[' | '{'; bomBytes: number }> {
   const { first, bomBytes } = await firstSignificantChar(filePath);
   if (first === undefined) {
     throw new ImportParseError('the file is empty. Put the rows in a list of objects, e.g. [{"id": 1}].', {
@@ -31,11 +48,14 @@ export async function openJsonReader(filePath: string, options: { signal?: Abort
       line: 1,
     });
   }
-  const file = createReadStream(filePath, { start: bomBytes, ...(options.signal ? { signal: options.signal } : {}) });
-  const parser = new Parser({ packValues: true, streamValues: false });
-  pipeline(file, parser, () => undefined); // errors are taken from the parser below
+  return { first, bomBytes };
+}
 
-  const assembler = new RowsAssembler(first === '[');
+/**
+ * The rows array's elements as the parser's tokens assemble them, one by one. The parser pauses
+ * while HIGH_WATER elements wait to be taken, so memory stays bounded whatever the file size.
+ */
+function assembledRows(parser: Parser, assembler: RowsAssembler, isClosed: () => boolean): AsyncIterator<unknown> {
   const HIGH_WATER = 512;
   let failure: unknown;
   let ended = false;
@@ -65,16 +85,8 @@ export async function openJsonReader(filePath: string, options: { signal?: Abort
     failure ??= err;
     notify();
   });
-
-  let closed = false;
-  const close = async (): Promise<void> => {
-    if (closed) return;
-    closed = true;
-    file.destroy();
-    parser.destroy();
-  };
   let count = 0;
-  const values: AsyncIterator<unknown> = {
+  return {
     async next(): Promise<IteratorResult<unknown>> {
       for (;;) {
         if (assembler.ready.length > 0) {
@@ -84,13 +96,12 @@ export async function openJsonReader(filePath: string, options: { signal?: Abort
           return { done: false, value };
         }
         if (failure !== undefined) throw translate(failure, count + 1);
-        if (ended || closed) return { done: true, value: undefined };
+        if (ended || isClosed()) return { done: true, value: undefined };
         if (parser.isPaused()) parser.resume();
         await new Promise<void>((resolve) => (wake = resolve));
       }
     },
   };
-  return objectTable('json', values, close, options.signal);
 }
 
 function translate(err: unknown, row: number): unknown {
@@ -121,64 +132,62 @@ class RowsAssembler {
   feed(t: Token): void {
     switch (t.name) {
       case 'startObject':
-      case 'startArray': {
-        this.depth++;
-        if (this.phase === 0) {
-          if (this.topLevelArray && this.depth === 1 && t.name === 'startArray') {
-            this.enterRows();
-            return;
-          }
-          if (!this.topLevelArray && this.depth === 2 && this.pendingKey === 'rows') {
-            if (t.name !== 'startArray') throw notAList();
-            this.enterRows();
-            return;
-          }
-          if (!this.topLevelArray && this.depth === 2) this.pendingKey = undefined;
-          return;
-        }
-        if (this.phase === 1) this.push(t.name === 'startObject' ? {} : []);
-        return;
-      }
+      case 'startArray':
+        return this.start(t.name);
       case 'endObject':
-      case 'endArray': {
-        this.depth--;
-        if (this.phase === 1) {
-          if (this.depth < this.rowsDepth) {
-            this.phase = 2;
-            return;
-          }
-          const done = this.stack.pop();
-          this.keys.pop();
-          this.value(done);
-        }
-        return;
-      }
+      case 'endArray':
+        return this.end();
       case 'keyValue':
-        if (this.phase === 0 && !this.topLevelArray && this.depth === 1) this.pendingKey = t.value;
-        else if (this.phase === 1 && this.stack.length > 0) this.keys[this.keys.length - 1] = t.value;
-        return;
-      default: {
-        if (this.phase === 0) {
-          if (!this.topLevelArray && this.depth === 1 && this.pendingKey === 'rows') throw notAList();
-          if (this.depth === 1) this.pendingKey = undefined;
-          return;
-        }
-        if (this.phase !== 1) return;
-        const v =
-          t.name === 'stringValue'
-            ? t.value
-            : t.name === 'numberValue'
-              ? new JsonNumber(t.value ?? '0')
-              : t.name === 'nullValue'
-                ? null
-                : t.name === 'trueValue'
-                  ? true
-                  : t.name === 'falseValue'
-                    ? false
-                    : undefined;
-        if (v !== undefined || t.name === 'nullValue') this.value(v);
-      }
+        return this.key(t.value);
+      default:
+        return this.scalar(t);
     }
+  }
+
+  private start(kind: 'startObject' | 'startArray'): void {
+    this.depth++;
+    if (this.phase === 0) {
+      if (this.topLevelArray && this.depth === 1 && kind === 'startArray') {
+        this.enterRows();
+        return;
+      }
+      if (!this.topLevelArray && this.depth === 2 && this.pendingKey === 'rows') {
+        if (kind !== 'startArray') throw notAList();
+        this.enterRows();
+        return;
+      }
+      if (!this.topLevelArray && this.depth === 2) this.pendingKey = undefined;
+      return;
+    }
+    if (this.phase === 1) this.push(kind === 'startObject' ? {} : []);
+  }
+
+  private end(): void {
+    this.depth--;
+    if (this.phase !== 1) return;
+    if (this.depth < this.rowsDepth) {
+      this.phase = 2;
+      return;
+    }
+    const done = this.stack.pop();
+    this.keys.pop();
+    this.value(done);
+  }
+
+  private key(name: string | undefined): void {
+    if (this.phase === 0 && !this.topLevelArray && this.depth === 1) this.pendingKey = name;
+    else if (this.phase === 1 && this.stack.length > 0) this.keys[this.keys.length - 1] = name;
+  }
+
+  private scalar(t: Token): void {
+    if (this.phase === 0) {
+      if (!this.topLevelArray && this.depth === 1 && this.pendingKey === 'rows') throw notAList();
+      if (this.depth === 1) this.pendingKey = undefined;
+      return;
+    }
+    if (this.phase !== 1) return;
+    const v = scalarOf(t);
+    if (v !== undefined || t.name === 'nullValue') this.value(v);
   }
 
   private enterRows(): void {
@@ -200,6 +209,24 @@ class RowsAssembler {
     } else {
       top[this.keys[this.keys.length - 1] ?? ''] = v;
     }
+  }
+}
+
+/** A scalar token's value (numbers keep their text); undefined for tokens that are not values. */
+function scalarOf(t: Token): unknown {
+  switch (t.name) {
+    case 'stringValue':
+      return t.value;
+    case 'numberValue':
+      return new JsonNumber(t.value ?? '0');
+    case 'nullValue':
+      return null;
+    case 'trueValue':
+      return true;
+    case 'falseValue':
+      return false;
+    default:
+      return undefined;
   }
 }
 

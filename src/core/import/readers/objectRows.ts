@@ -12,39 +12,14 @@ export async function objectTable(
   close: () => Promise<void>,
   signal: AbortSignal | undefined,
 ): Promise<TableReader> {
-  const buffered: Record<string, unknown>[] = [];
-  const columnIndex = new Map<string, number>();
-  const columns: string[] = [];
-  let exhausted = false;
+  let sample: ColumnSample;
   try {
-    while (buffered.length < JSON_COLUMN_SAMPLE) {
-      signal?.throwIfAborted();
-      const r = await elements.next();
-      if (r.done) {
-        exhausted = true;
-        break;
-      }
-      const obj = asRowObject(fileType, r.value, buffered.length + 1);
-      for (const key of Object.keys(obj)) {
-        const name = key.trim();
-        if (name === '') {
-          throw new ImportParseError('an object has an empty key. Give every value a column name.', {
-            fileType,
-            reason: 'bad-header',
-            row: buffered.length + 1,
-          });
-        }
-        if (!columnIndex.has(name.toLowerCase())) {
-          columnIndex.set(name.toLowerCase(), columns.length);
-          columns.push(name);
-        }
-      }
-      buffered.push(obj);
-    }
+    sample = await sampleColumns(fileType, elements, signal);
   } catch (err) {
     await close();
     throw err;
   }
+  const { buffered, columns, exhausted } = sample;
   if (columns.length === 0) {
     await close();
     throw new ImportParseError(
@@ -54,22 +29,7 @@ export async function objectTable(
       { fileType, reason: 'empty' },
     );
   }
-
-  const toRow = (obj: Record<string, unknown>, rowNumber: number): Cell[] => {
-    const row: Cell[] = new Array<Cell>(columns.length).fill(null);
-    for (const [key, value] of Object.entries(obj)) {
-      const idx = columnIndex.get(key.trim().toLowerCase());
-      if (idx === undefined) {
-        throw new ImportParseError(
-          `this object has the key "${key}", which none of the first ${JSON_COLUMN_SAMPLE} objects has. ` +
-            `Add "${key}": null to the first object so the column is known from the start.`,
-          { fileType, reason: 'bad-row', row: rowNumber, column: key },
-        );
-      }
-      row[idx] = toCell(value);
-    }
-    return row;
-  };
+  const toRow = rowMaker(fileType, sample);
 
   async function* rows(): AsyncGenerator<Cell[]> {
     let rowNumber = 0;
@@ -92,6 +52,70 @@ export async function objectTable(
   }
 
   return { fileType, columns, rows, close };
+}
+
+/** The first objects (kept to be read again as rows) and the columns their keys make. */
+interface ColumnSample {
+  buffered: Record<string, unknown>[];
+  columns: string[];
+  /** Lower-cased column name → its index in `columns`. */
+  columnIndex: Map<string, number>;
+  /** True when the sample holds every object of the file. */
+  exhausted: boolean;
+}
+
+async function sampleColumns(
+  fileType: 'json' | 'yaml',
+  elements: AsyncIterator<unknown>,
+  signal: AbortSignal | undefined,
+): Promise<ColumnSample> {
+  const sample: ColumnSample = { buffered: [], columns: [], columnIndex: new Map(), exhausted: false };
+  const { buffered, columns, columnIndex } = sample;
+  while (buffered.length < JSON_COLUMN_SAMPLE) {
+    signal?.throwIfAborted();
+    const r = await elements.next();
+    if (r.done) {
+      sample.exhausted = true;
+      break;
+    }
+    const obj = asRowObject(fileType, r.value, buffered.length + 1);
+    for (const key of Object.keys(obj)) {
+      const name = key.trim();
+      if (name === '') {
+        throw new ImportParseError('an object has an empty key. Give every value a column name.', {
+          fileType,
+          reason: 'bad-header',
+          row: buffered.length + 1,
+        });
+      }
+      if (!columnIndex.has(name.toLowerCase())) {
+        columnIndex.set(name.toLowerCase(), columns.length);
+        columns.push(name);
+      }
+    }
+    buffered.push(obj);
+  }
+  return sample;
+}
+
+/** One object as a row in column order; a key none of the sampled objects has is an error. */
+function rowMaker(fileType: 'json' | 'yaml', sample: ColumnSample): (obj: Record<string, unknown>, rowNumber: number) => Cell[] {
+  const { columns, columnIndex } = sample;
+  return (obj, rowNumber) => {
+    const row: Cell[] = new Array<Cell>(columns.length).fill(null);
+    for (const [key, value] of Object.entries(obj)) {
+      const idx = columnIndex.get(key.trim().toLowerCase());
+      if (idx === undefined) {
+        throw new ImportParseError(
+          `this object has the key "${key}", which none of the first ${JSON_COLUMN_SAMPLE} objects has. ` +
+            `Add "${key}": null to the first object so the column is known from the start.`,
+          { fileType, reason: 'bad-row', row: rowNumber, column: key },
+        );
+      }
+      row[idx] = toCell(value);
+    }
+    return row;
+  };
 }
 
 function asRowObject(fileType: 'json' | 'yaml', value: unknown, row: number): Record<string, unknown> {

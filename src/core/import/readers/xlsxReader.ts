@@ -25,36 +25,12 @@ export async function openXlsxReader(filePath: string, options: { signal?: Abort
     closed = true;
     file.destroy();
   };
-  const fail = async (err: unknown, row?: number): Promise<never> => {
-    await close();
-    if (err instanceof ImportParseError || (err instanceof Error && err.name === 'AbortError')) throw err;
-    if (options.signal?.aborted) throw options.signal.reason;
-    throw new ImportParseError(
-      `the file could not be read as an Excel workbook (${err instanceof Error ? err.message : String(err)}). ` +
-        'Save it from your spreadsheet program as "Excel Workbook (.xlsx)".',
-      { fileType: 'xlsx', reason: 'bad-syntax', ...(row !== undefined ? { row } : {}), cause: err },
-    );
-  };
+  const fail = failure(close, options.signal);
 
   let sheetRows: AsyncIterator<ExcelJS.Row>;
   let header: { cells: Cell[]; sheetRow: number } | undefined;
   try {
-    const sheets = workbook[Symbol.asyncIterator]();
-    const sheet = await sheets.next();
-    if (sheet.done) {
-      await close();
-      throw new ImportParseError('the workbook has no worksheet. Add a sheet with a header row.', { fileType: 'xlsx', reason: 'empty' });
-    }
-    sheetRows = sheet.value[Symbol.asyncIterator]();
-    for (;;) {
-      const r = await sheetRows.next();
-      if (r.done) break;
-      const cells = rowCells(r.value);
-      if (cells.some((c) => c !== null)) {
-        header = { cells: trimTrailingNulls(cells), sheetRow: r.value.number };
-        break;
-      }
-    }
+    ({ sheetRows, header } = await firstSheetHeader(workbook));
   } catch (err) {
     return fail(err);
   }
@@ -83,16 +59,7 @@ export async function openXlsxReader(filePath: string, options: { signal?: Abort
         const cells = rowCells(r.value);
         if (!cells.some((c) => c !== null)) continue;
         rowNumber++;
-        if (cells.length > width && cells.slice(width).some((c) => c !== null)) {
-          throw new ImportParseError(
-            `sheet row ${r.value.number} has a value in column ${columnLetter(width + 1)} or later, beyond the ${width} named columns. ` +
-              'Give that column a name in the header row, or clear the cell.',
-            { fileType: 'xlsx', reason: 'bad-row', row: rowNumber },
-          );
-        }
-        const row = cells.slice(0, width);
-        while (row.length < width) row.push(null);
-        yield row;
+        yield toWidth(cells, width, { sheetRow: r.value.number, rowNumber });
       }
     } finally {
       await close();
@@ -100,6 +67,55 @@ export async function openXlsxReader(filePath: string, options: { signal?: Abort
   }
 
   return { fileType: 'xlsx', columns, rows, close };
+}
+
+/**
+ * Ends the read on an error, the file closed: a parse error or an abort as it is, anything else
+ * said as a workbook that cannot be read (at data row `row` when known).
+ */
+function failure(close: () => Promise<void>, signal: AbortSignal | undefined): (err: unknown, row?: number) => Promise<never> {
+  return async (err, row) => {
+    await close();
+    if (err instanceof ImportParseError || (err instanceof Error && err.name === 'AbortError')) throw err;
+    if (signal?.aborted) throw signal.reason;
+    throw new ImportParseError(
+      `the file could not be read as an Excel workbook (${err instanceof Error ? err.message : String(err)}). ` +
+        'Save it from your spreadsheet program as "Excel Workbook (.xlsx)".',
+      { fileType: 'xlsx', reason: 'bad-syntax', ...(row !== undefined ? { row } : {}), cause: err },
+    );
+  };
+}
+
+/** The first worksheet's rows, and its first non-empty row as the header (undefined when it has none). */
+async function firstSheetHeader(
+  workbook: ExcelJS.stream.xlsx.WorkbookReader,
+): Promise<{ sheetRows: AsyncIterator<ExcelJS.Row>; header: { cells: Cell[]; sheetRow: number } | undefined }> {
+  const sheets = workbook[Symbol.asyncIterator]();
+  const sheet = await sheets.next();
+  if (sheet.done) {
+    throw new ImportParseError('the workbook has no worksheet. Add a sheet with a header row.', { fileType: 'xlsx', reason: 'empty' });
+  }
+  const sheetRows = sheet.value[Symbol.asyncIterator]();
+  for (;;) {
+    const r = await sheetRows.next();
+    if (r.done) return { sheetRows, header: undefined };
+    const cells = rowCells(r.value);
+    if (cells.some((c) => c !== null)) return { sheetRows, header: { cells: trimTrailingNulls(cells), sheetRow: r.value.number } };
+  }
+}
+
+/** A data row cut or padded to the header's width; a value beyond the named columns is an error. */
+function toWidth(cells: Cell[], width: number, at: { sheetRow: number; rowNumber: number }): Cell[] {
+  if (cells.length > width && cells.slice(width).some((c) => c !== null)) {
+    throw new ImportParseError(
+      `sheet row ${at.sheetRow} has a value in column ${columnLetter(width + 1)} or later, beyond the ${width} named columns. ` +
+        'Give that column a name in the header row, or clear the cell.',
+      { fileType: 'xlsx', reason: 'bad-row', row: at.rowNumber },
+    );
+  }
+  const row = cells.slice(0, width);
+  while (row.length < width) row.push(null);
+  return row;
 }
 
 function rowCells(row: ExcelJS.Row): Cell[] {

@@ -2,7 +2,8 @@
 // are run for real, so "the pages equal the plain query" is checked against the engine's own
 // answer to the unwrapped query, not against the code under test.
 import { strict as assert } from 'node:assert';
-import { QueryPageError, QueryPageSource, loadAllPlan, type RunAtCommit } from '../../../../src/core/paging/querySource';
+import { QueryPageError, QueryPageSource, loadAllPlan } from '../../../../src/core/paging/querySource';
+import type { SqlRunner } from '../../../../src/core/sql/sqlPort';
 import { pagesOf } from '../../../../src/core/paging/pagesOf';
 import type { QueryResult } from '../../../../src/shared/wire';
 import { createExportWriter } from '../../../../src/core/export/exportWriters';
@@ -30,7 +31,7 @@ describe('Load All Rows page source (core/paging/querySource)', () => {
    */
   function runner(opts: { budget?: number; fail?: (sql: string) => QueryResult | undefined } = {}) {
     const sent: { sql: string; limit: number }[] = [];
-    const run: RunAtCommit = async (sql, limit) => {
+    const run: SqlRunner = async (sql, { limit }) => {
       sent.push({ sql, limit });
       const failed = opts.fail?.(sql);
       if (failed) return failed;
@@ -105,14 +106,33 @@ describe('Load All Rows page source (core/paging/querySource)', () => {
     await assert.rejects(tiny.read(0, 10, NO_VIEW, new AbortController().signal), /Rows 1–10: the server stopped before the first row/);
   });
 
-  it('refuses a sort or filter (the rows come in the order of the query)', async () => {
-    const src = new QueryPageSource({ query: QUERY, run: runner().run, columnCount: 3 });
-    assert.match(src.checkView({ sort: [{ column: 'id', direction: 'asc' }], filters: [] }) ?? '', /add ORDER BY or WHERE to the query/);
-    assert.equal(src.checkView(NO_VIEW), undefined);
-    await assert.rejects(
-      src.read(0, 10, { sort: [], filters: [{ column: 'id', op: 'isNull' }] }, new AbortController().signal),
-      QueryPageError,
+  it('sorts and filters on the server by wrapping the query: pages equal the engine’s own sorted, filtered query', async () => {
+    const { run, sent } = runner();
+    const columns = [
+      { name: 'id', type: 'bigint' },
+      { name: 'name', type: 'text' },
+      { name: 'price', type: 'decimal(10,2)' },
+    ];
+    const src = new QueryPageSource({ query: QUERY, run, columnCount: 3, columns });
+    const signal = new AbortController().signal;
+    const view = {
+      sort: [{ column: 'name', direction: 'desc' as const }],
+      filters: [{ column: 'price', op: 'range' as const, min: '10', max: '200' }],
+    };
+    assert.equal(src.checkView(view), undefined);
+    const got: (string | null)[][] = [];
+    for await (const page of pagesOf(src, view, 100, signal)) got.push(...page);
+    // NULL names last when descending, as Dolt puts them; the other columns break ties.
+    const expected = engine.rows('SELECT id, name, price FROM t WHERE price >= 10 AND price <= 200 ORDER BY name DESC, id, name, price');
+    assert.equal(got.length, expected.length);
+    assert.deepEqual(got, expected);
+    assert.equal(await src.count(view, signal), expected.length);
+    assert.ok(
+      sent.every((s) => s.sql.includes('ORDER BY price DESC')),
+      'every page wraps the query itself',
     );
+    assert.match(src.checkView({ sort: [{ column: 'nope', direction: 'asc' }], filters: [] }) ?? '', /no column nope/);
+    assert.equal(src.checkView(NO_VIEW), undefined);
   });
 
   describe('streamed export of every row (what Export… does after Load All Rows)', () => {
@@ -157,9 +177,9 @@ describe('Load All Rows page source (core/paging/querySource)', () => {
       const cancelling = new QueryPageSource({
         query: QUERY,
         columnCount: 3,
-        run: async (q, limit, signal) => {
+        run: async (q, opts) => {
           if (++reads === 2) abort.abort();
-          return run(q, limit, signal);
+          return run(q, opts);
         },
       });
       const target = join(dir, 'cancelled.csv');

@@ -10,6 +10,7 @@ import { pagesOf } from '../../../../src/core/paging/pagesOf';
 import type { HostPagingMessage } from '../../../../src/shared/gridPaging';
 import type { TableColumnInfo } from '../../../../src/core/sql/tableQuery';
 import { SqliteEngine } from '../../../helpers/sqliteEngine';
+import { waitFor } from '../../../helpers/waitFor.cjs';
 
 const N = 1234;
 const PAGE = 100;
@@ -50,7 +51,7 @@ describe('TableSource (pages of one table at one commit)', function () {
     failNext = undefined;
   });
 
-  const run = async (sql: string, limit: number): Promise<QueryResult> => {
+  const run = async (sql: string, { limit }: { limit: number }): Promise<QueryResult> => {
     sent.push(sql);
     if (failNext) {
       const message = failNext;
@@ -211,7 +212,7 @@ describe('TableSource (pages of one table at one commit)', function () {
       table: 'items',
       columns: KEYED,
       pageSize: PAGE,
-      run: (sql, limit) => (limits.push(limit), run(sql, limit)),
+      run: (sql, opts) => (limits.push(opts.limit), run(sql, opts)),
     });
     await s.read(0, PAGE, ALL, signal);
     assert.deepEqual(limits, [PAGE + 1]);
@@ -220,9 +221,7 @@ describe('TableSource (pages of one table at one commit)', function () {
   it('through the PageServer: a page the server fails is a page.error for those rows only; the others arrive and a retry of it loads', async () => {
     const posted: HostPagingMessage[] = [];
     const server = new PageServer({ sourceId: 's', source: source(), post: (m) => posted.push(m), concurrency: 1 });
-    const settle = async (): Promise<void> => {
-      for (let i = 0; i < 50 && server.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 5));
-    };
+    const settle = (): Promise<unknown> => waitFor('the page server to finish its reads', () => server.inFlight === 0, { intervalMs: 5 });
     server.handle({ type: 'page.request', sourceId: 's', requestId: 1, start: 0, end: PAGE });
     await settle();
     failNext = 'lost connection to the server';

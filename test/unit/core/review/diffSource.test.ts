@@ -6,7 +6,7 @@ import type { Cell, QueryResult } from '../../../../src/shared/wire';
 import type { DoltQuery } from '../../../../src/core/review/doltQueries';
 import { DiffPageSource, PartialDiffError } from '../../../../src/core/review/diffSource';
 import { twoDot } from '../../../../src/core/review/revisions';
-import type { ReviewRunner } from '../../../../src/core/review/changesPin';
+import type { ReviewRunner } from '../../../../src/core/sql/sqlPort';
 import { result } from './reviewTestKit';
 
 const SPEC = {
@@ -38,7 +38,7 @@ function fakeRunner(cap = Infinity): { run: ReviewRunner; sql: string[] } {
     const after = /> (\d+)/.exec(q.sql);
     const keys = Array.from({ length: 10 }, (_, i) => i + 1).filter((k) => !after || k > Number(after[1]));
     const rows = keys.slice(offset, offset + limit).map(diffRow);
-    const allowed = Math.min(opts.limit, cap);
+    const allowed = Math.min(opts?.limit ?? 1000, cap);
     return rows.length > allowed ? result(COLS, rows.slice(0, allowed), 'row_limit', 'row limit') : result(COLS, rows);
   };
   return { run, sql };

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import type { SqlPort } from '../../../../src/core/sql/sqlPort';
 import type { QueryResult } from '../../../../src/shared/wire';
 import {
   CatalogError,
@@ -85,12 +86,13 @@ describe('TableCatalogCache', () => {
   function setup() {
     const sent: string[] = [];
     let fail = false;
-    const cache = new TableCatalogCache(async (hostId, d, commit, sql) => {
+    const run: Pick<SqlPort, 'run'>['run'] = async ({ hostId, db: d, ref: commit }, sql) => {
       sent.push(`${hostId} ${d.owner}/${d.name} @${commit}: ${sql}`);
       if (fail) return result([], [], 'error', 'boom');
       if (sql === SHOW_FULL_TABLES) return result(['Tables_in_prices', 'Table_type'], [[`t_${commit}`, 'BASE TABLE']]);
       return result(['Field', 'Type', 'Null', 'Key'], [['id', 'int', 'NO', 'PRI']]);
-    }, 2);
+    };
+    const cache = new TableCatalogCache({ run }, 2);
     return { sent, cache, setFail: (v: boolean) => (fail = v) };
   }
 

@@ -1,0 +1,217 @@
+// Propose Changes… (issue #23) against the real hub with the extension's own API client and SQL
+// port: a change set of edited and new rows becomes a branch made at the base commit, an import
+// onto it and a pull request into main. Every expectation is a plain read at a ref (SELECT at the
+// new branch, at main), never the code under test; hostile values must read back exactly as typed.
+import assert from 'node:assert/strict';
+import { HubClient, collectAll } from '../../src/api/index';
+import { proposeChanges, type ChangeSetAccess, type ChangeSetScope, type ProposeEnv } from '../../src/commands/proposeChanges';
+import type { ProposalInput } from '../../src/core/changes/proposalFiles';
+import { SqlPort } from '../../src/core/sql/sqlPort';
+import type { PullTarget } from '../../src/core/targets';
+import type { Cell, QueryColumn } from '../../src/shared/wire';
+import { silent } from '../helpers/memoryFakes';
+import { ScriptedUi } from '../helpers/scriptedUi';
+import { startHub, type HubHandle } from '../helpers/hub';
+import { hubSql } from '../helpers/hubSql';
+import { HOSTILE_TEXT } from '../unit/core/sql/hostileText';
+import { importCsv } from './importFlow';
+
+const PRICES = { owner: 'alice', name: 'prices' };
+const COLUMNS: QueryColumn[] = [
+  { name: 'id', type: 'bigint', is_primary_key: true },
+  { name: 'name', type: 'varchar(255)' },
+  { name: 'category', type: 'varchar(64)' },
+  { name: 'price', type: 'decimal(10,2)' },
+  { name: 'updated_at', type: 'datetime(6)' },
+];
+
+/** A change set held in memory, as the workspace store would hand it over. */
+class MemoryChangeSets implements ChangeSetAccess {
+  constructor(public input: ProposalInput | undefined) {}
+  removed = false;
+  snapshot(): ProposalInput | undefined {
+    return this.input;
+  }
+  async remove(): Promise<void> {
+    this.removed = true;
+    this.input = undefined;
+  }
+  async rebase(scope: ChangeSetScope, newBase: string, rows: ReadonlyMap<string, Cell[] | null>): Promise<ProposalInput> {
+    const input = this.input!;
+    const updated = input.updated
+      .map((u) => ({ before: rows.get(JSON.stringify([u.after[0]])) ?? u.before, after: u.after }))
+      .filter((u) => JSON.stringify(u.before) !== JSON.stringify(u.after));
+    this.input = { ...input, scope: { ...scope, baseCommit: newBase }, updated };
+    return this.input;
+  }
+}
+
+describe('Propose Changes… through the hub (issue #23)', function () {
+  this.timeout(120_000);
+  let hub: HubHandle;
+  let client: HubClient;
+  let port: SqlPort;
+  const sql = hubSql(() => hub, 'alice/prices');
+
+  before(async () => {
+    hub = await startHub({ seed: true });
+    client = new HubClient({ baseUrl: hub.url, token: await hub.token('alice') });
+    port = new SqlPort(
+      () => client,
+      () => ({ timeoutMs: 30_000, rowLimit: 1000 }),
+    );
+  });
+  after(async () => hub?.stop());
+
+  const head = async (branch: string): Promise<string> =>
+    (await collectAll((t) => client.listBranches(PRICES, { pageToken: t }))).find((b) => b.name === branch)!.head_commit_sha;
+  const rowsAt = async (ref: string): Promise<Cell[][]> =>
+    (await sql.ok('SELECT id, name, category, price, updated_at FROM products ORDER BY id', ref)).rows;
+
+  function env(ui: ScriptedUi, changeSets: ChangeSetAccess, shown: PullTarget[]): ProposeEnv {
+    return {
+      ui,
+      log: silent,
+      clientFor: () => client,
+      sql: port,
+      changeSets,
+      refreshDatabase: () => undefined,
+      showPull: async (t) => shown.push(t),
+      showChanges: async () => undefined,
+      now: () => new Date(2026, 10, 25, 14, 30),
+    };
+  }
+
+  async function changeSetOn(
+    branch: string,
+    edit: (rows: Cell[][]) => Omit<ProposalInput, 'scope' | 'columns' | 'keyColumns' | 'problems'>,
+  ) {
+    const base = await head(branch);
+    const rows = await rowsAt(base);
+    const scope: ChangeSetScope = { hostId: 'hub', ...PRICES, branch, table: 'products', baseCommit: base };
+    return { base, rows, input: { scope, columns: COLUMNS, keyColumns: [0], problems: [], ...edit(rows) } satisfies ProposalInput };
+  }
+
+  it('edited and new rows with hostile text become a branch at the base and a pull into main; main is untouched', async () => {
+    const hostile = HOSTILE_TEXT.filter((t) => t !== '');
+    const { base, rows, input } = await changeSetOn('main', (rows) => ({
+      updated: [
+        { before: rows[0]!, after: [rows[0]![0]!, hostile.join(' | '), '', '12345678.25', rows[0]![4]!] },
+        { before: rows[1]!, after: [rows[1]![0]!, 'Banana\nsplit\t"quoted"', null, rows[1]![3]!, rows[1]![4]!] },
+      ],
+      inserted: [['9007199254740993', '0012 leading zeros', 'ünïcødé 😀', '0.01', '2026-02-03 04:05:06.000000']],
+      deleted: [],
+    }));
+    const changeSets = new MemoryChangeSets(input);
+    const shown: PullTarget[] = [];
+    const ui = new ScriptedUi({
+      'Propose changes to products (1/4)': '',
+      'Propose changes (2/4)': '',
+      'Propose changes (3/4)': '',
+      'Propose changes (4/4)': 'main',
+    });
+    const pull = await proposeChanges(env(ui, changeSets, shown), input.scope);
+    assert.deepEqual(ui.errors, []);
+    assert.ok(pull, `no pull request; said: ${ui.infos.join(' / ')}`);
+    assert.deepEqual(shown, [pull]);
+    assert.equal(changeSets.removed, true, 'the change set is gone once its pull request is open');
+
+    const opened = await client.getPull(PRICES, pull.pullNumber);
+    assert.equal(opened.to_branch.branch_name, 'main');
+    const branch = opened.from_branch.branch_name;
+    assert.equal(branch, 'edit/products-20261125-1430');
+    assert.match(opened.title, /2 rows changed, 1 added/);
+
+    // Made at the base: every row reads as at the base but the two edited ones, and the new one follows.
+    const expected = rows.map((r) => [...r]);
+    expected[0] = [...input.updated[0]!.after];
+    expected[1] = [...input.updated[1]!.after];
+    expected.push([...input.inserted[0]!]);
+    assert.deepEqual(
+      await rowsAt(branch),
+      expected,
+      'text as typed, the empty string apart from NULL, a key past 2^53, leading zeros, unicode',
+    );
+    assert.deepEqual(await rowsAt('main'), rows, 'main is what it was');
+    assert.equal(await head('main'), base);
+  });
+
+  it('a table with a binary column: the edit lands and the binary values stay as they were', async () => {
+    const base = await head('main');
+    const stores = (await sql.ok('SELECT id, city, opened, logo FROM stores ORDER BY id', base)).rows;
+    const columns: QueryColumn[] = [
+      { name: 'id', type: 'int', is_primary_key: true },
+      { name: 'city', type: 'varchar(100)' },
+      { name: 'opened', type: 'date' },
+      { name: 'logo', type: 'blob' },
+    ];
+    const scope: ChangeSetScope = { hostId: 'hub', ...PRICES, branch: 'main', table: 'stores', baseCommit: base };
+    const input: ProposalInput = {
+      scope,
+      columns,
+      keyColumns: [0],
+      problems: [],
+      updated: [{ before: stores[0]!, after: ['1', 'Lisboa', stores[0]![2]!, stores[0]![3]!] }],
+      inserted: [['99', 'Faro', '2024-05-01', null]],
+      deleted: [],
+    };
+    const ui = new ScriptedUi({
+      'Propose changes to stores (1/4)': 'edit/stores-lisboa',
+      'Propose changes (2/4)': '',
+      'Propose changes (3/4)': '',
+      'Propose changes (4/4)': 'main',
+    });
+    assert.ok(await proposeChanges(env(ui, new MemoryChangeSets(input), []), scope), ui.errors.map(String).join('; '));
+    const read = async (ref: string) =>
+      (await sql.ok('SELECT id, city, opened, CASE WHEN logo IS NULL THEN NULL ELSE hex(logo) END FROM stores ORDER BY id', ref)).rows;
+    const before = await read(base);
+    assert.deepEqual(await read('edit/stores-lisboa'), [
+      ['1', 'Lisboa', before[0]![2]!, before[0]![3]!],
+      ...before.slice(1),
+      ['99', 'Faro', '2024-05-01', null],
+    ]);
+    assert.equal(before[0]![3], '89504E47', 'the seeded logo is there to keep');
+  });
+
+  it('a stale base lists the rows the branch also changed; rebasing keeps the edit and proposes on the new head', async () => {
+    const { input } = await changeSetOn('main', (rows) => ({
+      updated: [{ before: rows[2]!, after: [rows[2]![0]!, rows[2]![1]!, rows[2]![2]!, '9.99', rows[2]![4]!] }],
+      inserted: [],
+      deleted: [],
+    }));
+    // Meanwhile someone changes the same row on main.
+    await importCsv(
+      hub,
+      'alice/prices',
+      'main',
+      'products',
+      'update',
+      'id,name,category,price,updated_at\n3,Carrot,vegetable,0.40,2026-01-07 08:00:00.000000\n',
+    );
+    const moved = await head('main');
+    assert.notEqual(moved, input.scope.baseCommit);
+    const changeSets = new MemoryChangeSets(input);
+    const ui = new ScriptedUi({
+      'main changed 1 of the rows you edited': 'Rebase onto main',
+      'Propose changes to products (1/4)': 'edit/carrot-price',
+      'Propose changes (2/4)': '',
+      'Propose changes (3/4)': '',
+      'Propose changes (4/4)': 'main',
+    });
+    const pull = await proposeChanges(env(ui, changeSets, []), input.scope);
+    assert.deepEqual(ui.errors, []);
+    assert.ok(pull);
+    assert.match(
+      ui.confirmDetails[0] ?? '',
+      /\(3\) modified on the branch, modified by you\n {4}price: "0\.35" → "0\.40" on the branch; yours "9\.99"/,
+    );
+    const branchRows = await rowsAt('edit/carrot-price');
+    assert.equal(branchRows[2]![3], '9.99');
+    // Made at main's new head: the only row that differs from main is the edited one.
+    const mainRows = await rowsAt('main');
+    assert.deepEqual(
+      branchRows.filter((r, i) => JSON.stringify(r) !== JSON.stringify(mainRows[i])).map((r) => r[0]),
+      ['3'],
+    );
+  });
+});
