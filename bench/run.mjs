@@ -20,6 +20,10 @@ const BENCHES = {
     build: true,
     about: 'table browser on a 1M-row hub table: open to first page drawn, scroll to the end, host + webview memory',
   },
+  'table-editing': {
+    args: ['--expose-gc', 'bench/tableEditing.mjs'],
+    about: 'a change set of 10,000 edited rows over a 1M-row table: host + webview memory, scrolling with the edit overlay vs without',
+  },
   export: {
     args: ['bench/export.mjs'],
     build: true,
