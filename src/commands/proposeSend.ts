@@ -69,11 +69,9 @@ async function openPull(env: ProposeEnv, input: ProposalInput, a: Extract<Propos
 async function noteOnPull(env: ProposeEnv, input: ProposalInput, a: Extract<ProposalAnswers, { mode: 'commit' }>): Promise<PullTarget> {
   const { scope } = input;
   const db = dbOf(scope);
-  await env
-    .clientFor(scope.hostId)
-    .createPullComment(db, a.pull, {
-      body: `Committed suggested changes to \`${scope.table}\`: ${describeCounts(proposalCounts(input))}.`,
-    });
+  await env.clientFor(scope.hostId).createPullComment(db, a.pull, {
+    body: `Committed suggested changes to \`${scope.table}\`: ${describeCounts(proposalCounts(input))}.`,
+  });
   return { hostId: scope.hostId, db, pullNumber: a.pull };
 }
 
