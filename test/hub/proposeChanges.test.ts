@@ -173,6 +173,46 @@ describe('Propose Changes… through the hub (issue #23)', function () {
     assert.equal(before[0]![3], '89504E47', 'the seeded logo is there to keep');
   });
 
+  it('on the branch of an open pull request the edits can be committed onto it, and the pull says so', async () => {
+    const base = await head('prices-2025');
+    const before = (await sql.ok('SELECT product_id, price FROM prices_2025 ORDER BY product_id', base)).rows;
+    const scope: ChangeSetScope = { hostId: 'hub', ...PRICES, branch: 'prices-2025', table: 'prices_2025', baseCommit: base };
+    const input: ProposalInput = {
+      scope,
+      columns: [
+        { name: 'product_id', type: 'bigint', is_primary_key: true },
+        { name: 'price', type: 'decimal(10,2)' },
+      ],
+      keyColumns: [0],
+      problems: [],
+      updated: [{ before: before[0]!, after: [before[0]![0]!, '0.6'] }],
+      inserted: [],
+      deleted: [],
+    };
+    const pulls = (await collectAll((t) => client.listPulls(PRICES, { pageToken: t }))).filter((p) => p.state === 'open');
+    const open = [];
+    for (const p of pulls)
+      if ((await client.getPull(PRICES, p.pull_number)).from_branch.branch_name === 'prices-2025') open.push(p.pull_number);
+    assert.equal(open.length, 1, 'the seed has one open pull from prices-2025');
+    const commentsBefore = (await client.listPullComments(PRICES, open[0]!)).length;
+    const ui = new ScriptedUi({
+      'Propose changes to prices_2025: prices-2025 is the branch of pull request': 'Commit onto prices-2025',
+      'Commit onto prices-2025': 'Raise the 2025 apple price',
+    });
+    const shown: PullTarget[] = [];
+    const target = await proposeChanges(env(ui, new MemoryChangeSets(input), shown), scope);
+    assert.deepEqual(ui.errors, []);
+    assert.deepEqual(target, { hostId: 'hub', db: PRICES, pullNumber: open[0] });
+    assert.deepEqual(shown, [target]);
+    const after = (await sql.ok('SELECT product_id, price FROM prices_2025 ORDER BY product_id', 'prices-2025')).rows;
+    assert.deepEqual(after, [[before[0]![0], '0.60'], ...before.slice(1)], 'the hub prints a decimal(10,2) with its two places');
+    const log = await sql.ok('SELECT message FROM dolt_log LIMIT 1', 'prices-2025');
+    assert.equal(log.rows[0]![0], 'Raise the 2025 apple price');
+    const comments = await client.listPullComments(PRICES, open[0]!);
+    assert.equal(comments.length, commentsBefore + 1);
+    assert.match(comments.at(-1)!.body, /Committed suggested changes to `prices_2025`: 1 row changed/);
+  });
+
   it('a stale base lists the rows the branch also changed; rebasing keeps the edit and proposes on the new head', async () => {
     const { input } = await changeSetOn('main', (rows) => ({
       updated: [{ before: rows[2]!, after: [rows[2]![0]!, rows[2]![1]!, rows[2]![2]!, '9.99', rows[2]![4]!] }],

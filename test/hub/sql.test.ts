@@ -156,25 +156,27 @@ describe('hub SQL', function () {
   });
 
   it('stops a query at timeout_ms while the server keeps answering', async function () {
-    this.timeout(30000);
+    this.timeout(60000);
     const slow = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
     const engineStarts = (): number => hub.output().match(/engine: query job \d+ of anonymous started/g)?.length ?? 0;
     const before = engineStarts();
     const started = Date.now();
-    const pending = get(slow, 'main', '&timeout_ms=1500');
-    // While it runs (the engine started it), other requests (SQL on another worker, and plain metadata) are answered.
+    let slowAnswered = false;
+    const pending = get(slow, 'main', '&timeout_ms=5000').finally(() => (slowAnswered = true));
+    // While it runs (the engine started it), other requests (SQL on another worker, and plain
+    // metadata) are answered: both come back before the slow query does. (An order, not a time.)
     await waitFor('the slow query to start in the engine', () => engineStarts() > before);
-    const t0 = Date.now();
-    const other = await get('SELECT count(*) FROM products');
+    // Another caller's SQL (anonymous callers share one slot, which the slow query holds).
+    const other = await get('SELECT count(*) FROM products', 'main', '', 'alice');
+    assert.equal(other.status, 200, other.text);
     assert.deepEqual(other.body.data.rows, [['5']]);
     const meta = await hub.fetch('/databases/alice/prices');
     assert.equal(meta.status, 200);
-    assert.ok(Date.now() - t0 < 1500, 'answered while the slow query ran');
+    assert.equal(slowAnswered, false, 'answered while the slow query ran');
     const r = await pending;
-    const took = Date.now() - started;
     assert.equal(r.body.data.status, 'timeout');
-    assert.match(r.body.data.message, /1500 ms/);
-    assert.ok(took >= 1400 && took < 6000, `stopped near its deadline (${took} ms)`);
+    assert.match(r.body.data.message, /5000 ms/);
+    assert.ok(Date.now() - started >= 4900, 'not stopped before its deadline');
     // The worker is free again: a query right after answers at once.
     const after = await get('SELECT 1 AS one');
     assert.deepEqual(after.body.data.rows, [['1']]);
