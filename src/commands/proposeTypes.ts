@@ -4,6 +4,9 @@
 import type { HubClient } from '../api/index';
 import { paginate } from '../api/pagination';
 import type { ProposalInput } from '../core/changes/proposalFiles';
+import type { ChangeSetScope } from '../core/changes/changeSetScope';
+
+export type { ChangeSetScope };
 import type { Logger } from '../core/logger';
 import type { ChangesRequest } from '../core/review/requests';
 import type { SqlPort } from '../core/sql/sqlPort';
@@ -11,16 +14,6 @@ import type { PullTarget } from '../core/targets';
 import type { Ui } from '../platform/ui';
 import type { Branch, Cell, DatabaseRef, PullSummary } from '../shared/wire';
 import type { ImportApi } from './proposeImports';
-
-/** Which change set: the table, its database and branch, and the commit its edits were made on. */
-export interface ChangeSetScope {
-  readonly hostId: string;
-  readonly owner: string;
-  readonly name: string;
-  readonly branch: string;
-  readonly table: string;
-  readonly baseCommit: string;
-}
 
 /** What proposing needs of the change sets kept in the workspace. */
 export interface ChangeSetAccess {

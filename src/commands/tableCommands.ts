@@ -15,7 +15,7 @@ import { registerChangeSetCommands } from './changeSetCommands';
 import type { CommandDeps } from './commandDeps';
 
 /** The table commands need part of every command's deps, plus the tree's catalog of tables. */
-export type TableCommandHost = Pick<CommandDeps, 'ui' | 'clients' | 'sql' | 'extensionUri' | 'log'> & {
+export type TableCommandHost = Pick<CommandDeps, 'ui' | 'clients' | 'sql' | 'tree' | 'extensionUri' | 'log'> & {
   readonly catalog: Pick<TableCatalogCache, 'tables' | 'columns'>;
   /** The change sets of edited tables (issue #23); without them the browser never edits. */
   readonly changeSets?: ChangeSetStore;
@@ -54,7 +54,6 @@ export function registerTableCommands(host: TableCommandHost): vscode.Disposable
         refKind: async (where, signal) => (await refs.resolve(where.target, { fresh: true, ...(signal ? { signal } : {}) })).kind,
         showChangeSet: (scope) => vscode.commands.executeCommand(Commands.showChangeSet, scope),
         discardChanges: (scope) => vscode.commands.executeCommand(Commands.discardChanges, scope),
-        // Registered by the proposing half of issue #23.
         proposeChanges: (scope) => vscode.commands.executeCommand(Commands.proposeChanges, scope),
       },
       at,
@@ -72,8 +71,8 @@ export function registerTableCommands(host: TableCommandHost): vscode.Disposable
   ];
   return [
     ...registerGuarded(handlers, host.ui),
-    // Editing a table (issue #23): Show Unsent Changes…, Discard Changes….
-    ...(host.changeSets ? registerChangeSetCommands(host.ui, host.changeSets) : []),
+    // Editing a table (issue #23): Show Unsent Changes…, Discard Changes…, Propose Changes….
+    ...(host.changeSets ? registerChangeSetCommands(host, host.changeSets) : []),
     { dispose: () => [...browsers.values()].forEach((b) => b.dispose()) },
   ];
 }

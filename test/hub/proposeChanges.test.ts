@@ -7,6 +7,8 @@ import { HubClient, collectAll } from '../../src/api/index';
 import { proposeChanges, type ChangeSetAccess, type ChangeSetScope, type ProposeEnv } from '../../src/commands/proposeChanges';
 import type { ProposalInput } from '../../src/core/changes/proposalFiles';
 import { SqlPort } from '../../src/core/sql/sqlPort';
+import { ChangeSet } from '../../src/core/changes/changeSet';
+import { changeSetAccess, type ChangeSetHolder } from '../../src/commands/changeSetAccess';
 import type { PullTarget } from '../../src/core/targets';
 import type { Cell, QueryColumn } from '../../src/shared/wire';
 import { silent } from '../helpers/memoryFakes';
@@ -24,6 +26,21 @@ const COLUMNS: QueryColumn[] = [
   { name: 'price', type: 'decimal(10,2)' },
   { name: 'updated_at', type: 'datetime(6)' },
 ];
+
+/** One change set of the real model, held as the workspace store holds it (get, rebase, delete). */
+class ModelChangeSets implements ChangeSetHolder {
+  deleted = false;
+  constructor(readonly cs: ChangeSet) {}
+  get(scope: ChangeSetScope): ChangeSet | undefined {
+    return !this.deleted && scope.baseCommit === this.cs.scope.baseCommit ? this.cs : undefined;
+  }
+  async delete(): Promise<void> {
+    this.deleted = true;
+  }
+  async rebase(_scope: ChangeSetScope, newBase: string, rows: readonly Cell[][]): Promise<unknown> {
+    return this.cs.rebase(newBase, rows);
+  }
+}
 
 /** A change set held in memory, as the workspace store would hand it over. */
 class MemoryChangeSets implements ChangeSetAccess {
@@ -213,12 +230,14 @@ describe('Propose Changes… through the hub (issue #23)', function () {
     assert.match(comments.at(-1)!.body, /Committed suggested changes to `prices_2025`: 1 row changed/);
   });
 
-  it('a stale base lists the rows the branch also changed; rebasing keeps the edit and proposes on the new head', async () => {
-    const { input } = await changeSetOn('main', (rows) => ({
-      updated: [{ before: rows[2]!, after: [rows[2]![0]!, rows[2]![1]!, rows[2]![2]!, '9.99', rows[2]![4]!] }],
-      inserted: [],
-      deleted: [],
-    }));
+  it('a stale base lists the rows the branch also changed; rebasing (the real change set model) keeps the edit and proposes on the new head', async () => {
+    const base = await head('main');
+    const rows = await rowsAt(base);
+    // The change set as the table browser makes it: the real model, one edit of the price of carrots.
+    const scope: ChangeSetScope = { hostId: 'hub', ...PRICES, branch: 'main', table: 'products', baseCommit: base };
+    const held = new ModelChangeSets(new ChangeSet({ scope, columns: COLUMNS, keyColumns: [0] }));
+    held.cs.apply({ kind: 'set', edits: [{ row: { key: [rows[2]![0]!], row: rows[2]! }, column: 3, value: '9.99' }] });
+    held.cs.apply({ kind: 'set', edits: [{ row: { key: [rows[3]![0]!], row: rows[3]! }, column: 1, value: rows[3]![1]! + ' (fresh)' }] });
     // Meanwhile someone changes the same row on main.
     await importCsv(
       hub,
@@ -229,8 +248,7 @@ describe('Propose Changes… through the hub (issue #23)', function () {
       'id,name,category,price,updated_at\n3,Carrot,vegetable,0.40,2026-01-07 08:00:00.000000\n',
     );
     const moved = await head('main');
-    assert.notEqual(moved, input.scope.baseCommit);
-    const changeSets = new MemoryChangeSets(input);
+    assert.notEqual(moved, base);
     const ui = new ScriptedUi({
       'main changed 1 of the rows you edited': 'Rebase onto main',
       'Propose changes to products (1/4)': 'edit/carrot-price',
@@ -238,20 +256,22 @@ describe('Propose Changes… through the hub (issue #23)', function () {
       'Propose changes (3/4)': '',
       'Propose changes (4/4)': 'main',
     });
-    const pull = await proposeChanges(env(ui, changeSets, []), input.scope);
+    const pull = await proposeChanges(env(ui, changeSetAccess(held), []), scope);
     assert.deepEqual(ui.errors, []);
     assert.ok(pull);
     assert.match(
       ui.confirmDetails[0] ?? '',
       /\(3\) modified on the branch, modified by you\n {4}price: "0\.35" → "0\.40" on the branch; yours "9\.99"/,
     );
+    assert.equal(held.cs.scope.baseCommit, moved, "the change set moved onto main's head before it was sent");
     const branchRows = await rowsAt('edit/carrot-price');
     assert.equal(branchRows[2]![3], '9.99');
-    // Made at main's new head: the only row that differs from main is the edited one.
+    // Made at main's new head: the rows that differ from main are the two edited ones.
     const mainRows = await rowsAt('main');
     assert.deepEqual(
       branchRows.filter((r, i) => JSON.stringify(r) !== JSON.stringify(mainRows[i])).map((r) => r[0]),
-      ['3'],
+      ['3', '4'],
     );
+    assert.equal(held.deleted, true, 'sent: the change set is gone');
   });
 });

@@ -15,17 +15,11 @@ import type { Cell, QueryColumn } from '../../shared/wire';
 import { BINARY_CELL } from '../../shared/wire';
 import { quoteIdentifier, sqlValue } from '../sql/quote';
 import { columnClass } from '../sql/tableQuery';
+import type { ChangeSetScope } from './changeSetScope';
 
 /** What proposing reads of a change set (the change set model's snapshot has these fields). */
 export interface ProposalInput {
-  readonly scope: {
-    readonly hostId: string;
-    readonly owner: string;
-    readonly name: string;
-    readonly branch: string;
-    readonly table: string;
-    readonly baseCommit: string;
-  };
+  readonly scope: ChangeSetScope;
   readonly columns: readonly QueryColumn[];
   readonly keyColumns: readonly number[];
   readonly updated: readonly { readonly before: readonly Cell[]; readonly after: readonly Cell[] }[];
