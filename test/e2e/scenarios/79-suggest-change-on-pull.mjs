@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { browserGrid, cellOf } from './tableHelpers.mjs';
-import { pullView } from './pullHelpers.mjs';
+import { answerHostPick } from './pullHelpers.mjs';
+import { frameWith } from './changesHelpers.mjs';
 
 export const name =
-  'a suggested change on the open pull "Add the 2025 prices": its table edited at the pull\'s branch is committed onto that branch, and the pull says so';
+  'a suggested change on the open pull "Add the 2025 prices": from its Changes view the table is edited at the pull\'s branch and committed onto it, and the pull says so';
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 300_000;
@@ -30,14 +31,15 @@ export async function run(ctx) {
   const before = await sqlAt(ctx, BRANCH, `SELECT product_id, price FROM ${TABLE} ORDER BY product_id`);
   const comments = (await ctx.hub.api(`/databases/alice/prices/pulls/${pull.pull_number}/comments`)).body.data.length;
 
-  // The pull's table, opened at the pull's branch from the tree.
-  await ctx.expand('alice/prices');
-  await ctx.expand('Branches');
-  await ctx.expand(BRANCH);
-  await ctx.expand('Tables');
-  const row = await ctx.treeItem(TABLE);
-  await row.hover();
-  await row.locator('.action-label[aria-label="Open Table"]').click();
+  // The pull's Changes view: its table's diff, then "Edit at <branch>…" opens the table there.
+  await ctx.runCommand('Versioned DB: Show Pull Request');
+  await answerHostPick(ctx);
+  await ctx.quickPick('alice/prices');
+  await ctx.quickPick(`#${pull.pull_number} ${pull.title}`);
+  const view = await frameWith(ctx, `#pull-changes button[data-changes-table="${TABLE}"]`, { timeout: ctx.scaled(60_000) });
+  await view.locator(`#pull-changes button[data-changes-table="${TABLE}"]`).click();
+  const changes = await frameWith(ctx, `.chg-list button[data-table="${TABLE}"][aria-current="true"]`, { timeout: ctx.scaled(60_000) });
+  await changes.locator('button[data-action="editAtHead"]', { hasText: `Edit at ${BRANCH}` }).click();
   await page
     .locator('.part.editor .tab.active', { hasText: `${TABLE} @ ${BRANCH}` })
     .first()
@@ -65,10 +67,8 @@ export async function run(ctx) {
     .locator('.part.editor .tab', { hasText: title })
     .first()
     .waitFor({ state: 'visible', timeout: ctx.scaled(120_000) });
-  await pullView(ctx)
-    .locator('.comment', { hasText: `Committed suggested changes to ${TABLE}` })
-    .first()
-    .waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  // The pull's view (open since the start, so not the newest webview) shows the note.
+  await frameWith(ctx, `.comment:has-text("Committed suggested changes to ${TABLE}")`, { timeout: ctx.scaled(30_000) });
   await ctx.screenshot('suggestion-committed');
 
   // On the pull's branch: the one cell, in a commit of its own with the message typed; the pull notes it.
