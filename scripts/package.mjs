@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** What the package is made from besides dist/ (.vscodeignore decides what of it ships). */
-const STAGED_FILES = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore'];
+const STAGED_FILES = ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore'];
 
 function run(cmd, args, cwd) {
   return new Promise((resolvePromise, reject) => {

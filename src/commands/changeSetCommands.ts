@@ -2,6 +2,7 @@
 // proposeChanges.ts): Show Unsent Changes…, Discard Changes… and Propose Changes…, from the table
 // browser's edit bar (with the change set's scope) and the palette.
 import * as vscode from 'vscode';
+import { markStepDone } from '../platform/walkthrough';
 import { Commands } from '../shared/ids';
 import { registerGuarded, type CommandHandler } from '../platform/commandRegistration';
 import type { ChangeSetStore } from '../views/changeSetStore';
@@ -36,7 +37,9 @@ export function registerChangeSetCommands(host: ChangeSetRegistrationDeps, chang
       Commands.proposeChanges,
       async (arg) => {
         const scope = await pickChangeSet(deps, arg, 'Propose Changes');
-        return scope ? proposeChanges(propose, scope) : undefined;
+        const pull = scope ? await proposeChanges(propose, scope) : undefined;
+        if (pull) markStepDone('proposedChange');
+        return pull;
       },
     ],
   ];

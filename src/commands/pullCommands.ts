@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markStepDone } from '../platform/walkthrough';
 import { Commands } from '../shared/ids';
 import { PullPanels } from '../views/pullPanel';
 import {
@@ -64,7 +65,9 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
 
   const showPull = async (arg: unknown): Promise<void> => {
     const target = pullTargetFromArg(arg) ?? (await resolvePullTarget(env, arg, []));
-    if (target) await panels?.show(target);
+    if (!target) return;
+    await panels?.show(target);
+    markStepDone('reviewedPull');
   };
 
   return vscode.Disposable.from(

@@ -2,10 +2,11 @@
 // tableActions.ts) and keeps one table browser per table at a ref; with the change set store, also
 // the commands of its change sets (issue #23, changeSetCommands.ts).
 import * as vscode from 'vscode';
+import { markStepDone } from '../platform/walkthrough';
 import { Commands } from '../shared/ids';
 import type { TableCatalogCache } from '../core/sql/tableCatalog';
 import type { TableAt } from '../core/paging/tableOpening';
-import { copyTableName, copyTableSelect, newSqlNotebookForTable, openTable, type TableCommandDeps } from './tableActions';
+import { copyTableName, copyTableSelect, newSqlNotebookForTable, openTable, openTableAt, type TableCommandDeps } from './tableActions';
 import { registerGuarded, type CommandHandler } from '../platform/commandRegistration';
 import { exportStreamed } from '../platform/streamedExport';
 import { TableBrowser } from '../views/tableBrowser';
@@ -60,11 +61,13 @@ export function registerTableCommands(host: TableCommandHost): vscode.Disposable
     );
     browsers.set(key, b);
     b.onDidDispose(() => browsers.delete(key));
+    markStepDone('openedTable');
     return b;
   };
   const deps: TableCommandDeps = { ui: host.ui, openBrowser, execute: (c, ...a) => vscode.commands.executeCommand(c, ...a) };
   const handlers: CommandHandler[] = [
     [Commands.openTable, (node) => openTable(deps, node)],
+    [Commands.openTableAt, (at) => openTableAt(deps, at)],
     [Commands.newSqlNotebookForTable, (node) => newSqlNotebookForTable(deps, node)],
     [Commands.copyTableName, (node) => copyTableName(deps, node)],
     [Commands.copyTableSelect, (node) => copyTableSelect(deps, node)],

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markStepDone } from '../platform/walkthrough';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../core/logger';
 import type { ErrorContext } from '../core/errorMessages';
@@ -91,6 +92,7 @@ export class SqlNotebookController implements vscode.Disposable {
     try {
       const ok = target ? await this.runStatements(cell, target, execution, abort.signal) : await this.noTarget(execution);
       execution.end(ok, Date.now());
+      if (target) markStepDone('ranQuery');
       return ok;
     } catch (e) {
       await this.failed(e, target, execution, abort.signal);

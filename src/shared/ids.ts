@@ -54,6 +54,7 @@ export const Commands = {
   showCommitChanges: 'versionedDb.showCommitChanges',
   // Tables at a ref and the table browser (issue #14)
   openTable: 'versionedDb.openTable',
+  openTableAt: 'versionedDb.openTableAt',
   newSqlNotebookForTable: 'versionedDb.newSqlNotebookForTable',
   copyTableName: 'versionedDb.copyTableName',
   copyTableSelect: 'versionedDb.copyTableSelect',
@@ -104,6 +105,19 @@ export const ContextKeys = {
   localHubRunning: 'versionedDb.localHubRunning',
   /** True while the active editor is a .sql file with a Versioned DB target (scopes Ctrl+Enter). */
   sqlEditorHasTarget: 'versionedDb.sqlEditorHasTarget',
+} as const;
+
+/**
+ * The Get Started walkthrough's steps done in this window (package.json `walkthroughs`, completed
+ * `onContext:` these): set once the user has done the step by any route (tree, palette, a view's
+ * button), which `onCommand:` events cannot see for commands an extension runs itself. VS Code
+ * keeps a step done once it saw it. Set through src/platform/walkthrough.ts.
+ */
+export const WalkthroughKeys = {
+  openedTable: 'versionedDb.walkthrough.openedTable',
+  ranQuery: 'versionedDb.walkthrough.ranQuery',
+  reviewedPull: 'versionedDb.walkthrough.reviewedPull',
+  proposedChange: 'versionedDb.walkthrough.proposedChange',
 } as const;
 
 /**

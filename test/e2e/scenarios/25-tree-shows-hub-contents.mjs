@@ -46,5 +46,5 @@ export async function run(ctx) {
       `#${p.pull_number} is ${p.state} and should be filtered out`,
     );
   }
-  await ctx.screenshot('tree-expanded');
+  await ctx.readmeScreenshot('databases-tree');
 }

@@ -68,7 +68,7 @@ export async function run(ctx) {
   await grid.locator('.vdb-row[data-kind="removed"]').waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
   const propose = grid.locator('[data-edit="propose"]:not([disabled])');
   await propose.waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
-  await ctx.screenshot('edited');
+  await ctx.readmeScreenshot('propose-changes');
 
   // Propose Changes…: a branch at the commit the edits were made on, then a pull request into main.
   await propose.click();
