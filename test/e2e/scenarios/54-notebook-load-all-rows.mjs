@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const name =
-  'a 50,000-row notebook result past the hub cap: the banner names the cap, Load All Rows reaches row 50,000, and exports every row to CSV';
+  'a 50,000-row notebook result past the hub cap: the banner names the cap, Load All Rows reaches row 50,000, exports every row to CSV, and sorts on the server by a header click';
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 300_000;
@@ -111,4 +111,21 @@ export async function run(ctx) {
   assert.equal(lines[1], '1,row 1,3');
   assert.equal(lines[TOTAL], `${TOTAL},row ${TOTAL},${TOTAL * 3}`);
   await ctx.screenshot('exported');
+
+  // Sorted on the server: a header click twice (ascending, then descending) re-reads the whole
+  // result by that column, with the arrow shown and the first page in view: row 1 is id 50,000.
+  const header = paged.locator('.vdb-hcell[data-col="2"]');
+  await header.click();
+  await paged
+    .locator('.vdb-hcell[data-col="2"][aria-sort="ascending"] .vdb-sort')
+    .waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
+  await header.click();
+  await paged
+    .locator('.vdb-hcell[data-col="2"][aria-sort="descending"] .vdb-sort')
+    .waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
+  const firstId = paged.locator('.vdb-cell[data-r="0"][data-c="0"]:not(.placeholder)', { hasText: String(TOTAL) });
+  await firstId.waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
+  assert.equal(await paged.locator('.vdb-cell[data-r="1"][data-c="0"]').innerText(), String(TOTAL - 1));
+  await paged.locator('.vdb-summary', { hasText: `${fmt(TOTAL)} rows` }).waitFor({ state: 'visible' });
+  await ctx.screenshot('sorted-descending');
 }
