@@ -42,6 +42,8 @@ body { padding: 0 8px; }
 .chg-added { color: var(--vscode-gitDecoration-addedResourceForeground, #587c0c); }
 .chg-modified { color: var(--vscode-gitDecoration-modifiedResourceForeground, #895503); }
 .chg-removed { color: var(--vscode-gitDecoration-deletedResourceForeground, #ad0707); }
+/* On the selected table's background the kind colors lose their contrast: its counts take the selection's text color (the +, ~ and − still tell the kinds apart). */
+.chg-list button[aria-current="true"] .chg-counts span { color: inherit; }
 .chg-schema { font-size: 0.85em; border: 1px solid currentColor; border-radius: 3px; padding: 0 3px; margin-left: 4px; }
 .chg-main { flex: 1 1 auto; min-width: 0; }
 .chg-controls { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; padding: 4px 0; }

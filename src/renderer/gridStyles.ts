@@ -52,14 +52,14 @@ const CSS = `
   overflow: hidden; white-space: nowrap; text-overflow: ellipsis; box-shadow: inset -1px -1px 0 var(--vscode-editorWidget-border, #8883);
   user-select: none; cursor: cell; }
 .vdb-cell.num { text-align: right; font-variant-numeric: tabular-nums; }
-.vdb-cell.null, .vdb-cell.binary { color: var(--vscode-disabledForeground, var(--vscode-descriptionForeground)); font-style: italic; }
+.vdb-cell.null, .vdb-cell.binary { color: var(--vscode-descriptionForeground, #717171); font-style: italic; }
 .vdb-cell.binary { font-style: normal; }
 .vdb-cell.long::after { content: '⤢'; position: absolute; right: 2px; color: var(--vscode-textLink-foreground); font-size: 10px; }
 .vdb-row .vdb-cell.selected { background: var(--vscode-list-inactiveSelectionBackground, #264f7840);
   color: var(--vscode-list-inactiveSelectionForeground, inherit); }
 .vdb-grid:focus .vdb-row .vdb-cell.selected { background: var(--vscode-list-activeSelectionBackground, #264f78);
-  color: var(--vscode-list-activeSelectionForeground, inherit); }
-.vdb-cell.active { outline: 1px solid var(--vscode-list-focusOutline, var(--vscode-focusBorder)); outline-offset: -1px; }
+  color: var(--vscode-list-activeSelectionForeground, #ffffff); }
+.vdb-cell.active { outline: 1px solid var(--vscode-list-focusOutline, var(--vscode-focusBorder, #0078d4)); outline-offset: -1px; }
 .vdb-empty { padding: 8px; color: var(--vscode-descriptionForeground); }
 .vdb-detail { border: 1px solid var(--vscode-editorWidget-border, #8884); background: var(--vscode-editorWidget-background); margin-top: 4px; }
 .vdb-detail-head { display: flex; gap: 6px; align-items: center; padding: 2px 6px; border-bottom: 1px solid var(--vscode-editorWidget-border, #8884); }
@@ -90,6 +90,9 @@ const CSS = `
 .vdb-row.added .vdb-cell { background-color: var(--vscode-diffEditor-insertedLineBackground, #9bb95533); }
 .vdb-row.removed .vdb-cell { background-color: var(--vscode-diffEditor-removedLineBackground, #ff000033); text-decoration: line-through; }
 .vdb-cell.changed { background-color: var(--vscode-diffEditor-insertedTextBackground, #9ccc2c33); }
+/* On a diff's colored rows the dimmed NULL and <binary> would fall below 4.5:1: they keep the text color (still italic). */
+.vdb-row.added .vdb-cell.null, .vdb-row.removed .vdb-cell.null, .vdb-cell.changed.null,
+.vdb-row.added .vdb-cell.binary, .vdb-row.removed .vdb-cell.binary, .vdb-cell.changed.binary { color: inherit; }
 .vdb-hfilter { position: absolute; right: 6px; top: 4px; height: 16px; line-height: 14px; padding: 0 2px; font-size: 10px;
   background: none; border: none; color: var(--vscode-descriptionForeground); cursor: pointer; opacity: .6; }
 .vdb-hcell:hover .vdb-hfilter, .vdb-hfilter.on { opacity: 1; }
@@ -141,7 +144,7 @@ const CSS = `
 .vdb-rownum.invalid { color: var(--vscode-errorForeground); font-weight: 600; }
 .vdb-row.added .vdb-rownum { color: var(--vscode-gitDecoration-addedResourceForeground, var(--vscode-descriptionForeground)); }
 /* The empty string, in an editable grid: a faint pair of quotes, so it never reads as NULL. */
-.vdb-cell.empty::before { content: "''"; color: var(--vscode-disabledForeground, var(--vscode-descriptionForeground)); }
+.vdb-cell.empty::before { content: "''"; color: var(--vscode-descriptionForeground, #717171); }
 .vdb-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importTable, plain } from './tableHelpers.mjs';
+import { expectAccessible } from './a11yHelpers.mjs';
 
 export const name =
   'a table opens from the tree (Tables → readings), scrolls to its end, sorts and filters on the server and exports every row';
@@ -47,7 +48,8 @@ export async function run(ctx) {
   const cell = (r, c) => grid.locator(`.vdb-cell[data-r="${r}"][data-c="${c}"]:not(.placeholder)`).first();
   await cell(0, 0).waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
   assert.equal(await cell(0, 0).innerText(), byId[0][0]);
-  await ctx.screenshot('opened');
+  await ctx.readmeScreenshot('table-browser');
+  await expectAccessible(ctx, '.vdb-result', 'the table browser');
 
   // To the end with Ctrl+End: the last row is read (from the end) and drawn.
   await cell(0, 1).click();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expectAccessible } from './a11yHelpers.mjs';
 
 export const name = 'a SQL notebook cell runs against the hub and shows the result grid';
 /** The window opens signed in to Test Hub as alice (see README, "Where a scenario starts"). */
@@ -74,4 +75,5 @@ export async function run(ctx) {
   const summary = await grid.locator('.vdb-summary').innerText();
   assert.match(summary, new RegExp(`\\b${rows.length}\\b`), `the summary counts ${rows.length} rows: "${summary}"`);
   await ctx.readmeScreenshot('workbench-notebook');
+  await expectAccessible(ctx, '.vdb-result', 'a notebook result', { within: '.vdb-result' });
 }

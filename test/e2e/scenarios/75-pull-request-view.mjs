@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { answerHostPick, confirmDialog, pullView } from './pullHelpers.mjs';
+import { expectAccessible } from './a11yHelpers.mjs';
 
 export const name = 'open a pull, comment, merge with the progress notification, close and reopen';
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
@@ -55,5 +56,6 @@ export async function run(ctx) {
   await view.locator('.state-merged', { hasText: 'Merged' }).waitFor({ timeout: ctx.scaled(20_000) });
   assert.equal(await view.locator('button[data-action="merge"]').count(), 0, 'a merged pull offers no merge');
   assert.equal((await ctx.hub.api(path)).body.data.state, 'merged');
-  await ctx.screenshot('pull-request-view');
+  await ctx.readmeScreenshot('pull-request-view');
+  await expectAccessible(ctx, '#pull-changes', 'the pull request view');
 }

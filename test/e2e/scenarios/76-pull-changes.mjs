@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { answerHostPick } from './pullHelpers.mjs';
 import { frameWith, plainDiff, plainMergeBase } from './changesHelpers.mjs';
+import { expectAccessible } from './a11yHelpers.mjs';
 
 export const name = "a pull's Changes: table counts, a modified cell old → new, a Viewed mark kept across reopening";
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
@@ -60,6 +61,7 @@ export async function run(ctx) {
   assert.equal(await changes.locator('.vdb-row[data-kind="removed"]').count(), expected.suppliers.counts.removed);
   assert.equal(await changes.locator('.vdb-row[data-kind="added"]').count(), expected.suppliers.counts.added);
   await ctx.screenshot('changes-view');
+  await expectAccessible(ctx, '.chg-list', 'the Changes view');
 
   // Close every editor, reopen the pull: the mark is still there.
   await ctx.runCommand('View: Close All Editors');
