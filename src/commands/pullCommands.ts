@@ -50,6 +50,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     log: deps.log,
     sql: deps.sql,
     changes: { sql: deps.sql, viewed: deps.workspaceState, log: deps.log },
+    commits: { sql: deps.sql, log: deps.log },
     actions: {
       merge: (t) => mergePullCommand(env, t),
       setState: (t, state) => setPullStateCommand(env, t, state),

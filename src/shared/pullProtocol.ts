@@ -16,7 +16,9 @@ export type PullWebviewMessage =
   | { type: 'edit'; title: string; description: string }
   // The Changes section (src/views/pullChanges.ts): open a table's diff ('' = every table), mark it viewed.
   | { type: 'changes.open'; table: string }
-  | { type: 'changes.viewed'; table: string; viewed: boolean };
+  | { type: 'changes.viewed'; table: string; viewed: boolean }
+  // The Commits section (src/views/pullCommits.ts): open one of the pull's commits in the Changes view.
+  | { type: 'commits.open'; commit: string };
 
 /** Host → webview. */
 export type PullHostMessage =
@@ -72,6 +74,10 @@ export function parsePullWebviewMessage(raw: unknown): PullWebviewMessage | unde
       return typeof table === 'string' && table !== '' && table.length <= 1024 && typeof viewed === 'boolean'
         ? { type: 'changes.viewed', table, viewed }
         : undefined;
+    }
+    case 'commits.open': {
+      const commit = raw['commit'];
+      return typeof commit === 'string' && /^[0-9a-v]{32}$/.test(commit) ? { type: 'commits.open', commit } : undefined;
     }
     default:
       return undefined;

@@ -13,6 +13,8 @@ import { PULL_CHANGES_ID, PullChangesSection, type PullChangesDeps } from './pul
 import type { SqlPort } from '../core/sql/sqlPort';
 import { MERGE_PREVIEW_ID, PullMergePreview } from './pullMergePreview';
 import { MERGE_PREVIEW_STYLE } from '../core/pullMergePreviewPage';
+import { PULL_COMMITS_ID, PULL_HEAD_MOVED_ID, PullCommitsSection, type PullCommitsDeps } from './pullCommits';
+import { PULL_COMMITS_STYLE } from '../core/pullCommitsPage';
 
 /** What the view's buttons do: the same command logic the palette uses (src/commands/pullActions.ts). */
 export interface PullViewActions {
@@ -36,6 +38,8 @@ export interface PullPanelsDeps {
   changes?: PullChangesDeps;
   /** Read-only SQL for the "Before merging" section (./pullMergePreview.ts); without it the view has none. */
   sql?: Pick<SqlPort, 'review'>;
+  /** The Commits section and the watch on the pull's head (./pullCommits.ts); without it the view has neither. */
+  commits?: PullCommitsDeps;
 }
 
 function keyOf(t: PullTarget): string {
@@ -101,6 +105,11 @@ export class PullPanel extends Disposable {
   readonly mergePreview: PullMergePreview | undefined;
   /** The Changes section's HTML, kept apart from the pull's so either re-renders alone. */
   changesHtml = '';
+  /** The pull's commits and the watch on its head (issue #25). */
+  readonly commits: PullCommitsSection | undefined;
+  commitsHtml = '';
+  /** The "branch moved" notice, '' while the view shows the branch's head. */
+  movedHtml = '';
 
   constructor(
     readonly target: PullTarget,
@@ -124,7 +133,7 @@ export class PullPanel extends Disposable {
               title: this.host?.panel.title ?? title,
               contentHtml: this.content,
               images: this.images,
-              extraStyle: MERGE_PREVIEW_STYLE,
+              extraStyle: MERGE_PREVIEW_STYLE + PULL_COMMITS_STYLE,
             }),
           parse: parsePullWebviewMessage,
           log: deps.log,
@@ -140,6 +149,7 @@ export class PullPanel extends Disposable {
       }),
     );
     this.changes = deps.changes ? new PullChangesSection(target, deps.changes) : undefined;
+    this.commits = deps.commits ? this.watchHead(new PullCommitsSection(target, deps.commits), deps.commits.pollMs ?? 30_000) : undefined;
     if (deps.sql) {
       const preview = (this.mergePreview = new PullMergePreview(target, deps.sql, () =>
         this.post({ type: 'section', id: MERGE_PREVIEW_ID, html: preview.html() }),
@@ -189,6 +199,7 @@ export class PullPanel extends Disposable {
       );
       this.panel.title = `#${pull.pull_number} ${pull.title}`;
       if (this.changes) void this.loadChanges(pull);
+      if (this.commits) void this.loadCommits(this.commits, pull);
       this.mergePreview?.update(pull);
     } catch (err) {
       this.mergePreview?.clear();
@@ -208,15 +219,44 @@ export class PullPanel extends Disposable {
     // "Before merging" (its own element, replaced alone when the preview answers) after Changes.
     const preview = this.mergePreview?.html();
     const merge = preview ? `<div id="${MERGE_PREVIEW_ID}">${preview}</div>` : '';
-    if (!this.changes) return this.content + merge;
+    const moved = this.commits ? `<div id="${PULL_HEAD_MOVED_ID}">${this.movedHtml}</div>` : '';
+    const commits = this.commits
+      ? `<section id="${PULL_COMMITS_ID}" class="commits">${this.commitsHtml || '<h2>Commits</h2><p class="muted">Reading the commits…</p>'}</section>`
+      : '';
+    if (!this.changes) return moved + this.content + commits + merge;
     const inner = this.changesHtml || '<h2>Changes</h2><p class="muted">Reading the changes…</p>';
-    return `${this.content}<section id="${PULL_CHANGES_ID}" class="changes">${inner}</section>${merge}`;
+    return `${moved}${this.content}${commits}<section id="${PULL_CHANGES_ID}" class="changes">${inner}</section>${merge}`;
   }
 
   private async loadChanges(pull: Parameters<PullChangesSection['render']>[0]): Promise<void> {
     if (!this.changes) return;
     this.changesHtml = await this.changes.render(pull);
     this.post({ type: 'section', id: PULL_CHANGES_ID, html: this.changesHtml });
+  }
+
+  private async loadCommits(section: PullCommitsSection, pull: Parameters<PullCommitsSection['render']>[0]): Promise<void> {
+    this.commitsHtml = await section.render(pull);
+    this.movedHtml = '';
+    this.post({ type: 'section', id: PULL_COMMITS_ID, html: this.commitsHtml });
+    this.post({ type: 'section', id: PULL_HEAD_MOVED_ID, html: '' });
+  }
+
+  /** Checks the pull's head when the view gains focus or becomes visible, and every `pollMs` while visible. */
+  private watchHead(section: PullCommitsSection, pollMs: number): PullCommitsSection {
+    this._register(this.panel.onDidChangeViewState((e) => e.webviewPanel.visible && void this.checkMoved()));
+    if (pollMs > 0) {
+      const timer = setInterval(() => this.panel.visible && void this.checkMoved(), pollMs);
+      this._register({ dispose: () => clearInterval(timer) });
+    }
+    return section;
+  }
+
+  /** Says so in the view when the pull's branch moved on from the head it shows. */
+  async checkMoved(): Promise<void> {
+    const notice = await this.commits?.checkMoved();
+    if (notice === undefined || this.disposed) return;
+    this.movedHtml = notice;
+    this.post({ type: 'section', id: PULL_HEAD_MOVED_ID, html: notice });
   }
 
   /** Runs one message from the view; exposed for integration tests that play the user's clicks. */
@@ -228,6 +268,10 @@ export class PullPanel extends Disposable {
     // The Changes section's own actions: no busy state, no reload of the pull.
     if (msg.type === 'changes.open') {
       await this.changes?.open(msg.table || undefined);
+      return;
+    }
+    if (msg.type === 'commits.open') {
+      await this.commits?.open(msg.commit);
       return;
     }
     if (msg.type === 'changes.viewed') {

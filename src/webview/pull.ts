@@ -1,5 +1,6 @@
 import type { PullHostMessage, PullWebviewMessage } from '../shared/pullProtocol';
 import { bindPullChanges, replaceSection } from './pullChanges';
+import { bindPullCommits } from './pullCommits';
 
 // The pull request view's only script. It renders nothing itself: the host sends sanitized HTML.
 // It turns clicks and form submits into messages, and keeps an unsent comment across reloads.
@@ -108,4 +109,5 @@ window.addEventListener('message', (event: MessageEvent<PullHostMessage>) => {
 });
 
 bindPullChanges((m) => vscode.postMessage(m));
+bindPullCommits((m) => vscode.postMessage(m));
 vscode.postMessage({ type: 'ready' });
