@@ -56,6 +56,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
       setState: (t, state) => setPullStateCommand(env, t, state),
       comment: async (t, body) => (await commentOnPullCommand(env, t, body)) !== undefined,
       edit: async (t, title, description) => (await editPullCommand(env, t, { title, description })) !== undefined,
+      settleConflicts: (t) => settleConflicts(env, t),
       openOnWeb: async (t) => {
         const url = webUrl(t);
         if (url) await deps.ui.openExternal(url);
@@ -85,4 +86,19 @@ function presetFrom(arg: unknown): { fromBranch?: string } {
   if (typeof arg !== 'object' || arg === null) return {};
   const b = (arg as { kind?: unknown; branch?: { name?: unknown } }).branch;
   return (arg as { kind?: unknown }).kind === 'branch' && typeof b?.name === 'string' ? { fromBranch: b.name } : {};
+}
+
+/** Issue #24's command that settles a pull's conflicts cell by cell, once it is registered. */
+const SETTLE_CONFLICTS_COMMAND = 'versionedDb.settlePullConflicts';
+
+/** The pull view's conflict path: settle cell by cell when that command exists, else say how. */
+async function settleConflicts(env: PullEnv, target: PullTarget): Promise<void> {
+  if ((await vscode.commands.getCommands(true)).includes(SETTLE_CONFLICTS_COMMAND)) {
+    await vscode.commands.executeCommand(SETTLE_CONFLICTS_COMMAND, target);
+    return;
+  }
+  void env.ui.info(
+    `Pull request #${target.pullNumber} conflicts with its target branch: the conflicting rows are listed under "Before merging". ` +
+      "Change the pull's branch so those rows agree with the target (or update the target), then merge.",
+  );
 }

@@ -2,10 +2,13 @@
 // (src/views/pullPanel.ts). The webview is untrusted territory — it renders other people's
 // markdown — so the host accepts only messages that parse here and ignores everything else.
 
-/** `loadImages`: the user asked to load the remote images of this view (see remoteImages.ts). */
-export type PullAction = 'merge' | 'close' | 'reopen' | 'refresh' | 'openOnWeb' | 'loadImages';
+/**
+ * `loadImages`: the user asked to load the remote images of this view (see remoteImages.ts).
+ * `settleConflicts`: the primary action of a pull whose merge preview conflicts.
+ */
+export type PullAction = 'merge' | 'close' | 'reopen' | 'refresh' | 'openOnWeb' | 'loadImages' | 'settleConflicts';
 
-export const PULL_ACTIONS: readonly PullAction[] = ['merge', 'close', 'reopen', 'refresh', 'openOnWeb', 'loadImages'];
+export const PULL_ACTIONS: readonly PullAction[] = ['merge', 'close', 'reopen', 'refresh', 'openOnWeb', 'loadImages', 'settleConflicts'];
 
 /** Webview → host. */
 export type PullWebviewMessage =

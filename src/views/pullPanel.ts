@@ -25,6 +25,8 @@ export interface PullViewActions {
   /** Resolves true when the edit was saved (or there was nothing to change). */
   edit(target: PullTarget, title: string, description: string): Promise<boolean>;
   openOnWeb(target: PullTarget): Promise<void>;
+  /** The conflict path, the primary button when the merge preview conflicts. */
+  settleConflicts?(target: PullTarget): Promise<unknown>;
 }
 
 export interface PullPanelsDeps {
@@ -297,6 +299,9 @@ export class PullPanel extends Disposable {
               break;
             case 'openOnWeb':
               await actions.openOnWeb(this.target);
+              break;
+            case 'settleConflicts':
+              await actions.settleConflicts?.(this.target);
               break;
             case 'refresh':
               break;
