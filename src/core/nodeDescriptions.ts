@@ -1,7 +1,7 @@
 // How each resource reads in the tree: label, one-line description, full tooltip, state.
 // Pure: times are relative to a `now` the caller passes; nothing reads settings.
 import type { Branch, Database, DatabaseRef, Operation, PullSummary, Release, Tag } from '../shared/wire';
-import { formatRelativeTime, formatTimestamp } from './relativeTime';
+import { formatRelativeTime, formatShortAge, formatTimestamp } from './relativeTime';
 import { shortHash } from './commitHash';
 import type { Commit } from './review/commitLog';
 import type { TableEntry } from './sql/tableCatalog';
@@ -201,18 +201,36 @@ export function describeColumn(c: TableColumnInfo): NodeText {
 
 // ---- history (issue #15)
 
-/** A commit in a Commits list: first line of the message; author, relative time, short hash; merges marked. */
+/** The longest commit subject a Commits row shows; the whole message is in the tooltip. */
+export const COMMIT_LABEL_MAX = 24;
+
+/** `text` cut to `max` characters (whole code points), with an ellipsis when cut. */
+export function shortened(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max
+    ? text
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
+}
+
+/**
+ * A commit in a Commits list. A side bar of default width is narrow at this depth: the subject is
+ * cut short, and the description is compact (age, author, short hash) so it stays visible; merges
+ * marked. The tooltip has everything in full.
+ */
 export function describeCommit(c: Commit, now: number): NodeText {
   const iso = c.time === undefined ? undefined : new Date(c.time).toISOString();
   return {
-    label: c.subject || '(no message)',
-    description: join(c.isMerge ? 'merge' : undefined, c.author, formatRelativeTime(iso, now), c.shortHash),
+    label: shortened(c.subject || '(no message)', COMMIT_LABEL_MAX),
+    description: join(c.isMerge ? 'merge' : undefined, formatShortAge(iso, now), c.author, c.shortHash),
     tooltip: {
       title: `${c.isMerge ? 'Merge commit' : 'Commit'} ${c.shortHash}`,
       fields: fields(
         ['Commit', c.hash],
         ['Author', c.email ? `${c.author} <${c.email}>` : c.author],
-        ['Date', formatTimestamp(iso) ?? c.date],
+        ['Date', join(formatTimestamp(iso) ?? c.date, formatRelativeTime(iso, now))],
         ['Parents', c.parents.length ? c.parents.map((p) => shortHash(p)).join(', ') : 'none (first commit)'],
       ),
       ...(c.message ? { body: c.message } : {}),

@@ -37,7 +37,11 @@ export async function run(ctx) {
   );
   const head = (await ctx.hub.api('/databases/alice/prices/branches')).body.data.find((b) => b.name === 'main').head_commit_sha;
   assert.ok(log.length >= 5 && log.length <= 50, `the seed's main has a page of commits (${log.length})`);
-  const subject = (m) => m.split('\n')[0].trim();
+  // A row shows the subject cut to 24 characters (an ellipsis when cut), so age, author and hash fit a default side bar.
+  const subject = (m) => {
+    const chars = Array.from(m.split('\n')[0].trim() || '(no message)');
+    return chars.length <= 24 ? chars.join('') : `${chars.slice(0, 23).join('').trimEnd()}…`;
+  };
 
   await ctx.expand('alice/prices');
   await ctx.expand('Branches');
@@ -53,11 +57,24 @@ export async function run(ctx) {
     await ctx.page.mouse.wheel(0, 300);
   }
   await ctx.screenshot('commits');
+  // At the side bar's default width, every commit row's description (age · author · hash) is drawn whole.
+  const clipped = await ctx.page.locator('.part.sidebar .monaco-list-row').evaluateAll((els) =>
+    els
+      .map((el) => el.querySelector('.monaco-icon-label-container'))
+      .filter((c) => c && / · [0-9a-v]{8}$/.test(c.querySelector('.label-description')?.textContent ?? ''))
+      .filter(
+        (c) =>
+          c.scrollWidth > c.clientWidth + 1 ||
+          c.querySelector('.label-description').getBoundingClientRect().right > c.getBoundingClientRect().right + 1,
+      )
+      .map((c) => c.textContent),
+  );
+  assert.deepEqual(clipped, [], 'no commit row is cut off');
   assert.equal(seen.size, log.length, 'every commit of the plain log, once');
   for (const c of log) {
     const row = seen.get(c.commit_hash.slice(0, 8));
     assert.ok(row, `commit ${c.commit_hash.slice(0, 8)} shown`);
-    assert.equal(row.label, subject(c.message) || '(no message)');
+    assert.equal(row.label, subject(c.message));
     assert.ok(row.description.includes(c.committer), `${row.description} names ${c.committer}`);
     assert.equal(row.description.startsWith('merge · '), merges.has(c.commit_hash), `merge mark of ${row.label}`);
   }

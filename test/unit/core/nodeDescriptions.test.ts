@@ -1,14 +1,18 @@
 import { strict as assert } from 'node:assert';
 import {
+  COMMIT_LABEL_MAX,
   describeBranch,
+  describeCommit,
   describeDatabase,
   describeOperation,
   describePull,
   describeRelease,
   describeTag,
   formatBytes,
+  shortened,
 } from '../../../src/core/nodeDescriptions';
-import { formatRelativeTime, formatTimestamp } from '../../../src/core/relativeTime';
+import { formatRelativeTime, formatShortAge, formatTimestamp } from '../../../src/core/relativeTime';
+import type { Commit } from '../../../src/core/review/commitLog';
 import { isCommitHash, shortHash } from '../../../src/core/commitHash';
 import { aBranch, aDatabase, anOperation, aPullSummary, aRelease, aTag } from '../../builders/wire';
 
@@ -136,5 +140,48 @@ describe('node descriptions', () => {
     assert.equal(d.description, 'private · fork of alice/prices · 1 hour ago');
     assert.ok(d.tooltip.fields.some(([k, v]) => k === 'Size' && v === '2.0 KB'));
     assert.equal(describeDatabase({ owner: 'a', name: 'b' }, undefined, NOW).description, undefined);
+  });
+});
+
+describe('a commit row in a narrow side bar (issue #25)', () => {
+  const now = Date.parse('2026-03-10T12:00:00Z');
+  const commit = (over: Partial<Commit> = {}): Commit => ({
+    hash: 'rmnjb8cjc5tblj21ed4qs821649eduie',
+    shortHash: 'rmnjb8cj',
+    subject: 'Raise the price of every dairy product sold in the northern stores',
+    message: 'Raise the price of every dairy product sold in the northern stores\n\nAs agreed.',
+    author: 'alice',
+    email: 'alice@example.com',
+    date: '2026-03-10 09:00:00',
+    time: Date.parse('2026-03-10T09:00:00Z'),
+    parents: ['p1'],
+    isMerge: false,
+    ...over,
+  });
+
+  it('cuts a long subject and keeps age, author and short hash in a compact description', () => {
+    const t = describeCommit(commit(), now);
+    assert.equal(Array.from(t.label).length, COMMIT_LABEL_MAX);
+    assert.ok(t.label.endsWith('…') && 'Raise the price of every dairy'.startsWith(t.label.slice(0, -1)), t.label);
+    assert.equal(t.description, '3h · alice · rmnjb8cj');
+    assert.equal(t.tooltip.body, commit().message, 'the whole message in the tooltip');
+    assert.ok(t.tooltip.fields.some(([k, v]) => k === 'Date' && v.includes('3 hours ago')));
+  });
+
+  it('keeps a short subject whole, marks merges first, and never splits a code point', () => {
+    assert.equal(describeCommit(commit({ subject: 'Fix a price' }), now).label, 'Fix a price');
+    assert.equal(describeCommit(commit({ isMerge: true, parents: ['a', 'b'] }), now).description, 'merge · 3h · alice · rmnjb8cj');
+    assert.equal(shortened('😀'.repeat(30), 5), '😀😀😀😀…');
+    assert.equal(describeCommit(commit({ subject: '' }), now).label, '(no message)');
+  });
+
+  it('compact ages', () => {
+    const ago = (s: number): string | undefined => formatShortAge(new Date(now - s * 1000).toISOString(), now);
+    assert.deepEqual(
+      [ago(10), ago(120), ago(3 * 3600), ago(2 * 86400), ago(14 * 86400), ago(90 * 86400), ago(800 * 86400)],
+      ['now', '2m', '3h', '2d', '2w', '3mo', '2y'],
+    );
+    assert.equal(ago(-600), 'now');
+    assert.equal(formatShortAge('not a date', now), undefined);
   });
 });
