@@ -12,6 +12,7 @@ import {
 } from './pullActions';
 import { createPullCommand } from './createPullCommand';
 import { mergePullCommand } from './mergePullCommand';
+import { replyToThread } from './rowComments';
 import type { PullTarget } from '../core/targets';
 import type { CommandDeps } from './commandDeps';
 import { previewMerge } from '../core/review/mergePreview';
@@ -51,6 +52,11 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     sql: deps.sql,
     changes: { sql: deps.sql, viewed: deps.workspaceState, log: deps.log },
     commits: { sql: deps.sql, log: deps.log },
+    threads: {
+      sql: deps.sql,
+      log: deps.log,
+      reply: (t, thread, head) => replyToThread({ ui: deps.ui, post: (p, body) => commentOnPullCommand(env, p, body) }, t, thread, head),
+    },
     actions: {
       merge: (t) => mergePullCommand(env, t),
       setState: (t, state) => setPullStateCommand(env, t, state),
@@ -76,7 +82,10 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     vscode.commands.registerCommand(Commands.editPullRequest, (arg?: unknown) => editPullCommand(env, arg)),
     vscode.commands.registerCommand(Commands.closePullRequest, (arg?: unknown) => setPullStateCommand(env, arg, 'closed')),
     vscode.commands.registerCommand(Commands.reopenPullRequest, (arg?: unknown) => setPullStateCommand(env, arg, 'open')),
-    vscode.commands.registerCommand(Commands.commentOnPullRequest, (arg?: unknown) => commentOnPullCommand(env, arg)),
+    // A second argument is the body (a row comment from the Changes view, src/commands/rowComments.ts).
+    vscode.commands.registerCommand(Commands.commentOnPullRequest, (arg?: unknown, body?: unknown) =>
+      commentOnPullCommand(env, arg, typeof body === 'string' ? body : undefined),
+    ),
     vscode.commands.registerCommand(Commands.mergePullRequest, (arg?: unknown) => mergePullCommand(env, arg)),
   );
 }

@@ -81,6 +81,8 @@ export interface PagedOutput {
    * of `keyColumns` (indexes into `columns`).
    */
   rowsOf?: { table: string; keyColumns: number[] };
+  /** With `rowsOf`: the grid also offers Comment on Row / Cell (a pull's Changes view, issue #25). */
+  rowComments?: boolean;
   sort?: ColumnSort[];
   filters?: ColumnFilter[];
   /** Editing (the table browser at a branch, issue #23), or why the rows are read-only; absent where a grid never edits. */
@@ -125,7 +127,9 @@ export type GridPagingMessage =
    * Show Row History for one row of `rowsOf.table` (its key values, in `rowsOf.keyColumns`
    * order); `column` names the cell the user asked about, for blame.
    */
-  | { type: 'row.history'; sourceId: string; key: Cell[]; column?: string };
+  | { type: 'row.history'; sourceId: string; key: Cell[]; column?: string }
+  /** Comment on one row of `rowsOf.table` (key as for `row.history`), on the cell of `column` when given. */
+  | { type: 'row.comment'; sourceId: string; key: Cell[]; column?: string };
 
 const GRID_PAGING_TYPES: ReadonlySet<string> = new Set<GridPagingMessage['type']>([
   'page.request',
@@ -136,6 +140,7 @@ const GRID_PAGING_TYPES: ReadonlySet<string> = new Set<GridPagingMessage['type']
   'export.stream',
   'refresh',
   'row.history',
+  'row.comment',
 ]);
 
 /** Whether an already checked message from a view is a paging one (views mix them with their own). */
@@ -238,12 +243,13 @@ export function parseGridPagingMessage(raw: unknown): GridPagingMessage | undefi
     case 'refresh':
       if (typeof m.sourceId !== 'string') return undefined;
       return { type: 'refresh', sourceId: m.sourceId };
-    case 'row.history': {
+    case 'row.history':
+    case 'row.comment': {
       if (typeof m.sourceId !== 'string' || !Array.isArray(m.key) || m.key.length === 0 || m.key.length > 64) return undefined;
       if (!m.key.every((c) => c === null || typeof c === 'string')) return undefined;
       if (m.column !== undefined && typeof m.column !== 'string') return undefined;
       return {
-        type: 'row.history',
+        type: m.type,
         sourceId: m.sourceId,
         key: m.key as Cell[],
         ...(typeof m.column === 'string' ? { column: m.column } : {}),

@@ -21,7 +21,9 @@ export type PullWebviewMessage =
   | { type: 'changes.open'; table: string }
   | { type: 'changes.viewed'; table: string; viewed: boolean }
   // The Commits section (src/views/pullCommits.ts): open one of the pull's commits in the Changes view.
-  | { type: 'commits.open'; commit: string };
+  | { type: 'commits.open'; commit: string }
+  // The Row comments section (src/views/pullThreads.ts): reply on the thread started by this comment.
+  | { type: 'threads.reply'; rootId: string };
 
 /** Host → webview. */
 export type PullHostMessage =
@@ -81,6 +83,10 @@ export function parsePullWebviewMessage(raw: unknown): PullWebviewMessage | unde
     case 'commits.open': {
       const commit = raw['commit'];
       return typeof commit === 'string' && /^[0-9a-v]{32}$/.test(commit) ? { type: 'commits.open', commit } : undefined;
+    }
+    case 'threads.reply': {
+      const rootId = raw['rootId'];
+      return typeof rootId === 'string' && rootId !== '' && rootId.length <= 256 ? { type: 'threads.reply', rootId } : undefined;
     }
     default:
       return undefined;

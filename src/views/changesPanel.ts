@@ -4,6 +4,7 @@
 // PageServer). Schema diffs open VS Code's diff editor; exports stream to a file
 // (./changesExports.ts). Messages from the webview are checked before anything acts on them.
 import * as vscode from 'vscode';
+import type { RowCommentRequest } from '../core/review/commentAnchor';
 import type { Logger } from '../core/logger';
 import type { Cell } from '../shared/wire';
 import type { DbRef, HubClient } from '../api/index';
@@ -59,6 +60,8 @@ export interface ChangesPanelsDeps {
   schemaDocs: SchemaDocuments;
   /** Unsent change sets (issue #23), for `changeSet` requests. */
   changeSets?: Pick<ChangeSetStore, 'get' | 'onDidChange'>;
+  /** Comment on a row or cell of a pull's diff (issue #25); without it the grid offers no comments. */
+  commentOnRow?(req: RowCommentRequest): Promise<unknown>;
 }
 
 type ChangesViewIn = GridPagingMessage | ChangesViewMessage | GridToHostMessage;
@@ -310,9 +313,7 @@ export class ChangesPanel implements vscode.Disposable {
       serverSort: false,
       serverFilter: false,
       frozenColumns: source.keyColumns().length,
-      ...(keyed
-        ? { rowsOf: { table, keyColumns: source.keyColumns() } }
-        : { note: 'No primary key on both sides: pages are read by position.' }),
+      ...(keyed ? this.keyedRows(table, source.keyColumns()) : { note: 'No primary key on both sides: pages are read by position.' }),
     };
     this.output = output;
     this.server = new PageServer({
@@ -327,6 +328,11 @@ export class ChangesPanel implements vscode.Disposable {
     this.post({ type: 'changes.table', table, kinds: this.kinds, hideUnchanged: this.hideUnchanged, ...(note ? { note } : {}) });
     this.post({ type: 'paged.show', output });
     this.server.start();
+  }
+
+  /** What the grid offers on the rows of a keyed table: row history, and comments on a pull's rows (issue #25). */
+  private keyedRows(table: string, keyColumns: number[]): Pick<PagedOutput, 'rowsOf' | 'rowComments'> {
+    return { rowsOf: { table, keyColumns }, ...(this.request.kind === 'pull' && this.deps.commentOnRow ? { rowComments: true } : {}) };
   }
 
   private async onMessage(m: ChangesViewIn): Promise<void> {
@@ -350,6 +356,15 @@ export class ChangesPanel implements vscode.Disposable {
       // Show Row History on a diff row: the row's versions up to the newer side of the pair.
       const req = rowHistoryRequestFromGrid(this.output, paging.key, paging.column);
       if (req) await vscode.commands.executeCommand(Commands.showRowHistory, req);
+      return;
+    }
+    if (paging.type === 'row.comment' && this.output && paging.sourceId === this.output.sourceId && this.request.kind === 'pull') {
+      const req = rowHistoryRequestFromGrid(this.output, paging.key, paging.column);
+      if (req) {
+        const { table, key, column } = req;
+        const anchor = { table, key, commit: this.output.commit, ...(column !== undefined ? { column } : {}) };
+        await this.deps.commentOnRow?.({ pull: this.request.target, anchor });
+      }
       return;
     }
     if (paging.type === 'export.stream' && this.changeSetSource && this.snapshot) {

@@ -39,6 +39,12 @@ export class PullCommitsSection {
     private readonly deps: PullCommitsDeps,
   ) {}
 
+  /** The pinned pair the view shows and the database it is read in (undefined until read). */
+  get pinnedAt(): { base: string; head: string; readIn: PullCommits['readIn'] } | undefined {
+    const l = this.loaded;
+    return l ? { base: l.pinned.pair.from, head: l.pinned.pair.to, readIn: l.readIn } : undefined;
+  }
+
   /** The head commit the view shows (undefined until the commits are read). */
   get shownHead(): string | undefined {
     return this.loaded?.pinned.pair.to;

@@ -15,6 +15,8 @@ import { MERGE_PREVIEW_ID, PullMergePreview } from './pullMergePreview';
 import { MERGE_PREVIEW_STYLE } from '../core/pullMergePreviewPage';
 import { PULL_COMMITS_ID, PULL_HEAD_MOVED_ID, PullCommitsSection, type PullCommitsDeps } from './pullCommits';
 import { PULL_COMMITS_STYLE } from '../core/pullCommitsPage';
+import { PULL_THREADS_ID, PullThreadsSection, type PullThreadsDeps } from './pullThreads';
+import { PULL_THREADS_STYLE } from '../core/pullThreadsPage';
 
 /** What the view's buttons do: the same command logic the palette uses (src/commands/pullActions.ts). */
 export interface PullViewActions {
@@ -42,6 +44,8 @@ export interface PullPanelsDeps {
   sql?: Pick<SqlPort, 'review'>;
   /** The Commits section and the watch on the pull's head (./pullCommits.ts); without it the view has neither. */
   commits?: PullCommitsDeps;
+  /** Row and cell comments as threads (./pullThreads.ts); needs `commits` for the head they are checked at. */
+  threads?: PullThreadsDeps;
 }
 
 function keyOf(t: PullTarget): string {
@@ -110,6 +114,8 @@ export class PullPanel extends Disposable {
   /** The pull's commits and the watch on its head (issue #25). */
   readonly commits: PullCommitsSection | undefined;
   commitsHtml = '';
+  /** Threads of row and cell comments (issue #25). */
+  readonly threads: PullThreadsSection | undefined;
   /** The "branch moved" notice, '' while the view shows the branch's head. */
   movedHtml = '';
 
@@ -135,7 +141,7 @@ export class PullPanel extends Disposable {
               title: this.host?.panel.title ?? title,
               contentHtml: this.content,
               images: this.images,
-              extraStyle: MERGE_PREVIEW_STYLE + PULL_COMMITS_STYLE,
+              extraStyle: MERGE_PREVIEW_STYLE + PULL_COMMITS_STYLE + PULL_THREADS_STYLE,
             }),
           parse: parsePullWebviewMessage,
           log: deps.log,
@@ -151,6 +157,7 @@ export class PullPanel extends Disposable {
       }),
     );
     this.changes = deps.changes ? new PullChangesSection(target, deps.changes) : undefined;
+    this.threads = deps.threads ? new PullThreadsSection(target, deps.threads, md) : undefined;
     this.commits = deps.commits ? this.watchHead(new PullCommitsSection(target, deps.commits), deps.commits.pollMs ?? 30_000) : undefined;
     if (deps.sql) {
       const preview = (this.mergePreview = new PullMergePreview(target, deps.sql, () =>
@@ -196,7 +203,14 @@ export class PullPanel extends Disposable {
       const [pull, comments] = await Promise.all([client.getPull(db, pullNumber), client.listPullComments(db, pullNumber)]);
       const webUrl = this.deps.webUrl(this.target);
       this.content = renderPullContent(
-        { db, pull, comments, now: new Date(), images: this.images, ...(webUrl ? { webUrl } : {}) },
+        {
+          db,
+          pull,
+          comments: this.threads ? this.threads.split(comments) : comments,
+          now: new Date(),
+          images: this.images,
+          ...(webUrl ? { webUrl } : {}),
+        },
         this.md,
       );
       this.panel.title = `#${pull.pull_number} ${pull.title}`;
@@ -221,13 +235,14 @@ export class PullPanel extends Disposable {
     // "Before merging" (its own element, replaced alone when the preview answers) after Changes.
     const preview = this.mergePreview?.html();
     const merge = preview ? `<div id="${MERGE_PREVIEW_ID}">${preview}</div>` : '';
+    const threads = this.threads ? `<section id="${PULL_THREADS_ID}" class="threads">${this.threads.html()}</section>` : '';
     const moved = this.commits ? `<div id="${PULL_HEAD_MOVED_ID}">${this.movedHtml}</div>` : '';
     const commits = this.commits
       ? `<section id="${PULL_COMMITS_ID}" class="commits">${this.commitsHtml || '<h2>Commits</h2><p class="muted">Reading the commits…</p>'}</section>`
       : '';
-    if (!this.changes) return moved + this.content + commits + merge;
+    if (!this.changes) return moved + this.content + threads + commits + merge;
     const inner = this.changesHtml || '<h2>Changes</h2><p class="muted">Reading the changes…</p>';
-    return `${moved}${this.content}${commits}<section id="${PULL_CHANGES_ID}" class="changes">${inner}</section>${merge}`;
+    return `${moved}${this.content}${threads}${commits}<section id="${PULL_CHANGES_ID}" class="changes">${inner}</section>${merge}`;
   }
 
   private async loadChanges(pull: Parameters<PullChangesSection['render']>[0]): Promise<void> {
@@ -241,6 +256,9 @@ export class PullPanel extends Disposable {
     this.movedHtml = '';
     this.post({ type: 'section', id: PULL_COMMITS_ID, html: this.commitsHtml });
     this.post({ type: 'section', id: PULL_HEAD_MOVED_ID, html: '' });
+    const at = section.pinnedAt;
+    const threads = this.threads;
+    if (at && threads) await threads.check(at, () => this.post({ type: 'section', id: PULL_THREADS_ID, html: threads.html() }));
   }
 
   /** Checks the pull's head when the view gains focus or becomes visible, and every `pollMs` while visible. */
@@ -261,6 +279,12 @@ export class PullPanel extends Disposable {
     this.post({ type: 'section', id: PULL_HEAD_MOVED_ID, html: notice });
   }
 
+  /** The Commits and Row comments sections' own actions (issue #25): no busy state, no reload. */
+  private async handleSection(msg: Extract<PullWebviewMessage, { type: 'threads.reply' | 'commits.open' }>): Promise<void> {
+    if (msg.type === 'threads.reply') await this.threads?.reply(msg.rootId);
+    else await this.commits?.open(msg.commit);
+  }
+
   /** Runs one message from the view; exposed for integration tests that play the user's clicks. */
   async handle(msg: PullWebviewMessage): Promise<void> {
     if (msg.type === 'ready') {
@@ -272,10 +296,7 @@ export class PullPanel extends Disposable {
       await this.changes?.open(msg.table || undefined);
       return;
     }
-    if (msg.type === 'commits.open') {
-      await this.commits?.open(msg.commit);
-      return;
-    }
+    if (msg.type === 'threads.reply' || msg.type === 'commits.open') return this.handleSection(msg);
     if (msg.type === 'changes.viewed') {
       if (!this.changes) return;
       this.changesHtml = await this.changes.setViewed(msg.table, msg.viewed);

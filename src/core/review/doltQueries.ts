@@ -342,7 +342,8 @@ export function buildChangedColumnsQuery(pair: RevisionPair, table: string, colu
 
 // ---------------------------------------------------------------- one row: history and blame
 
-function keyWhere(columns: readonly TableColumnInfo[], key: readonly Cell[], alias?: string): string {
+/** `k1 = v1 AND …` for the primary key, literals typed by column (numbers unquoted). */
+export function keyWhere(columns: readonly TableColumnInfo[], key: readonly Cell[], alias?: string): string {
   const keyCols = columns.filter((c) => c.primaryKey);
   if (keyCols.length === 0) throw new SqlInputError('Row history needs a table with a primary key.');
   if (key.length !== keyCols.length) throw new SqlInputError(`The key has ${keyCols.length} columns, got ${key.length} values.`);
