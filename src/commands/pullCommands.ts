@@ -20,7 +20,7 @@ import { previewMerge } from '../core/review/mergePreview';
 /** What the pull request commands need: part of every command's CommandDeps, plus the extension URI. */
 export type PullCommandDeps = Pick<
   CommandDeps,
-  'ui' | 'log' | 'clients' | 'sql' | 'databases' | 'tree' | 'operations' | 'extensionUri' | 'workspaceState'
+  'ui' | 'accounts' | 'log' | 'clients' | 'sql' | 'databases' | 'tree' | 'operations' | 'extensionUri' | 'workspaceState'
 >;
 
 /** Registers every pull request command and the pull request view; dispose to unregister. */
@@ -51,7 +51,11 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     log: deps.log,
     sql: deps.sql,
     changes: { sql: deps.sql, viewed: deps.workspaceState, log: deps.log },
-    commits: { sql: deps.sql, log: deps.log },
+    commits: {
+      sql: deps.sql,
+      log: deps.log,
+      reviews: { memento: deps.workspaceState, reviewer: (hostId) => deps.accounts.activeAccount(hostId)?.username },
+    },
     threads: {
       sql: deps.sql,
       log: deps.log,

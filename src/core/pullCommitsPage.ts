@@ -4,8 +4,30 @@ import { escapeHtml, relativeTime, absoluteTime } from './pullPage';
 import type { PullCommits } from './review/pullCommits';
 import { SHORT_HASH_LENGTH } from './commitHash';
 
+/** Where the reviewer stands: the head they last marked reviewed, if any (per pull and account). */
+export type ReviewMark = { reviewed: string } | { reviewed: undefined };
+
+/** "Since your last review": how many of the pull's commits are newer than the head last reviewed, with the actions. */
+export function renderReviewLine(loaded: PullCommits, mark: ReviewMark | undefined): string {
+  if (!mark) return '';
+  const head = loaded.pinned.pair.to;
+  const markButton = '<button type="button" class="secondary" data-review="mark">Mark as Reviewed</button>';
+  if (mark.reviewed === undefined)
+    return `<p class="review-line" data-review-state="never">You have not reviewed this pull yet. ${markButton}</p>`;
+  if (mark.reviewed === head) return '<p class="review-line" data-review-state="current">You reviewed the head this view shows.</p>';
+  const at = loaded.commits.findIndex((c) => c.hash === mark.reviewed);
+  const since =
+    at > 0
+      ? `${at} new ${at === 1 ? 'commit' : 'commits'} since your last review at <code>${escapeHtml(mark.reviewed.slice(0, SHORT_HASH_LENGTH))}</code>.`
+      : `The branch changed since your last review at <code>${escapeHtml(mark.reviewed.slice(0, SHORT_HASH_LENGTH))}</code>.`;
+  return (
+    `<p class="review-line" data-review-state="behind" data-new-commits="${at > 0 ? at : ''}">${since} ` +
+    `<button type="button" data-review="since">Changes Since Last Review</button> ${markButton}</p>`
+  );
+}
+
 /** The section's inner HTML: one row per commit, newest first, each opening its changes. */
-export function renderPullCommitsSection(loaded: PullCommits, now: Date): string {
+export function renderPullCommitsSection(loaded: PullCommits, now: Date, mark?: ReviewMark): string {
   const { commits } = loaded;
   if (commits.length === 0) return '<h2>Commits</h2><p class="empty">The pull has no commits of its own.</p>';
   const rows = commits
@@ -25,7 +47,7 @@ export function renderPullCommitsSection(loaded: PullCommits, now: Date): string
     .join('');
   const more = loaded.more ? `<p class="muted">Showing the newest ${commits.length} commits.</p>` : '';
   const partial = loaded.completeness.complete ? '' : '<p class="warning" role="status">The server sent only part of the list.</p>';
-  return `<h2>Commits <span class="muted" data-commit-count="">${commits.length}${loaded.more ? '+' : ''}</span></h2>${partial}<ol class="pull-commits">${rows}</ol>${more}`;
+  return `<h2>Commits <span class="muted" data-commit-count="">${commits.length}${loaded.more ? '+' : ''}</span></h2>${renderReviewLine(loaded, mark)}${partial}<ol class="pull-commits">${rows}</ol>${more}`;
 }
 
 /** The notice shown when the from-branch points at another commit than the view shows. */

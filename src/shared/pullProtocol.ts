@@ -23,7 +23,10 @@ export type PullWebviewMessage =
   // The Commits section (src/views/pullCommits.ts): open one of the pull's commits in the Changes view.
   | { type: 'commits.open'; commit: string }
   // The Row comments section (src/views/pullThreads.ts): reply on the thread started by this comment.
-  | { type: 'threads.reply'; rootId: string };
+  | { type: 'threads.reply'; rootId: string }
+  // Since your last review (src/views/pullCommits.ts): remember the head as reviewed, or show what changed since.
+  | { type: 'review.mark' }
+  | { type: 'review.since' };
 
 /** Host → webview. */
 export type PullHostMessage =
@@ -84,6 +87,9 @@ export function parsePullWebviewMessage(raw: unknown): PullWebviewMessage | unde
       const commit = raw['commit'];
       return typeof commit === 'string' && /^[0-9a-v]{32}$/.test(commit) ? { type: 'commits.open', commit } : undefined;
     }
+    case 'review.mark':
+    case 'review.since':
+      return { type: raw['type'] };
     case 'threads.reply': {
       const rootId = raw['rootId'];
       return typeof rootId === 'string' && rootId !== '' && rootId.length <= 256 ? { type: 'threads.reply', rootId } : undefined;

@@ -12,16 +12,26 @@ import { escapeHtml } from '../core/pullPage';
 import type { PullTarget } from '../core/targets';
 import type { ChangesRequest } from '../core/review/requests';
 import { loadPullCommits, pullHeadNow, type PullCommits } from '../core/review/pullCommits';
-import { renderHeadMovedNotice, renderPullCommitsSection } from '../core/pullCommitsPage';
+import { renderHeadMovedNotice, renderPullCommitsSection, type ReviewMark } from '../core/pullCommitsPage';
+import { isCommitHashText } from '../core/review/revisions';
 
 /** The element the Commits section's HTML replaces in the pull view. */
 export const PULL_COMMITS_ID = 'pull-commits';
 /** The element of the "branch moved" notice. */
 export const PULL_HEAD_MOVED_ID = 'pull-head-moved';
 
+/** Where each reviewer's last reviewed head is kept, per pull and account. */
+export interface ReviewMarks {
+  memento: Pick<vscode.Memento, 'get' | 'update'>;
+  /** The account the host's requests use now (undefined when signed out: nothing is remembered). */
+  reviewer(hostId: string): string | undefined;
+}
+
 export interface PullCommitsDeps {
   sql: Pick<SqlPort, 'review'>;
   log: Logger;
+  /** Since your last review; without it the section offers none. */
+  reviews?: ReviewMarks;
   /** How often a visible pull view checks whether the pull's branch moved (0: never). */
   pollMs?: number;
 }
@@ -66,7 +76,7 @@ export class PullCommitsSection {
         fork: (db) => sql.review(this.target.hostId, db),
       });
       if (generation === this.generation) this.loaded = loaded;
-      return renderPullCommitsSection(loaded, new Date());
+      return this.html(loaded);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       this.deps.log.warn(`pull commits ${this.target.db.owner}/${this.target.db.name}#${this.target.pullNumber}: ${message}`);
@@ -98,6 +108,47 @@ export class PullCommitsSection {
       }
     })();
     return this.checking;
+  }
+
+  private reviewKey(): string | undefined {
+    const who = this.deps.reviews?.reviewer(this.target.hostId);
+    const t = this.target;
+    return who === undefined ? undefined : `versionedDb.reviewed:${t.hostId}:${who}:${t.db.owner}/${t.db.name}#${t.pullNumber}`;
+  }
+
+  /** The head last marked reviewed by the current account (undefined mark when no account). */
+  reviewMark(): ReviewMark | undefined {
+    const key = this.reviewKey();
+    if (!key || !this.deps.reviews) return undefined;
+    const v = this.deps.reviews.memento.get<unknown>(key);
+    return { reviewed: typeof v === 'string' && isCommitHashText(v) ? v : undefined };
+  }
+
+  /** The section's HTML for what was read last. */
+  html(loaded = this.loaded): string {
+    return loaded ? renderPullCommitsSection(loaded, new Date(), this.reviewMark()) : '';
+  }
+
+  /** Remembers the head the view shows as reviewed by the current account; answers the new HTML. */
+  async markReviewed(): Promise<string> {
+    const key = this.reviewKey();
+    const head = this.shownHead;
+    if (key && head && this.deps.reviews) await this.deps.reviews.memento.update(key, head);
+    return this.html();
+  }
+
+  /** Opens the Changes view from the head last reviewed to the head the view shows. */
+  async showSinceReview(): Promise<void> {
+    const mark = this.reviewMark();
+    const loaded = this.loaded;
+    if (!loaded || !mark?.reviewed || mark.reviewed === loaded.pinned.pair.to) return;
+    const request: ChangesRequest = {
+      kind: 'refs',
+      target: { hostId: this.target.hostId, db: loaded.readIn },
+      from: mark.reviewed,
+      to: loaded.pinned.pair.to,
+    };
+    await vscode.commands.executeCommand(Commands.showChanges, request);
   }
 
   /** Opens the Changes view of one of the pull's commits (against its first parent). */

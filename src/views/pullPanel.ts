@@ -280,9 +280,20 @@ export class PullPanel extends Disposable {
   }
 
   /** The Commits and Row comments sections' own actions (issue #25): no busy state, no reload. */
-  private async handleSection(msg: Extract<PullWebviewMessage, { type: 'threads.reply' | 'commits.open' }>): Promise<void> {
+  private async handleSection(
+    msg: Extract<PullWebviewMessage, { type: 'threads.reply' | 'commits.open' | 'review.mark' | 'review.since' }>,
+  ): Promise<void> {
     if (msg.type === 'threads.reply') await this.threads?.reply(msg.rootId);
-    else await this.commits?.open(msg.commit);
+    else if (msg.type === 'commits.open') await this.commits?.open(msg.commit);
+    else if (msg.type === 'review.since') await this.commits?.showSinceReview();
+    else await this.markReviewed();
+  }
+
+  /** Remembers the head the view shows as reviewed (Mark as Reviewed, or every table Viewed). */
+  private async markReviewed(): Promise<void> {
+    if (!this.commits) return;
+    this.commitsHtml = await this.commits.markReviewed();
+    this.post({ type: 'section', id: PULL_COMMITS_ID, html: this.commitsHtml });
   }
 
   /** Runs one message from the view; exposed for integration tests that play the user's clicks. */
@@ -296,11 +307,13 @@ export class PullPanel extends Disposable {
       await this.changes?.open(msg.table || undefined);
       return;
     }
-    if (msg.type === 'threads.reply' || msg.type === 'commits.open') return this.handleSection(msg);
+    if (msg.type === 'threads.reply' || msg.type === 'commits.open' || msg.type === 'review.mark' || msg.type === 'review.since')
+      return this.handleSection(msg);
     if (msg.type === 'changes.viewed') {
       if (!this.changes) return;
       this.changesHtml = await this.changes.setViewed(msg.table, msg.viewed);
       this.post({ type: 'section', id: PULL_CHANGES_ID, html: this.changesHtml });
+      if (msg.viewed && this.changes.allViewed()) await this.markReviewed();
       return;
     }
     const { actions } = this.deps;

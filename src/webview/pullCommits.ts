@@ -13,5 +13,9 @@ export function bindPullCommits(post: (m: PullWebviewMessage) => void): void {
     const reply = event.target instanceof Element ? event.target.closest<HTMLButtonElement>('button[data-thread-reply]') : null;
     const rootId = reply?.dataset['threadReply'];
     if (rootId) post({ type: 'threads.reply', rootId });
+    const review =
+      event.target instanceof Element ? event.target.closest<HTMLButtonElement>('button[data-review]')?.dataset['review'] : undefined;
+    if (review === 'mark') post({ type: 'review.mark' });
+    else if (review === 'since') post({ type: 'review.since' });
   });
 }
