@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Commands } from '../shared/ids';
-import { PullPanels } from '../views/pullPanel';
+import { PullPanels, type PullPanelsDeps } from '../views/pullPanel';
 import {
   commentOnPullCommand,
   editPullCommand,
@@ -51,16 +51,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     log: deps.log,
     sql: deps.sql,
     changes: { sql: deps.sql, viewed: deps.workspaceState, log: deps.log },
-    commits: {
-      sql: deps.sql,
-      log: deps.log,
-      reviews: { memento: deps.workspaceState, reviewer: (hostId) => deps.accounts.activeAccount(hostId)?.username },
-    },
-    threads: {
-      sql: deps.sql,
-      log: deps.log,
-      reply: (t, thread, head) => replyToThread({ ui: deps.ui, post: (p, body) => commentOnPullCommand(env, p, body) }, t, thread, head),
-    },
+    ...reviewSections(deps, env),
     actions: {
       merge: (t) => mergePullCommand(env, t),
       setState: (t, state) => setPullStateCommand(env, t, state),
@@ -114,4 +105,20 @@ async function settleConflicts(env: PullEnv, target: PullTarget): Promise<void> 
     `Pull request #${target.pullNumber} conflicts with its target branch: the conflicting rows are listed under "Before merging". ` +
       "Change the pull's branch so those rows agree with the target (or update the target), then merge.",
   );
+}
+
+/** The pull view's review sections (issue #25): commits with the last-review mark, and row comment threads. */
+function reviewSections(deps: PullCommandDeps, env: PullEnv): Pick<PullPanelsDeps, 'commits' | 'threads'> {
+  return {
+    commits: {
+      sql: deps.sql,
+      log: deps.log,
+      reviews: { memento: deps.workspaceState, reviewer: (hostId) => deps.accounts.activeAccount(hostId)?.username },
+    },
+    threads: {
+      sql: deps.sql,
+      log: deps.log,
+      reply: (t, thread, head) => replyToThread({ ui: deps.ui, post: (p, body) => commentOnPullCommand(env, p, body) }, t, thread, head),
+    },
+  };
 }
