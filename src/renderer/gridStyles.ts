@@ -90,6 +90,9 @@ const CSS = `
 .vdb-row.added .vdb-cell { background-color: var(--vscode-diffEditor-insertedLineBackground, #9bb95533); }
 .vdb-row.removed .vdb-cell { background-color: var(--vscode-diffEditor-removedLineBackground, #ff000033); text-decoration: line-through; }
 .vdb-cell.changed { background-color: var(--vscode-diffEditor-insertedTextBackground, #9ccc2c33); }
+/* Rows and cells with comments in the pull request (issue #25): a bar and the count at the right. */
+.vdb-cell.commented { box-shadow: inset -3px 0 0 var(--vscode-editorInfo-foreground, #3794ff); padding-right: 22px; }
+.vdb-cell.commented::after { content: attr(data-comments); position: absolute; right: 5px; font-size: 0.8em; color: var(--vscode-editorInfo-foreground, #3794ff); }
 .vdb-hfilter { position: absolute; right: 6px; top: 4px; height: 16px; line-height: 14px; padding: 0 2px; font-size: 10px;
   background: none; border: none; color: var(--vscode-descriptionForeground); cursor: pointer; opacity: .6; }
 .vdb-hcell:hover .vdb-hfilter, .vdb-hfilter.on { opacity: 1; }

@@ -83,6 +83,8 @@ export interface PagedOutput {
   rowsOf?: { table: string; keyColumns: number[] };
   /** With `rowsOf`: the grid also offers Comment on Row / Cell (a pull's Changes view, issue #25). */
   rowComments?: boolean;
+  /** Rows and cells with comments (key values in `rowsOf.keyColumns` order; no column: the row), drawn with their count. */
+  commentMarks?: CommentMark[];
   sort?: ColumnSort[];
   filters?: ColumnFilter[];
   /** Editing (the table browser at a branch, issue #23), or why the rows are read-only; absent where a grid never edits. */
@@ -102,6 +104,13 @@ export function isPagedOutput(v: unknown): v is PagedOutput {
     typeof o.pageSize === 'number' &&
     o.pageSize > 0
   );
+}
+
+/** A commented row or cell of a `rowsOf` output and how many comments its threads hold (issue #25). */
+export interface CommentMark {
+  key: Cell[];
+  column?: string;
+  count: number;
 }
 
 /** Grid → host. */

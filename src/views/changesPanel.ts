@@ -5,6 +5,7 @@
 // (./changesExports.ts). Messages from the webview are checked before anything acts on them.
 import * as vscode from 'vscode';
 import type { RowCommentRequest } from '../core/review/commentAnchor';
+import { ChangesRowComments } from './changesRowComments';
 import type { Logger } from '../core/logger';
 import type { Cell } from '../shared/wire';
 import type { DbRef, HubClient } from '../api/index';
@@ -53,7 +54,7 @@ import { changeSetList, changeSetOutput } from './changeSetChanges';
 
 export interface ChangesPanelsDeps {
   extensionUri: vscode.Uri;
-  clientFor(hostId: string): Pick<HubClient, 'getPull'>;
+  clientFor(hostId: string): Pick<HubClient, 'getPull' | 'listPullComments'>;
   /** Review queries through the one SQL port (the user's timeout, cancel, retries). */
   sql: Pick<SqlPort, 'review'>;
   log: Logger;
@@ -79,6 +80,8 @@ export class ChangesPanel implements vscode.Disposable {
   /** The paged output the grid shows now (for Show Row History on its rows). */
   private output: PagedOutput | undefined;
   private selected: string | undefined;
+  /** Row history on keyed rows, and a pull's row comments with their marks (issue #25). */
+  private readonly rowComments: ChangesRowComments;
   private kinds: DiffKind[] = [...DIFF_KINDS];
   private hideUnchanged = false;
   private generation = 0;
@@ -97,6 +100,7 @@ export class ChangesPanel implements vscode.Disposable {
     private readonly onDispose: () => void,
   ) {
     this.readDb = request.target.db;
+    this.rowComments = new ChangesRowComments(request, deps);
     const title = changesTitle(request);
     this.host = new WebviewHost(
       {
@@ -227,6 +231,7 @@ export class ChangesPanel implements vscode.Disposable {
         columns = await changedDiffColumns(pinned.pair, spec, run);
         if (!columns) note = 'The server could not check every row in time, so every column is shown.';
       }
+      await this.rowComments.read();
       if (gen !== this.generation || this.disposed) return;
       this.showSource(change, spec, columns, note);
     } catch (e) {
@@ -313,7 +318,7 @@ export class ChangesPanel implements vscode.Disposable {
       serverSort: false,
       serverFilter: false,
       frozenColumns: source.keyColumns().length,
-      ...(keyed ? this.keyedRows(table, source.keyColumns()) : { note: 'No primary key on both sides: pages are read by position.' }),
+      ...(keyed ? this.rowComments.keyedRows(table, source) : { note: 'No primary key on both sides: pages are read by position.' }),
     };
     this.output = output;
     this.server = new PageServer({
@@ -328,11 +333,6 @@ export class ChangesPanel implements vscode.Disposable {
     this.post({ type: 'changes.table', table, kinds: this.kinds, hideUnchanged: this.hideUnchanged, ...(note ? { note } : {}) });
     this.post({ type: 'paged.show', output });
     this.server.start();
-  }
-
-  /** What the grid offers on the rows of a keyed table: row history, and comments on a pull's rows (issue #25). */
-  private keyedRows(table: string, keyColumns: number[]): Pick<PagedOutput, 'rowsOf' | 'rowComments'> {
-    return { rowsOf: { table, keyColumns }, ...(this.request.kind === 'pull' && this.deps.commentOnRow ? { rowComments: true } : {}) };
   }
 
   private async onMessage(m: ChangesViewIn): Promise<void> {
@@ -363,7 +363,8 @@ export class ChangesPanel implements vscode.Disposable {
       if (req) {
         const { table, key, column } = req;
         const anchor = { table, key, commit: this.output.commit, ...(column !== undefined ? { column } : {}) };
-        await this.deps.commentOnRow?.({ pull: this.request.target, anchor });
+        // Posted: show the table again with its new mark.
+        if ((await this.deps.commentOnRow?.({ pull: this.request.target, anchor })) && this.selected) await this.select(this.selected);
       }
       return;
     }

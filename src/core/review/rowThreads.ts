@@ -5,6 +5,7 @@
 // whose table or row cannot be read where it was written is not trusted: its comments go back to
 // the conversation as the text they are.
 import type { Cell, PullComment, QueryResult } from '../../shared/wire';
+import type { CommentMark } from '../../shared/gridPaging';
 import { quoteIdentifier } from '../sql/quote';
 import type { ReviewRunner } from '../sql/sqlPort';
 import type { TableColumnInfo } from '../sql/tableQuery';
@@ -106,4 +107,19 @@ export async function threadState(run: ReviewRunner, thread: RowThread, head: st
   }
   const cols = new Set([...Object.keys(then), ...Object.keys(now)]);
   return [...cols].every((c) => then[c] === now[c]) ? { kind: 'current' } : { kind: 'outdated', was: undefined, now: undefined };
+}
+
+/** The grid marks of `table`'s threads: key values in `keyColumns` order, the column, and the comments' count. */
+export function commentMarksOf(threads: readonly RowThread[], table: string, keyColumns: readonly string[]): CommentMark[] {
+  const marks = new Map<string, CommentMark>();
+  for (const t of threads) {
+    const a = t.anchor;
+    if (a.table !== table || Object.keys(a.key).length !== keyColumns.length || !keyColumns.every((k) => k in a.key)) continue;
+    const key = keyColumns.map((k) => a.key[k] ?? null);
+    const id = JSON.stringify([key, a.column ?? null]);
+    const mark = marks.get(id) ?? { key, ...(a.column !== undefined ? { column: a.column } : {}), count: 0 };
+    mark.count += t.comments.length;
+    marks.set(id, mark);
+  }
+  return [...marks.values()];
 }

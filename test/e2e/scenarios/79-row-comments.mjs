@@ -74,7 +74,16 @@ export async function run(ctx) {
     throw new Error(`no row ${id} in the diff`);
   };
   await commentVia(ctx, grid, await rowOf(modifiedId), colIndex, 'Comment on Cell…', `Why is ${column} changed?`);
+  await grid
+    .locator(`.vdb-cell.commented[data-comments="1"][data-c="${colIndex}"][data-r="${await rowOf(modifiedId)}"]`)
+    .waitFor({ timeout: ctx.scaled(60_000) });
   await commentVia(ctx, grid, await rowOf(addedId), idCol, 'Comment on Row…', 'Is this supplier real?');
+  // Both marked in the grid with their count: the cell, and the added row at its key.
+  await grid
+    .locator(`.vdb-cell.commented[data-comments="1"][data-c="${idCol}"][data-r="${await rowOf(addedId)}"]`)
+    .waitFor({ timeout: ctx.scaled(60_000) });
+  const places = await grid.locator('.vdb-cell.commented').evaluateAll((cs) => cs.map((c) => `${c.dataset.r},${c.dataset.c}`));
+  assert.equal(new Set(places).size, 2, `exactly the two commented places: ${places.join(' ')}`);
   await ctx.screenshot('commented-in-grid');
 
   // Through the API: ordinary comments, readable on the web, carrying the exact anchors.
