@@ -201,30 +201,17 @@ export function describeColumn(c: TableColumnInfo): NodeText {
 
 // ---- history (issue #15)
 
-/** The longest commit subject a Commits row shows; the whole message is in the tooltip. */
-export const COMMIT_LABEL_MAX = 24;
-
-/** `text` cut to `max` characters (whole code points), with an ellipsis when cut. */
-export function shortened(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max
-    ? text
-    : `${chars
-        .slice(0, max - 1)
-        .join('')
-        .trimEnd()}…`;
-}
-
 /**
- * A commit in a Commits list. A side bar of default width is narrow at this depth: the subject is
- * cut short, and the description is compact (age, author, short hash) so it stays visible; merges
- * marked. The tooltip has everything in full.
+ * A commit in a Commits list, as `git log --oneline` puts it: the short hash first, then a compact
+ * age and the author, then the subject. A side bar of default width shows about 27 characters at
+ * this depth: hash, age and author stay visible there and the subject is cut (the tooltip has the
+ * whole message); a wider side bar shows more of it. Merges marked.
  */
 export function describeCommit(c: Commit, now: number): NodeText {
   const iso = c.time === undefined ? undefined : new Date(c.time).toISOString();
   return {
-    label: shortened(c.subject || '(no message)', COMMIT_LABEL_MAX),
-    description: join(c.isMerge ? 'merge' : undefined, formatShortAge(iso, now), c.author, c.shortHash),
+    label: c.shortHash,
+    description: join(c.isMerge ? 'merge' : undefined, formatShortAge(iso, now), c.author, c.subject || '(no message)'),
     tooltip: {
       title: `${c.isMerge ? 'Merge commit' : 'Commit'} ${c.shortHash}`,
       fields: fields(

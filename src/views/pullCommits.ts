@@ -89,10 +89,11 @@ export class PullCommitsSection {
    * not reported yet; undefined otherwise (and when it cannot tell).
    */
   checkMoved(): Promise<string | undefined> {
+    const pull = this.pull;
+    const shown = this.shownHead;
+    // Nothing read yet (or not open): no check, and nothing left pending that later checks would wait on.
+    if (!pull || !shown || pull.state !== 'open') return Promise.resolve(undefined);
     this.checking ??= (async () => {
-      const pull = this.pull;
-      const shown = this.shownHead;
-      if (!pull || !shown || pull.state !== 'open') return undefined;
       try {
         const now = await pullHeadNow(pull, (db) => this.deps.sql.review(this.target.hostId, db));
         if (now === shown || now === this.reported || shown !== this.shownHead) return undefined;

@@ -147,7 +147,12 @@ export async function run(ctx) {
   // Changes Since Last Review: only the new commit's rows.
   await view.locator('#pull-commits [data-new-commits="1"]').waitFor({ timeout: ctx.scaled(30_000) });
   await view.locator('#pull-commits button[data-review="since"]').click();
-  const since = await frameWith(ctx, `.chg-list button[data-table]`, { timeout: ctx.scaled(60_000) });
+  // The new Changes view (the pull's own is still open in another tab): its subtitle names the new head.
+  const since = await frameWith(ctx, `.chg-sub:has-text("${newHead.slice(0, 7)}")`, { timeout: ctx.scaled(60_000) });
+  await since
+    .locator('.chg-list button[data-table]')
+    .first()
+    .waitFor({ timeout: ctx.scaled(60_000) });
   await ctx.page
     .locator('.part.editor .tab.active', { hasText: `Changes: ${head.slice(0, 7)} ↔ ${newHead.slice(0, 7)}` })
     .first()
