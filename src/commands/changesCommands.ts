@@ -12,6 +12,7 @@ import type { ChangeSetStore } from '../views/changeSetStore';
 import type { CommandDeps } from './commandDeps';
 import { resolveDatabase } from './commandTargets';
 import { compareRefs, parseChangesRequest } from './changesActions';
+import { commentOnRow } from './rowComments';
 
 export type ChangesCommandDeps = CommandDeps & {
   readonly changesLog: Logger;
@@ -30,6 +31,8 @@ export function registerChangesCommands(deps: ChangesCommandDeps): { panels: Cha
     schemaDocs,
     ...(deps.changeSets ? { changeSets: deps.changeSets } : {}),
     openTableAt: (at) => vscode.commands.executeCommand(Commands.openTableAt, at),
+    commentOnRow: (req) =>
+      commentOnRow({ ui: deps.ui, post: async (t, body) => vscode.commands.executeCommand(Commands.commentOnPullRequest, t, body) }, req),
   });
   const show = async (request: ChangesRequest): Promise<void> => {
     await panels.show(request);

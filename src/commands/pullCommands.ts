@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { markStepDone } from '../platform/walkthrough';
 import { Commands } from '../shared/ids';
-import { PullPanels } from '../views/pullPanel';
+import { PullPanels, type PullPanelsDeps } from '../views/pullPanel';
 import {
   commentOnPullCommand,
   editPullCommand,
@@ -13,6 +13,7 @@ import {
 } from './pullActions';
 import { createPullCommand } from './createPullCommand';
 import { mergePullCommand } from './mergePullCommand';
+import { replyToThread } from './rowComments';
 import type { PullTarget } from '../core/targets';
 import type { CommandDeps } from './commandDeps';
 import { previewMerge } from '../core/review/mergePreview';
@@ -20,7 +21,7 @@ import { previewMerge } from '../core/review/mergePreview';
 /** What the pull request commands need: part of every command's CommandDeps, plus the extension URI. */
 export type PullCommandDeps = Pick<
   CommandDeps,
-  'ui' | 'log' | 'clients' | 'sql' | 'databases' | 'tree' | 'operations' | 'extensionUri' | 'workspaceState'
+  'ui' | 'accounts' | 'log' | 'clients' | 'sql' | 'databases' | 'tree' | 'operations' | 'extensionUri' | 'workspaceState'
 >;
 
 /** Registers every pull request command and the pull request view; dispose to unregister. */
@@ -51,11 +52,13 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     log: deps.log,
     sql: deps.sql,
     changes: { sql: deps.sql, viewed: deps.workspaceState, log: deps.log },
+    ...reviewSections(deps, env),
     actions: {
       merge: (t) => mergePullCommand(env, t),
       setState: (t, state) => setPullStateCommand(env, t, state),
       comment: async (t, body) => (await commentOnPullCommand(env, t, body)) !== undefined,
       edit: async (t, title, description) => (await editPullCommand(env, t, { title, description })) !== undefined,
+      settleConflicts: (t) => settleConflicts(env, t),
       openOnWeb: async (t) => {
         const url = webUrl(t);
         if (url) await deps.ui.openExternal(url);
@@ -77,7 +80,10 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     vscode.commands.registerCommand(Commands.editPullRequest, (arg?: unknown) => editPullCommand(env, arg)),
     vscode.commands.registerCommand(Commands.closePullRequest, (arg?: unknown) => setPullStateCommand(env, arg, 'closed')),
     vscode.commands.registerCommand(Commands.reopenPullRequest, (arg?: unknown) => setPullStateCommand(env, arg, 'open')),
-    vscode.commands.registerCommand(Commands.commentOnPullRequest, (arg?: unknown) => commentOnPullCommand(env, arg)),
+    // A second argument is the body (a row comment from the Changes view, src/commands/rowComments.ts).
+    vscode.commands.registerCommand(Commands.commentOnPullRequest, (arg?: unknown, body?: unknown) =>
+      commentOnPullCommand(env, arg, typeof body === 'string' ? body : undefined),
+    ),
     vscode.commands.registerCommand(Commands.mergePullRequest, (arg?: unknown) => mergePullCommand(env, arg)),
   );
 }
@@ -87,4 +93,35 @@ function presetFrom(arg: unknown): { fromBranch?: string } {
   if (typeof arg !== 'object' || arg === null) return {};
   const b = (arg as { kind?: unknown; branch?: { name?: unknown } }).branch;
   return (arg as { kind?: unknown }).kind === 'branch' && typeof b?.name === 'string' ? { fromBranch: b.name } : {};
+}
+
+/** Issue #24's command that settles a pull's conflicts cell by cell, once it is registered. */
+const SETTLE_CONFLICTS_COMMAND = 'versionedDb.settlePullConflicts';
+
+/** The pull view's conflict path: settle cell by cell when that command exists, else say how. */
+async function settleConflicts(env: PullEnv, target: PullTarget): Promise<void> {
+  if ((await vscode.commands.getCommands(true)).includes(SETTLE_CONFLICTS_COMMAND)) {
+    await vscode.commands.executeCommand(SETTLE_CONFLICTS_COMMAND, target);
+    return;
+  }
+  void env.ui.info(
+    `Pull request #${target.pullNumber} conflicts with its target branch: the conflicting rows are listed under "Before merging". ` +
+      "Change the pull's branch so those rows agree with the target (or update the target), then merge.",
+  );
+}
+
+/** The pull view's review sections (issue #25): commits with the last-review mark, and row comment threads. */
+function reviewSections(deps: PullCommandDeps, env: PullEnv): Pick<PullPanelsDeps, 'commits' | 'threads'> {
+  return {
+    commits: {
+      sql: deps.sql,
+      log: deps.log,
+      reviews: { memento: deps.workspaceState, reviewer: (hostId) => deps.accounts.activeAccount(hostId)?.username },
+    },
+    threads: {
+      sql: deps.sql,
+      log: deps.log,
+      reply: (t, thread, head) => replyToThread({ ui: deps.ui, post: (p, body) => commentOnPullCommand(env, p, body) }, t, thread, head),
+    },
+  };
 }

@@ -1,7 +1,7 @@
 // How each resource reads in the tree: label, one-line description, full tooltip, state.
 // Pure: times are relative to a `now` the caller passes; nothing reads settings.
 import type { Branch, Database, DatabaseRef, Operation, PullSummary, Release, Tag } from '../shared/wire';
-import { formatRelativeTime, formatTimestamp } from './relativeTime';
+import { formatRelativeTime, formatShortAge, formatTimestamp } from './relativeTime';
 import { shortHash } from './commitHash';
 import type { Commit } from './review/commitLog';
 import type { TableEntry } from './sql/tableCatalog';
@@ -201,18 +201,23 @@ export function describeColumn(c: TableColumnInfo): NodeText {
 
 // ---- history (issue #15)
 
-/** A commit in a Commits list: first line of the message; author, relative time, short hash; merges marked. */
+/**
+ * A commit in a Commits list, as `git log --oneline` puts it: the short hash first, then a compact
+ * age and the author, then the subject. A side bar of default width shows about 27 characters at
+ * this depth: hash, age and author stay visible there and the subject is cut (the tooltip has the
+ * whole message); a wider side bar shows more of it. Merges marked.
+ */
 export function describeCommit(c: Commit, now: number): NodeText {
   const iso = c.time === undefined ? undefined : new Date(c.time).toISOString();
   return {
-    label: c.subject || '(no message)',
-    description: join(c.isMerge ? 'merge' : undefined, c.author, formatRelativeTime(iso, now), c.shortHash),
+    label: c.shortHash,
+    description: join(c.isMerge ? 'merge' : undefined, formatShortAge(iso, now), c.author, c.subject || '(no message)'),
     tooltip: {
       title: `${c.isMerge ? 'Merge commit' : 'Commit'} ${c.shortHash}`,
       fields: fields(
         ['Commit', c.hash],
         ['Author', c.email ? `${c.author} <${c.email}>` : c.author],
-        ['Date', formatTimestamp(iso) ?? c.date],
+        ['Date', join(formatTimestamp(iso) ?? c.date, formatRelativeTime(iso, now))],
         ['Parents', c.parents.length ? c.parents.map((p) => shortHash(p)).join(', ') : 'none (first commit)'],
       ),
       ...(c.message ? { body: c.message } : {}),

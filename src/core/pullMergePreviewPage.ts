@@ -72,6 +72,11 @@ export function renderMergePreviewSection(state: MergePreviewState): string {
     `<p class="verdict verdict-${verdict}">${escapeHtml(conflictText(p))}</p>`,
     total,
     tables,
+    // A conflicting merge would fail: settling the conflicts is the way forward, so it is the
+    // primary button, and the style below makes the view's Merge button a secondary one.
+    verdict === 'conflicts'
+      ? '<div class="actions"><button type="button" data-action="settleConflicts">Settle Conflicts…</button></div>'
+      : '',
     conflictRows ? `<h3>Conflicting rows</h3>${conflictRows}` : '',
     rowsFailed,
     `</section>`,
@@ -89,5 +94,6 @@ export const MERGE_PREVIEW_STYLE = `
 .merge-preview td.differs { background: var(--vscode-diffEditor-insertedTextBackground, #8c84); font-weight: 600; }
 .merge-preview tr.base td { color: var(--vscode-descriptionForeground); }
 .merge-preview tbody.conflict-row { border-top: 2px solid var(--vscode-panel-border, #8884); }
+#content:has(.merge-preview[data-state="conflicts"]) button[data-action="merge"] { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); }
 .merge-preview .null, .merge-preview .absent, .merge-preview .change, .merge-preview .more, .merge-preview .mark { color: var(--vscode-descriptionForeground); font-style: italic; }
 `;

@@ -27,6 +27,29 @@ export function formatRelativeTime(iso: string | undefined, now: number): string
   return formatter().format(Math.round(seconds / 60), 'minute');
 }
 
+const SHORT_UNITS: [string, number][] = [
+  ['y', 365 * 24 * 3600],
+  ['mo', 30 * 24 * 3600],
+  ['w', 7 * 24 * 3600],
+  ['d', 24 * 3600],
+  ['h', 3600],
+  ['m', 60],
+];
+
+/**
+ * A compact age for narrow rows ("3h", "2d", "5mo", "now"), or undefined when missing or
+ * unparsable; times ahead of `now` (a server clock ahead of ours) read as "now".
+ */
+export function formatShortAge(iso: string | undefined, now: number): string | undefined {
+  if (!iso) return undefined;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return undefined;
+  const seconds = Math.round((now - t) / 1000);
+  if (seconds < 45) return 'now';
+  for (const [unit, size] of SHORT_UNITS) if (seconds >= size) return `${Math.round(seconds / size)}${unit}`;
+  return '1m';
+}
+
 /** The full timestamp for tooltips, in UTC so it reads the same for everyone. */
 export function formatTimestamp(iso: string | undefined): string | undefined {
   if (!iso) return undefined;

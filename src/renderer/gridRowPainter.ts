@@ -80,6 +80,11 @@ export class GridRowPainter {
         title = `Was: ${cellPreview(old, 300)}`;
         if (!src.editable) text = `${cellPreview(old, 140)} → ${cellPreview(value, 140)}`;
       }
+      const comments = src.comments?.(viewRow, col) ?? 0;
+      if (comments > 0) {
+        cls += ' commented';
+        title = `${comments} ${comments === 1 ? 'comment' : 'comments'} in the pull request${title ? `\n${title}` : ''}`;
+      }
       const problem = src.problems?.(viewRow).find((p) => p.column === col);
       if (problem) {
         cls += problem.pending ? ' pending' : ' invalid';
@@ -104,6 +109,9 @@ export class GridRowPainter {
     else cell.removeAttribute('aria-invalid');
     if (selected) cell.setAttribute('aria-selected', 'true');
     else cell.removeAttribute('aria-selected');
+    const count = cls.includes(' commented') ? String(src.comments?.(viewRow, col) ?? '') : undefined;
+    if (count) cell.setAttribute('data-comments', count);
+    else cell.removeAttribute('data-comments');
     if (isActive) cell.id = this.activeId;
     else if (cell.id) cell.removeAttribute('id');
   }

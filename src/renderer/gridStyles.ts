@@ -93,6 +93,9 @@ const CSS = `
 /* On a diff's colored rows the dimmed NULL and <binary> would fall below 4.5:1: they keep the text color (still italic). */
 .vdb-row.added .vdb-cell.null, .vdb-row.removed .vdb-cell.null, .vdb-cell.changed.null,
 .vdb-row.added .vdb-cell.binary, .vdb-row.removed .vdb-cell.binary, .vdb-cell.changed.binary { color: inherit; }
+/* Rows and cells with comments in the pull request (issue #25): a bar and the count at the right. */
+.vdb-cell.commented { box-shadow: inset -3px 0 0 var(--vscode-editorInfo-foreground, #3794ff); padding-right: 22px; }
+.vdb-cell.commented::after { content: attr(data-comments); position: absolute; right: 5px; font-size: 0.8em; color: var(--vscode-editorInfo-foreground, #3794ff); }
 .vdb-hfilter { position: absolute; right: 6px; top: 4px; height: 16px; line-height: 14px; padding: 0 2px; font-size: 10px;
   background: none; border: none; color: var(--vscode-descriptionForeground); cursor: pointer; opacity: .6; }
 .vdb-hcell:hover .vdb-hfilter, .vdb-hfilter.on { opacity: 1; }

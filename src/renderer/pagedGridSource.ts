@@ -4,12 +4,13 @@
 import type { GridPagingMessage, PagedOutput } from '../shared/gridPaging';
 import type { GridModel } from './gridModel';
 import { PagedRowSource } from './pagedRowSource';
+import { commentCounter } from './commentMarks';
 import { EditedRowSource } from './editedRowSource';
 import type { RowSource, RowSpan } from './rowSource';
 
 /** A row source for a paged output; its page requests and cancels go to the host through `post`. */
 export function pagedSourceFor(content: PagedOutput, post: (message: GridPagingMessage) => void): PagedRowSource {
-  return new PagedRowSource({
+  const source = new PagedRowSource({
     sourceId: content.sourceId,
     columns: content.columns,
     pageSize: content.pageSize,
@@ -19,6 +20,9 @@ export function pagedSourceFor(content: PagedOutput, post: (message: GridPagingM
       cancel: (requestId) => post({ type: 'page.cancel', sourceId: content.sourceId, requestId }),
     },
   });
+  const comments = commentCounter(content, (r, c) => source.cell(r, c));
+  if (comments) source.comments = comments;
+  return source;
 }
 
 /**

@@ -52,6 +52,8 @@ export class PagedRowSource implements RowSource {
   private first = 0;
   private last = -1;
   private disposed = false;
+  /** Comment counts on a pull's diff rows (./commentMarks.ts), when the output has any. */
+  comments?: (row: number, col: number) => number;
 
   constructor(opts: PagedRowSourceOptions) {
     this.sourceId = opts.sourceId;

@@ -22,6 +22,7 @@ import { banner, pagedBanners, refMovedBanner, resultBanners, toolbar } from './
 import { ServerView, type ServerViewHost } from './serverView';
 import { injectStyles } from './gridStyles';
 import { rowHistoryItem, rowHistoryOptions } from './rowHistoryMenu';
+import { rowCommentItem, rowCommentOptions } from './rowCommentMenu';
 import { bindRowMenu } from './rowMenu';
 import {
   copySelection,
@@ -188,12 +189,17 @@ export class ResultGrid {
     const view = this.view;
     if (!p || !view) return;
     const history = rowHistoryOptions(p, this.model, () => this.source, this.host.post?.bind(this.host));
+    const comments = rowCommentOptions(p, this.model, () => this.source, this.host.post?.bind(this.host));
     const editing = this.editing;
     if (!history && !editing) return;
     this.teardown.push(
       bindRowMenu(this.doc, view.scroller, {
         model: this.model,
-        items: (row, col) => [...(editing?.menuItems(row, col) ?? []), ...(history ? [rowHistoryItem(history, row, col)] : [])],
+        items: (row, col) => [
+          ...(editing?.menuItems(row, col) ?? []),
+          ...(history ? [rowHistoryItem(history, row, col)] : []),
+          ...(comments ? [rowCommentItem(comments, row, col)] : []),
+        ],
         select: (row, col) => {
           if (!this.model.isSelected(row, col)) this.model.selectCell({ row, col });
           this.view?.invalidate();

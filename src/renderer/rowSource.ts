@@ -38,6 +38,8 @@ export interface RowSource {
   problems?(row: number): readonly CellProblem[];
   /** The row's label in the gutter (default: its position, from 1). */
   rowLabel?(row: number): string;
+  /** Comments on the cell (`col`), or on the row when `col` is a key column (a pull's diff, issue #25). */
+  comments?(row: number, col: number): number;
   /** True when every row in [first, last] is loaded (a paged source); absent: always. */
   isLoaded?(first: number, last: number): boolean;
   /** The rows on screen (inclusive): a paged source fetches around them and lets go of the rest. */

@@ -81,6 +81,10 @@ export interface PagedOutput {
    * of `keyColumns` (indexes into `columns`).
    */
   rowsOf?: { table: string; keyColumns: number[] };
+  /** With `rowsOf`: the grid also offers Comment on Row / Cell (a pull's Changes view, issue #25). */
+  rowComments?: boolean;
+  /** Rows and cells with comments (key values in `rowsOf.keyColumns` order; no column: the row), drawn with their count. */
+  commentMarks?: CommentMark[];
   sort?: ColumnSort[];
   filters?: ColumnFilter[];
   /** Editing (the table browser at a branch, issue #23), or why the rows are read-only; absent where a grid never edits. */
@@ -100,6 +104,13 @@ export function isPagedOutput(v: unknown): v is PagedOutput {
     typeof o.pageSize === 'number' &&
     o.pageSize > 0
   );
+}
+
+/** A commented row or cell of a `rowsOf` output and how many comments its threads hold (issue #25). */
+export interface CommentMark {
+  key: Cell[];
+  column?: string;
+  count: number;
 }
 
 /** Grid → host. */
@@ -125,7 +136,9 @@ export type GridPagingMessage =
    * Show Row History for one row of `rowsOf.table` (its key values, in `rowsOf.keyColumns`
    * order); `column` names the cell the user asked about, for blame.
    */
-  | { type: 'row.history'; sourceId: string; key: Cell[]; column?: string };
+  | { type: 'row.history'; sourceId: string; key: Cell[]; column?: string }
+  /** Comment on one row of `rowsOf.table` (key as for `row.history`), on the cell of `column` when given. */
+  | { type: 'row.comment'; sourceId: string; key: Cell[]; column?: string };
 
 const GRID_PAGING_TYPES: ReadonlySet<string> = new Set<GridPagingMessage['type']>([
   'page.request',
@@ -136,6 +149,7 @@ const GRID_PAGING_TYPES: ReadonlySet<string> = new Set<GridPagingMessage['type']
   'export.stream',
   'refresh',
   'row.history',
+  'row.comment',
 ]);
 
 /** Whether an already checked message from a view is a paging one (views mix them with their own). */
@@ -238,12 +252,13 @@ export function parseGridPagingMessage(raw: unknown): GridPagingMessage | undefi
     case 'refresh':
       if (typeof m.sourceId !== 'string') return undefined;
       return { type: 'refresh', sourceId: m.sourceId };
-    case 'row.history': {
+    case 'row.history':
+    case 'row.comment': {
       if (typeof m.sourceId !== 'string' || !Array.isArray(m.key) || m.key.length === 0 || m.key.length > 64) return undefined;
       if (!m.key.every((c) => c === null || typeof c === 'string')) return undefined;
       if (m.column !== undefined && typeof m.column !== 'string') return undefined;
       return {
-        type: 'row.history',
+        type: m.type,
         sourceId: m.sourceId,
         key: m.key as Cell[],
         ...(typeof m.column === 'string' ? { column: m.column } : {}),

@@ -2,10 +2,13 @@
 // (src/views/pullPanel.ts). The webview is untrusted territory — it renders other people's
 // markdown — so the host accepts only messages that parse here and ignores everything else.
 
-/** `loadImages`: the user asked to load the remote images of this view (see remoteImages.ts). */
-export type PullAction = 'merge' | 'close' | 'reopen' | 'refresh' | 'openOnWeb' | 'loadImages';
+/**
+ * `loadImages`: the user asked to load the remote images of this view (see remoteImages.ts).
+ * `settleConflicts`: the primary action of a pull whose merge preview conflicts.
+ */
+export type PullAction = 'merge' | 'close' | 'reopen' | 'refresh' | 'openOnWeb' | 'loadImages' | 'settleConflicts';
 
-export const PULL_ACTIONS: readonly PullAction[] = ['merge', 'close', 'reopen', 'refresh', 'openOnWeb', 'loadImages'];
+export const PULL_ACTIONS: readonly PullAction[] = ['merge', 'close', 'reopen', 'refresh', 'openOnWeb', 'loadImages', 'settleConflicts'];
 
 /** Webview → host. */
 export type PullWebviewMessage =
@@ -16,7 +19,14 @@ export type PullWebviewMessage =
   | { type: 'edit'; title: string; description: string }
   // The Changes section (src/views/pullChanges.ts): open a table's diff ('' = every table), mark it viewed.
   | { type: 'changes.open'; table: string }
-  | { type: 'changes.viewed'; table: string; viewed: boolean };
+  | { type: 'changes.viewed'; table: string; viewed: boolean }
+  // The Commits section (src/views/pullCommits.ts): open one of the pull's commits in the Changes view.
+  | { type: 'commits.open'; commit: string }
+  // The Row comments section (src/views/pullThreads.ts): reply on the thread started by this comment.
+  | { type: 'threads.reply'; rootId: string }
+  // Since your last review (src/views/pullCommits.ts): remember the head as reviewed, or show what changed since.
+  | { type: 'review.mark' }
+  | { type: 'review.since' };
 
 /** Host → webview. */
 export type PullHostMessage =
@@ -72,6 +82,17 @@ export function parsePullWebviewMessage(raw: unknown): PullWebviewMessage | unde
       return typeof table === 'string' && table !== '' && table.length <= 1024 && typeof viewed === 'boolean'
         ? { type: 'changes.viewed', table, viewed }
         : undefined;
+    }
+    case 'commits.open': {
+      const commit = raw['commit'];
+      return typeof commit === 'string' && /^[0-9a-v]{32}$/.test(commit) ? { type: 'commits.open', commit } : undefined;
+    }
+    case 'review.mark':
+    case 'review.since':
+      return { type: raw['type'] };
+    case 'threads.reply': {
+      const rootId = raw['rootId'];
+      return typeof rootId === 'string' && rootId !== '' && rootId.length <= 256 ? { type: 'threads.reply', rootId } : undefined;
     }
     default:
       return undefined;

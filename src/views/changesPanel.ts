@@ -4,6 +4,8 @@
 // PageServer). Schema diffs open VS Code's diff editor; exports stream to a file
 // (./changesExports.ts). Messages from the webview are checked before anything acts on them.
 import * as vscode from 'vscode';
+import type { RowCommentRequest } from '../core/review/commentAnchor';
+import { ChangesRowComments } from './changesRowComments';
 import type { Logger } from '../core/logger';
 import type { Cell } from '../shared/wire';
 import type { DbRef, HubClient } from '../api/index';
@@ -28,14 +30,7 @@ import {
   type DiffKind,
 } from '../shared/changesProtocol';
 import { changesTitle, type ChangesRequest } from '../core/review/requests';
-import {
-  loadDiffTableSpec,
-  loadTableChanges,
-  pinChanges,
-  pinInputOfPull,
-  type PinInput,
-  type PinnedChanges,
-} from '../core/review/changesPin';
+import { loadDiffTableSpec, loadTableChanges, pinChanges, type PinInput, type PinnedChanges } from '../core/review/changesPin';
 import type { ReviewRunner, SqlPort } from '../core/sql/sqlPort';
 import { DiffPageSource, changedDiffColumns } from '../core/review/diffSource';
 import type { DiffTableSpec } from '../core/review/doltQueries';
@@ -50,11 +45,11 @@ import { ChangeSetDiffSource } from '../core/changes/changeSetDiffSource';
 import type { ChangeSetStore } from './changeSetStore';
 import { changeSetList, changeSetOutput } from './changeSetChanges';
 import type { TableAt } from '../core/paging/tableOpening';
-import { pullBranchOf, type PullBranch } from './changesEditHead';
+import { pinInputOfRequest, type PullBranch } from './changesEditHead';
 
 export interface ChangesPanelsDeps {
   extensionUri: vscode.Uri;
-  clientFor(hostId: string): Pick<HubClient, 'getPull'>;
+  clientFor(hostId: string): Pick<HubClient, 'getPull' | 'listPullComments'>;
   /** Review queries through the one SQL port (the user's timeout, cancel, retries). */
   sql: Pick<SqlPort, 'review'>;
   log: Logger;
@@ -63,6 +58,8 @@ export interface ChangesPanelsDeps {
   changeSets?: Pick<ChangeSetStore, 'get' | 'onDidChange'>;
   /** Opens the table browser (a suggested change on an open pull edits its branch's table). */
   openTableAt?: (at: TableAt) => PromiseLike<unknown>;
+  /** Comment on a row or cell of a pull's diff (issue #25); without it the grid offers no comments. */
+  commentOnRow?(req: RowCommentRequest): Promise<unknown>;
 }
 
 type ChangesViewIn = GridPagingMessage | ChangesViewMessage | GridToHostMessage;
@@ -80,6 +77,8 @@ export class ChangesPanel implements vscode.Disposable {
   /** The paged output the grid shows now (for Show Row History on its rows). */
   private output: PagedOutput | undefined;
   private selected: string | undefined;
+  /** Row history on keyed rows, and a pull's row comments with their marks (issue #25). */
+  private readonly rowComments: ChangesRowComments;
   private kinds: DiffKind[] = [...DIFF_KINDS];
   private hideUnchanged = false;
   private generation = 0;
@@ -100,6 +99,7 @@ export class ChangesPanel implements vscode.Disposable {
     private readonly onDispose: () => void,
   ) {
     this.readDb = request.target.db;
+    this.rowComments = new ChangesRowComments(request, deps);
     const title = changesTitle(request);
     this.host = new WebviewHost(
       {
@@ -150,21 +150,9 @@ export class ChangesPanel implements vscode.Disposable {
   }
 
   private async pinInput(): Promise<{ input: PinInput; fork?: { db: DbRef } }> {
-    const r = this.request;
-    switch (r.kind) {
-      case 'refs':
-        return { input: { kind: 'refs', from: r.from, to: r.to, threeDot: !!r.threeDot } };
-      case 'commit':
-        return { input: { kind: 'commit', commit: r.commit } };
-      case 'pull': {
-        const pull = await this.deps.clientFor(r.target.hostId).getPull(r.target.db, r.target.pullNumber);
-        this.pullBranch = this.deps.openTableAt ? pullBranchOf(pull, r.target.hostId) : undefined;
-        const { input, fork } = pinInputOfPull(pull, r.target.db);
-        return fork ? { input, fork: { db: fork } } : { input };
-      }
-      case 'changeSet':
-        throw new Error('An unsent change set has no commits to pin.');
-    }
+    const { input, fork, pullBranch } = await pinInputOfRequest(this.request, (hostId) => this.deps.clientFor(hostId));
+    this.pullBranch = this.deps.openTableAt ? pullBranch : undefined;
+    return fork ? { input, fork: { db: fork } } : { input };
   }
 
   /** Pins the pair and reads the table list (once per view; Reload reads it again). */
@@ -231,6 +219,7 @@ export class ChangesPanel implements vscode.Disposable {
         columns = await changedDiffColumns(pinned.pair, spec, run);
         if (!columns) note = 'The server could not check every row in time, so every column is shown.';
       }
+      await this.rowComments.read();
       if (gen !== this.generation || this.disposed) return;
       this.showSource(change, spec, columns, note);
     } catch (e) {
@@ -317,9 +306,7 @@ export class ChangesPanel implements vscode.Disposable {
       serverSort: false,
       serverFilter: false,
       frozenColumns: source.keyColumns().length,
-      ...(keyed
-        ? { rowsOf: { table, keyColumns: source.keyColumns() } }
-        : { note: 'No primary key on both sides: pages are read by position.' }),
+      ...(keyed ? this.rowComments.keyedRows(table, source) : { note: 'No primary key on both sides: pages are read by position.' }),
     };
     this.output = output;
     this.server = new PageServer({
@@ -357,6 +344,16 @@ export class ChangesPanel implements vscode.Disposable {
       // Show Row History on a diff row: the row's versions up to the newer side of the pair.
       const req = rowHistoryRequestFromGrid(this.output, paging.key, paging.column);
       if (req) await vscode.commands.executeCommand(Commands.showRowHistory, req);
+      return;
+    }
+    if (paging.type === 'row.comment' && this.output && paging.sourceId === this.output.sourceId && this.request.kind === 'pull') {
+      const req = rowHistoryRequestFromGrid(this.output, paging.key, paging.column);
+      if (req) {
+        const { table, key, column } = req;
+        const anchor = { table, key, commit: this.output.commit, ...(column !== undefined ? { column } : {}) };
+        // Posted: show the table again with its new mark.
+        if ((await this.deps.commentOnRow?.({ pull: this.request.target, anchor })) && this.selected) await this.select(this.selected);
+      }
       return;
     }
     if (paging.type === 'export.stream' && this.changeSetSource && this.snapshot) {

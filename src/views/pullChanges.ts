@@ -149,6 +149,12 @@ export class PullChangesSection {
     return this.html();
   }
 
+  /** Every changed table is marked Viewed (issue #25: that counts as a review of the head). */
+  allViewed(): boolean {
+    const marks = this.marks();
+    return !!this.last && this.last.tables.length > 0 && this.last.tables.every((t) => marks[t.table] !== undefined);
+  }
+
   /** Opens the Changes view of the pull, at `table` when given. */
   async open(table: string | undefined): Promise<void> {
     const request: ChangesRequest = { kind: 'pull', target: this.target, ...(table ? { table } : {}) };

@@ -13,6 +13,10 @@ import { PULL_CHANGES_ID, PullChangesSection, type PullChangesDeps } from './pul
 import type { SqlPort } from '../core/sql/sqlPort';
 import { MERGE_PREVIEW_ID, PullMergePreview } from './pullMergePreview';
 import { MERGE_PREVIEW_STYLE } from '../core/pullMergePreviewPage';
+import { PULL_COMMITS_ID, PULL_HEAD_MOVED_ID, PullCommitsSection, type PullCommitsDeps } from './pullCommits';
+import { PULL_COMMITS_STYLE } from '../core/pullCommitsPage';
+import { PULL_THREADS_ID, PullThreadsSection, type PullThreadsDeps } from './pullThreads';
+import { PULL_THREADS_STYLE } from '../core/pullThreadsPage';
 
 /** What the view's buttons do: the same command logic the palette uses (src/commands/pullActions.ts). */
 export interface PullViewActions {
@@ -23,6 +27,8 @@ export interface PullViewActions {
   /** Resolves true when the edit was saved (or there was nothing to change). */
   edit(target: PullTarget, title: string, description: string): Promise<boolean>;
   openOnWeb(target: PullTarget): Promise<void>;
+  /** The conflict path, the primary button when the merge preview conflicts. */
+  settleConflicts?(target: PullTarget): Promise<unknown>;
 }
 
 export interface PullPanelsDeps {
@@ -36,6 +42,10 @@ export interface PullPanelsDeps {
   changes?: PullChangesDeps;
   /** Read-only SQL for the "Before merging" section (./pullMergePreview.ts); without it the view has none. */
   sql?: Pick<SqlPort, 'review'>;
+  /** The Commits section and the watch on the pull's head (./pullCommits.ts); without it the view has neither. */
+  commits?: PullCommitsDeps;
+  /** Row and cell comments as threads (./pullThreads.ts); needs `commits` for the head they are checked at. */
+  threads?: PullThreadsDeps;
 }
 
 function keyOf(t: PullTarget): string {
@@ -101,6 +111,13 @@ export class PullPanel extends Disposable {
   readonly mergePreview: PullMergePreview | undefined;
   /** The Changes section's HTML, kept apart from the pull's so either re-renders alone. */
   changesHtml = '';
+  /** The pull's commits and the watch on its head (issue #25). */
+  readonly commits: PullCommitsSection | undefined;
+  commitsHtml = '';
+  /** Threads of row and cell comments (issue #25). */
+  readonly threads: PullThreadsSection | undefined;
+  /** The "branch moved" notice, '' while the view shows the branch's head. */
+  movedHtml = '';
 
   constructor(
     readonly target: PullTarget,
@@ -124,7 +141,7 @@ export class PullPanel extends Disposable {
               title: this.host?.panel.title ?? title,
               contentHtml: this.content,
               images: this.images,
-              extraStyle: MERGE_PREVIEW_STYLE,
+              extraStyle: MERGE_PREVIEW_STYLE + PULL_COMMITS_STYLE + PULL_THREADS_STYLE,
             }),
           parse: parsePullWebviewMessage,
           log: deps.log,
@@ -140,6 +157,8 @@ export class PullPanel extends Disposable {
       }),
     );
     this.changes = deps.changes ? new PullChangesSection(target, deps.changes) : undefined;
+    this.threads = deps.threads ? new PullThreadsSection(target, deps.threads, md) : undefined;
+    this.commits = deps.commits ? this.watchHead(new PullCommitsSection(target, deps.commits), deps.commits.pollMs ?? 30_000) : undefined;
     if (deps.sql) {
       const preview = (this.mergePreview = new PullMergePreview(target, deps.sql, () =>
         this.post({ type: 'section', id: MERGE_PREVIEW_ID, html: preview.html() }),
@@ -184,11 +203,19 @@ export class PullPanel extends Disposable {
       const [pull, comments] = await Promise.all([client.getPull(db, pullNumber), client.listPullComments(db, pullNumber)]);
       const webUrl = this.deps.webUrl(this.target);
       this.content = renderPullContent(
-        { db, pull, comments, now: new Date(), images: this.images, ...(webUrl ? { webUrl } : {}) },
+        {
+          db,
+          pull,
+          comments: this.threads ? this.threads.split(comments) : comments,
+          now: new Date(),
+          images: this.images,
+          ...(webUrl ? { webUrl } : {}),
+        },
         this.md,
       );
       this.panel.title = `#${pull.pull_number} ${pull.title}`;
       if (this.changes) void this.loadChanges(pull);
+      if (this.commits) void this.loadCommits(this.commits, pull);
       this.mergePreview?.update(pull);
     } catch (err) {
       this.mergePreview?.clear();
@@ -208,15 +235,65 @@ export class PullPanel extends Disposable {
     // "Before merging" (its own element, replaced alone when the preview answers) after Changes.
     const preview = this.mergePreview?.html();
     const merge = preview ? `<div id="${MERGE_PREVIEW_ID}">${preview}</div>` : '';
-    if (!this.changes) return this.content + merge;
+    const threads = this.threads ? `<section id="${PULL_THREADS_ID}" class="threads">${this.threads.html()}</section>` : '';
+    const moved = this.commits ? `<div id="${PULL_HEAD_MOVED_ID}">${this.movedHtml}</div>` : '';
+    const commits = this.commits
+      ? `<section id="${PULL_COMMITS_ID}" class="commits">${this.commitsHtml || '<h2>Commits</h2><p class="muted">Reading the commits…</p>'}</section>`
+      : '';
+    if (!this.changes) return moved + this.content + threads + commits + merge;
     const inner = this.changesHtml || '<h2>Changes</h2><p class="muted">Reading the changes…</p>';
-    return `${this.content}<section id="${PULL_CHANGES_ID}" class="changes">${inner}</section>${merge}`;
+    return `${moved}${this.content}${threads}${commits}<section id="${PULL_CHANGES_ID}" class="changes">${inner}</section>${merge}`;
   }
 
   private async loadChanges(pull: Parameters<PullChangesSection['render']>[0]): Promise<void> {
     if (!this.changes) return;
     this.changesHtml = await this.changes.render(pull);
     this.post({ type: 'section', id: PULL_CHANGES_ID, html: this.changesHtml });
+  }
+
+  private async loadCommits(section: PullCommitsSection, pull: Parameters<PullCommitsSection['render']>[0]): Promise<void> {
+    this.commitsHtml = await section.render(pull);
+    this.movedHtml = '';
+    this.post({ type: 'section', id: PULL_COMMITS_ID, html: this.commitsHtml });
+    this.post({ type: 'section', id: PULL_HEAD_MOVED_ID, html: '' });
+    const at = section.pinnedAt;
+    const threads = this.threads;
+    if (at && threads) await threads.check(at, () => this.post({ type: 'section', id: PULL_THREADS_ID, html: threads.html() }));
+  }
+
+  /** Checks the pull's head when the view gains focus or becomes visible, and every `pollMs` while visible. */
+  private watchHead(section: PullCommitsSection, pollMs: number): PullCommitsSection {
+    this._register(this.panel.onDidChangeViewState((e) => e.webviewPanel.visible && void this.checkMoved()));
+    if (pollMs > 0) {
+      const timer = setInterval(() => this.panel.visible && void this.checkMoved(), pollMs);
+      this._register({ dispose: () => clearInterval(timer) });
+    }
+    return section;
+  }
+
+  /** Says so in the view when the pull's branch moved on from the head it shows. */
+  async checkMoved(): Promise<void> {
+    const notice = await this.commits?.checkMoved();
+    if (notice === undefined || this.disposed) return;
+    this.movedHtml = notice;
+    this.post({ type: 'section', id: PULL_HEAD_MOVED_ID, html: notice });
+  }
+
+  /** The Commits and Row comments sections' own actions (issue #25): no busy state, no reload. */
+  private async handleSection(
+    msg: Extract<PullWebviewMessage, { type: 'threads.reply' | 'commits.open' | 'review.mark' | 'review.since' }>,
+  ): Promise<void> {
+    if (msg.type === 'threads.reply') await this.threads?.reply(msg.rootId);
+    else if (msg.type === 'commits.open') await this.commits?.open(msg.commit);
+    else if (msg.type === 'review.since') await this.commits?.showSinceReview();
+    else await this.markReviewed();
+  }
+
+  /** Remembers the head the view shows as reviewed (Mark as Reviewed, or every table Viewed). */
+  private async markReviewed(): Promise<void> {
+    if (!this.commits) return;
+    this.commitsHtml = await this.commits.markReviewed();
+    this.post({ type: 'section', id: PULL_COMMITS_ID, html: this.commitsHtml });
   }
 
   /** Runs one message from the view; exposed for integration tests that play the user's clicks. */
@@ -230,10 +307,13 @@ export class PullPanel extends Disposable {
       await this.changes?.open(msg.table || undefined);
       return;
     }
+    if (msg.type === 'threads.reply' || msg.type === 'commits.open' || msg.type === 'review.mark' || msg.type === 'review.since')
+      return this.handleSection(msg);
     if (msg.type === 'changes.viewed') {
       if (!this.changes) return;
       this.changesHtml = await this.changes.setViewed(msg.table, msg.viewed);
       this.post({ type: 'section', id: PULL_CHANGES_ID, html: this.changesHtml });
+      if (msg.viewed && this.changes.allViewed()) await this.markReviewed();
       return;
     }
     const { actions } = this.deps;
@@ -253,6 +333,9 @@ export class PullPanel extends Disposable {
               break;
             case 'openOnWeb':
               await actions.openOnWeb(this.target);
+              break;
+            case 'settleConflicts':
+              await actions.settleConflicts?.(this.target);
               break;
             case 'refresh':
               break;

@@ -1,5 +1,6 @@
-import type { PullHostMessage, PullWebviewMessage } from '../shared/pullProtocol';
+import { PULL_ACTIONS, type PullAction, type PullHostMessage, type PullWebviewMessage } from '../shared/pullProtocol';
 import { bindPullChanges, replaceSection } from './pullChanges';
+import { bindPullCommits } from './pullCommits';
 
 // The pull request view's only script. It renders nothing itself: the host sends sanitized HTML.
 // It turns clicks and form submits into messages, and keeps an unsent comment across reloads.
@@ -41,15 +42,8 @@ document.addEventListener('click', (event) => {
   const target = event.target instanceof Element ? event.target.closest('button') : null;
   if (!target) return;
   const action = target.dataset['action'];
-  if (
-    action === 'merge' ||
-    action === 'close' ||
-    action === 'reopen' ||
-    action === 'refresh' ||
-    action === 'openOnWeb' ||
-    action === 'loadImages'
-  ) {
-    vscode.postMessage({ type: 'action', action });
+  if (action !== undefined && (PULL_ACTIONS as readonly string[]).includes(action)) {
+    vscode.postMessage({ type: 'action', action: action as PullAction });
   } else if (target.dataset['toggle'] === 'edit') {
     const form = editForm();
     if (form) {
@@ -108,4 +102,5 @@ window.addEventListener('message', (event: MessageEvent<PullHostMessage>) => {
 });
 
 bindPullChanges((m) => vscode.postMessage(m));
+bindPullCommits((m) => vscode.postMessage(m));
 vscode.postMessage({ type: 'ready' });

@@ -342,7 +342,8 @@ export function buildChangedColumnsQuery(pair: RevisionPair, table: string, colu
 
 // ---------------------------------------------------------------- one row: history and blame
 
-function keyWhere(columns: readonly TableColumnInfo[], key: readonly Cell[]): string {
+/** `k1 = v1 AND …` for the primary key, literals typed by column (numbers unquoted). */
+export function keyWhere(columns: readonly TableColumnInfo[], key: readonly Cell[], alias?: string): string {
   const keyCols = columns.filter((c) => c.primaryKey);
   if (keyCols.length === 0) throw new SqlInputError('Row history needs a table with a primary key.');
   if (key.length !== keyCols.length) throw new SqlInputError(`The key has ${keyCols.length} columns, got ${key.length} values.`);
@@ -351,14 +352,17 @@ function keyWhere(columns: readonly TableColumnInfo[], key: readonly Cell[]): st
       const v = key[i];
       if (v === null || v === undefined) throw new SqlInputError(`The key column ${c.name} cannot be NULL.`);
       const k = columnClass(c.type);
-      return `${quoteIdentifier(c.name)} = ${sqlValue(v, k === 'integer' || k === 'decimal')}`;
+      return `${alias ? `${alias}.` : ''}${quoteIdentifier(c.name)} = ${sqlValue(v, k === 'integer' || k === 'decimal')}`;
     })
     .join(' AND ');
 }
 
 /**
  * The row with primary key `key` at every commit reachable from `ref` that has it, newest commit
- * first (dolt_history_<table> read at `ref`), up to `limit` commits.
+ * first (dolt_history_<table> read at `ref`), up to `limit` commits. Newest by the commit graph:
+ * dolt_log's commit_order (a commit's height, higher than all its parents'), never by date or hash,
+ * which put commits made in the same second in any order. Columns are qualified: a table may have
+ * columns named like dolt_log's (date, message, email).
  */
 export function buildRowHistoryQuery(
   ref: string,
@@ -369,9 +373,11 @@ export function buildRowHistoryQuery(
 ): DoltQuery {
   const r = parsePlainRevision(ref);
   if (columns.length === 0) throw new SqlInputError(`The table ${table} has no columns to read.`);
-  const select = [...columns.map((c) => quoteIdentifier(c.name)), 'commit_hash', 'committer', 'commit_date'].join(', ');
+  const select = [...columns.map((c) => `h.${quoteIdentifier(c.name)}`), 'h.commit_hash', 'h.committer', 'h.commit_date'].join(', ');
   return {
-    sql: `SELECT ${select} FROM ${quoteIdentifier(`dolt_history_${table}`)} WHERE ${keyWhere(columns, key)} ORDER BY commit_date DESC, commit_hash ASC LIMIT ${pageLimit(limit)}`,
+    sql:
+      `SELECT ${select} FROM ${quoteIdentifier(`dolt_history_${table}`)} AS h JOIN dolt_log AS l ON l.commit_hash = h.commit_hash` +
+      ` WHERE ${keyWhere(columns, key, 'h')} ORDER BY l.commit_order DESC, h.commit_date DESC, h.commit_hash ASC LIMIT ${pageLimit(limit)}`,
     at: r.text,
   };
 }

@@ -3,8 +3,10 @@
 //
 // dolt_history_<t> holds the row once for every commit that has it, changed or not. Read newest
 // first, runs of identical values are one version, and the commit that introduced a version is
-// the oldest of its run. The order is by commit date, so on a history with merges the versions
-// follow dates, not the graph; a row deleted and added again shows as one run per stretch.
+// the oldest of its run. The order is the commit graph's (dolt_log's commit_order: a commit after
+// all its parents), so commits made in the same second keep their order; on a history with merges,
+// commits of the same height on two sides follow date; a row deleted and added again shows as one
+// run per stretch.
 import type { Cell, QueryResult } from '../../shared/wire';
 import { BINARY_CELL } from '../../shared/wire';
 import { SHORT_HASH_LENGTH } from '../commitHash';

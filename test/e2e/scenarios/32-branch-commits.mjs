@@ -37,27 +37,49 @@ export async function run(ctx) {
   );
   const head = (await ctx.hub.api('/databases/alice/prices/branches')).body.data.find((b) => b.name === 'main').head_commit_sha;
   assert.ok(log.length >= 5 && log.length <= 50, `the seed's main has a page of commits (${log.length})`);
-  const subject = (m) => m.split('\n')[0].trim();
+  const subject = (m) => m.split('\n')[0].trim() || '(no message)';
 
   await ctx.expand('alice/prices');
   await ctx.expand('Branches');
   await ctx.expand('main');
   await ctx.expand('Commits');
-  await ctx.treeItem(subject(log.find((c) => c.commit_hash === head).message));
+  // A commit row reads like `git log --oneline`: the short hash, then age · author · subject.
+  await ctx.treeItem(head.slice(0, 8));
   // Collapse the side bar's other sections out of the way is not needed: the rows are read from the DOM,
   // scrolled into view in steps so the virtualized list draws them all.
   const seen = new Map();
   for (let i = 0; i < 20 && seen.size < log.length; i++) {
-    for (const r of await commitRows(ctx)) seen.set(r.description.split(' · ').pop(), r);
+    for (const r of await commitRows(ctx)) seen.set(r.label, r);
     await ctx.page.locator('.part.sidebar .monaco-list').first().hover();
     await ctx.page.mouse.wheel(0, 300);
   }
   await ctx.screenshot('commits');
+  // At the side bar's default width, every commit row's hash, age and author are drawn whole (the
+  // subject after them may be cut): the text up to the author ends inside the row.
+  const clipped = await ctx.page.locator('.part.sidebar .monaco-list-row').evaluateAll((els) =>
+    els
+      .map((el) => el.querySelector('.monaco-icon-label-container'))
+      .filter((c) => c && /^[0-9a-v]{8}$/.test(c.querySelector('.label-name')?.textContent ?? ''))
+      .filter((c) => {
+        const box = c.getBoundingClientRect();
+        const name = c.querySelector('.label-name');
+        const desc = c.querySelector('.label-description');
+        const text = desc.firstChild;
+        const parts = (desc.textContent ?? '').split(' · ');
+        const upTo = parts.slice(0, parts[0] === 'merge' ? 3 : 2).join(' · ').length;
+        const range = document.createRange();
+        range.setStart(text, 0);
+        range.setEnd(text, Math.min(upTo, text.textContent.length));
+        return name.getBoundingClientRect().right > box.right + 1 || range.getBoundingClientRect().right > box.right + 1;
+      })
+      .map((c) => c.textContent),
+  );
+  assert.deepEqual(clipped, [], 'no commit row has its hash, age or author cut off');
   assert.equal(seen.size, log.length, 'every commit of the plain log, once');
   for (const c of log) {
     const row = seen.get(c.commit_hash.slice(0, 8));
     assert.ok(row, `commit ${c.commit_hash.slice(0, 8)} shown`);
-    assert.equal(row.label, subject(c.message) || '(no message)');
+    assert.ok(row.description.endsWith(` · ${subject(c.message)}`), `${row.description} ends with the subject`);
     assert.ok(row.description.includes(c.committer), `${row.description} names ${c.committer}`);
     assert.equal(row.description.startsWith('merge · '), merges.has(c.commit_hash), `merge mark of ${row.label}`);
   }
@@ -66,7 +88,7 @@ export async function run(ctx) {
   // Copy Commit Hash from the context menu of an older commit.
   await ctx.page.mouse.wheel(0, -5000);
   const older = log.find((c) => c.commit_hash !== head && !merges.has(c.commit_hash));
-  const row = await ctx.treeItem(subject(older.message));
+  const row = await ctx.treeItem(older.commit_hash.slice(0, 8));
   await row.click({ button: 'right' });
   await ctx.page
     .locator('.monaco-menu .action-item .action-label', { hasText: /^Copy Commit Hash$/ })

@@ -70,10 +70,10 @@ export async function run(ctx) {
   await ctx.waitForNotification(`Copied commit ${first.commit_hash.slice(0, 8)}.`);
 
   // ---- Show Row History from the table browser: right-click the rating cell of supplier 1.
-  // Expected versions: row 1 at each commit of main by date, newest first, runs of equal rows collapsed.
-  const byDate = [...log].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+  // Expected versions: row 1 at each commit of main in log order, newest first, runs of equal rows collapsed.
+  // In the ref's log order (the commit graph, newest first), never by date: commits can share a second.
   const runs = [];
-  for (const c of byDate) {
+  for (const c of log) {
     const row = (at.get(c.commit_hash) ?? []).find((r) => String(r.id) === '1');
     if (!row) continue;
     const last = runs[runs.length - 1];

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { waitFor } from '../../helpers/waitFor.cjs';
 
-/** Imports `csv` into a table on main through the API (`create` a new one, or `update` rows), the way any client does. */
-export async function importTable(ctx, table, csv, primaryKeys, operation = 'create') {
+/** Imports `csv` into a table on `branch` (main) through the API (`create` a new one, or `update` rows), the way any client does. */
+export async function importTable(ctx, table, csv, primaryKeys, operation = 'create', branch = 'main') {
   const data = Buffer.from(csv);
   const s = await ctx.hub.api('/databases/alice/prices/imports/uploads', {
     method: 'POST',
@@ -19,7 +19,7 @@ export async function importTable(ctx, table, csv, primaryKeys, operation = 'cre
   const started = await ctx.hub.api('/databases/alice/prices/imports', {
     method: 'POST',
     json: {
-      branch_name: 'main',
+      branch_name: branch,
       table_name: table,
       file_name: `${table}.csv`,
       file_size: data.length,

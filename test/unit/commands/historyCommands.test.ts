@@ -51,7 +51,7 @@ class FakeSql {
           ['price', 'decimal(10,2)', 'YES', ''],
         ],
       );
-    if (query.q.includes('FROM `dolt_history_products` WHERE `id` = 3')) {
+    if (query.q.includes('FROM `dolt_history_products` AS h') && query.q.includes('WHERE h.`id` = 3')) {
       // Newest first: price changed in c7, name in c4, created in c2 (c3 unchanged).
       return text(
         ['id', 'name', 'price', 'commit_hash', 'committer', 'commit_date'],

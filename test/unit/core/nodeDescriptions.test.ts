@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import {
   describeBranch,
+  describeCommit,
   describeDatabase,
   describeOperation,
   describePull,
@@ -8,7 +9,8 @@ import {
   describeTag,
   formatBytes,
 } from '../../../src/core/nodeDescriptions';
-import { formatRelativeTime, formatTimestamp } from '../../../src/core/relativeTime';
+import { formatRelativeTime, formatShortAge, formatTimestamp } from '../../../src/core/relativeTime';
+import type { Commit } from '../../../src/core/review/commitLog';
 import { isCommitHash, shortHash } from '../../../src/core/commitHash';
 import { aBranch, aDatabase, anOperation, aPullSummary, aRelease, aTag } from '../../builders/wire';
 
@@ -136,5 +138,48 @@ describe('node descriptions', () => {
     assert.equal(d.description, 'private · fork of alice/prices · 1 hour ago');
     assert.ok(d.tooltip.fields.some(([k, v]) => k === 'Size' && v === '2.0 KB'));
     assert.equal(describeDatabase({ owner: 'a', name: 'b' }, undefined, NOW).description, undefined);
+  });
+});
+
+describe('a commit row in a narrow side bar (issue #25)', () => {
+  const now = Date.parse('2026-03-10T12:00:00Z');
+  const commit = (over: Partial<Commit> = {}): Commit => ({
+    hash: 'rmnjb8cjc5tblj21ed4qs821649eduie',
+    shortHash: 'rmnjb8cj',
+    subject: 'Raise the price of every dairy product sold in the northern stores',
+    message: 'Raise the price of every dairy product sold in the northern stores\n\nAs agreed.',
+    author: 'alice',
+    email: 'alice@example.com',
+    date: '2026-03-10 09:00:00',
+    time: Date.parse('2026-03-10T09:00:00Z'),
+    parents: ['p1'],
+    isMerge: false,
+    ...over,
+  });
+
+  it('puts the short hash first, then a compact age and the author, then the subject', () => {
+    const t = describeCommit(commit(), now);
+    assert.equal(t.label, 'rmnjb8cj');
+    assert.equal(t.description, '3h · alice · Raise the price of every dairy product sold in the northern stores');
+    assert.equal(t.tooltip.body, commit().message, 'the whole message in the tooltip');
+    assert.ok(t.tooltip.fields.some(([k, v]) => k === 'Date' && v.includes('3 hours ago')));
+  });
+
+  it('marks merges first and names a commit with no message', () => {
+    assert.equal(
+      describeCommit(commit({ isMerge: true, parents: ['a', 'b'], subject: 'Merge' }), now).description,
+      'merge · 3h · alice · Merge',
+    );
+    assert.equal(describeCommit(commit({ subject: '' }), now).description, '3h · alice · (no message)');
+  });
+
+  it('compact ages', () => {
+    const ago = (s: number): string | undefined => formatShortAge(new Date(now - s * 1000).toISOString(), now);
+    assert.deepEqual(
+      [ago(10), ago(120), ago(3 * 3600), ago(2 * 86400), ago(14 * 86400), ago(90 * 86400), ago(800 * 86400)],
+      ['now', '2m', '3h', '2d', '2w', '3mo', '2y'],
+    );
+    assert.equal(ago(-600), 'now');
+    assert.equal(formatShortAge('not a date', now), undefined);
   });
 });

@@ -75,12 +75,14 @@ describeIfChromium('result grid accessibility in Chromium', function () {
       `a live region speaks: ${JSON.stringify(live)}`,
     );
     // The cell the keyboard is on is drawn with a visible ring (an outline or a box shadow).
-    const ring = await page.evaluate(() => {
-      const el = document.querySelector('.vdb-cell.active') as HTMLElement | null;
-      if (!el) return 'no focused cell';
-      const s = getComputedStyle(el);
-      return `${s.outlineStyle} ${s.outlineWidth} / ${s.boxShadow}`;
-    });
+    const ring = String(
+      await page.evaluate(`(() => {
+        const el = document.querySelector('.vdb-cell.active');
+        if (!el) return 'no focused cell';
+        const s = getComputedStyle(el);
+        return s.outlineStyle + ' ' + s.outlineWidth + ' / ' + s.boxShadow;
+      })()`),
+    );
     assert.ok(!/^no focused cell$/.test(ring) && !/^none 0px \/ none$/.test(ring), `the focused cell is drawn visibly (${ring})`);
   });
 });

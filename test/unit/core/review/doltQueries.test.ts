@@ -300,8 +300,9 @@ describe('review SQL builders (Dolt dialect, one module)', () => {
     it('history of a row by its key, newest first, with one row more than the limit', () => {
       assert.deepEqual(buildRowHistoryQuery('main', 'products', PRODUCTS, ['3'], 200), {
         sql:
-          'SELECT `id`, `name`, `price`, commit_hash, committer, commit_date FROM `dolt_history_products` WHERE `id` = 3' +
-          ' ORDER BY commit_date DESC, commit_hash ASC LIMIT 201',
+          'SELECT h.`id`, h.`name`, h.`price`, h.commit_hash, h.committer, h.commit_date FROM `dolt_history_products` AS h' +
+          ' JOIN dolt_log AS l ON l.commit_hash = h.commit_hash WHERE h.`id` = 3' +
+          ' ORDER BY l.commit_order DESC, h.commit_date DESC, h.commit_hash ASC LIMIT 201',
         at: 'main',
       });
       assertMysql(buildRowHistoryQuery('main', 'products', PRODUCTS, ['3'], 200).sql);
@@ -368,7 +369,8 @@ describe('review SQL builders (Dolt dialect, one module)', () => {
       const sql = buildRowHistoryQuery('main', 'we`ird', cols, ['1'], 5).sql;
       assert.equal(
         sql,
-        "SELECT `k``ey`, `v'al`, commit_hash, committer, commit_date FROM `dolt_history_we``ird` WHERE `k``ey` = 1 ORDER BY commit_date DESC, commit_hash ASC LIMIT 6",
+        "SELECT h.`k``ey`, h.`v'al`, h.commit_hash, h.committer, h.commit_date FROM `dolt_history_we``ird` AS h JOIN dolt_log AS l ON l.commit_hash = h.commit_hash" +
+          ' WHERE h.`k``ey` = 1 ORDER BY l.commit_order DESC, h.commit_date DESC, h.commit_hash ASC LIMIT 6',
       );
       assertMysql(sql);
       const diff = buildRowDiffPageQuery(

@@ -1,6 +1,7 @@
 // Row history and blame. The history query runs in DoltLite against a stored copy (named
 // stored_history: DoltLite reserves dolt_ names) of what dolt_history_products holds for the seeded prices database (the row at every commit that has
-// it, unchanged commits included), so the filter, the order and the limit are real; the
+// it, unchanged commits included) and of dolt_log's commit order (stored_log), so the filter, the
+// order and the limit are real; the
 // expected versions are written out by hand from that commit story.
 import { strict as assert } from 'node:assert';
 import { buildRowHistoryQuery } from '../../../../src/core/review/doltQueries';
@@ -64,7 +65,9 @@ describe('row history and blame', () => {
   before(async () => {
     db = await SqliteEngine.open();
     db.exec('CREATE TABLE stored_history (id integer, name text, price text, commit_hash text, committer text, commit_date text)');
+    db.exec('CREATE TABLE stored_log (commit_hash text, commit_order integer)');
     COMMITS.forEach((c, i) => {
+      db.exec('INSERT INTO stored_log VALUES (?, ?)', { bind: [c.hash, i + 1] });
       for (const [id, name, price] of STATES[i] as [number, string, string | null][])
         db.exec('INSERT INTO stored_history VALUES (?, ?, ?, ?, ?, ?)', { bind: [id, name, price, c.hash, c.who, c.at] });
     });
@@ -73,8 +76,9 @@ describe('row history and blame', () => {
 
   const COLS = ['id', 'name', 'price', 'commit_hash', 'committer', 'commit_date'];
   const run = (sql: string): ReturnType<SqliteEngine['rows']> => {
-    const local = sql.replace('FROM `dolt_history_products`', 'FROM stored_history');
+    const local = sql.replace('FROM `dolt_history_products`', 'FROM stored_history').replace('JOIN dolt_log', 'JOIN stored_log');
     assert.notEqual(local, sql, 'the query reads dolt_history_products');
+    assert.ok(!local.includes('dolt_log'), 'the query orders by dolt_log');
     return db.rows(local);
   };
   const history = (key: string, limit: number): ReturnType<typeof parseRowHistory> =>

@@ -1,0 +1,64 @@
+// The pull view's "Row comments" section (issue #25): one thread per commented row or cell, with
+// what it is about, whether it is current, outdated or about a deleted row, its comments and a
+// Reply button. Pure: server text goes through escapeHtml or the sanitizing markdown renderer.
+import type { MarkdownRenderer } from './markdown';
+import { escapeHtml, relativeTime } from './pullPage';
+import type { RowThread, ThreadState } from './review/rowThreads';
+
+function about(t: RowThread): string {
+  const key = Object.entries(t.anchor.key)
+    .map(([c, v]) => `${escapeHtml(c)} = ${v === null ? 'NULL' : escapeHtml(v.length > 60 ? `${v.slice(0, 59)}…` : v)}`)
+    .join(', ');
+  const column = t.anchor.column !== undefined ? ` · <code>${escapeHtml(t.anchor.column)}</code>` : ' · row';
+  return `<strong>${escapeHtml(t.anchor.table)}</strong> · ${key}${column}`;
+}
+
+function stateHtml(s: ThreadState | undefined): string {
+  if (!s) return '<span class="label muted" data-thread-state="checking">checking…</span>';
+  switch (s.kind) {
+    case 'current':
+      return '';
+    case 'outdated':
+      return '<span class="label" data-thread-state="outdated" title="The row changed since this thread was written">outdated</span>';
+    case 'deleted':
+      return '<span class="label" data-thread-state="deleted">row deleted since</span>';
+    case 'invalid':
+      return `<span class="label" data-thread-state="invalid">${escapeHtml(s.reason)}</span>`;
+  }
+}
+
+/** The section's inner HTML; `states` by thread root id (absent while being read). */
+export function renderThreadsSection(
+  threads: readonly RowThread[],
+  states: ReadonlyMap<string, ThreadState>,
+  md: MarkdownRenderer,
+  now: Date,
+): string {
+  if (threads.length === 0) return '';
+  const items = threads
+    .map((t) => {
+      const comments = t.comments
+        .map(
+          (c) =>
+            `<div class="thread-comment" data-comment-id="${escapeHtml(c.comment.comment_id)}"><div class="comment-head"><strong>${escapeHtml(c.comment.author)}</strong> ` +
+            `${escapeHtml(relativeTime(c.comment.created_at, now))}</div><div class="markdown">${md.render(c.text)}</div></div>`,
+        )
+        .join('');
+      const cell = t.anchor.column !== undefined ? ` data-column="${escapeHtml(t.anchor.column)}"` : '';
+      return (
+        `<article class="thread" data-thread="${escapeHtml(t.rootId)}" data-table="${escapeHtml(t.anchor.table)}"${cell}>` +
+        `<div class="thread-head">${about(t)} ${stateHtml(states.get(t.rootId))} <span class="muted">${t.comments.length} ${t.comments.length === 1 ? 'comment' : 'comments'}</span></div>` +
+        `${comments}<div class="actions"><button type="button" class="secondary" data-thread-reply="${escapeHtml(t.rootId)}">Reply</button></div></article>`
+      );
+    })
+    .join('');
+  return `<h2>Row comments (${threads.length})</h2>${items}`;
+}
+
+export const PULL_THREADS_STYLE = `
+.thread { border: 1px solid var(--vscode-panel-border, #8884); border-radius: 4px; margin: 10px 0; padding: 0 10px; }
+.thread-head { padding: 6px 0; }
+.thread-comment { border-top: 1px solid var(--vscode-panel-border, #8882); }
+.thread .label, .pull-commits .label { border: 1px solid currentColor; border-radius: 3px; padding: 0 4px; font-size: 0.85em; }
+[data-thread-state="outdated"], [data-thread-state="deleted"] { color: var(--vscode-editorWarning-foreground, #c80); }
+`;

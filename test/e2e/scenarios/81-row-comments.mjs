@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { answerHostPick } from './pullHelpers.mjs';
+import { frameWith, plainMergeBase, plainRows } from './changesHelpers.mjs';
+import { importTable } from './tableHelpers.mjs';
+
+export const name =
+  "comments on a pull's rows and cells: posted from the Changes grid, readable through the API, threads in the pull view marked outdated after a push, a reply, and Changes Since Last Review";
+/** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
+export const given = { signedIn: 'alice', databases: ['alice/prices'] };
+export const timeout = 300_000;
+
+const norm = (v) => (v === null || v === undefined ? null : /^-?\d+(\.\d+)?$/.test(v) ? String(Number(v)) : v);
+const byId = (rows) => new Map(rows.map((r) => [String(r.id), r]));
+
+/** The anchor of a comment body, decoded here from its first line (the format of src/core/review/commentAnchor.ts). */
+function anchorOf(body) {
+  const m = /^\[vdb-anchor\]: https:\/\/anchor\.invalid\/v1\/([A-Za-z0-9_-]+)\n/.exec(body);
+  return m ? JSON.parse(Buffer.from(m[1], 'base64url').toString('utf8')) : undefined;
+}
+
+async function openPull(ctx) {
+  await ctx.runCommand('Versioned DB: Show Pull Request');
+  await answerHostPick(ctx);
+  await ctx.quickPick('alice/prices');
+  await ctx.quickPick('#4 Update suppliers and the catalogue');
+  return frameWith(ctx, '#pull-commits li.pull-commit', { timeout: ctx.scaled(60_000) });
+}
+
+/** Right-clicks a cell of the diff grid and picks the menu item, then types the comment. */
+async function commentVia(ctx, grid, r, c, item, text) {
+  await grid.locator(`.vdb-cell[data-r="${r}"][data-c="${c}"]:not(.placeholder)`).first().click({ button: 'right' });
+  const entry = grid.locator('.vdb-menu [role="menuitem"]', { hasText: item });
+  await entry.waitFor({ timeout: ctx.scaled(10_000) });
+  await entry.click();
+  await ctx.inputBox(text);
+}
+
+/** @param {import('../lib/context.mjs').ScenarioContext} ctx */
+export async function run(ctx) {
+  const pull = (await ctx.hub.api('/databases/alice/prices/pulls/4')).body.data;
+  const from = pull.from_branch.branch_name;
+  const base = await plainMergeBase(ctx, 'alice/prices', 'main', from);
+  const [before, after] = [
+    byId(await plainRows(ctx, 'alice/prices', base, 'SELECT * FROM suppliers')),
+    byId(await plainRows(ctx, 'alice/prices', from, 'SELECT * FROM suppliers')),
+  ];
+  const modifiedId = [...after.keys()].find((k) => before.has(k) && JSON.stringify(before.get(k)) !== JSON.stringify(after.get(k)));
+  const addedId = [...after.keys()].find((k) => !before.has(k));
+  assert.ok(modifiedId && addedId, 'the seeded pull modifies and adds suppliers');
+  const head = (await plainRows(ctx, 'alice/prices', from, 'SELECT commit_hash FROM dolt_log LIMIT 1'))[0].commit_hash;
+
+  let view = await openPull(ctx);
+  await view.locator('#pull-commits button[data-review="mark"]').click();
+  await view.locator('#pull-commits [data-review-state="current"]').waitFor({ timeout: ctx.scaled(20_000) });
+
+  // The suppliers diff: comment on the modified row's first changed cell and on the added row.
+  await view.locator('#pull-changes button[data-changes-table="suppliers"]').click();
+  const changes = await frameWith(ctx, '.chg-list button[data-table="suppliers"][aria-current="true"]', { timeout: ctx.scaled(60_000) });
+  const grid = changes.locator('.vdb-result').first();
+  await grid
+    .locator('.vdb-row[data-kind]')
+    .first()
+    .waitFor({ timeout: ctx.scaled(60_000) });
+  const headers = (await grid.locator('.vdb-hcell').allInnerTexts()).map((h) => h.trim().split('\n')[0]);
+  const idCol = headers.indexOf('id');
+  const column = Object.keys(after.get(modifiedId)).find((c) => norm(before.get(modifiedId)[c]) !== norm(after.get(modifiedId)[c]));
+  const colIndex = headers.indexOf(column);
+  const rowOf = async (id) => {
+    for (let r = 0; r < 200; r++) {
+      const cell = grid.locator(`.vdb-cell[data-r="${r}"][data-c="${idCol}"]:not(.placeholder)`).first();
+      await cell.waitFor({ timeout: ctx.scaled(30_000) });
+      if ((await cell.innerText()).trim() === id) return r;
+    }
+    throw new Error(`no row ${id} in the diff`);
+  };
+  await commentVia(ctx, grid, await rowOf(modifiedId), colIndex, 'Comment on Cell…', `Why is ${column} changed?`);
+  await grid
+    .locator(`.vdb-cell.commented[data-comments="1"][data-c="${colIndex}"][data-r="${await rowOf(modifiedId)}"]`)
+    .waitFor({ timeout: ctx.scaled(60_000) });
+  await commentVia(ctx, grid, await rowOf(addedId), idCol, 'Comment on Row…', 'Is this supplier real?');
+  // Both marked in the grid with their count: the cell, and the added row at its key.
+  await grid
+    .locator(`.vdb-cell.commented[data-comments="1"][data-c="${idCol}"][data-r="${await rowOf(addedId)}"]`)
+    .waitFor({ timeout: ctx.scaled(60_000) });
+  const places = await grid.locator('.vdb-cell.commented').evaluateAll((cs) => cs.map((c) => `${c.dataset.r},${c.dataset.c}`));
+  assert.equal(new Set(places).size, 2, `exactly the two commented places: ${places.join(' ')}`);
+  await ctx.screenshot('commented-in-grid');
+
+  // Through the API: ordinary comments, readable on the web, carrying the exact anchors.
+  const listed = async () => (await ctx.hub.api('/databases/alice/prices/pulls/4/comments')).body.data;
+  const anchored = (await listed()).filter((c) => anchorOf(c.body));
+  assert.deepEqual(
+    anchored.map((c) => anchorOf(c.body)),
+    [
+      { table: 'suppliers', key: { id: modifiedId }, column, commit: head },
+      { table: 'suppliers', key: { id: addedId }, commit: head },
+    ],
+  );
+  assert.match(anchored[0].body.split('\n')[1], new RegExp(`^\\*\\*suppliers\\*\\* · id \\\\= ${modifiedId} · column ${column}`));
+  assert.ok(anchored[0].body.endsWith(`Why is ${column} changed?`));
+
+  // The pull view shows both as threads, current.
+  await ctx.page.locator('.part.editor .tab', { hasText: /^#4 / }).first().click();
+  view = await frameWith(ctx, '#pull-threads article.thread', { timeout: ctx.scaled(60_000) });
+  await view
+    .locator('#pull-threads article.thread')
+    .nth(1)
+    .waitFor({ timeout: ctx.scaled(30_000) });
+  assert.equal(await view.locator('#pull-threads [data-thread-state="outdated"]').count(), 0);
+  assert.equal(
+    await view.locator('section.comments article.comment', { hasText: 'Is this supplier real?' }).count(),
+    0,
+    'not in the conversation',
+  );
+
+  // A push changes the commented cell: after Refresh the thread is outdated.
+  const cols = Object.keys(after.get(modifiedId));
+  const changed = {
+    ...after.get(modifiedId),
+    [column]: /^-?\d+(\.\d+)?$/.test(after.get(modifiedId)[column] ?? '')
+      ? String(Number(after.get(modifiedId)[column]) + 1)
+      : `${after.get(modifiedId)[column] ?? ''} (edited)`,
+  };
+  const csv = `${cols.join(',')}\n${cols.map((c) => (changed[c] === null ? '' : `"${String(changed[c]).replace(/"/g, '""')}"`)).join(',')}\n`;
+  await importTable(ctx, 'suppliers', csv, ['id'], 'update', from);
+  const newHead = (await plainRows(ctx, 'alice/prices', from, 'SELECT commit_hash FROM dolt_log LIMIT 1'))[0].commit_hash;
+  assert.notEqual(newHead, head);
+  await view.locator('.actions button[data-action="refresh"]').first().click();
+  const thread = view.locator(`#pull-threads article.thread[data-column="${column}"]`);
+  await thread.locator('[data-thread-state="outdated"]').waitFor({ timeout: ctx.scaled(60_000) });
+  assert.equal(await view.locator('#pull-threads [data-thread-state="outdated"]').count(), 1, 'only the changed row');
+  await ctx.screenshot('outdated');
+
+  // Reply on the outdated thread.
+  await thread.locator('button[data-thread-reply]').click();
+  await ctx.inputBox('Updated in the new commit.');
+  await thread.locator('.thread-comment', { hasText: 'Updated in the new commit.' }).waitFor({ timeout: ctx.scaled(60_000) });
+  const reply = (await listed()).find((c) => c.body.endsWith('Updated in the new commit.'));
+  assert.deepEqual(anchorOf(reply.body), {
+    table: 'suppliers',
+    key: { id: modifiedId },
+    column,
+    commit: newHead,
+    replyTo: anchored[0].comment_id,
+  });
+
+  // Changes Since Last Review: only the new commit's rows.
+  await view.locator('#pull-commits [data-new-commits="1"]').waitFor({ timeout: ctx.scaled(30_000) });
+  await view.locator('#pull-commits button[data-review="since"]').click();
+  // The new Changes view (the pull's own is still open in another tab): its subtitle names the new head.
+  const since = await frameWith(ctx, `.chg-sub:has-text("${newHead.slice(0, 7)}")`, { timeout: ctx.scaled(60_000) });
+  await since
+    .locator('.chg-list button[data-table]')
+    .first()
+    .waitFor({ timeout: ctx.scaled(60_000) });
+  await ctx.page
+    .locator('.part.editor .tab.active', { hasText: `Changes: ${head.slice(0, 7)} ↔ ${newHead.slice(0, 7)}` })
+    .first()
+    .waitFor({ timeout: ctx.scaled(30_000) });
+  const tables = await since.locator('.chg-list button[data-table]').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-table')));
+  assert.deepEqual(tables, ['suppliers']);
+  const sinceGrid = since.locator('.vdb-result').first();
+  await sinceGrid
+    .locator('.vdb-row[data-kind="modified"]')
+    .first()
+    .waitFor({ timeout: ctx.scaled(60_000) });
+  assert.equal(await sinceGrid.locator('.vdb-row[data-kind]').count(), 1, 'one row changed since the review');
+  await ctx.screenshot('since-last-review');
+}

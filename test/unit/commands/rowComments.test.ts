@@ -1,0 +1,56 @@
+// Comment on Row / Cell… and Reply (issue #25), with a scripted user: the body posted carries the
+// anchor the Changes view named (parsed back here), the text typed, and for a reply the thread's
+// first comment and the head the view shows; dismissing posts nothing.
+import { strict as assert } from 'node:assert';
+import { ScriptedUi } from '../../helpers/scriptedUi';
+import { commentOnRow, replyToThread } from '../../../src/commands/rowComments';
+import { parseAnchoredBody } from '../../../src/core/review/commentAnchor';
+import { parseGridPagingMessage } from '../../../src/shared/gridPaging';
+import type { PullTarget } from '../../../src/core/targets';
+
+const PULL: PullTarget = { hostId: 'h', db: { owner: 'alice', name: 'prices' }, pullNumber: 4 };
+const HEAD = '0123456789abcdefghijklmnopqrstuv';
+const LATER = 'vutsrqponmlkjihgfedcba9876543210';
+
+describe('row comments from the Changes view', () => {
+  it('posts the anchored comment the user typed, titled with what it is about', async () => {
+    const ui = new ScriptedUi({ 'Comment on suppliers, id = 3, rating': 'Is **4** right?' });
+    const posted: [PullTarget, string][] = [];
+    const anchor = { table: 'suppliers', key: { id: '3' }, column: 'rating', commit: HEAD };
+    const body = await commentOnRow({ ui, post: async (t, b) => posted.push([t, b]) }, { pull: PULL, anchor });
+    assert.equal(posted.length, 1);
+    assert.deepEqual(posted[0]![0], PULL);
+    assert.equal(posted[0]![1], body);
+    assert.deepEqual(parseAnchoredBody(body!), { anchor, text: 'Is **4** right?' });
+  });
+
+  it('posts nothing when the box is dismissed', async () => {
+    const ui = new ScriptedUi([undefined]);
+    const posted: string[] = [];
+    const anchor = { table: 't', key: { id: '1' }, commit: HEAD };
+    assert.equal(await commentOnRow({ ui, post: async (_t, b) => posted.push(b) }, { pull: PULL, anchor }), undefined);
+    assert.deepEqual(posted, []);
+  });
+
+  it('a reply names its thread and is anchored at the head the view shows now', async () => {
+    const ui = new ScriptedUi({ 'Reply on t, id = 1': 'Fixed.' });
+    const posted: string[] = [];
+    const thread = { rootId: 'c1', anchor: { table: 't', key: { id: '1' }, commit: HEAD } };
+    await replyToThread({ ui, post: async (_t, b) => posted.push(b) }, PULL, thread, LATER);
+    assert.deepEqual(parseAnchoredBody(posted[0]!), {
+      anchor: { table: 't', key: { id: '1' }, commit: LATER, replyTo: 'c1' },
+      text: 'Fixed.',
+    });
+  });
+
+  it('the grid message is checked like row.history', () => {
+    assert.deepEqual(parseGridPagingMessage({ type: 'row.comment', sourceId: 's', key: ['1', null], column: 'c' }), {
+      type: 'row.comment',
+      sourceId: 's',
+      key: ['1', null],
+      column: 'c',
+    });
+    assert.equal(parseGridPagingMessage({ type: 'row.comment', sourceId: 's', key: [1] }), undefined);
+    assert.equal(parseGridPagingMessage({ type: 'row.comment', sourceId: 's', key: [] }), undefined);
+  });
+});
