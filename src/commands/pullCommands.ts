@@ -15,6 +15,8 @@ import { mergePullCommand } from './mergePullCommand';
 import type { PullTarget } from '../core/targets';
 import type { CommandDeps } from './commandDeps';
 import { previewMerge } from '../core/review/mergePreview';
+import { runPullChecks } from '../core/dataTests/runChecks';
+import type { PullChecksDeps } from '../views/pullChecks';
 
 /** What the pull request commands need: part of every command's CommandDeps, plus the extension URI. */
 export type PullCommandDeps = Pick<
@@ -29,6 +31,10 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     return host ? pullWebUrl(host.siteUrl, t) : undefined;
   };
 
+  const checksDeps: PullChecksDeps = {
+    sql: deps.sql,
+    operations: async (t, signal) => (await deps.clients.clientFor(t.hostId).listOperations(t.db, undefined, { signal })).items,
+  };
   // The panels and the env refer to each other (buttons run commands; commands refresh panels).
   let panels: PullPanels | undefined = undefined;
   const env: PullEnv = {
@@ -41,6 +47,13 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     // The merge confirmation says what the merge changes and whether it conflicts (issue #15).
     previewMerge: (t, pull, signal) =>
       previewMerge((db) => deps.sql.review(t.hostId, db), { db: t.db, fromBranch: pull.from_branch, toBranch: pull.to_branch }, { signal }),
+    // ...and whether it breaks the database's tests or its CI failed (issue #24).
+    pullChecks: (t, pull, signal) =>
+      runPullChecks(
+        { runOn: (db) => deps.sql.review(t.hostId, db), operations: (db, s) => checksDeps.operations({ ...t, db }, s ?? signal) },
+        { db: t.db, fromBranch: pull.from_branch, toBranch: pull.to_branch },
+        signal,
+      ),
   };
 
   panels = new PullPanels({
@@ -50,6 +63,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     log: deps.log,
     sql: deps.sql,
     changes: { sql: deps.sql, viewed: deps.workspaceState, log: deps.log },
+    checks: checksDeps,
     actions: {
       merge: (t) => mergePullCommand(env, t),
       setState: (t, state) => setPullStateCommand(env, t, state),

@@ -13,6 +13,8 @@ import { PULL_CHANGES_ID, PullChangesSection, type PullChangesDeps } from './pul
 import type { SqlPort } from '../core/sql/sqlPort';
 import { MERGE_PREVIEW_ID, PullMergePreview } from './pullMergePreview';
 import { MERGE_PREVIEW_STYLE } from '../core/pullMergePreviewPage';
+import { PullChecksSection, type PullChecksDeps } from './pullChecks';
+import { CHECKS_ID, CHECKS_STYLE } from '../core/pullChecksPage';
 
 /** What the view's buttons do: the same command logic the palette uses (src/commands/pullActions.ts). */
 export interface PullViewActions {
@@ -36,6 +38,8 @@ export interface PullPanelsDeps {
   changes?: PullChangesDeps;
   /** Read-only SQL for the "Before merging" section (./pullMergePreview.ts); without it the view has none. */
   sql?: Pick<SqlPort, 'review'>;
+  /** The Checks section (./pullChecks.ts, issue #24); without it the view has none. */
+  checks?: PullChecksDeps;
 }
 
 function keyOf(t: PullTarget): string {
@@ -99,6 +103,8 @@ export class PullPanel extends Disposable {
   private readonly changes: PullChangesSection | undefined;
   /** "Before merging": what an open pull's merge changes and whether it conflicts (issue #15). */
   readonly mergePreview: PullMergePreview | undefined;
+  /** Checks: the tests at the merge base and head, the branch's CI runs (issue #24). */
+  readonly checks: PullChecksSection | undefined;
   /** The Changes section's HTML, kept apart from the pull's so either re-renders alone. */
   changesHtml = '';
 
@@ -124,7 +130,7 @@ export class PullPanel extends Disposable {
               title: this.host?.panel.title ?? title,
               contentHtml: this.content,
               images: this.images,
-              extraStyle: MERGE_PREVIEW_STYLE,
+              extraStyle: MERGE_PREVIEW_STYLE + CHECKS_STYLE,
             }),
           parse: parsePullWebviewMessage,
           log: deps.log,
@@ -145,6 +151,12 @@ export class PullPanel extends Disposable {
         this.post({ type: 'section', id: MERGE_PREVIEW_ID, html: preview.html() }),
       ));
       this._register({ dispose: () => preview.dispose() });
+    }
+    if (deps.checks) {
+      const checks = (this.checks = new PullChecksSection(target, deps.checks, () =>
+        this.post({ type: 'section', id: CHECKS_ID, html: checks.html() }),
+      ));
+      this._register({ dispose: () => checks.dispose() });
     }
   }
 
@@ -190,8 +202,10 @@ export class PullPanel extends Disposable {
       this.panel.title = `#${pull.pull_number} ${pull.title}`;
       if (this.changes) void this.loadChanges(pull);
       this.mergePreview?.update(pull);
+      this.checks?.update(pull);
     } catch (err) {
       this.mergePreview?.clear();
+      this.checks?.clear();
       // Shown in the view with a retry, never as a toast: the view may refresh in the background.
       this.deps.log.warn(`pull view ${db.owner}/${db.name}#${pullNumber}: ${String(err)}`);
       const message = err instanceof Error ? err.message : String(err);
@@ -207,7 +221,9 @@ export class PullPanel extends Disposable {
   private withChanges(): string {
     // "Before merging" (its own element, replaced alone when the preview answers) after Changes.
     const preview = this.mergePreview?.html();
-    const merge = preview ? `<div id="${MERGE_PREVIEW_ID}">${preview}</div>` : '';
+    const checks = this.checks?.html();
+    const merge =
+      (preview ? `<div id="${MERGE_PREVIEW_ID}">${preview}</div>` : '') + (checks ? `<div id="${CHECKS_ID}">${checks}</div>` : '');
     if (!this.changes) return this.content + merge;
     const inner = this.changesHtml || '<h2>Changes</h2><p class="muted">Reading the changes…</p>';
     return `${this.content}<section id="${PULL_CHANGES_ID}" class="changes">${inner}</section>${merge}`;
