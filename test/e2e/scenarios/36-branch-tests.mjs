@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { plainRows } from './changesHelpers.mjs';
+import { judgedTests } from './testsHelpers.mjs';
 
 export const name =
   "a branch's Tests: Run Tests shows PASS and FAIL with the message as plain reads judge them, and a failing test opens its query in a notebook at that commit";
@@ -8,28 +9,12 @@ export const given = { signedIn: 'alice', databases: ['alice/orders'] };
 const DB = 'alice/orders';
 const BRANCH = 'bulk-orders';
 
-/** PASS or FAIL of each test at `ref`, judged from a plain run of its query (not dolt_test_run). */
-async function judged(ctx, ref) {
-  const tests = await plainRows(ctx, DB, ref, 'SELECT * FROM dolt_tests');
-  const out = new Map();
-  for (const t of tests) {
-    const rows = await plainRows(ctx, DB, ref, t.test_query);
-    const got = t.assertion_type === 'expected_rows' ? rows.length : Number(Object.values(rows[0] ?? {})[0]);
-    const want = Number(t.assertion_value);
-    const pass = { '==': got === want, '!=': got !== want, '<': got < want, '<=': got <= want, '>': got > want, '>=': got >= want }[
-      t.assertion_comparator
-    ];
-    out.set(t.test_name, { pass, group: t.test_group, query: t.test_query });
-  }
-  return out;
-}
-
 /** The description VS Code shows beside a tree row. */
 const description = async (row) => (await row.locator('.label-description').first().textContent()) ?? '';
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  const expected = await judged(ctx, BRANCH);
+  const expected = await judgedTests(ctx, DB, BRANCH);
   const failing = [...expected].filter(([, t]) => !t.pass);
   const passing = [...expected].filter(([, t]) => t.pass);
   assert.ok(failing.length >= 1 && passing.length >= 1, 'the seed has passing and failing tests on the branch');
