@@ -3,8 +3,8 @@
 // - #1 "Bulk orders" that breaks a passing test (a negative quantity), fixes a failing one (the
 //   missing email) and leaves one failing (the order total cap), with two CI runs recorded on its
 //   branch, one succeeded and one failed;
-// - #2 "Relocate Ana and fix order 2" that conflicts with main in two tables (customers and orders),
-//   with other cells of the same rows changed on one side only.
+// - #2 "Relocate Ana and fix order 2" that conflicts with main in two tables: three cells (Ana's city
+//   and email, order 2's quantity), with other cells of the same rows changed on one side only.
 import type { Branch, CiRunTarget } from '../shared/wire';
 import { recordCiOperation } from './ciOperations';
 import type { HubServer } from './hubServer';
@@ -100,7 +100,7 @@ async function seedConflictingPull(t: SeedTools): Promise<void> {
     "INSERT INTO customers VALUES (4,'Paulo','Coimbra','paulo@example.com')",
   ]);
   await t.commit(owner, name, 'alice', 'main', 'Ana moved to Porto; order 2 is for 6', [
-    "UPDATE customers SET city = 'Porto', name = 'Ana Sousa' WHERE id = 1",
+    "UPDATE customers SET city = 'Porto', name = 'Ana Sousa', email = 'ana@porto.example' WHERE id = 1",
     'UPDATE orders SET quantity = 6, unit_price = 11.50 WHERE id = 2',
   ]);
   await t.pull(
