@@ -14,7 +14,7 @@ import {
 import type { Cell } from '../../../../src/shared/wire';
 
 const COLS = ['id', 'name', 'city', 'email'];
-const v = (rows: Cell[][], keyColumns = [0]): TableVersion => ({ columns: COLS, keyColumns, rows });
+const v = (rows: readonly (readonly Cell[])[], keyColumns = [0]): TableVersion => ({ columns: COLS, keyColumns, rows });
 const base = v([
   ['1', 'Ana', 'Lisbon', 'a@x'],
   ['2', 'Rui', 'Porto', null],
