@@ -15,8 +15,8 @@ import { mergePullCommand } from './mergePullCommand';
 import type { PullTarget } from '../core/targets';
 import type { CommandDeps } from './commandDeps';
 import { previewMerge } from '../core/review/mergePreview';
-import { runPullChecks } from '../core/dataTests/runChecks';
-import type { PullChecksDeps } from '../views/pullChecks';
+import { registerResolveCommand } from './resolveCommands';
+import { pullChecksWiring } from './pullChecksWiring';
 
 /** What the pull request commands need: part of every command's CommandDeps, plus the extension URI. */
 export type PullCommandDeps = Pick<
@@ -31,10 +31,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     return host ? pullWebUrl(host.siteUrl, t) : undefined;
   };
 
-  const checksDeps: PullChecksDeps = {
-    sql: deps.sql,
-    operations: async (t, signal) => (await deps.clients.clientFor(t.hostId).listOperations(t.db, undefined, { signal })).items,
-  };
+  const checks = pullChecksWiring(deps);
   // The panels and the env refer to each other (buttons run commands; commands refresh panels).
   let panels: PullPanels | undefined = undefined;
   const env: PullEnv = {
@@ -48,12 +45,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     previewMerge: (t, pull, signal) =>
       previewMerge((db) => deps.sql.review(t.hostId, db), { db: t.db, fromBranch: pull.from_branch, toBranch: pull.to_branch }, { signal }),
     // ...and whether it breaks the database's tests or its CI failed (issue #24).
-    pullChecks: (t, pull, signal) =>
-      runPullChecks(
-        { runOn: (db) => deps.sql.review(t.hostId, db), operations: (db, s) => checksDeps.operations({ ...t, db }, s ?? signal) },
-        { db: t.db, fromBranch: pull.from_branch, toBranch: pull.to_branch },
-        signal,
-      ),
+    pullChecks: checks.forMerge,
   };
 
   panels = new PullPanels({
@@ -63,7 +55,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     log: deps.log,
     sql: deps.sql,
     changes: { sql: deps.sql, viewed: deps.workspaceState, log: deps.log },
-    checks: checksDeps,
+    checks: checks.section,
     actions: {
       merge: (t) => mergePullCommand(env, t),
       setState: (t, state) => setPullStateCommand(env, t, state),
@@ -90,6 +82,8 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     vscode.commands.registerCommand(Commands.reopenPullRequest, (arg?: unknown) => setPullStateCommand(env, arg, 'open')),
     vscode.commands.registerCommand(Commands.commentOnPullRequest, (arg?: unknown) => commentOnPullCommand(env, arg)),
     vscode.commands.registerCommand(Commands.mergePullRequest, (arg?: unknown) => mergePullCommand(env, arg)),
+    // Settling conflicts cell by cell (issue #24).
+    registerResolveCommand(deps, env),
   );
 }
 

@@ -20,11 +20,14 @@ import {
   rowsJson,
   settlesOnBranch,
   unsettleable,
+  NO_CHOICES,
   type Choices,
   type TableConflicts,
   type TableVersion,
 } from '../core/review/conflictResolution';
 import { importOntoBranch, type ImportApi } from './proposeImports';
+import { parseColumnsOf } from '../core/sql/tableCatalog';
+import type { TableColumnInfo } from '../core/sql/tableQuery';
 
 /** Rows of one table read per version; a larger table is refused (said so, not cut). */
 export const MAX_TABLE_ROWS = 10_000;
@@ -35,6 +38,8 @@ export interface ResolutionTable {
   readonly ours: TableVersion;
   readonly theirs: TableVersion;
   readonly conflicts: TableConflicts;
+  /** Its columns at the target's head, for the typed checks of a typed value. */
+  readonly columnInfo: readonly TableColumnInfo[];
   /** Why this table cannot be settled cell by cell. */
   readonly refusal?: string;
 }
@@ -95,8 +100,10 @@ export async function readResolution(runOn: (db: DatabaseRef) => ReviewRunner, p
       change.kind !== 'modified' || change.schemaChanged
         ? 'The pull adds, drops, renames or reshapes this table: only row changes can be settled here.'
         : unsettleable(b, o, t);
+    const columnInfo = refusal ? [] : parseColumnsOf(table, await run({ sql: `DESCRIBE ${quoteIdentifier(table)}`, at: ours }, { signal }));
     tables.push({
       table,
+      columnInfo,
       base: b,
       ours: o,
       theirs: t,
@@ -111,11 +118,11 @@ export type ResolutionPlan =
   { readonly kind: 'onBranch'; readonly branch: BranchRef } | { readonly kind: 'rebuild'; readonly onto: BranchRef };
 
 /** Which way Apply goes, said in the view before it does. */
-export function planResolution(r: Resolution, choices: Choices): ResolutionPlan {
-  return settlesOnBranch(
-    r.tables.map((t) => t.conflicts),
-    choices,
-  )
+/** The choices of each table, by table name (row keys repeat across tables). */
+export type TableChoices = ReadonlyMap<string, Choices>;
+
+export function planResolution(r: Resolution, choices: TableChoices): ResolutionPlan {
+  return settlesOnBranch(r.tables.map((t) => ({ conflicts: t.conflicts, choices: choices.get(t.table) ?? NO_CHOICES })))
     ? { kind: 'onBranch', branch: r.pull.from_branch }
     : { kind: 'rebuild', onto: r.pull.to_branch };
 }
@@ -169,7 +176,7 @@ function jsonImport(
 export async function applyResolution(
   api: ResolveApi,
   r: Resolution,
-  choices: Choices,
+  choices: TableChoices,
   opts: { newBranch: string; signal: AbortSignal },
 ): Promise<ApplyOutcome> {
   const { signal } = opts;
@@ -192,7 +199,7 @@ export async function applyResolution(
   // A rebuild carries every table the pull changes, so one it cannot read cell by cell stops it.
   const refused = r.tables.find((t) => t.refusal !== undefined);
   if (refused) throw new Error(`${refused.table}: ${refused.refusal}`);
-  const merged = r.tables.map((t) => ({ t, rows: mergedRows(t.base, t.ours, t.theirs, choices) }));
+  const merged = r.tables.map((t) => ({ t, rows: mergedRows(t.base, t.ours, t.theirs, choices.get(t.table) ?? NO_CHOICES) }));
   for (const m of merged) noBinary(m.t.table, m.rows);
   const db = plan.onto.database;
   await api.createBranch(db, { name: opts.newBranch, from: { commit: r.commits.ours } }, { signal });

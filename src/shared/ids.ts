@@ -69,6 +69,7 @@ export const Commands = {
   // The database's tests (issue #24): on a Tests node, a group or a test of the tree.
   runTests: 'versionedDb.runTests',
   openTestQuery: 'versionedDb.openTestQuery',
+  resolveConflicts: 'versionedDb.resolveConflicts',
 } as const;
 
 export const Views = {
@@ -173,4 +174,6 @@ export const WebviewTypes = {
   pull: 'versionedDb.pull',
   changes: 'versionedDb.changes',
   rowHistory: 'versionedDb.rowHistory',
+  /** Settling a pull's conflicts cell by cell (issue #24). */
+  resolve: 'versionedDb.resolveConflicts',
 } as const;

@@ -98,14 +98,16 @@ describe('hub: settling a pull’s conflicts cell by cell', function () {
     return out;
   }
 
-  function choicesFrom(picks: Map<string, CellChoice>): Choices {
-    const cells = new Map<string, Map<string, CellChoice>>();
+  function choicesFrom(picks: Map<string, CellChoice>): Map<string, Choices> {
+    const out = new Map<string, { cells: Map<string, Map<string, CellChoice>>; rows: Map<string, 'ours' | 'theirs'> }>();
     for (const [k, c] of picks) {
-      const [, key, column] = k.split(' ') as [string, string, string];
+      const [table, key, column] = k.split(' ') as [string, string, string];
+      const t = out.get(table) ?? { cells: new Map(), rows: new Map() };
+      out.set(table, t);
       const rowKey = JSON.stringify([key]);
-      cells.set(rowKey, new Map([...(cells.get(rowKey) ?? []), [column, c]]));
+      t.cells.set(rowKey, new Map([...(t.cells.get(rowKey) ?? []), [column, c]]));
     }
-    return { cells, rows: new Map() };
+    return out;
   }
 
   async function mergeAndRead(h: HubHandle, client: HubClient, pullNumber: number): Promise<Map<string, Rows>> {

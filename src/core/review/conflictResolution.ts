@@ -151,10 +151,10 @@ function mergeRow(
   });
 }
 
-/** Whether writing onto the pull's branch settles everything: every choice is ours' value. */
-export function settlesOnBranch(conflicts: readonly TableConflicts[], choices: Choices): boolean {
-  return conflicts.every(
-    (c) =>
+/** Whether writing onto the pull's branch settles everything: every choice (per table) is ours' value. */
+export function settlesOnBranch(tables: readonly { readonly conflicts: TableConflicts; readonly choices: Choices }[]): boolean {
+  return tables.every(
+    ({ conflicts: c, choices }) =>
       c.rows.length === 0 &&
       c.cells.every((cell) => {
         const choice = choices.cells.get(cell.key)?.get(cell.column);
@@ -162,6 +162,8 @@ export function settlesOnBranch(conflicts: readonly TableConflicts[], choices: C
       }),
   );
 }
+
+export const NO_CHOICES: Choices = { cells: new Map(), rows: new Map() };
 
 /**
  * The rows to upsert onto the pull's branch so that its conflicting cells agree with ours: each

@@ -78,18 +78,24 @@ describe('settling conflicts cell by cell', () => {
       ['1', 'city', { kind: 'ours' }],
       ['2', 'email', { kind: 'value', value: 'r@ours' }],
     ]);
-    assert.equal(settlesOnBranch([noRowConflicts], allOurs), true, 'a typed value equal to ours settles too');
+    assert.equal(settlesOnBranch([{ conflicts: noRowConflicts, choices: allOurs }]), true, 'a typed value equal to ours settles too');
     assert.equal(
-      settlesOnBranch(
-        [noRowConflicts],
-        choices([
-          ['1', 'city', { kind: 'theirs' }],
-          ['2', 'email', { kind: 'ours' }],
-        ]),
-      ),
+      settlesOnBranch([
+        {
+          conflicts: noRowConflicts,
+          choices: choices([
+            ['1', 'city', { kind: 'theirs' }],
+            ['2', 'email', { kind: 'ours' }],
+          ]),
+        },
+      ]),
       false,
     );
-    assert.equal(settlesOnBranch([findConflicts(base, ours, theirs)], allOurs), false, 'a deleted row needs a new pull');
+    assert.equal(
+      settlesOnBranch([{ conflicts: findConflicts(base, ours, theirs), choices: allOurs }]),
+      false,
+      'a deleted row needs a new pull',
+    );
     assert.deepEqual(branchRows(theirs, noRowConflicts), [
       ['1', 'Ana', 'Porto', 'a@x'],
       ['2', 'Rui', 'Porto', 'r@ours'],
