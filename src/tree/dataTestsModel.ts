@@ -25,6 +25,11 @@ export interface DataTestsOptions {
 /** What a run found: the scope's outcomes by test name. */
 export interface TestRunSummary {
   readonly ref: string;
+  /** Where it ran, and what: to show the same run as a result grid. */
+  readonly hostId: string;
+  readonly db: DatabaseRef;
+  readonly commit: string;
+  readonly sql: string;
   readonly outcomes: ReadonlyMap<string, TestOutcome>;
 }
 
@@ -95,13 +100,14 @@ export class DataTestsModel {
           : { kind: 'test', name: node.test.name };
     const list = await this.tests(tests);
     const runner = this.o.review(tests.hostId, tests.db);
-    const result = await runner({ sql: runTestsSql(scope), at: tests.commit }, { signal });
+    const sql = runTestsSql(scope);
+    const result = await runner({ sql, at: tests.commit }, { signal });
     const outcomes = readRun(result, namesIn(list, scope));
     let at = this.outcomes.get(key(tests));
     if (!at) this.outcomes.set(key(tests), (at = new Map()));
     for (const [name, o] of outcomes) at.set(name, o);
     this.o.fire(tests);
-    return { ref: tests.ref, outcomes };
+    return { ref: tests.ref, hostId: tests.hostId, db: tests.db, commit: tests.commit, sql, outcomes };
   }
 
   private groupOf(tests: TestsNode, name: string): string | undefined {
