@@ -88,7 +88,8 @@ export class ResolvePanel extends Disposable {
       rowSide: (t, r) => this.choices.get(t)?.rows.get(r),
       problems: this.problems,
       plan: plan.text,
-      canApply: plan.canApply && this.problems.size === 0,
+      // Once applied, the choices are spent: the view read the conflicts before they were settled.
+      canApply: plan.canApply && this.problems.size === 0 && this.outcome?.ok !== true,
       ...(this.outcome ? { outcome: this.outcome } : {}),
     });
     return this.lastContent;
