@@ -39,6 +39,8 @@ export class DataTestsModel {
   private readonly lists = new Map<string, Promise<DataTest[]>>();
   /** The last outcome of each test at a commit, by `host db commit` then name. */
   private readonly outcomes = new Map<string, Map<string, TestOutcome>>();
+  /** The lists already read, for descriptions (synchronous). */
+  private readonly cached = new Map<string, DataTest[]>();
 
   constructor(private readonly o: DataTestsOptions) {}
 
@@ -113,9 +115,6 @@ export class DataTestsModel {
   private groupOf(tests: TestsNode, name: string): string | undefined {
     return this.cached.get(key(tests))?.find((t) => t.name === name)?.group;
   }
-
-  /** The lists already read, for descriptions (synchronous). */
-  private readonly cached = new Map<string, DataTest[]>();
 
   private tests(node: TestsNode): Promise<DataTest[]> {
     const k = key(node);
