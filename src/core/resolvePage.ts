@@ -32,6 +32,8 @@ export interface ResolvePageState {
 const val = (v: Cell | undefined): string =>
   v === undefined ? '<span class="muted">—</span>' : v === null ? '<span class="null">NULL</span>' : escapeHtml(v);
 const attr = (s: string): string => escapeHtml(s);
+/** A row's key as a reader says it: its key values, NULL as NULL. */
+const keyText = (values: readonly Cell[]): string => values.map((v) => val(v)).join(', ');
 
 function cellEditor(s: ResolvePageState, t: string, c: ConflictCell): string {
   const ch = s.choice(t, c.key, c.column);
@@ -60,13 +62,13 @@ function tableHtml(s: ResolvePageState, t: ResolvePageTable): string {
   const rows = [...byRow]
     .map(
       ([key, cells]) =>
-        `<div class="row" data-row="${attr(key)}"><h3>row ${escapeHtml(key)} ${sideButtons(key)}</h3><table><thead><tr><th scope="col">column</th><th scope="col">base</th><th scope="col">ours (target)</th><th scope="col">theirs (pull)</th><th scope="col">typed</th></tr></thead><tbody>${cells.map((c) => cellEditor(s, t.table, c)).join('')}</tbody></table></div>`,
+        `<div class="row" data-row="${attr(key)}"><h3>row ${keyText(cells[0]?.keyValues ?? [])} ${sideButtons(key)}</h3><table><thead><tr><th scope="col">column</th><th scope="col">base</th><th scope="col">ours (target)</th><th scope="col">theirs (pull)</th><th scope="col">typed</th></tr></thead><tbody>${cells.map((c) => cellEditor(s, t.table, c)).join('')}</tbody></table></div>`,
     )
     .join('');
   const deleted = t.rows
     .map((r) => {
       const chosen = s.rowSide(t.table, r.key);
-      return `<div class="row deleted" data-row="${attr(r.key)}"><h3>row ${escapeHtml(r.key)}: ${r.ours ? 'the pull deleted it, the target changed it' : 'the target deleted it, the pull changed it'}${chosen ? ` (${chosen})` : ''}</h3><p class="muted">One side deleted this row: pick a side for the whole row.</p>${sideButtons(r.key)}</div>`;
+      return `<div class="row deleted" data-row="${attr(r.key)}"><h3>row ${keyText(r.keyValues)}: ${r.ours ? 'the pull deleted it, the target changed it' : 'the target deleted it, the pull changed it'}${chosen ? ` (${chosen})` : ''}</h3><p class="muted">One side deleted this row: pick a side for the whole row.</p>${sideButtons(r.key)}</div>`;
     })
     .join('');
   return `<section class="table" data-table="${attr(t.table)}">${head}<p>${sideButtons()}</p>${rows}${deleted}</section>`;
