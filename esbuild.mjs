@@ -125,6 +125,15 @@ const builds = [
     format: 'iife',
     target: 'es2022',
   },
+  // The Resolve view's script (issue #24), loaded the same way by src/views/resolvePanel.ts.
+  {
+    ...common,
+    entryPoints: ['src/webview/resolve.ts'],
+    outfile: `${OUT}/webview/resolve.js`,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
   // Notebook result grid (browser, ESM: VS Code imports it and calls `activate`), and the same
   // grid as a classic script for the SQL result webview panel.
   {

@@ -11,6 +11,7 @@ import { registerImportCommands } from './commands/importCommands';
 import { registerPullCommands } from './commands/pullCommands';
 import { registerSqlNotebooks, type SqlNotebookApi } from './notebook/sqlNotebooks';
 import { registerHistoryCommands } from './commands/historyRegistration';
+import { registerDataTestCommands } from './commands/dataTestCommands';
 import { registerTableCommands } from './commands/tableCommands';
 import { registerChangesCommands } from './commands/changesCommands';
 import { ChangeSetStore } from './views/changeSetStore';
@@ -73,6 +74,8 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     // Tables at a ref and the table browser (issue #14)
     ...registerTableCommands({ ...commandDeps, catalog: tree.catalog, log: taggedLogger(log, 'tables'), changeSets }),
     changeSets,
+    // The database's tests at a ref (issue #24)
+    ...registerDataTestCommands({ ...commandDeps, tests: tree.model, log: taggedLogger(log, 'tests') }),
   );
   // Review: the Changes view (issue #15), unsent change sets included (issue #23).
   context.subscriptions.push(registerChangesCommands({ ...commandDeps, changesLog: taggedLogger(log, 'changes'), changeSets }).disposable);

@@ -7,6 +7,7 @@ import { branchRefLabel, pullStateLabel } from '../core/pullPage';
 import { mergeConfirmationDetail } from '../core/review/mergePreview';
 import { isAbortError } from '../api/errors';
 import { pullLabel, pullWebUrl, resolvePullTarget, type PullEnv } from './pullActions';
+import { confirmMerge } from './mergeChecks';
 
 export type MergeResult =
   | { kind: 'merged'; pull: Pull }
@@ -53,9 +54,7 @@ export async function mergePullCommand(env: PullEnv, arg: unknown): Promise<Merg
     const to = branchRefLabel(pull.to_branch, target.db);
     const intro = `This merges ${from} into ${to} of ${target.db.owner}/${target.db.name} on the server.`;
     const detail = await mergeDetail(env, target, pull, intro);
-    if (detail === undefined) return { kind: 'dismissed' };
-    const ok = await env.ui.confirm(`Merge pull request #${n} "${pull.title}"?`, 'Merge', detail);
-    if (!ok) return { kind: 'dismissed' };
+    if (detail === undefined || !(await confirmMerge(env, target, pull, detail))) return { kind: 'dismissed' };
     let ref: OperationRef | undefined;
     const outcome = await env.operations.run({
       title: `Merging pull request #${n} into ${to}`,

@@ -1,3 +1,4 @@
+import type { PullChecks } from '../core/dataTests/pullChecks';
 import type { Pull, PullComment, PullState, PullSummary } from '../shared/wire';
 import type { DbRef } from '../api/dbRef';
 import type { HubClient } from '../api/hubClient';
@@ -40,6 +41,8 @@ export type PullEnv = Pick<CommandDeps, 'ui' | 'log' | 'operations'> & {
    * where no preview can be made, and the confirmation then says nothing about it.
    */
   previewMerge?(target: PullTarget, pull: Pull, signal: AbortSignal): Promise<MergePreview>;
+  /** The pull's checks (tests at merge base and head, CI runs) for the confirmation (issue #24). */
+  pullChecks?(target: PullTarget, pull: Pull, signal: AbortSignal): Promise<PullChecks>;
 };
 
 export function pullLabel(target: PullTarget): string {

@@ -17,6 +17,8 @@ import { replyToThread } from './rowComments';
 import type { PullTarget } from '../core/targets';
 import type { CommandDeps } from './commandDeps';
 import { previewMerge } from '../core/review/mergePreview';
+import { registerResolveCommand } from './resolveCommands';
+import { pullChecksWiring } from './pullChecksWiring';
 
 /** What the pull request commands need: part of every command's CommandDeps, plus the extension URI. */
 export type PullCommandDeps = Pick<
@@ -31,6 +33,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     return host ? pullWebUrl(host.siteUrl, t) : undefined;
   };
 
+  const checks = pullChecksWiring(deps);
   // The panels and the env refer to each other (buttons run commands; commands refresh panels).
   let panels: PullPanels | undefined = undefined;
   const env: PullEnv = {
@@ -43,6 +46,8 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     // The merge confirmation says what the merge changes and whether it conflicts (issue #15).
     previewMerge: (t, pull, signal) =>
       previewMerge((db) => deps.sql.review(t.hostId, db), { db: t.db, fromBranch: pull.from_branch, toBranch: pull.to_branch }, { signal }),
+    // ...and whether it breaks the database's tests or its CI failed (issue #24).
+    pullChecks: checks.forMerge,
   };
 
   panels = new PullPanels({
@@ -53,6 +58,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     sql: deps.sql,
     changes: { sql: deps.sql, viewed: deps.workspaceState, log: deps.log },
     ...reviewSections(deps, env),
+    checks: checks.section,
     actions: {
       merge: (t) => mergePullCommand(env, t),
       setState: (t, state) => setPullStateCommand(env, t, state),
@@ -85,6 +91,8 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
       commentOnPullCommand(env, arg, typeof body === 'string' ? body : undefined),
     ),
     vscode.commands.registerCommand(Commands.mergePullRequest, (arg?: unknown) => mergePullCommand(env, arg)),
+    // Settling conflicts cell by cell (issue #24).
+    registerResolveCommand(deps, env),
   );
 }
 
@@ -95,19 +103,9 @@ function presetFrom(arg: unknown): { fromBranch?: string } {
   return (arg as { kind?: unknown }).kind === 'branch' && typeof b?.name === 'string' ? { fromBranch: b.name } : {};
 }
 
-/** Issue #24's command that settles a pull's conflicts cell by cell, once it is registered. */
-const SETTLE_CONFLICTS_COMMAND = 'versionedDb.settlePullConflicts';
-
-/** The pull view's conflict path: settle cell by cell when that command exists, else say how. */
-async function settleConflicts(env: PullEnv, target: PullTarget): Promise<void> {
-  if ((await vscode.commands.getCommands(true)).includes(SETTLE_CONFLICTS_COMMAND)) {
-    await vscode.commands.executeCommand(SETTLE_CONFLICTS_COMMAND, target);
-    return;
-  }
-  void env.ui.info(
-    `Pull request #${target.pullNumber} conflicts with its target branch: the conflicting rows are listed under "Before merging". ` +
-      "Change the pull's branch so those rows agree with the target (or update the target), then merge.",
-  );
+/** The pull view's conflict path: Resolve Conflicts… (issue #24), cell by cell. */
+async function settleConflicts(_env: PullEnv, target: PullTarget): Promise<void> {
+  await vscode.commands.executeCommand(Commands.resolveConflicts, target);
 }
 
 /** The pull view's review sections (issue #25): commits with the last-review mark, and row comment threads. */

@@ -23,6 +23,9 @@ import type { Caller, EndpointHost } from './hubCommon';
 const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
 const MAX_PARTS = 10000;
 
+/** Dolt's tests table: the one system table an import may write. */
+const TESTS_TABLE = 'dolt_tests';
+
 export class ImportEndpoints {
   /** Upload sessions whose import is running: their folders stay until it ends. */
   private readonly importing = new Set<string>();
@@ -189,9 +192,9 @@ export class ImportEndpoints {
         type: 'string',
         required: true,
         check: (v: string) =>
-          isValidName(v) && !/^(dolt_|sqlite_)/i.test(v)
+          v === TESTS_TABLE || (isValidName(v) && !/^(dolt_|sqlite_)/i.test(v))
             ? undefined
-            : 'must be letters, digits, "_" or "-" and not start with dolt_ or sqlite_.',
+            : `must be letters, digits, "_" or "-" and not start with dolt_ or sqlite_ (but ${TESTS_TABLE}).`,
       },
       file_name: { type: 'string', required: true, check: (v: string) => (v.trim() === '' ? 'must not be empty.' : undefined) },
       file_size: { type: 'integer', required: true },
@@ -212,6 +215,10 @@ export class ImportEndpoints {
     const columnMap = body['column_map'] as Record<string, unknown> | undefined;
     if (columnMap && !Object.values(columnMap).every((v) => typeof v === 'string' && v !== ''))
       throw badRequest('Field "column_map" must map column names to column names.');
+    // The database's tests are a table too, so adding or editing one is a reviewable import; only
+    // upserting, as the table refuses another schema and the other operations replace it.
+    if (body['table_name'] === TESTS_TABLE && body['import_operation'] !== 'update')
+      throw badRequest(`Field "import_operation" must be "update" for ${TESTS_TABLE}: its schema is fixed.`);
     const entry = Object.entries(this.hub.store.state.uploads).find(([, u]) => u.token === body['token']);
     if (!entry) throw badRequest('Field "token" does not name an upload session.');
     const [uploadId, up] = entry;

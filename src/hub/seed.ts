@@ -9,6 +9,7 @@ import { hashPassword, hashToken, newToken } from './credentials';
 import { extensionClient } from './oauth';
 import { writeFileAtomicSync } from './atomicFile';
 import { dbKey } from './store';
+import { CHECKS_DB, seedChecks } from './seedChecks';
 import type { OrgRole } from './store';
 
 export const SEED_FILE = 'seed.json';
@@ -331,6 +332,8 @@ export async function seed(dataDir: string, workerScript: string, logger: Logger
       "INSERT INTO salaries VALUES ('alice',5000.00),('bob',4200.00)",
     ]);
 
+    await seedChecks({ hub, api, commit, branch, pull });
+
     const manifest: SeedManifest = {
       version: 1,
       users: USERS.map(({ username, email, password }) => ({ username, email, password })),
@@ -378,6 +381,7 @@ export async function seed(dataDir: string, workerScript: string, logger: Logger
           default_branch: 'main',
           tables: ['salaries'],
         },
+        CHECKS_DB,
       ],
       primary: { owner: 'alice', name: 'prices' },
       oauth_client_id: extensionClient().client_id,

@@ -148,6 +148,10 @@ export function runSelect(
   const columns = resultColumns(sqlite3, conn, meta, firstTypes, fixedTypes);
   stmt.finalize();
   described?.finalize();
+  // A table function that runs queries of its own (dolt_test_run) turns the interrupt into a row
+  // ("Query error: interrupted") and goes on; the deadline passed all the same, so no row stands.
+  if (timedOut) return { columns, rows: [], status: 'timeout', message: timeoutMessage(timeoutMs) };
+  if (cancelled) return { columns, rows: [], status: 'error', message: CANCELLED_MESSAGE };
   return { columns, rows, status, message };
 }
 

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, rmdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { DatabaseRef, OperationError, OperationResult, OperationStatus, OperationType } from '../shared/wire';
+import type { CiRunTarget, DatabaseRef, OperationError, OperationResult, OperationStatus, OperationType } from '../shared/wire';
 import { writeFileAtomicSync } from './atomicFile';
 
 export type OrgRole = 'owner' | 'writer' | 'reader';
@@ -90,6 +90,8 @@ export interface OperationRecord {
   created_by: string;
   error?: OperationError;
   result?: OperationResult;
+  /** svc_ci: what the run checked. */
+  ci?: CiRunTarget;
 }
 
 export interface UploadRecord {

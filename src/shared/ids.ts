@@ -67,6 +67,10 @@ export const Commands = {
   discardChanges: 'versionedDb.discardChanges',
   /** Registered by the proposing half of issue #23; the grid's Propose Changes… button runs it. */
   proposeChanges: 'versionedDb.proposeChanges',
+  // The database's tests (issue #24): on a Tests node, a group or a test of the tree.
+  runTests: 'versionedDb.runTests',
+  openTestQuery: 'versionedDb.openTestQuery',
+  resolveConflicts: 'versionedDb.resolveConflicts',
 } as const;
 
 export const Views = {
@@ -159,6 +163,10 @@ export const ContextValues = {
   table: 'table',
   view: 'table.view',
   column: 'column',
+  // The database's tests at a ref (issue #24)
+  tests: 'tests',
+  testGroup: 'testGroup',
+  test: 'test',
 } as const;
 
 /** The SQL notebook type, its controller and the result grid renderer (package.json `notebooks`, `notebookRenderer`). */
@@ -180,4 +188,6 @@ export const WebviewTypes = {
   pull: 'versionedDb.pull',
   changes: 'versionedDb.changes',
   rowHistory: 'versionedDb.rowHistory',
+  /** Settling a pull's conflicts cell by cell (issue #24). */
+  resolve: 'versionedDb.resolveConflicts',
 } as const;

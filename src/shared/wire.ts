@@ -185,6 +185,18 @@ export interface Operation {
   error?: OperationError;
   /** import/merge: `{ pull_id }`; sql_write: `{ commit_sha }`; fork: `{ database }`; others unknown. */
   result?: OperationResult;
+  /**
+   * `svc_ci` only, and only from the local hub: the branch and commit the run checked. The contract
+   * does not show where the service says this, so a client treats a CI operation without it as
+   * the database's, branch unknown.
+   */
+  ci?: CiRunTarget;
+}
+
+export interface CiRunTarget {
+  branch: string;
+  commit_sha: string;
+  workflow: string;
 }
 
 export interface OperationResult {

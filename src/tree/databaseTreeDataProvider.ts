@@ -1,3 +1,4 @@
+import { dataTestItem } from './dataTestItems';
 import * as vscode from 'vscode';
 import { Commands, ContextValues } from '../shared/ids';
 import {
@@ -110,6 +111,10 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
       case 'table':
       case 'column':
         return this.catalogItem(node, now);
+      case 'tests':
+      case 'testGroup':
+      case 'test':
+        return dataTestItem(node, this.model);
       case 'loadMore':
       case 'error':
       case 'message':

@@ -8,6 +8,8 @@ import type { TableCatalogCache } from '../core/sql/tableCatalog';
 import { CommitListModel } from './commitListModel';
 import { CategoryListModel, dbKey, type TreeClient } from './categoryListModel';
 import { TableCatalogModel } from './tableCatalogModel';
+import { DataTestsModel, type TestRunSummary } from './dataTestsModel';
+import type { TestOutcome } from '../core/dataTests/dataTests';
 import type {
   Category,
   CategoryNode,
@@ -21,6 +23,9 @@ import type {
   RefNode,
   TableNode,
   TablesNode,
+  TestGroupNode,
+  TestNode,
+  TestsNode,
   TreeNode,
 } from './treeNodes';
 
@@ -69,6 +74,8 @@ export class DatabaseTreeModel {
   private readonly lists: CategoryListModel;
   /** The Tables node under each ref and what it holds (issue #14). */
   private readonly tables: TableCatalogModel;
+  /** The Tests node under each branch and tag, and the last outcomes (issue #24). */
+  private readonly dataTests: DataTestsModel;
 
   constructor(private readonly o: TreeModelOptions) {
     this.commitLists = new CommitListModel({
@@ -82,6 +89,11 @@ export class DatabaseTreeModel {
       log: o.log,
       operationPollMs: o.operationPollMs,
       setTimer: o.setTimer,
+    });
+    this.dataTests = new DataTestsModel({
+      review: (hostId, db) => o.backend.review(hostId, db),
+      fire: (node) => this.fire(node),
+      log: o.log,
     });
     this.tables = new TableCatalogModel({ catalog: o.catalog, log: o.log, failure: (parent, e) => this.failure(parent, parent, e) });
   }
@@ -157,6 +169,9 @@ export class DatabaseTreeModel {
         return this.tables.columnChildren(node);
       case 'commits':
         return this.commitLists.children(node);
+      case 'tests':
+      case 'testGroup':
+        return this.dataTests.children(node);
       default:
         return [];
     }
@@ -172,8 +187,22 @@ export class DatabaseTreeModel {
   /** What a branch, tag or release holds: its Tables, and a branch's or tag's Commits (issue #15). */
   private refChildren(node: RefNode): TreeNode[] {
     const out: TreeNode[] = this.o.catalog ? [this.tables.tablesNode(node)] : [];
-    if (node.kind === 'branch' || node.kind === 'tag') out.push(this.commitLists.commitsNodeOf(node));
+    if (node.kind === 'branch' || node.kind === 'tag') out.push(this.commitLists.commitsNodeOf(node), this.dataTests.testsNode(node));
     return out;
+  }
+
+  /** Runs every test, a group or one test at the node's commit (issue #24). */
+  runTests(node: TestsNode | TestGroupNode | TestNode, signal?: AbortSignal): Promise<TestRunSummary> {
+    return this.dataTests.run(node, signal);
+  }
+
+  /** The last outcome of a test, or of a group's tests that ran. */
+  testOutcome(node: TestNode): TestOutcome | undefined {
+    return this.dataTests.outcome(node);
+  }
+
+  testGroupOutcomes(node: TestGroupNode): TestOutcome[] {
+    return this.dataTests.groupOutcomes(node);
   }
 
   tablesNode(node: RefNode): TablesNode {

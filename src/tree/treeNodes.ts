@@ -3,6 +3,7 @@ import type { Branch, Database, DatabaseRef, Operation, PullSummary, Release, Ta
 import type { Commit } from '../core/review/commitLog';
 import type { TableEntry } from '../core/sql/tableCatalog';
 import type { TableColumnInfo } from '../core/sql/tableQuery';
+import type { DataTest } from '../core/dataTests/dataTests';
 
 export const CATEGORIES = ['branches', 'tags', 'releases', 'pulls', 'forks', 'operations'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -157,8 +158,51 @@ export function refOf(node: RefNode): { ref: string; commit: string } {
 
 export type SchemaNode = TablesNode | TableNode | ColumnNode;
 
+// ---- the database's tests at a ref (issue #24) -------------------------------------------------
+
+/** "Tests" under a branch or tag: the dolt_tests rows at the commit the ref named when listed. */
+export interface TestsNode {
+  readonly kind: 'tests';
+  readonly hostId: string;
+  readonly db: DatabaseRef;
+  readonly parent: BranchNode | TagNode;
+  readonly ref: string;
+  readonly commit: string;
+}
+
+/** One group of tests (tests without a group sit directly under Tests). */
+export interface TestGroupNode {
+  readonly kind: 'testGroup';
+  readonly hostId: string;
+  readonly db: DatabaseRef;
+  readonly parent: TestsNode;
+  readonly group: string;
+}
+
+/** One test; `tests` is the Tests node it belongs to (its ref and commit). */
+export interface TestNode {
+  readonly kind: 'test';
+  readonly hostId: string;
+  readonly db: DatabaseRef;
+  readonly parent: TestsNode | TestGroupNode;
+  readonly tests: TestsNode;
+  readonly test: DataTest;
+}
+
+export type DataTestNode = TestsNode | TestGroupNode | TestNode;
+
 export type TreeNode =
-  HostNode | DatabaseNode | CategoryNode | ItemNode | SchemaNode | CommitsNode | CommitNode | LoadMoreNode | ErrorNode | MessageNode;
+  | HostNode
+  | DatabaseNode
+  | CategoryNode
+  | ItemNode
+  | SchemaNode
+  | DataTestNode
+  | CommitsNode
+  | CommitNode
+  | LoadMoreNode
+  | ErrorNode
+  | MessageNode;
 
 /** Everything a command invoked on a node needs to know about the database it belongs to. */
 export function databaseOf(node: TreeNode): { hostId: string; db: DatabaseRef } | undefined {
@@ -176,6 +220,9 @@ export function databaseOf(node: TreeNode): { hostId: string; db: DatabaseRef } 
     case 'tables':
     case 'table':
     case 'column':
+    case 'tests':
+    case 'testGroup':
+    case 'test':
       return { hostId: node.hostId, db: node.db };
     case 'loadMore':
       return { hostId: node.parent.hostId, db: node.parent.db };

@@ -17,6 +17,8 @@ import { PULL_COMMITS_ID, PULL_HEAD_MOVED_ID, PullCommitsSection, type PullCommi
 import { PULL_COMMITS_STYLE } from '../core/pullCommitsPage';
 import { PULL_THREADS_ID, PullThreadsSection, type PullThreadsDeps } from './pullThreads';
 import { PULL_THREADS_STYLE } from '../core/pullThreadsPage';
+import { PullChecksSection, type PullChecksDeps } from './pullChecks';
+import { CHECKS_ID, CHECKS_STYLE } from '../core/pullChecksPage';
 
 /** What the view's buttons do: the same command logic the palette uses (src/commands/pullActions.ts). */
 export interface PullViewActions {
@@ -46,6 +48,8 @@ export interface PullPanelsDeps {
   commits?: PullCommitsDeps;
   /** Row and cell comments as threads (./pullThreads.ts); needs `commits` for the head they are checked at. */
   threads?: PullThreadsDeps;
+  /** The Checks section (./pullChecks.ts, issue #24); without it the view has none. */
+  checks?: PullChecksDeps;
 }
 
 function keyOf(t: PullTarget): string {
@@ -109,6 +113,8 @@ export class PullPanel extends Disposable {
   private readonly changes: PullChangesSection | undefined;
   /** "Before merging": what an open pull's merge changes and whether it conflicts (issue #15). */
   readonly mergePreview: PullMergePreview | undefined;
+  /** Checks: the tests at the merge base and head, the branch's CI runs (issue #24). */
+  readonly checks: PullChecksSection | undefined;
   /** The Changes section's HTML, kept apart from the pull's so either re-renders alone. */
   changesHtml = '';
   /** The pull's commits and the watch on its head (issue #25). */
@@ -141,7 +147,7 @@ export class PullPanel extends Disposable {
               title: this.host?.panel.title ?? title,
               contentHtml: this.content,
               images: this.images,
-              extraStyle: MERGE_PREVIEW_STYLE + PULL_COMMITS_STYLE + PULL_THREADS_STYLE,
+              extraStyle: MERGE_PREVIEW_STYLE + PULL_COMMITS_STYLE + PULL_THREADS_STYLE + CHECKS_STYLE,
             }),
           parse: parsePullWebviewMessage,
           log: deps.log,
@@ -164,6 +170,12 @@ export class PullPanel extends Disposable {
         this.post({ type: 'section', id: MERGE_PREVIEW_ID, html: preview.html() }),
       ));
       this._register({ dispose: () => preview.dispose() });
+    }
+    if (deps.checks) {
+      const checks = (this.checks = new PullChecksSection(target, deps.checks, () =>
+        this.post({ type: 'section', id: CHECKS_ID, html: checks.html() }),
+      ));
+      this._register({ dispose: () => checks.dispose() });
     }
   }
 
@@ -217,8 +229,10 @@ export class PullPanel extends Disposable {
       if (this.changes) void this.loadChanges(pull);
       if (this.commits) void this.loadCommits(this.commits, pull);
       this.mergePreview?.update(pull);
+      this.checks?.update(pull);
     } catch (err) {
       this.mergePreview?.clear();
+      this.checks?.clear();
       // Shown in the view with a retry, never as a toast: the view may refresh in the background.
       this.deps.log.warn(`pull view ${db.owner}/${db.name}#${pullNumber}: ${String(err)}`);
       const message = err instanceof Error ? err.message : String(err);
@@ -234,7 +248,9 @@ export class PullPanel extends Disposable {
   private withChanges(): string {
     // "Before merging" (its own element, replaced alone when the preview answers) after Changes.
     const preview = this.mergePreview?.html();
-    const merge = preview ? `<div id="${MERGE_PREVIEW_ID}">${preview}</div>` : '';
+    const checks = this.checks?.html();
+    const merge =
+      (preview ? `<div id="${MERGE_PREVIEW_ID}">${preview}</div>` : '') + (checks ? `<div id="${CHECKS_ID}">${checks}</div>` : '');
     const threads = this.threads ? `<section id="${PULL_THREADS_ID}" class="threads">${this.threads.html()}</section>` : '';
     const moved = this.commits ? `<div id="${PULL_HEAD_MOVED_ID}">${this.movedHtml}</div>` : '';
     const commits = this.commits

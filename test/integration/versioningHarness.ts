@@ -109,6 +109,12 @@ export function labelOf(n: TreeNode, h: Pick<Harness, 'api'>): string {
       return n.table.name;
     case 'column':
       return n.column.name;
+    case 'tests':
+      return 'Tests';
+    case 'testGroup':
+      return n.group;
+    case 'test':
+      return n.test.name;
     case 'loadMore':
       return 'Load more…';
     case 'error':

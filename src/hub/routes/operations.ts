@@ -22,6 +22,7 @@ export class OperationEndpoints {
     const out: Operation = { id: op.id, type: op.type, status: op.status, created_at: op.created_at, cancelable: false };
     if (op.status === 'failed' && op.error) out.error = op.error;
     if (op.status === 'succeeded' && op.result) out.result = op.result;
+    if (op.ci) out.ci = op.ci;
     return out;
   }
 

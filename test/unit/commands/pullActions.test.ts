@@ -13,6 +13,8 @@ import {
 } from '../../../src/commands/pullActions';
 import { createPullCommand, defaultPullTitle } from '../../../src/commands/createPullCommand';
 import { mergePullCommand } from '../../../src/commands/mergePullCommand';
+import { compareRuns, type SideRun } from '../../../src/core/dataTests/pullChecks';
+import type { TestOutcome } from '../../../src/core/dataTests/dataTests';
 import type { PullTarget } from '../../../src/core/targets';
 import { runOperation } from '../../../src/commands/operationsRunner';
 import type { OperationsUi } from '../../../src/commands/commandDeps';
@@ -295,6 +297,42 @@ describe('pull request commands', () => {
       /could not be previewed \(server gone\): how many rows it changes and whether it conflicts are not known/,
     );
     assert.ok(!server.calls.includes('merge #2'));
+  });
+
+  it('the confirmation names newly failing tests and failed CI and asks again; declining the second question merges nothing (issue #24)', async () => {
+    const { server, ui, env } = setup();
+    server.pulls = [pull(2, 'open', 'Add prices')];
+    const ran = (o: Record<string, TestOutcome>): SideRun => ({ kind: 'ran', commit: 'c', outcomes: new Map(Object.entries(o)) });
+    const [base, head] = [ran({ totals: { status: 'pass' } }), ran({ totals: { status: 'fail', message: 'got 3' } })];
+    const failedCi = anOperation({
+      type: 'svc_ci',
+      status: 'failed',
+      error: { status: 422, code: 'OPERATION_FAILED', title: 'CI failed', detail: 'off by 2' },
+    });
+    env.pullChecks = async () => ({
+      base,
+      head,
+      tests: compareRuns(base, head),
+      ci: [{ operation: failedCi, workflow: 'nightly', branchKnown: true }],
+    });
+    ui.answer(true);
+    ui.answer(false);
+    assert.equal((await mergePullCommand(env, node(2))).kind, 'dismissed');
+    assert.match(ui.confirmDetails[0]!, /Newly failing tests .*: totals\.\nFailed CI: nightly \(off by 2\)/);
+    assert.match(ui.confirms[1]!, /does not pass its checks\. Merge anyway\?/);
+    assert.match(ui.confirmDetails[1]!, /totals/);
+    assert.ok(!server.calls.includes('merge #2'));
+    // Checks that pass ask once; a run that did not finish is named as not known, never passed.
+    env.pullChecks = async () => ({
+      base,
+      head: { kind: 'notRun', reason: 'Timed out' },
+      tests: compareRuns(base, { kind: 'notRun', reason: 'Timed out' }),
+      ci: [],
+    });
+    ui.answer(false);
+    await mergePullCommand(env, node(2));
+    assert.equal(ui.confirms.length, 3);
+    assert.match(ui.confirmDetails[2]!, /Not run, so not known to pass: totals/);
   });
 
   it('declining the confirmation merges nothing', async () => {

@@ -380,22 +380,22 @@ describe('DatabaseTreeModel: Tables under a ref (issue #14)', () => {
     return { cache, sent, setFail: (m: string | undefined) => (fail = m) };
   }
 
-  it('without a catalog a branch has only its Commits (issue #15), and a release nothing', async () => {
+  it('without a catalog a branch has only its Commits (issue #15) and Tests (issue #24), and a release nothing', async () => {
     const { model } = setup();
     const [b] = await model.children(branchesNode(model));
     assert.deepEqual(
       (await model.children(b)).map((n) => n.kind),
-      ['commits'],
+      ['commits', 'tests'],
     );
     assert.equal(model.refHasChildren(), false);
   });
 
-  it('with a catalog a branch holds Tables, then Commits', async () => {
+  it('with a catalog a branch holds Tables, then Commits and Tests', async () => {
     const { model } = setup({ catalog: catalog().cache });
     const [b] = await model.children(branchesNode(model));
     assert.deepEqual(
       (await model.children(b)).map((n) => n.kind),
-      ['tables', 'commits'],
+      ['tables', 'commits', 'tests'],
     );
   });
 

@@ -1,0 +1,49 @@
+// Run Tests (all, a group, one test) on the Tests node of a branch or tag, and Open Test Query:
+// a test's query in a new notebook at the commit it ran at (issue #24). No vscode: registered by
+// dataTestCommands.ts, unit-tested with a scripted UI.
+import { outcomeText } from '../core/dataTests/dataTests';
+import { Commands } from '../shared/ids';
+import type { DatabaseTreeModel } from '../tree/databaseTreeModel';
+import { isTreeNode, type TestGroupNode, type TestNode, type TestsNode } from '../tree/treeNodes';
+import type { CommandDeps } from './commandDeps';
+
+export interface DataTestDeps extends Pick<CommandDeps, 'ui' | 'log'> {
+  readonly tests: Pick<DatabaseTreeModel, 'runTests'>;
+  /** Runs another command (the new notebook). */
+  execute(id: string, ...args: unknown[]): Promise<unknown>;
+}
+
+function runnable(node: unknown): TestsNode | TestGroupNode | TestNode | undefined {
+  return isTreeNode(node) && (node.kind === 'tests' || node.kind === 'testGroup' || node.kind === 'test') ? node : undefined;
+}
+
+/** Runs the tests a node covers; says how many passed, failed or did not run. */
+export async function runTests(deps: DataTestDeps, arg: unknown): Promise<void> {
+  const node = runnable(arg);
+  if (!node) {
+    void deps.ui.info('Run Tests from the Tests node of a branch or tag in the Databases view.');
+    return;
+  }
+  const what = node.kind === 'tests' ? 'the tests' : node.kind === 'testGroup' ? `the ${node.group} tests` : `"${node.test.name}"`;
+  const run = await deps.ui.withProgress(`Running ${what}…`, (_p, signal) => deps.tests.runTests(node, signal));
+  const all = [...run.outcomes.values()];
+  const n = (s: string): number => all.filter((o) => o.status === s).length;
+  const counts = `${n('pass')} passed, ${n('fail')} failed${n('notRun') ? `, ${n('notRun')} not run` : ''}`;
+  const text =
+    all.length === 1
+      ? `Test "${[...run.outcomes.keys()][0] ?? ''}" at ${run.ref}: ${outcomeText(all[0]!)}`
+      : `Tests at ${run.ref}: ${counts}.`;
+  // The results as a grid too: the same run in a notebook at the same commit.
+  void deps.ui.info(text, SHOW_RESULTS).then(async (choice) => {
+    if (choice === SHOW_RESULTS) await deps.execute(Commands.newSqlNotebook, { hostId: run.hostId, db: run.db, ref: run.commit }, run.sql);
+  });
+}
+
+export const SHOW_RESULTS = 'Show Results';
+
+/** A test's query in a new notebook at the commit the test was listed at. */
+export async function openTestQuery(deps: DataTestDeps, arg: unknown): Promise<void> {
+  if (!isTreeNode(arg) || arg.kind !== 'test') return;
+  const target = { hostId: arg.hostId, db: arg.db, ref: arg.tests.commit };
+  await deps.execute(Commands.newSqlNotebook, target, arg.test.query);
+}

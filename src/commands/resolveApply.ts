@@ -1,0 +1,225 @@
+// Settling a conflicting pull (issue #24): read the three versions of every table the pull changes
+// (pinned to hashes), then apply the choices one of two ways (src/core/review/conflictResolution.ts
+// says which): onto the pull's own branch as one `update` import per table, when that settles them;
+// otherwise the pull's changes rebuilt on the target's head with the choices, as a new branch and a
+// new pull that names the old one, which gets a comment linking it. Nothing is ever written to the
+// target branch. No vscode: the hub test drives it with a real client.
+import type { HubClient } from '../api/index';
+import type { BranchRef, Cell, DatabaseRef, Pull, QueryResult } from '../shared/wire';
+import { BINARY_CELL } from '../shared/wire';
+import type { ReviewRunner } from '../core/sql/sqlPort';
+import { quoteIdentifier, sqlCount } from '../core/sql/quote';
+import { buildDiffSummaryQuery, buildHashOfQuery, buildMergeBaseQuery } from '../core/review/doltQueries';
+import { parseHashOf, parseMergeBase } from '../core/review/commitLog';
+import { parseDiffSummary } from '../core/review/tableChanges';
+import { twoDot } from '../core/review/revisions';
+import {
+  branchRows,
+  findConflicts,
+  mergedRows,
+  rowsJson,
+  settlesOnBranch,
+  unsettleable,
+  NO_CHOICES,
+  type Choices,
+  type TableConflicts,
+  type TableVersion,
+} from '../core/review/conflictResolution';
+import { importOntoBranch, type ImportApi } from './proposeImports';
+import { parseColumnsOf } from '../core/sql/tableCatalog';
+import type { TableColumnInfo } from '../core/sql/tableQuery';
+
+/** Rows of one table read per version; a larger table is refused (said so, not cut). */
+export const MAX_TABLE_ROWS = 10_000;
+
+export interface ResolutionTable {
+  readonly table: string;
+  readonly base: TableVersion;
+  readonly ours: TableVersion;
+  readonly theirs: TableVersion;
+  readonly conflicts: TableConflicts;
+  /** Its columns at the target's head, for the typed checks of a typed value. */
+  readonly columnInfo: readonly TableColumnInfo[];
+  /** Why this table cannot be settled cell by cell. */
+  readonly refusal?: string;
+}
+
+export interface Resolution {
+  readonly pull: Pull;
+  readonly commits: { readonly base: string; readonly ours: string; readonly theirs: string };
+  /** Every table the pull changes, conflicting or not (a rebuild carries all of them). */
+  readonly tables: readonly ResolutionTable[];
+}
+
+const EMPTY: TableVersion = { columns: [], keyColumns: [], rows: [] };
+
+async function readVersion(run: ReviewRunner, table: string, commit: string, signal?: AbortSignal): Promise<TableVersion> {
+  const r: QueryResult = await run(
+    { sql: `SELECT * FROM ${quoteIdentifier(table)} LIMIT ${sqlCount(MAX_TABLE_ROWS + 1)}`, at: commit },
+    { limit: MAX_TABLE_ROWS + 1, signal },
+  );
+  if (r.status !== 'success') {
+    if (/no such table|not found|doesn't exist/i.test(r.message ?? '')) return EMPTY;
+    throw new Error(`Reading ${table} at ${commit.slice(0, 8)}: ${r.message ?? r.status}`);
+  }
+  if (r.rows.length > MAX_TABLE_ROWS) throw new Error(`${table} has more than ${MAX_TABLE_ROWS} rows: too large to settle here.`);
+  return {
+    columns: r.columns.map((c) => c.name),
+    keyColumns: r.columns.flatMap((c, i) => (c.is_primary_key ? [i] : [])),
+    rows: r.rows,
+  };
+}
+
+const pinned = async (
+  run: ReviewRunner,
+  q: { sql: string; at: string },
+  parse: (r: QueryResult) => string,
+  signal?: AbortSignal,
+): Promise<string> => parse(await run(q, { signal }));
+
+/** Reads what settling `pull` needs. A cross-fork pull is read on the fork, where its branch lives. */
+export async function readResolution(runOn: (db: DatabaseRef) => ReviewRunner, pull: Pull, signal?: AbortSignal): Promise<Resolution> {
+  const from = pull.from_branch;
+  const to = pull.to_branch;
+  if (from.database.owner !== to.database.owner || from.database.name !== to.database.name)
+    throw new Error('This pull comes from a fork: settling it cell by cell is not supported here; merge the target into the fork first.');
+  const run = runOn(to.database);
+  const ours = await pinned(run, buildHashOfQuery(to.branch_name), parseHashOf, signal);
+  const theirs = await pinned(run, buildHashOfQuery(from.branch_name), parseHashOf, signal);
+  const base = await pinned(run, buildMergeBaseQuery(ours, theirs), parseMergeBase, signal);
+  const summary = parseDiffSummary(await run(buildDiffSummaryQuery(twoDot(base, theirs)), { signal }));
+  const tables: ResolutionTable[] = [];
+  for (const change of summary.tables) {
+    const table = change.table;
+    const [b, o, t] = [
+      await readVersion(run, table, base, signal),
+      await readVersion(run, table, ours, signal),
+      await readVersion(run, table, theirs, signal),
+    ];
+    const refusal =
+      change.kind !== 'modified' || change.schemaChanged
+        ? 'The pull adds, drops, renames or reshapes this table: only row changes can be settled here.'
+        : unsettleable(b, o, t);
+    const columnInfo = refusal ? [] : parseColumnsOf(table, await run({ sql: `DESCRIBE ${quoteIdentifier(table)}`, at: ours }, { signal }));
+    tables.push({
+      table,
+      columnInfo,
+      base: b,
+      ours: o,
+      theirs: t,
+      conflicts: refusal ? { cells: [], rows: [] } : findConflicts(b, o, t),
+      ...(refusal ? { refusal } : {}),
+    });
+  }
+  return { pull, commits: { base, ours, theirs }, tables };
+}
+
+export type ResolutionPlan =
+  { readonly kind: 'onBranch'; readonly branch: BranchRef } | { readonly kind: 'rebuild'; readonly onto: BranchRef };
+
+/** Which way Apply goes, said in the view before it does. */
+/** The choices of each table, by table name (row keys repeat across tables). */
+export type TableChoices = ReadonlyMap<string, Choices>;
+
+export function planResolution(r: Resolution, choices: TableChoices): ResolutionPlan {
+  return settlesOnBranch(r.tables.map((t) => ({ conflicts: t.conflicts, choices: choices.get(t.table) ?? NO_CHOICES })))
+    ? { kind: 'onBranch', branch: r.pull.from_branch }
+    : { kind: 'rebuild', onto: r.pull.to_branch };
+}
+
+export function describePlan(r: Resolution, plan: ResolutionPlan): string {
+  const n = r.pull.pull_number;
+  return plan.kind === 'onBranch'
+    ? `Every conflicting cell takes the target's value: it is written onto the pull's branch ${plan.branch.branch_name} (one update import per table), and pull request #${n} then merges cleanly.`
+    : `Some cells take the pull's value or a typed one, which the pull's branch cannot settle: a new branch is made at the head of ${plan.onto.branch_name} with every change of pull request #${n} and your choices, a new pull request is opened from it, and #${n} gets a comment linking it. Nothing is written to ${plan.onto.branch_name}.`;
+}
+
+export type ResolveApi = ImportApi & Pick<HubClient, 'createBranch' | 'createPull' | 'createPullComment'>;
+
+export type ApplyOutcome =
+  | { readonly kind: 'onBranch'; readonly pullNumber: number }
+  | { readonly kind: 'rebuild'; readonly pullNumber: number; readonly branch: string };
+
+function noBinary(table: string, rows: readonly (readonly Cell[])[]): void {
+  if (rows.some((r) => r.some((v) => v === BINARY_CELL)))
+    throw new Error(`${table} holds binary values, which cannot be written back from here.`);
+}
+
+/** One JSON import of `rows` into `table` on `branch`, waited for. */
+function jsonImport(
+  api: ResolveApi,
+  db: DatabaseRef,
+  what: {
+    table: string;
+    columns: readonly string[];
+    rows: readonly (readonly Cell[])[];
+    operation: 'update' | 'replace';
+    branch: string;
+    message: string;
+  },
+  signal: AbortSignal,
+): Promise<void> {
+  noBinary(what.table, what.rows);
+  const imp = {
+    bytes: rowsJson(what.columns, what.rows),
+    fileType: 'json',
+    operation: what.operation,
+    branch: what.branch,
+    table: what.table,
+    fileName: `${what.table}.json`,
+    message: what.message,
+  } as const;
+  return importOntoBranch(api, db, imp, signal);
+}
+
+/** Applies the choices; throws before writing when a table cannot be settled or a conflict has no choice. */
+export async function applyResolution(
+  api: ResolveApi,
+  r: Resolution,
+  choices: TableChoices,
+  opts: { newBranch: string; signal: AbortSignal },
+): Promise<ApplyOutcome> {
+  const { signal } = opts;
+  const plan = planResolution(r, choices);
+  const n = r.pull.pull_number;
+  const message = `Settle the conflicts of pull request #${n}`;
+  if (plan.kind === 'onBranch') {
+    for (const t of r.tables) {
+      if (t.conflicts.cells.length === 0) continue;
+      const rows = branchRows(t.theirs, t.conflicts);
+      await jsonImport(
+        api,
+        plan.branch.database,
+        { table: t.table, columns: t.theirs.columns, rows, operation: 'update', branch: plan.branch.branch_name, message },
+        signal,
+      );
+    }
+    return { kind: 'onBranch', pullNumber: n };
+  }
+  // A rebuild carries every table the pull changes, so one it cannot read cell by cell stops it.
+  const refused = r.tables.find((t) => t.refusal !== undefined);
+  if (refused) throw new Error(`${refused.table}: ${refused.refusal}`);
+  const merged = r.tables.map((t) => ({ t, rows: mergedRows(t.base, t.ours, t.theirs, choices.get(t.table) ?? NO_CHOICES) }));
+  for (const m of merged) noBinary(m.t.table, m.rows);
+  const db = plan.onto.database;
+  await api.createBranch(db, { name: opts.newBranch, from: { commit: r.commits.ours } }, { signal });
+  for (const { t, rows } of merged)
+    await jsonImport(
+      api,
+      db,
+      { table: t.table, columns: t.ours.columns, rows, operation: 'replace', branch: opts.newBranch, message },
+      signal,
+    );
+  const pull = await api.createPull(
+    db,
+    {
+      title: `${r.pull.title} (conflicts settled)`,
+      description: `Rebuilds pull request #${n} on ${plan.onto.branch_name} with its conflicts settled cell by cell.`,
+      from_branch: { database: db, branch_name: opts.newBranch },
+      to_branch: plan.onto,
+    },
+    { signal },
+  );
+  await api.createPullComment(db, n, { body: `The conflicts of this pull request are settled in #${pull.pull_number}.` }, { signal });
+  return { kind: 'rebuild', pullNumber: pull.pull_number, branch: opts.newBranch };
+}

@@ -1,0 +1,131 @@
+// Resolve Conflicts… on an open pull (issue #24): reads the conflicts, opens the Resolve view,
+// applies the choices the way resolveApply.ts plans (said in the view first), previews the merge
+// again and shows the pull that now merges.
+import * as vscode from 'vscode';
+import { Commands } from '../shared/ids';
+import type { CommandDeps } from './commandDeps';
+import type { HubClient } from '../api/index';
+import { checkColumnValue } from '../core/changes/checkColumnValue';
+import { previewMerge } from '../core/review/mergePreview';
+import { conflictText } from '../core/review/mergePreview';
+import { unchosen, NO_CHOICES, type Choices } from '../core/review/conflictResolution';
+import type { SqlPort } from '../core/sql/sqlPort';
+import type { PullTarget } from '../core/targets';
+import type { Logger } from '../core/logger';
+import type { Pull } from '../shared/wire';
+import { ResolvePanel, type ResolveSession } from '../views/resolvePanel';
+import { resolvePullTarget, type PullEnv } from './pullActions';
+import { applyResolution, describePlan, planResolution, readResolution, type Resolution, type ResolveApi } from './resolveApply';
+
+export interface ResolveDeps {
+  readonly env: PullEnv;
+  readonly sql: Pick<SqlPort, 'review'>;
+  readonly client: (hostId: string) => ResolveApi & Pick<HubClient, 'getPull'>;
+  readonly extensionUri: vscode.Uri;
+  readonly log: Logger;
+}
+
+/** The panels opened so far (for tests); they close with their tabs. */
+export const openResolvePanels: ResolvePanel[] = [];
+
+function planText(r: Resolution, choices: ReadonlyMap<string, Choices>): { text: string; canApply: boolean } {
+  const open = r.tables.reduce((n, t) => {
+    const u = unchosen(t.conflicts, choices.get(t.table) ?? NO_CHOICES);
+    return n + u.cells.length + u.rows.length;
+  }, 0);
+  if (open > 0)
+    return {
+      text: `Choose a value for ${open} more conflicting ${open === 1 ? 'cell or row' : 'cells or rows'}, then Apply.`,
+      canApply: false,
+    };
+  const plan = planResolution(r, choices);
+  const refused = r.tables.find((t) => t.refusal);
+  if (plan.kind === 'rebuild' && refused)
+    return {
+      text: `${describePlan(r, plan)} It cannot be done: ${refused.table} cannot be settled cell by cell (${refused.refusal ?? ''}).`,
+      canApply: false,
+    };
+  return { text: describePlan(r, plan), canApply: true };
+}
+
+async function previewAgain(deps: ResolveDeps, t: PullTarget, pull: Pull, signal: AbortSignal): Promise<{ ok: boolean; text: string }> {
+  const p = await previewMerge(
+    (db) => deps.sql.review(t.hostId, db),
+    { db: t.db, fromBranch: pull.from_branch, toBranch: pull.to_branch },
+    { signal },
+  );
+  if (p.kind !== 'ready') return { ok: false, text: `Pull request #${pull.pull_number}: ${p.reason}` };
+  return { ok: p.impact.willConflict === false, text: `Pull request #${pull.pull_number}: ${conflictText(p)}` };
+}
+
+function session(deps: ResolveDeps, target: PullTarget, r: Resolution): ResolveSession {
+  const n = target.pullNumber;
+  return {
+    title: `Resolve #${n} · ${target.db.name}`,
+    tables: r.tables.map((t) => ({
+      table: t.table,
+      columns: t.ours.columns,
+      cells: t.conflicts.cells,
+      rows: t.conflicts.rows,
+      ...(t.refusal ? { refusal: t.refusal } : {}),
+    })),
+    check: (table, column, value) => {
+      const info = r.tables.find((t) => t.table === table)?.columnInfo.find((c) => c.name === column);
+      return info ? checkColumnValue({ name: info.name, type: info.type, nullable: info.nullable ?? !info.primaryKey }, value) : undefined;
+    },
+    plan: (choices) => planText(r, choices),
+    apply: async (choices) => {
+      const client = deps.client(target.hostId);
+      const newBranch = `settle-pull-${n}-${r.commits.ours.slice(0, 8)}`;
+      try {
+        const outcome = await deps.env.ui.withProgress(`Settling the conflicts of pull request #${n}…`, async (_p, signal) => {
+          const done = await applyResolution(client, r, choices, { newBranch, signal });
+          const settled: PullTarget = { ...target, pullNumber: done.pullNumber };
+          const again = await previewAgain(deps, settled, await client.getPull(target.db, done.pullNumber, { signal }), signal);
+          return { done, settled, again };
+        });
+        deps.env.pullChanged(target);
+        if (outcome.done.kind === 'rebuild') deps.env.pullChanged(outcome.settled);
+        const where = outcome.done.kind === 'rebuild' ? `A new pull request #${outcome.done.pullNumber} holds the settled changes. ` : '';
+        await deps.env.showPull(outcome.settled);
+        return { ok: outcome.again.ok, text: `${where}${outcome.again.text}` };
+      } catch (e) {
+        deps.log.warn(`settling pull #${n}: ${e instanceof Error ? e.message : String(e)}`);
+        return { ok: false, text: `Not applied: ${e instanceof Error ? e.message : String(e)}` };
+      }
+    },
+  };
+}
+
+export async function resolveConflictsCommand(deps: ResolveDeps, arg: unknown): Promise<ResolvePanel | undefined> {
+  const target = await resolvePullTarget(deps.env, arg, ['open']);
+  if (!target) return undefined;
+  const pull = await deps.client(target.hostId).getPull(target.db, target.pullNumber);
+  const r = await deps.env.ui.withProgress(`Reading the conflicts of pull request #${target.pullNumber}…`, (_p, signal) =>
+    readResolution((db) => deps.sql.review(target.hostId, db), pull, signal),
+  );
+  if (r.tables.every((t) => t.conflicts.cells.length === 0 && t.conflicts.rows.length === 0 && !t.refusal)) {
+    void deps.env.ui.info(`Pull request #${target.pullNumber} has no conflicting cells to settle.`);
+    return undefined;
+  }
+  const panel = new ResolvePanel(deps.extensionUri, deps.log, session(deps, target, r));
+  openResolvePanels.push(panel);
+  panel.onDidDispose(() => openResolvePanels.splice(openResolvePanels.indexOf(panel), 1));
+  return panel;
+}
+
+export function registerResolveCommand(
+  host: Pick<CommandDeps, 'sql' | 'clients' | 'extensionUri' | 'log' | 'ui'>,
+  env: PullEnv,
+): vscode.Disposable {
+  const deps: ResolveDeps = {
+    env,
+    sql: host.sql,
+    client: (h) => host.clients.clientFor(h),
+    extensionUri: host.extensionUri,
+    log: host.log,
+  };
+  return vscode.commands.registerCommand(Commands.resolveConflicts, (arg?: unknown) =>
+    resolveConflictsCommand(deps, arg).catch((err: unknown) => host.ui.error(err, { action: 'read the conflicts' })),
+  );
+}
