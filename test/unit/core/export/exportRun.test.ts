@@ -8,6 +8,10 @@ import { createExportWriter } from '../../../../src/core/export/exportWriters';
 import { createPendingFile, runExport } from '../../../../src/core/export/exportRun';
 import type { Cell } from '../../../../src/shared/wire';
 
+const COLUMNS = [
+  { name: 'id', type: 'bigint' },
+  { name: 'v', type: 'text' },
+];
 const PAGES: Cell[][][] = [
   [
     ['1', 'a'],
@@ -33,7 +37,7 @@ describe('runExport (core/export/exportRun)', () => {
     }
     const target = join(dir, 'overlap.csv');
     const file = await createPendingFile(target);
-    const csv = createExportWriter('csv', [{ name: 'id' }, { name: 'v' }], file);
+    const csv = createExportWriter('csv', COLUMNS, file);
     let page = 0;
     const writer = {
       begin: () => csv.begin(),
@@ -63,7 +67,7 @@ describe('runExport (core/export/exportRun)', () => {
     }
     const target = join(dir, 'failed.csv');
     const file = await createPendingFile(target);
-    const csv = createExportWriter('csv', [{ name: 'id' }, { name: 'v' }], file);
+    const csv = createExportWriter('csv', COLUMNS, file);
     const writer = {
       begin: () => csv.begin(),
       end: () => csv.end(),
