@@ -105,10 +105,10 @@ export const ENGINE_DEFAULTS = {
 
 /**
  * The memory a worker may reach before it is replaced: the configured limit for the engine
- * itself, plus room for the database files it holds. Each file is in its memory once as a file,
- * and a kept connection's page cache and a scratch copy for reads at a commit (commitSnapshot.ts)
- * may hold about as much again each; a worker reading a large database would otherwise pass a
- * fixed limit on every job and be replaced, paying a fresh start and a fresh load on the next.
+ * itself, plus room for the largest database it holds (`dataBytes`: that file and the worker's
+ * scratch copies). The file is in its memory once, and a kept connection's page cache may hold
+ * about as much again (engineWorker.ts); with a fixed limit, a worker reading a large database
+ * passed it on every job and was replaced, paying a fresh start and a fresh load on the next page.
  */
 export function workerMemoryLimit(workerMemoryBytes: number, dataBytes: number): number {
   return workerMemoryBytes + 3 * dataBytes;

@@ -70,7 +70,7 @@ export type WriteResult =
 
 /**
  * `memoryBytes`: the worker's memory after the job, so main can replace a worker that grew;
- * `dataBytes`: the database files it holds, which that memory may grow with.
+ * `dataBytes`: the largest database file it holds and its scratch copies, which that memory may grow with.
  */
 export type EngineResponse =
   | {

@@ -103,11 +103,15 @@ export class EngineCore {
     return this.sqlite3.wasm.memory.buffer.byteLength + h.used_heap_size + ((h as { external_memory?: number }).external_memory ?? 0);
   }
 
-  /** Bytes of the database files (and scratch copies) this worker holds: its memory grows with them. */
+  /**
+   * Bytes of the largest database file this worker holds plus its scratch copies: what its memory
+   * may grow with (workerMemoryLimit). Not the sum: a worker that holds many databases is still
+   * replaced past its limit, which drops them all.
+   */
   dataBytes(): number {
-    let n = this.snapshots.bytes;
-    for (const l of this.loaded.values()) n += l.bytes;
-    return n;
+    let largest = 0;
+    for (const l of this.loaded.values()) largest = Math.max(largest, l.bytes);
+    return largest + this.snapshots.bytes;
   }
 
   memPath(key: string): string {

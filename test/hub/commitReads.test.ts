@@ -46,6 +46,10 @@ describe('reads at commits in an engine worker', function () {
     }
     writeFileSync(join(dir, 't.db'), sqlite3.capi.sqlite3_js_db_export(gen.pointer));
     gen.close();
+    const small = new sqlite3.oo1.DB('/commitreads-small.db', 'c');
+    small.exec("CREATE TABLE s (id INTEGER PRIMARY KEY); INSERT INTO s VALUES (1); SELECT dolt_commit('-A', '-m', 'small')");
+    writeFileSync(join(dir, 's.db'), sqlite3.capi.sqlite3_js_db_export(small.pointer));
+    small.close();
     core = await EngineCore.create();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -129,5 +133,15 @@ describe('reads at commits in an engine worker', function () {
     assert.deepEqual(ok('SELECT * FROM t ORDER BY id', { branch: 'main' }), [...before, ['999', 'new', '1']]);
     assert.deepEqual(ok('SELECT * FROM t ORDER BY id', { commitHex: oldHead }), before);
     assert.deepEqual(ok("SELECT id FROM t ORDER BY v = 'new' DESC, id LIMIT 1", { branch: 'main' }), [['999']]);
+  });
+
+  it("a worker's memory allowance follows the largest database it holds, not the sum of them", () => {
+    const before = core.dataBytes();
+    assert.ok(before >= fileSize());
+    const small = { key: 'alice/s', path: join(dir, 's.db'), version: 1 };
+    assert.ok(statSync(small.path).size < fileSize());
+    const r = core.query(small, { branch: 'main' }, 'SELECT id FROM s', 10, 30_000, 's', BUDGET);
+    assert.deepEqual(r.rows, [['1']]);
+    assert.equal(core.dataBytes(), before);
   });
 });
