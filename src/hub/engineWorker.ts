@@ -224,18 +224,24 @@ export class EngineCore {
         fileBytes: () => fileBytes(run.db.path),
         diffPages: { cache: this.diffCopies, dbKey: run.db.key, deadline: run.deadline },
       });
-      failed = false;
-      if ('error' in st) return { columns: [], rows: [], status: 'error', message: st.error };
-      return runSelect(this.sqlite3, at.conn, at.guard, st.sql, run.limit, run.timeoutMs, run.budget, st.fixedTypes, {
+      if ('error' in st) {
+        failed = false;
+        return { columns: [], rows: [], status: 'error', message: st.error };
+      }
+      const result = runSelect(this.sqlite3, at.conn, at.guard, st.sql, run.limit, run.timeoutMs, run.budget, st.fixedTypes, {
         deadline: run.deadline,
         callerGone,
         ...(st.describeSql !== undefined ? { describeSql: st.describeSql } : {}),
       });
+      failed = false;
+      return result;
     } finally {
       at.guard.remove();
-      // A kept connection that failed unexpectedly is not trusted again.
+      // A kept connection where the query threw (not answered an error) is not trusted again;
+      // one kept carries no deadline of this query into the next.
       if (!kept) at.conn.close();
       else if (failed) this.pool.discard(at.conn);
+      else this.sqlite3.capi.sqlite3_progress_handler(at.conn.pointer, 0, 0, 0);
     }
   }
 
