@@ -144,4 +144,19 @@ describe('reads at commits in an engine worker', function () {
     assert.deepEqual(r.rows, [['1']]);
     assert.equal(core.dataBytes(), before);
   });
+
+  it('a kept connection whose query timed out or failed answers the next query at the same commit', () => {
+    const at: Revision = { commitHex: hexes[2]! };
+    const expected = ok('SELECT * FROM t', { branch: 'b2' });
+    const endless = 'WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r';
+    assert.equal(core.query(db(), at, endless, 10, 200, 't', BUDGET).status, 'timeout');
+    assert.deepEqual(ok('SELECT * FROM t', at), expected);
+    assert.equal(run('SELECT nope FROM t', at).status, 'error');
+    // Sorting (on the snapshot of the commit) after a timeout there.
+    assert.equal(core.query(db(), at, `${endless} ORDER BY 1 LIMIT 1`, 10, 200, 't', BUDGET).status, 'timeout');
+    assert.deepEqual(
+      ok('SELECT * FROM t ORDER BY v, id', at),
+      [...expected].sort((a, b) => (String(a[1]) < String(b[1]) ? -1 : String(a[1]) > String(b[1]) ? 1 : Number(a[0]) - Number(b[0]))),
+    );
+  });
 });
