@@ -231,9 +231,11 @@ async function extensionExport(url, token, out) {
   const source = new QueryPageSource({
     query: plan.query,
     columnCount: first.columns.length,
-    run: async (q, limit, signal) => {
+    columns: first.columns,
+    // The SQL port bound to the pinned commit, as the notebook's Load All Rows session runs it.
+    run: async (q, { limit, signal }) => {
       pages++;
-      return normalizeResult(await client.runSql(db, { ref: plan.commit, q, limit, timeoutMs: 60_000 }, { signal }));
+      return normalizeResult(await client.runSql(db, { ref: plan.commit, q, limit, timeoutMs: 60_000 }, signal ? { signal } : {}));
     },
   });
   const signal = new AbortController().signal;
@@ -259,6 +261,7 @@ async function tableExport(url, token, out) {
   const { HubClient } = await import('../src/api/index.ts');
   const { silentLogger } = await import('../src/core/logger.ts');
   const { TableCatalogCache } = await import('../src/core/sql/tableCatalog.ts');
+  const { SqlPort } = await import('../src/core/sql/sqlPort.ts');
   const { openTableAt } = await import('../src/core/paging/tableOpening.ts');
   const { EXPORT_PAGE_SIZE } = await import('../src/core/paging/tableSource.ts');
   const { pagesOf } = await import('../src/core/paging/pagesOf.ts');
@@ -272,10 +275,13 @@ async function tableExport(url, token, out) {
   const db = { owner: 'bench', name: 'b' };
   // Open Table: main's commit, the catalog and the table's columns at it (src/commands/tableCommands.ts).
   const commit = (await client.listBranches(db)).items.find((b) => b.name === 'main').head_commit_sha;
-  const run = (q, limit, signal) => client.runSql(db, { ref: commit, q, limit }, { signal });
-  const catalog = new TableCatalogCache((_host, d, c, q, signal) =>
-    client.runSql(d, { ref: c, q, limit: 10_000 }, signal ? { signal } : {}),
+  // The SQL port over the real client, as the extension builds it (src/core/sql/sqlPort.ts).
+  const port = new SqlPort(
+    () => client,
+    () => ({ timeoutMs: 30_000, rowLimit: 10_000 }),
   );
+  const run = port.at({ hostId: 'hub', db, ref: commit });
+  const catalog = new TableCatalogCache(port);
   const { output, source: shown } = await openTableAt(
     { target: { hostId: 'hub', owner: db.owner, name: db.name, ref: 'main' }, commit, table: 'big' },
     catalog,

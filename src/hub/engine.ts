@@ -10,7 +10,8 @@
 //   its caller's queue full, is refused with EngineBusyError (the hub answers 429).
 // - `operation`: imports and merges, served round-robin between the users who started them.
 // A worker that dies answers its job with EngineUnavailableError and is replaced; a worker whose
-// memory grew past `workerMemoryBytes` is replaced after its job, so the hub's memory stays flat.
+// memory grew past `workerMemoryBytes` (plus room for the files it holds) is replaced after its
+// job, so the hub's memory stays flat.
 // Closing answers every queued and running job with EngineShutDownError (the hub answers 503).
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../core/logger';
@@ -84,7 +85,10 @@ export interface EngineOptions {
   resultBytes?: number;
   /** Largest single value a query may produce or read, in bytes (default 16 MiB). */
   valueBytes?: number;
-  /** A worker whose memory passes this after a job is replaced (default 512 MiB). */
+  /**
+   * A worker whose memory passes this after a job, plus room for the database files it holds
+   * (workerMemoryLimit), is replaced (default 512 MiB).
+   */
   workerMemoryBytes?: number;
   logger: Logger;
 }
@@ -98,6 +102,17 @@ export const ENGINE_DEFAULTS = {
   valueBytes: 16 * 1024 * 1024,
   workerMemoryBytes: 512 * 1024 * 1024,
 };
+
+/**
+ * The memory a worker may reach before it is replaced: the configured limit for the engine
+ * itself, plus room for the largest database it holds (`dataBytes`: that file and the worker's
+ * scratch copies). The file is in its memory once, and a kept connection's page cache may hold
+ * about as much again (engineWorker.ts); with a fixed limit, a worker reading a large database
+ * passed it on every job and was replaced, paying a fresh start and a fresh load on the next page.
+ */
+export function workerMemoryLimit(workerMemoryBytes: number, dataBytes: number): number {
+  return workerMemoryBytes + 3 * dataBytes;
+}
 
 export class Engine {
   private readonly slots: Slot[] = [];
@@ -160,22 +175,10 @@ export class Engine {
     const ready = new Promise<void>((r) => (markReady = r));
     const slot: Slot = { lane, worker, ready, isReady: false, cancel };
     worker.on('message', (msg: EngineResponse | { ready: true }) => {
-      if ('ready' in msg) {
-        slot.isReady = true;
-        this.startFailures = 0;
-        markReady();
-        return;
-      }
-      const job = slot.job;
-      if (!job || job.id !== msg.id) return;
-      this.finish(slot, job);
-      if (msg.ok) job.resolve(msg.value);
-      else job.reject(new Error(msg.message));
-      if ((msg.memoryBytes ?? 0) > (this.opts.workerMemoryBytes ?? ENGINE_DEFAULTS.workerMemoryBytes)) {
-        this.opts.logger.debug(`engine: replacing a ${lane} worker that grew to ${msg.memoryBytes} bytes`);
-        this.replace(slot);
-      }
-      this.pump(lane);
+      if (!('ready' in msg)) return this.answered(slot, msg);
+      slot.isReady = true;
+      this.startFailures = 0;
+      markReady();
     });
     const onDeath = (err?: Error): void => {
       const job = slot.job;
@@ -202,6 +205,21 @@ export class Engine {
     });
     worker.on('exit', () => onDeath());
     return slot;
+  }
+
+  /** A worker's answer to its job; a worker that grew past its limit is replaced after it. */
+  private answered(slot: Slot, msg: EngineResponse): void {
+    const job = slot.job;
+    if (!job || job.id !== msg.id) return;
+    this.finish(slot, job);
+    if (msg.ok) job.resolve(msg.value);
+    else job.reject(new Error(msg.message));
+    const limit = workerMemoryLimit(this.opts.workerMemoryBytes ?? ENGINE_DEFAULTS.workerMemoryBytes, msg.dataBytes ?? 0);
+    if ((msg.memoryBytes ?? 0) > limit) {
+      this.opts.logger.debug(`engine: replacing a ${slot.lane} worker that grew to ${msg.memoryBytes} bytes (limit ${limit})`);
+      this.replace(slot);
+    }
+    this.pump(slot.lane);
   }
 
   /** Puts a fresh worker in the slot's place (if it still has one) and ends the old one. */

@@ -68,7 +68,16 @@ export type WriteResult =
   | { ok: true; commitHex?: string; sizeBytes: number }
   | { ok: false; code: 'CONFLICT' | 'NOT_FOUND' | 'VALIDATION_FAILED' | 'UNPROCESSABLE'; message: string; tables?: string[] };
 
-/** `memoryBytes`: the worker's memory after the job, so main can replace a worker that grew. */
+/**
+ * `memoryBytes`: the worker's memory after the job, so main can replace a worker that grew;
+ * `dataBytes`: the largest database file it holds and its scratch copies, which that memory may grow with.
+ */
 export type EngineResponse =
-  | { id: number; ok: true; value: QueryResult | BranchRow[] | TagRow[] | { hashHex: string | null } | WriteResult; memoryBytes?: number }
-  | { id: number; ok: false; message: string; memoryBytes?: number };
+  | {
+      id: number;
+      ok: true;
+      value: QueryResult | BranchRow[] | TagRow[] | { hashHex: string | null } | WriteResult;
+      memoryBytes?: number;
+      dataBytes?: number;
+    }
+  | { id: number; ok: false; message: string; memoryBytes?: number; dataBytes?: number };

@@ -20,14 +20,14 @@ import type {
   WriteResult,
   WriteScript,
 } from './engineProtocol';
-import { mysqlNow, translateQuery } from './mysqlDialect';
+import { mysqlNow, translateQuery, type TranslatedQuery } from './mysqlDialect';
 import { ReadOnlyGuard } from './readOnlyGuard';
 import { engineMessage, runSelect, type QueryBudget } from './selectRunner';
 import { writeFileAtomicSync } from './atomicFile';
-import { runImport } from './tableImport';
-import { rewriteDoltSql } from './doltSql/rewrite';
-import { CommitSnapshots } from './commitSnapshot';
-import { engineContext, registerDoltSqlFunctions, reopenAsOf } from './doltSql/engineContext';
+import { CommitSnapshots, needsSnapshot } from './commitSnapshot';
+import { ConnectionPool } from './connectionPool';
+import { callerStatement, type Answering } from './callerStatement';
+import { applyScript } from './writeScripts';
 import { DiffRowCache, diffCopyBudget } from './doltSql/diffRowCache';
 import { ENGINE_DEFAULTS } from './engine';
 
@@ -52,9 +52,20 @@ function fileBytes(path: string): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.length);
 }
 
+/** Bytes of page cache a kept connection may use: the file and a quarter, at least DoltLite's default. */
+export function cacheBytesFor(fileBytes: number): number {
+  return Math.min(MAX_CACHE_BYTES, Math.max(DEFAULT_CACHE_BYTES, Math.ceil(fileBytes * 1.25)));
+}
+
+const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+const MAX_CACHE_BYTES = 512 * 1024 * 1024;
+
 export class EngineCore {
-  private readonly loaded = new Map<string, number>();
+  /** Database key → the version and size of the copy in this worker's memory. */
+  private readonly loaded = new Map<string, { version: number; bytes: number }>();
   private readonly snapshots: CommitSnapshots;
+  /** Connections kept between queries (connectionPool.ts). */
+  private readonly pool = new ConnectionPool();
   /** Copies of row diffs, so their pages are read without recomputing the diff (diffRowCache.ts). */
   private readonly diffCopies: DiffRowCache;
 
@@ -62,7 +73,7 @@ export class EngineCore {
     readonly sqlite3: Sqlite3,
     diffCopyBytes = diffCopyBudget(ENGINE_DEFAULTS.workerMemoryBytes),
   ) {
-    this.snapshots = new CommitSnapshots(sqlite3);
+    this.snapshots = new CommitSnapshots(sqlite3, (scratch) => this.pool.closeFile(scratch));
     this.diffCopies = new DiffRowCache(diffCopyBytes);
   }
 
@@ -81,10 +92,26 @@ export class EngineCore {
     return this.diffCopies.size;
   }
 
+  /** Connections kept open between queries. */
+  keptConnections(): number {
+    return this.pool.size;
+  }
+
   /** WASM memory (it only grows) plus this thread's JS heap, which holds the cached database files. */
   memoryBytes(): number {
     const h = getHeapStatistics();
     return this.sqlite3.wasm.memory.buffer.byteLength + h.used_heap_size + ((h as { external_memory?: number }).external_memory ?? 0);
+  }
+
+  /**
+   * Bytes of the largest database file this worker holds plus its scratch copies: what its memory
+   * may grow with (workerMemoryLimit). Not the sum: a worker that holds many databases is still
+   * replaced past its limit, which drops them all.
+   */
+  dataBytes(): number {
+    let largest = 0;
+    for (const l of this.loaded.values()) largest = Math.max(largest, l.bytes);
+    return largest + this.snapshots.bytes;
   }
 
   memPath(key: string): string {
@@ -93,19 +120,19 @@ export class EngineCore {
 
   ensure(db: DbFile): string {
     const mem = this.memPath(db.key);
-    if (this.loaded.get(db.key) !== db.version) {
-      const buf = readFileSync(db.path);
-      // The glue accepts plain typed arrays only, not Buffer.
-      this.sqlite3.capi.sqlite3_js_posix_create_file(mem, new Uint8Array(buf.buffer, buf.byteOffset, buf.length));
-      this.loaded.set(db.key, db.version);
+    if (this.loaded.get(db.key)?.version !== db.version) {
+      // Kept connections read the copy about to be replaced.
+      this.pool.closeDatabase(db.key);
+      const bytes = fileBytes(db.path);
+      this.sqlite3.capi.sqlite3_js_posix_create_file(mem, bytes);
+      this.loaded.set(db.key, { version: db.version, bytes: bytes.length });
     }
     return mem;
   }
 
   openAt(db: DbFile, rev: Revision | undefined, mode: 'r' | 'c'): Sqlite3Db {
     const mem = this.ensure(db);
-    const at = rev === undefined ? '' : '@' + ('branch' in rev ? rev.branch : 'commitHex' in rev ? rev.commitHex : rev.ref);
-    return new this.sqlite3.oo1.DB(mem + at, mode);
+    return new this.sqlite3.oo1.DB(mem + revisionSuffix(rev), mode);
   }
 
   async handle(req: EngineRequest): Promise<unknown> {
@@ -122,112 +149,106 @@ export class EngineCore {
     }
   }
 
+  /**
+   * A caller's query at `ref`. At a commit or tag it runs on the connection opened there, and only
+   * when that connection cannot answer it (a sort or other transient table: commitSnapshot.ts) on
+   * a connection at the commit in the worker's scratch copy. Plain queries run on kept connections.
+   */
   query(db: DbFile, ref: Revision, q: string, limit: number, timeoutMs: number, dbName: string, budget: QueryBudget): QueryResult {
     // The deadline covers all the query's work, reading a diff for its pages included.
-    const deadline = Date.now() + timeoutMs;
+    const run: QueryRun = { db, dbName, limit, timeoutMs, budget, deadline: Date.now() + timeoutMs };
     const t = translateQuery(q);
     if (t.kind === 'invalid') return { columns: [], rows: [], status: 'error', message: t.message };
+    const keep = t.kind === 'sql';
     let conn: Sqlite3Db;
     try {
-      conn = this.openAt(db, ref, 'r');
+      conn = keep
+        ? this.pool.get(db.key, db.version, this.memPath(db.key), revisionSuffix(ref), () => this.openKept(db, ref))
+        : this.openAt(db, ref, 'r');
     } catch (e) {
       // Opening at a branch, tag or commit that does not exist: the server answers 404.
       return { columns: [], rows: [], status: 'error', message: engineMessage(e), ref_not_found: true } as QueryResult;
     }
-    // At a commit or tag DoltLite cannot sort (see commitSnapshot.ts): read there through a branch.
-    const detached = conn;
+    const first = this.answer(conn, keep, t, run);
+    if (first.status !== 'error' || !needsSnapshot(first.message)) return first;
+    const hex = this.detachedHead(db, ref);
+    if (hex === undefined) return first;
+    let snap: Sqlite3Db;
     try {
-      conn = this.snapshots.reopen(detached, { memPath: this.memPath(db.key), version: db.version, bytes: () => fileBytes(db.path) });
+      const source = { memPath: this.memPath(db.key), version: db.version, bytes: () => fileBytes(db.path) };
+      const open = (): Sqlite3Db => this.withCache(this.snapshots.open(hex, source), db);
+      snap = keep ? this.pool.get(db.key, db.version, CommitSnapshots.scratchPath(source.memPath), hex, open) : open();
     } catch (e) {
-      detached.close();
       return { columns: [], rows: [], status: 'error', message: engineMessage(e) };
     }
-    // Every statement on this connection is the caller's or built from the caller's input.
-    let guard = new ReadOnlyGuard(this.sqlite3.capi, conn.pointer);
-    this.sqlite3.capi.sqlite3_limit(conn.pointer, SQLITE_LIMIT_LENGTH, budget.maxValueBytes);
+    return this.answer(snap, keep, t, run);
+  }
+
+  /** A connection to keep at `ref`: read-only, with a page cache that can hold the database. */
+  private openKept(db: DbFile, ref: Revision): Sqlite3Db {
+    return this.withCache(this.openAt(db, ref, 'r'), db);
+  }
+
+  private withCache(conn: Sqlite3Db, db: DbFile): Sqlite3Db {
+    const kib = Math.ceil(cacheBytesFor(this.loaded.get(db.key)?.bytes ?? 0) / 1024);
+    conn.exec(`PRAGMA cache_size = -${kib}`);
+    return conn;
+  }
+
+  /** The commit `ref` names when a connection there is detached (a commit or tag), else undefined. */
+  private detachedHead(db: DbFile, ref: Revision): string | undefined {
+    if ('branch' in ref) return undefined;
+    const conn = this.openAt(db, ref, 'r');
     try {
-      conn.createFunction('now', () => mysqlNow(), { arity: 0 });
-      conn.createFunction('database', () => dbName, { arity: 0 });
-      let sql: string;
-      let describeSql: string | undefined;
-      let fixedTypes: string[] | undefined;
-      if (t.kind === 'showTables') {
-        const nameCol = `"Tables_in_${dbName.replace(/"/g, '""')}"`;
-        const hidden = `name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'dolt\\_%' ESCAPE '\\'`;
-        if (t.full) {
-          // Dolt's SHOW FULL TABLES: tables and views, with MySQL's Table_type.
-          sql = `SELECT name AS ${nameCol}, CASE type WHEN 'view' THEN 'VIEW' ELSE 'BASE TABLE' END AS "Table_type" FROM sqlite_master WHERE type IN ('table','view') AND ${hidden} ORDER BY name`;
-          fixedTypes = ['varchar(64)', 'varchar(64)'];
-        } else {
-          sql = `SELECT name AS ${nameCol} FROM sqlite_master WHERE type='table' AND ${hidden} ORDER BY name`;
-          fixedTypes = ['varchar(64)'];
-        }
-      } else if (t.kind === 'describe' || t.kind === 'showCreateTable') {
-        if (t.asOf !== undefined) {
-          // DESCRIBE t AS OF 'rev': the schema at that revision, read on a connection opened there.
-          guard.remove();
-          const at = reopenAsOf(this.sqlite3, conn, this.memPath(db.key), t.asOf);
-          if ('error' in at) return { columns: [], rows: [], status: 'error', message: at.error };
-          conn = at.conn;
-          // The connection at the revision answers the caller too: it gets the same guard.
-          guard = new ReadOnlyGuard(this.sqlite3.capi, conn.pointer);
-        }
-        const exists = conn.selectValue(`SELECT count(*) FROM sqlite_master WHERE type IN ('table','view') AND name = ?`, [t.table]);
-        if (Number(exists) === 0) return { columns: [], rows: [], status: 'error', message: `table not found: ${t.table}` };
-        const lit = `'${t.table.replace(/'/g, "''")}'`;
-        if (t.kind === 'describe') {
-          sql = `SELECT name AS "Field", lower(type) AS "Type", CASE WHEN "notnull" OR pk > 0 THEN 'NO' ELSE 'YES' END AS "Null", CASE WHEN pk > 0 THEN 'PRI' ELSE '' END AS "Key", dflt_value AS "Default", '' AS "Extra" FROM pragma_table_info(${lit}) ORDER BY cid`;
-          fixedTypes = ['varchar(64)', 'longtext', 'varchar(3)', 'char(3)', 'text', 'varchar(256)'];
-        } else {
-          sql = `SELECT name AS "Table", sql AS "Create Table" FROM sqlite_master WHERE type IN ('table','view') AND name = ${lit}`;
-          fixedTypes = ['varchar(64)', 'longtext'];
-        }
-      } else {
-        // Dolt's version-control forms (DOLT_DIFF(...), AS OF, HASHOF, ...) onto DoltLite's.
-        registerDoltSqlFunctions(conn);
-        const rewritten = rewriteDoltSql(
-          t.sql,
-          engineContext(
-            this.sqlite3,
-            conn,
-            () => {
-              const b = readFileSync(db.path);
-              return new Uint8Array(b.buffer, b.byteOffset, b.length);
-            },
-            { cache: this.diffCopies, dbKey: db.key, deadline },
-          ),
-        );
-        if ('error' in rewritten) return { columns: [], rows: [], status: 'error', message: rewritten.error };
-        sql = rewritten.sql;
-        describeSql = rewritten.describeSql;
-      }
-      return runSelect(this.sqlite3, conn, guard, sql, limit, timeoutMs, budget, fixedTypes, {
-        deadline,
-        callerGone,
-        ...(describeSql !== undefined ? { describeSql } : {}),
-      });
+      if (conn.selectValue('SELECT active_branch()') !== null) return undefined;
+      const hex = String(conn.selectValue(`SELECT dolt_hashof('HEAD')`));
+      return /^[0-9a-f]{40}$/.test(hex) ? hex : undefined;
     } finally {
-      guard.remove();
       conn.close();
+    }
+  }
+
+  /** Runs the caller's query on `conn` under the read-only guard; closes `conn` unless it is kept. */
+  private answer(conn: Sqlite3Db, kept: boolean, t: Exclude<TranslatedQuery, { kind: 'invalid' }>, run: QueryRun): QueryResult {
+    // Every statement on this connection is the caller's or built from the caller's input.
+    const at: Answering = { conn, guard: new ReadOnlyGuard(this.sqlite3.capi, conn.pointer) };
+    let failed = true;
+    try {
+      this.sqlite3.capi.sqlite3_limit(conn.pointer, SQLITE_LIMIT_LENGTH, run.budget.maxValueBytes);
+      conn.createFunction('now', () => mysqlNow(), { arity: 0 });
+      conn.createFunction('database', () => run.dbName, { arity: 0 });
+      const st = callerStatement(t, at, {
+        sqlite3: this.sqlite3,
+        dbName: run.dbName,
+        memPath: this.memPath(run.db.key),
+        fileBytes: () => fileBytes(run.db.path),
+        diffPages: { cache: this.diffCopies, dbKey: run.db.key, deadline: run.deadline },
+      });
+      if ('error' in st) {
+        failed = false;
+        return { columns: [], rows: [], status: 'error', message: st.error };
+      }
+      const result = runSelect(this.sqlite3, at.conn, at.guard, st.sql, run.limit, run.timeoutMs, run.budget, st.fixedTypes, {
+        deadline: run.deadline,
+        callerGone,
+        ...(st.describeSql !== undefined ? { describeSql: st.describeSql } : {}),
+      });
+      failed = false;
+      return result;
+    } finally {
+      at.guard.remove();
+      // A kept connection where the query threw (not answered an error) is not trusted again;
+      // one kept carries no deadline of this query into the next.
+      if (!kept) at.conn.close();
+      else if (failed) this.pool.discard(at.conn);
+      else this.sqlite3.capi.sqlite3_progress_handler(at.conn.pointer, 0, 0, 0);
     }
   }
 
   read(db: DbFile, what: 'branches' | 'tags' | 'commit', ref?: Revision): BranchRow[] | TagRow[] | { hashHex: string | null } {
     if (what === 'commit') {
       if (!ref) throw new Error('ref required');
-      let conn: Sqlite3Db;
-      try {
-        conn = this.openAt(db, ref, 'r');
-      } catch {
-        return { hashHex: null };
-      }
-      try {
-        return { hashHex: String(conn.selectValue(`SELECT dolt_hashof('HEAD')`)) };
-      } catch {
-        return { hashHex: null };
-      } finally {
-        conn.close();
-      }
+      return { hashHex: this.revisionHex(db, ref) };
     }
     const conn = this.openAt(db, undefined, 'r');
     try {
@@ -253,6 +274,8 @@ export class EngineCore {
 
   async write(db: DbFile, nextVersion: number, author: Author, script: WriteScript): Promise<WriteResult> {
     const mem = this.memPath(db.key);
+    // Connections kept at the version being written are not used again.
+    this.pool.closeDatabase(db.key);
     if (script.kind === 'create') {
       const conn = new this.sqlite3.oo1.DB(mem, 'c');
       try {
@@ -266,7 +289,11 @@ export class EngineCore {
     try {
       conn.exec(`SELECT dolt_config('user.name', ?)`, { bind: [author.name] });
       conn.exec(`SELECT dolt_config('user.email', ?)`, { bind: [author.email] });
-      const result = await this.applyScript(conn, db, author, script);
+      const result = await applyScript(conn, author, script, {
+        sqlite3: this.sqlite3,
+        revisionHex: (rev) => this.revisionHex(db, rev),
+        loadFork: (fork) => this.ensure(fork),
+      });
       if (!result.ok) return result;
       const persisted = this.persist(conn, db, nextVersion);
       ok = true;
@@ -281,100 +308,41 @@ export class EngineCore {
   private persist(conn: Sqlite3Db, db: DbFile, nextVersion: number): WriteResult & { ok: true } {
     const bytes = this.sqlite3.capi.sqlite3_js_db_export(conn.pointer);
     writeFileAtomicSync(db.path, bytes);
-    this.loaded.set(db.key, nextVersion);
+    this.loaded.set(db.key, { version: nextVersion, bytes: bytes.length });
     return { ok: true, sizeBytes: statSync(db.path).size };
   }
 
-  private async applyScript(conn: Sqlite3Db, db: DbFile, author: Author, script: WriteScript): Promise<WriteResult> {
-    const authorArg = `${author.name} <${author.email}>`;
-    switch (script.kind) {
-      case 'branch': {
-        const start = this.revisionHex(db, script.from);
-        if (!start) return { ok: false, code: 'NOT_FOUND', message: 'The source revision does not exist.' };
-        conn.exec(`SELECT dolt_branch(?, ?)`, { bind: [script.name, start] });
-        return { ok: true, commitHex: start, sizeBytes: 0 };
-      }
-      case 'tag': {
-        const start = this.revisionHex(db, script.from);
-        if (!start) return { ok: false, code: 'NOT_FOUND', message: 'The source revision does not exist.' };
-        if (script.message !== undefined) {
-          conn.exec(`SELECT dolt_tag('-m', ?, ?, ?)`, { bind: [script.message, script.name, start] });
-        } else {
-          conn.exec(`SELECT dolt_tag(?, ?)`, { bind: [script.name, start] });
-        }
-        return { ok: true, commitHex: start, sizeBytes: 0 };
-      }
-      case 'sql': {
-        conn.exec(`SELECT dolt_checkout(?)`, { bind: [script.branch] });
-        conn.exec('BEGIN');
-        try {
-          for (const s of script.statements) conn.exec(s);
-          conn.exec('COMMIT');
-        } catch (e) {
-          conn.exec('ROLLBACK');
-          throw e;
-        }
-        const args = ['-A', '-m', script.message, '--author', authorArg];
-        if (script.date) args.push('--date', script.date);
-        const hex = String(conn.selectValue(`SELECT dolt_commit(${args.map(() => '?').join(', ')})`, args));
-        return { ok: true, commitHex: hex, sizeBytes: 0 };
-      }
-      case 'merge':
-        return this.merge(conn, db, script, authorArg);
-      case 'import':
-        return runImport(conn, script.spec, authorArg);
-      case 'create':
-        return { ok: true, sizeBytes: 0 };
-    }
-  }
-
-  private merge(conn: Sqlite3Db, _db: DbFile, script: Extract<WriteScript, { kind: 'merge' }>, _authorArg: string): WriteResult {
-    let source = script.fromBranch;
-    let remote: string | undefined;
-    if (script.fromFile) {
-      const forkMem = this.ensure(script.fromFile);
-      remote = `fork_${Date.now().toString(36)}`;
-      conn.exec(`SELECT dolt_remote('add', ?, ?)`, { bind: [remote, 'file://' + forkMem] });
-      conn.exec(`SELECT dolt_fetch(?)`, { bind: [remote] });
-      source = `${remote}/${script.fromBranch}`;
-    }
-    conn.exec(`SELECT dolt_checkout(?)`, { bind: [script.toBranch] });
-    conn.exec('BEGIN');
-    try {
-      conn.selectValue(`SELECT dolt_merge(?, '--no-ff', '-m', ?)`, [source, script.message]);
-    } catch (e) {
-      let tables: string[] = [];
-      try {
-        tables = conn.selectObjects(`SELECT "table" FROM dolt_conflicts`).map((r) => String(r['table']));
-      } catch {
-        // Not a conflict: the message says what went wrong.
-      }
-      try {
-        conn.exec('ROLLBACK');
-      } catch {
-        /* already rolled back */
-      }
-      if (tables.length > 0) {
-        return {
-          ok: false,
-          code: 'CONFLICT',
-          message: `Merge conflict in table${tables.length > 1 ? 's' : ''}: ${tables.join(', ')}`,
-          tables,
-        };
-      }
-      return { ok: false, code: 'UNPROCESSABLE', message: engineMessage(e) };
-    }
-    // A clean dolt_merge commits and ends the transaction itself.
-    if (this.sqlite3.capi.sqlite3_get_autocommit(conn.pointer) === 0) conn.exec('COMMIT');
-    if (remote) conn.exec(`SELECT dolt_remote('remove', ?)`, { bind: [remote] });
-    const hex = String(conn.selectValue(`SELECT dolt_hashof('HEAD')`));
-    return { ok: true, commitHex: hex, sizeBytes: 0 };
-  }
-
+  /** The commit a revision names, or null when it does not exist. */
   private revisionHex(db: DbFile, rev: Revision): string | null {
-    const r = this.read(db, 'commit', rev) as { hashHex: string | null };
-    return r.hashHex;
+    let conn: Sqlite3Db;
+    try {
+      conn = this.openAt(db, rev, 'r');
+    } catch {
+      return null;
+    }
+    try {
+      return String(conn.selectValue(`SELECT dolt_hashof('HEAD')`));
+    } catch {
+      return null;
+    } finally {
+      conn.close();
+    }
   }
+}
+
+/** One query's settings, as the worker was asked. */
+interface QueryRun {
+  db: DbFile;
+  dbName: string;
+  limit: number;
+  timeoutMs: number;
+  budget: QueryBudget;
+  deadline: number;
+}
+
+/** How a connection at `rev` is opened: `file@branch`, `file@commit`, `file@tag`; the default branch bare. */
+function revisionSuffix(rev: Revision | undefined): string {
+  return rev === undefined ? '' : '@' + ('branch' in rev ? rev.branch : 'commitHex' in rev ? rev.commitHex : rev.ref);
 }
 
 /**
@@ -401,6 +369,7 @@ export async function runEngineWorker(): Promise<void> {
         resp = { id: msg.id, ok: false, message: engineMessage(e) };
       }
       resp.memoryBytes = core.memoryBytes();
+      resp.dataBytes = core.dataBytes();
       port.postMessage(resp);
     });
   });

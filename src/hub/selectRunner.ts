@@ -52,107 +52,141 @@ export function runSelect(
   options: SelectOptions = {},
 ): QueryResult {
   const capi = sqlite3.capi;
-  const { describeSql, callerGone } = options;
-  const deadline = options.deadline ?? Date.now() + timeoutMs;
-  let timedOut = false;
-  let cancelled = false;
-  capi.sqlite3_progress_handler(
-    conn.pointer,
-    1000,
-    () => {
-      if (Date.now() > deadline) {
-        timedOut = true;
-        return 1;
-      }
-      if (callerGone?.()) {
-        cancelled = true;
-        return 1;
-      }
-      return 0;
-    },
-    0,
-  );
+  const stop = new QueryStop(capi, conn, options.deadline ?? Date.now() + timeoutMs, options.callerGone);
+  // The guard's refusal is a reason for failing to prepare; a step that fails says why itself.
+  const failed = (columns: QueryColumn[], e: unknown, preparing: boolean): QueryResult => {
+    if (stop.timedOut) return { columns, rows: [], status: 'timeout', message: timeoutMessage(timeoutMs) };
+    if (stop.cancelled) return { columns, rows: [], status: 'error', message: CANCELLED_MESSAGE };
+    return { columns, rows: [], status: 'error', message: (preparing ? guard.refusedReason : undefined) ?? queryFailure(e, budget) };
+  };
   let stmt;
   guard.reset();
   try {
     stmt = conn.prepare(sql);
   } catch (e) {
-    capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
-    return {
-      columns: [],
-      rows: [],
-      status: timedOut ? 'timeout' : 'error',
-      message: timedOut ? timeoutMessage(timeoutMs) : cancelled ? CANCELLED_MESSAGE : (guard.refusedReason ?? queryFailure(e, budget)),
-    };
+    stop.clear();
+    return failed([], e, true);
   }
   try {
     guard.checkStatement(stmt.pointer, sql);
   } catch (e) {
-    capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
+    stop.clear();
     stmt.finalize();
     if (e instanceof ReadOnlyRefusal) return { columns: [], rows: [], status: 'error', message: e.message };
     throw e;
   }
-  const rows: Cell[][] = [];
-  const bytes = new ResultBudget(budget.maxBytes);
-  let status: QueryResult['status'] = 'success';
-  let message = '';
   const n = stmt.columnCount;
-  const firstTypes: number[] = new Array(n).fill(SQLITE_NULL);
-  // SQLite keeps decimal(p,s) values as numbers ("0.5"); MySQL prints the declared scale ("0.50").
-  const scales: (number | undefined)[] = [];
-  const userCols = new UserColumnTypes(conn);
   // Types, keys and source tables come from the statement that describes the result.
-  const described = describeSql === undefined ? undefined : prepareDescription(conn, describeSql, n);
+  const described = options.describeSql === undefined ? undefined : prepareDescription(conn, options.describeSql, n);
   const meta = described ?? stmt;
-  for (let i = 0; i < n; i++) {
-    const m = /^\s*(?:decimal|numeric)\s*\(\s*\d+\s*,\s*(\d+)\s*\)/i.exec(userCols.declType(capi, meta.pointer, i) ?? '');
-    scales.push(m ? Number(m[1]) : undefined);
-  }
+  const read = new RowReader(capi, stmt.pointer, n, decimalScales(capi, conn, meta.pointer, n));
+  let result: Omit<QueryResult, 'columns'> | undefined;
+  let failure: unknown;
   try {
-    while (stmt.step()) {
-      if (rows.length >= limit) {
-        status = 'row_limit';
-        message = `The result has more than ${limit} rows; only the first ${limit} are returned. Narrow the query or raise the limit.`;
-        break;
-      }
-      const row: Cell[] = [];
-      for (let i = 0; i < n; i++) {
-        const ty = capi.sqlite3_column_type(stmt.pointer, i);
-        if (firstTypes[i] === SQLITE_NULL && ty !== SQLITE_NULL) firstTypes[i] = ty;
-        if (ty === SQLITE_NULL) row.push(null);
-        else if (ty === SQLITE_BLOB) row.push(BINARY_CELL);
-        else {
-          const text = capi.sqlite3_column_text(stmt.pointer, i) ?? '';
-          const scale = scales[i];
-          row.push(scale !== undefined && (ty === SQLITE_INTEGER || ty === SQLITE_FLOAT) ? withScale(text, scale) : text);
-        }
-      }
-      if (!bytes.admit(row)) {
-        status = 'row_limit';
-        message = bytes.message(rows.length);
-        break;
-      }
-      rows.push(row);
-    }
+    result = stepRows(stmt, read, limit, budget);
   } catch (e) {
-    capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
-    const columns = resultColumns(sqlite3, conn, meta, firstTypes, fixedTypes);
-    stmt.finalize();
-    described?.finalize();
-    if (timedOut) return { columns, rows: [], status: 'timeout', message: timeoutMessage(timeoutMs) };
-    if (cancelled) return { columns, rows: [], status: 'error', message: CANCELLED_MESSAGE };
-    return { columns, rows: [], status: 'error', message: queryFailure(e, budget) };
+    failure = e;
   }
-  capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
-  const columns = resultColumns(sqlite3, conn, meta, firstTypes, fixedTypes);
+  stop.clear();
+  const columns = resultColumns(sqlite3, conn, meta, read.firstTypes, fixedTypes);
   stmt.finalize();
   described?.finalize();
   // A table function that runs queries of its own (dolt_test_run) turns the interrupt into a row
   // ("Query error: interrupted") and goes on; the deadline passed all the same, so no row stands.
-  if (timedOut) return { columns, rows: [], status: 'timeout', message: timeoutMessage(timeoutMs) };
-  if (cancelled) return { columns, rows: [], status: 'error', message: CANCELLED_MESSAGE };
-  return { columns, rows, status, message };
+  if (result && (stop.timedOut || stop.cancelled)) return failed(columns, undefined, false);
+  return result ? { columns, ...result } : failed(columns, failure, false);
+}
+
+/** Stops the query on the connection at its deadline, or when its caller went away. */
+class QueryStop {
+  timedOut = false;
+  cancelled = false;
+
+  constructor(
+    private readonly capi: Sqlite3['capi'],
+    private readonly conn: Sqlite3Db,
+    deadline: number,
+    callerGone?: () => boolean,
+  ) {
+    capi.sqlite3_progress_handler(
+      conn.pointer,
+      1000,
+      () => {
+        if (Date.now() > deadline) {
+          this.timedOut = true;
+          return 1;
+        }
+        if (callerGone?.()) {
+          this.cancelled = true;
+          return 1;
+        }
+        return 0;
+      },
+      0,
+    );
+  }
+
+  clear(): void {
+    this.capi.sqlite3_progress_handler(this.conn.pointer, 0, 0, 0);
+  }
+}
+
+/** SQLite keeps decimal(p,s) values as numbers ("0.5"); MySQL prints the declared scale ("0.50"). */
+function decimalScales(capi: Sqlite3['capi'], conn: Sqlite3Db, meta: number, n: number): (number | undefined)[] {
+  const userCols = new UserColumnTypes(conn);
+  const scales: (number | undefined)[] = [];
+  for (let i = 0; i < n; i++) {
+    const m = /^\s*(?:decimal|numeric)\s*\(\s*\d+\s*,\s*(\d+)\s*\)/i.exec(userCols.declType(capi, meta, i) ?? '');
+    scales.push(m ? Number(m[1]) : undefined);
+  }
+  return scales;
+}
+
+/** Steps the statement into rows until it ends, the row limit or the byte budget. Throws what a step throws. */
+function stepRows(stmt: Sqlite3Stmt, read: RowReader, limit: number, budget: QueryBudget): Omit<QueryResult, 'columns'> {
+  const rows: Cell[][] = [];
+  const bytes = new ResultBudget(budget.maxBytes);
+  while (stmt.step()) {
+    if (rows.length >= limit) {
+      const message = `The result has more than ${limit} rows; only the first ${limit} are returned. Narrow the query or raise the limit.`;
+      return { rows, status: 'row_limit', message };
+    }
+    const row = read.row();
+    if (!bytes.admit(row)) return { rows, status: 'row_limit', message: bytes.message(rows.length) };
+    rows.push(row);
+  }
+  return { rows, status: 'success', message: '' };
+}
+
+/** Turns the current row of a statement into the API's cells, noting each column's first non-NULL type. */
+class RowReader {
+  readonly firstTypes: number[];
+
+  constructor(
+    private readonly capi: Sqlite3['capi'],
+    private readonly stmt: number,
+    private readonly n: number,
+    private readonly scales: (number | undefined)[],
+  ) {
+    this.firstTypes = new Array<number>(n).fill(SQLITE_NULL);
+  }
+
+  row(): Cell[] {
+    const { capi, stmt, scales, firstTypes } = this;
+    const row: Cell[] = [];
+    for (let i = 0; i < this.n; i++) {
+      const ty = capi.sqlite3_column_type(stmt, i);
+      if (firstTypes[i] === SQLITE_NULL && ty !== SQLITE_NULL) firstTypes[i] = ty;
+      if (ty === SQLITE_NULL) row.push(null);
+      else if (ty === SQLITE_BLOB) row.push(BINARY_CELL);
+      else {
+        const text = capi.sqlite3_column_text(stmt, i) ?? '';
+        const scale = scales[i];
+        row.push(scale !== undefined && (ty === SQLITE_INTEGER || ty === SQLITE_FLOAT) ? withScale(text, scale) : text);
+      }
+    }
+    return row;
+  }
 }
 
 /** The statement `sql`, prepared only, when it has `columns` columns; else undefined. */

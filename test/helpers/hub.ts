@@ -6,7 +6,7 @@
 //   const res = await hub.fetch('/databases/alice/prices', { user: 'alice' });
 //   await hub.stop();
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { waitFor } from './waitFor.cjs';
@@ -91,13 +91,53 @@ export async function startHub(opts: StartHubOptions = {}): Promise<HubHandle> {
   ensureBuilt();
   const ownDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'vdb-hubtest-'));
-  if (opts.seed) await runHubCli(['seed', '--data', dataDir]);
+  let tokens: Map<string, string> | undefined;
+  if (opts.seed) tokens = await copySeeded(dataDir);
   for (const u of opts.users ?? []) await runHubCli(['user', 'add', u, '--data', dataDir, '--password', `${u}-password`]);
-  return serveHub(dataDir, ownDir, opts.args ?? []);
+  return serveHub(dataDir, ownDir, opts.args ?? [], tokens);
+}
+
+/** The seed users, who get a token in the template (each copy's hub accepts it: it is in the copy). */
+const SEED_USERS = ['alice', 'bob', 'carol'];
+
+interface SeededTemplate {
+  dir: string;
+  tokens: Map<string, string>;
+}
+
+let seededTemplate: Promise<SeededTemplate> | undefined;
+
+/**
+ * Fills `dataDir` as `hub seed` would, by copying a folder seeded once per test process (seeding
+ * takes seconds; a copy milliseconds), and returns a token of each seed user that works there.
+ * Every copy is a folder of its own: what one test writes no other test sees.
+ */
+async function copySeeded(dataDir: string): Promise<Map<string, string>> {
+  seededTemplate ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vdb-hubtemplate-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    await runHubCli(['seed', '--data', dir]);
+    const tokens = new Map<string, string>();
+    for (const u of SEED_USERS) tokens.set(u, (await runHubCli(['token', 'create', '--user', u, '--data', dir])).stdout.trim());
+    return { dir, tokens };
+  })();
+  const t = await seededTemplate;
+  if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
+    // As `hub seed` does, an existing folder with databases is refused (tests that seed twice check it).
+    await runHubCli(['seed', '--data', dataDir]);
+    return new Map();
+  }
+  cpSync(t.dir, dataDir, { recursive: true });
+  return new Map(t.tokens);
 }
 
 /** Serves an existing data folder (e.g. again after kill()). */
-export async function serveHub(dataDir: string, removeOnStop = false, args: string[] = []): Promise<HubHandle> {
+export async function serveHub(
+  dataDir: string,
+  removeOnStop = false,
+  args: string[] = [],
+  knownTokens?: Map<string, string>,
+): Promise<HubHandle> {
   ensureBuilt();
   const child = spawn(process.execPath, [HUB_JS, 'serve', '--data', dataDir, '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -121,7 +161,7 @@ export async function serveHub(dataDir: string, removeOnStop = false, args: stri
       rej(new Error(`hub exited (${code}) before listening:\n${out}`));
     });
   });
-  const tokens = new Map<string, string>();
+  const tokens = new Map<string, string>(knownTokens);
   const token = async (user = 'alice'): Promise<string> => {
     let t = tokens.get(user);
     if (!t) {

@@ -89,6 +89,39 @@ describe('hub SQL at a commit hash or tag', function () {
     }
   });
 
+  it('concurrent reads at two commits, plain and sorted, from two callers, each see their own commit', async () => {
+    const head = await mainHead();
+    const tags = (await hub.fetch(`/databases/${DB}/tags`, { user: 'alice' })).body.data as { name: string; commit_sha: string }[];
+    const v1 = tags.find((t) => t.name === 'v1')!.commit_sha;
+    assert.ok(v1 && v1 !== head, 'v1 is another commit than main');
+    // Expected: plain reads, one at a time, by the names main and v1.
+    const expected = new Map<string, { all: Cell[][]; sorted: Cell[][] }>();
+    for (const [sha, name] of [
+      [head, 'main'],
+      [v1, 'v1'],
+    ] as const) {
+      const all = (await ok('SELECT * FROM products', name)).rows;
+      const byName = [...all].sort((a, b) =>
+        String(a[1]) < String(b[1]) ? -1 : String(a[1]) > String(b[1]) ? 1 : Number(a[0]) - Number(b[0]),
+      );
+      expected.set(sha, { all, sorted: byName.slice(0, 3).map((r) => [r[0]!]) });
+    }
+    assert.notDeepEqual(expected.get(head)!.all, expected.get(v1)!.all, 'the seed changes products after v1');
+    const jobs = Array.from({ length: 24 }, (_, i) => {
+      const sha = i % 2 === 0 ? head : v1;
+      const sorted = i % 4 >= 2;
+      const user = i % 3 === 0 ? 'bob' : 'alice';
+      const q = sorted ? 'SELECT id FROM products ORDER BY name, id LIMIT 3' : 'SELECT * FROM products';
+      return hubSql(() => hub, DB, user)
+        .ok(q, sha)
+        .then((d) => ({ sha, sorted, rows: d.rows }));
+    });
+    for (const r of await Promise.all(jobs)) {
+      const want = expected.get(r.sha)!;
+      assert.deepEqual(r.rows, r.sorted ? want.sorted : want.all, `${r.sorted ? 'sorted' : 'plain'} read at ${r.sha}`);
+    }
+  });
+
   it('at a commit the session looks detached (no active branch, only the real branches) and still cannot write', async () => {
     const head = await mainHead();
     const file = join(hub.dataDir, 'databases', 'alice', 'prices.db');

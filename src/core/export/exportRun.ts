@@ -64,23 +64,39 @@ export interface ExportRunOptions {
 /**
  * Writes every page, then moves the file into place. Resolves with the row count; rejects with
  * `ExportCancelled` when the signal aborted, or with the failure, having removed the partial file.
+ * The next page is asked for while this one is written (a page read and a page written overlap;
+ * at most two pages are in memory).
  */
 export async function runExport(opts: ExportRunOptions): Promise<number> {
   const { writer, file, signal } = opts;
+  const pages = opts.pages[Symbol.asyncIterator]();
+  let next: Promise<IteratorResult<CellSource>> | undefined;
   try {
     if (signal?.aborted) throw new ExportCancelled();
     await writer.begin();
-    for await (const page of opts.pages) {
+    next = ask(pages);
+    for (let r = await next; !r.done; r = await next) {
       if (signal?.aborted) throw new ExportCancelled();
-      await writer.writeRows(page);
+      next = ask(pages);
+      await writer.writeRows(r.value);
       opts.onProgress?.(writer.rowsWritten);
     }
+    next = undefined;
     if (signal?.aborted) throw new ExportCancelled();
     await writer.end();
     await file.commit();
     return writer.rowsWritten;
   } catch (e) {
+    // The page asked for ahead is not wanted: the source stops.
+    if (next) void pages.return?.()?.catch(() => undefined);
     await file.abort();
     throw signal?.aborted && !(e instanceof ExportCancelled) ? new ExportCancelled() : e;
   }
+}
+
+/** The next page; a failure that comes while the page before is written is seen when it is awaited. */
+function ask(pages: AsyncIterator<CellSource>): Promise<IteratorResult<CellSource>> {
+  const p = pages.next();
+  p.catch(() => undefined);
+  return p;
 }
