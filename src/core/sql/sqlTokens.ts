@@ -40,8 +40,8 @@ const NUMBER = /(?:0x[0-9A-Fa-f]+|[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+\.)/
 export interface ScanOptions {
   /**
    * MySQL's rule: `--` starts a comment only before whitespace, a control character or the end
-   * (so a dump's `5--3` is 5 - -3). Off by default: SQLite (the hub's engine) and the notebook's
-   * statement splitter take every `--` as a comment.
+   * (so a dump's `5--3` is 5 - -3). Off by default (SQLite takes every `--` as a comment); on in
+   * MYSQL_SCAN, which everything reading a user's query uses.
    */
   readonly mysqlDashComments?: boolean;
   /**
@@ -50,6 +50,16 @@ export interface ScanOptions {
    */
   readonly noBackslashEscapes?: boolean;
 }
+
+/**
+ * MySQL's lexical rules, as Dolt reads a query: where the client splits a cell into statements
+ * (statements.ts), where the hub finds the one statement it runs and reads its literals
+ * (src/hub/mysqlDialect.ts), and how an import reads a dump. One set, so they agree.
+ */
+export const MYSQL_SCAN: ScanOptions = Object.freeze({ mysqlDashComments: true });
+
+/** SQLite's lexical rules: the text the hub hands its engine, after mysqlDialect.ts translated it. */
+export const SQLITE_SCAN: ScanOptions = Object.freeze({ noBackslashEscapes: true });
 
 /** The kind of one token and where it ends; `scanToken` is the one lexical rule of this module. */
 export interface ScannedToken {
@@ -172,10 +182,14 @@ export function significant(tokens: readonly SqlToken[]): SqlToken[] {
 
 const ESCAPES: Record<string, string> = { '0': '\0', b: '\b', n: '\n', r: '\r', t: '\t', Z: '\x1a' };
 
-/** The value of a '…' or "…" token: quotes removed, doubled quotes and \ escapes undone (MySQL's rules). */
-export function stringValue(tok: SqlToken): string {
+/**
+ * The value of a '…' or "…" token: quotes removed, doubled quotes and \ escapes undone (MySQL's
+ * rules; with `noBackslashEscapes`, SQLite's: a backslash is an ordinary character).
+ */
+export function stringValue(tok: SqlToken, options: ScanOptions = {}): string {
   const q = tok.text[0] as string;
   const body = tok.text.slice(1, tok.unterminated ? undefined : -1);
+  if (options.noBackslashEscapes === true) return body.split(q + q).join(q);
   if (!body.includes('\\') && !body.includes(q)) return body;
   let out = '';
   let seg = 0;

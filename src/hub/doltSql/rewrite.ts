@@ -2,6 +2,7 @@
 // them onto DoltLite's own machinery (dolt_diff_<t>(a, b), dolt_at_<t>(ref), dolt_log(rev),
 // dolt_merge_base, dolt_conflicts_<t> on a throwaway copy), turning every commit hash the result
 // shows into Dolt's 32-character base32 form. Everything else in the query is left as written.
+// The text comes in SQLite's lexical form (mysqlDialect.ts translated the user's MySQL literals).
 import { MYSQL_TEXT_FUNCTION } from './mysqlText';
 import {
   applyEdits,
@@ -11,6 +12,7 @@ import {
   quoteSqlIdentifier as qi,
   significant,
   splitArguments,
+  SQLITE_SCAN,
   stringValue,
   tokenize,
 } from '../../core/sql/sqlTokens';
@@ -89,7 +91,7 @@ class Rewriter {
     private readonly sql: string,
     private readonly ctx: DoltSqlContext,
   ) {
-    this.toks = significant(tokenize(sql));
+    this.toks = significant(tokenize(sql, SQLITE_SCAN));
     this.forms = new DoltForms(ctx);
   }
 
@@ -160,7 +162,7 @@ class Rewriter {
       if (arg.length !== 1 || !only || (only.kind !== 'string' && only.kind !== 'dquoted' && only.kind !== 'number')) {
         throw new DoltSqlError(`${fn}: argument ${n + 1} must be a literal value (a quoted string).`);
       }
-      return only.kind === 'number' ? only.text : stringValue(only);
+      return only.kind === 'number' ? only.text : stringValue(only, SQLITE_SCAN);
     });
   }
 
@@ -303,7 +305,11 @@ class Rewriter {
         if (args.length !== 1) throw new DoltSqlError(`HASHOF takes 1 argument, got ${args.length}.`);
         const arg = args[0] as SqlToken[];
         if (arg.length === 1 && (arg[0]?.kind === 'string' || arg[0]?.kind === 'dquoted')) {
-          this.replace(i, close, lit(hexToDoltHash(this.forms.resolve('HASHOF', stringValue(arg[0])))) + this.keepColumnName(i, close));
+          this.replace(
+            i,
+            close,
+            lit(hexToDoltHash(this.forms.resolve('HASHOF', stringValue(arg[0], SQLITE_SCAN)))) + this.keepColumnName(i, close),
+          );
           return close + 1;
         }
         this.replace(i, i, `${HASH_FUNCTION}(dolt_hashof`);
@@ -321,7 +327,7 @@ class Rewriter {
         if (args.length !== 2) throw new DoltSqlError(`DOLT_MERGE_BASE takes 2 arguments, got ${args.length}.`);
         const literal = args.every((a) => a.length === 1 && (a[0]?.kind === 'string' || a[0]?.kind === 'dquoted'));
         if (literal) {
-          const [a, b] = args.map((a) => stringValue(a[0] as SqlToken)) as [string, string];
+          const [a, b] = args.map((a) => stringValue(a[0] as SqlToken, SQLITE_SCAN)) as [string, string];
           const base = this.ctx.mergeBase(this.forms.resolve('DOLT_MERGE_BASE', a), this.forms.resolve('DOLT_MERGE_BASE', b));
           this.replace(i, close, (base ? lit(hexToDoltHash(base)) : 'NULL') + this.keepColumnName(i, close));
           return close + 1;
@@ -427,7 +433,7 @@ class Rewriter {
     let spec: string | undefined;
     let end = exprAt;
     if (e && (e.kind === 'string' || e.kind === 'dquoted')) {
-      spec = stringValue(e);
+      spec = stringValue(e, SQLITE_SCAN);
     } else if (e && e.kind === 'word' && this.isPunct(exprAt + 1, '(') && ['hashof', 'dolt_hashof'].includes(e.text.toLowerCase())) {
       const close = closingParen(toks, exprAt + 1);
       const args = close > 0 ? this.literalArgs('HASHOF', exprAt + 1, close) : [];

@@ -1,6 +1,6 @@
 // Finds `[x.]column = 'value'` (or `= HASHOF('value')`, on either side) in a query's tokens: how
 // the rewriter reads the commits a `dolt_commit_diff_<t>` query names in its WHERE clause.
-import { closingParen, identifierValue, splitArguments, stringValue, type SqlToken } from '../../core/sql/sqlTokens';
+import { SQLITE_SCAN, closingParen, identifierValue, splitArguments, stringValue, type SqlToken } from '../../core/sql/sqlTokens';
 
 /** The revision compared with `column` after token `from`, and where its literal is (to rewrite it). */
 export function findEquality(toks: readonly SqlToken[], column: string, from: number): { spec: string; literalAt?: number } | undefined {
@@ -11,12 +11,12 @@ export function findEquality(toks: readonly SqlToken[], column: string, from: nu
   const valueAt = (k: number): { spec: string; literalAt?: number } | undefined => {
     const v = toks[k];
     if (!v) return undefined;
-    if (v.kind === 'string') return { spec: stringValue(v), literalAt: k };
+    if (v.kind === 'string') return { spec: stringValue(v, SQLITE_SCAN), literalAt: k };
     if (v.kind === 'word' && ['hashof', 'dolt_hashof'].includes(v.text.toLowerCase()) && isPunct(k + 1, '(')) {
       const close = closingParen(toks, k + 1);
       const args = close > 0 ? splitArguments(toks, k + 1, close) : [];
       const a = args[0];
-      if (args.length === 1 && a && a.length === 1 && a[0]?.kind === 'string') return { spec: stringValue(a[0]) };
+      if (args.length === 1 && a && a.length === 1 && a[0]?.kind === 'string') return { spec: stringValue(a[0], SQLITE_SCAN) };
     }
     return undefined;
   };
