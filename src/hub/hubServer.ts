@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { BranchRef, Operation, OperationError, OperationRef, OperationResult } from '../shared/wire';
 import { Engine } from './engine';
 import { EngineBusyError, EngineShutDownError, EngineUnavailableError } from './engineErrors';
-import { ImportEndpoints } from './importEndpoints';
+import { ImportEndpoints, STORAGE_PATH } from './importEndpoints';
 import { API, OpFailure, now } from './hubCommon';
 import type { Access, Caller, EndpointHost, HubOptions } from './hubCommon';
 import type { Author } from './engineProtocol';
@@ -180,6 +180,11 @@ export class HubServer implements EndpointHost {
       this.store.refreshAccounts();
       if (url.pathname.startsWith('/oauth/')) {
         await this.oauth.handle(ctx, url);
+        return;
+      }
+      if (url.pathname.startsWith(STORAGE_PATH + '/')) {
+        // Part PUTs through --public-url (one origin behind a proxy): the storage listener's handler.
+        await this.imports.dispatchUpload(req, res, STORAGE_PATH);
         return;
       }
       if (!url.pathname.startsWith(API + '/') && url.pathname !== API) throw notFound(`No resource at ${quoted(url.pathname, 200)}.`);

@@ -13,7 +13,7 @@ import type { Ctx } from './http';
 import { checkBranchName, isValidName, validateBody } from './validate';
 import type { Schema } from './validate';
 import { filePartsMd5 } from './credentials';
-import { receivePart } from './partReceiver';
+import { SessionBytes, receivePart } from './partReceiver';
 import { hexToDoltHash } from './doltHash';
 import { route } from './router';
 import type { Route } from './router';
@@ -21,13 +21,15 @@ import { DB, OpFailure, now } from './hubCommon';
 import type { Caller, EndpointHost } from './hubCommon';
 
 const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+/** Where the API listener also takes part PUTs, for part URLs under --public-url. */
+export const STORAGE_PATH = '/storage';
 const MAX_PARTS = 10000;
 
 export class ImportEndpoints {
   /** Upload sessions whose import is running: their folders stay until it ends. */
   private readonly importing = new Set<string>();
-  /** Parts being received, per session: a session is not swept under a running upload. */
-  private readonly receiving = new Map<string, number>();
+  /** Bytes per session, stored and arriving; a session is not swept under a running upload. */
+  private readonly receiving = new SessionBytes();
   private sweeper?: NodeJS.Timeout;
 
   /** The time upload expiry is measured against (HubOptions.clock). */
@@ -117,15 +119,21 @@ export class ImportEndpoints {
     return createHmac('sha256', this.hub.store.state.secret).update(`part:${id}:${part}:${expires}`).digest('base64url');
   }
 
+  /**
+   * On the storage listener, or under STORAGE_PATH of --public-url when the hub is reached through
+   * it (a proxy that forwards one origin): never the listening address a client cannot reach.
+   */
   private partUrl(id: string, part: number, expiresMs: number): string {
     const exp = Math.floor(expiresMs / 1000);
-    return `${this.hub.uploadUrl}/parts/${id}/${part}?expires=${exp}&signature=${this.partSignature(id, part, exp)}`;
+    const base = this.hub.opts.publicUrl !== undefined ? this.hub.opts.publicUrl.replace(/\/+$/, '') + STORAGE_PATH : this.hub.uploadUrl;
+    return `${base}/parts/${id}/${part}?expires=${exp}&signature=${this.partSignature(id, part, exp)}`;
   }
 
   /** The second listener: a stand-in for object storage. No Authorization, pre-signed URLs only. */
-  async dispatchUpload(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async dispatchUpload(req: IncomingMessage, res: ServerResponse, prefix = ''): Promise<void> {
     const requestId = newRequestId();
     const url = new URL(req.url ?? '/', 'http://storage.invalid');
+    url.pathname = url.pathname.slice(prefix.length);
     const ctx: Ctx = { req, res, requestId, path: url.pathname };
     const cors = {
       'Access-Control-Allow-Origin': '*',
@@ -153,21 +161,33 @@ export class ImportEndpoints {
       if (this.clock() / 1000 > exp) throw forbidden('The part URL has expired; create a new upload session.');
       const up = this.hub.store.state.uploads[id];
       if (!up || up.consumed || part > up.num_parts) throw notFound('No such upload part.');
-      // A part may hold what the session's content_length leaves after the other parts.
-      let others = 0;
-      for (const [n, stored] of Object.entries(up.parts)) if (n !== String(part)) others += stored.size;
-      this.receiving.set(id, (this.receiving.get(id) ?? 0) + 1);
+      // A part may hold what the session's content_length leaves after the other parts, those
+      // stored and those arriving at the same time.
+      const key = String(part);
+      const allowance = this.receiving.open(
+        id,
+        up.content_length,
+        () => Object.values(up.parts).reduce((sum, p) => sum + p.size, 0),
+        () => up.parts[key]?.size ?? 0,
+      );
       let received;
       try {
-        received = await receivePart(req, join(this.hub.opts.dataDir, 'uploads', id), `part-${part}`, up.content_length - others);
-      } finally {
-        const n = (this.receiving.get(id) ?? 1) - 1;
-        if (n > 0) this.receiving.set(id, n);
-        else this.receiving.delete(id);
+        received = await receivePart(req, join(this.hub.opts.dataDir, 'uploads', id), `part-${part}`, allowance);
+      } catch (e) {
+        allowance.done(undefined);
+        throw e;
       }
-      if (this.hub.store.state.uploads[id] !== up || up.consumed) throw notFound('No such upload part.');
+      if (this.hub.store.state.uploads[id] !== up || up.consumed) {
+        allowance.done(undefined);
+        throw notFound('No such upload part.');
+      }
       const etag = `"${received.md5.toString('hex')}"`;
-      this.hub.store.mutate(() => (up.parts[String(part)] = { etag, md5_b64: received.md5.toString('base64'), size: received.size }));
+      const replaced = up.parts[key]?.size ?? 0;
+      try {
+        this.hub.store.mutate(() => (up.parts[key] = { etag, md5_b64: received.md5.toString('base64'), size: received.size }));
+      } finally {
+        allowance.done(replaced);
+      }
       res.writeHead(200, { ...cors, ETag: etag, 'Content-Length': 0, 'X-Request-Id': requestId });
       res.end();
     } catch (e) {
