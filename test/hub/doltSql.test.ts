@@ -294,6 +294,15 @@ describe('hub Dolt SQL', function () {
     );
   });
 
+  it("dolt_commit_diff_<t> takes Dolt's documented three-dot form: from_commit = DOLT_MERGE_BASE(a, b)", async () => {
+    const base = await mergeBaseOf('main', 'supplier-updates');
+    const head = await branchHead('supplier-updates');
+    const d = await ok(
+      "SELECT * FROM dolt_commit_diff_suppliers WHERE to_commit = HASHOF('supplier-updates') AND from_commit = DOLT_MERGE_BASE('main', 'supplier-updates')",
+    );
+    assertDiff(d, await expectedDiff('suppliers', base, 'supplier-updates'), 'id', base, head);
+  });
+
   // ---- stat, summary, schema diff, patch
 
   it('DOLT_DIFF_STAT and DOLT_DIFF_SUMMARY count what the plain reads show, two- and three-dot, optional table', async () => {
@@ -514,6 +523,11 @@ describe('hub Dolt SQL', function () {
     }
     assert.equal(row['our_diff_type'], 'modified');
     assert.equal(row['their_diff_type'], 'modified');
+    // Dolt's from_root_ish: the commit being merged in; dolt_conflict_id: a base64 id, stable.
+    assert.equal(row['from_root_ish'], await branchHead('vale-rating'));
+    assert.match(row['dolt_conflict_id'] ?? '', /^[A-Za-z0-9+/]{22}$/);
+    const again = objects(await ok("SELECT dolt_conflict_id FROM DOLT_PREVIEW_MERGE_CONFLICTS('main', 'vale-rating', 'suppliers')"));
+    assert.deepEqual(again, [{ dolt_conflict_id: row['dolt_conflict_id'] }]);
     // A clean merge previews no conflicts, and a table without conflicts has no rows.
     assert.deepEqual((await ok("SELECT * FROM DOLT_PREVIEW_MERGE_CONFLICTS_SUMMARY('main', 'supplier-updates')")).rows, []);
     assert.deepEqual((await ok("SELECT * FROM DOLT_PREVIEW_MERGE_CONFLICTS('main', 'vale-rating', 'products')")).rows, []);
@@ -568,6 +582,10 @@ describe('hub Dolt SQL', function () {
       ["SELECT * FROM DOLT_PREVIEW_MERGE_CONFLICTS_SUMMARY('main')", /2 arguments \(base, merge\), got 1/],
       ["SELECT * FROM DOLT_PREVIEW_MERGE_CONFLICTS('main', 'vale-rating', 'no_such_table')", /table not found: no_such_table/],
       ["SELECT * FROM DOLT_PREVIEW_MERGE_CONFLICTS('main', 'nope', 'suppliers')", /"nope"/],
+      // A NUL ends the revision for the engine (a C string): refused, never read as `main`.
+      ["SELECT HASHOF('main\\0anything')", /NUL/],
+      ["SELECT * FROM products AS OF 'main\\0x'", /quoted string/],
+      ["SELECT * FROM DOLT_LOG('main\\0x')", /literal value/],
     ];
     for (const [q, re] of cases) {
       const d = await query(q);

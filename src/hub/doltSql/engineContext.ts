@@ -1,6 +1,7 @@
 // The Dolt SQL rewriter's view of one read-only DoltLite connection, plus the two SQL functions
 // rewritten queries call: dolt_hash32(x) (40 hex -> Dolt's base32, anything else unchanged) and
 // dolt_rev(x) (a base32 commit hash, with an optional ~N/^ suffix, -> what DoltLite reads).
+import { createHash } from 'node:crypto';
 import { MYSQL_TEXT_FUNCTION, sqliteToMysqlText } from './mysqlText';
 import type { Sqlite3, Sqlite3Capi, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { DiffPageRequest, DiffPageRows, DoltSqlContext, PreviewTable } from './common';
@@ -192,10 +193,8 @@ function previewMerge(
         const columns: string[] = [];
         for (let i = 0; i < stmt.columnCount; i++) columns.push(stmt.getColumnName(i));
         stmt.finalize();
-        detail = {
-          columns,
-          rows: copy.selectObjects(`SELECT * FROM "dolt_conflicts_${table.replace(/"/g, '""')}"`).map((r) => Object.values(r)),
-        };
+        const rows = copy.selectObjects(`SELECT * FROM "dolt_conflicts_${table.replace(/"/g, '""')}"`).map((r) => Object.values(r));
+        detail = { columns, rows: rows.map((r) => asDoltConflictRow(columns, r, mergeHex)) };
       }
     }
     if (table !== undefined && !detail) {
@@ -214,6 +213,25 @@ function previewMerge(
     copy.close();
     sqlite3.capi.sqlite3_js_posix_create_file(PREVIEW_PATH, new Uint8Array(0));
   }
+}
+
+/**
+ * A conflict row as Dolt shows it: `from_root_ish` is the commit being merged in (DoltLite leaves
+ * it empty on a trial merge) and `dolt_conflict_id` a 22-character base64 id, the same for the
+ * same conflict on every read (Dolt's own ids hash its storage's key tuples, which this cannot
+ * reproduce byte for byte; they are ids to name a row with, not values to compare across servers).
+ */
+function asDoltConflictRow(columns: readonly string[], row: unknown[], mergeHex: string): unknown[] {
+  const out = [...row];
+  const root = columns.indexOf('from_root_ish');
+  const id = columns.indexOf('dolt_conflict_id');
+  if (root >= 0) out[root] = mergeHex;
+  if (id >= 0) {
+    const cells = out.filter((_, k) => k !== root && k !== id).map((v) => (v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v));
+    const key = JSON.stringify([mergeHex, ...cells], (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    out[id] = createHash('md5').update(key).digest('base64').replace(/=+$/, '');
+  }
+  return out;
 }
 
 /** dolt_conflicts_<t>'s columns for a table: from_root_ish, base_/our_/their_ columns and ids. */

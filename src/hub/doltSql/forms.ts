@@ -6,6 +6,7 @@ import { DoltSqlError } from './common';
 import type { DoltSqlContext } from './common';
 import { parseRange, toEngineRevision } from './revisions';
 import { commitGraph } from './graph';
+import type { FoundRevision } from './whereEquality';
 
 /** SQL functions the rewritten query calls; the engine registers them on the connection. */
 export const HASH_FUNCTION = 'dolt_hash32';
@@ -42,6 +43,13 @@ export class DoltForms {
     const hex = this.ctx.resolve(toEngineRevision(spec));
     if (!hex) throw new DoltSqlError(`${fn}: no branch, tag or commit named "${spec}".`);
     return hex;
+  }
+
+  /** The commit a WHERE clause compares with (whereEquality.ts): a revision or a merge base. */
+  revision(fn: string, found: FoundRevision): string {
+    if ('spec' in found) return this.resolve(fn, found.spec);
+    const [a, b] = found.mergeBase;
+    return this.mergeBase(fn, this.resolve(fn, a), this.resolve(fn, b), a, b);
   }
 
   mergeBase(fn: string, aHex: string, bHex: string, a: string, b: string): string {

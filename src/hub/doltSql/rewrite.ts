@@ -475,8 +475,8 @@ class Rewriter {
       throw new DoltSqlError(
         `${fn} needs both from_commit and to_commit in WHERE, e.g. WHERE from_commit = HASHOF('main~1') AND to_commit = HASHOF('main').`,
       );
-    const fromHex = this.forms.resolve(fn, from.spec);
-    const toHex = this.forms.resolve(fn, to.spec);
+    const fromHex = this.forms.revision(fn, from);
+    const toHex = this.forms.revision(fn, to);
     const source = this.forms.diffSource(fn, table, fromHex, toHex);
     this.replace(j, nameAt, this.hasAlias(nameAt + 1) ? source : `${source} AS ${qi(fn)}`);
     this.consumed.set(j, nameAt + 1);
