@@ -232,6 +232,43 @@ describe('hub Dolt SQL', function () {
     assertDiff(d, expected, 'id', await tagCommit('v1'), await branchHead('main'));
   });
 
+  it("DOLT_DIFF takes each side's columns from its own commit's schema, whatever ref it is read at", async () => {
+    // Two adjacent commits of main whose suppliers columns differ (the seed adds one), by plain reads.
+    const log = await logAt('main');
+    let newer = '';
+    let older = '';
+    let cols: { newer: string[]; older: string[] } | undefined;
+    for (let i = 0; i + 1 < log.length && !cols; i++) {
+      const [n, o] = await Promise.all([tableAt('suppliers', log[i]!), tableAt('suppliers', log[i + 1]!)]);
+      if (JSON.stringify(n.columns) !== JSON.stringify(o.columns)) {
+        [newer, older, cols] = [log[i]!, log[i + 1]!, { newer: n.columns, older: o.columns }];
+      }
+    }
+    assert.ok(cols, 'a commit that changes the columns of suppliers');
+    const side = (prefix: string, c: string[]): string[] => [...c.map((x) => prefix + x), `${prefix}commit`, `${prefix}commit_date`];
+    for (const ref of ['main', older]) {
+      const forward = await ok(`SELECT * FROM DOLT_DIFF('${older}', '${newer}', 'suppliers')`, ref);
+      assert.deepEqual(
+        forward.columns.map((c) => c.name),
+        [...side('to_', cols.newer), ...side('from_', cols.older), 'diff_type'],
+        `at ${ref}`,
+      );
+      const backward = await ok(`SELECT * FROM DOLT_DIFF('${newer}', '${older}', 'suppliers')`, ref);
+      assert.deepEqual(
+        backward.columns.map((c) => c.name),
+        [...side('to_', cols.older), ...side('from_', cols.newer), 'diff_type'],
+        `at ${ref}`,
+      );
+    }
+    // Read where the schema has every column, the added column's values are the newer commit's.
+    const added = cols.newer.filter((c) => !cols!.older.includes(c));
+    const newerRows = (await tableAt('suppliers', newer)).rows;
+    const d = objects(await ok(`SELECT * FROM DOLT_DIFF('${older}', '${newer}', 'suppliers')`));
+    for (const r of d.filter((x) => x['diff_type'] !== 'removed')) {
+      for (const c of added) assert.equal(r[`to_${c}`], newerRows.get(String(r['to_id']))![c], `to_${c} of ${r['to_id']}`);
+    }
+  });
+
   it("DOLT_DIFF('from..to', t) is the same diff; 'from...to' starts at the merge base (the pull request diff)", async () => {
     const two = await ok("SELECT * FROM DOLT_DIFF('v1..main', 'products')");
     const three = await ok("SELECT * FROM DOLT_DIFF('v1', 'main', 'products')");

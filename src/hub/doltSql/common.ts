@@ -18,6 +18,8 @@ export interface DoltSqlContext {
   mergeBase(aHex: string, bHex: string): string | null;
   /** Column names of a query, or the engine's message when it cannot be prepared. */
   columns(sql: string): string[] | { error: string };
+  /** The columns `table` has at commit `hex` (its schema there), or undefined when it has no such table. */
+  columnsAt?(hex: string, table: string): string[] | undefined;
   /** Rows of a small query, as arrays. */
   rows(sql: string, bind?: unknown[]): unknown[][];
   /** What merging `mergeHex` into `baseHex` would conflict on, tried on a throwaway copy. */
@@ -41,6 +43,12 @@ export interface DiffPageRows {
   fn: string;
   slot: number;
   rows: readonly number[];
+}
+
+/** A column a diff shows, and the index of the source column it reads (-1: none, it is NULL). */
+export interface ShownColumn {
+  name: string;
+  k: number;
 }
 
 /** A subquery whose rows are the given values: `(SELECT column1 AS a, … FROM (VALUES (…), …))`. */

@@ -74,6 +74,9 @@ export function engineContext(sqlite3: Sqlite3, conn: Sqlite3Db, loadCopy: () =>
         stmt.finalize();
       }
     },
+    columnsAt(hex, table) {
+      return columnsAt(sqlite3, conn, hex, table);
+    },
     rows(sql, bind) {
       return conn.selectObjects(sql, bind).map((r) => Object.values(r));
     },
@@ -82,6 +85,33 @@ export function engineContext(sqlite3: Sqlite3, conn: Sqlite3Db, loadCopy: () =>
     },
     ...(diffPages ? { diffPage: (req: DiffPageRequest) => diffPage(sqlite3, conn, diffPages, served, req) } : {}),
   };
+}
+
+/**
+ * The table's columns at commit `hex`: the connection's own schema when `hex` has the same (no
+ * row in dolt_schema_diff from the connection's HEAD), else read from the CREATE statement there.
+ */
+function columnsAt(sqlite3: Sqlite3, conn: Sqlite3Db, hex: string, table: string): string[] | undefined {
+  const own = (): string[] =>
+    conn.selectObjects('SELECT name FROM pragma_table_info(?) ORDER BY cid', [table]).map((r) => String(r['name']));
+  try {
+    const head = String(conn.selectValue(`SELECT dolt_hashof('HEAD')`));
+    if (head === hex) return own();
+    const diff = conn.selectObjects('SELECT from_create_statement AS s FROM dolt_schema_diff(?, ?, ?)', [hex, head, table]);
+    if (diff.length === 0) return own();
+    const create = diff[0]?.['s'];
+    if (typeof create !== 'string' || create === '') return undefined;
+    // The statement's columns, as SQLite reads them, on a scratch in-memory database.
+    const scratch = new sqlite3.oo1.DB(':memory:', 'c');
+    try {
+      scratch.exec(create);
+      return scratch.selectObjects('SELECT name FROM pragma_table_info(?) ORDER BY cid', [table]).map((r) => String(r['name']));
+    } finally {
+      scratch.close();
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 function diffPage(

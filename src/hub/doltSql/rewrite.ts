@@ -252,13 +252,14 @@ class Rewriter {
         const { fromHex, toHex, rest } = this.forms.diffRange(fn, args.slice(0, -1));
         if (rest.length > 0) throw new DoltSqlError(`${fn}: "${args[0]}" is a range; give the table as the second argument.`);
         const { source, columns } = this.forms.diffCall(fn, table, fromHex, toHex);
+        const shown = this.forms.diffSides(table, fromHex, toHex, columns);
         const resume = this.replaceCallBySubquery(
           i,
           close,
-          `(SELECT ${this.forms.diffSelectList(columns, fromHex, toHex, (c) => qi(c))} FROM ${source})`,
+          `(SELECT ${this.forms.diffSelectList(shown, fromHex, toHex, (c) => qi(c))} FROM ${source})`,
           'dolt_diff',
         );
-        const page = pushDiffPage(this.sql, this.toks, i, close, this.ctx, this.forms, { table, fromHex, toHex, source, columns });
+        const page = pushDiffPage(this.sql, this.toks, i, close, this.ctx, this.forms, { table, fromHex, toHex, source, columns, shown });
         if (page) {
           const callEdit = this.edits[this.edits.length - 1] as TextEdit;
           const edits: TextEdit[] = [
