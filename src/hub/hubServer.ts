@@ -11,6 +11,7 @@ import type { BranchRef, Operation, OperationError, OperationRef, OperationResul
 import { Engine } from './engine';
 import { EngineBusyError, EngineShutDownError, EngineUnavailableError } from './engineErrors';
 import { ImportEndpoints, STORAGE_PATH } from './importEndpoints';
+import { BodyBudget, DEFAULT_BODY_MEMORY_BYTES, countBodies } from './bodyBudget';
 import { API, OpFailure, now } from './hubCommon';
 import type { Access, Caller, EndpointHost, HubOptions } from './hubCommon';
 import type { Author } from './engineProtocol';
@@ -55,10 +56,13 @@ export class HubServer implements EndpointHost {
   private refusedAtStop = 0;
   url = '';
   uploadUrl = '';
+  /** Request bodies held at once, in all (bodyBudget.ts). */
+  readonly bodies: BodyBudget;
 
   constructor(readonly opts: HubOptions) {
     mkdirSync(opts.dataDir, { recursive: true });
     this.store = new Store(opts.dataDir);
+    this.bodies = new BodyBudget(opts.bodyMemoryBytes ?? DEFAULT_BODY_MEMORY_BYTES);
     this.recoverInterruptedOperations();
     this.dropStaleUploads();
     this.engine = new Engine({ ...opts.engine, workerScript: opts.workerScript, workerExecArgv: opts.workerExecArgv, logger: opts.logger });
@@ -168,6 +172,7 @@ export class HubServer implements EndpointHost {
     const requestId = newRequestId();
     const url = new URL(req.url ?? '/', 'http://hub.invalid');
     const ctx: Ctx = { req, res, requestId, path: url.pathname };
+    countBodies(req, res, this.bodies);
     const started = Date.now();
     // Path only: query strings may carry SQL, and no header (Authorization) is ever logged.
     res.once('finish', () =>

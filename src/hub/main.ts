@@ -7,6 +7,7 @@ import type { Logger } from '../core/logger';
 import { runEngineWorker } from './engineWorker';
 import { ENGINE_DEFAULTS } from './engine';
 import { HubServer } from './hubServer';
+import { DEFAULT_BODY_MEMORY_BYTES } from './bodyBudget';
 import { Store } from './store';
 import type { OrgRole } from './store';
 import { ORG_ROLES } from './store';
@@ -18,12 +19,23 @@ import { extensionClient } from './oauth';
 const USAGE = `Usage: node dist/hub.js COMMAND [options]   (\`npm run hub\` seeds and serves a sample folder)
   hub serve --data DIR [--host 127.0.0.1] [--port N] [--upload-port N] [--public-url URL] [--page-size N] [--max-rows N]
             [--upload-ttl SECONDS] [--query-workers N] [--caller-queries N] [--queue-wait-ms N]
-            [--max-result-bytes N] [--max-value-bytes N] [--worker-memory-mb N] [--verbose]
+            [--max-result-bytes N] [--max-value-bytes N] [--worker-memory-mb N] [--max-body-memory-mb N] [--verbose]
   hub user add NAME --data DIR [--email E] [--password P]
   hub token create --user NAME --data DIR
   hub org add NAME --member USER[:ROLE] [--member ...] --data DIR     (ROLE: owner, writer, reader; default writer)
   hub seed --data DIR                                                 (DIR must hold no databases yet)
-  hub help | -h | --help`;
+  hub help | -h | --help
+
+Limits of \`serve\` (each refusal is a Problem; see README "Local hub"):
+  request bodies      a JSON body past 8 MiB is 413; all bodies held at once share --max-body-memory-mb
+                      (64): past it 503 with Retry-After, before the body is read
+  upload parts        a session's parts hold at most its content_length in all, also sent at once (413)
+  queries             timeout_ms (default 30000, at most 60000) bounds every phase: translation of Dolt's
+                      forms, planning, execution; a caller that goes away frees its share at once
+  query shares        --caller-queries per signed-in user and per address of anonymous callers;
+                      --queue-wait-ms, then 429 with Retry-After
+  results             --max-result-bytes of cell text, --max-value-bytes per value, --max-rows rows
+  worker memory       --worker-memory-mb: a worker past it is replaced after its request`;
 
 /** Bad command line: the message, then the usage, exit 2. */
 class UsageError extends Error {}
@@ -153,6 +165,7 @@ export async function main(argv: string[]): Promise<number> {
       'max-result-bytes',
       'max-value-bytes',
       'worker-memory-mb',
+      'max-body-memory-mb',
       'verbose',
     ]);
     const logger = stderrLogger(flag(p, 'verbose') === 'true');
@@ -166,6 +179,7 @@ export async function main(argv: string[]): Promise<number> {
       maxRows: intFlag(p, 'max-rows', 10000, 1),
       uploadTtlSeconds: intFlag(p, 'upload-ttl', 600, 1),
       publicUrl: publicUrlFlag(p),
+      bodyMemoryBytes: intFlag(p, 'max-body-memory-mb', DEFAULT_BODY_MEMORY_BYTES / (1024 * 1024), 1) * 1024 * 1024,
       engine: {
         workers: { query: queryWorkers },
         queryLimits: {
