@@ -5,7 +5,7 @@
 // - `meta`: branch, tag and commit lookups and the small synchronous writes (create a database,
 //   a branch, a tag). Branch and tag lists are also cached per database version, so listings
 //   rarely reach a worker at all.
-// - `query`: callers' SQL. One caller (a user, or all anonymous callers together) runs at most
+// - `query`: callers' SQL. One caller (a user, or the anonymous callers of one address) runs at most
 //   `maxRunningPerCaller` queries at once; a query that cannot start within `maxWaitMs`, or finds
 //   its caller's queue full, is refused with EngineBusyError (the hub answers 429).
 // - `operation`: imports and merges, served round-robin between the users who started them.
@@ -33,6 +33,9 @@ import type { FairQueueLimits } from './scheduler';
 
 export type Lane = 'meta' | 'query' | 'operation';
 const LANES: readonly Lane[] = ['meta', 'query', 'operation'];
+
+/** How long a worker has to answer once its job's caller went away, before it is replaced. */
+const CANCEL_GRACE_MS = 1000;
 
 /** The caller of internal work (seeding, the hub's own lookups). */
 export const HUB_CALLER = 'hub';
@@ -213,6 +216,22 @@ export class Engine {
     this.pump(slot.lane);
   }
 
+  /**
+   * The caller of a running job went away: the worker stops at its next check of the cancel flag
+   * and answers at once. One that does not answer within CANCEL_GRACE_MS (deep in a step nothing
+   * checks) is replaced, so a departed caller never keeps its share or the worker.
+   */
+  private cancelRunning(slot: Slot, job: Job): void {
+    Atomics.store(slot.cancel, 0, 1);
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = setTimeout(() => {
+      if (slot.job !== job) return;
+      this.finish(slot, job);
+      job.reject(new EngineCancelledError('The caller went away.'));
+      this.replace(slot);
+    }, CANCEL_GRACE_MS);
+  }
+
   private finish(slot: Slot, job: Job): void {
     job.detach?.();
     if (slot.timer) clearTimeout(slot.timer);
@@ -275,7 +294,7 @@ export class Engine {
             return;
           }
           const slot = this.slots.find((s) => s.job === job);
-          if (slot) Atomics.store(slot.cancel, 0, 1);
+          if (slot) this.cancelRunning(slot, job);
         };
         signal.addEventListener('abort', onAbort, { once: true });
         job.detach = () => signal.removeEventListener('abort', onAbort);
@@ -298,9 +317,10 @@ export class Engine {
 
   private busyMessage(caller: string): string {
     const limits = this.queues.query.limits;
-    const who = caller === 'anonymous' ? 'Anonymous callers (together)' : 'This user';
+    const anonymous = caller.startsWith('anonymous:');
+    const who = anonymous ? `Anonymous callers from ${caller.slice('anonymous:'.length)} (together)` : 'This user';
     return this.queues.query.runningOf(caller) >= limits.maxRunningPerCaller
-      ? `${who} already run${caller === 'anonymous' ? '' : 's'} ${limits.maxRunningPerCaller} ${limits.maxRunningPerCaller === 1 ? 'query' : 'queries'}, the most one caller may run at once; try again when ${limits.maxRunningPerCaller === 1 ? 'it ends' : 'one ends'}.`
+      ? `${who} already run${anonymous ? '' : 's'} ${limits.maxRunningPerCaller} ${limits.maxRunningPerCaller === 1 ? 'query' : 'queries'}, the most one caller may run at once; try again when ${limits.maxRunningPerCaller === 1 ? 'it ends' : 'one ends'}.`
       : 'Every query worker is busy; try again shortly.';
   }
 

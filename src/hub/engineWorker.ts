@@ -194,10 +194,10 @@ export class EngineCore {
               const b = readFileSync(db.path);
               return new Uint8Array(b.buffer, b.byteOffset, b.length);
             },
-            { cache: this.diffCopies, dbKey: db.key, deadline },
+            { cache: this.diffCopies, dbKey: db.key, deadline, callerGone },
           ),
         );
-        if ('error' in rewritten) return { columns: [], rows: [], status: 'error', message: rewritten.error };
+        if ('error' in rewritten) return { columns: [], rows: [], status: rewritten.status, message: rewritten.error };
         sql = rewritten.sql;
         describeSql = rewritten.describeSql;
       }

@@ -275,16 +275,39 @@ export interface TextEdit {
 
 /**
  * Applies non-overlapping edits (any order) to `text`. An insertion (start = end) at the start of
- * a replaced range lands before the replacement.
+ * a replaced range lands before the replacement. Linear in the text and the edits: a query with
+ * tens of thousands of rewritten calls is not copied once per edit.
  */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
-  const sorted = [...edits].sort((a, b) => b.start - a.start || b.end - a.end);
-  let out = text;
-  let limit = Infinity;
+  // Ascending by start; at one position, insertions (empty ranges) before a replacement, and
+  // among equal ranges the later-given edit first (as applying them from the end would).
+  const sorted = edits
+    .map((e, n) => ({ e, n }))
+    .sort((a, b) => a.e.start - b.e.start || a.e.end - b.e.end || b.n - a.n)
+    .map((x) => x.e);
+  const out: string[] = [];
+  let at = 0;
   for (const e of sorted) {
-    if (e.end > limit) throw new Error('overlapping edits');
-    out = out.slice(0, e.start) + e.text + out.slice(e.end);
-    limit = e.start;
+    if (e.start < at) throw new Error('overlapping edits');
+    out.push(text.slice(at, e.start), e.text);
+    at = e.end;
   }
-  return out;
+  out.push(text.slice(at));
+  return out.join('');
+}
+
+/** For each `(` among `toks`, the index of its `)` (-1 when never closed); other entries -1. One pass. */
+export function matchingParens(toks: readonly SqlToken[]): Int32Array {
+  const close = new Int32Array(toks.length).fill(-1);
+  const open: number[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i] as SqlToken;
+    if (t.kind !== 'punct') continue;
+    if (t.text === '(') open.push(i);
+    else if (t.text === ')') {
+      const o = open.pop();
+      if (o !== undefined) close[o] = i;
+    }
+  }
+  return close;
 }

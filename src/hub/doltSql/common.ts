@@ -5,6 +5,13 @@ import type { DiffPageShape } from './diffPageShape';
 /** A problem with the query the user should fix: becomes `status: error` with this message. */
 export class DoltSqlError extends Error {}
 
+/** Translation stopped: the query's deadline passed, or its caller went away. */
+export class DoltSqlInterrupted extends Error {
+  constructor(readonly reason: 'timeout' | 'cancelled') {
+    super(reason === 'timeout' ? 'The query ran past its timeout while it was being translated and was stopped.' : 'The caller went away.');
+  }
+}
+
 export interface PreviewTable {
   columns: string[];
   rows: unknown[][];
@@ -16,6 +23,8 @@ export interface DoltSqlContext {
   resolve(engineSpec: string): string | null;
   /** The 40-hex merge base of two commits, or null if they share no history. */
   mergeBase(aHex: string, bHex: string): string | null;
+  /** Whether the query must stop now (its deadline passed, its caller went away), asked as it is translated. */
+  interrupted?(): 'timeout' | 'cancelled' | undefined;
   /** Column names of a query, or the engine's message when it cannot be prepared. */
   columns(sql: string): string[] | { error: string };
   /** The columns `table` has at commit `hex` (its schema there), or undefined when it has no such table. */

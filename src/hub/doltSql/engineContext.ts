@@ -27,6 +27,8 @@ export interface DiffPageSource {
   cache: DiffRowCache;
   dbKey: string;
   deadline: number;
+  /** Whether the query's caller went away (the engine's cancel flag). */
+  callerGone?: () => boolean;
 }
 
 /**
@@ -37,7 +39,12 @@ export function engineContext(sqlite3: Sqlite3, conn: Sqlite3Db, loadCopy: () =>
   const resolved = new Map<string, string | null>();
   /** The copies this query's pages read: the only ones its cell function can reach. */
   const served: DiffCopy[] = [];
+  const interrupted = (): 'timeout' | 'cancelled' | undefined =>
+    diffPages === undefined ? undefined : Date.now() > diffPages.deadline ? 'timeout' : diffPages.callerGone?.() ? 'cancelled' : undefined;
+  // The look-ups translation runs on the connection stop too (runSelect sets its own handler after).
+  if (diffPages) sqlite3.capi.sqlite3_progress_handler(conn.pointer, 1000, () => (interrupted() === undefined ? 0 : 1), 0);
   return {
+    interrupted,
     resolve(spec) {
       if (!resolved.has(spec)) {
         let hex: string | null;

@@ -6,9 +6,9 @@
 import { MYSQL_TEXT_FUNCTION } from './mysqlText';
 import {
   applyEdits,
-  closingParen,
   identifierValue,
   isKeyword,
+  matchingParens,
   quoteSqlIdentifier as qi,
   significant,
   splitArguments,
@@ -23,7 +23,7 @@ import { DoltForms, HASH_FUNCTION, REVISION_FUNCTION, lit, systemHashColumns } f
 import { buildLog } from './log';
 import { pushDiffPage } from './diffPushdown';
 import { findEquality } from './whereEquality';
-import { DoltSqlError, valuesSubquery } from './common';
+import { DoltSqlError, DoltSqlInterrupted, valuesSubquery } from './common';
 import type { DoltSqlContext } from './common';
 
 /** Words that end a table reference instead of naming its alias. */
@@ -68,11 +68,18 @@ const NOT_ALIAS = new Set([
  * (diffPushdown.ts), `sql` reads that page and `describeSql` is the query as it reads the whole
  * diff: its columns (types, keys, source tables) are the ones to describe.
  */
-export function rewriteDoltSql(sql: string, ctx: DoltSqlContext): { sql: string; describeSql?: string } | { error: string } {
+export function rewriteDoltSql(
+  sql: string,
+  ctx: DoltSqlContext,
+): { sql: string; describeSql?: string } | { error: string; status: 'error' | 'timeout' } {
   try {
     return new Rewriter(sql, ctx).run();
   } catch (e) {
-    if (e instanceof DoltSqlError) return { error: e.message };
+    // Past the deadline (or with the caller gone) a look-up may have failed for that reason: say so.
+    const stopped = e instanceof DoltSqlInterrupted ? e.reason : ctx.interrupted?.();
+    if (stopped !== undefined)
+      return { error: e instanceof DoltSqlInterrupted ? e.message : new DoltSqlInterrupted(stopped).message, status: 'timeout' };
+    if (e instanceof DoltSqlError) return { error: e.message, status: 'error' };
     throw e;
   }
 }
@@ -84,6 +91,10 @@ class Rewriter {
   private readonly consumed = new Map<number, number>();
 
   private readonly forms: DoltForms;
+  /** For each `(` token, its `)`: computed once, so nested calls cost one pass, not one each. */
+  private readonly closeOf: Int32Array;
+  /** Steps since the deadline and the caller were last checked. */
+  private steps = 0;
   /** The diff page served from a copy: the edit of the call it replaces, and its own edits. */
   private pushed: { callEdit: TextEdit; edits: TextEdit[] } | undefined;
 
@@ -92,6 +103,7 @@ class Rewriter {
     private readonly ctx: DoltSqlContext,
   ) {
     this.toks = significant(tokenize(sql, SQLITE_SCAN));
+    this.closeOf = matchingParens(this.toks);
     this.forms = new DoltForms(ctx);
   }
 
@@ -99,6 +111,7 @@ class Rewriter {
     const toks = this.toks;
     let i = 0;
     while (i < toks.length) {
+      this.tick();
       const skip = this.consumed.get(i);
       if (skip !== undefined) {
         i = skip;
@@ -107,7 +120,7 @@ class Rewriter {
       const t = toks[i] as SqlToken;
       if (isKeyword(t, 'from') || isKeyword(t, 'join')) this.fromList(i + 1, isKeyword(t, 'from'));
       if (t.kind === 'word' && this.isPunct(i + 1, '(') && !this.isPunct(i - 1, '.')) {
-        const close = closingParen(toks, i + 1);
+        const close = this.closingParen(i + 1);
         if (close > 0) {
           const resume = this.call(t.text.toLowerCase(), i, close);
           if (resume !== undefined) {
@@ -125,6 +138,20 @@ class Rewriter {
   }
 
   // ------------------------------------------------------------ helpers
+
+  /**
+   * Every step of the scan (and of its backward looks) counts; now and then the clock and the
+   * caller are asked, so translation stops at the query's deadline or when its caller went away.
+   */
+  private tick(): void {
+    if ((++this.steps & 1023) !== 0) return;
+    const stopped = this.ctx.interrupted?.();
+    if (stopped !== undefined) throw new DoltSqlInterrupted(stopped);
+  }
+
+  private closingParen(open: number): number {
+    return this.closeOf[open] ?? -1;
+  }
 
   private isPunct(i: number, text: string): boolean {
     const t = this.toks[i];
@@ -194,6 +221,7 @@ class Rewriter {
   private inSelectList(i: number): boolean {
     let depth = 0;
     for (let k = i - 1; k >= 0; k--) {
+      this.tick();
       const t = this.toks[k] as SqlToken;
       if (t.kind === 'punct' && t.text === ')') depth++;
       else if (t.kind === 'punct' && t.text === '(') {
@@ -407,14 +435,14 @@ class Rewriter {
     const t = toks[j];
     if (t === undefined) return undefined;
     if (t.kind === 'punct' && t.text === '(') {
-      const close = closingParen(toks, j);
+      const close = this.closingParen(j);
       return close < 0 ? undefined : this.skipAlias(close + 1);
     }
     if (t.kind !== 'word' && t.kind !== 'bquoted' && t.kind !== 'dquoted') return undefined;
     let nameAt = j;
     if (this.isPunct(j + 1, '.') && toks[j + 2] !== undefined) nameAt = j + 2; // db.table
     if (this.isPunct(nameAt + 1, '(')) {
-      const close = closingParen(toks, nameAt + 1);
+      const close = this.closingParen(nameAt + 1);
       return close < 0 ? undefined : this.skipAlias(close + 1);
     }
     const name = identifierValue(toks[nameAt] as SqlToken);
@@ -436,7 +464,7 @@ class Rewriter {
     if (e && (e.kind === 'string' || e.kind === 'dquoted')) {
       spec = stringValue(e, SQLITE_SCAN);
     } else if (e && e.kind === 'word' && this.isPunct(exprAt + 1, '(') && ['hashof', 'dolt_hashof'].includes(e.text.toLowerCase())) {
-      const close = closingParen(toks, exprAt + 1);
+      const close = this.closingParen(exprAt + 1);
       const args = close > 0 ? this.literalArgs('HASHOF', exprAt + 1, close) : [];
       if (args.length !== 1) throw new DoltSqlError('AS OF HASHOF(...) takes one literal revision.');
       spec = args[0];

@@ -12,6 +12,7 @@ import { DB } from '../hubCommon';
 import type { EndpointHost } from '../hubCommon';
 
 const DEFAULT_LIMIT = 1000;
+export const ANONYMOUS_PREFIX = 'anonymous:';
 const DEFAULT_TIMEOUT_MS = 30000;
 const MAX_TIMEOUT_MS = 60000;
 
@@ -58,8 +59,9 @@ export class SqlEndpoint {
     const rev = this.revision(ref);
     let result: QueryResult & { ref_not_found?: boolean };
     try {
-      // Each user has a share of the query workers; anonymous callers share one between them.
-      const caller = a.caller ? `user:${a.caller.user.username}` : 'anonymous';
+      // Each user has a share of the query workers, and so has each address anonymous calls come
+      // from (one anonymous caller's long query does not hold up the others').
+      const caller = a.caller ? `user:${a.caller.user.username}` : anonymousCaller(ctx);
       // A caller that goes away (a cancelled query, a closed tab) frees its share at once, not at
       // the query's deadline: its next query would otherwise be refused with 429 meanwhile.
       const gone = new AbortController();
@@ -92,4 +94,13 @@ export class SqlEndpoint {
     if (ref.includes('@') || /[\x00-\x1f]/.test(ref)) throw badRequest('Parameter "ref" is not a valid branch, tag or commit.');
     return { ref };
   }
+}
+
+/**
+ * The share an anonymous request counts against: its address, as the connection shows it (never a
+ * header the client chooses). Behind a proxy every anonymous caller has the proxy's address.
+ */
+export function anonymousCaller(ctx: Ctx): string {
+  const address = (ctx.req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
+  return `${ANONYMOUS_PREFIX}${address}`;
 }
