@@ -1,6 +1,7 @@
 // Registers the Changes view's commands: `versionedDb.showChanges` (a ChangesRequest from the
 // tree, the pull view, the history views or a test) and Compare Refs… (tree and palette).
 import * as vscode from 'vscode';
+import { markStepDone } from '../platform/walkthrough';
 import { Commands } from '../shared/ids';
 import { registerGuarded, type CommandHandler } from '../platform/commandRegistration';
 import { ChangesPanels } from '../views/changesPanels';
@@ -28,9 +29,11 @@ export function registerChangesCommands(deps: ChangesCommandDeps): { panels: Cha
     log: deps.changesLog,
     schemaDocs,
     ...(deps.changeSets ? { changeSets: deps.changeSets } : {}),
+    openTableAt: (at) => vscode.commands.executeCommand(Commands.openTableAt, at),
   });
   const show = async (request: ChangesRequest): Promise<void> => {
     await panels.show(request);
+    if (request.kind !== 'changeSet') markStepDone('reviewedPull');
   };
   const handlers: CommandHandler[] = [
     [

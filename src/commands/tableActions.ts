@@ -5,6 +5,7 @@ import type { Ui } from '../platform/ui';
 import { Commands } from '../shared/ids';
 import { buildSelectAll } from '../core/sql/tableQuery';
 import type { TableAt } from '../core/paging/tableOpening';
+import { isCommitHash } from '../core/commitHash';
 import { isTreeNode, type TableNode } from '../tree/treeNodes';
 
 export interface TableCommandDeps {
@@ -38,6 +39,26 @@ async function requireTable(deps: TableCommandDeps, arg: unknown): Promise<Table
 export async function openTable(deps: TableCommandDeps, arg: unknown): Promise<void> {
   const node = await requireTable(deps, arg);
   if (node) await deps.openBrowser(tableAtOf(node));
+}
+
+/** Opens the browser at a table a view names (the Changes view of a pull: its branch at the head shown). */
+export async function openTableAt(deps: TableCommandDeps, arg: unknown): Promise<void> {
+  const at = tableAtArg(arg);
+  if (!at) {
+    void deps.ui.info("Open a table from the tree (Tables → the table), or from a pull request's Changes view.");
+    return;
+  }
+  await deps.openBrowser(at);
+}
+
+function tableAtArg(arg: unknown): TableAt | undefined {
+  if (!arg || typeof arg !== 'object') return undefined;
+  const { target, commit, table } = arg as Partial<Record<keyof TableAt, unknown>>;
+  const t = target as Partial<Record<string, unknown>> | undefined;
+  const text = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 1024;
+  if (!t || !text(t['hostId']) || !text(t['owner']) || !text(t['name']) || !text(t['ref'])) return undefined;
+  if (!text(commit) || !isCommitHash(commit) || !text(table)) return undefined;
+  return { target: { hostId: t['hostId'], owner: t['owner'], name: t['name'], ref: t['ref'] }, commit, table };
 }
 
 export async function newSqlNotebookForTable(deps: TableCommandDeps, arg: unknown): Promise<void> {

@@ -9,22 +9,9 @@ import { openTableReader } from '../core/import/openTableReader';
 import { ColumnTypeInferrer } from '../core/import/inferColumnTypes';
 import { ImportParseError } from '../core/import/importParseError';
 import type { Cell, ImportFileKind, TableReader } from '../core/import/tableReader';
-
-interface TableColumn {
-  name: string;
-  type: string;
-  notNull: boolean;
-  pk: boolean;
-}
-
-class ImportFailure extends Error {
-  constructor(
-    readonly code: 'VALIDATION_FAILED' | 'NOT_FOUND' | 'CONFLICT',
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { openSqlDeletes } from '../core/import/readers/sqlDeletes';
+import { cellChecker, ImportFailure, q, type TableColumn } from './importCells';
+import { commitSqlDeletes } from './sqlDeleteImport';
 
 /** Files up to this size are parsed once (rows kept in memory between inference and insert). */
 const BUFFER_LIMIT = 128 * 1024 * 1024;
@@ -39,8 +26,6 @@ function bufferedReader(from: TableReader, rows: Cell[][]): TableReader {
     close: async () => undefined,
   };
 }
-
-const q = (ident: string): string => `"${ident.replace(/"/g, '""')}"`;
 
 export async function runImport(conn: Sqlite3Db, spec: ImportSpec, author: string): Promise<WriteResult> {
   try {
@@ -80,6 +65,8 @@ async function importInto(conn: Sqlite3Db, spec: ImportSpec, author: string): Pr
     throw new ImportFailure('CONFLICT', `Table ${spec.table} already exists on ${target}; use overwrite, update or replace.`);
   if ((op === 'update' || op === 'replace') && !exists)
     throw new ImportFailure('NOT_FOUND', `Table ${spec.table} does not exist on ${target}; use create.`);
+  const deletions = spec.fileType === 'sql' ? await openSqlDeletes(spec.filePath) : undefined;
+  if (deletions) return commitSqlDeletes(conn, { spec, existing, deletions, author });
 
   let reader = await openReader(spec, spec.table);
   const sourceCols = [...reader.columns];
@@ -218,62 +205,4 @@ async function importInto(conn: Sqlite3Db, spec: ImportSpec, author: string): Pr
   conn.exec('COMMIT');
   const hex = String(conn.selectValue(`SELECT dolt_commit('-A', '--allow-empty', '-m', ?, '--author', ?)`, [spec.commitMessage, author]));
   return { ok: true, commitHex: hex, sizeBytes: 0 };
-}
-
-type Checked = string | { value: string | number | null };
-
-/** Validates a cell against the column's declared type, as MySQL/Dolt would on insert. */
-function cellChecker(col: TableColumn): (v: Cell) => Checked {
-  const t = col.type.toLowerCase().trim();
-  const nullCheck = (v: Cell): Checked | undefined =>
-    v === null
-      ? col.notNull
-        ? `NULL is not allowed in ${col.pk ? 'primary key ' : 'NOT NULL '}column "${col.name}".`
-        : { value: null }
-      : undefined;
-  if (/^(tinyint\(1\)|bool|boolean)$/.test(t)) {
-    return (v) =>
-      nullCheck(v) ??
-      (/^(true|1)$/i.test(v as string)
-        ? { value: 1 }
-        : /^(false|0)$/i.test(v as string)
-          ? { value: 0 }
-          : `"${v}" is not a boolean (true/false/1/0).`);
-  }
-  if (/^(tinyint|smallint|mediumint|int|integer|bigint)\b/.test(t)) {
-    return (v) =>
-      nullCheck(v) ??
-      (/^[+-]?\d+$/.test((v as string).trim()) ? { value: (v as string).trim() } : `"${v}" is not an integer (column type ${col.type}).`);
-  }
-  if (/^(decimal|numeric|float|double|real)\b/.test(t)) {
-    return (v) =>
-      nullCheck(v) ??
-      (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test((v as string).trim())
-        ? { value: (v as string).trim() }
-        : `"${v}" is not a number (column type ${col.type}).`);
-  }
-  if (/^date$/.test(t)) {
-    return (v) =>
-      nullCheck(v) ??
-      (/^\d{4}-\d{2}-\d{2}$/.test(v as string) && !Number.isNaN(Date.parse(v as string))
-        ? { value: v }
-        : `"${v}" is not a date (YYYY-MM-DD).`);
-  }
-  if (/^(datetime|timestamp)/.test(t)) {
-    return (v) =>
-      nullCheck(v) ??
-      (/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z?)?$/.test(v as string)
-        ? { value: (v as string).replace('T', ' ').replace(/Z$/, '') }
-        : `"${v}" is not a datetime (YYYY-MM-DD HH:MM:SS).`);
-  }
-  const len = /^(?:var)?char\((\d+)\)/.exec(t);
-  if (len) {
-    const max = Number(len[1]);
-    return (v) =>
-      nullCheck(v) ??
-      ([...(v as string)].length <= max
-        ? { value: v }
-        : `the value is ${[...(v as string)].length} characters, longer than ${col.type} allows.`);
-  }
-  return (v) => nullCheck(v) ?? { value: v };
 }

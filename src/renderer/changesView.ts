@@ -82,6 +82,8 @@ let kinds: DiffKind[] = [...DIFF_KINDS];
 let hideUnchanged = false;
 /** An unsent change set's diff (issue #23): no schema diff, no SQL patch, every column shown. */
 let unsent = false;
+/** An open pull's branch, where the selected table can be edited (a suggested change). */
+let editAt: string | undefined;
 
 function banner(parent: HTMLElement, text: string, error = false): void {
   const b = el(document, 'div', `chg-banner${error ? ' error' : ''}`, text);
@@ -174,6 +176,14 @@ function renderControls(): void {
   patch.title = "Save the table's changes as SQL statements (DOLT_PATCH)";
   patch.addEventListener('click', () => post({ type: 'changes.exportPatch' }));
   controls.appendChild(patch);
+  if (editAt) {
+    const edit = el(document, 'button', undefined, `Edit at ${editAt}…`);
+    edit.type = 'button';
+    edit.setAttribute('data-action', 'editAtHead');
+    edit.title = `Open this table at ${editAt} to edit it; Propose Changes… then commits the edits onto the pull's branch or opens a pull into it`;
+    edit.addEventListener('click', () => post({ type: 'changes.editAtHead' }));
+    controls.appendChild(edit);
+  }
 }
 
 function onMessage(m: ChangesHostMessage | HostPagingMessage | { type: 'exported' | 'copied'; path?: string; rows?: number }): void {
@@ -196,6 +206,7 @@ function onMessage(m: ChangesHostMessage | HostPagingMessage | { type: 'exported
       kinds = m.kinds;
       hideUnchanged = m.hideUnchanged;
       unsent = !!m.unsent;
+      editAt = m.editAt;
       tableBanners.replaceChildren();
       if (m.note) banner(tableBanners, m.note);
       renderList();

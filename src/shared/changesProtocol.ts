@@ -36,7 +36,16 @@ export type ChangesHostMessage =
    * The table whose diff the grid shows now (a `paged.show` follows). `unsent`: an unsent change
    * set (issue #23), which has no schema diff, no SQL patch and every column shown.
    */
-  | { type: 'changes.table'; table: string; kinds: DiffKind[]; hideUnchanged: boolean; note?: string; unsent?: boolean }
+  | {
+      type: 'changes.table';
+      table: string;
+      kinds: DiffKind[];
+      hideUnchanged: boolean;
+      note?: string;
+      unsent?: boolean;
+      /** An open pull's branch: the view offers to edit the table there (a suggested change, issue #23). */
+      editAt?: string;
+    }
   /** Part of the selected table's diff could not be read (timeout, count cut short). */
   | { type: 'changes.partial'; table: string; message: string }
   | { type: 'changes.error'; message: string }
@@ -50,6 +59,7 @@ export type ChangesViewMessage =
   | { type: 'changes.hideUnchanged'; on: boolean }
   | { type: 'changes.schemaDiff' }
   | { type: 'changes.exportPatch' }
+  | { type: 'changes.editAtHead' }
   | { type: 'changes.reload' };
 
 const MAX_NAME = 1024;
@@ -75,6 +85,7 @@ export function parseChangesViewMessage(raw: unknown): ChangesViewMessage | unde
       return typeof m['on'] === 'boolean' ? { type: 'changes.hideUnchanged', on: m['on'] } : undefined;
     case 'changes.schemaDiff':
     case 'changes.exportPatch':
+    case 'changes.editAtHead':
     case 'changes.reload':
       return { type: m['type'] };
     default:

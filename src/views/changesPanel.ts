@@ -49,6 +49,8 @@ import type { ChangeSetSnapshot } from '../core/changes/changeSetSnapshot';
 import { ChangeSetDiffSource } from '../core/changes/changeSetDiffSource';
 import type { ChangeSetStore } from './changeSetStore';
 import { changeSetList, changeSetOutput } from './changeSetChanges';
+import type { TableAt } from '../core/paging/tableOpening';
+import { pullBranchOf, type PullBranch } from './changesEditHead';
 
 export interface ChangesPanelsDeps {
   extensionUri: vscode.Uri;
@@ -59,6 +61,8 @@ export interface ChangesPanelsDeps {
   schemaDocs: SchemaDocuments;
   /** Unsent change sets (issue #23), for `changeSet` requests. */
   changeSets?: Pick<ChangeSetStore, 'get' | 'onDidChange'>;
+  /** Opens the table browser (a suggested change on an open pull edits its branch's table). */
+  openTableAt?: (at: TableAt) => PromiseLike<unknown>;
 }
 
 type ChangesViewIn = GridPagingMessage | ChangesViewMessage | GridToHostMessage;
@@ -86,6 +90,8 @@ export class ChangesPanel implements vscode.Disposable {
   private snapshot: ChangeSetSnapshot | undefined;
   private changeSetSource: ChangeSetDiffSource | undefined;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  /** An open pull's branch, where its tables may be edited (suggested changes). */
+  private pullBranch: PullBranch | undefined;
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(
@@ -152,6 +158,7 @@ export class ChangesPanel implements vscode.Disposable {
         return { input: { kind: 'commit', commit: r.commit } };
       case 'pull': {
         const pull = await this.deps.clientFor(r.target.hostId).getPull(r.target.db, r.target.pullNumber);
+        this.pullBranch = this.deps.openTableAt ? pullBranchOf(pull, r.target.hostId) : undefined;
         const { input, fork } = pinInputOfPull(pull, r.target.db);
         return fork ? { input, fork: { db: fork } } : { input };
       }
@@ -324,7 +331,7 @@ export class ChangesPanel implements vscode.Disposable {
       post: (m) => this.post(m),
       onError: (e) => this.deps.log.warn(`diff of ${table}: ${e instanceof Error ? e.message : String(e)}`),
     });
-    this.post({ type: 'changes.table', table, kinds: this.kinds, hideUnchanged: this.hideUnchanged, ...(note ? { note } : {}) });
+    this.postTable(table, note);
     this.post({ type: 'paged.show', output });
     this.server.start();
   }
@@ -367,6 +374,19 @@ export class ChangesPanel implements vscode.Disposable {
     }
   }
 
+  /** Says which table the grid shows now, and where it may be edited (an open pull's branch). */
+  private postTable(table: string, note: string | undefined): void {
+    const editAt = this.pullBranch?.branch;
+    this.post({
+      type: 'changes.table',
+      table,
+      kinds: this.kinds,
+      hideUnchanged: this.hideUnchanged,
+      ...(note ? { note } : {}),
+      ...(editAt ? { editAt } : {}),
+    });
+  }
+
   /** Runs one message of the view (exposed for integration tests that play the user's clicks). */
   async handle(m: ChangesViewMessage): Promise<void> {
     const pinned = this.pinned;
@@ -395,6 +415,11 @@ export class ChangesPanel implements vscode.Disposable {
       }
       case 'changes.exportPatch':
         if (this.selected && pinned && this.run) await exportPatch(pinned.pair, this.selected, this.run, this.deps.log);
+        return;
+      case 'changes.editAtHead':
+        // At the head the view shows, so an edit is made on the rows reviewed; the browser says if the branch moved since.
+        if (this.selected && pinned && this.pullBranch)
+          await this.deps.openTableAt?.({ target: this.pullBranch.target, commit: pinned.pair.to, table: this.selected });
         return;
     }
   }

@@ -109,7 +109,7 @@ describe('Propose Changes… through the hub (issue #23)', function () {
     return { base, rows, input: { scope, columns: COLUMNS, keyColumns: [0], problems: [], ...edit(rows) } satisfies ProposalInput };
   }
 
-  it('edited and new rows with hostile text become a branch at the base and a pull into main; main is untouched', async () => {
+  it('edited, new and deleted rows with hostile text become a branch at the base and a pull into main; main is untouched', async () => {
     const hostile = HOSTILE_TEXT.filter((t) => t !== '');
     const { base, rows, input } = await changeSetOn('main', (rows) => ({
       updated: [
@@ -117,7 +117,7 @@ describe('Propose Changes… through the hub (issue #23)', function () {
         { before: rows[1]!, after: [rows[1]![0]!, 'Banana\nsplit\t"quoted"', null, rows[1]![3]!, rows[1]![4]!] },
       ],
       inserted: [['9007199254740993', '0012 leading zeros', 'ünïcødé 😀', '0.01', '2026-02-03 04:05:06.000000']],
-      deleted: [],
+      deleted: [rows[2]!],
     }));
     const changeSets = new MemoryChangeSets(input);
     const shown: PullTarget[] = [];
@@ -137,12 +137,13 @@ describe('Propose Changes… through the hub (issue #23)', function () {
     assert.equal(opened.to_branch.branch_name, 'main');
     const branch = opened.from_branch.branch_name;
     assert.equal(branch, 'edit/products-20261125-1430');
-    assert.match(opened.title, /2 rows changed, 1 added/);
+    assert.match(opened.title, /2 rows changed, 1 added, 1 deleted/);
 
     // Made at the base: every row reads as at the base but the two edited ones, and the new one follows.
     const expected = rows.map((r) => [...r]);
     expected[0] = [...input.updated[0]!.after];
     expected[1] = [...input.updated[1]!.after];
+    expected.splice(2, 1);
     expected.push([...input.inserted[0]!]);
     assert.deepEqual(
       await rowsAt(branch),

@@ -4,7 +4,7 @@ import { plainDiff } from './changesHelpers.mjs';
 import { confirmDialog, pullView } from './pullHelpers.mjs';
 
 export const name =
-  'edits to products proposed as a pull request: the branch holds exactly the edits; then a stale base (main changed the same row) is reported and the edits rebased onto main';
+  'edits to products (two cells, a new row, a deleted row) proposed as a pull request: the branch holds exactly the edits; then a stale base (main changed the same row) is reported and the edits rebased onto main';
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 360_000;
@@ -61,6 +61,11 @@ export async function run(ctx) {
   await grid.locator('.vdb-row[data-kind="added"]').waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
   await editCell(ctx, grid, 0, 0, '77', '');
   await editCell(ctx, grid, 0, 1, 'Kiwi', '');
+  // The table's fifth row (the sixth of the grid, below the new one) deleted.
+  assert.equal(await cellOf(grid, 5, 0).innerText(), rows[4][0]);
+  await cellOf(grid, 5, 1).click();
+  await grid.locator('[data-edit="delete"]').click();
+  await grid.locator('.vdb-row[data-kind="removed"]').waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
   const propose = grid.locator('[data-edit="propose"]:not([disabled])');
   await propose.waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
   await ctx.screenshot('edited');
@@ -74,7 +79,12 @@ export async function run(ctx) {
   assert.equal(pull.to_branch.branch_name, 'main');
   // The pull's diff is exactly the edits, by plain reads of the table at main and at the branch.
   const diff = await plainDiff(ctx, 'alice/prices', 'products', 'main', 'edit/products-e2e');
-  assert.deepEqual(diff.counts, { added: 1, modified: 2, removed: 0 });
+  assert.deepEqual(diff.counts, { added: 1, modified: 2, removed: 1 });
+  assert.deepEqual(
+    diff.removed.map((r) => r.key),
+    [String(rows[4][0])],
+    'the deleted row is gone from the branch',
+  );
   const byKey = Object.fromEntries(diff.modified.map((m) => [m.key, m.cells.map((c) => [c.column, c.old, c.new])]));
   assert.deepEqual(byKey[rows[0][0]], [['name', rows[0][1], 'Apple pie']]);
   assert.deepEqual(

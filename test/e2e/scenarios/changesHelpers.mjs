@@ -40,18 +40,21 @@ function norm(v) {
 
 /**
  * What changed in `table` between two refs by plain reads of each (key = first column): the
- * counts per kind and, per modified key, the columns whose value changed with old and new.
+ * counts per kind, the keys removed and, per modified key, the columns whose value changed with old and new.
  */
 export async function plainDiff(ctx, db, table, from, to, key = 'id') {
   const a = new Map((await plainRows(ctx, db, from, `SELECT * FROM \`${table}\``)).map((r) => [String(r[key]), r]));
   const b = new Map((await plainRows(ctx, db, to, `SELECT * FROM \`${table}\``)).map((r) => [String(r[key]), r]));
   const counts = { added: 0, modified: 0, removed: 0 };
   const modified = [];
+  const removed = [];
   for (const k of new Set([...a.keys(), ...b.keys()])) {
     const f = a.get(k);
     const t = b.get(k);
-    if (f && !t) counts.removed++;
-    else if (!f && t) counts.added++;
+    if (f && !t) {
+      counts.removed++;
+      removed.push({ key: k });
+    } else if (!f && t) counts.added++;
     else {
       const cells = [...new Set([...Object.keys(f), ...Object.keys(t)])]
         .filter((c) => norm(f[c] ?? null) !== norm(t[c] ?? null))
@@ -62,7 +65,7 @@ export async function plainDiff(ctx, db, table, from, to, key = 'id') {
       }
     }
   }
-  return { counts, modified };
+  return { counts, modified, removed };
 }
 
 /** The merge base of two branches by the plain logs: the first commit of `head`'s log on `base`. */

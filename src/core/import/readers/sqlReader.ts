@@ -1,8 +1,8 @@
-import { createReadStream, type ReadStream } from 'node:fs';
 import { ImportParseError } from '../importParseError';
 import type { Cell, TableReader } from '../tableReader';
 import { checkHeader } from './header';
-import { SqlStatementSplitter, SqlSyntaxError, type SqlStatement } from './sqlStatements';
+import { SqlSyntaxError, type SqlStatement } from './sqlStatements';
+import { StatementSource } from './sqlStatementSource';
 import { parseStatement, SqlValueError, type CreateTable, type InsertRows, type ParsedStatement } from './sqlStatementParser';
 
 /**
@@ -11,7 +11,7 @@ import { parseStatement, SqlValueError, type CreateTable, type InsertRows, type 
  * its CREATE TABLE, else from the first INSERT's column list.
  */
 export async function openSqlReader(filePath: string, options: { signal?: AbortSignal; sqlTable?: string }): Promise<TableReader> {
-  const source = new StatementSource(filePath, options.signal);
+  const source = new StatementSource(filePath, options.signal, translate);
   let head: FileHead;
   let shape: TableShape;
   try {
@@ -31,54 +31,6 @@ export async function openSqlReader(filePath: string, options: { signal?: AbortS
     rows: () => tableRows(source, head, shape, options.signal),
     close: () => source.close(),
   };
-}
-
-/** The file's statements one by one, split as the file streams in (a UTF-8 BOM dropped). */
-class StatementSource {
-  private readonly file: ReadStream;
-  private readonly chunks: AsyncIterator<string>;
-  private readonly splitter = new SqlStatementSplitter();
-  private readonly queue: SqlStatement[] = [];
-  private ended = false;
-  private closed = false;
-  private bomChecked = false;
-
-  constructor(filePath: string, signal: AbortSignal | undefined) {
-    this.file = createReadStream(filePath, { encoding: 'utf8', ...(signal ? { signal } : {}) });
-    this.chunks = this.file[Symbol.asyncIterator]() as AsyncIterator<string>;
-  }
-
-  /** The next statement; undefined at the end of the file. */
-  async next(): Promise<SqlStatement | undefined> {
-    while (this.queue.length === 0) {
-      if (this.ended) return undefined;
-      try {
-        const r = await this.chunks.next();
-        if (r.done) {
-          this.ended = true;
-          this.queue.push(...this.splitter.end());
-        } else {
-          this.queue.push(...this.splitter.push(this.stripBom(r.value)));
-        }
-      } catch (err) {
-        throw translate(err);
-      }
-    }
-    return this.queue.shift();
-  }
-
-  /** Safe to call twice. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.file.destroy();
-  }
-
-  private stripBom(s: string): string {
-    if (this.bomChecked) return s;
-    this.bomChecked = true;
-    return s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
-  }
 }
 
 /** What precedes the rows: the CREATE TABLEs up to the first INSERT, and that INSERT. */
@@ -110,6 +62,7 @@ async function readToFirstInsert(source: StatementSource, signal: AbortSignal | 
     const stmt = await source.next();
     if (!stmt) return head;
     const parsed = parseBeforeRows(stmt, head.creates);
+    if (parsed.kind === 'delete') throw mixedDeletes(stmt.line);
     if (parsed.kind === 'create') head.creates.set(parsed.table.toLowerCase(), parsed);
     if (parsed.kind === 'insert') {
       head.firstInsert = parsed;
@@ -203,6 +156,7 @@ async function* tableRows(
       const stmt = await source.next();
       if (!stmt) return;
       const parsed = parseAmongRows(stmt, rowNumber, shape.columns);
+      if (parsed.kind === 'delete') throw mixedDeletes(stmt.line);
       insert = parsed.kind === 'insert' ? parsed : undefined;
       line = stmt.line;
     }
@@ -262,7 +216,15 @@ function parseAmongRows(stmt: SqlStatement, rowsBefore: number, columns: readonl
   }
 }
 
-function translate(err: unknown, row?: number): unknown {
+/** A file that deletes rows is run on its own (sqlDeletes.ts); rows and deletes in one file are refused. */
+function mixedDeletes(line: number): ImportParseError {
+  return new ImportParseError(
+    'the file both inserts and deletes rows. A SQL import holds either rows (CREATE TABLE, INSERT) or deletions (DELETE … WHERE): send them as two imports.',
+    { fileType: 'sql', reason: 'unsupported', line },
+  );
+}
+
+export function translate(err: unknown, row?: number): unknown {
   if (err instanceof SqlSyntaxError) {
     return new ImportParseError(err.message, {
       fileType: 'sql',

@@ -1,6 +1,7 @@
-// Reads the two kinds of statement an SQL import takes, CREATE TABLE and INSERT/REPLACE ...
-// VALUES, from one statement's tokens; the rest of a dump (SET, LOCK, DROP ...) is ignored and
-// anything else is refused. No generic SQL parser: dumps hold megabyte-long INSERTs, and an AST
+// Reads the kinds of statement an SQL import takes, CREATE TABLE and INSERT/REPLACE ... VALUES,
+// and DELETE of rows matched by literal values (`DELETE FROM t WHERE k = 1 AND j = 'x'`), from one
+// statement's tokens; the rest of a dump (SET, LOCK, DROP ...) is ignored and anything else is
+// refused. No generic SQL parser: dumps hold megabyte-long INSERTs, and an AST
 // for each would cost far more than the values we need.
 import { SqlSyntaxError, type SqlStatement } from './sqlStatements';
 import { TokenCursor, tokenize, type Token } from './sqlTokenCursor';
@@ -21,7 +22,14 @@ export interface InsertRows {
   tuples: (string | null)[][];
 }
 
-export type ParsedStatement = CreateTable | InsertRows | { kind: 'ignored' };
+/** `DELETE FROM table WHERE column = literal [AND …]`: the rows whose columns equal the values. */
+export interface DeleteRows {
+  kind: 'delete';
+  table: string;
+  match: { column: string; value: string | null }[];
+}
+
+export type ParsedStatement = CreateTable | InsertRows | DeleteRows | { kind: 'ignored' };
 
 const IGNORED = new Set(['SET', 'LOCK', 'UNLOCK', 'DROP', 'USE', 'START', 'BEGIN', 'COMMIT', 'ROLLBACK']);
 
@@ -32,6 +40,7 @@ export function parseStatement(stmt: SqlStatement): ParsedStatement {
   if (!first) return { kind: 'ignored' };
   if (first.kind !== 'word') throw new SqlSyntaxError(`unexpected "${first.text}" at the start of a statement.`, stmt.line);
   if (first.upper === 'INSERT' || first.upper === 'REPLACE') return parseInsert(p);
+  if (first.upper === 'DELETE') return parseDelete(p);
   if (first.upper === 'CREATE') {
     p.next();
     p.acceptWord('TEMPORARY');
@@ -40,7 +49,7 @@ export function parseStatement(stmt: SqlStatement): ParsedStatement {
   }
   if (IGNORED.has(first.upper)) return { kind: 'ignored' };
   throw new SqlSyntaxError(
-    `the file has a ${first.upper} statement; a SQL import reads only CREATE TABLE and INSERT statements. Remove it, or run it as SQL after the import.`,
+    `the file has a ${first.upper} statement; a SQL import reads only CREATE TABLE, INSERT and DELETE … WHERE column = value statements. Remove it, or run it as SQL after the import.`,
     stmt.line,
     'unsupported',
   );
@@ -78,6 +87,27 @@ function parseInsert(p: TokenCursor): InsertRows {
   }
   if (!p.done()) throw p.error('expected the end of the INSERT statement');
   return { kind: 'insert', table, columns, tuples };
+}
+
+const DELETE_FORM = 'a SQL import deletes rows only as DELETE FROM table WHERE column = value [AND column = value …]';
+
+function parseDelete(p: TokenCursor): DeleteRows {
+  p.next(); // DELETE
+  while (p.acceptWord('LOW_PRIORITY') || p.acceptWord('QUICK') || p.acceptWord('IGNORE'));
+  if (!p.acceptWord('FROM')) throw new SqlSyntaxError(`${DELETE_FORM}; FROM is missing.`, p.line, 'unsupported');
+  const table = p.name('a table name');
+  if (!p.acceptWord('WHERE'))
+    throw new SqlSyntaxError(`${DELETE_FORM}; a DELETE without WHERE would empty ${table}.`, p.line, 'unsupported');
+  const match: DeleteRows['match'] = [];
+  do {
+    const column = p.name('a column name');
+    if (!p.acceptPunct('=')) throw new SqlSyntaxError(`${DELETE_FORM}; after ${column} comes "=" and a value.`, p.line, 'unsupported');
+    const value = readValue(p, 0, match.length, undefined);
+    if (value === null) throw new SqlSyntaxError(`${DELETE_FORM}; "${column} = NULL" matches no row.`, p.line, 'unsupported');
+    match.push({ column, value });
+  } while (p.acceptWord('AND'));
+  if (!p.done()) throw new SqlSyntaxError(`${DELETE_FORM}; the statement goes on after the last value.`, p.line, 'unsupported');
+  return { kind: 'delete', table, match };
 }
 
 /** Thrown for a value that is not a literal; the reader adds row and column. */
