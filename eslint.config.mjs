@@ -52,7 +52,6 @@ export default tseslint.config(
       'src/hub/engineWorker.ts',
       'src/hub/importEndpoints.ts',
       'src/hub/main.ts',
-      'src/hub/routes/sql.ts',
       'src/hub/seed.ts',
       'src/hub/selectRunner.ts',
       'src/hub/tableImport.ts',

@@ -162,49 +162,54 @@ export class Engine {
     let markReady: () => void = () => undefined;
     const ready = new Promise<void>((r) => (markReady = r));
     const slot: Slot = { lane, worker, ready, isReady: false, cancel };
-    worker.on('message', (msg: EngineResponse | { ready: true }) => {
-      if ('ready' in msg) {
-        slot.isReady = true;
-        this.startFailures = 0;
-        markReady();
-        return;
-      }
-      const job = slot.job;
-      if (!job || job.id !== msg.id) return;
-      this.finish(slot, job);
-      if (msg.ok) job.resolve(msg.value);
-      else job.reject(new Error(msg.message));
-      if ((msg.memoryBytes ?? 0) > (this.opts.workerMemoryBytes ?? ENGINE_DEFAULTS.workerMemoryBytes)) {
-        this.opts.logger.debug(`engine: replacing a ${lane} worker that grew to ${msg.memoryBytes} bytes`);
-        this.replace(slot);
-      }
-      this.pump(lane);
-    });
-    const onDeath = (err?: Error): void => {
-      const job = slot.job;
-      if (job) {
-        this.finish(slot, job);
-        if (this.closed) job.reject(new EngineShutDownError());
-        else {
-          this.opts.logger.warn(`engine: a ${lane} worker stopped while running a request${err ? `: ${err.message}` : ''}`);
-          job.reject(
-            new EngineUnavailableError('The database engine stopped while running this request; it has been restarted, try again.'),
-          );
-        }
-      }
-      if (!slot.isReady && this.slots.includes(slot) && ++this.startFailures >= 3 && !this.broken) {
-        this.broken = new Error(`The database engine could not start: ${err?.message ?? 'its worker exited'}`);
-        this.markBroken(this.broken);
-        for (const l of LANES) for (const j of this.queues[l].drain()) this.reject(j, this.broken);
-      }
-      if (!this.closed && !this.broken) this.replace(slot);
-    };
+    worker.on('message', (msg: EngineResponse | { ready: true }) => this.onWorkerMessage(slot, msg, markReady));
+    const onDeath = (err?: Error): void => this.onWorkerDeath(slot, err);
     worker.on('error', (e) => {
       this.opts.logger.error(e);
       onDeath(e);
     });
     worker.on('exit', () => onDeath());
     return slot;
+  }
+
+  /** A worker said it is ready, or answered its job (and may have grown past its memory budget). */
+  private onWorkerMessage(slot: Slot, msg: EngineResponse | { ready: true }, markReady: () => void): void {
+    if ('ready' in msg) {
+      slot.isReady = true;
+      this.startFailures = 0;
+      markReady();
+      return;
+    }
+    const job = slot.job;
+    if (!job || job.id !== msg.id) return;
+    this.finish(slot, job);
+    if (msg.ok) job.resolve(msg.value);
+    else job.reject(new Error(msg.message));
+    if ((msg.memoryBytes ?? 0) > (this.opts.workerMemoryBytes ?? ENGINE_DEFAULTS.workerMemoryBytes)) {
+      this.opts.logger.debug(`engine: replacing a ${slot.lane} worker that grew to ${msg.memoryBytes} bytes`);
+      this.replace(slot);
+    }
+    this.pump(slot.lane);
+  }
+
+  /** A worker died (or failed to start): its job fails, and it is replaced unless the engine cannot start at all. */
+  private onWorkerDeath(slot: Slot, err?: Error): void {
+    const lane = slot.lane;
+    const job = slot.job;
+    if (job) {
+      this.finish(slot, job);
+      if (this.closed) job.reject(new EngineShutDownError());
+      else {
+        this.opts.logger.warn(`engine: a ${lane} worker stopped while running a request${err ? `: ${err.message}` : ''}`);
+        job.reject(new EngineUnavailableError('The database engine stopped while running this request; it has been restarted, try again.'));
+      }
+    }
+    if (!slot.isReady && this.slots.includes(slot) && ++this.startFailures >= 3 && !this.broken) {
+      this.broken = new Error(`The database engine could not start: ${err?.message ?? 'its worker exited'}`);
+      this.markBroken(this.broken);
+      for (const l of LANES) for (const j of this.queues[l].drain()) this.reject(j, this.broken);
+    }
+    if (!this.closed && !this.broken) this.replace(slot);
   }
 
   /** Puts a fresh worker in the slot's place (if it still has one) and ends the old one. */
