@@ -48,7 +48,6 @@ export default tseslint.config(
       'src/hub/doltSql/engineContext.ts',
       'src/hub/doltSql/log.ts',
       'src/hub/doltSql/rewrite.ts',
-      'src/hub/engine.ts',
       'src/hub/engineWorker.ts',
       'src/hub/importEndpoints.ts',
       'src/hub/main.ts',
