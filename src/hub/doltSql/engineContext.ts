@@ -188,51 +188,18 @@ function previewMerge(
     const branch = `merge-preview-${Date.now().toString(36)}`;
     copy.exec('SELECT dolt_branch(?, ?)', { bind: [branch, baseHex] });
     copy.exec('SELECT dolt_checkout(?)', { bind: [branch] });
-    if (table !== undefined) {
-      const known = copy.selectValue(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, [table]);
-      const theirs = Number(
-        copy.selectValue(`SELECT count(*) FROM dolt_diff_summary(?, ?) WHERE to_table_name = ? OR from_table_name = ?`, [
-          baseHex,
-          mergeHex,
-          table,
-          table,
-        ]),
-      );
-      if (Number(known) === 0 && theirs === 0) return { error: `table not found: ${table}` };
-    }
+    if (table !== undefined && !tableInMerge(copy, table, baseHex, mergeHex)) return { error: `table not found: ${table}` };
     copy.exec('BEGIN');
     let summary: PreviewTable = { columns: ['table', 'num_data_conflicts', 'num_schema_conflicts'], rows: [] };
     let detail: PreviewTable | undefined;
     try {
       copy.selectValue('SELECT dolt_merge(?)', [mergeHex]);
     } catch (e) {
-      const data = new Map<string, number>();
-      const schema = new Map<string, number>();
-      try {
-        for (const r of copy.selectObjects('SELECT "table", num_conflicts FROM dolt_conflicts'))
-          data.set(String(r['table']), Number(r['num_conflicts']));
-      } catch {
-        // no data conflicts table: the merge failed for another reason (below)
-      }
-      try {
-        for (const r of copy.selectObjects('SELECT table_name FROM dolt_schema_conflicts')) {
-          const t = String(r['table_name']);
-          schema.set(t, (schema.get(t) ?? 0) + 1);
-        }
-      } catch {
-        // DoltLite without schema conflicts
-      }
+      const { data, schema } = conflictCounts(copy);
       if (data.size === 0 && schema.size === 0) return { error: `the merge cannot be previewed: ${message(e)}` };
       const tables = [...new Set([...data.keys(), ...schema.keys()])].sort();
       summary = { ...summary, rows: tables.map((t) => [t, schema.has(t) ? null : (data.get(t) ?? 0), schema.get(t) ?? 0]) };
-      if (table !== undefined && data.has(table)) {
-        const stmt = copy.prepare(`SELECT * FROM "dolt_conflicts_${table.replace(/"/g, '""')}"`);
-        const columns: string[] = [];
-        for (let i = 0; i < stmt.columnCount; i++) columns.push(stmt.getColumnName(i));
-        stmt.finalize();
-        const rows = copy.selectObjects(`SELECT * FROM "dolt_conflicts_${table.replace(/"/g, '""')}"`).map((r) => Object.values(r));
-        detail = { columns, rows: rows.map((r) => asDoltConflictRow(columns, r, mergeHex)) };
-      }
+      if (table !== undefined && data.has(table)) detail = conflictRows(copy, table, mergeHex);
     }
     if (table !== undefined && !detail) {
       // No conflicts in that table: the same columns, no rows.
@@ -250,6 +217,50 @@ function previewMerge(
     copy.close();
     sqlite3.capi.sqlite3_js_posix_create_file(PREVIEW_PATH, new Uint8Array(0));
   }
+}
+
+/** Is `table` in the preview's copy at the base, or changed by the merge? */
+function tableInMerge(copy: Sqlite3Db, table: string, baseHex: string, mergeHex: string): boolean {
+  const known = copy.selectValue(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, [table]);
+  const theirs = copy.selectValue(`SELECT count(*) FROM dolt_diff_summary(?, ?) WHERE to_table_name = ? OR from_table_name = ?`, [
+    baseHex,
+    mergeHex,
+    table,
+    table,
+  ]);
+  return Number(known) > 0 || Number(theirs) > 0;
+}
+
+/** After a failed trial merge: data conflicts and schema conflicts per table. */
+function conflictCounts(copy: Sqlite3Db): { data: Map<string, number>; schema: Map<string, number> } {
+  const data = new Map<string, number>();
+  const schema = new Map<string, number>();
+  try {
+    for (const r of copy.selectObjects('SELECT "table", num_conflicts FROM dolt_conflicts'))
+      data.set(String(r['table']), Number(r['num_conflicts']));
+  } catch {
+    // no data conflicts table: the merge failed for another reason (the caller says so)
+  }
+  try {
+    for (const r of copy.selectObjects('SELECT table_name FROM dolt_schema_conflicts')) {
+      const t = String(r['table_name']);
+      schema.set(t, (schema.get(t) ?? 0) + 1);
+    }
+  } catch {
+    // DoltLite without schema conflicts
+  }
+  return { data, schema };
+}
+
+/** The conflicting rows of `table` after a trial merge, as Dolt shows them. */
+function conflictRows(copy: Sqlite3Db, table: string, mergeHex: string): PreviewTable {
+  const source = `"dolt_conflicts_${table.replace(/"/g, '""')}"`;
+  const stmt = copy.prepare(`SELECT * FROM ${source}`);
+  const columns: string[] = [];
+  for (let i = 0; i < stmt.columnCount; i++) columns.push(stmt.getColumnName(i));
+  stmt.finalize();
+  const rows = copy.selectObjects(`SELECT * FROM ${source}`).map((r) => Object.values(r));
+  return { columns, rows: rows.map((r) => asDoltConflictRow(columns, r, mergeHex)) };
 }
 
 /**
