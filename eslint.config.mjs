@@ -48,8 +48,6 @@ export default tseslint.config(
       'src/hub/doltSql/log.ts',
       'src/hub/doltSql/rewrite.ts',
       'src/hub/engineWorker.ts',
-      'src/hub/importEndpoints.ts',
-      'src/hub/main.ts',
       'src/hub/seed.ts',
       'src/hub/selectRunner.ts',
       'src/hub/tableImport.ts',
