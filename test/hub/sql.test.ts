@@ -176,7 +176,7 @@ describe('hub SQL', function () {
   it('stops a query at timeout_ms while the server keeps answering', async function () {
     this.timeout(60000);
     const slow = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
-    const engineStarts = (): number => hub.output().match(/engine: query job \d+ of anonymous started/g)?.length ?? 0;
+    const engineStarts = (): number => hub.output().match(/engine: query job \d+ of anonymous:\S+ started/g)?.length ?? 0;
     const before = engineStarts();
     const started = Date.now();
     let slowAnswered = false;
@@ -184,7 +184,7 @@ describe('hub SQL', function () {
     // While it runs (the engine started it), other requests (SQL on another worker, and plain
     // metadata) are answered: both come back before the slow query does. (An order, not a time.)
     await waitFor('the slow query to start in the engine', () => engineStarts() > before);
-    // Another caller's SQL (anonymous callers share one slot, which the slow query holds).
+    // Another caller's SQL (anonymous callers of one address share one slot, which the slow query holds).
     const other = await get('SELECT count(*) FROM products', 'main', '', 'alice');
     assert.equal(other.status, 200, other.text);
     assert.deepEqual(other.body.data.rows, [['5']]);
