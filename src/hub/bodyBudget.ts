@@ -4,7 +4,14 @@
 // while others are in flight, 413 when it could never fit. Part uploads stream to disk and are
 // not counted (partReceiver.ts holds them to their session's size).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpProblem } from './http';
+
+/** Why a body is refused, for http.ts to answer as a Problem (this module stays below it). */
+export interface BodyRefusal {
+  status: 503 | 413;
+  code: 'SERVICE_UNAVAILABLE' | 'VALIDATION_FAILED';
+  detail: string;
+  headers: Record<string, string>;
+}
 
 /** Default: bodies the hub may hold at once, in all. */
 export const DEFAULT_BODY_MEMORY_BYTES = 64 * 1024 * 1024;
@@ -44,7 +51,7 @@ export function countBodies(req: IncomingMessage, res: ServerResponse, budget: B
  * at once), given back when the response is sent. Without a budget (a request the server did not
  * register) everything fits.
  */
-export function bodyShare(req: IncomingMessage): { take(n: number): boolean; refusal(n: number): HttpProblem } {
+export function bodyShare(req: IncomingMessage): { take(n: number): boolean; refusal(n: number): BodyRefusal } {
   const h = held.get(req);
   if (!h) return { take: () => true, refusal: () => busy(req, 0) };
   let taken = 0;
@@ -60,26 +67,24 @@ export function bodyShare(req: IncomingMessage): { take(n: number): boolean; ref
     },
     refusal: (n) =>
       n > h.budget.limit
-        ? new HttpProblem(
-            413,
-            'VALIDATION_FAILED',
-            `The request body is larger than the ${h.budget.limit} bytes the hub holds for bodies.`,
-            {
-              Connection: 'close',
-            },
-          )
+        ? {
+            status: 413,
+            code: 'VALIDATION_FAILED',
+            detail: `The request body is larger than the ${h.budget.limit} bytes the hub holds for bodies.`,
+            headers: { Connection: 'close' },
+          }
         : busy(req, n),
   };
 }
 
 /** 503 with Retry-After; a body of more than a little is not drained: the connection closes. */
-function busy(req: IncomingMessage, alreadyRead: number): HttpProblem {
+function busy(req: IncomingMessage, alreadyRead: number): BodyRefusal {
   const declared = Number(req.headers['content-length'] ?? NaN);
   const left = Number.isFinite(declared) ? declared - alreadyRead : Infinity;
-  return new HttpProblem(
-    503,
-    'SERVICE_UNAVAILABLE',
-    'The hub is holding as many request bodies as its memory budget allows; try again shortly.',
-    left > MAX_BUSY_DRAIN_BYTES ? { 'Retry-After': '1', Connection: 'close' } : { 'Retry-After': '1' },
-  );
+  return {
+    status: 503,
+    code: 'SERVICE_UNAVAILABLE',
+    detail: 'The hub is holding as many request bodies as its memory budget allows; try again shortly.',
+    headers: left > MAX_BUSY_DRAIN_BYTES ? { 'Retry-After': '1', Connection: 'close' } : { 'Retry-After': '1' },
+  };
 }
