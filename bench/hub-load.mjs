@@ -2,12 +2,17 @@
 // listings, short SQL as alice, bob and carol) for D seconds, first alone (the baseline), then
 // while K anonymous clients keep a query that never ends running (timeout_ms 60000, sent again
 // as soon as it ends or after a 429's Retry-After). Prints short-request throughput and latency
-// percentiles of both phases and their ratios. Never fails on time.
+// percentiles of both phases and their ratios, then three hostile phases (issue 26): callers that
+// send a translation-heavy query (20,000 HASHOF) and leave after 300 ms, waves of 100 anonymous
+// 7.5 MB bodies, and anonymous short SQL beside one long anonymous query from another address.
+// Each phase reports the short requests' p99 and the hub's peak RSS (idle RSS first). Never fails
+// on time.
 // Run (under the shared lock): npm run build && flock /tmp/heavy.lock node bench/hub-load.mjs
 //   env LOAD_CLIENTS (50), LOAD_LONG (3), LOAD_SECONDS (15), LOAD_HUB_ARGS (extra serve flags),
 //   LOAD_HUB (a hub.js to measure instead of dist/hub.js)
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,10 +48,74 @@ const url = await new Promise((resolve, reject) => {
 });
 const API = `${url}/api/v2/databases/alice/prices`;
 
+/** The hub's resident memory now, in bytes. */
+const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${hub.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+const HEAVY = `SELECT ${Array.from({ length: 20_000 }, () => "HASHOF('main~3')").join(', ')}`;
+const BIG_BODY = JSON.stringify({ ref: 'main', q: `SELECT 1 /* ${'x'.repeat(7.5 * 1024 * 1024)} */` });
+
+/** A never-ending anonymous query from another loopback address (its own anonymous share). */
+function longFrom(localAddress) {
+  return new Promise((resolve) => {
+    const body = JSON.stringify({ ref: 'main', q: ENDLESS, timeout_ms: 60000 });
+    const req = request(`${API}/sql`, { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    });
+    req.on('error', () => resolve(0));
+    req.end(body);
+  });
+}
+
+/** Hostile callers running beside a phase until `stopped()`; each returns its answers' statuses. */
+const DISTURBANCES = {
+  departed: async (stopped, statuses) => {
+    while (!stopped()) {
+      const gone = new AbortController();
+      const t = setTimeout(() => gone.abort(), 300);
+      try {
+        const r = await fetch(`${API}/sql`, {
+          method: 'POST',
+          signal: gone.signal,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ ref: 'main', q: HEAVY, timeout_ms: 60000 }),
+        });
+        statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+        await r.arrayBuffer();
+      } catch {
+        statuses.left = (statuses.left ?? 0) + 1;
+      }
+      clearTimeout(t);
+    }
+  },
+  bodies: async (stopped, statuses) => {
+    while (!stopped()) {
+      await Promise.all(
+        Array.from({ length: 100 }, async () => {
+          try {
+            const r = await fetch(`${API}/sql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: BIG_BODY });
+            statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+            await r.arrayBuffer();
+          } catch {
+            statuses.cut = (statuses.cut ?? 0) + 1;
+          }
+        }),
+      );
+    }
+  },
+  longElsewhere: async (stopped, statuses) => {
+    while (!stopped()) {
+      const s = await longFrom('127.0.0.2');
+      statuses[s] = (statuses[s] ?? 0) + 1;
+    }
+  },
+};
+
 /** One short request of the mix, chosen by the client's number and its step. */
-function shortRequest(client, step) {
+function shortRequest(client, step, anonymousSql = false) {
   const user = ['alice', 'bob', 'carol'][client % 3];
-  const headers = { authorization: `Bearer ${tokens[user]}`, 'content-type': 'application/json' };
+  const headers = anonymousSql
+    ? { 'content-type': 'application/json' }
+    : { authorization: `Bearer ${tokens[user]}`, 'content-type': 'application/json' };
   switch ((client + step) % 5) {
     case 0:
       return fetch(`${API}/branches`);
@@ -63,8 +132,14 @@ function shortRequest(client, step) {
   }
 }
 
-async function phase(name, longClients) {
+async function phase(name, longClients, disturbance, anonymousSql = false) {
   let stop = false;
+  let peak = rss();
+  const sampler = setInterval(() => (peak = Math.max(peak, rss())), 50);
+  const disturbed = {};
+  const disturbers = disturbance
+    ? Array.from({ length: disturbance === 'bodies' ? 1 : 3 }, () => DISTURBANCES[disturbance](() => stop, disturbed))
+    : [];
   const latencies = [];
   const statuses = {};
   const longStatuses = {};
@@ -81,14 +156,14 @@ async function phase(name, longClients) {
     }
   });
   // Let the long queries take their workers before measuring.
-  if (longClients > 0) await new Promise((r) => setTimeout(r, 1000));
+  if (longClients > 0 || disturbance) await new Promise((r) => setTimeout(r, 1000));
   const started = performance.now();
   const end = started + SECONDS * 1000;
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, client) => {
       for (let step = 0; performance.now() < end; step++) {
         const t0 = performance.now();
-        const r = await shortRequest(client, step);
+        const r = await shortRequest(client, step, anonymousSql);
         await r.arrayBuffer();
         latencies.push(performance.now() - t0);
         statuses[r.status] = (statuses[r.status] ?? 0) + 1;
@@ -99,6 +174,8 @@ async function phase(name, longClients) {
   stop = true;
   // The long clients' last queries end at their timeout; do not wait for them.
   void Promise.allSettled(longs);
+  await Promise.allSettled(disturbers);
+  clearInterval(sampler);
   latencies.sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
   const res = {
@@ -109,21 +186,30 @@ async function phase(name, longClients) {
     p99: pct(99),
     max: latencies[latencies.length - 1],
     statuses,
-    longStatuses,
+    longStatuses: disturbance ? disturbed : longStatuses,
+    peakRss: peak,
   };
   console.log(res);
   return res;
 }
 
 try {
+  const idle = rss();
   const base = await phase(`${CLIENTS} clients, short requests only`, 0);
   const loaded = await phase(`${CLIENTS} clients + ${LONG} long anonymous queries`, LONG);
+  const hostile = [
+    await phase(`${CLIENTS} clients + 3 callers leaving translation-heavy queries after 300 ms`, 0, 'departed'),
+    await phase(`${CLIENTS} clients + waves of 100 anonymous 7.5 MB bodies`, 0, 'bodies'),
+    await phase(`${CLIENTS} clients (SQL anonymous) + a long anonymous query from another address`, 0, 'longElsewhere', true),
+  ];
   const ms = (v) => `${v.toFixed(0)} ms`;
-  console.log('\n| phase | short requests/s | p50 | p99 | max | short statuses | long query answers |');
-  console.log('|---|---|---|---|---|---|---|');
-  for (const r of [base, loaded]) {
+  const mb = (v) => `${(v / 1048576).toFixed(0)} MB`;
+  console.log(`\nidle RSS ${mb(idle)}`);
+  console.log("\n| phase | short requests/s | p50 | p99 | max | peak RSS | short statuses | other callers' answers |");
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const r of [base, loaded, ...hostile]) {
     console.log(
-      `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${JSON.stringify(r.statuses)} | ${JSON.stringify(r.longStatuses)} |`,
+      `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${mb(r.peakRss)} | ${JSON.stringify(r.statuses)} | ${JSON.stringify(r.longStatuses)} |`,
     );
   }
   console.log(

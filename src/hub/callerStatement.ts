@@ -32,13 +32,18 @@ export interface StatementContext {
 type Query = Exclude<TranslatedQuery, { kind: 'invalid' }>;
 
 /** The statement for `t`, or the error the caller gets. May replace `at.conn` (and its guard). */
-export function callerStatement(t: Query, at: Answering, ctx: StatementContext): CallerStatement | { error: string } {
+export function callerStatement(
+  t: Query,
+  at: Answering,
+  ctx: StatementContext,
+): CallerStatement | { error: string; status?: 'error' | 'timeout' } {
   if (t.kind === 'showTables') return showTables(t.full, ctx.dbName);
   if (t.kind === 'describe' || t.kind === 'showCreateTable') return describeTable(t, at, ctx);
   // Dolt's version-control forms (DOLT_DIFF(...), AS OF, HASHOF, ...) onto DoltLite's.
   registerDoltSqlFunctions(at.conn);
   const rewritten = rewriteDoltSql(t.sql, engineContext(ctx.sqlite3, at.conn, ctx.fileBytes, ctx.diffPages));
-  if ('error' in rewritten) return { error: rewritten.error };
+  // A translation stopped at the deadline is a timeout, as a query stopped while running is.
+  if ('error' in rewritten) return { error: rewritten.error, status: rewritten.status };
   return { sql: rewritten.sql, ...(rewritten.describeSql !== undefined ? { describeSql: rewritten.describeSql } : {}) };
 }
 

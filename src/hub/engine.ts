@@ -5,7 +5,7 @@
 // - `meta`: branch, tag and commit lookups and the small synchronous writes (create a database,
 //   a branch, a tag). Branch and tag lists are also cached per database version, so listings
 //   rarely reach a worker at all.
-// - `query`: callers' SQL. One caller (a user, or all anonymous callers together) runs at most
+// - `query`: callers' SQL. One caller (a user, or the anonymous callers of one address) runs at most
 //   `maxRunningPerCaller` queries at once; a query that cannot start within `maxWaitMs`, or finds
 //   its caller's queue full, is refused with EngineBusyError (the hub answers 429).
 // - `operation`: imports and merges, served round-robin between the users who started them.
@@ -34,6 +34,9 @@ import type { FairQueueLimits } from './scheduler';
 
 export type Lane = 'meta' | 'query' | 'operation';
 const LANES: readonly Lane[] = ['meta', 'query', 'operation'];
+
+/** How long a worker has to answer once its job's caller went away, before it is replaced. */
+const CANCEL_GRACE_MS = 1000;
 
 /** The caller of internal work (seeding, the hub's own lookups). */
 export const HUB_CALLER = 'hub';
@@ -174,31 +177,8 @@ export class Engine {
     let markReady: () => void = () => undefined;
     const ready = new Promise<void>((r) => (markReady = r));
     const slot: Slot = { lane, worker, ready, isReady: false, cancel };
-    worker.on('message', (msg: EngineResponse | { ready: true }) => {
-      if (!('ready' in msg)) return this.answered(slot, msg);
-      slot.isReady = true;
-      this.startFailures = 0;
-      markReady();
-    });
-    const onDeath = (err?: Error): void => {
-      const job = slot.job;
-      if (job) {
-        this.finish(slot, job);
-        if (this.closed) job.reject(new EngineShutDownError());
-        else {
-          this.opts.logger.warn(`engine: a ${lane} worker stopped while running a request${err ? `: ${err.message}` : ''}`);
-          job.reject(
-            new EngineUnavailableError('The database engine stopped while running this request; it has been restarted, try again.'),
-          );
-        }
-      }
-      if (!slot.isReady && this.slots.includes(slot) && ++this.startFailures >= 3 && !this.broken) {
-        this.broken = new Error(`The database engine could not start: ${err?.message ?? 'its worker exited'}`);
-        this.markBroken(this.broken);
-        for (const l of LANES) for (const j of this.queues[l].drain()) this.reject(j, this.broken);
-      }
-      if (!this.closed && !this.broken) this.replace(slot);
-    };
+    worker.on('message', (msg: EngineResponse | { ready: true }) => this.onWorkerMessage(slot, msg, markReady));
+    const onDeath = (err?: Error): void => this.onWorkerDeath(slot, err);
     worker.on('error', (e) => {
       this.opts.logger.error(e);
       onDeath(e);
@@ -207,8 +187,14 @@ export class Engine {
     return slot;
   }
 
-  /** A worker's answer to its job; a worker that grew past its limit is replaced after it. */
-  private answered(slot: Slot, msg: EngineResponse): void {
+  /** A worker said it is ready, or answered its job (and may have grown past its memory budget). */
+  private onWorkerMessage(slot: Slot, msg: EngineResponse | { ready: true }, markReady: () => void): void {
+    if ('ready' in msg) {
+      slot.isReady = true;
+      this.startFailures = 0;
+      markReady();
+      return;
+    }
     const job = slot.job;
     if (!job || job.id !== msg.id) return;
     this.finish(slot, job);
@@ -222,6 +208,26 @@ export class Engine {
     this.pump(slot.lane);
   }
 
+  /** A worker died (or failed to start): its job fails, and it is replaced unless the engine cannot start at all. */
+  private onWorkerDeath(slot: Slot, err?: Error): void {
+    const lane = slot.lane;
+    const job = slot.job;
+    if (job) {
+      this.finish(slot, job);
+      if (this.closed) job.reject(new EngineShutDownError());
+      else {
+        this.opts.logger.warn(`engine: a ${lane} worker stopped while running a request${err ? `: ${err.message}` : ''}`);
+        job.reject(new EngineUnavailableError('The database engine stopped while running this request; it has been restarted, try again.'));
+      }
+    }
+    if (!slot.isReady && this.slots.includes(slot) && ++this.startFailures >= 3 && !this.broken) {
+      this.broken = new Error(`The database engine could not start: ${err?.message ?? 'its worker exited'}`);
+      this.markBroken(this.broken);
+      for (const l of LANES) for (const j of this.queues[l].drain()) this.reject(j, this.broken);
+    }
+    if (!this.closed && !this.broken) this.replace(slot);
+  }
+
   /** Puts a fresh worker in the slot's place (if it still has one) and ends the old one. */
   private replace(slot: Slot): void {
     const i = this.slots.indexOf(slot);
@@ -229,6 +235,22 @@ export class Engine {
     this.slots[i] = this.spawn(slot.lane);
     void slot.worker.terminate();
     this.pump(slot.lane);
+  }
+
+  /**
+   * The caller of a running job went away: the worker stops at its next check of the cancel flag
+   * and answers at once. One that does not answer within CANCEL_GRACE_MS (deep in a step nothing
+   * checks) is replaced, so a departed caller never keeps its share or the worker.
+   */
+  private cancelRunning(slot: Slot, job: Job): void {
+    Atomics.store(slot.cancel, 0, 1);
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = setTimeout(() => {
+      if (slot.job !== job) return;
+      this.finish(slot, job);
+      job.reject(new EngineCancelledError('The caller went away.'));
+      this.replace(slot);
+    }, CANCEL_GRACE_MS);
   }
 
   private finish(slot: Slot, job: Job): void {
@@ -293,7 +315,7 @@ export class Engine {
             return;
           }
           const slot = this.slots.find((s) => s.job === job);
-          if (slot) Atomics.store(slot.cancel, 0, 1);
+          if (slot) this.cancelRunning(slot, job);
         };
         signal.addEventListener('abort', onAbort, { once: true });
         job.detach = () => signal.removeEventListener('abort', onAbort);
@@ -316,9 +338,10 @@ export class Engine {
 
   private busyMessage(caller: string): string {
     const limits = this.queues.query.limits;
-    const who = caller === 'anonymous' ? 'Anonymous callers (together)' : 'This user';
+    const anonymous = caller.startsWith('anonymous:');
+    const who = anonymous ? `Anonymous callers from ${caller.slice('anonymous:'.length)} (together)` : 'This user';
     return this.queues.query.runningOf(caller) >= limits.maxRunningPerCaller
-      ? `${who} already run${caller === 'anonymous' ? '' : 's'} ${limits.maxRunningPerCaller} ${limits.maxRunningPerCaller === 1 ? 'query' : 'queries'}, the most one caller may run at once; try again when ${limits.maxRunningPerCaller === 1 ? 'it ends' : 'one ends'}.`
+      ? `${who} already run${anonymous ? '' : 's'} ${limits.maxRunningPerCaller} ${limits.maxRunningPerCaller === 1 ? 'query' : 'queries'}, the most one caller may run at once; try again when ${limits.maxRunningPerCaller === 1 ? 'it ends' : 'one ends'}.`
       : 'Every query worker is busy; try again shortly.';
   }
 

@@ -222,11 +222,11 @@ export class EngineCore {
         dbName: run.dbName,
         memPath: this.memPath(run.db.key),
         fileBytes: () => fileBytes(run.db.path),
-        diffPages: { cache: this.diffCopies, dbKey: run.db.key, deadline: run.deadline },
+        diffPages: { cache: this.diffCopies, dbKey: run.db.key, deadline: run.deadline, callerGone },
       });
       if ('error' in st) {
         failed = false;
-        return { columns: [], rows: [], status: 'error', message: st.error };
+        return { columns: [], rows: [], status: st.status ?? 'error', message: st.error };
       }
       const result = runSelect(this.sqlite3, at.conn, at.guard, st.sql, run.limit, run.timeoutMs, run.budget, st.fixedTypes, {
         deadline: run.deadline,

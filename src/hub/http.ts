@@ -1,4 +1,5 @@
 // HTTP plumbing for the hub: envelopes, Problems with stable codes and request ids, and body reading.
+import { bodyShare, type BodyRefusal } from './bodyBudget';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { ErrorCode, Meta, Open, Problem } from '../shared/wire';
@@ -154,25 +155,33 @@ export function refuseBody(req: IncomingMessage, max: number, alreadyRead: numbe
 export function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
   const declared = declaredLength(req);
   if (declared !== undefined && declared > max) return Promise.reject(refuseBody(req, max, 0));
+  // The hub's budget for bodies in flight (bodyBudget.ts): a declared length is taken at once.
+  const share = bodyShare(req);
+  if (declared !== undefined && !share.take(declared)) return Promise.reject(refusedBody(share.refusal(declared)));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (c: Buffer): void => {
-      size += c.length;
-      if (size <= max) {
-        chunks.push(c);
-        return;
-      }
+    const stop = (problem: HttpProblem): void => {
       req.off('data', onData);
       req.off('end', onEnd);
       chunks.length = 0;
-      reject(refuseBody(req, max, size));
+      reject(problem);
+    };
+    const onData = (c: Buffer): void => {
+      size += c.length;
+      if (size > max) return stop(refuseBody(req, max, size));
+      if (declared === undefined && !share.take(c.length)) return stop(refusedBody(share.refusal(size)));
+      chunks.push(c);
     };
     const onEnd = (): void => resolve(Buffer.concat(chunks));
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', reject);
   });
+}
+
+function refusedBody(r: BodyRefusal): HttpProblem {
+  return new HttpProblem(r.status, r.code, r.detail, r.headers);
 }
 
 export async function readJson(req: IncomingMessage): Promise<unknown> {

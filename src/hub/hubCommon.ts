@@ -21,6 +21,8 @@ export interface HubOptions {
   workerExecArgv?: string[];
   /** The origin (and path prefix) clients reach the hub at, for `href`s; default the listening address. */
   publicUrl?: string;
+  /** Request bodies (JSON, forms) the hub holds at once, in all; past it 503 (bodyBudget.ts). */
+  bodyMemoryBytes?: number;
   /** Lanes, caller shares and byte budgets of the engine (see engine.ts). */
   engine?: Omit<EngineOptions, 'workerScript' | 'workerExecArgv' | 'logger'>;
   /**

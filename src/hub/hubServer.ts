@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import type { BranchRef, Operation, OperationError, OperationRef, OperationResult } from '../shared/wire';
 import { Engine } from './engine';
 import { EngineBusyError, EngineShutDownError, EngineUnavailableError } from './engineErrors';
-import { ImportEndpoints } from './importEndpoints';
+import { ImportEndpoints, STORAGE_PATH } from './importEndpoints';
+import { BodyBudget, DEFAULT_BODY_MEMORY_BYTES, countBodies } from './bodyBudget';
 import { API, OpFailure, now } from './hubCommon';
 import type { Access, Caller, EndpointHost, HubOptions } from './hubCommon';
 import type { Author } from './engineProtocol';
@@ -55,10 +56,13 @@ export class HubServer implements EndpointHost {
   private refusedAtStop = 0;
   url = '';
   uploadUrl = '';
+  /** Request bodies held at once, in all (bodyBudget.ts). */
+  readonly bodies: BodyBudget;
 
   constructor(readonly opts: HubOptions) {
     mkdirSync(opts.dataDir, { recursive: true });
     this.store = new Store(opts.dataDir);
+    this.bodies = new BodyBudget(opts.bodyMemoryBytes ?? DEFAULT_BODY_MEMORY_BYTES);
     this.recoverInterruptedOperations();
     this.dropStaleUploads();
     this.engine = new Engine({ ...opts.engine, workerScript: opts.workerScript, workerExecArgv: opts.workerExecArgv, logger: opts.logger });
@@ -168,6 +172,7 @@ export class HubServer implements EndpointHost {
     const requestId = newRequestId();
     const url = new URL(req.url ?? '/', 'http://hub.invalid');
     const ctx: Ctx = { req, res, requestId, path: url.pathname };
+    countBodies(req, res, this.bodies);
     const started = Date.now();
     // Path only: query strings may carry SQL, and no header (Authorization) is ever logged.
     res.once('finish', () =>
@@ -180,6 +185,11 @@ export class HubServer implements EndpointHost {
       this.store.refreshAccounts();
       if (url.pathname.startsWith('/oauth/')) {
         await this.oauth.handle(ctx, url);
+        return;
+      }
+      if (url.pathname.startsWith(STORAGE_PATH + '/')) {
+        // Part PUTs through --public-url (one origin behind a proxy): the storage listener's handler.
+        await this.imports.dispatchUpload(req, res, STORAGE_PATH);
         return;
       }
       if (!url.pathname.startsWith(API + '/') && url.pathname !== API) throw notFound(`No resource at ${quoted(url.pathname, 200)}.`);

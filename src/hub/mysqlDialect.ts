@@ -1,6 +1,10 @@
 // The hosted service speaks MySQL; DoltLite speaks SQLite. This turns the MySQL forms people type
 // first into something the engine can answer. Backtick identifiers need nothing (SQLite accepts
-// them); NOW() and DATABASE() are registered as functions on each connection.
+// them); NOW() and DATABASE() are registered as functions on each connection. The text is read
+// by the client's own scanner with MySQL's rules (core/sql/sqlTokens.ts, MYSQL_SCAN), so the hub
+// ends a statement and reads a string literal where the client and Dolt do.
+import { MYSQL_SCAN, significant, stringValue, tokenize, type SqlToken } from '../core/sql/sqlTokens';
+import { splitStatements } from '../core/sql/statements';
 
 export type TranslatedQuery =
   | { kind: 'sql'; sql: string }
@@ -19,11 +23,11 @@ const SHOW_COLUMNS = new RegExp(String.raw`^show\s+(?:full\s+)?(?:columns|fields
 const SHOW_CREATE = new RegExp(String.raw`^show\s+create\s+table\s+${IDENT}${AS_OF}$`, 'i');
 
 export function translateQuery(q: string): TranslatedQuery {
-  const split = splitFirstStatement(q);
-  if (split.rest.trim() !== '') {
+  const statements = splitStatements(q);
+  if (statements.length > 1) {
     return { kind: 'invalid', message: 'Only one statement per query is supported; remove the text after the first ";".' };
   }
-  const sql = split.first.trim();
+  const sql = statements[0]?.text ?? '';
   if (sql === '') return { kind: 'invalid', message: 'The query is empty.' };
   const st = SHOW_TABLES.exec(sql);
   if (st) return { kind: 'showTables', full: st[1] !== undefined };
@@ -33,60 +37,41 @@ export function translateQuery(q: string): TranslatedQuery {
   }
   const c = SHOW_CREATE.exec(sql);
   if (c) return withAsOf({ kind: 'showCreateTable', table: c[1] ?? c[2] ?? c[3] ?? '' }, c[4]);
-  return { kind: 'sql', sql };
+  return mysqlToSqliteText(sql);
 }
 
 function withAsOf(q: Extract<TranslatedQuery, { asOf?: string }>, quoted: string | undefined): TranslatedQuery {
   if (quoted === undefined) return q;
-  const inner = quoted.slice(1, -1);
-  const qc = quoted[0] as string;
-  q.asOf = inner
-    .replace(/\\(.)/g, '$1')
-    .split(qc + qc)
-    .join(qc);
+  const [tok] = significant(tokenize(quoted, MYSQL_SCAN));
+  if (tok) q.asOf = stringValue(tok, MYSQL_SCAN);
   return q;
 }
 
-/** Splits at the first `;` outside quotes and comments. */
-export function splitFirstStatement(q: string): { first: string; rest: string } {
-  let i = 0;
-  const n = q.length;
-  while (i < n) {
-    const ch = q[i];
-    if (ch === "'" || ch === '"' || ch === '`') {
-      i++;
-      while (i < n) {
-        if (q[i] === '\\' && ch !== '`') {
-          i += 2;
-          continue;
-        }
-        if (q[i] === ch) {
-          if (q[i + 1] === ch) {
-            i += 2;
-            continue;
-          }
-          break;
-        }
-        i++;
-      }
-      i++;
-    } else if (ch === '-' && q[i + 1] === '-') {
-      while (i < n && q[i] !== '\n') i++;
-    } else if (ch === '#') {
-      while (i < n && q[i] !== '\n') i++;
-    } else if (ch === '/' && q[i + 1] === '*') {
-      const end = q.indexOf('*/', i + 2);
-      i = end < 0 ? n : end + 2;
-    } else if (ch === ';') {
-      // Trailing semicolons (and empty statements) are harmless.
-      let rest = q.slice(i + 1);
-      while (/^\s*;/.test(rest)) rest = rest.replace(/^\s*;/, '');
-      return { first: q.slice(0, i), rest };
-    } else {
-      i++;
+/**
+ * The query as SQLite must be given it to read what Dolt reads: each '…' and "…" literal written
+ * again with its MySQL value (backslash escapes undone, quotes doubled SQLite's way), `#` comments
+ * as `--` ones, and a space between two minus signs MySQL reads as operators (`5--3`). A NUL in a
+ * string becomes char(0): the engine takes its SQL as a C string. Everything else is kept as it is.
+ */
+export function mysqlToSqliteText(sql: string): TranslatedQuery {
+  let out = '';
+  let prev: SqlToken | undefined;
+  for (const t of tokenize(sql, MYSQL_SCAN)) {
+    if (t.unterminated) {
+      return { kind: 'invalid', message: t.kind === 'comment' ? 'A /* comment is never closed.' : 'A quote is never closed.' };
     }
+    if (prev?.kind === 'punct' && prev.text.endsWith('-') && t.text.startsWith('-')) out += ' ';
+    if (t.kind === 'string' || t.kind === 'dquoted') out += sqliteLiteral(stringValue(t, MYSQL_SCAN), t.text[0] as string);
+    else if (t.kind === 'comment' && t.text.startsWith('#')) out += '--' + t.text.slice(1);
+    else out += t.text;
+    prev = t;
   }
-  return { first: q, rest: '' };
+  return { kind: 'sql', sql: out };
+}
+
+function sqliteLiteral(value: string, quote: string): string {
+  const parts = value.split('\0').map((p) => quote + p.split(quote).join(quote + quote) + quote);
+  return parts.length === 1 ? (parts[0] as string) : `(${parts.join(' || char(0) || ')})`;
 }
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC, what MySQL's NOW() prints. */

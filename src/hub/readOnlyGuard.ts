@@ -1,13 +1,16 @@
 // The SQL endpoint is read-only, and the engine (not a text pattern) enforces it. On every
 // connection that runs a caller's SQL:
-// - an authorizer allows only reading (SELECT, reading tables, recursive CTEs), functions other
-//   than Dolt's procedures that write, and pragmas that only report; everything else (ATTACH,
-//   INSERT, CREATE, BEGIN, PRAGMA x = y, dolt_commit(), dolt_reset(), ...) fails to prepare;
+// - an authorizer allows only reading (SELECT, reading tables, recursive CTEs), the functions
+//   known to only compute or read (an allow-list: SQLite's own, Dolt's that read, the hub's), and
+//   pragmas that only report; everything else (ATTACH, INSERT, CREATE, BEGIN, PRAGMA x = y,
+//   dolt_commit(), fts5(), bm25(), vec1_train(), any function added later, ...) fails to prepare;
 // - a prepared statement must also be read-only by SQLite's own account (sqlite3_stmt_readonly),
 //   which catches what no authorizer code covers (VACUUM, VACUUM INTO).
 // The hub's own writes (merges, imports, branches) use other connections and are not guarded.
 import type { Sqlite3Capi } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import { HASH_FUNCTION, REVISION_FUNCTION } from './doltSql/forms';
+import { MYSQL_TEXT_FUNCTION } from './doltSql/mysqlText';
+import { DIFF_CELL_FUNCTION } from './doltSql/diffRowCache';
 
 const SQLITE_DENY = 1;
 const SQLITE_OK = 0;
@@ -69,8 +72,35 @@ const READ_ONLY_DOLT_FUNCTIONS: ReadonlySet<string> = new Set([
   REVISION_FUNCTION,
 ]);
 
-/** Other functions with effects beyond their result (fts3_tokenizer can register a tokenizer). */
-const REFUSED_FUNCTIONS: ReadonlySet<string> = new Set(['fts3_tokenizer', 'load_extension']);
+/**
+ * SQLite's built-in functions that compute a value from their arguments or read (scalar, date and
+ * time, math, JSON, aggregate, window), as DoltLite's `pragma function_list` names them. Not here
+ * on purpose: load_extension, fts3_tokenizer, the FTS5 and R-Tree helpers (fts5, bm25, highlight,
+ * snippet, matchinfo, offsets, optimize, rtree*), the vector extension (vec1_*), sqlite_log.
+ */
+const SQLITE_FUNCTIONS = `-> ->> abs acos acosh asin asinh atan atan2 atanh avg ceil ceiling changes char coalesce concat
+  concat_ws cos cosh count cume_dist current_date current_time current_timestamp date datetime degrees dense_rank exp
+  first_value floor format glob group_concat hex if ifnull iif instr json json_array json_array_insert json_array_length
+  json_error_position json_extract json_group_array json_group_object json_insert json_object json_patch json_pretty
+  json_quote json_remove json_replace json_set json_type json_valid jsonb jsonb_array jsonb_array_insert jsonb_extract
+  jsonb_group_array jsonb_group_object jsonb_insert jsonb_object jsonb_patch jsonb_remove jsonb_replace jsonb_set
+  julianday lag last_insert_rowid last_value lead length like likelihood likely ln log log10 log2 lower ltrim max median
+  min mod nth_value ntile nullif octet_length percent_rank percentile percentile_cont percentile_disc pi pow power printf
+  quote radians random randomblob rank replace round row_number rtrim sign sin sinh sqlite_compileoption_get
+  sqlite_compileoption_used sqlite_source_id sqlite_version sqrt strftime string_agg substr substring subtype sum tan tanh
+  time timediff total total_changes trim trunc typeof unhex unicode unistr unistr_quote unixepoch unlikely upper zeroblob`;
+
+/** Every function a caller's SQL may call: known to only compute or read. Anything else is refused. */
+const READ_ONLY_FUNCTIONS: ReadonlySet<string> = new Set([
+  ...SQLITE_FUNCTIONS.split(/\s+/),
+  ...READ_ONLY_DOLT_FUNCTIONS,
+  // Registered by the hub on the caller's connection (engineWorker.ts, commitSnapshot.ts, doltSql/).
+  'now',
+  'database',
+  'active_branch',
+  MYSQL_TEXT_FUNCTION,
+  DIFF_CELL_FUNCTION,
+]);
 
 /** Pragmas that take a table or index name and report on it. */
 const PRAGMAS_WITH_ARGUMENT: ReadonlySet<string> = new Set([
@@ -103,9 +133,7 @@ const PRAGMAS_WITHOUT_VALUE: ReadonlySet<string> = new Set([
 ]);
 
 export function isReadOnlyFunction(name: string): boolean {
-  const n = name.toLowerCase();
-  if (REFUSED_FUNCTIONS.has(n)) return false;
-  return !n.startsWith('dolt') || READ_ONLY_DOLT_FUNCTIONS.has(n);
+  return READ_ONLY_FUNCTIONS.has(name.toLowerCase());
 }
 
 const READ_ONLY = 'the SQL endpoint is read-only';
@@ -119,7 +147,9 @@ export function refusal(code: number, a1: string | null, a2: string | null): str
       return undefined;
     case FUNCTION: {
       const name = a2 ?? '';
-      return isReadOnlyFunction(name) ? undefined : `${name}() changes the database and is not allowed: ${READ_ONLY}.`;
+      if (isReadOnlyFunction(name)) return undefined;
+      if (/^dolt/i.test(name)) return `${name}() changes the database and is not allowed: ${READ_ONLY}.`;
+      return `${name}() is not known to only read, so it is not allowed: ${READ_ONLY}.`;
     }
     case PRAGMA: {
       const name = (a1 ?? '').toLowerCase();

@@ -1,7 +1,7 @@
 // Which engine job runs next, and who may queue at all. Each lane of the engine (metadata, user
 // SQL, operations) has one FairQueue: a FIFO per caller, served round-robin across callers, with
 // a cap on how many jobs one caller may have running and on how many may wait. A caller is a
-// signed-in user (whatever token) or `anonymous` (every anonymous request counts as one caller),
+// signed-in user (whatever token) or `anonymous:<address>` (anonymous requests from one address),
 // so one caller's long queries can hold at most `maxRunningPerCaller` workers of the lane and the
 // others keep getting served. Pure logic: the engine owns the workers and the clocks.
 

@@ -232,6 +232,43 @@ describe('hub Dolt SQL', function () {
     assertDiff(d, expected, 'id', await tagCommit('v1'), await branchHead('main'));
   });
 
+  it("DOLT_DIFF takes each side's columns from its own commit's schema, whatever ref it is read at", async () => {
+    // Two adjacent commits of main whose suppliers columns differ (the seed adds one), by plain reads.
+    const log = await logAt('main');
+    let newer = '';
+    let older = '';
+    let cols: { newer: string[]; older: string[] } | undefined;
+    for (let i = 0; i + 1 < log.length && !cols; i++) {
+      const [n, o] = await Promise.all([tableAt('suppliers', log[i]!), tableAt('suppliers', log[i + 1]!)]);
+      if (JSON.stringify(n.columns) !== JSON.stringify(o.columns)) {
+        [newer, older, cols] = [log[i]!, log[i + 1]!, { newer: n.columns, older: o.columns }];
+      }
+    }
+    assert.ok(cols, 'a commit that changes the columns of suppliers');
+    const side = (prefix: string, c: string[]): string[] => [...c.map((x) => prefix + x), `${prefix}commit`, `${prefix}commit_date`];
+    for (const ref of ['main', older]) {
+      const forward = await ok(`SELECT * FROM DOLT_DIFF('${older}', '${newer}', 'suppliers')`, ref);
+      assert.deepEqual(
+        forward.columns.map((c) => c.name),
+        [...side('to_', cols.newer), ...side('from_', cols.older), 'diff_type'],
+        `at ${ref}`,
+      );
+      const backward = await ok(`SELECT * FROM DOLT_DIFF('${newer}', '${older}', 'suppliers')`, ref);
+      assert.deepEqual(
+        backward.columns.map((c) => c.name),
+        [...side('to_', cols.older), ...side('from_', cols.newer), 'diff_type'],
+        `at ${ref}`,
+      );
+    }
+    // Read where the schema has every column, the added column's values are the newer commit's.
+    const added = cols.newer.filter((c) => !cols!.older.includes(c));
+    const newerRows = (await tableAt('suppliers', newer)).rows;
+    const d = objects(await ok(`SELECT * FROM DOLT_DIFF('${older}', '${newer}', 'suppliers')`));
+    for (const r of d.filter((x) => x['diff_type'] !== 'removed')) {
+      for (const c of added) assert.equal(r[`to_${c}`], newerRows.get(String(r['to_id']))![c], `to_${c} of ${r['to_id']}`);
+    }
+  });
+
   it("DOLT_DIFF('from..to', t) is the same diff; 'from...to' starts at the merge base (the pull request diff)", async () => {
     const two = await ok("SELECT * FROM DOLT_DIFF('v1..main', 'products')");
     const three = await ok("SELECT * FROM DOLT_DIFF('v1', 'main', 'products')");
@@ -292,6 +329,15 @@ describe('hub Dolt SQL', function () {
       filtered.rows,
       (await expectedDiff('suppliers', base, 'supplier-updates')).filter((x) => x.type === 'added').map((x) => [x.key]),
     );
+  });
+
+  it("dolt_commit_diff_<t> takes Dolt's documented three-dot form: from_commit = DOLT_MERGE_BASE(a, b)", async () => {
+    const base = await mergeBaseOf('main', 'supplier-updates');
+    const head = await branchHead('supplier-updates');
+    const d = await ok(
+      "SELECT * FROM dolt_commit_diff_suppliers WHERE to_commit = HASHOF('supplier-updates') AND from_commit = DOLT_MERGE_BASE('main', 'supplier-updates')",
+    );
+    assertDiff(d, await expectedDiff('suppliers', base, 'supplier-updates'), 'id', base, head);
   });
 
   // ---- stat, summary, schema diff, patch
@@ -514,6 +560,11 @@ describe('hub Dolt SQL', function () {
     }
     assert.equal(row['our_diff_type'], 'modified');
     assert.equal(row['their_diff_type'], 'modified');
+    // Dolt's from_root_ish: the commit being merged in; dolt_conflict_id: a base64 id, stable.
+    assert.equal(row['from_root_ish'], await branchHead('vale-rating'));
+    assert.match(row['dolt_conflict_id'] ?? '', /^[A-Za-z0-9+/]{22}$/);
+    const again = objects(await ok("SELECT dolt_conflict_id FROM DOLT_PREVIEW_MERGE_CONFLICTS('main', 'vale-rating', 'suppliers')"));
+    assert.deepEqual(again, [{ dolt_conflict_id: row['dolt_conflict_id'] }]);
     // A clean merge previews no conflicts, and a table without conflicts has no rows.
     assert.deepEqual((await ok("SELECT * FROM DOLT_PREVIEW_MERGE_CONFLICTS_SUMMARY('main', 'supplier-updates')")).rows, []);
     assert.deepEqual((await ok("SELECT * FROM DOLT_PREVIEW_MERGE_CONFLICTS('main', 'vale-rating', 'products')")).rows, []);
@@ -568,6 +619,10 @@ describe('hub Dolt SQL', function () {
       ["SELECT * FROM DOLT_PREVIEW_MERGE_CONFLICTS_SUMMARY('main')", /2 arguments \(base, merge\), got 1/],
       ["SELECT * FROM DOLT_PREVIEW_MERGE_CONFLICTS('main', 'vale-rating', 'no_such_table')", /table not found: no_such_table/],
       ["SELECT * FROM DOLT_PREVIEW_MERGE_CONFLICTS('main', 'nope', 'suppliers')", /"nope"/],
+      // A NUL ends the revision for the engine (a C string): refused, never read as `main`.
+      ["SELECT HASHOF('main\\0anything')", /NUL/],
+      ["SELECT * FROM products AS OF 'main\\0x'", /quoted string/],
+      ["SELECT * FROM DOLT_LOG('main\\0x')", /literal value/],
     ];
     for (const [q, re] of cases) {
       const d = await query(q);

@@ -1,8 +1,9 @@
 // Fair use of the engine: long queries and long imports do not hold up listings or other callers'
-// short queries; one caller (a user, or anonymous callers together) past its share gets 429
+// short queries; one caller (a user, or the anonymous callers of one address) past its share gets 429
 // RATE_LIMITED with Retry-After. Orderings, never durations, are asserted: a short request must
 // finish while the long ones are still running.
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { startHub, waitForOperation, type HubHandle, type HubResponse } from '../helpers/hub';
 import { waitFor } from '../helpers/waitFor.cjs';
 import { startImport } from './importFlow';
@@ -12,6 +13,24 @@ const ENDLESS = 'WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r)
 const LONG_MS = 15000;
 /** How long a query waits for a worker before 429: far above a short query even on a loaded machine. */
 const WAIT_MS = 5000;
+
+/** A POST from a given local address (no token), on its own connection. */
+function fromAddress(localAddress: string, url: string, json: unknown): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify(json);
+    const req = request(
+      url,
+      { method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 describe('hub engine fairness', function () {
   this.timeout(120000);
@@ -44,7 +63,7 @@ describe('hub engine fairness', function () {
   }
 
   it("answers listings and other callers' short queries while three long anonymous queries run", async () => {
-    const started = nextStartOf('anonymous');
+    const started = nextStartOf('anonymous:127.0.0.1');
     const longs = [0, 1, 2].map(() => track(longQuery(null)));
     await started();
     const shorts = await Promise.all([
@@ -62,7 +81,7 @@ describe('hub engine fairness', function () {
     for (const s of shorts.slice(4)) assert.equal(s.body.data.status, 'success');
     assert.ok(stillRunning >= 1, 'the short requests finished while the long query was still running');
 
-    // Anonymous callers are one caller: one long query runs, the others are refused.
+    // Anonymous callers from one address are one caller: one long query runs, the others are refused.
     const outcomes = await Promise.all(longs.map((l) => l.res));
     const ran = outcomes.filter((o) => o.status === 200);
     const refused = outcomes.filter((o) => o.status === 429);
@@ -72,10 +91,49 @@ describe('hub engine fairness', function () {
     for (const r of refused) {
       assert.equal(r.body.code, 'RATE_LIMITED');
       assert.match(r.headers.get('content-type') ?? '', /problem\+json/);
-      assert.match(r.body.detail, /Anonymous callers \(together\) already run 1 query/);
+      assert.match(r.body.detail, /Anonymous callers from 127\.0\.0\.1 \(together\) already run 1 query/);
       const after = Number(r.headers.get('retry-after'));
       assert.ok(after >= 1 && after <= Math.ceil(LONG_MS / 1000), `Retry-After ${after}`);
     }
+  });
+
+  it('gives each address its own anonymous share: a long anonymous query does not hold up another address', async () => {
+    const started = nextStartOf('anonymous:127.0.0.1');
+    const long = track(longQuery(null));
+    await started();
+    // Another loopback address (Linux routes all of 127/8 to lo): a different anonymous caller.
+    const other = await fromAddress('127.0.0.2', `${hub.url}/api/v2${P}/sql`, { ref: 'main', q: 'SELECT 5' });
+    assert.equal(other.status, 200, JSON.stringify(other.body));
+    assert.deepEqual(other.body.data.rows, [['5']]);
+    assert.equal(long.done, false, 'answered while the long query still ran');
+    assert.equal((await long.res).body.data.status, 'timeout');
+  });
+
+  it('stops translating at the deadline: Dolt forms by the thousand answer timeout, not after the backstop', async () => {
+    const many = (n: number, item: string): string => `SELECT ${Array.from({ length: n }, () => item).join(', ')}`;
+    for (const q of [many(20_000, "HASHOF('main~3')"), many(3_000, "(SELECT count(*) FROM DOLT_LOG('--tables', 'products'))")]) {
+      // timeout_ms 1: the deadline has passed by the first check, so where the query stops says
+      // which phase checks it (translation, here, long before the engine's backstop would).
+      const r = await hub.fetch(`${P}/sql`, { json: { ref: 'main', q, timeout_ms: 1 } });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.data.status, 'timeout', q.slice(0, 80));
+      assert.match(r.body.data.message, /while it was being translated/);
+    }
+  });
+
+  it("frees a departed caller's share while its query is still being translated", async () => {
+    const cancel = new AbortController();
+    const started = nextStartOf('anonymous:127.0.0.1');
+    const q = `SELECT ${Array.from({ length: 40_000 }, () => "HASHOF('main~3')").join(', ')}`;
+    const long = hub.fetch(`${P}/sql`, { json: { ref: 'main', q, timeout_ms: LONG_MS }, signal: cancel.signal });
+    long.catch(() => undefined);
+    await started();
+    cancel.abort();
+    await assert.rejects(long, /abort/i);
+    // Still translating, it would hold this address's one query: the next one would wait WAIT_MS, then 429.
+    const next = await hub.fetch(`${P}/sql`, { json: { ref: 'main', q: 'SELECT 6' } });
+    assert.equal(next.status, 200, next.text);
+    assert.deepEqual(next.body.data.rows, [['6']]);
   });
 
   it('holds one user to their share: a second query waits briefly, then 429; other users go on', async () => {

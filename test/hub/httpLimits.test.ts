@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { rssOf, startHub, type HubHandle } from '../helpers/hub';
@@ -69,6 +69,8 @@ function assertProblem(r: RawResponse, status: number): void {
   assert.equal(typeof r.body.request_id, 'string');
 }
 
+const PUBLIC = 'https://hub.example.com/base';
+
 describe('hub HTTP limits', function () {
   this.timeout(120000);
   let hub: HubHandle;
@@ -76,7 +78,7 @@ describe('hub HTTP limits', function () {
   const P = '/databases/alice/prices';
 
   before(async () => {
-    hub = await startHub({ seed: true, args: ['--upload-ttl', '2', '--public-url', 'https://hub.example.com/base/'] });
+    hub = await startHub({ seed: true, args: ['--upload-ttl', '2', '--public-url', `${PUBLIC}/`] });
     await hub.token('alice');
   });
   beforeEach(() => {
@@ -194,7 +196,10 @@ describe('hub HTTP limits', function () {
         json: { content_length: contentLength, num_parts: parts, file_type: 'csv' },
       });
       assert.equal(s.status, 201, s.text);
-      const urls: string[] = s.body.data.parts.map((p: any) => p.url);
+      const published: string[] = s.body.data.parts.map((p: any) => p.url);
+      // Part URLs are on --public-url too; the test stands in for the proxy that forwards it here.
+      for (const u of published) assert.ok(u.startsWith(`${PUBLIC}/storage/parts/`), u);
+      const urls = published.map((u) => hub.url + u.slice(PUBLIC.length));
       return { id: /\/parts\/([0-9a-f]+)\//.exec(urls[0] as string)![1] as string, urls };
     };
     const partFiles = (id: string): string[] => {
@@ -225,6 +230,31 @@ describe('hub HTTP limits', function () {
       assert.equal(streamed.headers['connection'], 'close');
       assert.deepEqual(partFiles(id).sort(), ['part-1', 'part-2']);
       assert.equal(readFileSync(join(hub.dataDir, 'uploads', id, 'part-2')).toString(), 'b'.repeat(400));
+    });
+
+    it('holds a session to its content_length across parts sent at the same time', async () => {
+      const size = 1024 * 1024;
+      const { id, urls } = await session(size, 10);
+      // Ten parts of the whole session's size at once, each on its own connection: five declare
+      // their length, five stream it chunked.
+      const answers = await Promise.all(
+        urls.map((u, i) => {
+          const own = new Agent({ keepAlive: false });
+          const headers: Record<string, string> = i % 2 === 0 ? { 'content-length': String(size) } : { 'transfer-encoding': 'chunked' };
+          return raw(own, u, { method: 'PUT', headers, body: zeros(size) }).finally(() => own.destroy());
+        }),
+      );
+      const ok = answers.filter((r) => r.status === 200);
+      for (const r of answers) if (r.status !== 200) assertProblem(r, 413);
+      assert.ok(ok.length <= 1, `${ok.length} parts of the whole session's size were taken`);
+      const dir = join(hub.dataDir, 'uploads', id);
+      const onDisk = partFiles(id).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+      assert.ok(onDisk <= size, `${onDisk} bytes on disk for a session of ${size}`);
+      // What is left stays usable: nothing is held for the refused parts.
+      const state = JSON.parse(readFileSync(join(hub.dataDir, 'hub.json'), 'utf8'));
+      const stored = Object.values(state.uploads[id].parts).reduce((sum: number, p: any) => sum + p.size, 0);
+      const rest = await raw(agent, urls[9] as string, { method: 'PUT', body: Buffer.alloc(size - stored, 0x61) });
+      assert.equal(rest.status, 200, JSON.stringify(rest.body));
     });
 
     it('streams a large part to disk without holding it in memory', async () => {

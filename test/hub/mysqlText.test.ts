@@ -21,7 +21,10 @@ describe('hub: SQLite statement text to MySQL text', () => {
     const toks = significant(tokenize(mysql, { mysqlDashComments: true }));
     assert.equal(toks.filter((t) => t.kind === 'dquoted').length, 0);
     assert.deepEqual(toks.filter((t) => t.kind === 'bquoted').map(identifierValue), ['t', 'a']);
-    assert.deepEqual(toks.filter((t) => t.kind === 'string').map(stringValue), values);
+    assert.deepEqual(
+      toks.filter((t) => t.kind === 'string').map((t) => stringValue(t)),
+      values,
+    );
   });
 
   it('leaves text without quoted identifiers as it is', () => {

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { bytesToDoltHash, doltHashToHex, hexToDoltHash, isDoltHash } from '../../src/hub/doltHash';
-import { splitFirstStatement, translateQuery } from '../../src/hub/mysqlDialect';
+import { mysqlToSqliteText, translateQuery } from '../../src/hub/mysqlDialect';
+import { splitStatements } from '../../src/core/sql/statements';
 import { isReadOnlyFunction, refusal } from '../../src/hub/readOnlyGuard';
 import { Paginator } from '../../src/hub/pagination';
 import { withScale } from '../../src/hub/selectRunner';
@@ -33,11 +34,34 @@ describe('hub pure logic', () => {
     assert.equal(translateQuery('   ').kind, 'invalid');
   });
 
-  it('splits only at a semicolon outside quotes and comments', () => {
-    assert.equal(splitFirstStatement("SELECT ';' AS a -- ; comment\n").rest, '');
-    assert.equal(splitFirstStatement('SELECT `a;b` FROM t /* ; */').rest, '');
-    assert.equal(splitFirstStatement("SELECT 'it''s;' ; ;").rest.trim(), '');
-    assert.equal(splitFirstStatement('SELECT 1; DROP TABLE t').rest.trim(), 'DROP TABLE t');
+  it("finds the one statement where the client does, with MySQL's rules", () => {
+    assert.equal(translateQuery("SELECT ';' AS a -- ; comment\n").kind, 'sql');
+    assert.equal(translateQuery('SELECT `a;b` FROM t /* ; */').kind, 'sql');
+    assert.equal(translateQuery("SELECT 'it''s;' ; ;").kind, 'sql');
+    assert.equal(translateQuery('SELECT 1; DROP TABLE t').kind, 'invalid');
+    // `\'` is an escaped quote in MySQL: the `;` after it is inside the string, as the client reads it.
+    const escaped = "SELECT 'a\\'; DROP TABLE t; -- '";
+    assert.equal(splitStatements(escaped).length, 1);
+    assert.equal(translateQuery(escaped).kind, 'sql');
+    // `--` before a non-space is two minus signs in MySQL, not a comment hiding the second statement.
+    assert.equal(splitStatements('SELECT 5--3; DROP TABLE t').length, 2);
+    assert.equal(translateQuery('SELECT 5--3; DROP TABLE t').kind, 'invalid');
+  });
+
+  it('writes MySQL string literals again as SQLite reads the same value', () => {
+    const sql = (q: string): string => {
+      const t = mysqlToSqliteText(q);
+      assert.equal(t.kind, 'sql', q);
+      return (t as { sql: string }).sql;
+    };
+    assert.equal(sql("SELECT count(*) FROM p WHERE name = 'x\\' OR 1=1 -- '"), "SELECT count(*) FROM p WHERE name = 'x'' OR 1=1 -- '");
+    assert.equal(sql("SELECT 'a\\'b', 'c''d', 'e\\\\'"), "SELECT 'a''b', 'c''d', 'e\\'");
+    assert.equal(sql('SELECT "say \\"hi\\""'), 'SELECT "say ""hi"""');
+    assert.equal(sql("SELECT 'tab\\there'"), "SELECT 'tab\there'");
+    assert.equal(sql("SELECT 'a\\0b'"), "SELECT ('a' || char(0) || 'b')");
+    assert.equal(sql('SELECT 5--3 # note'), 'SELECT 5- -3 -- note');
+    assert.equal(sql('SELECT `we``ird` FROM t'), 'SELECT `we``ird` FROM t');
+    assert.equal(mysqlToSqliteText("SELECT 'open").kind, 'invalid');
   });
 
   it('tells the read-only guard which functions and pragmas only read', () => {
@@ -52,10 +76,31 @@ describe('hub pure logic', () => {
       'dolt_config',
       'dolt_default_branch',
       'fts3_tokenizer',
+      // Not known to only read: allowed only once on the list.
+      'fts5',
+      'bm25',
+      'highlight',
+      'vec1_train',
+      'vec1_info',
+      'rtreenode',
+      'sqlite_log',
+      'load_extension',
+      'some_future_function',
     ]) {
       assert.equal(isReadOnlyFunction(f), false, f);
     }
-    for (const f of ['dolt_hashof', 'dolt_merge_base', 'dolt_hash32', 'dolt_rev', 'upper', 'printf', 'now'])
+    for (const f of [
+      'dolt_hashof',
+      'dolt_merge_base',
+      'dolt_hash32',
+      'dolt_rev',
+      'upper',
+      'printf',
+      'now',
+      'json_extract',
+      'row_number',
+      'char',
+    ])
       assert.equal(isReadOnlyFunction(f), true, f);
     // Authorizer action codes: 19 PRAGMA (name, value), 24 ATTACH, 31 FUNCTION (-, name).
     assert.equal(refusal(19, 'table_info', 't'), undefined);

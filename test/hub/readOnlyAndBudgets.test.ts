@@ -50,6 +50,10 @@ describe('hub SQL: read-only by the engine, bounded results', function () {
         ['CREATE TEMP VIEW v AS SELECT 1', /Changing the schema|CREATE VIEW is not allowed/],
         ['BEGIN', /Transaction control .* is not allowed/],
         ["INSERT INTO dolt_docs VALUES ('README.md', 'x')", /INSERT is not allowed/],
+        // Functions of extensions are refused unless known to only read (an allow-list).
+        ['SELECT fts5(NULL)', /fts5\(\) is not known to only read/],
+        ['SELECT bm25(1)', /bm25\(\) is not known to only read/],
+        ['SELECT vec1_info()', /vec1_info\(\) is not known to only read/],
       ];
       for (const [q, why] of refused) {
         for (const user of [null, 'alice']) {

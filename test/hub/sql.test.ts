@@ -155,10 +155,28 @@ describe('hub SQL', function () {
     assert.match(now.body.data.rows[0][0], /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
+  it('reads string literals and backslash escapes as MySQL/Dolt does', async () => {
+    // `\'` is an escaped quote: the whole rest of the line is the name compared with, as on Dolt.
+    const injected = await get("SELECT count(*) FROM products WHERE name = 'x\\' OR 1=1 -- '");
+    const doubled = await get("SELECT count(*) FROM products WHERE name = 'x'' OR 1=1 -- '");
+    assert.equal(injected.body.data.status, 'success', injected.body.data.message);
+    assert.deepEqual(injected.body.data.rows, doubled.body.data.rows);
+    assert.deepEqual(injected.body.data.rows, [['0']]);
+    const escaped = await get("SELECT 'a\\'b' AS v, 'tab\\tx' AS t, 'back\\\\slash' AS b, \"dq\\\"x\" AS d");
+    assert.equal(escaped.body.data.status, 'success', escaped.body.data.message);
+    assert.deepEqual(escaped.body.data.rows, [["a'b", 'tab\tx', 'back\\slash', 'dq"x']]);
+    // A NUL inside a literal stays in the value (the engine reads its SQL as a C string).
+    const nul = await get("SELECT hex('a\\0b') AS n");
+    assert.deepEqual(nul.body.data.rows, [['610062']]);
+    // `--` before a non-space is two minus signs (MySQL), and `#` starts a comment.
+    const minus = await get('SELECT 5--3 AS v # a note');
+    assert.deepEqual(minus.body.data.rows, [['8']]);
+  });
+
   it('stops a query at timeout_ms while the server keeps answering', async function () {
     this.timeout(60000);
     const slow = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
-    const engineStarts = (): number => hub.output().match(/engine: query job \d+ of anonymous started/g)?.length ?? 0;
+    const engineStarts = (): number => hub.output().match(/engine: query job \d+ of anonymous:\S+ started/g)?.length ?? 0;
     const before = engineStarts();
     const started = Date.now();
     let slowAnswered = false;
@@ -166,7 +184,7 @@ describe('hub SQL', function () {
     // While it runs (the engine started it), other requests (SQL on another worker, and plain
     // metadata) are answered: both come back before the slow query does. (An order, not a time.)
     await waitFor('the slow query to start in the engine', () => engineStarts() > before);
-    // Another caller's SQL (anonymous callers share one slot, which the slow query holds).
+    // Another caller's SQL (anonymous callers of one address share one slot, which the slow query holds).
     const other = await get('SELECT count(*) FROM products', 'main', '', 'alice');
     assert.equal(other.status, 200, other.text);
     assert.deepEqual(other.body.data.rows, [['5']]);

@@ -40,8 +40,8 @@ const NUMBER = /(?:0x[0-9A-Fa-f]+|[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+\.)/
 export interface ScanOptions {
   /**
    * MySQL's rule: `--` starts a comment only before whitespace, a control character or the end
-   * (so a dump's `5--3` is 5 - -3). Off by default: SQLite (the hub's engine) and the notebook's
-   * statement splitter take every `--` as a comment.
+   * (so a dump's `5--3` is 5 - -3). Off by default (SQLite takes every `--` as a comment); on in
+   * MYSQL_SCAN, which everything reading a user's query uses.
    */
   readonly mysqlDashComments?: boolean;
   /**
@@ -50,6 +50,16 @@ export interface ScanOptions {
    */
   readonly noBackslashEscapes?: boolean;
 }
+
+/**
+ * MySQL's lexical rules, as Dolt reads a query: where the client splits a cell into statements
+ * (statements.ts), where the hub finds the one statement it runs and reads its literals
+ * (src/hub/mysqlDialect.ts), and how an import reads a dump. One set, so they agree.
+ */
+export const MYSQL_SCAN: ScanOptions = Object.freeze({ mysqlDashComments: true });
+
+/** SQLite's lexical rules: the text the hub hands its engine, after mysqlDialect.ts translated it. */
+export const SQLITE_SCAN: ScanOptions = Object.freeze({ noBackslashEscapes: true });
 
 /** The kind of one token and where it ends; `scanToken` is the one lexical rule of this module. */
 export interface ScannedToken {
@@ -172,10 +182,14 @@ export function significant(tokens: readonly SqlToken[]): SqlToken[] {
 
 const ESCAPES: Record<string, string> = { '0': '\0', b: '\b', n: '\n', r: '\r', t: '\t', Z: '\x1a' };
 
-/** The value of a '…' or "…" token: quotes removed, doubled quotes and \ escapes undone (MySQL's rules). */
-export function stringValue(tok: SqlToken): string {
+/**
+ * The value of a '…' or "…" token: quotes removed, doubled quotes and \ escapes undone (MySQL's
+ * rules; with `noBackslashEscapes`, SQLite's: a backslash is an ordinary character).
+ */
+export function stringValue(tok: SqlToken, options: ScanOptions = {}): string {
   const q = tok.text[0] as string;
   const body = tok.text.slice(1, tok.unterminated ? undefined : -1);
+  if (options.noBackslashEscapes === true) return body.split(q + q).join(q);
   if (!body.includes('\\') && !body.includes(q)) return body;
   let out = '';
   let seg = 0;
@@ -261,16 +275,39 @@ export interface TextEdit {
 
 /**
  * Applies non-overlapping edits (any order) to `text`. An insertion (start = end) at the start of
- * a replaced range lands before the replacement.
+ * a replaced range lands before the replacement. Linear in the text and the edits: a query with
+ * tens of thousands of rewritten calls is not copied once per edit.
  */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
-  const sorted = [...edits].sort((a, b) => b.start - a.start || b.end - a.end);
-  let out = text;
-  let limit = Infinity;
+  // Ascending by start; at one position, insertions (empty ranges) before a replacement, and
+  // among equal ranges the later-given edit first (as applying them from the end would).
+  const sorted = edits
+    .map((e, n) => ({ e, n }))
+    .sort((a, b) => a.e.start - b.e.start || a.e.end - b.e.end || b.n - a.n)
+    .map((x) => x.e);
+  const out: string[] = [];
+  let at = 0;
   for (const e of sorted) {
-    if (e.end > limit) throw new Error('overlapping edits');
-    out = out.slice(0, e.start) + e.text + out.slice(e.end);
-    limit = e.start;
+    if (e.start < at) throw new Error('overlapping edits');
+    out.push(text.slice(at, e.start), e.text);
+    at = e.end;
   }
-  return out;
+  out.push(text.slice(at));
+  return out.join('');
+}
+
+/** For each `(` among `toks`, the index of its `)` (-1 when never closed); other entries -1. One pass. */
+export function matchingParens(toks: readonly SqlToken[]): Int32Array {
+  const close = new Int32Array(toks.length).fill(-1);
+  const open: number[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i] as SqlToken;
+    if (t.kind !== 'punct') continue;
+    if (t.text === '(') open.push(i);
+    else if (t.text === ')') {
+      const o = open.pop();
+      if (o !== undefined) close[o] = i;
+    }
+  }
+  return close;
 }

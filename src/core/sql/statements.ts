@@ -1,7 +1,8 @@
 // Splits SQL text into statements (for "run the statement under the cursor" and running a
 // cell with several statements) without a full parser: semicolons end statements except
-// inside quotes, backticks and comments, as the one tokenizer (sqlTokens.ts) reads them.
-import { tokenize } from './sqlTokens';
+// inside quotes, backticks and comments, as the one tokenizer (sqlTokens.ts) reads them with
+// MySQL's rules (MYSQL_SCAN): the hub finds the end of the statement it runs the same way.
+import { MYSQL_SCAN, tokenize } from './sqlTokens';
 
 export interface StatementSpan {
   /** The statement text without the trailing semicolon, trimmed. */
@@ -23,7 +24,7 @@ export function splitStatements(sql: string): StatementSpan[] {
     const text = raw.trim();
     out.push({ text, start: segStart + lead, end: segStart + lead + text.length });
   };
-  for (const t of tokenize(sql)) {
+  for (const t of tokenize(sql, MYSQL_SCAN)) {
     if (t.kind === 'punct' && t.text === ';') {
       push(t.start);
       segStart = t.end;
@@ -38,7 +39,7 @@ export function splitStatements(sql: string): StatementSpan[] {
 
 /** Removes comments (keeping quoted text intact; a block comment leaves a space), for telling empty statements apart. */
 export function stripComments(sql: string): string {
-  return tokenize(sql)
+  return tokenize(sql, MYSQL_SCAN)
     .map((t) => (t.kind !== 'comment' ? t.text : t.text.startsWith('/*') ? ' ' : ''))
     .join('');
 }

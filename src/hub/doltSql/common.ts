@@ -5,6 +5,13 @@ import type { DiffPageShape } from './diffPageShape';
 /** A problem with the query the user should fix: becomes `status: error` with this message. */
 export class DoltSqlError extends Error {}
 
+/** Translation stopped: the query's deadline passed, or its caller went away. */
+export class DoltSqlInterrupted extends Error {
+  constructor(readonly reason: 'timeout' | 'cancelled') {
+    super(reason === 'timeout' ? 'The query ran past its timeout while it was being translated and was stopped.' : 'The caller went away.');
+  }
+}
+
 export interface PreviewTable {
   columns: string[];
   rows: unknown[][];
@@ -16,8 +23,12 @@ export interface DoltSqlContext {
   resolve(engineSpec: string): string | null;
   /** The 40-hex merge base of two commits, or null if they share no history. */
   mergeBase(aHex: string, bHex: string): string | null;
+  /** Whether the query must stop now (its deadline passed, its caller went away), asked as it is translated. */
+  interrupted?(): 'timeout' | 'cancelled' | undefined;
   /** Column names of a query, or the engine's message when it cannot be prepared. */
   columns(sql: string): string[] | { error: string };
+  /** The columns `table` has at commit `hex` (its schema there), or undefined when it has no such table. */
+  columnsAt?(hex: string, table: string): string[] | undefined;
   /** Rows of a small query, as arrays. */
   rows(sql: string, bind?: unknown[]): unknown[][];
   /** What merging `mergeHex` into `baseHex` would conflict on, tried on a throwaway copy. */
@@ -41,6 +52,12 @@ export interface DiffPageRows {
   fn: string;
   slot: number;
   rows: readonly number[];
+}
+
+/** A column a diff shows, and the index of the source column it reads (-1: none, it is NULL). */
+export interface ShownColumn {
+  name: string;
+  k: number;
 }
 
 /** A subquery whose rows are the given values: `(SELECT column1 AS a, … FROM (VALUES (…), …))`. */

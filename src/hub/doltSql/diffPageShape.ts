@@ -185,30 +185,11 @@ function keysetCursor(toks: readonly SqlToken[], orderBy: readonly SqlToken[][],
  */
 export function diffPageShape(sql: string, toks: readonly SqlToken[], callAt: number, close: number): DiffPageShape | undefined {
   if (!isKeyword(toks[0], 'select') || !isKeyword(toks[callAt - 1], 'from')) return undefined;
-  // The select list: `*` or bare (optionally qualified) column names, no aliases, no expressions.
-  const list = toks.slice(1, callAt - 1);
-  for (const item of splitTop(list, ',')) {
-    const ok =
-      (item.length === 1 &&
-        (isPunct(item[0], '*') || item[0]?.kind === 'word' || item[0]?.kind === 'bquoted' || item[0]?.kind === 'dquoted')) ||
-      (item.length === 3 && isPunct(item[1], '.') && item[0]?.kind !== 'punct' && item[2]?.kind !== 'punct');
-    if (!ok || item.some((t) => isKeyword(t, 'distinct') || isKeyword(t, 'all') || t.kind === 'string' || t.kind === 'number'))
-      return undefined;
-  }
-  let i = close + 1;
-  let alias: string | undefined;
-  if (isKeyword(toks[i], 'as')) i++;
-  const a = toks[i];
-  if (
-    a &&
-    (a.kind === 'bquoted' || a.kind === 'dquoted' || (a.kind === 'word' && !['where', 'order', 'limit'].includes(a.text.toLowerCase())))
-  ) {
-    alias = identifierValue(a);
-    i++;
-  } else if (isKeyword(toks[i - 1], 'as')) {
-    return undefined;
-  }
-  const afterSource = i;
+  if (!plainSelectList(toks.slice(1, callAt - 1))) return undefined;
+  const source = sourceAlias(toks, close + 1);
+  if (!source) return undefined;
+  const { alias } = source;
+  let i = source.next;
   let whereToks: SqlToken[] = [];
   if (isKeyword(toks[i], 'where')) {
     const start = ++i;
@@ -216,19 +197,75 @@ export function diffPageShape(sql: string, toks: readonly SqlToken[], callAt: nu
     whereToks = toks.slice(start, i);
     if (whereToks.length === 0) return undefined;
   }
-  const orderToks: SqlToken[][] = [];
-  const orderColumns: string[] = [];
-  if (isKeyword(toks[i], 'order') && isKeyword(toks[i + 1], 'by')) {
-    const start = (i += 2);
-    while (i < toks.length && !isKeyword(toks[i], 'limit')) i++;
-    for (const item of splitTop(toks.slice(start, i), ',')) {
-      const expr = isKeyword(item[item.length - 1], 'asc') ? item.slice(0, -1) : item;
-      const cols = simpleExpressionColumns(expr, alias);
-      if (!cols) return undefined;
-      orderToks.push(expr);
-      orderColumns.push(...cols);
-    }
+  const order = orderByItems(toks, i, alias);
+  if (!order) return undefined;
+  const page = limitOffset(toks, order.next);
+  if (!page) return undefined;
+  const filters = whereToks.length > 0 ? pageFilters(whereToks, order.toks, alias, sql) : {};
+  if (!filters) return undefined;
+  const { kinds, cursor } = filters;
+  return {
+    ...(alias !== undefined ? { alias } : {}),
+    afterSource: source.next,
+    orderBy: order.toks.map((e) => sql.slice((e[0] as SqlToken).start, (e[e.length - 1] as SqlToken).end)),
+    orderColumns: order.columns,
+    ...(kinds ? { kinds } : {}),
+    ...(cursor ? { cursor } : {}),
+    limit: page.limit,
+    offset: page.offset,
+    ...(page.offsetAt !== undefined ? { offsetAt: page.offsetAt } : {}),
+  };
+}
+
+/** The select list: `*` or bare (optionally qualified) column names, no aliases, no expressions. */
+function plainSelectList(list: readonly SqlToken[]): boolean {
+  for (const item of splitTop(list, ',')) {
+    const ok =
+      (item.length === 1 &&
+        (isPunct(item[0], '*') || item[0]?.kind === 'word' || item[0]?.kind === 'bquoted' || item[0]?.kind === 'dquoted')) ||
+      (item.length === 3 && isPunct(item[1], '.') && item[0]?.kind !== 'punct' && item[2]?.kind !== 'punct');
+    if (!ok || item.some((t) => isKeyword(t, 'distinct') || isKeyword(t, 'all') || t.kind === 'string' || t.kind === 'number'))
+      return false;
   }
+  return true;
+}
+
+/** The call's alias (if any) from token `i`, and the index after it; undefined for `AS` without a name. */
+function sourceAlias(toks: readonly SqlToken[], i: number): { alias?: string; next: number } | undefined {
+  if (isKeyword(toks[i], 'as')) i++;
+  const a = toks[i];
+  if (
+    a &&
+    (a.kind === 'bquoted' || a.kind === 'dquoted' || (a.kind === 'word' && !['where', 'order', 'limit'].includes(a.text.toLowerCase())))
+  ) {
+    return { alias: identifierValue(a), next: i + 1 };
+  }
+  return isKeyword(toks[i - 1], 'as') ? undefined : { next: i };
+}
+
+/** `ORDER BY` items from token `i` (each a simple expression), the columns they read, and the index after. */
+function orderByItems(
+  toks: readonly SqlToken[],
+  i: number,
+  alias: string | undefined,
+): { toks: SqlToken[][]; columns: string[]; next: number } | undefined {
+  const items: SqlToken[][] = [];
+  const columns: string[] = [];
+  if (!(isKeyword(toks[i], 'order') && isKeyword(toks[i + 1], 'by'))) return { toks: items, columns, next: i };
+  const start = (i += 2);
+  while (i < toks.length && !isKeyword(toks[i], 'limit')) i++;
+  for (const item of splitTop(toks.slice(start, i), ',')) {
+    const expr = isKeyword(item[item.length - 1], 'asc') ? item.slice(0, -1) : item;
+    const cols = simpleExpressionColumns(expr, alias);
+    if (!cols) return undefined;
+    items.push(expr);
+    columns.push(...cols);
+  }
+  return { toks: items, columns, next: i };
+}
+
+/** `LIMIT n [OFFSET m] [;]` from token `i` to the end of the statement. */
+function limitOffset(toks: readonly SqlToken[], i: number): { limit: number; offset: number; offsetAt?: number } | undefined {
   if (!isKeyword(toks[i], 'limit')) return undefined;
   const count = (t: SqlToken | undefined): number | undefined =>
     t && t.kind === 'number' && /^\d+$/.test(t.text) ? Number(t.text) : undefined;
@@ -246,33 +283,29 @@ export function diffPageShape(sql: string, toks: readonly SqlToken[], callAt: nu
   }
   if (isPunct(toks[i], ';')) i++;
   if (i !== toks.length) return undefined;
+  return offsetAt !== undefined ? { limit, offset, offsetAt } : { limit, offset };
+}
 
+/** The WHERE clause as diff-type filters and at most one keyset cursor; undefined when it is anything else. */
+function pageFilters(
+  whereToks: readonly SqlToken[],
+  orderToks: readonly SqlToken[][],
+  alias: string | undefined,
+  sql: string,
+): { kinds?: string[]; cursor?: { sql: string; keys: number } } | undefined {
   let kinds: string[] | undefined;
   let cursor: { sql: string; keys: number } | undefined;
-  if (whereToks.length > 0) {
-    // `a OR b AND c` is `a OR (b AND c)`: only a plain conjunction is taken apart.
-    if (splitTop(whereToks, 'or').length > 1) return undefined;
-    for (const conj of splitTop(whereToks, 'and')) {
-      const k = kindFilter(unwrap(conj), alias);
-      if (k) {
-        kinds = kinds ? kinds.filter((x) => k.includes(x)) : k;
-        continue;
-      }
-      const c = cursor === undefined && orderToks.length > 0 ? keysetCursor(conj, orderToks, sql) : undefined;
-      if (!c) return undefined;
-      cursor = c;
+  // `a OR b AND c` is `a OR (b AND c)`: only a plain conjunction is taken apart.
+  if (splitTop(whereToks, 'or').length > 1) return undefined;
+  for (const conj of splitTop(whereToks, 'and')) {
+    const k = kindFilter(unwrap(conj), alias);
+    if (k) {
+      kinds = kinds ? kinds.filter((x) => k.includes(x)) : k;
+      continue;
     }
+    const c = cursor === undefined && orderToks.length > 0 ? keysetCursor(conj, orderToks, sql) : undefined;
+    if (!c) return undefined;
+    cursor = c;
   }
-  const orderBy = orderToks.map((e) => sql.slice((e[0] as SqlToken).start, (e[e.length - 1] as SqlToken).end));
-  return {
-    ...(alias !== undefined ? { alias } : {}),
-    afterSource,
-    orderBy,
-    orderColumns,
-    ...(kinds ? { kinds } : {}),
-    ...(cursor ? { cursor } : {}),
-    limit,
-    offset,
-    ...(offsetAt !== undefined ? { offsetAt } : {}),
-  };
+  return { ...(kinds ? { kinds } : {}), ...(cursor ? { cursor } : {}) };
 }

@@ -4,7 +4,7 @@
 // pick the same rows from the page as they would from the whole diff (an OFFSET becomes 0: the
 // page starts at it).
 import { quoteSqlIdentifier as qi, type SqlToken } from '../../core/sql/sqlTokens';
-import type { DoltSqlContext } from './common';
+import type { DoltSqlContext, ShownColumn } from './common';
 import { diffPageShape } from './diffPageShape';
 import type { DoltForms } from './forms';
 
@@ -15,6 +15,8 @@ export interface DiffCall {
   /** `"dolt_diff_<t>"('from', 'to')` */
   source: string;
   columns: readonly string[];
+  /** The columns the query sees (Dolt's, per commit schema), read from `columns`. */
+  shown: readonly ShownColumn[];
 }
 
 /** The subquery of the page's rows (and the OFFSET count to set to 0), or undefined to read the whole diff. */
@@ -34,10 +36,10 @@ export function pushDiffPage(
   if (!page) return undefined;
   let subquery: string;
   if (page.rows.length === 0) {
-    subquery = `(SELECT ${call.columns.map((c) => `NULL AS ${qi(c)}`).join(', ')} LIMIT 0)`;
+    subquery = `(SELECT ${call.shown.map((c) => `NULL AS ${qi(c.name)}`).join(', ')} LIMIT 0)`;
   } else {
     const select = forms.diffSelectList(
-      call.columns,
+      call.shown,
       call.fromHex,
       call.toHex,
       (c, k) => `${page.fn}(${page.slot}, "r"."column1", ${k}) AS ${qi(c)}`,

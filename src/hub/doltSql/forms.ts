@@ -3,15 +3,23 @@
 import { quoteSqlIdentifier as qi, quoteSqlString } from '../../core/sql/sqlTokens';
 import { hexToDoltHash } from '../doltHash';
 import { DoltSqlError } from './common';
-import type { DoltSqlContext } from './common';
+import type { DoltSqlContext, ShownColumn } from './common';
 import { parseRange, toEngineRevision } from './revisions';
 import { commitGraph } from './graph';
+import type { FoundRevision } from './whereEquality';
 
 /** SQL functions the rewritten query calls; the engine registers them on the connection. */
 export const HASH_FUNCTION = 'dolt_hash32';
 export const REVISION_FUNCTION = 'dolt_rev';
 
 export const lit = (v: string): string => quoteSqlString(v, 'sqlite');
+
+/** The user columns of a diff's `prefix` side: `to_<c>` without the commit columns. */
+function userColumns(columns: readonly string[], prefix: string): string[] {
+  return columns
+    .filter((c) => c.startsWith(prefix) && c !== `${prefix}commit` && c !== `${prefix}commit_date`)
+    .map((c) => c.slice(prefix.length));
+}
 
 /** Hash columns of DoltLite's system tables, by table name. */
 export function systemHashColumns(name: string): string[] | undefined {
@@ -42,6 +50,13 @@ export class DoltForms {
     const hex = this.ctx.resolve(toEngineRevision(spec));
     if (!hex) throw new DoltSqlError(`${fn}: no branch, tag or commit named "${spec}".`);
     return hex;
+  }
+
+  /** The commit a WHERE clause compares with (whereEquality.ts): a revision or a merge base. */
+  revision(fn: string, found: FoundRevision): string {
+    if ('spec' in found) return this.resolve(fn, found.spec);
+    const [a, b] = found.mergeBase;
+    return this.mergeBase(fn, this.resolve(fn, a), this.resolve(fn, b), a, b);
   }
 
   mergeBase(fn: string, aHex: string, bHex: string, a: string, b: string): string {
@@ -78,15 +93,28 @@ export class DoltForms {
   }
 
   /**
-   * The diff's select list with the commit hashes as constants (Dolt's base32), every other column
-   * read by `cell(name, index)`.
+   * DOLT_DIFF's columns as Dolt documents them: `to_<c>` for the table's columns at `toHex`,
+   * `from_<c>` for those at `fromHex`, each read from DoltLite's diff (`columns`, named after the
+   * queried ref's schema) where it has them. A column of either commit the queried ref's schema
+   * lacks has no values there: it shows NULL (query at a ref whose schema has it to see them).
    */
-  diffSelectList(columns: readonly string[], fromHex: string, toHex: string, cell: (c: string, k: number) => string): string {
-    return columns
-      .map((c, k) => {
+  diffSides(table: string, fromHex: string, toHex: string, columns: readonly string[]): ShownColumn[] {
+    const at = (hex: string): string[] => this.ctx.columnsAt?.(hex, table) ?? userColumns(columns, 'to_');
+    const side = (prefix: 'to_' | 'from_', cols: readonly string[]): ShownColumn[] =>
+      [...cols.map((c) => prefix + c), `${prefix}commit`, `${prefix}commit_date`].map((name) => ({ name, k: columns.indexOf(name) }));
+    return [...side('to_', at(toHex)), ...side('from_', at(fromHex)), { name: 'diff_type', k: columns.indexOf('diff_type') }];
+  }
+
+  /**
+   * The diff's select list with the commit hashes as constants (Dolt's base32), every other column
+   * read by `cell(name, index)`; a column without a source (k = -1) is NULL.
+   */
+  diffSelectList(shown: readonly ShownColumn[], fromHex: string, toHex: string, cell: (c: string, k: number) => string): string {
+    return shown
+      .map(({ name: c, k }) => {
         if (c === 'from_commit') return `${lit(hexToDoltHash(fromHex))} AS from_commit`;
         if (c === 'to_commit') return `${lit(hexToDoltHash(toHex))} AS to_commit`;
-        return cell(c, k);
+        return k < 0 ? `NULL AS ${qi(c)}` : cell(c, k);
       })
       .join(', ');
   }
@@ -94,7 +122,8 @@ export class DoltForms {
   /** `(SELECT …, '<hash>' AS from_commit, … FROM "dolt_diff_<t>"('from', 'to'))`: hashes are constants per call. */
   diffSource(fn: string, table: string, fromHex: string, toHex: string): string {
     const { source, columns } = this.diffCall(fn, table, fromHex, toHex);
-    return `(SELECT ${this.diffSelectList(columns, fromHex, toHex, (c) => qi(c))} FROM ${source})`;
+    const shown = columns.map((name, k) => ({ name, k }));
+    return `(SELECT ${this.diffSelectList(shown, fromHex, toHex, (c) => qi(c))} FROM ${source})`;
   }
 
   /** `(SELECT …, dolt_hash32(col) AS col, … FROM source)` for the given hash columns. */

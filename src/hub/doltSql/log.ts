@@ -15,15 +15,45 @@ interface LogRow {
   message: unknown;
 }
 
+/** What DOLT_LOG's arguments ask for, revisions resolved to commits. */
+interface LogOptions {
+  include: string[];
+  exclude: string[];
+  symmetric: [string, string][];
+  parents: boolean;
+  minParents: number;
+  decorate: 'no' | 'short' | 'full';
+  not: boolean;
+  tables?: string[];
+}
+
 export function buildLog(args: readonly string[], ctx: DoltSqlContext, resolve: (spec: string) => string): string {
-  const include: string[] = [];
-  const exclude: string[] = [];
-  const symmetric: [string, string][] = [];
-  let parents = false;
-  let minParents = 0;
-  let decorate: 'no' | 'short' | 'full' = 'no';
-  let not = false;
-  let tables: string[] | undefined;
+  const o = logOptions(args, resolve);
+  const picked = pickCommits(ctx, o);
+  const sources = o.include.length + o.symmetric.length * 2;
+  const { parents: parentMap, heights } = commitGraph(ctx);
+  const refMap = o.decorate === 'no' ? new Map<string, string[]>() : refNames(ctx, o.decorate);
+  // One log keeps dolt_log's order; several are merged children-first, newest first among equals.
+  const ordered = sources > 1 ? topological([...picked.values()], parentMap) : [...picked.values()];
+  const changed = o.tables === undefined ? undefined : tableChanges(ctx, o.tables, parentMap);
+  const rows = ordered.filter((r) => (parentMap.get(r.hex)?.length ?? 0) >= o.minParents && (changed === undefined || changed(r.hex)));
+  const columns = ['commit_hash', 'committer', 'email', 'date', 'message', 'commit_order'];
+  if (o.parents) columns.push('parents');
+  if (o.decorate !== 'no') columns.push('refs');
+  return valuesSubquery(
+    columns,
+    rows.map((r) => {
+      const out: unknown[] = [hexToDoltHash(r.hex), r.committer, r.email, r.date, r.message, heights.get(r.hex) ?? null];
+      if (o.parents) out.push((parentMap.get(r.hex) ?? []).map(hexToDoltHash).join(', '));
+      if (o.decorate !== 'no') out.push((refMap.get(r.hex) ?? []).join(', '));
+      return out;
+    }),
+  );
+}
+
+/** DOLT_LOG's arguments read: options, then revisions, `^rev`, `--not rev`, `a..b` and `a...b`. */
+function logOptions(args: readonly string[], resolve: (spec: string) => string): LogOptions {
+  const o: LogOptions = { include: [], exclude: [], symmetric: [], parents: false, minParents: 0, decorate: 'no', not: false };
   for (let k = 0; k < args.length; k++) {
     const a = args[k] as string;
     if (a.startsWith('--')) {
@@ -34,58 +64,67 @@ export function buildLog(args: readonly string[], ctx: DoltSqlContext, resolve: 
         if (v === undefined) throw new DoltSqlError(`DOLT_LOG: ${flag} needs a value.`);
         return v;
       };
-      switch (flag) {
-        case '--parents':
-          parents = true;
-          break;
-        case '--merges':
-          minParents = Math.max(minParents, 2);
-          break;
-        case '--min-parents': {
-          const v = value();
-          if (!/^[0-9]+$/.test(v)) throw new DoltSqlError(`DOLT_LOG: --min-parents takes a whole number, not "${v}".`);
-          minParents = Number(v);
-          break;
-        }
-        case '--not':
-          not = true;
-          break;
-        case '--tables': {
-          const names = value()
-            .split(',')
-            .map((t) => t.trim())
-            .filter((t) => t !== '');
-          if (names.length === 0) throw new DoltSqlError('DOLT_LOG: --tables needs at least one table name.');
-          tables = [...(tables ?? []), ...names];
-          break;
-        }
-        case '--decorate': {
-          const v = value();
-          if (!['short', 'full', 'no', 'auto'].includes(v))
-            throw new DoltSqlError(`DOLT_LOG: --decorate takes short, full, no or auto, not "${v}".`);
-          decorate = v === 'auto' ? 'no' : (v as 'short' | 'full' | 'no');
-          break;
-        }
-        default:
-          throw new DoltSqlError(
-            `DOLT_LOG: unknown option "${flag}" (this hub supports --parents, --merges, --min-parents, --not, --decorate and --tables).`,
-          );
-      }
+      logOption(o, flag, value);
       continue;
     }
-    if (not || a.startsWith('^')) {
-      exclude.push(resolve(a.startsWith('^') ? a.slice(1) : a));
+    if (o.not || a.startsWith('^')) {
+      o.exclude.push(resolve(a.startsWith('^') ? a.slice(1) : a));
       continue;
     }
     const r = parseRange(a);
-    if (r.kind === 'single') include.push(resolve(a));
+    if (r.kind === 'single') o.include.push(resolve(a));
     else if (r.kind === 'twoDot') {
-      exclude.push(resolve(r.from));
-      include.push(resolve(r.to));
-    } else symmetric.push([resolve(r.from), resolve(r.to)]);
+      o.exclude.push(resolve(r.from));
+      o.include.push(resolve(r.to));
+    } else o.symmetric.push([resolve(r.from), resolve(r.to)]);
   }
-  if (include.length === 0 && symmetric.length === 0) include.push(resolve('HEAD'));
+  if (o.include.length === 0 && o.symmetric.length === 0) o.include.push(resolve('HEAD'));
+  return o;
+}
 
+/** One `--option` of DOLT_LOG; `value()` reads its value (after `=` or the next argument). */
+function logOption(o: LogOptions, flag: string, value: () => string): void {
+  switch (flag) {
+    case '--parents':
+      o.parents = true;
+      return;
+    case '--merges':
+      o.minParents = Math.max(o.minParents, 2);
+      return;
+    case '--min-parents': {
+      const v = value();
+      if (!/^[0-9]+$/.test(v)) throw new DoltSqlError(`DOLT_LOG: --min-parents takes a whole number, not "${v}".`);
+      o.minParents = Number(v);
+      return;
+    }
+    case '--not':
+      o.not = true;
+      return;
+    case '--tables': {
+      const names = value()
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t !== '');
+      if (names.length === 0) throw new DoltSqlError('DOLT_LOG: --tables needs at least one table name.');
+      o.tables = [...(o.tables ?? []), ...names];
+      return;
+    }
+    case '--decorate': {
+      const v = value();
+      if (!['short', 'full', 'no', 'auto'].includes(v))
+        throw new DoltSqlError(`DOLT_LOG: --decorate takes short, full, no or auto, not "${v}".`);
+      o.decorate = v === 'auto' ? 'no' : (v as 'short' | 'full' | 'no');
+      return;
+    }
+    default:
+      throw new DoltSqlError(
+        `DOLT_LOG: unknown option "${flag}" (this hub supports --parents, --merges, --min-parents, --not, --decorate and --tables).`,
+      );
+  }
+}
+
+/** The commits the revisions reach, less those the exclusions reach; a symmetric range adds either side's own. */
+function pickCommits(ctx: DoltSqlContext, o: LogOptions): Map<string, LogRow> {
   const logs = new Map<string, LogRow[]>();
   const logOf = (hex: string): LogRow[] => {
     let rows = logs.get(hex);
@@ -102,42 +141,26 @@ export function buildLog(args: readonly string[], ctx: DoltSqlContext, resolve: 
     return rows;
   };
   const picked = new Map<string, LogRow>();
-  for (const hex of include) for (const row of logOf(hex)) picked.set(row.hex, row);
-  for (const [a, b] of symmetric) {
+  for (const hex of o.include) for (const row of logOf(hex)) picked.set(row.hex, row);
+  for (const [a, b] of o.symmetric) {
     const inA = new Set(logOf(a).map((r) => r.hex));
     const inB = new Set(logOf(b).map((r) => r.hex));
     for (const row of [...logOf(a), ...logOf(b)]) if (inA.has(row.hex) !== inB.has(row.hex)) picked.set(row.hex, row);
   }
-  for (const hex of exclude) for (const row of logOf(hex)) picked.delete(row.hex);
+  for (const hex of o.exclude) for (const row of logOf(hex)) picked.delete(row.hex);
+  return picked;
+}
 
-  const sources = include.length + symmetric.length * 2;
-  const { parents: parentMap, heights } = commitGraph(ctx);
+/** Branch and tag names by commit, as `--decorate short|full` shows them. */
+function refNames(ctx: DoltSqlContext, decorate: 'short' | 'full'): Map<string, string[]> {
   const refMap = new Map<string, string[]>();
-  if (decorate !== 'no') {
-    for (const [name, hash] of ctx.rows("SELECT name, hash FROM dolt_branches WHERE remote = '' OR remote IS NULL ORDER BY name")) {
-      refMap.set(String(hash), [...(refMap.get(String(hash)) ?? []), decorate === 'full' ? `refs/heads/${name}` : String(name)]);
-    }
-    for (const [name, hash] of ctx.rows('SELECT tag_name, tag_hash FROM dolt_tags ORDER BY tag_name')) {
-      refMap.set(String(hash), [...(refMap.get(String(hash)) ?? []), decorate === 'full' ? `refs/tags/${name}` : `tag: ${name}`]);
-    }
+  for (const [name, hash] of ctx.rows("SELECT name, hash FROM dolt_branches WHERE remote = '' OR remote IS NULL ORDER BY name")) {
+    refMap.set(String(hash), [...(refMap.get(String(hash)) ?? []), decorate === 'full' ? `refs/heads/${name}` : String(name)]);
   }
-
-  // One log keeps dolt_log's order; several are merged children-first, newest first among equals.
-  const ordered = sources > 1 ? topological([...picked.values()], parentMap) : [...picked.values()];
-  const changed = tables === undefined ? undefined : tableChanges(ctx, tables, parentMap);
-  const rows = ordered.filter((r) => (parentMap.get(r.hex)?.length ?? 0) >= minParents && (changed === undefined || changed(r.hex)));
-  const columns = ['commit_hash', 'committer', 'email', 'date', 'message', 'commit_order'];
-  if (parents) columns.push('parents');
-  if (decorate !== 'no') columns.push('refs');
-  return valuesSubquery(
-    columns,
-    rows.map((r) => {
-      const out: unknown[] = [hexToDoltHash(r.hex), r.committer, r.email, r.date, r.message, heights.get(r.hex) ?? null];
-      if (parents) out.push((parentMap.get(r.hex) ?? []).map(hexToDoltHash).join(', '));
-      if (decorate !== 'no') out.push((refMap.get(r.hex) ?? []).join(', '));
-      return out;
-    }),
-  );
+  for (const [name, hash] of ctx.rows('SELECT tag_name, tag_hash FROM dolt_tags ORDER BY tag_name')) {
+    refMap.set(String(hash), [...(refMap.get(String(hash)) ?? []), decorate === 'full' ? `refs/tags/${name}` : `tag: ${name}`]);
+  }
+  return refMap;
 }
 
 /**

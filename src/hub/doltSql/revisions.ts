@@ -2,12 +2,17 @@
 // an optional ~N / ^ ancestry suffix, and the two- and three-dot ranges) and as DoltLite reads
 // them (commit hashes in 40 hex characters).
 import { doltHashToHex, hexToDoltHash } from '../doltHash';
+import { DoltSqlError } from './common';
 
 const B32_SPEC = /^([0-9a-v]{32})((?:[~^][0-9]*)*)$/;
 const HEX40 = /^[0-9a-f]{40}$/;
 
-/** The spec DoltLite understands: a leading base32 commit hash becomes 40 hex; anything else is kept. */
+/**
+ * The spec DoltLite understands: a leading base32 commit hash becomes 40 hex; anything else is
+ * kept. A NUL is refused: the engine reads a revision as a C string, so `main\0x` would be `main`.
+ */
 export function toEngineRevision(spec: string): string {
+  if (spec.includes('\0')) throw new DoltSqlError(`a revision cannot contain a NUL character: ${JSON.stringify(spec)}`);
   const m = B32_SPEC.exec(spec);
   return m ? doltHashToHex(m[1] as string) + (m[2] ?? '') : spec;
 }

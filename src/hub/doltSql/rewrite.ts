@@ -2,101 +2,55 @@
 // them onto DoltLite's own machinery (dolt_diff_<t>(a, b), dolt_at_<t>(ref), dolt_log(rev),
 // dolt_merge_base, dolt_conflicts_<t> on a throwaway copy), turning every commit hash the result
 // shows into Dolt's 32-character base32 form. Everything else in the query is left as written.
+// The text comes in SQLite's lexical form (mysqlDialect.ts translated the user's MySQL literals).
 import { MYSQL_TEXT_FUNCTION } from './mysqlText';
 import {
   applyEdits,
-  closingParen,
   identifierValue,
   isKeyword,
   quoteSqlIdentifier as qi,
-  significant,
   splitArguments,
+  SQLITE_SCAN,
   stringValue,
-  tokenize,
 } from '../../core/sql/sqlTokens';
 import type { SqlToken, TextEdit } from '../../core/sql/sqlTokens';
 import { hexToDoltHash } from '../doltHash';
 import { toDoltHash } from './revisions';
-import { DoltForms, HASH_FUNCTION, REVISION_FUNCTION, lit, systemHashColumns } from './forms';
+import { HASH_FUNCTION, REVISION_FUNCTION, lit, systemHashColumns } from './forms';
 import { buildLog } from './log';
 import { pushDiffPage } from './diffPushdown';
 import { findEquality } from './whereEquality';
-import { DoltSqlError, valuesSubquery } from './common';
+import { DoltSqlError, DoltSqlInterrupted, valuesSubquery } from './common';
 import type { DoltSqlContext } from './common';
-
-/** Words that end a table reference instead of naming its alias. */
-const NOT_ALIAS = new Set([
-  'where',
-  'on',
-  'using',
-  'join',
-  'inner',
-  'left',
-  'right',
-  'full',
-  'outer',
-  'cross',
-  'natural',
-  'group',
-  'order',
-  'limit',
-  'offset',
-  'having',
-  'union',
-  'except',
-  'intersect',
-  'window',
-  'for',
-  'lock',
-  'straight_join',
-  'as',
-  'indexed',
-  'not',
-  'use',
-  'force',
-  'ignore',
-  'returning',
-  'set',
-  'values',
-  'select',
-]);
+import { RewriterBase } from './rewriteBase';
 
 /**
  * The query on DoltLite. When a page of a row diff is served from the engine's copy of the diff
  * (diffPushdown.ts), `sql` reads that page and `describeSql` is the query as it reads the whole
  * diff: its columns (types, keys, source tables) are the ones to describe.
  */
-export function rewriteDoltSql(sql: string, ctx: DoltSqlContext): { sql: string; describeSql?: string } | { error: string } {
+export function rewriteDoltSql(
+  sql: string,
+  ctx: DoltSqlContext,
+): { sql: string; describeSql?: string } | { error: string; status: 'error' | 'timeout' } {
   try {
     return new Rewriter(sql, ctx).run();
   } catch (e) {
-    if (e instanceof DoltSqlError) return { error: e.message };
+    // Past the deadline (or with the caller gone) a look-up may have failed for that reason: say so.
+    const stopped = e instanceof DoltSqlInterrupted ? e.reason : ctx.interrupted?.();
+    if (stopped !== undefined)
+      return { error: e instanceof DoltSqlInterrupted ? e.message : new DoltSqlInterrupted(stopped).message, status: 'timeout' };
+    if (e instanceof DoltSqlError) return { error: e.message, status: 'error' };
     throw e;
   }
 }
 
-class Rewriter {
-  private readonly toks: SqlToken[];
-  private readonly edits: TextEdit[] = [];
-  /** Token ranges already rewritten as a whole: the scan jumps over them. */
-  private readonly consumed = new Map<number, number>();
-
-  private readonly forms: DoltForms;
-  /** The diff page served from a copy: the edit of the call it replaces, and its own edits. */
-  private pushed: { callEdit: TextEdit; edits: TextEdit[] } | undefined;
-
-  constructor(
-    private readonly sql: string,
-    private readonly ctx: DoltSqlContext,
-  ) {
-    this.toks = significant(tokenize(sql));
-    this.forms = new DoltForms(ctx);
-  }
-
+class Rewriter extends RewriterBase {
   run(): { sql: string; describeSql?: string } {
     const toks = this.toks;
     let i = 0;
     while (i < toks.length) {
+      this.tick();
       const skip = this.consumed.get(i);
       if (skip !== undefined) {
         i = skip;
@@ -105,7 +59,7 @@ class Rewriter {
       const t = toks[i] as SqlToken;
       if (isKeyword(t, 'from') || isKeyword(t, 'join')) this.fromList(i + 1, isKeyword(t, 'from'));
       if (t.kind === 'word' && this.isPunct(i + 1, '(') && !this.isPunct(i - 1, '.')) {
-        const close = closingParen(toks, i + 1);
+        const close = this.closingParen(i + 1);
         if (close > 0) {
           const resume = this.call(t.text.toLowerCase(), i, close);
           if (resume !== undefined) {
@@ -122,245 +76,177 @@ class Rewriter {
     return { sql: applyEdits(this.sql, [...this.edits.filter((e) => e !== pushed.callEdit), ...pushed.edits]), describeSql: whole };
   }
 
-  // ------------------------------------------------------------ helpers
-
-  private isPunct(i: number, text: string): boolean {
-    const t = this.toks[i];
-    return t !== undefined && t.kind === 'punct' && t.text === text;
-  }
-
-  private replace(from: number, to: number, text: string): void {
-    this.edits.push({ start: (this.toks[from] as SqlToken).start, end: (this.toks[to] as SqlToken).end, text });
-  }
-
-  private insertAfter(i: number, text: string): void {
-    const end = (this.toks[i] as SqlToken).end;
-    this.edits.push({ start: end, end, text });
-  }
-
-  /** Does an alias follow the table reference that ends just before `i`? */
-  private hasAlias(i: number): boolean {
-    const t = this.toks[i];
-    if (t === undefined) return false;
-    if (isKeyword(t, 'as')) return !isKeyword(this.toks[i + 1], 'of');
-    if (t.kind === 'bquoted' || t.kind === 'dquoted') return true;
-    return t.kind === 'word' && !NOT_ALIAS.has(t.text.toLowerCase());
-  }
-
-  /** Index just after the alias (if any) that follows position `i`. */
-  private skipAlias(i: number): number {
-    if (isKeyword(this.toks[i], 'as') && !isKeyword(this.toks[i + 1], 'of')) return i + 2;
-    return this.hasAlias(i) ? i + 1 : i;
-  }
-
-  /** The arguments of the call whose `(` is at `open`, each a literal string (Dolt requires literals). */
-  private literalArgs(fn: string, open: number, close: number): string[] {
-    return splitArguments(this.toks, open, close).map((arg, n) => {
-      const only = arg[0];
-      if (arg.length !== 1 || !only || (only.kind !== 'string' && only.kind !== 'dquoted' && only.kind !== 'number')) {
-        throw new DoltSqlError(`${fn}: argument ${n + 1} must be a literal value (a quoted string).`);
-      }
-      return only.kind === 'number' ? only.text : stringValue(only);
-    });
-  }
-
-  /** Replaces the call `[i, close]` by a subquery, naming it `alias` unless the query names it. */
-  private replaceCallBySubquery(i: number, close: number, subquery: string, alias: string): number {
-    this.replace(i, close, this.hasAlias(close + 1) ? subquery : `${subquery} AS ${qi(alias)}`);
-    return close + 1;
-  }
-
-  /**
-   * A call replaced by a constant keeps the column name it had (SQLite names an expression
-   * column by its text): when it is a bare item of a SELECT list, name it explicitly.
-   */
-  private keepColumnName(i: number, close: number): string {
-    const prev = this.toks[i - 1];
-    const next = this.toks[close + 1];
-    const prevOk =
-      prev !== undefined &&
-      (isKeyword(prev, 'select') || isKeyword(prev, 'distinct') || isKeyword(prev, 'all') || (prev.kind === 'punct' && prev.text === ','));
-    const nextOk =
-      next === undefined ||
-      isKeyword(next, 'from') ||
-      (next.kind === 'punct' && (next.text === ',' || next.text === ';' || next.text === ')'));
-    if (!prevOk || !nextOk || !this.inSelectList(i)) return '';
-    return ` AS ${qi(this.sql.slice((this.toks[i] as SqlToken).start, (this.toks[close] as SqlToken).end))}`;
-  }
-
-  /** Is token `i` in a SELECT list (not inside parentheses of its own, not after FROM)? */
-  private inSelectList(i: number): boolean {
-    let depth = 0;
-    for (let k = i - 1; k >= 0; k--) {
-      const t = this.toks[k] as SqlToken;
-      if (t.kind === 'punct' && t.text === ')') depth++;
-      else if (t.kind === 'punct' && t.text === '(') {
-        if (depth === 0) return false;
-        depth--;
-      } else if (depth === 0 && t.kind === 'word') {
-        const w = t.text.toLowerCase();
-        if (w === 'select') return true;
-        if (
-          [
-            'from',
-            'where',
-            'on',
-            'having',
-            'by',
-            'limit',
-            'join',
-            'when',
-            'then',
-            'else',
-            'case',
-            'set',
-            'values',
-            'and',
-            'or',
-            'not',
-            'in',
-            'like',
-            'between',
-            'is',
-          ].includes(w)
-        )
-          return false;
-      }
-    }
-    return false;
-  }
-
   // ------------------------------------------------------------ calls
 
   /** Rewrites the call of `name` at `i` whose `)` is at `close`; returns where to resume, if handled. */
   private call(name: string, i: number, close: number): number | undefined {
-    const open = i + 1;
     switch (name) {
-      case 'dolt_diff': {
-        if (close === open + 1) {
-          // DoltLite's dolt_diff() (which tables changed per commit): only its hashes change.
-          const wrapped = this.forms.hashWrapped('dolt_diff()', ['commit_hash']);
-          return wrapped ? this.replaceCallBySubquery(i, close, wrapped, 'dolt_diff') : undefined;
-        }
-        const fn = 'DOLT_DIFF';
-        const args = this.literalArgs(fn, open, close);
-        if (args.length < 2 || args.length > 3)
-          throw new DoltSqlError(`${fn} takes 2 or 3 arguments (from, to, table or 'from..to', table), got ${args.length}.`);
-        const table = args[args.length - 1] as string;
-        const { fromHex, toHex, rest } = this.forms.diffRange(fn, args.slice(0, -1));
-        if (rest.length > 0) throw new DoltSqlError(`${fn}: "${args[0]}" is a range; give the table as the second argument.`);
-        const { source, columns } = this.forms.diffCall(fn, table, fromHex, toHex);
-        const resume = this.replaceCallBySubquery(
-          i,
-          close,
-          `(SELECT ${this.forms.diffSelectList(columns, fromHex, toHex, (c) => qi(c))} FROM ${source})`,
-          'dolt_diff',
-        );
-        const page = pushDiffPage(this.sql, this.toks, i, close, this.ctx, this.forms, { table, fromHex, toHex, source, columns });
-        if (page) {
-          const callEdit = this.edits[this.edits.length - 1] as TextEdit;
-          const edits: TextEdit[] = [
-            {
-              start: callEdit.start,
-              end: callEdit.end,
-              text: this.hasAlias(close + 1) ? page.subquery : `${page.subquery} AS ${qi('dolt_diff')}`,
-            },
-          ];
-          const offset = page.offsetAt === undefined ? undefined : this.toks[page.offsetAt];
-          if (offset) edits.push({ start: offset.start, end: offset.end, text: '0' });
-          this.pushed = { callEdit, edits };
-        }
-        return resume;
-      }
+      case 'dolt_diff':
+        return this.doltDiff(i, close);
       case 'dolt_diff_stat':
       case 'dolt_diff_summary':
       case 'dolt_schema_diff':
-      case 'dolt_patch': {
-        const fn = name.toUpperCase();
-        const args = this.literalArgs(fn, open, close);
-        if (args.length < 1 || args.length > 3) throw new DoltSqlError(`${fn} takes 1 to 3 arguments, got ${args.length}.`);
-        const { fromHex, toHex, rest } = this.forms.diffRange(fn, args);
-        if (rest.length > 1) throw new DoltSqlError(`${fn}: too many arguments after the revisions.`);
-        const table = rest[0];
-        const call = `${name}(${[fromHex, toHex, ...(table !== undefined ? [table] : [])].map(lit).join(', ')})`;
-        if (name !== 'dolt_patch') {
-          if (table !== undefined) this.forms.columnsOf(fn, call, table);
-          this.replace(i, close, call);
-          return close + 1;
-        }
-        this.forms.columnsOf(fn, call, table);
-        const sub = `(SELECT statement_order, ${lit(hexToDoltHash(fromHex))} AS from_commit_hash, ${lit(hexToDoltHash(toHex))} AS to_commit_hash, table_name, diff_type, ${MYSQL_TEXT_FUNCTION}(statement) AS statement FROM ${call})`;
-        return this.replaceCallBySubquery(i, close, sub, 'dolt_patch');
-      }
-      case 'dolt_log': {
-        const args = this.literalArgs('DOLT_LOG', open, close);
-        const sub = buildLog(args, this.ctx, (spec) => this.forms.resolve('DOLT_LOG', spec));
-        return this.replaceCallBySubquery(i, close, sub, 'dolt_log');
-      }
+      case 'dolt_patch':
+        return this.diffFamily(name, i, close);
+      case 'dolt_log':
+        return this.doltLog(i, close);
       case 'hashof':
-      case 'dolt_hashof': {
-        const args = splitArguments(this.toks, open, close);
-        if (args.length !== 1) throw new DoltSqlError(`HASHOF takes 1 argument, got ${args.length}.`);
-        const arg = args[0] as SqlToken[];
-        if (arg.length === 1 && (arg[0]?.kind === 'string' || arg[0]?.kind === 'dquoted')) {
-          this.replace(i, close, lit(hexToDoltHash(this.forms.resolve('HASHOF', stringValue(arg[0])))) + this.keepColumnName(i, close));
-          return close + 1;
-        }
-        this.replace(i, i, `${HASH_FUNCTION}(dolt_hashof`);
-        this.edits.push({
-          start: (this.toks[open] as SqlToken).end,
-          end: (this.toks[open] as SqlToken).end,
-          text: `${REVISION_FUNCTION}(`,
-        });
-        this.edits.push({ start: (this.toks[close] as SqlToken).start, end: (this.toks[close] as SqlToken).start, text: ')' });
-        this.insertAfter(close, ')');
-        return i + 2;
-      }
-      case 'dolt_merge_base': {
-        const args = splitArguments(this.toks, open, close);
-        if (args.length !== 2) throw new DoltSqlError(`DOLT_MERGE_BASE takes 2 arguments, got ${args.length}.`);
-        const literal = args.every((a) => a.length === 1 && (a[0]?.kind === 'string' || a[0]?.kind === 'dquoted'));
-        if (literal) {
-          const [a, b] = args.map((a) => stringValue(a[0] as SqlToken)) as [string, string];
-          const base = this.ctx.mergeBase(this.forms.resolve('DOLT_MERGE_BASE', a), this.forms.resolve('DOLT_MERGE_BASE', b));
-          this.replace(i, close, (base ? lit(hexToDoltHash(base)) : 'NULL') + this.keepColumnName(i, close));
-          return close + 1;
-        }
-        this.replace(i, i, `${HASH_FUNCTION}(dolt_merge_base`);
-        for (const arg of args) {
-          const first = arg[0];
-          const last = arg[arg.length - 1];
-          if (!first || !last) throw new DoltSqlError('DOLT_MERGE_BASE: an argument is empty.');
-          this.edits.push({ start: first.start, end: first.start, text: `${REVISION_FUNCTION}(` });
-          this.edits.push({ start: last.end, end: last.end, text: ')' });
-        }
-        this.insertAfter(close, ')');
-        return i + 2;
-      }
+      case 'dolt_hashof':
+        return this.hashOf(i, close);
+      case 'dolt_merge_base':
+        return this.mergeBase(i, close);
       case 'dolt_preview_merge_conflicts_summary':
-      case 'dolt_preview_merge_conflicts': {
-        const summary = name === 'dolt_preview_merge_conflicts_summary';
-        const fn = name.toUpperCase();
-        const args = this.literalArgs(fn, open, close);
-        const want = summary ? 2 : 3;
-        if (args.length !== want)
-          throw new DoltSqlError(`${fn} takes ${want} arguments (${summary ? 'base, merge' : 'base, merge, table'}), got ${args.length}.`);
-        const baseHex = this.forms.resolve(fn, args[0] as string);
-        const mergeHex = this.forms.resolve(fn, args[1] as string);
-        const preview = this.ctx.previewMerge(baseHex, mergeHex, summary ? undefined : (args[2] as string));
-        if ('error' in preview) throw new DoltSqlError(`${fn}: ${preview.error}`);
-        const { columns, rows } = summary ? preview.summary : (preview.table as { columns: string[]; rows: unknown[][] });
-        return this.replaceCallBySubquery(
-          i,
-          close,
-          valuesSubquery(
-            columns,
-            rows.map((r) => r.map(toDoltHash)),
-          ),
-          name,
-        );
-      }
+      case 'dolt_preview_merge_conflicts':
+        return this.previewConflicts(name, i, close);
     }
+    return this.revisionTableCall(name, i, close);
+  }
+
+  /** DOLT_DIFF(from, to, t) and its ranges, or DoltLite's dolt_diff() with no arguments. */
+  private doltDiff(i: number, close: number): number | undefined {
+    const open = i + 1;
+    if (close === open + 1) {
+      // DoltLite's dolt_diff() (which tables changed per commit): only its hashes change.
+      const wrapped = this.forms.hashWrapped('dolt_diff()', ['commit_hash']);
+      return wrapped ? this.replaceCallBySubquery(i, close, wrapped, 'dolt_diff') : undefined;
+    }
+    const fn = 'DOLT_DIFF';
+    const args = this.literalArgs(fn, open, close);
+    if (args.length < 2 || args.length > 3)
+      throw new DoltSqlError(`${fn} takes 2 or 3 arguments (from, to, table or 'from..to', table), got ${args.length}.`);
+    const table = args[args.length - 1] as string;
+    const { fromHex, toHex, rest } = this.forms.diffRange(fn, args.slice(0, -1));
+    if (rest.length > 0) throw new DoltSqlError(`${fn}: "${args[0]}" is a range; give the table as the second argument.`);
+    const { source, columns } = this.forms.diffCall(fn, table, fromHex, toHex);
+    const shown = this.forms.diffSides(table, fromHex, toHex, columns);
+    const resume = this.replaceCallBySubquery(
+      i,
+      close,
+      `(SELECT ${this.forms.diffSelectList(shown, fromHex, toHex, (c) => qi(c))} FROM ${source})`,
+      'dolt_diff',
+    );
+    const page = pushDiffPage(this.sql, this.toks, i, close, this.ctx, this.forms, { table, fromHex, toHex, source, columns, shown });
+    if (page) {
+      const callEdit = this.edits[this.edits.length - 1] as TextEdit;
+      const edits: TextEdit[] = [
+        {
+          start: callEdit.start,
+          end: callEdit.end,
+          text: this.hasAlias(close + 1) ? page.subquery : `${page.subquery} AS ${qi('dolt_diff')}`,
+        },
+      ];
+      const offset = page.offsetAt === undefined ? undefined : this.toks[page.offsetAt];
+      if (offset) edits.push({ start: offset.start, end: offset.end, text: '0' });
+      this.pushed = { callEdit, edits };
+    }
+    return resume;
+  }
+
+  /** DOLT_DIFF_STAT, DOLT_DIFF_SUMMARY, DOLT_SCHEMA_DIFF and DOLT_PATCH: revisions resolved, hashes as Dolt shows them. */
+  private diffFamily(name: string, i: number, close: number): number | undefined {
+    const open = i + 1;
+    const fn = name.toUpperCase();
+    const args = this.literalArgs(fn, open, close);
+    if (args.length < 1 || args.length > 3) throw new DoltSqlError(`${fn} takes 1 to 3 arguments, got ${args.length}.`);
+    const { fromHex, toHex, rest } = this.forms.diffRange(fn, args);
+    if (rest.length > 1) throw new DoltSqlError(`${fn}: too many arguments after the revisions.`);
+    const table = rest[0];
+    const call = `${name}(${[fromHex, toHex, ...(table !== undefined ? [table] : [])].map(lit).join(', ')})`;
+    if (name !== 'dolt_patch') {
+      if (table !== undefined) this.forms.columnsOf(fn, call, table);
+      this.replace(i, close, call);
+      return close + 1;
+    }
+    this.forms.columnsOf(fn, call, table);
+    const sub = `(SELECT statement_order, ${lit(hexToDoltHash(fromHex))} AS from_commit_hash, ${lit(hexToDoltHash(toHex))} AS to_commit_hash, table_name, diff_type, ${MYSQL_TEXT_FUNCTION}(statement) AS statement FROM ${call})`;
+    return this.replaceCallBySubquery(i, close, sub, 'dolt_patch');
+  }
+
+  /** DOLT_LOG(…): the commits as a subquery (log.ts). */
+  private doltLog(i: number, close: number): number | undefined {
+    const open = i + 1;
+    const args = this.literalArgs('DOLT_LOG', open, close);
+    const sub = buildLog(args, this.ctx, (spec) => this.forms.resolve('DOLT_LOG', spec));
+    return this.replaceCallBySubquery(i, close, sub, 'dolt_log');
+  }
+
+  /** HASHOF('rev'): a constant for a literal revision, else the engine's with the revision converted. */
+  private hashOf(i: number, close: number): number | undefined {
+    const open = i + 1;
+    const args = splitArguments(this.toks, open, close);
+    if (args.length !== 1) throw new DoltSqlError(`HASHOF takes 1 argument, got ${args.length}.`);
+    const arg = args[0] as SqlToken[];
+    if (arg.length === 1 && (arg[0]?.kind === 'string' || arg[0]?.kind === 'dquoted')) {
+      this.replace(
+        i,
+        close,
+        lit(hexToDoltHash(this.forms.resolve('HASHOF', stringValue(arg[0], SQLITE_SCAN)))) + this.keepColumnName(i, close),
+      );
+      return close + 1;
+    }
+    this.replace(i, i, `${HASH_FUNCTION}(dolt_hashof`);
+    this.edits.push({
+      start: (this.toks[open] as SqlToken).end,
+      end: (this.toks[open] as SqlToken).end,
+      text: `${REVISION_FUNCTION}(`,
+    });
+    this.edits.push({ start: (this.toks[close] as SqlToken).start, end: (this.toks[close] as SqlToken).start, text: ')' });
+    this.insertAfter(close, ')');
+    return i + 2;
+  }
+
+  /** DOLT_MERGE_BASE(a, b): a constant for literal revisions, else the engine's with them converted. */
+  private mergeBase(i: number, close: number): number | undefined {
+    const open = i + 1;
+    const args = splitArguments(this.toks, open, close);
+    if (args.length !== 2) throw new DoltSqlError(`DOLT_MERGE_BASE takes 2 arguments, got ${args.length}.`);
+    const literal = args.every((a) => a.length === 1 && (a[0]?.kind === 'string' || a[0]?.kind === 'dquoted'));
+    if (literal) {
+      const [a, b] = args.map((a) => stringValue(a[0] as SqlToken, SQLITE_SCAN)) as [string, string];
+      const base = this.ctx.mergeBase(this.forms.resolve('DOLT_MERGE_BASE', a), this.forms.resolve('DOLT_MERGE_BASE', b));
+      this.replace(i, close, (base ? lit(hexToDoltHash(base)) : 'NULL') + this.keepColumnName(i, close));
+      return close + 1;
+    }
+    this.replace(i, i, `${HASH_FUNCTION}(dolt_merge_base`);
+    for (const arg of args) {
+      const first = arg[0];
+      const last = arg[arg.length - 1];
+      if (!first || !last) throw new DoltSqlError('DOLT_MERGE_BASE: an argument is empty.');
+      this.edits.push({ start: first.start, end: first.start, text: `${REVISION_FUNCTION}(` });
+      this.edits.push({ start: last.end, end: last.end, text: ')' });
+    }
+    this.insertAfter(close, ')');
+    return i + 2;
+  }
+
+  /** DOLT_PREVIEW_MERGE_CONFLICTS[_SUMMARY]: a trial merge's conflicts as a subquery of values. */
+  private previewConflicts(name: string, i: number, close: number): number | undefined {
+    const open = i + 1;
+    const summary = name === 'dolt_preview_merge_conflicts_summary';
+    const fn = name.toUpperCase();
+    const args = this.literalArgs(fn, open, close);
+    const want = summary ? 2 : 3;
+    if (args.length !== want)
+      throw new DoltSqlError(`${fn} takes ${want} arguments (${summary ? 'base, merge' : 'base, merge, table'}), got ${args.length}.`);
+    const baseHex = this.forms.resolve(fn, args[0] as string);
+    const mergeHex = this.forms.resolve(fn, args[1] as string);
+    const preview = this.ctx.previewMerge(baseHex, mergeHex, summary ? undefined : (args[2] as string));
+    if ('error' in preview) throw new DoltSqlError(`${fn}: ${preview.error}`);
+    const { columns, rows } = summary ? preview.summary : (preview.table as { columns: string[]; rows: unknown[][] });
+    return this.replaceCallBySubquery(
+      i,
+      close,
+      valuesSubquery(
+        columns,
+        rows.map((r) => r.map(toDoltHash)),
+      ),
+      name,
+    );
+  }
+
+  /** `dolt_at_<t>(rev)` and `dolt_diff_<t>(from, to)` as table functions: revisions resolved. */
+  private revisionTableCall(name: string, i: number, close: number): number | undefined {
+    const open = i + 1;
     const at = /^dolt_at_(.+)$/.exec(name);
     if (at) {
       const args = this.literalArgs('dolt_at', open, close);
@@ -400,14 +286,14 @@ class Rewriter {
     const t = toks[j];
     if (t === undefined) return undefined;
     if (t.kind === 'punct' && t.text === '(') {
-      const close = closingParen(toks, j);
+      const close = this.closingParen(j);
       return close < 0 ? undefined : this.skipAlias(close + 1);
     }
     if (t.kind !== 'word' && t.kind !== 'bquoted' && t.kind !== 'dquoted') return undefined;
     let nameAt = j;
     if (this.isPunct(j + 1, '.') && toks[j + 2] !== undefined) nameAt = j + 2; // db.table
     if (this.isPunct(nameAt + 1, '(')) {
-      const close = closingParen(toks, nameAt + 1);
+      const close = this.closingParen(nameAt + 1);
       return close < 0 ? undefined : this.skipAlias(close + 1);
     }
     const name = identifierValue(toks[nameAt] as SqlToken);
@@ -427,9 +313,9 @@ class Rewriter {
     let spec: string | undefined;
     let end = exprAt;
     if (e && (e.kind === 'string' || e.kind === 'dquoted')) {
-      spec = stringValue(e);
+      spec = stringValue(e, SQLITE_SCAN);
     } else if (e && e.kind === 'word' && this.isPunct(exprAt + 1, '(') && ['hashof', 'dolt_hashof'].includes(e.text.toLowerCase())) {
-      const close = closingParen(toks, exprAt + 1);
+      const close = this.closingParen(exprAt + 1);
       const args = close > 0 ? this.literalArgs('HASHOF', exprAt + 1, close) : [];
       if (args.length !== 1) throw new DoltSqlError('AS OF HASHOF(...) takes one literal revision.');
       spec = args[0];
@@ -469,8 +355,8 @@ class Rewriter {
       throw new DoltSqlError(
         `${fn} needs both from_commit and to_commit in WHERE, e.g. WHERE from_commit = HASHOF('main~1') AND to_commit = HASHOF('main').`,
       );
-    const fromHex = this.forms.resolve(fn, from.spec);
-    const toHex = this.forms.resolve(fn, to.spec);
+    const fromHex = this.forms.revision(fn, from);
+    const toHex = this.forms.revision(fn, to);
     const source = this.forms.diffSource(fn, table, fromHex, toHex);
     this.replace(j, nameAt, this.hasAlias(nameAt + 1) ? source : `${source} AS ${qi(fn)}`);
     this.consumed.set(j, nameAt + 1);

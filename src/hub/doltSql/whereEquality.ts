@@ -1,23 +1,29 @@
-// Finds `[x.]column = 'value'` (or `= HASHOF('value')`, on either side) in a query's tokens: how
-// the rewriter reads the commits a `dolt_commit_diff_<t>` query names in its WHERE clause.
-import { closingParen, identifierValue, splitArguments, stringValue, type SqlToken } from '../../core/sql/sqlTokens';
+// Finds `[x.]column = 'value'` (or `= HASHOF('value')`, or `= DOLT_MERGE_BASE('a', 'b')`, on either
+// side) in a query's tokens: how the rewriter reads the commits a `dolt_commit_diff_<t>` query
+// names in its WHERE clause, as Dolt's documentation writes them.
+import { SQLITE_SCAN, closingParen, identifierValue, splitArguments, stringValue, type SqlToken } from '../../core/sql/sqlTokens';
+
+/** A revision compared with a column: a spec, or the merge base of two specs. */
+export type FoundRevision = ({ spec: string } | { mergeBase: [string, string] }) & { literalAt?: number };
 
 /** The revision compared with `column` after token `from`, and where its literal is (to rewrite it). */
-export function findEquality(toks: readonly SqlToken[], column: string, from: number): { spec: string; literalAt?: number } | undefined {
+export function findEquality(toks: readonly SqlToken[], column: string, from: number): FoundRevision | undefined {
   const isPunct = (i: number, text: string): boolean => {
     const t = toks[i];
     return t !== undefined && t.kind === 'punct' && t.text === text;
   };
-  const valueAt = (k: number): { spec: string; literalAt?: number } | undefined => {
+  const valueAt = (k: number): FoundRevision | undefined => {
     const v = toks[k];
     if (!v) return undefined;
-    if (v.kind === 'string') return { spec: stringValue(v), literalAt: k };
-    if (v.kind === 'word' && ['hashof', 'dolt_hashof'].includes(v.text.toLowerCase()) && isPunct(k + 1, '(')) {
-      const close = closingParen(toks, k + 1);
-      const args = close > 0 ? splitArguments(toks, k + 1, close) : [];
-      const a = args[0];
-      if (args.length === 1 && a && a.length === 1 && a[0]?.kind === 'string') return { spec: stringValue(a[0]) };
-    }
+    if (v.kind === 'string') return { spec: stringValue(v, SQLITE_SCAN), literalAt: k };
+    if (v.kind !== 'word' || !isPunct(k + 1, '(')) return undefined;
+    const fn = v.text.toLowerCase();
+    const close = closingParen(toks, k + 1);
+    const args = close > 0 ? splitArguments(toks, k + 1, close) : [];
+    if (!args.every((a) => a.length === 1 && a[0]?.kind === 'string')) return undefined;
+    const values = args.map((a) => stringValue(a[0] as SqlToken, SQLITE_SCAN));
+    if (['hashof', 'dolt_hashof'].includes(fn) && values.length === 1) return { spec: values[0] as string };
+    if (fn === 'dolt_merge_base' && values.length === 2) return { mergeBase: values as [string, string] };
     return undefined;
   };
   for (let k = from; k < toks.length; k++) {

@@ -12,6 +12,7 @@ import { DB } from '../hubCommon';
 import type { EndpointHost } from '../hubCommon';
 
 const DEFAULT_LIMIT = 1000;
+export const ANONYMOUS_PREFIX = 'anonymous:';
 const DEFAULT_TIMEOUT_MS = 30000;
 const MAX_TIMEOUT_MS = 60000;
 
@@ -24,42 +25,15 @@ export class SqlEndpoint {
 
   private async sql(ctx: Ctx, p: Record<string, string>, method: 'GET' | 'POST'): Promise<void> {
     const a = this.hub.access(ctx, p, 'read');
-    let ref: string;
-    let q: string;
-    let limit: number | undefined;
-    let timeoutMs: number | undefined;
-    if (method === 'GET') {
-      const u = new URL(ctx.req.url ?? '/', 'http://hub.invalid');
-      for (const k of u.searchParams.keys()) {
-        if (!['ref', 'q', 'limit', 'timeout_ms'].includes(k)) throw badRequest(`Unknown query parameter ${quoted(k)}.`);
-      }
-      const r = u.searchParams.get('ref');
-      const qq = u.searchParams.get('q');
-      if (r === null || r === '') throw badRequest('Parameter "ref" is required.');
-      if (qq === null || qq.trim() === '') throw badRequest('Parameter "q" is required.');
-      ref = r;
-      q = qq;
-      limit = positiveIntParam('limit', u.searchParams.get('limit'));
-      timeoutMs = positiveIntParam('timeout_ms', u.searchParams.get('timeout_ms'));
-    } else {
-      const body = validateBody(await readJson(ctx.req), {
-        ref: { type: 'string', required: true, check: (v: string) => (v === '' ? 'must not be empty.' : undefined) },
-        q: { type: 'string', required: true, check: (v: string) => (v.trim() === '' ? 'must not be empty.' : undefined) },
-        limit: { type: 'integer', check: (v: number) => (v > 0 ? undefined : 'must be a positive integer.') },
-        timeout_ms: { type: 'integer', check: (v: number) => (v > 0 ? undefined : 'must be a positive integer.') },
-      });
-      ref = body['ref'] as string;
-      q = body['q'] as string;
-      limit = body['limit'] as number | undefined;
-      timeoutMs = body['timeout_ms'] as number | undefined;
-    }
+    const { ref, q, limit, timeoutMs } = method === 'GET' ? sqlQueryParams(ctx) : await sqlBody(ctx);
     const effLimit = Math.min(limit ?? DEFAULT_LIMIT, this.hub.opts.maxRows);
     const effTimeout = Math.min(timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
     const rev = this.revision(ref);
     let result: QueryResult & { ref_not_found?: boolean };
     try {
-      // Each user has a share of the query workers; anonymous callers share one between them.
-      const caller = a.caller ? `user:${a.caller.user.username}` : 'anonymous';
+      // Each user has a share of the query workers, and so has each address anonymous calls come
+      // from (one anonymous caller's long query does not hold up the others').
+      const caller = a.caller ? `user:${a.caller.user.username}` : anonymousCaller(ctx);
       // A caller that goes away (a cancelled query, a closed tab) frees its share at once, not at
       // the query's deadline: its next query would otherwise be refused with 429 meanwhile.
       const gone = new AbortController();
@@ -92,4 +66,54 @@ export class SqlEndpoint {
     if (ref.includes('@') || /[\x00-\x1f]/.test(ref)) throw badRequest('Parameter "ref" is not a valid branch, tag or commit.');
     return { ref };
   }
+}
+
+/**
+ * The share an anonymous request counts against: its address, as the connection shows it (never a
+ * header the client chooses). Behind a proxy every anonymous caller has the proxy's address.
+ */
+export function anonymousCaller(ctx: Ctx): string {
+  const address = (ctx.req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
+  return `${ANONYMOUS_PREFIX}${address}`;
+}
+
+interface SqlRequest {
+  ref: string;
+  q: string;
+  limit: number | undefined;
+  timeoutMs: number | undefined;
+}
+
+/** GET /sql: the query string's parameters, each checked. */
+function sqlQueryParams(ctx: Ctx): SqlRequest {
+  const u = new URL(ctx.req.url ?? '/', 'http://hub.invalid');
+  for (const k of u.searchParams.keys()) {
+    if (!['ref', 'q', 'limit', 'timeout_ms'].includes(k)) throw badRequest(`Unknown query parameter ${quoted(k)}.`);
+  }
+  const ref = u.searchParams.get('ref');
+  const q = u.searchParams.get('q');
+  if (ref === null || ref === '') throw badRequest('Parameter "ref" is required.');
+  if (q === null || q.trim() === '') throw badRequest('Parameter "q" is required.');
+  return {
+    ref,
+    q,
+    limit: positiveIntParam('limit', u.searchParams.get('limit')),
+    timeoutMs: positiveIntParam('timeout_ms', u.searchParams.get('timeout_ms')),
+  };
+}
+
+/** POST /sql: the JSON body's fields, each checked. */
+async function sqlBody(ctx: Ctx): Promise<SqlRequest> {
+  const body = validateBody(await readJson(ctx.req), {
+    ref: { type: 'string', required: true, check: (v: string) => (v === '' ? 'must not be empty.' : undefined) },
+    q: { type: 'string', required: true, check: (v: string) => (v.trim() === '' ? 'must not be empty.' : undefined) },
+    limit: { type: 'integer', check: (v: number) => (v > 0 ? undefined : 'must be a positive integer.') },
+    timeout_ms: { type: 'integer', check: (v: number) => (v > 0 ? undefined : 'must be a positive integer.') },
+  });
+  return {
+    ref: body['ref'] as string,
+    q: body['q'] as string,
+    limit: body['limit'] as number | undefined,
+    timeoutMs: body['timeout_ms'] as number | undefined,
+  };
 }

@@ -3,10 +3,10 @@
 // decided by the one SQL tokenizer, src/core/sql/sqlTokens.ts (with MySQL's `-- ` rule); this file
 // only splits its tokens into statements. Reading CREATE TABLE and INSERT from a statement:
 // sqlStatementParser.ts, over the tokens of sqlTokenCursor.ts.
-import { scanToken, type ScanOptions, type SqlTokenKind } from '../../sql/sqlTokens';
+import { MYSQL_SCAN, scanToken, type ScanOptions, type SqlTokenKind } from '../../sql/sqlTokens';
 
 /** MySQL's lexical rules, for the splitter and the parser's tokens alike. */
-export const MYSQL: ScanOptions = { mysqlDashComments: true };
+export const MYSQL: ScanOptions = MYSQL_SCAN;
 
 /** Largest single statement read into memory; dumps split inserts far below this. */
 export const MAX_SQL_STATEMENT_CHARS = 64 * 1024 * 1024;
