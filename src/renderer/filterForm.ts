@@ -99,12 +99,16 @@ export function openFilterForm(
   const base = root.getBoundingClientRect();
   form.style.left = `${Math.max(0, r.left - base.left - 120)}px`;
   form.style.top = `${r.bottom - base.top + 2}px`;
+  // Focus comes back where it was (the grid) when the form closes, so a keyboard user goes on there.
+  const before = doc.activeElement as HTMLElement | null;
   root.appendChild(form);
   (f.value.hidden ? f.op : f.value).focus();
 
   const close = (): void => {
+    const hadFocus = form.contains(doc.activeElement);
     form.remove();
     doc.removeEventListener('mousedown', outside, true);
+    if (hadFocus) before?.focus();
   };
   const outside = (e: Event): void => {
     if (!form.contains(e.target as Node)) close();

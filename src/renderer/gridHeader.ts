@@ -16,7 +16,7 @@ function headerTooltip(c: QueryColumn, sortable: boolean): string {
   const lines = [c.name, `Type: ${c.type || 'unknown'}`];
   if (c.is_primary_key) lines.push('Primary key');
   lines.push(c.source_table ? `Source table: ${c.source_table}` : 'Computed (no source table)');
-  if (sortable) lines.push('Click to sort, Shift+click to add a sort key');
+  if (sortable) lines.push('Click to sort, Shift+click to add a sort key (keyboard: Alt+S on a cell of the column)');
   return lines.join('\n');
 }
 
@@ -44,7 +44,7 @@ function headerCell(d: Document, m: GridModel, index: number, o: HeaderOptions):
     const f = el(d, 'button', on ? 'vdb-hfilter on' : 'vdb-hfilter', '≡');
     f.setAttribute('data-filter', String(index));
     f.setAttribute('aria-label', `Filter ${col.name}`);
-    f.title = on ? `Filtered: change or clear the filter on ${col.name}` : `Filter ${col.name} on the server`;
+    f.title = on ? `Filtered: change or clear the filter on ${col.name} (Alt+F)` : `Filter ${col.name} on the server (Alt+F)`;
     f.tabIndex = -1;
     h.appendChild(f);
   }

@@ -1,7 +1,8 @@
 // The grid's keyboard: moving and extending the selection (arrows, paging, Home/End, Space with
 // Shift or Ctrl, Ctrl+A), and the keys that act on it (Enter/F2 for the full value, Escape,
-// Ctrl+C), and in an editable grid the editing keys (gridEditing.ts). gridInput.ts binds it to the
-// scroller.
+// Ctrl+C; Alt+S sorts by the active cell's column and Alt+F opens its filter, what the header does
+// for a mouse), and in an editable grid the editing keys (gridEditing.ts). gridInput.ts binds it
+// to the scroller.
 import type { GridModel } from './gridModel';
 import type { GridActions } from './gridActions';
 
@@ -61,8 +62,31 @@ export function navigationKey(m: GridModel, e: KeyboardEvent, pageRows: () => nu
   }
 }
 
+/**
+ * Alt+S: sort by the active cell's column (again: the other way, then off; Shift adds it as a
+ * further key), Alt+F: open its filter under its header. False for any other key.
+ */
+function headerKey(e: KeyboardEvent, m: GridModel, actions: GridActions): boolean {
+  const col = m.active?.col;
+  if (!e.altKey || e.ctrlKey || e.metaKey || col === undefined) return false;
+  if (e.code === 'KeyS') {
+    actions.sortBy(col, e.shiftKey);
+    return true;
+  }
+  if (e.code !== 'KeyF') return false;
+  const grid = (e.target as HTMLElement | null)?.closest('.vdb-result');
+  const anchor = grid?.querySelector<HTMLElement>(`.vdb-hcell[data-col="${col}"]`);
+  if (anchor) actions.openFilter(col, anchor);
+  return true;
+}
+
 /** Handles a key pressed on the focused grid. */
 export function onGridKey(e: KeyboardEvent, m: GridModel, actions: GridActions): void {
+  if (headerKey(e, m, actions)) {
+    e.preventDefault();
+    e.stopPropagation();
+    return;
+  }
   const mod = e.ctrlKey || e.metaKey;
   if (mod && (e.key === 'c' || e.key === 'C')) {
     actions.copy(e.shiftKey);

@@ -67,6 +67,11 @@ export class GridView {
     scroller.setAttribute('role', 'grid');
     scroller.setAttribute('aria-multiselectable', 'true');
     scroller.setAttribute('aria-label', opts.label);
+    // What the keyboard does, for a screen reader (the header's tooltip says it to the mouse).
+    scroller.setAttribute(
+      'aria-description',
+      'Arrows move, Shift extends the selection, Ctrl+C copies, Enter shows the value, Alt+S sorts by the column, Alt+F filters it, Shift+F10 opens the row menu',
+    );
     scroller.setAttribute('aria-colcount', String(model.columnCount + 1));
     this.scroller = scroller;
     this.canvas = el(doc, 'div', 'vdb-canvas');

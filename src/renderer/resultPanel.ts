@@ -62,5 +62,18 @@ function show(output: GridContent): void {
     root,
     { maxHeight: Math.max(200, window.innerHeight - 120), nonce },
   );
+  focusGridIfIdle();
 }
+
+/**
+ * The keyboard lands on the grid when the panel gets the focus with nothing inside focused (it
+ * opened, or the user came back to its tab), as an editor puts the cursor in its text: arrows
+ * move at once, no Tab hunting past the toolbar.
+ */
+function focusGridIfIdle(): void {
+  if (!document.hasFocus()) return;
+  if (document.activeElement && document.activeElement !== document.body) return;
+  root.querySelector<HTMLElement>('.vdb-grid')?.focus({ preventScroll: true });
+}
+window.addEventListener('focus', focusGridIfIdle);
 post({ type: 'ready' });

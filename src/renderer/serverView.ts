@@ -70,7 +70,11 @@ export class ServerView {
     const { model, root, doc } = this.h;
     this.filters = m.filters.slice();
     applySortNames(model, m.sort);
+    // The rows are others now: the selection goes, but the keyboard stays in its column, on the
+    // first row (Alt+S again sorts the other way; arrows go on from there).
+    const col = model.active?.col;
     model.clearSelection();
+    if (col !== undefined) model.selectCell({ row: 0, col });
     const view = this.h.view();
     if (view) {
       view.filteredColumns = new Set(this.filters.map((f) => model.columns.findIndex((c) => c.name === f.column)));

@@ -7,7 +7,15 @@ import { join } from 'node:path';
 import { ROOT } from './toolchain.mjs';
 
 /** Files a .vsix may hold under extension/ (vsce adds its own manifest files at the root). */
-const ALLOWED = [/^dist\//, /^media\//, /^package\.json$/, /^package\.nls(\.[\w-]+)?\.json$/, /^readme\.md$/i, /^license(\.(md|txt))?$/i, /^changelog\.md$/i];
+const ALLOWED = [
+  /^dist\//,
+  /^media\//,
+  /^package\.json$/,
+  /^package\.nls(\.[\w-]+)?\.json$/,
+  /^readme\.md$/i,
+  /^license(\.(md|txt))?$/i,
+  /^changelog\.md$/i,
+];
 const FORBIDDEN_IN_DIST = [/\.map$/, /\.vsix$/, /\.meta\.json$/];
 
 /**
