@@ -287,7 +287,19 @@ export function createHelpers(page, { scale = 1 } = {}) {
       .first();
     await item.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
     const sidebarTitle = page.locator('.part.sidebar .composite.title h2', { hasText: /Versioned DB/i });
-    if (!(await sidebarTitle.isVisible())) await item.click();
+    // The activity bar item toggles: a click that lands while a reloading window restores its side
+    // bar hides the view it just showed (seen after Developer: Reload Window). Click only when the
+    // view is not shown, and again if a click left it hidden.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (await sidebarTitle.isVisible()) return;
+      await item.click();
+      try {
+        await sidebarTitle.waitFor({ state: 'visible', timeout: Math.round(DEFAULT_TIMEOUT / 3) });
+        return;
+      } catch {
+        /* hidden again by the restore: look and click once more */
+      }
+    }
     await sidebarTitle.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
   }
 

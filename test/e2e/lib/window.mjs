@@ -1,6 +1,7 @@
 // A new VS Code window for every scenario attempt, on one code-server and one hub per run:
 // the previous window's extension host is stopped, the hub serves a fresh copy of the seed, the
-// workspace folder is emptied, the extension's server-side storage is removed and the browser
+// workspace folder is emptied, the extension's server-side storage and VS Code's backups of unsaved
+// editors are removed and the browser
 // forgets the origin's storage (globalState, secrets, workspace state, open editors). What is
 // left is what a person has after installing the extension: no account, no database in the view.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -99,6 +100,10 @@ export async function freshWindow({ context, vscode, hub, logs, given, scale = 1
   hubReady.catch(() => undefined);
   for (const name of readdirSync(vscode.workspaceDir)) rmSync(join(vscode.workspaceDir, name), { recursive: true, force: true });
   removeExtensionStorage(join(vscode.userDataDir, 'User'));
+  // Hot exit keeps an unsaved editor (an untitled notebook a scenario opened) in User/Backups and
+  // brings it back in the next window, where it takes the first webview; the local history of
+  // files goes with it, so a window starts with no editor at all.
+  for (const kept of ['Backups', 'History']) rmSync(join(vscode.userDataDir, 'User', kept), { recursive: true, force: true });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   try {
