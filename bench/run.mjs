@@ -24,6 +24,11 @@ const BENCHES = {
     args: ['--expose-gc', 'bench/tableEditing.mjs'],
     about: 'a change set of 10,000 edited rows over a 1M-row table: host + webview memory, scrolling with the edit overlay vs without',
   },
+  propose: {
+    args: ['bench/propose.mjs'],
+    build: true,
+    about: 'Propose Changes… of 10,000 edited rows of a 1M-row table vs the same branch, import and pull sent by hand through the API',
+  },
   export: {
     args: ['bench/export.mjs'],
     build: true,
