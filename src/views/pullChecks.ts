@@ -7,6 +7,7 @@ import type { SqlPort } from '../core/sql/sqlPort';
 import { runPullChecks } from '../core/dataTests/runChecks';
 import type { PullChecks } from '../core/dataTests/pullChecks';
 import { renderChecksSection, type ChecksState } from '../core/pullChecksPage';
+import { SectionRun } from './sectionRun';
 
 export interface PullChecksDeps {
   sql: Pick<SqlPort, 'review'>;
@@ -15,65 +16,50 @@ export interface PullChecksDeps {
 }
 
 export class PullChecksSection {
-  private state: ChecksState | undefined;
-  private generation = 0;
-  private abort: AbortController | undefined;
-  /** Resolves when the run last started has finished (for tests). */
-  settled: Promise<void> = Promise.resolve();
+  private readonly run: SectionRun<Extract<ChecksState, { kind: 'done' }>>;
 
   constructor(
     private readonly target: PullTarget,
     private readonly deps: PullChecksDeps,
-    private readonly onChange: () => void,
-  ) {}
+    onChange: () => void,
+  ) {
+    this.run = new SectionRun(onChange);
+  }
+
+  /** Resolves when the run last started has finished (for tests). */
+  get settled(): Promise<void> {
+    return this.run.settled;
+  }
 
   html(): string {
-    return this.state ? renderChecksSection(this.state) : '';
+    return this.run.state ? renderChecksSection(this.run.state) : '';
   }
 
   get last(): PullChecks | undefined {
-    return this.state?.kind === 'done' ? this.state.checks : undefined;
+    return this.run.state?.kind === 'done' ? this.run.state.checks : undefined;
   }
 
   /** Runs the checks again for `pull` (none for a pull that is not open). */
   update(pull: Pull): void {
-    this.abort?.abort();
-    const generation = ++this.generation;
-    if (pull.state !== 'open') {
-      this.state = undefined;
-      return;
-    }
-    const abort = (this.abort = new AbortController());
-    this.state = { kind: 'checking' };
-    this.settled = (async () => {
-      let next: ChecksState;
-      try {
-        const checks = await runPullChecks(
-          {
-            runOn: (db) => this.deps.sql.review(this.target.hostId, db),
-            operations: () => this.deps.operations(this.target, abort.signal),
-          },
-          { db: this.target.db, fromBranch: pull.from_branch, toBranch: pull.to_branch },
-          abort.signal,
-        );
-        next = { kind: 'done', checks };
-      } catch (e) {
-        if (abort.signal.aborted) return;
-        next = { kind: 'failed', message: e instanceof Error ? e.message : String(e) };
-      }
-      if (generation !== this.generation) return;
-      this.state = next;
-      this.onChange();
-    })();
+    if (pull.state !== 'open') return this.run.clear();
+    this.run.start(async (signal) => {
+      const checks = await runPullChecks(
+        {
+          runOn: (db) => this.deps.sql.review(this.target.hostId, db),
+          operations: () => this.deps.operations(this.target, signal),
+        },
+        { db: this.target.db, fromBranch: pull.from_branch, toBranch: pull.to_branch },
+        signal,
+      );
+      return { kind: 'done', checks };
+    });
   }
 
   clear(): void {
-    this.generation++;
-    this.abort?.abort();
-    this.state = undefined;
+    this.run.clear();
   }
 
   dispose(): void {
-    this.clear();
+    this.run.clear();
   }
 }

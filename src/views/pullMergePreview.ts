@@ -7,6 +7,7 @@ import type { PullTarget } from '../core/targets';
 import { previewConflictRows, previewMerge, type MergePreview } from '../core/review/mergePreview';
 import type { SqlPort } from '../core/sql/sqlPort';
 import { renderMergePreviewSection, type MergePreviewState } from '../core/pullMergePreviewPage';
+import { SectionRun } from './sectionRun';
 
 /** The element of the pull view the section is drawn in (replaced alone when the preview answers). */
 export const MERGE_PREVIEW_ID = 'merge-preview';
@@ -16,78 +17,60 @@ export const CONFLICT_ROWS_SHOWN = 20;
 export const CONFLICT_TABLES_SHOWN = 5;
 
 export class PullMergePreview {
-  private state: MergePreviewState | undefined;
-  private generation = 0;
-  private abort: AbortController | undefined;
-  /** Resolves when the preview last started has finished (for tests). */
-  settled: Promise<void> = Promise.resolve();
+  private readonly run: SectionRun<Extract<MergePreviewState, { kind: 'done' }>>;
 
   constructor(
     private readonly target: PullTarget,
     private readonly sql: Pick<SqlPort, 'review'>,
-    private readonly onChange: () => void,
-  ) {}
+    onChange: () => void,
+  ) {
+    this.run = new SectionRun(onChange);
+  }
+
+  /** Resolves when the preview last started has finished (for tests). */
+  get settled(): Promise<void> {
+    return this.run.settled;
+  }
 
   /** The section for the view ('' when the pull is not open). */
   html(): string {
-    return this.state ? renderMergePreviewSection(this.state) : '';
+    return this.run.state ? renderMergePreviewSection(this.run.state) : '';
   }
 
   /** The last finished preview, if any. */
   get last(): MergePreview | undefined {
-    return this.state?.kind === 'done' ? this.state.preview : undefined;
+    return this.run.state?.kind === 'done' ? this.run.state.preview : undefined;
   }
 
   /** Starts a fresh preview for `pull` (none for a pull that is not open). */
   update(pull: Pull): void {
-    this.abort?.abort();
-    const generation = ++this.generation;
-    if (pull.state !== 'open') {
-      this.state = undefined;
-      return;
-    }
-    const abort = (this.abort = new AbortController());
-    this.state = { kind: 'checking' };
+    if (pull.state !== 'open') return this.run.clear();
     const runOn = (db: DatabaseRef) => this.sql.review(this.target.hostId, db);
-    this.settled = (async () => {
-      let next: MergePreviewState;
+    this.run.start(async (signal) => {
+      const preview = await previewMerge(runOn, { db: this.target.db, fromBranch: pull.from_branch, toBranch: pull.to_branch }, { signal });
+      const done: Extract<MergePreviewState, { kind: 'done' }> = { kind: 'done', preview, conflicts: [] };
+      if (preview.kind !== 'ready' || preview.impact.conflictingTables.length === 0) return done;
       try {
-        const preview = await previewMerge(
-          runOn,
-          { db: this.target.db, fromBranch: pull.from_branch, toBranch: pull.to_branch },
-          { signal: abort.signal },
-        );
-        next = { kind: 'done', preview, conflicts: [] };
-        if (preview.kind === 'ready' && preview.impact.conflictingTables.length > 0) {
-          try {
-            next.conflicts = await previewConflictRows(runOn, preview, {
-              pageSize: CONFLICT_ROWS_SHOWN,
-              maxTables: CONFLICT_TABLES_SHOWN,
-              signal: abort.signal,
-            });
-          } catch (e) {
-            if (abort.signal.aborted) return;
-            next.conflictRowsFailed = e instanceof Error ? e.message : String(e);
-          }
-        }
+        done.conflicts = await previewConflictRows(runOn, preview, {
+          pageSize: CONFLICT_ROWS_SHOWN,
+          maxTables: CONFLICT_TABLES_SHOWN,
+          signal,
+        });
       } catch (e) {
-        if (abort.signal.aborted) return;
-        next = { kind: 'failed', message: e instanceof Error ? e.message : String(e) };
+        // The preview stands without its rows; a run dropped for a newer one ends here.
+        if (signal.aborted) throw e;
+        done.conflictRowsFailed = e instanceof Error ? e.message : String(e);
       }
-      if (generation !== this.generation) return;
-      this.state = next;
-      this.onChange();
-    })();
+      return done;
+    });
   }
 
   /** Drops the section and any preview under way (the pull could not be read). */
   clear(): void {
-    this.generation++;
-    this.abort?.abort();
-    this.state = undefined;
+    this.run.clear();
   }
 
   dispose(): void {
-    this.clear();
+    this.run.clear();
   }
 }
