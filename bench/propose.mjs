@@ -15,7 +15,8 @@
 // - Propose Changes…, in a child process standing in for the extension host: the command's own
 //   code (src/commands/proposeChanges.ts) with its questions answered by a script, the real
 //   HubClient and SQL port: the same steps, plus the stale-base check before and the proof after
-//   (the branch's diff read back with DOLT_DIFF and compared with the change set row by row).
+//   (the branch's DOLT_DIFF row counts against the base, and the edited rows read by key at both
+//   commits and compared with the change set row by row). Each step's start is printed to stderr.
 //
 // The runs alternate (by hand, Propose, by hand, …) on new branches from the same head; every
 // branch must read as main with exactly the edited rows changed (checked by counts of plain reads).
@@ -208,8 +209,23 @@ async function proposeChild(url, token, baseCommit, editsFile) {
     showChanges: async () => undefined,
     now: () => new Date(),
   };
+  // Each step's start on stderr, so a run shows where the time goes.
+  const step = (what) => process.stderr.write(`  ${((performance.now() - t0) / 1000).toFixed(2)} s  ${what}\n`);
+  const withProgress = ui.withProgress.bind(ui);
+  ui.withProgress = (title, task) => (step(title), withProgress(title, (p, signal) => task({ report: (m) => (step(m), p.report(m)) }, signal)));
+  const review = sql.review.bind(sql);
+  sql.review = (hostId, db) => {
+    const run = review(hostId, db);
+    return async (query, opts) => {
+      const t = performance.now();
+      const out = await run(query, opts);
+      step(`    ${(performance.now() - t).toFixed(0)} ms for ${query.sql.slice(0, 60).replace(/\s+/g, ' ')}…`);
+      return out;
+    };
+  };
   const t0 = performance.now();
   const pull = await proposeChanges(env, scope);
+  step('pull request open');
   const ms = performance.now() - t0;
   if (!pull) throw new Error(`no pull request: ${JSON.stringify({ errors: ui.errors, infos: ui.infos })}`);
   process.stdout.write(`${JSON.stringify({ ms, branch })}\n`);

@@ -5,7 +5,7 @@
 // a failure or a cancel leaves the change set as it was and names the branch if one was made (the
 // API cannot delete branches). The files it uploads and the checks it makes are pure
 // (src/core/changes/); the sending is ./proposeSend.ts.
-import { readTableDiff } from '../core/changes/branchDiff';
+import { changesToEditedRows } from '../core/changes/branchDiff';
 import { defaultPullText, describeCounts, proposalCounts, suggestedBranchName, type ProposalInput } from '../core/changes/proposalFiles';
 import { describeStaleRows, staleRows } from '../core/changes/staleBase';
 import { refNameProblem } from '../core/review/revisions';
@@ -84,7 +84,7 @@ export async function checkStaleBase(
   if (!head || head === scope.baseCommit) return input;
   const review = env.sql.review(scope.hostId, dbOf(scope));
   const diff = await env.ui.withProgress(`Checking what ${scope.branch} changed since your edits began…`, (_p, signal) =>
-    readTableDiff(review, { from: scope.baseCommit, to: head }, scope.table, { signal }),
+    changesToEditedRows(review, input, { from: scope.baseCommit, to: head }, signal),
   );
   const stale = staleRows(input, diff.rows);
   if (stale.length === 0 && !diff.truncated && !committing) return input;

@@ -3,8 +3,8 @@
 // upserts as an `update` import of JSON, the deletes as a `sql` import, the proof (the branch's
 // diff against the base held to the change set), then the pull request (or a note on the pull).
 // A failed step says which, and whether a branch exists by then; the change set is kept.
-import { readTableDiff } from '../core/changes/branchDiff';
-import { compareWithBranch, describeDifference, type ProposalDifference } from '../core/changes/proposalCheck';
+import { proposalDifferences } from '../core/changes/branchDiff';
+import { describeDifference, type ProposalDifference } from '../core/changes/proposalCheck';
 import { deleteSql, describeCounts, proposalCounts, upsertJson, type ProposalInput } from '../core/changes/proposalFiles';
 import type { PullTarget } from '../core/targets';
 import { importOntoBranch, type BranchImport } from './proposeImports';
@@ -107,8 +107,8 @@ async function writeBranch(
   return step('4/4 Checking the branch against your edits…', async () => {
     const head = (await listAllBranches(client, db, signal)).find((b) => b.name === branch)?.head_commit_sha;
     if (!head) throw new Error(`The branch ${branch} is not there after the imports.`);
-    const diff = await readTableDiff(env.sql.review(scope.hostId, db), { from: scope.baseCommit, to: head }, scope.table, { signal });
-    return { branch, head, differences: compareWithBranch(input, diff.rows) };
+    const differences = await proposalDifferences(env.sql.review(scope.hostId, db), input, { from: scope.baseCommit, to: head }, signal);
+    return { branch, head, differences };
   });
 }
 

@@ -44,7 +44,7 @@ export function expectedRows(input: ProposalInput): Map<string, ExpectedRow> {
 }
 
 /** Decimal text without the zeros that do not change its value (`01.50` → `1.5`), else the text. */
-function canonicalNumber(text: string): string {
+export function canonicalNumber(text: string): string {
   const m = /^(-?)0*(\d*?)(?:\.(\d*?)0*)?$/.exec(text.trim());
   if (!m) return text;
   const int = m[2] || '0';

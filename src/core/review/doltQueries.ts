@@ -318,6 +318,15 @@ export function buildRowDiffPageQuery(pair: RevisionPair, spec: DiffTableSpec, o
   return { sql: `${head}${whereSql}${orderBy} LIMIT ${limit}${tail}`, at: sendAtFor(pair) };
 }
 
+/**
+ * The table's whole diff in no order, `pageSize` rows and one more to tell whether there are
+ * more: one pass over the diff, with no sort (a sort at a commit can cost the server a copy).
+ */
+export function buildRowDiffUnorderedQuery(pair: RevisionPair, spec: DiffTableSpec, pageSize: number): DoltQuery {
+  const sql = `SELECT ${rowDiffSelectList(spec)} FROM DOLT_DIFF(${pairArgs(pair)}, ${tableArg(spec.table)}) LIMIT ${pageLimit(pageSize)}`;
+  return { sql, at: sendAtFor(pair) };
+}
+
 /** How many rows of each kind the table's diff has (`diff_type`, `row_count`). */
 export function buildRowDiffCountQuery(pair: RevisionPair, table: string): DoltQuery {
   return {

@@ -1,7 +1,7 @@
 // Where the table browser edits and what it says where it does not.
 import { strict as assert } from 'node:assert';
 import { tableEditability, type EditabilityInput } from '../../../../src/core/changes/tableEditability';
-import { buildExistingKeysQuery } from '../../../../src/core/changes/existingKeys';
+import { buildExistingKeysQuery, keyBatches } from '../../../../src/core/changes/existingKeys';
 
 const base: EditabilityInput = {
   ref: 'main',
@@ -46,7 +46,7 @@ describe('buildExistingKeysQuery', () => {
   it('asks for the keys with quoted names and values (exact numbers bare, text quoted, composite keys ANDed)', () => {
     assert.equal(
       buildExistingKeysQuery('order items', [{ name: 'id', type: 'bigint' }], [['9007199254740993'], ['5']]),
-      'SELECT `id` FROM `order items` WHERE (`id` = 9007199254740993) OR (`id` = 5)',
+      'SELECT `id` FROM `order items` WHERE `id` IN (9007199254740993, 5)',
     );
     assert.equal(
       buildExistingKeysQuery(
@@ -63,5 +63,24 @@ describe('buildExistingKeysQuery', () => {
       "SELECT `a``b`, `n` FROM `t` WHERE (`a``b` = 'it''s' AND `n` = 1.50) OR (`a``b` = CAST(X'6261636B5C736C617368' AS CHAR) AND `n` = -2)",
     );
     assert.throws(() => buildExistingKeysQuery('t', [{ name: 'id', type: 'int' }], [[null]]), /NULL/);
+  });
+});
+
+describe('keyBatches', () => {
+  it('cuts keys by count and by text, keeping order and every key', () => {
+    const keys = Array.from({ length: 2500 }, (_, i) => [String(i)]);
+    assert.deepEqual(
+      keyBatches(keys, 1000).map((b) => b.length),
+      [1000, 1000, 500],
+    );
+    const long = Array.from({ length: 5 }, (_, i) => [`${i}${'x'.repeat(30_000)}`]);
+    const batches = keyBatches(long, 1000);
+    assert.deepEqual(
+      batches.map((b) => b.length),
+      [2, 2, 1],
+      '64 KiB of key text at most',
+    );
+    assert.deepEqual(batches.flat(), long);
+    assert.deepEqual(keyBatches([[String('x'.repeat(100_000))]], 10).length, 1, 'one key longer than the bound still goes, alone');
   });
 });
