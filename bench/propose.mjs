@@ -212,7 +212,10 @@ async function proposeChild(url, token, baseCommit, editsFile) {
   // Each step's start on stderr, so a run shows where the time goes.
   const step = (what) => process.stderr.write(`  ${((performance.now() - t0) / 1000).toFixed(2)} s  ${what}\n`);
   const withProgress = ui.withProgress.bind(ui);
-  ui.withProgress = (title, task) => (step(title), withProgress(title, (p, signal) => task({ report: (m) => (step(m), p.report(m)) }, signal)));
+  ui.withProgress = (title, task) => (
+    step(title),
+    withProgress(title, (p, signal) => task({ report: (m) => (step(m), p.report(m)) }, signal))
+  );
   const review = sql.review.bind(sql);
   sql.review = (hostId, db) => {
     const run = review(hostId, db);
