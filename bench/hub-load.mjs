@@ -4,7 +4,8 @@
 // as soon as it ends or after a 429's Retry-After). Prints short-request throughput and latency
 // percentiles of both phases and their ratios, then three hostile phases (issue 26): callers that
 // send a translation-heavy query (20,000 HASHOF) and leave after 300 ms, waves of 100 anonymous
-// 7.5 MB bodies, and anonymous short SQL beside one long anonymous query from another address.
+// 7.5 MB bodies (sent by a child process of their own), and anonymous short SQL beside one long
+// anonymous query from another address.
 // Each phase reports the short requests' p99 and the hub's peak RSS (idle RSS first). Never fails
 // on time.
 // Run (under the shared lock): npm run build && flock /tmp/heavy.lock node bench/hub-load.mjs
@@ -26,6 +27,35 @@ const LONG = env('LOAD_LONG', 3);
 const SECONDS = env('LOAD_SECONDS', 15);
 const EXTRA = (process.env.LOAD_HUB_ARGS ?? '').split(' ').filter(Boolean);
 const ENDLESS = 'WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r';
+
+if (process.argv[2] === '--bodies') await sendBodies(process.argv[3]);
+
+/**
+ * The large-body client, in a process of its own as another program would be (in the bench's
+ * process it took the short clients' event loop: each wave is 750 MB to send): waves of 100
+ * anonymous 7.5 MB `POST /sql` bodies, encoded once, until SIGTERM; then its statuses on stdout.
+ */
+async function sendBodies(sqlUrl) {
+  const body = Buffer.from(JSON.stringify({ ref: 'main', q: `SELECT 1 /* ${'x'.repeat(7.5 * 1024 * 1024)} */` }));
+  const statuses = {};
+  let stop = false;
+  process.on('SIGTERM', () => (stop = true));
+  while (!stop) {
+    await Promise.all(
+      Array.from({ length: 100 }, async () => {
+        try {
+          const r = await fetch(sqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+          statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+          await r.arrayBuffer();
+        } catch {
+          statuses.cut = (statuses.cut ?? 0) + 1;
+        }
+      }),
+    );
+  }
+  process.stdout.write(JSON.stringify(statuses));
+  process.exit(0);
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'vdb-load-'));
 const seeded = spawnSync(process.execPath, [HUB, 'seed', '--data', dir], { encoding: 'utf8' });
@@ -51,7 +81,6 @@ const API = `${url}/api/v2/databases/alice/prices`;
 /** The hub's resident memory now, in bytes. */
 const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${hub.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 const HEAVY = `SELECT ${Array.from({ length: 20_000 }, () => "HASHOF('main~3')").join(', ')}`;
-const BIG_BODY = JSON.stringify({ ref: 'main', q: `SELECT 1 /* ${'x'.repeat(7.5 * 1024 * 1024)} */` });
 
 /** A never-ending anonymous query from another loopback address (its own anonymous share). */
 function longFrom(localAddress) {
@@ -87,21 +116,20 @@ const DISTURBANCES = {
       clearTimeout(t);
     }
   },
-  bodies: async (stopped, statuses) => {
-    while (!stopped()) {
-      await Promise.all(
-        Array.from({ length: 100 }, async () => {
-          try {
-            const r = await fetch(`${API}/sql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: BIG_BODY });
-            statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-            await r.arrayBuffer();
-          } catch {
-            statuses.cut = (statuses.cut ?? 0) + 1;
-          }
-        }),
-      );
-    }
-  },
+  bodies: (stopped, statuses) =>
+    new Promise((resolve) => {
+      const sender = spawn(process.execPath, [fileURLToPath(import.meta.url), '--bodies', `${API}/sql`], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      sender.stdout.on('data', (d) => (out += d));
+      const watch = setInterval(() => stopped() && (clearInterval(watch), sender.kill('SIGTERM')), 100);
+      sender.on('exit', () => {
+        clearInterval(watch);
+        Object.assign(statuses, JSON.parse(out || '{}'));
+        resolve();
+      });
+    }),
   longElsewhere: async (stopped, statuses) => {
     while (!stopped()) {
       const s = await longFrom('127.0.0.2');

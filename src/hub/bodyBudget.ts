@@ -1,6 +1,7 @@
 // One memory budget for the request bodies the hub holds: every JSON or form body counts from
-// its first byte until its response is sent (its text, and what was parsed from it, live that
-// long). A body that would pass the budget is refused before it is read: 503 with Retry-After
+// its first byte until its response is sent, at three times its size (its bytes, its text and what
+// was parsed from it all live that long; counting the bytes once let a wave of 7.5 MB bodies hold
+// about three times the budget). A body that would pass the budget is refused before it is read: 503 with Retry-After
 // while others are in flight, 413 when it could never fit. Part uploads stream to disk and are
 // not counted (partReceiver.ts holds them to their session's size).
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -15,6 +16,9 @@ export interface BodyRefusal {
 
 /** Default: bodies the hub may hold at once, in all. */
 export const DEFAULT_BODY_MEMORY_BYTES = 64 * 1024 * 1024;
+
+/** What a body of n bytes holds until its answer: the bytes, the text decoded from them, the parsed value. */
+export const BODY_FOOTPRINT = 3;
 
 /** After a 503 a body is read and dropped only up to this (else the connection closes). */
 const MAX_BUSY_DRAIN_BYTES = 1024 * 1024;
@@ -48,8 +52,8 @@ export function countBodies(req: IncomingMessage, res: ServerResponse, budget: B
 
 /**
  * The share of the budget one body reads under: `take(n)` for each part of it (a declared length
- * at once), given back when the response is sent. Without a budget (a request the server did not
- * register) everything fits.
+ * at once; n bytes cost BODY_FOOTPRINT × n), given back when the response is sent. Without a
+ * budget (a request the server did not register) everything fits.
  */
 export function bodyShare(req: IncomingMessage): { take(n: number): boolean; refusal(n: number): BodyRefusal } {
   const h = held.get(req);
@@ -61,16 +65,16 @@ export function bodyShare(req: IncomingMessage): { take(n: number): boolean; ref
   });
   return {
     take: (n) => {
-      if (!h.budget.take(n)) return false;
-      taken += n;
+      if (!h.budget.take(n * BODY_FOOTPRINT)) return false;
+      taken += n * BODY_FOOTPRINT;
       return true;
     },
     refusal: (n) =>
-      n > h.budget.limit
+      n * BODY_FOOTPRINT > h.budget.limit
         ? {
             status: 413,
             code: 'VALIDATION_FAILED',
-            detail: `The request body is larger than the ${h.budget.limit} bytes the hub holds for bodies.`,
+            detail: `The request body is larger than the ${Math.floor(h.budget.limit / BODY_FOOTPRINT)} bytes the hub can hold for one body.`,
             headers: { Connection: 'close' },
           }
         : busy(req, n),

@@ -29,7 +29,8 @@ const USAGE = `Usage: node dist/hub.js COMMAND [options]   (\`npm run hub\` seed
 
 Limits of \`serve\` (each refusal is a Problem; see README "Local hub"):
   request bodies      a JSON body past 8 MiB is 413; all bodies held at once share --max-body-memory-mb
-                      (64): past it 503 with Retry-After, before the body is read
+                      (64), each counted at 3x its size (bytes, text, parsed value): past it 503
+                      with Retry-After, before the body is read
   upload parts        a session's parts hold at most its content_length in all, also sent at once (413)
   queries             timeout_ms (default 30000, at most 60000) bounds every phase: translation of Dolt's
                       forms, planning, execution; a caller that goes away frees its share at once

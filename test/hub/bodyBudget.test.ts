@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { startHub, type HubHandle } from '../helpers/hub';
 
-const BUDGET_MB = 16;
+const BUDGET_MB = 48;
 
 /** A POST of `body` on its own connection, answered as status, headers and parsed JSON. */
 function post(url: string, body: Buffer): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
@@ -44,7 +44,7 @@ describe('hub request body budget', function () {
   it('refuses bodies past the budget with 503 and Retry-After, serves the others, and gives the budget back', async () => {
     const url = `${hub.url}/api/v2/databases/alice/prices/sql`;
     const body = sqlBody(7 * 1024 * 1024);
-    // Twenty 7 MiB bodies at once: at most two fit in 16 MiB at any moment.
+    // Twenty 7 MiB bodies at once: each counts three times its size (21 MiB), so at most two fit in 48 MiB.
     const answers = await Promise.all(Array.from({ length: 20 }, () => post(url, body)));
     const served = answers.filter((a) => a.status === 200);
     const refused = answers.filter((a) => a.status === 503);
@@ -60,5 +60,19 @@ describe('hub request body budget', function () {
     // Every answered request gave its share back: a body as large is served now.
     const again = await post(url, body);
     assert.equal(again.status, 200, JSON.stringify(again.body));
+  });
+
+  it('counts a body at three times its size (bytes, text, parsed value): one that could never fit so is 413 even alone', async () => {
+    const small = await startHub({ seed: true, args: ['--max-body-memory-mb', '20'] });
+    try {
+      const url = `${small.url}/api/v2/databases/alice/prices/sql`;
+      const alone = await post(url, sqlBody(7 * 1024 * 1024));
+      assert.ok(alone.status === 413 || alone.status === 0, `7 MiB counts 21 MiB, over 20: ${alone.status}`);
+      if (alone.status === 413) assert.match(alone.body.detail, /larger than the \d+ bytes the hub can hold for one body/);
+      const fits = await post(url, sqlBody(6 * 1024 * 1024));
+      assert.equal(fits.status, 200, '6 MiB counts 18 MiB and is served');
+    } finally {
+      await small.stop();
+    }
   });
 });
