@@ -3,7 +3,7 @@
 // them); NOW() and DATABASE() are registered as functions on each connection. The text is read
 // by the client's own scanner with MySQL's rules (core/sql/sqlTokens.ts, MYSQL_SCAN), so the hub
 // ends a statement and reads a string literal where the client and Dolt do.
-import { MYSQL_SCAN, significant, stringValue, tokenize, type SqlToken } from '../core/sql/sqlTokens';
+import { hasMoreTokensThan, MYSQL_SCAN, significant, stringValue, tokenize, type SqlToken } from '../core/sql/sqlTokens';
 import { splitStatements } from '../core/sql/statements';
 
 export type TranslatedQuery =
@@ -22,7 +22,18 @@ const DESCRIBE = new RegExp(String.raw`^(?:describe|desc)\s+${IDENT}${AS_OF}$`, 
 const SHOW_COLUMNS = new RegExp(String.raw`^show\s+(?:full\s+)?(?:columns|fields)\s+(?:from|in)\s+${IDENT}${AS_OF}$`, 'i');
 const SHOW_CREATE = new RegExp(String.raw`^show\s+create\s+table\s+${IDENT}${AS_OF}$`, 'i');
 
+/**
+ * Tokens one query may have. Translating holds a token object for each (about 280 bytes over the
+ * passes: a 7 MB `VALUES` list of 1.6M tokens took 444 MB), and the engine parses them all again:
+ * this bounds both, far above a query a person writes or a key list of 10,000 values (20,000).
+ */
+export const MAX_QUERY_TOKENS = 200_000;
+
 export function translateQuery(q: string): TranslatedQuery {
+  if (hasMoreTokensThan(q, MAX_QUERY_TOKENS, MYSQL_SCAN)) {
+    const n = MAX_QUERY_TOKENS.toLocaleString('en-US');
+    return { kind: 'invalid', message: `The query has more than ${n} tokens (words, values, operators); the hub reads at most ${n}.` };
+  }
   const statements = splitStatements(q);
   if (statements.length > 1) {
     return { kind: 'invalid', message: 'Only one statement per query is supported; remove the text after the first ";".' };

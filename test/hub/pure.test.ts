@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { bytesToDoltHash, doltHashToHex, hexToDoltHash, isDoltHash } from '../../src/hub/doltHash';
-import { mysqlToSqliteText, translateQuery } from '../../src/hub/mysqlDialect';
+import { MAX_QUERY_TOKENS, mysqlToSqliteText, translateQuery } from '../../src/hub/mysqlDialect';
+import { hasMoreTokensThan } from '../../src/core/sql/sqlTokens';
 import { splitStatements } from '../../src/core/sql/statements';
 import { isReadOnlyFunction, refusal } from '../../src/hub/readOnlyGuard';
 import { Paginator } from '../../src/hub/pagination';
@@ -32,6 +33,19 @@ describe('hub pure logic', () => {
     assert.deepEqual(translateQuery('SELECT 1;'), { kind: 'sql', sql: 'SELECT 1' });
     assert.equal(translateQuery('SELECT 1; SELECT 2').kind, 'invalid');
     assert.equal(translateQuery('   ').kind, 'invalid');
+  });
+
+  it('refuses a query of more tokens than MAX_QUERY_TOKENS before building them; comments and spaces do not count', () => {
+    const values = (n: number): string => `SELECT count(*) FROM (VALUES ${Array.from({ length: n }, (_, i) => `(${i})`).join(',')}) AS v`;
+    // Each row is 4 tokens: ( i ) and the comma; 5 more around them.
+    const under = values(Math.floor((MAX_QUERY_TOKENS - 9) / 4));
+    assert.equal(translateQuery(under).kind, 'sql');
+    const over = translateQuery(values(MAX_QUERY_TOKENS / 4 + 1));
+    assert.equal(over.kind, 'invalid');
+    assert.match((over as { message: string }).message, /more than 200,000 tokens/);
+    assert.equal(translateQuery(`SELECT 1 /* ${'x '.repeat(MAX_QUERY_TOKENS * 2)} */`).kind, 'sql', 'a long comment is one token');
+    assert.equal(hasMoreTokensThan("SELECT 'a b c' , x", 4), false);
+    assert.equal(hasMoreTokensThan("SELECT 'a b c' , x", 3), true);
   });
 
   it("finds the one statement where the client does, with MySQL's rules", () => {

@@ -148,6 +148,22 @@ export function tokenize(sql: string, options: ScanOptions = {}): SqlToken[] {
   return out;
 }
 
+/**
+ * Whether `sql` has more than `max` tokens that carry meaning (spaces and comments not counted),
+ * found without building them: a bound to check before tokenize() holds a token object for each.
+ */
+export function hasMoreTokensThan(sql: string, max: number, options: ScanOptions = {}): boolean {
+  let count = 0;
+  let previous: SqlTokenKind | undefined;
+  for (let i = 0; i < sql.length;) {
+    const { kind, end } = scanToken(sql, i, previous, options);
+    if (kind !== 'space' && kind !== 'comment' && ++count > max) return true;
+    previous = kind;
+    i = end;
+  }
+  return false;
+}
+
 /** A `.5` after a name is member access (`t.5` is not valid anyway); after anything else a number. */
 function isName(kind: SqlTokenKind | undefined): boolean {
   return kind === 'word' || kind === 'bquoted' || kind === 'dquoted';
