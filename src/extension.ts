@@ -67,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     ...registerCommands(commandDeps),
     registerImportCommands(commandDeps),
-    registerPullCommands({ ...commandDeps, log: taggedLogger(log, 'pulls') }),
+    registerPullCommands({ ...commandDeps, log: taggedLogger(log, 'pulls'), reviewMarks: tree.reviewMarks }),
     ...notebooks.disposables,
     // History (issue #15): Show History of a table, Show Row History.
     ...registerHistoryCommands({ ...commandDeps, log: taggedLogger(log, 'history') }),

@@ -19,12 +19,13 @@ import type { CommandDeps } from './commandDeps';
 import { previewMerge } from '../core/review/mergePreview';
 import { registerResolveCommand } from './resolveCommands';
 import { pullChecksWiring } from './pullChecksWiring';
+import type { ReviewMarks } from '../views/pullCommits';
 
-/** What the pull request commands need: part of every command's CommandDeps, plus the extension URI. */
+/** What the pull request commands need: part of every command's CommandDeps, plus the review marks (issue #25). */
 export type PullCommandDeps = Pick<
   CommandDeps,
   'ui' | 'accounts' | 'log' | 'clients' | 'sql' | 'databases' | 'tree' | 'operations' | 'extensionUri' | 'workspaceState'
->;
+> & { reviewMarks: ReviewMarks };
 
 /** Registers every pull request command and the pull request view; dispose to unregister. */
 export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
@@ -114,7 +115,7 @@ function reviewSections(deps: PullCommandDeps, env: PullEnv): Pick<PullPanelsDep
     commits: {
       sql: deps.sql,
       log: deps.log,
-      reviews: { memento: deps.workspaceState, reviewer: (hostId) => deps.accounts.activeAccount(hostId)?.username },
+      reviews: deps.reviewMarks,
     },
     threads: {
       sql: deps.sql,

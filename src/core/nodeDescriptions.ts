@@ -4,6 +4,7 @@ import type { Branch, Database, DatabaseRef, Operation, PullSummary, Release, Ta
 import { formatRelativeTime, formatShortAge, formatTimestamp } from './relativeTime';
 import { shortHash } from './commitHash';
 import type { Commit } from './review/commitLog';
+import { sinceReviewDetail, sinceReviewText, type SinceReview } from './review/sinceReview';
 import type { TableEntry } from './sql/tableCatalog';
 import type { TableColumnInfo } from './sql/tableQuery';
 
@@ -112,13 +113,19 @@ export function describeRelease(r: Release, now: number): NodeText {
   };
 }
 
-export function describePull(p: PullSummary, now: number): NodeText {
+/** A pull's item; `since`: where its branch stands since the current account's review (issue #25), said first. */
+export function describePull(p: PullSummary, now: number, since?: SinceReview): NodeText {
   return {
     label: `#${p.pull_number} ${p.title}`,
-    description: join(p.state, p.creator, formatRelativeTime(p.created_at, now)),
+    description: join(since && sinceReviewText(since), p.state, p.creator, formatRelativeTime(p.created_at, now)),
     tooltip: {
       title: `Pull request #${p.pull_number}: ${p.title}`,
-      fields: fields(['State', p.state], ['Creator', p.creator], ['Opened', formatTimestamp(p.created_at)]),
+      fields: fields(
+        ['State', p.state],
+        ['Creator', p.creator],
+        ['Opened', formatTimestamp(p.created_at)],
+        ['Your review', since && sinceReviewDetail(since)],
+      ),
       ...(p.description ? { body: p.description } : {}),
     },
   };

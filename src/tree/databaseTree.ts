@@ -9,6 +9,7 @@ import { DatabaseTreeDataProvider } from './databaseTreeDataProvider';
 import { DatabaseTreeModel } from './databaseTreeModel';
 import type { TreeNode } from './treeNodes';
 import { TableCatalogCache } from '../core/sql/tableCatalog';
+import { ReviewMarkStore } from '../platform/reviewMarks';
 
 /**
  * The Databases view: list store, model, provider and TreeView, plus the context keys the welcome
@@ -22,12 +23,17 @@ export class DatabaseTree extends Disposable {
   readonly view: vscode.TreeView<TreeNode>;
   /** Renders nodes as tree items (exposed for integration tests of labels, menus and icons). */
   readonly provider: DatabaseTreeDataProvider;
+  /** The head each account last reviewed per pull (issue #25): the pull view writes, the pull items read. */
+  readonly reviewMarks: ReviewMarkStore;
 
   constructor(context: vscode.ExtensionContext, services: AccountServices, log: Logger) {
     super();
     this.databases = new DatabaseListStore(context.globalState);
     const clients = services.clients;
     this.catalog = new TableCatalogCache(services.sql);
+    const marks = (this.reviewMarks = this._register(
+      new ReviewMarkStore(context.workspaceState, (hostId) => services.accounts.activeAccount(hostId)?.username),
+    ));
     this.model = new DatabaseTreeModel({
       backend: {
         availableHostIds: () => clients.hosts().map((h) => h.id),
@@ -41,6 +47,11 @@ export class DatabaseTree extends Disposable {
       commands: { startLocalHub: Commands.startLocalHub, addDatabase: Commands.addDatabase, signIn: Commands.signIn },
       localHubHostId: LOCAL_HUB_HOST_ID,
       catalog: this.catalog,
+      reviews: {
+        reviewed: (t) => marks.reviewed(t),
+        onDidChange: (listener) => marks.onDidChange(listener),
+        getPull: (hostId, db, n) => clients.clientFor(hostId).getPull(db, n),
+      },
     });
     this._register({ dispose: () => this.model.dispose() });
     const provider = (this.provider = this._register(

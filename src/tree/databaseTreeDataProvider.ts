@@ -193,7 +193,7 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         return item;
       }
       case 'pull': {
-        const item = this.fromText(describePull(node.pull, now), None);
+        const item = this.fromText(describePull(node.pull, now, this.model.pullReview(node)), None);
         const state = node.pull.state;
         item.iconPath = pullIcon(state);
         // Pull commands attach to pull.open / pull.closed / pull.merged (pull.other when unknown).

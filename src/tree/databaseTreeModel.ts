@@ -10,6 +10,8 @@ import { CategoryListModel, dbKey, type TreeClient } from './categoryListModel';
 import { TableCatalogModel } from './tableCatalogModel';
 import { DataTestsModel, type TestRunSummary } from './dataTestsModel';
 import type { TestOutcome } from '../core/dataTests/dataTests';
+import { PullReviewModel, type PullReviewSource } from './pullReviewModel';
+import type { SinceReview } from '../core/review/sinceReview';
 import type {
   Category,
   CategoryNode,
@@ -20,6 +22,7 @@ import type {
   ItemNode,
   LoadMoreNode,
   MessageNode,
+  PullNode,
   RefNode,
   TableNode,
   TablesNode,
@@ -56,6 +59,8 @@ export interface TreeModelOptions {
   localHubHostId: string;
   /** Tables and columns at a commit (the Tables node under each ref); none: refs have no children. */
   catalog?: Pick<TableCatalogCache, 'tables' | 'columns'>;
+  /** Review marks (issue #25): an open pull's item says when its branch has commits since. */
+  reviews?: PullReviewSource;
 }
 
 export const DEFAULT_PULL_STATES: readonly PullState[] = ['open'];
@@ -76,6 +81,9 @@ export class DatabaseTreeModel {
   private readonly tables: TableCatalogModel;
   /** The Tests node under each branch and tag, and the last outcomes (issue #24). */
   private readonly dataTests: DataTestsModel;
+  /** Where each open pull stands since the current account's review (issue #25). */
+  private readonly pullReviews: PullReviewModel | undefined;
+  private readonly reviewMarksWatch: { dispose(): void } | undefined;
 
   constructor(private readonly o: TreeModelOptions) {
     this.commitLists = new CommitListModel({
@@ -95,6 +103,14 @@ export class DatabaseTreeModel {
       fire: (node) => this.fire(node),
       log: o.log,
     });
+    const reviews = o.reviews;
+    if (reviews) {
+      const pullsOf = (hostId: string, db: DatabaseRef): void => {
+        if (this.dbNodes.has(dbKey(hostId, db))) this.fire(this.categoryNode(hostId, db, 'pulls'));
+      };
+      this.pullReviews = new PullReviewModel({ source: reviews, review: (h, db) => o.backend.review(h, db), changed: pullsOf, log: o.log });
+      this.reviewMarksWatch = reviews.onDidChange((t) => pullsOf(t.hostId, t.db));
+    }
     this.tables = new TableCatalogModel({ catalog: o.catalog, log: o.log, failure: (parent, e) => this.failure(parent, parent, e) });
   }
 
@@ -203,6 +219,11 @@ export class DatabaseTreeModel {
 
   testGroupOutcomes(node: TestGroupNode): TestOutcome[] {
     return this.dataTests.groupOutcomes(node);
+  }
+
+  /** An open pull's standing since the current account's review (undefined: never reviewed, or not read yet). */
+  pullReview(node: PullNode): SinceReview | undefined {
+    return this.pullReviews?.state(node);
   }
 
   tablesNode(node: RefNode): TablesNode {
@@ -427,6 +448,7 @@ export class DatabaseTreeModel {
 
   dispose(): void {
     this.disposed = true;
+    this.reviewMarksWatch?.dispose();
     this.lists.dispose();
     this.listeners.clear();
   }

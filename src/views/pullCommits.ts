@@ -13,19 +13,15 @@ import type { PullTarget } from '../core/targets';
 import type { ChangesRequest } from '../core/review/requests';
 import { loadPullCommits, pullHeadNow, type PullCommits } from '../core/review/pullCommits';
 import { renderHeadMovedNotice, renderPullCommitsSection, type ReviewMark } from '../core/pullCommitsPage';
-import { isCommitHashText } from '../core/review/revisions';
+import type { ReviewMarkStore } from '../platform/reviewMarks';
 
 /** The element the Commits section's HTML replaces in the pull view. */
 export const PULL_COMMITS_ID = 'pull-commits';
 /** The element of the "branch moved" notice. */
 export const PULL_HEAD_MOVED_ID = 'pull-head-moved';
 
-/** Where each reviewer's last reviewed head is kept, per pull and account. */
-export interface ReviewMarks {
-  memento: Pick<vscode.Memento, 'get' | 'update'>;
-  /** The account the host's requests use now (undefined when signed out: nothing is remembered). */
-  reviewer(hostId: string): string | undefined;
-}
+/** Where each reviewer's last reviewed head is kept, per pull and account (src/platform/reviewMarks.ts). */
+export type ReviewMarks = Pick<ReviewMarkStore, 'reviewed' | 'hasReviewer' | 'mark'>;
 
 export interface PullCommitsDeps {
   sql: Pick<SqlPort, 'review'>;
@@ -111,18 +107,11 @@ export class PullCommitsSection {
     return this.checking;
   }
 
-  private reviewKey(): string | undefined {
-    const who = this.deps.reviews?.reviewer(this.target.hostId);
-    const t = this.target;
-    return who === undefined ? undefined : `versionedDb.reviewed:${t.hostId}:${who}:${t.db.owner}/${t.db.name}#${t.pullNumber}`;
-  }
-
   /** The head last marked reviewed by the current account (undefined mark when no account). */
   reviewMark(): ReviewMark | undefined {
-    const key = this.reviewKey();
-    if (!key || !this.deps.reviews) return undefined;
-    const v = this.deps.reviews.memento.get<unknown>(key);
-    return { reviewed: typeof v === 'string' && isCommitHashText(v) ? v : undefined };
+    const reviews = this.deps.reviews;
+    if (!reviews?.hasReviewer(this.target)) return undefined;
+    return { reviewed: reviews.reviewed(this.target) };
   }
 
   /** The section's HTML for what was read last. */
@@ -132,9 +121,8 @@ export class PullCommitsSection {
 
   /** Remembers the head the view shows as reviewed by the current account; answers the new HTML. */
   async markReviewed(): Promise<string> {
-    const key = this.reviewKey();
     const head = this.shownHead;
-    if (key && head && this.deps.reviews) await this.deps.reviews.memento.update(key, head);
+    if (head) await this.deps.reviews?.mark(this.target, head);
     return this.html();
   }
 

@@ -10,6 +10,7 @@ import { anchoredBody, parseAnchoredBody, type CommentAnchor } from '../../src/c
 import { splitThreads, threadState } from '../../src/core/review/rowThreads';
 import type { DatabaseRef, Pull, PullComment } from '../../src/shared/wire';
 import { importCsv } from './importFlow';
+import { readSinceReview } from '../../src/core/review/sinceReview';
 
 describe('row and cell comments through the hub', function () {
   this.timeout(120_000);
@@ -101,5 +102,24 @@ describe('row and cell comments through the hub', function () {
       const state = await threadState(run, { rootId: 'x', anchor, comments: [] }, head, head);
       assert.equal(state.kind, 'invalid', JSON.stringify(anchor));
     }
+  });
+
+  it('since a reviewed head: the commits the branch gained, as plain reads of dolt_log count them', async () => {
+    const p = await pull();
+    const branch = p.from_branch.branch_name;
+    const reviewed = await headOf(branch);
+    const runIn = (): typeof run => run;
+    assert.deepEqual(await readSinceReview(p, reviewed, runIn), { kind: 'current', reviewed });
+    const [id, name] = (await sql.ok('SELECT id, name FROM suppliers ORDER BY id LIMIT 1', branch)).rows[0]!;
+    for (const n of [1, 2])
+      await importCsv(hub, 'alice/prices', branch, 'suppliers', 'update', `id,name\n${id},"${(name ?? '').replace(/"/g, '""')} ${n}"\n`);
+    const head = await headOf(branch);
+    const count = async (at: string): Promise<number> => Number((await sql.ok('SELECT COUNT(*) FROM dolt_log', at)).rows[0]![0]);
+    const gained = (await count(head)) - (await count(reviewed));
+    assert.ok(gained >= 2, `two imports made ${gained} commits`);
+    assert.deepEqual(await readSinceReview(p, reviewed, runIn), { kind: 'new', reviewed, head, count: gained, more: false });
+    // A reviewed commit the database does not have (a rewritten history) says the branch changed.
+    const state = await readSinceReview(p, 'v'.repeat(32), runIn);
+    assert.deepEqual(state, { kind: 'changed', reviewed: 'v'.repeat(32), head });
   });
 });
