@@ -45,7 +45,7 @@ export async function sendProposal(env: ProposeEnv, input: ProposalInput, a: Pro
     env.refreshDatabase(scope.hostId, db, ['branches', 'operations']);
   }
   if (written.differences.length > 0 && !(await acceptDifferences(env, input, written))) return undefined;
-  const target = a.mode === 'pull' ? await openPull(env, input, a) : await noteOnPull(env, input, a);
+  const target = a.mode === 'pull' ? await openPull(env, input, a) : await noteOnPull(env, input, a, written.head);
   await env.changeSets.remove(scope);
   env.refreshDatabase(scope.hostId, db, ['pulls']);
   env.log.info(`proposed ${describeCounts(proposalCounts(input))} of ${scope.table} on ${written.branch} (pull #${target.pullNumber})`);
@@ -66,11 +66,16 @@ async function openPull(env: ProposeEnv, input: ProposalInput, a: Extract<Propos
 }
 
 /** A suggestion committed onto the pull's branch is said on the pull, so its conversation shows it. */
-async function noteOnPull(env: ProposeEnv, input: ProposalInput, a: Extract<ProposalAnswers, { mode: 'commit' }>): Promise<PullTarget> {
+async function noteOnPull(
+  env: ProposeEnv,
+  input: ProposalInput,
+  a: Extract<ProposalAnswers, { mode: 'commit' }>,
+  head: string,
+): Promise<PullTarget> {
   const { scope } = input;
-  const db = dbOf(scope);
+  const db = a.note?.db ?? dbOf(scope);
   await env.clientFor(scope.hostId).createPullComment(db, a.pull, {
-    body: `Committed suggested changes to \`${scope.table}\`: ${describeCounts(proposalCounts(input))}.`,
+    body: a.note ? a.note.body(head) : `Committed suggested changes to \`${scope.table}\`: ${describeCounts(proposalCounts(input))}.`,
   });
   return { hostId: scope.hostId, db, pullNumber: a.pull };
 }

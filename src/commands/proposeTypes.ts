@@ -44,7 +44,13 @@ export interface ProposeEnv {
  */
 export type ProposalAnswers =
   | { readonly mode: 'pull'; readonly branch: string; readonly title: string; readonly description: string; readonly target: string }
-  | { readonly mode: 'commit'; readonly title: string; readonly pull: number };
+  | {
+      readonly mode: 'commit';
+      readonly title: string;
+      readonly pull: number;
+      /** The comment said on the pull once committed (default: the counts), and the pull's database when not the branch's. */
+      readonly note?: { readonly db: DatabaseRef; body(head: string): string };
+    };
 
 export const dbOf = (s: ChangeSetScope): DatabaseRef => ({ owner: s.owner, name: s.name });
 

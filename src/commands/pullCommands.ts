@@ -14,6 +14,8 @@ import {
 import { createPullCommand } from './createPullCommand';
 import { mergePullCommand } from './mergePullCommand';
 import { replyToThread } from './rowComments';
+import { applySuggestion } from './applySuggestion';
+import type { ProposeEnv } from './proposeTypes';
 import type { PullTarget } from '../core/targets';
 import type { CommandDeps } from './commandDeps';
 import { previewMerge } from '../core/review/mergePreview';
@@ -121,6 +123,21 @@ function reviewSections(deps: PullCommandDeps, env: PullEnv): Pick<PullPanelsDep
       sql: deps.sql,
       log: deps.log,
       reply: (t, thread, head) => replyToThread({ ui: deps.ui, post: (p, body) => commentOnPullCommand(env, p, body) }, t, thread, head),
+      apply: (t, thread, comment) => applySuggestion(suggestionEnv(deps, env), t, thread, comment),
     },
+  };
+}
+
+/** Apply Suggestion sends through Propose Changes…' steps (issue #25); its change set is its own. */
+function suggestionEnv(deps: PullCommandDeps, env: PullEnv): ProposeEnv {
+  return {
+    ui: deps.ui,
+    log: deps.log,
+    clientFor: (hostId) => deps.clients.clientFor(hostId),
+    sql: deps.sql,
+    changeSets: { snapshot: () => undefined, remove: async () => undefined, rebase: () => Promise.reject(new Error('unused')) },
+    refreshDatabase: (hostId, db, what) => deps.tree.refreshDatabase(hostId, db, what),
+    showPull: async (t) => env.pullChanged(t),
+    showChanges: (request) => Promise.resolve(vscode.commands.executeCommand(Commands.showChanges, request)),
   };
 }

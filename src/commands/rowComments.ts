@@ -3,10 +3,11 @@
 // its thread's anchor, at the head the reviewer sees now. UI injected, as in pullActions.ts.
 import type { Ui } from '../platform/ui';
 import type { PullTarget } from '../core/targets';
+import type { Cell } from '../shared/wire';
 import { anchoredBody, type CommentAnchor, type RowCommentRequest } from '../core/review/commentAnchor';
 
 export interface RowCommentEnv {
-  ui: Pick<Ui, 'input' | 'info'>;
+  ui: Pick<Ui, 'input' | 'info' | 'pick'>;
   /** Posts a comment body on the pull (the pull view refreshes); resolves undefined when it failed. */
   post(target: PullTarget, body: string): Promise<unknown>;
 }
@@ -28,11 +29,32 @@ async function askText(env: RowCommentEnv, title: string): Promise<string | unde
   return text?.trim() ? text : undefined;
 }
 
-/** Comment on Row / Cell… from a pull's Changes view. Resolves the body posted, or undefined. */
+/** The suggested value: a text (starting from the cell's value now) or NULL; undefined when cancelled. */
+async function askValue(env: RowCommentEnv, req: RowCommentRequest, now: Cell): Promise<{ value: Cell } | undefined> {
+  const where = `${anchorWords(req.anchor)} (pull request #${req.pull.pullNumber})`;
+  const kind = await env.ui.pick(
+    [
+      { label: '$(edit) A value…', description: 'typed next', value: 'text' as const },
+      { label: 'NULL', description: 'no value', value: 'null' as const },
+    ],
+    { title: `Suggest a value for ${where}`, placeholder: 'What the cell should hold' },
+  );
+  if (kind === undefined) return undefined;
+  if (kind === 'null') return { value: null };
+  const value = await env.ui.input({ title: `Suggested value for ${where}`, value: now ?? '' });
+  return value === undefined ? undefined : { value };
+}
+
+/** Comment on Row / Cell… (or Suggest a Value… on a cell) from a pull's Changes view. Resolves the body posted, or undefined. */
 export async function commentOnRow(env: RowCommentEnv, req: RowCommentRequest): Promise<string | undefined> {
-  const text = await askText(env, `Comment on ${anchorWords(req.anchor)} (pull request #${req.pull.pullNumber})`);
+  const suggestion = req.suggest && req.anchor.column !== undefined ? await askValue(env, req, req.suggest.value) : undefined;
+  if (req.suggest && !suggestion) return undefined;
+  const where = `${anchorWords(req.anchor)} (pull request #${req.pull.pullNumber})`;
+  const text = suggestion
+    ? await env.ui.input({ title: `Why this value? (optional) ${where}`, placeholder: 'Markdown' })
+    : await askText(env, `Comment on ${where}`);
   if (text === undefined) return undefined;
-  const body = anchoredBody({ ...req.anchor }, text);
+  const body = anchoredBody({ ...req.anchor, ...(suggestion ? { suggestion } : {}) }, text);
   return (await env.post(req.pull, body)) === undefined ? undefined : body;
 }
 

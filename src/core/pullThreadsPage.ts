@@ -3,7 +3,9 @@
 // Reply button. Pure: server text goes through escapeHtml or the sanitizing markdown renderer.
 import type { MarkdownRenderer } from './markdown';
 import { escapeHtml, relativeTime } from './pullPage';
-import type { RowThread, ThreadState } from './review/rowThreads';
+import type { RowThread, ThreadComment, ThreadState } from './review/rowThreads';
+import type { Cell } from '../shared/wire';
+import { SHORT_HASH_LENGTH } from './commitHash';
 
 function about(t: RowThread): string {
   const key = Object.entries(t.anchor.key)
@@ -27,12 +29,38 @@ function stateHtml(s: ThreadState | undefined): string {
   }
 }
 
+const VALUE_SHOWN_MAX = 2000;
+
+/** A suggested value as text: NULL and empty text in words, anything else literal in a <pre>. */
+function valueHtml(v: Cell): string {
+  if (v === null) return '<em>NULL</em>';
+  if (v === '') return '<em>empty text</em>';
+  const chars = Array.from(v);
+  const shown = chars.length > VALUE_SHOWN_MAX ? `${chars.slice(0, VALUE_SHOWN_MAX).join('')}…` : v;
+  return `<pre class="suggested-value">${escapeHtml(shown)}</pre>`;
+}
+
+/** A comment's suggested value, and Apply Suggestion, or where it was applied (a later comment of the thread says so). */
+function suggestionHtml(t: RowThread, c: ThreadComment, canApply: boolean): string {
+  const s = c.anchor.suggestion;
+  if (!s) return '';
+  const id = c.comment.comment_id;
+  const applied = t.comments.find((x) => x.anchor.applied === id);
+  const action = applied
+    ? `<span class="label" data-suggestion-applied="${escapeHtml(applied.anchor.commit)}">applied in <code>${escapeHtml(applied.anchor.commit.slice(0, SHORT_HASH_LENGTH))}</code></span>`
+    : canApply
+      ? `<button type="button" data-thread-apply="${escapeHtml(id)}">Apply Suggestion</button>`
+      : '';
+  return `<div class="suggestion" data-suggestion="${escapeHtml(id)}"><span>Suggested value:</span> ${valueHtml(s.value)} ${action}</div>`;
+}
+
 /** The section's inner HTML; `states` by thread root id (absent while being read). */
 export function renderThreadsSection(
   threads: readonly RowThread[],
   states: ReadonlyMap<string, ThreadState>,
   md: MarkdownRenderer,
   now: Date,
+  canApply = false,
 ): string {
   if (threads.length === 0) return '';
   const items = threads
@@ -41,7 +69,7 @@ export function renderThreadsSection(
         .map(
           (c) =>
             `<div class="thread-comment" data-comment-id="${escapeHtml(c.comment.comment_id)}"><div class="comment-head"><strong>${escapeHtml(c.comment.author)}</strong> ` +
-            `${escapeHtml(relativeTime(c.comment.created_at, now))}</div><div class="markdown">${md.render(c.text)}</div></div>`,
+            `${escapeHtml(relativeTime(c.comment.created_at, now))}</div>${suggestionHtml(t, c, canApply)}<div class="markdown">${md.render(c.text)}</div></div>`,
         )
         .join('');
       const cell = t.anchor.column !== undefined ? ` data-column="${escapeHtml(t.anchor.column)}"` : '';
@@ -60,5 +88,7 @@ export const PULL_THREADS_STYLE = `
 .thread-head { padding: 6px 0; }
 .thread-comment { border-top: 1px solid var(--vscode-panel-border, #8882); }
 .thread .label, .pull-commits .label { border: 1px solid currentColor; border-radius: 3px; padding: 0 4px; font-size: 0.85em; }
+.suggestion { display: flex; gap: 6px; align-items: baseline; flex-wrap: wrap; margin: 4px 0; }
+.suggested-value { margin: 0; padding: 2px 6px; max-height: 8em; overflow: auto; white-space: pre-wrap; background: var(--vscode-textCodeBlock-background, #8881); }
 [data-thread-state="outdated"], [data-thread-state="deleted"] { color: var(--vscode-editorWarning-foreground, #c80); }
 `;

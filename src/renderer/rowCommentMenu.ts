@@ -13,7 +13,7 @@ export interface RowCommentMenuOptions {
   columns: readonly QueryColumn[];
   model: GridModel;
   source: () => RowSource;
-  post(key: Cell[], column: string | undefined): void;
+  post(key: Cell[], column: string | undefined, suggest?: { value: Cell }): void;
 }
 
 /** The Comment item for the cell at (row, col); col < 0 (the row number) comments on the row. */
@@ -33,6 +33,23 @@ export function rowCommentItem(o: RowCommentMenuOptions, row: number, col: numbe
   };
 }
 
+/** Suggest a Value… for the cell at (row, col): a cell comment carrying a new value (none on key cells or the row number). */
+export function rowSuggestItem(o: RowCommentMenuOptions, row: number, col: number): RowMenuItem | undefined {
+  const column = col >= 0 && !o.keyColumns.includes(col) ? o.columns[col]?.name : undefined;
+  if (column === undefined) return undefined;
+  const ready = o.source().rowState(row) === 'ready';
+  const key = ready ? o.keyColumns.map((c) => o.model.cell(row, c)) : undefined;
+  return {
+    id: 'suggest',
+    label: 'Suggest a Value…',
+    title: key ? `Suggest a new value for this row's ${column} in a comment on the pull request` : 'The row is not loaded yet',
+    disabled: !key,
+    run: () => {
+      if (key) o.post(key, column, { value: o.model.cell(row, col) });
+    },
+  };
+}
+
 /** The item's options for a paged output that offers row comments, or undefined. */
 export function rowCommentOptions(
   p: PagedOutput,
@@ -47,6 +64,13 @@ export function rowCommentOptions(
     columns: p.columns,
     model,
     source,
-    post: (key, column) => post({ type: 'row.comment', sourceId: p.sourceId, key, ...(column !== undefined ? { column } : {}) }),
+    post: (key, column, suggest) =>
+      post({
+        type: 'row.comment',
+        sourceId: p.sourceId,
+        key,
+        ...(column !== undefined ? { column } : {}),
+        ...(suggest ? { suggest } : {}),
+      }),
   };
 }

@@ -137,8 +137,11 @@ export type GridPagingMessage =
    * order); `column` names the cell the user asked about, for blame.
    */
   | { type: 'row.history'; sourceId: string; key: Cell[]; column?: string }
-  /** Comment on one row of `rowsOf.table` (key as for `row.history`), on the cell of `column` when given. */
-  | { type: 'row.comment'; sourceId: string; key: Cell[]; column?: string };
+  /**
+   * Comment on one row of `rowsOf.table` (key as for `row.history`), on the cell of `column` when
+   * given; `suggest`: a comment carrying a suggested value for that cell, `value` the cell as shown.
+   */
+  | { type: 'row.comment'; sourceId: string; key: Cell[]; column?: string; suggest?: { value: Cell } };
 
 const GRID_PAGING_TYPES: ReadonlySet<string> = new Set<GridPagingMessage['type']>([
   'page.request',
@@ -257,14 +260,22 @@ export function parseGridPagingMessage(raw: unknown): GridPagingMessage | undefi
       if (typeof m.sourceId !== 'string' || !Array.isArray(m.key) || m.key.length === 0 || m.key.length > 64) return undefined;
       if (!m.key.every((c) => c === null || typeof c === 'string')) return undefined;
       if (m.column !== undefined && typeof m.column !== 'string') return undefined;
+      const suggest = m.type === 'row.comment' && typeof m.column === 'string' ? suggestOf(m.suggest) : undefined;
       return {
         type: m.type,
         sourceId: m.sourceId,
         key: m.key as Cell[],
         ...(typeof m.column === 'string' ? { column: m.column } : {}),
+        ...(suggest ? { suggest } : {}),
       };
     }
     default:
       return undefined;
   }
+}
+
+function suggestOf(v: unknown): { value: Cell } | undefined {
+  if (typeof v !== 'object' || v === null || !('value' in v)) return undefined;
+  const value = (v as { value: unknown }).value;
+  return value === null || typeof value === 'string' ? { value } : undefined;
 }

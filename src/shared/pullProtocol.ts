@@ -24,6 +24,8 @@ export type PullWebviewMessage =
   | { type: 'commits.open'; commit: string }
   // The Row comments section (src/views/pullThreads.ts): reply on the thread started by this comment.
   | { type: 'threads.reply'; rootId: string }
+  // Apply Suggestion: the suggested value of this comment, committed onto the pull's branch.
+  | { type: 'threads.apply'; commentId: string }
   // Since your last review (src/views/pullCommits.ts): remember the head as reviewed, or show what changed since.
   | { type: 'review.mark' }
   | { type: 'review.since' };
@@ -93,6 +95,12 @@ export function parsePullWebviewMessage(raw: unknown): PullWebviewMessage | unde
     case 'threads.reply': {
       const rootId = raw['rootId'];
       return typeof rootId === 'string' && rootId !== '' && rootId.length <= 256 ? { type: 'threads.reply', rootId } : undefined;
+    }
+    case 'threads.apply': {
+      const commentId = raw['commentId'];
+      return typeof commentId === 'string' && commentId !== '' && commentId.length <= 256
+        ? { type: 'threads.apply', commentId }
+        : undefined;
     }
     default:
       return undefined;

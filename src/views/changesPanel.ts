@@ -352,7 +352,9 @@ export class ChangesPanel implements vscode.Disposable {
         const { table, key, column } = req;
         const anchor = { table, key, commit: this.output.commit, ...(column !== undefined ? { column } : {}) };
         // Posted: show the table again with its new mark.
-        if ((await this.deps.commentOnRow?.({ pull: this.request.target, anchor })) && this.selected) await this.select(this.selected);
+        const suggest = paging.suggest && column !== undefined ? { suggest: paging.suggest } : {};
+        if ((await this.deps.commentOnRow?.({ pull: this.request.target, anchor, ...suggest })) && this.selected)
+          await this.select(this.selected);
       }
       return;
     }

@@ -100,6 +100,19 @@ export class PullPanels extends Disposable {
   }
 }
 
+/** The messages of the Commits and Row comments sections (issue #25). */
+type SectionMessage = Extract<
+  PullWebviewMessage,
+  { type: 'threads.reply' | 'threads.apply' | 'commits.open' | 'review.mark' | 'review.since' }
+>;
+const SECTION_TYPES: ReadonlySet<string> = new Set<SectionMessage['type']>([
+  'threads.reply',
+  'threads.apply',
+  'commits.open',
+  'review.mark',
+  'review.since',
+]);
+const isSectionMessage = (m: PullWebviewMessage): m is SectionMessage => SECTION_TYPES.has(m.type);
 export class PullPanel extends Disposable {
   private readonly host: WebviewHost<PullWebviewMessage, PullHostMessage>;
   private content = '<p>Loading…</p>';
@@ -296,10 +309,9 @@ export class PullPanel extends Disposable {
   }
 
   /** The Commits and Row comments sections' own actions (issue #25): no busy state, no reload. */
-  private async handleSection(
-    msg: Extract<PullWebviewMessage, { type: 'threads.reply' | 'commits.open' | 'review.mark' | 'review.since' }>,
-  ): Promise<void> {
+  private async handleSection(msg: SectionMessage): Promise<void> {
     if (msg.type === 'threads.reply') await this.threads?.reply(msg.rootId);
+    else if (msg.type === 'threads.apply') await this.threads?.apply(msg.commentId);
     else if (msg.type === 'commits.open') await this.commits?.open(msg.commit);
     else if (msg.type === 'review.since') await this.commits?.showSinceReview();
     else await this.markReviewed();
@@ -323,8 +335,7 @@ export class PullPanel extends Disposable {
       await this.changes?.open(msg.table || undefined);
       return;
     }
-    if (msg.type === 'threads.reply' || msg.type === 'commits.open' || msg.type === 'review.mark' || msg.type === 'review.since')
-      return this.handleSection(msg);
+    if (isSectionMessage(msg)) return this.handleSection(msg);
     if (msg.type === 'changes.viewed') {
       if (!this.changes) return;
       this.changesHtml = await this.changes.setViewed(msg.table, msg.viewed);

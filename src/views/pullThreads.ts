@@ -6,7 +6,7 @@ import type { MarkdownRenderer } from '../core/markdown';
 import type { SqlPort } from '../core/sql/sqlPort';
 import type { DatabaseRef, PullComment } from '../shared/wire';
 import type { PullTarget } from '../core/targets';
-import { splitThreads, threadState, type RowThread, type ThreadState } from '../core/review/rowThreads';
+import { splitThreads, threadState, type RowThread, type ThreadComment, type ThreadState } from '../core/review/rowThreads';
 import { renderThreadsSection } from '../core/pullThreadsPage';
 
 /** The element the section's HTML replaces in the pull view. */
@@ -17,6 +17,8 @@ export interface PullThreadsDeps {
   log: Logger;
   /** Asks for a reply and posts it (src/commands/rowComments.ts `replyToThread`). */
   reply(pull: PullTarget, thread: { rootId: string; anchor: RowThread['anchor'] }, head: string): Promise<unknown>;
+  /** Commits a comment's suggested value onto the pull's branch and records it in the thread (src/commands/applySuggestion.ts). */
+  apply?(pull: PullTarget, thread: RowThread, comment: ThreadComment): Promise<unknown>;
 }
 
 export class PullThreadsSection {
@@ -40,7 +42,7 @@ export class PullThreadsSection {
   }
 
   html(): string {
-    return renderThreadsSection(this.threads, this.states, this.md, new Date());
+    return renderThreadsSection(this.threads, this.states, this.md, new Date(), this.deps.apply !== undefined);
   }
 
   /** The threads as last split (for tests and the Changes view's marks). */
@@ -74,5 +76,13 @@ export class PullThreadsSection {
     const head = this.head;
     if (!thread || !head) return;
     await this.deps.reply(this.target, { rootId, anchor: thread.anchor }, head);
+  }
+
+  /** Apply Suggestion on a comment that carries a suggested value. */
+  async apply(commentId: string): Promise<void> {
+    for (const thread of this.threads) {
+      const comment = thread.comments.find((c) => c.comment.comment_id === commentId && c.anchor.suggestion !== undefined);
+      if (comment) return void (await this.deps.apply?.(this.target, thread, comment));
+    }
   }
 }

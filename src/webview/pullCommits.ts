@@ -13,6 +13,9 @@ export function bindPullCommits(post: (m: PullWebviewMessage) => void): void {
     const reply = event.target instanceof Element ? event.target.closest<HTMLButtonElement>('button[data-thread-reply]') : null;
     const rootId = reply?.dataset['threadReply'];
     if (rootId) post({ type: 'threads.reply', rootId });
+    const apply = event.target instanceof Element ? event.target.closest<HTMLButtonElement>('button[data-thread-apply]') : null;
+    const commentId = apply?.dataset['threadApply'];
+    if (commentId) post({ type: 'threads.apply', commentId });
     const review =
       event.target instanceof Element ? event.target.closest<HTMLButtonElement>('button[data-review]')?.dataset['review'] : undefined;
     if (review === 'mark') post({ type: 'review.mark' });

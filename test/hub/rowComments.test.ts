@@ -7,8 +7,15 @@ import assert from 'node:assert/strict';
 import { startHub, type HubHandle } from '../helpers/hub';
 import { hubSql, hubSqlPort } from '../helpers/hubSql';
 import { anchoredBody, parseAnchoredBody, type CommentAnchor } from '../../src/core/review/commentAnchor';
-import { splitThreads, threadState } from '../../src/core/review/rowThreads';
-import type { DatabaseRef, Pull, PullComment } from '../../src/shared/wire';
+import { splitThreads, threadState, type RowThread, type ThreadComment } from '../../src/core/review/rowThreads';
+import type { Cell, DatabaseRef, Pull, PullComment } from '../../src/shared/wire';
+import { HubClient } from '../../src/api/index';
+import { SqlPort } from '../../src/core/sql/sqlPort';
+import { applySuggestion } from '../../src/commands/applySuggestion';
+import type { ProposeEnv } from '../../src/commands/proposeTypes';
+import type { PullTarget } from '../../src/core/targets';
+import { ScriptedUi } from '../helpers/scriptedUi';
+import { silent } from '../helpers/memoryFakes';
 import { importCsv } from './importFlow';
 import { readSinceReview } from '../../src/core/review/sinceReview';
 
@@ -121,5 +128,104 @@ describe('row and cell comments through the hub', function () {
     // A reviewed commit the database does not have (a rewritten history) says the branch changed.
     const state = await readSinceReview(p, 'v'.repeat(32), runIn);
     assert.deepEqual(state, { kind: 'changed', reviewed: 'v'.repeat(32), head });
+  });
+});
+
+describe('Apply Suggestion through the hub (issue #25)', function () {
+  this.timeout(180_000);
+  let hub: HubHandle;
+  let client: HubClient;
+  before(async () => {
+    hub = await startHub({ seed: true });
+    client = new HubClient({ baseUrl: hub.url, token: await hub.token('alice') });
+  });
+  after(async () => hub?.stop());
+
+  const prices: DatabaseRef = { owner: 'alice', name: 'prices' };
+  const target: PullTarget = { hostId: 'hub', db: prices, pullNumber: 4 };
+  const sql = hubSql(() => hub, 'alice/prices');
+  const env = (ui: ScriptedUi): ProposeEnv => ({
+    ui,
+    log: silent,
+    clientFor: () => client,
+    sql: new SqlPort(
+      () => client,
+      () => ({ timeoutMs: 30_000, rowLimit: 1000 }),
+    ),
+    changeSets: { snapshot: () => undefined, remove: async () => undefined, rebase: () => Promise.reject(new Error('unused')) },
+    refreshDatabase: () => undefined,
+    showPull: async () => undefined,
+    showChanges: async () => undefined,
+  });
+  const headOf = async (branch: string): Promise<string> => (await sql.ok(`SELECT HASHOF('${branch}')`, branch)).rows[0]![0]!;
+  const thread = async (id: string): Promise<{ t: RowThread; c: ThreadComment }> => {
+    const { threads } = splitThreads(await client.listPullComments(prices, 4));
+    const t = threads.find((x) => x.comments.some((c) => c.comment.comment_id === id))!;
+    return { t, c: t.comments.find((c) => c.comment.comment_id === id)! };
+  };
+
+  async function suggest(column: string, value: Cell, user = 'bob'): Promise<{ id: string; branch: string; key: string }> {
+    const branch = (await client.getPull(prices, 4)).from_branch.branch_name;
+    const key = (await sql.ok('SELECT id FROM suppliers ORDER BY id LIMIT 1', branch)).rows[0]![0]!;
+    const anchor: CommentAnchor = { table: 'suppliers', key: { id: key }, column, commit: await headOf(branch), suggestion: { value } };
+    const r = await hub.fetch('/databases/alice/prices/pulls/4/comments', { user, json: { body: anchoredBody(anchor, 'Try this.') } });
+    assert.equal(r.status, 201, r.text);
+    return { id: (r.body.data as PullComment).comment_id, branch, key };
+  }
+
+  it('commits exactly the suggested value onto the branch (plain SELECT there) and records it in the thread', async () => {
+    const values: [string, Cell][] = [
+      ['name', 'O\'Brien "q" `t` \\ ünï 😀\nsecond line'],
+      ['name', ''],
+      ['country', null],
+      ['rating', '-7'],
+    ];
+    for (const [column, value] of values) {
+      const { id, branch, key } = await suggest(column, value);
+      const before = await headOf(branch);
+      const { t, c } = await thread(id);
+      const ui = new ScriptedUi({}, { errors: 'throw' });
+      const commit = await applySuggestion(env(ui), target, t, c);
+      const head = await headOf(branch);
+      assert.ok(commit && commit === head && head !== before, `${column}: a new commit, the branch's head (${ui.infos.join('; ')})`);
+      const got = (await sql.ok(`SELECT \`${column}\`, id FROM suppliers WHERE id = ${key}`, head)).rows[0]!;
+      assert.deepEqual(got[0], value, `${column} holds exactly the suggested value`);
+      const other = await sql.ok(`SELECT * FROM suppliers WHERE id <> ${key} ORDER BY id`, head);
+      assert.deepEqual(
+        other.rows,
+        (await sql.ok(`SELECT * FROM suppliers WHERE id <> ${key} ORDER BY id`, before)).rows,
+        'nothing else changed',
+      );
+      // The thread records it: a reply naming the suggestion and the commit.
+      const again = await thread(id);
+      const applied = again.t.comments.find((x) => x.anchor.applied === id);
+      assert.ok(applied, 'the applied reply is in the thread');
+      assert.equal(applied.anchor.commit, head);
+      assert.equal(applied.anchor.replyTo, t.rootId);
+    }
+  });
+
+  it('refuses a value the column cannot hold, a cell that already holds it, and writes nothing', async () => {
+    for (const [column, value, says] of [
+      ['rating', 'not a number', /does not fit rating/],
+      ['name', null, /does not fit name/],
+    ] as [string, Cell, RegExp][]) {
+      const { id, branch } = await suggest(column, value);
+      const before = await headOf(branch);
+      const { t, c } = await thread(id);
+      const ui = new ScriptedUi({}, { errors: 'throw' });
+      assert.equal(await applySuggestion(env(ui), target, t, c), undefined);
+      assert.match(ui.infos.join('\n'), says);
+      assert.equal(await headOf(branch), before, 'nothing written');
+    }
+    const { id, branch, key } = await suggest('country', 'ES');
+    const { t, c } = await thread(id);
+    await applySuggestion(env(new ScriptedUi({}, { errors: 'throw' })), target, t, c);
+    const at = await headOf(branch);
+    assert.equal((await sql.ok(`SELECT country FROM suppliers WHERE id = ${key}`, at)).rows[0]![0], 'ES');
+    const ui = new ScriptedUi({}, { errors: 'throw' });
+    assert.equal(await applySuggestion(env(ui), target, t, c), undefined);
+    assert.match(ui.infos.join('\n'), /already holds the suggested value/);
+    assert.equal(await headOf(branch), at);
   });
 });

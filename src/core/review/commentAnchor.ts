@@ -39,6 +39,8 @@ export interface CommentAnchor {
 export interface RowCommentRequest {
   pull: PullTarget;
   anchor: Pick<CommentAnchor, 'table' | 'key' | 'column' | 'commit'>;
+  /** Suggest a Value… on the cell: the value the grid shows there now (the prompt starts from it). */
+  suggest?: { value: Cell };
 }
 
 const PREFIX = '[vdb-anchor]: https://anchor.invalid/v1/';
@@ -75,15 +77,31 @@ export function anchorLabel(a: Pick<CommentAnchor, 'table' | 'key' | 'column'>):
   return [`**${markdownText(a.table)}**`, key, a.column !== undefined ? `column ${markdownText(a.column)}` : 'row'].join(' · ');
 }
 
+/** Longest suggested value shown whole in the readable block; the anchor keeps it whole. */
+const SUGGESTION_SHOWN_MAX = 1000;
+
+/**
+ * What a web reader sees of a suggested value, right after the readable line (before the comment's
+ * own text, so an unclosed code fence there cannot swallow it): NULL and empty text in words, any
+ * other value in a fenced code block longer than any backtick run in it, so it shows literally.
+ */
+export function suggestionBlock(value: Cell): string {
+  if (value === null) return 'Suggested value: *NULL*';
+  if (value === '') return 'Suggested value: *empty text*';
+  const chars = Array.from(value);
+  const shown = chars.length > SUGGESTION_SHOWN_MAX ? chars.slice(0, SUGGESTION_SHOWN_MAX).join('') : value;
+  const longest = Math.max(0, ...(shown.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  const cut = shown === value ? '' : `\n*(the first ${SUGGESTION_SHOWN_MAX} of ${chars.length} characters)*`;
+  return `Suggested value:\n\n${fence}text\n${shown.replace(/\r\n?/g, '\n')}\n${fence}${cut}`;
+}
+
 /** A comment body carrying `anchor` before `text`. */
 export function anchoredBody(anchor: CommentAnchor, text: string): string {
   const json = JSON.stringify(anchor);
-  const suggestion =
-    anchor.suggestion !== undefined
-      ? `\n\nSuggested value: ${anchor.suggestion.value === null ? 'NULL' : markdownText(anchor.suggestion.value, 200)}`
-      : '';
+  const suggestion = anchor.suggestion !== undefined ? `\n\n${suggestionBlock(anchor.suggestion.value)}` : '';
   const lead = anchor.applied !== undefined ? 'Applied the suggestion on ' : anchor.replyTo !== undefined ? 'Reply on ' : '';
-  return `${PREFIX}${toBase64Url(json)}\n${lead}${anchorLabel(anchor)}\n\n${text}${suggestion}`.trimEnd();
+  return `${PREFIX}${toBase64Url(json)}\n${lead}${anchorLabel(anchor)}${suggestion}\n\n${text}`.trimEnd();
 }
 
 function isCell(v: unknown): v is Cell {
@@ -141,10 +159,13 @@ export function parseAnchoredBody(body: string): ParsedComment {
     anchor = undefined;
   }
   if (!anchor) return { anchor: undefined, text: body };
-  // The readable line and the blank line after it are ours.
+  // The readable line, a suggestion's block and the blank line after them are ours.
   const rest = nl < 0 ? '' : body.slice(nl + 1);
   const nl2 = rest.indexOf('\n');
-  return { anchor, text: (nl2 < 0 ? '' : rest.slice(nl2 + 1)).replace(/^\r?\n/, '') };
+  let after = nl2 < 0 ? '' : rest.slice(nl2 + 1);
+  const block = anchor.suggestion !== undefined ? `\n${suggestionBlock(anchor.suggestion.value)}\n` : undefined;
+  if (block !== undefined && (after.startsWith(block) || `${after}\n` === block)) after = after.slice(block.length);
+  return { anchor, text: after.replace(/^\r?\n/, '') };
 }
 
 /** The same row (and cell, when both name one): table, key values and column equal. */

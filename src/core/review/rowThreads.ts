@@ -61,7 +61,7 @@ export type ThreadState =
   | { kind: 'invalid'; reason: string };
 
 /** The row of `anchor` at `at`: its cells by column, or undefined when the table has no such row. */
-function buildRowAtQuery(columns: readonly TableColumnInfo[], anchor: CommentAnchor, at: string): DoltQuery {
+export function buildRowAtQuery(columns: readonly TableColumnInfo[], anchor: CommentAnchor, at: string): DoltQuery {
   const key = columns.filter((c) => c.primaryKey).map((c) => anchor.key[c.name] ?? null);
   return { sql: `SELECT * FROM ${quoteIdentifier(anchor.table)} WHERE ${keyWhere(columns, key)} LIMIT 2`, at };
 }

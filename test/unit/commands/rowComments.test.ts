@@ -2,7 +2,7 @@
 // anchor the Changes view named (parsed back here), the text typed, and for a reply the thread's
 // first comment and the head the view shows; dismissing posts nothing.
 import { strict as assert } from 'node:assert';
-import { ScriptedUi } from '../../helpers/scriptedUi';
+import { ScriptedUi, input, pick } from '../../helpers/scriptedUi';
 import { commentOnRow, replyToThread } from '../../../src/commands/rowComments';
 import { parseAnchoredBody } from '../../../src/core/review/commentAnchor';
 import { parseGridPagingMessage } from '../../../src/shared/gridPaging';
@@ -52,5 +52,38 @@ describe('row comments from the Changes view', () => {
     });
     assert.equal(parseGridPagingMessage({ type: 'row.comment', sourceId: 's', key: [1] }), undefined);
     assert.equal(parseGridPagingMessage({ type: 'row.comment', sourceId: 's', key: [] }), undefined);
+  });
+
+  it('Suggest a Value…: the value typed (starting from the cell as shown) or NULL travels in the anchor, the text is optional', async () => {
+    const anchor = { table: 'suppliers', key: { id: '3' }, column: 'name', commit: HEAD };
+    const posted: string[] = [];
+    const env = (ui: ScriptedUi) => ({ ui, post: async (_t: PullTarget, b: string) => posted.push(b) });
+    let prefilled: string | undefined;
+    const typed = new ScriptedUi([
+      pick('A value…'),
+      { kind: 'input', reply: (_l, p) => ((prefilled = p.input?.value), 'Quinta "Nova" ünï') },
+      input(''),
+    ]);
+    await commentOnRow(env(typed), { pull: PULL, anchor, suggest: { value: 'Quinta do Vale' } });
+    assert.equal(prefilled, 'Quinta do Vale');
+    assert.deepEqual(parseAnchoredBody(posted[0]!), { anchor: { ...anchor, suggestion: { value: 'Quinta "Nova" ünï' } }, text: '' });
+    await commentOnRow(env(new ScriptedUi([pick('NULL'), input('No name known.')])), { pull: PULL, anchor, suggest: { value: 'x' } });
+    assert.deepEqual(parseAnchoredBody(posted[1]!), { anchor: { ...anchor, suggestion: { value: null } }, text: 'No name known.' });
+    // Dismissed at any step: nothing posted.
+    await commentOnRow(env(new ScriptedUi([pick('A value…'), input(undefined)])), { pull: PULL, anchor, suggest: { value: 'x' } });
+    assert.equal(posted.length, 2);
+    assert.deepEqual(parseGridPagingMessage({ type: 'row.comment', sourceId: 's', key: ['1'], column: 'c', suggest: { value: null } }), {
+      type: 'row.comment',
+      sourceId: 's',
+      key: ['1'],
+      column: 'c',
+      suggest: { value: null },
+    });
+    assert.deepEqual(parseGridPagingMessage({ type: 'row.comment', sourceId: 's', key: ['1'], column: 'c', suggest: { value: 3 } }), {
+      type: 'row.comment',
+      sourceId: 's',
+      key: ['1'],
+      column: 'c',
+    });
   });
 });

@@ -42,6 +42,40 @@ describe('comment anchors', () => {
     assert.deepEqual(parseAnchoredBody(anchoredBody(applied, '')).anchor, applied);
   });
 
+  it('a suggested value round-trips exactly, the comment text too, whatever both hold', () => {
+    const values: (string | null)[] = [...AWKWARD, '```', 'a ```` b', ' leading and trailing \n', '\r\n', 'y'.repeat(3000)];
+    for (const v of values) {
+      const anchor: CommentAnchor = { table: 't', key: { id: '1' }, column: 'price', commit: COMMIT, suggestion: { value: v } };
+      for (const text of ['Try this.', '', '```\nunclosed fence', 'Suggested value: *NULL*']) {
+        const body = anchoredBody(anchor, text);
+        const parsed = parseAnchoredBody(body);
+        assert.deepEqual(parsed.anchor, anchor, JSON.stringify(v)?.slice(0, 40));
+        assert.equal(parsed.text, text.trimEnd(), JSON.stringify([v, text]).slice(0, 60));
+      }
+    }
+    // NULL and empty text stay apart.
+    const read = (v: string | null): unknown =>
+      parseAnchoredBody(anchoredBody({ table: 't', key: { id: '1' }, column: 'c', commit: COMMIT, suggestion: { value: v } }, 'x')).anchor
+        ?.suggestion;
+    assert.deepEqual(read(null), { value: null });
+    assert.deepEqual(read(''), { value: '' });
+    assert.deepEqual(read('NULL'), { value: 'NULL' });
+  });
+
+  it('a suggested value reads on the web as the literal value (a code block), NULL and empty in words', () => {
+    const render = (v: string | null, text = 'Use this.'): string =>
+      md.render(anchoredBody({ table: 't', key: { id: '1' }, column: 'c', commit: COMMIT, suggestion: { value: v } }, text));
+    const html = render('<b>x</b> ``` **y**', '```\nunclosed');
+    assert.ok(!html.includes('anchor.invalid'), html);
+    assert.match(html, /Suggested value:/);
+    assert.match(html, /<code class="language-text">&lt;b&gt;x&lt;\/b&gt; ``` \*\*y\*\*\n<\/code>/);
+    assert.ok(!html.includes('<b>') && !html.includes('<strong>y'), 'never markup');
+    assert.match(render(null), /Suggested value: <em>NULL<\/em>/);
+    assert.match(render(''), /Suggested value: <em>empty text<\/em>/);
+    const long = render('z'.repeat(5000));
+    assert.match(long, /the first 1000 of 5000 characters/);
+  });
+
   it('renders with the anchor hidden and a readable, escaped reference first', () => {
     const body = anchoredBody({ table: 'suppliers', key: { id: '<b>3</b>' }, column: 'rating', commit: COMMIT }, 'Is **4** right?');
     const html = md.render(body);
@@ -62,6 +96,9 @@ describe('comment anchors', () => {
       `[vdb-anchor]: https://anchor.invalid/v1/${Buffer.from(JSON.stringify({ table: 't', key: { id: 1 }, commit: COMMIT })).toString('base64url')}\nx`,
       `[vdb-anchor]: https://anchor.invalid/v1/${Buffer.from(JSON.stringify({ table: 't', key: { id: '1' }, commit: 'HEAD' })).toString('base64url')}\nx`,
       `[vdb-anchor]: https://anchor.invalid/v1/${Buffer.from(JSON.stringify({ table: 't', key: { id: '1' }, commit: COMMIT, suggestion: { value: 'x' } })).toString('base64url')}\nx`,
+      `[vdb-anchor]: https://anchor.invalid/v1/${Buffer.from(JSON.stringify({ table: 't', key: { id: '1' }, column: 'c', commit: COMMIT, suggestion: { value: 3 } })).toString('base64url')}\nx`,
+      `[vdb-anchor]: https://anchor.invalid/v1/${Buffer.from(JSON.stringify({ table: 't', key: { id: '1' }, column: 'c', commit: COMMIT, suggestion: 'x' })).toString('base64url')}\nx`,
+      `[vdb-anchor]: https://anchor.invalid/v1/${Buffer.from(JSON.stringify({ table: 't', key: { id: '1' }, column: 'c', commit: COMMIT, applied: 7 })).toString('base64url')}\nx`,
       `[vdb-anchor]: https://anchor.invalid/v1/${Buffer.from([0xff, 0xfe, 0x22]).toString('base64url')}\nx`,
       `hello\n${line}`,
     ];
