@@ -193,9 +193,11 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         return item;
       }
       case 'pull': {
-        const item = this.fromText(describePull(node.pull, now, this.model.pullReview(node)), None);
+        const since = this.model.pullReview(node);
+        const item = this.fromText(describePull(node.pull, now, since), None);
         const state = node.pull.state;
-        item.iconPath = pullIcon(state);
+        // New commits since the account's review show in the icon too: a long title hides the description.
+        item.iconPath = since && since.kind !== 'current' ? pullIconNewChanges() : pullIcon(state);
         // Pull commands attach to pull.open / pull.closed / pull.merged (pull.other when unknown).
         item.contextValue = PULL_CONTEXT_VALUES.get(state) ?? ContextValues.pullOther;
         item.command = { command: Commands.showPullRequest, title: 'Show Pull Request', arguments: [node] };
@@ -327,6 +329,10 @@ function render(t: Tooltip): vscode.MarkdownString {
     md.appendText(t.body);
   }
   return md;
+}
+
+function pullIconNewChanges(): vscode.ThemeIcon {
+  return new vscode.ThemeIcon('git-pull-request-new-changes', new vscode.ThemeColor('charts.green'));
 }
 
 function pullIcon(state: string): vscode.ThemeIcon {

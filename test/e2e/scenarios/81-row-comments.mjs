@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { answerHostPick } from './pullHelpers.mjs';
 import { frameWith, plainMergeBase, plainRows } from './changesHelpers.mjs';
 import { importTable } from './tableHelpers.mjs';
+import { waitFor } from '../../helpers/waitFor.cjs';
 
 export const name =
-  "comments on a pull's rows and cells: posted from the Changes grid, readable through the API, threads in the pull view marked outdated after a push, a reply, and Changes Since Last Review";
+  "comments on a pull's rows and cells: posted from the Changes grid, readable through the API, threads in the pull view marked outdated after a push, a reply, Changes Since Last Review, the pull's tree item counting new commits, and a suggested value applied onto the branch";
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 300_000;
@@ -24,6 +25,22 @@ async function openPull(ctx) {
   await ctx.quickPick('alice/prices');
   await ctx.quickPick('#4 Update suppliers and the catalogue');
   return frameWith(ctx, '#pull-commits li.pull-commit', { timeout: ctx.scaled(60_000) });
+}
+
+/** The description VS Code shows beside a tree row. */
+const description = async (row) => (await row.locator('.label-description').first().textContent()) ?? '';
+
+/** The tree row of pull #4 once its description matches `pattern` (the tree re-renders when its read answers). */
+async function pullItemSays(ctx, pattern) {
+  return waitFor(
+    `pull #4's tree item to match ${pattern}`,
+    async () => {
+      const row = await ctx.treeItem(/^#4 /);
+      const text = await description(row);
+      return pattern.test(text) ? text : undefined;
+    },
+    { timeoutMs: ctx.scaled(60_000), intervalMs: 250 },
+  );
 }
 
 /** Right-clicks a cell of the diff grid and picks the menu item, then types the comment. */
@@ -166,4 +183,79 @@ export async function run(ctx) {
     .waitFor({ timeout: ctx.scaled(60_000) });
   assert.equal(await sinceGrid.locator('.vdb-row[data-kind]').count(), 1, 'one row changed since the review');
   await ctx.screenshot('since-last-review');
+
+  // The pull's item in the Databases tree says how many commits are new since the review.
+  await ctx.expand('alice/prices');
+  await ctx.expand('Pull Requests');
+  assert.match(await pullItemSays(ctx, /since your review/), /^1 new commit since your review · open/);
+  // A long title hides the description in a sidebar of default width: the icon says it too.
+  assert.equal(await (await ctx.treeItem(/^#4 /)).locator('.codicon-git-pull-request-new-changes').count(), 1);
+
+  // Suggest a value for the added row's name in the pull's Changes grid, then apply it from the pull view.
+  await ctx.page.locator('.part.editor .tab', { hasText: /^#4 / }).first().click();
+  view = await frameWith(ctx, '#pull-changes button[data-changes-table="suppliers"]', { timeout: ctx.scaled(60_000) });
+  await view.locator('#pull-changes button[data-changes-table="suppliers"]').click();
+  await changes.locator('.chg-list button[data-table="suppliers"][aria-current="true"]').waitFor({ timeout: ctx.scaled(60_000) });
+  const nameCol = headers.indexOf('name');
+  assert.ok(nameCol >= 0, `a name column among ${headers.join(', ')}`);
+  const suggested = 'Fornecedor "Novo" ünï';
+  await grid
+    .locator(`.vdb-cell[data-r="${await rowOf(addedId)}"][data-c="${nameCol}"]:not(.placeholder)`)
+    .first()
+    .click({ button: 'right' });
+  const suggestItem = grid.locator('.vdb-menu [role="menuitem"]', { hasText: 'Suggest a Value…' });
+  await suggestItem.waitFor({ timeout: ctx.scaled(10_000) });
+  await suggestItem.click();
+  await ctx.quickPick('A value…');
+  await ctx.inputBox(suggested);
+  await ctx.inputBox('Its legal name.');
+  const suggestion = await waitFor(
+    'the suggestion comment through the API',
+    async () => (await listed()).find((c) => anchorOf(c.body)?.suggestion?.value === suggested),
+    { timeoutMs: ctx.scaled(30_000), intervalMs: 250 },
+  );
+  // Written at the head the pull's Changes view shows (pinned when it opened, or after a re-pin).
+  const { commit: writtenAt, ...where } = anchorOf(suggestion.body);
+  assert.ok([head, newHead].includes(writtenAt), writtenAt);
+  assert.deepEqual(where, { table: 'suppliers', key: { id: addedId }, column: 'name', suggestion: { value: suggested } });
+  assert.ok(suggestion.body.includes(`\n\n\`\`\`text\n${suggested}\n\`\`\`\n`), 'readable on the web as a code block');
+
+  await ctx.page.locator('.part.editor .tab', { hasText: /^#4 / }).first().click();
+  view = await frameWith(ctx, `#pull-threads button[data-thread-apply="${suggestion.comment_id}"]`, { timeout: ctx.scaled(60_000) });
+  await view.locator(`#pull-threads button[data-thread-apply="${suggestion.comment_id}"]`).click();
+  view = await frameWith(ctx, `#pull-threads [data-suggestion="${suggestion.comment_id}"] [data-suggestion-applied]`, {
+    timeout: ctx.scaled(120_000),
+  });
+  const applied = (await plainRows(ctx, 'alice/prices', from, 'SELECT commit_hash FROM dolt_log LIMIT 1'))[0].commit_hash;
+  assert.notEqual(applied, newHead);
+  const nameNow = (await plainRows(ctx, 'alice/prices', from, `SELECT name FROM suppliers WHERE id = ${addedId}`))[0].name;
+  assert.equal(nameNow, suggested, 'the branch holds exactly the suggested value');
+  assert.equal(
+    await view
+      .locator(`#pull-threads [data-suggestion="${suggestion.comment_id}"] [data-suggestion-applied]`)
+      .getAttribute('data-suggestion-applied'),
+    applied,
+  );
+  const record = (await listed()).find((c) => anchorOf(c.body)?.applied === suggestion.comment_id);
+  assert.deepEqual(anchorOf(record.body), {
+    table: 'suppliers',
+    key: { id: addedId },
+    column: 'name',
+    commit: applied,
+    replyTo: suggestion.comment_id,
+    applied: suggestion.comment_id,
+  });
+  await ctx.screenshot('suggestion-applied');
+
+  // The tree's pull list refreshed: two commits since the review; Mark as Reviewed clears it.
+  await ctx.runCommand('Versioned DB: Refresh');
+  assert.match(await pullItemSays(ctx, /^2 new commits/), /^2 new commits since your review/);
+  await view.locator('#pull-commits button[data-review="mark"]').click();
+  await view.locator('#pull-commits [data-review-state="current"]').waitFor({ timeout: ctx.scaled(20_000) });
+  await pullItemSays(ctx, /^open · /);
+  await waitFor(
+    'the plain pull icon again',
+    async () => (await (await ctx.treeItem(/^#4 /)).locator('.codicon-git-pull-request-new-changes').count()) === 0,
+    { timeoutMs: ctx.scaled(30_000), intervalMs: 250 },
+  );
 }
