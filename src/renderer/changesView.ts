@@ -14,6 +14,7 @@ import {
 } from '../shared/changesProtocol';
 import { ResultGrid } from './resultGrid';
 import { el } from './dom';
+import { THREAD_PANE_CSS, renderThreadPane } from './threadPane';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 
@@ -55,7 +56,7 @@ body { padding: 0 8px; }
 {
   const style = document.createElement('style');
   if (nonce) style.nonce = nonce;
-  style.textContent = CSS;
+  style.textContent = CSS + THREAD_PANE_CSS;
   document.head.appendChild(style);
 }
 
@@ -73,7 +74,11 @@ const controls = el(document, 'div', 'chg-controls');
 const tableBanners = el(document, 'div', 'chg-banners');
 const gridRoot = el(document, 'div', 'chg-grid');
 main.append(controls, tableBanners, gridRoot);
-body.append(list, main);
+// A row's or cell's comment threads, beside the grid (a pull's Changes view: Show Comments).
+const threadPane = el(document, 'aside', 'chg-thread');
+threadPane.setAttribute('aria-label', 'Comments');
+threadPane.hidden = true;
+body.append(list, main, threadPane);
 shell.append(head, banners, body);
 root.replaceChildren(shell);
 
@@ -209,6 +214,8 @@ function onMessage(m: ChangesHostMessage | HostPagingMessage | { type: 'exported
       hideUnchanged = m.hideUnchanged;
       unsent = !!m.unsent;
       editAt = m.editAt;
+      // Threads shown were read with the table before: Show Comments reads them again.
+      renderThreadPane(document, threadPane, '', []);
       tableBanners.replaceChildren();
       if (m.note) banner(tableBanners, m.note);
       renderList();
@@ -222,6 +229,9 @@ function onMessage(m: ChangesHostMessage | HostPagingMessage | { type: 'exported
       return;
     case 'changes.busy':
       document.body.classList.toggle('busy', m.busy);
+      return;
+    case 'changes.thread':
+      renderThreadPane(document, threadPane, m.about, m.threads);
       return;
     case 'paged.show':
       grid?.dispose();

@@ -22,7 +22,7 @@ import { banner, pagedBanners, refMovedBanner, resultBanners, toolbar } from './
 import { ServerView, type ServerViewHost } from './serverView';
 import { injectStyles } from './gridStyles';
 import { rowHistoryItem, rowHistoryOptions } from './rowHistoryMenu';
-import { rowCommentItem, rowCommentOptions, rowSuggestItem } from './rowCommentMenu';
+import { rowCommentItem, rowCommentOptions, rowSuggestItem, rowThreadItem } from './rowCommentMenu';
 import { bindRowMenu } from './rowMenu';
 import {
   copySelection,
@@ -199,7 +199,7 @@ export class ResultGrid {
           ...(editing?.menuItems(row, col) ?? []),
           ...(history ? [rowHistoryItem(history, row, col)] : []),
           ...(comments ? [rowCommentItem(comments, row, col)] : []),
-          ...(comments ? [rowSuggestItem(comments, row, col)].flatMap((i) => (i ? [i] : [])) : []),
+          ...(comments ? [rowThreadItem(comments, row, col), rowSuggestItem(comments, row, col)].flatMap((i) => (i ? [i] : [])) : []),
         ],
         select: (row, col) => {
           if (!this.model.isSelected(row, col)) this.model.selectCell({ row, col });

@@ -7,6 +7,7 @@ import type { GridModel } from './gridModel';
 import type { RowSource } from './rowSource';
 import type { RowMenuItem } from './rowMenu';
 import type { GridPagingMessage, PagedOutput } from '../shared/gridPaging';
+import { commentCounter } from './commentMarks';
 
 export interface RowCommentMenuOptions {
   keyColumns: number[];
@@ -14,6 +15,10 @@ export interface RowCommentMenuOptions {
   model: GridModel;
   source: () => RowSource;
   post(key: Cell[], column: string | undefined, suggest?: { value: Cell }): void;
+  /** Comments on the cell at (row, col) (its row's on a key cell); absent: none anywhere. */
+  count?: (row: number, col: number) => number;
+  /** Shows the comments of the row (or cell) beside the grid. */
+  showThread(key: Cell[], column: string | undefined): void;
 }
 
 /** The Comment item for the cell at (row, col); col < 0 (the row number) comments on the row. */
@@ -50,6 +55,20 @@ export function rowSuggestItem(o: RowCommentMenuOptions, row: number, col: numbe
   };
 }
 
+/** Show Comments for the cell at (row, col): only where the grid marks comments. */
+export function rowThreadItem(o: RowCommentMenuOptions, row: number, col: number): RowMenuItem | undefined {
+  const n = o.count?.(row, col) ?? 0;
+  if (n === 0 || o.source().rowState(row) !== 'ready') return undefined;
+  const key = o.keyColumns.map((c) => o.model.cell(row, c));
+  const column = col >= 0 && !o.keyColumns.includes(col) ? o.columns[col]?.name : undefined;
+  return {
+    id: 'thread',
+    label: `Show Comments (${n})`,
+    title: `Show the comments on this ${column !== undefined ? `row's ${column}` : 'row'} beside the grid`,
+    run: () => o.showThread(key, column),
+  };
+}
+
 /** The item's options for a paged output that offers row comments, or undefined. */
 export function rowCommentOptions(
   p: PagedOutput,
@@ -59,11 +78,14 @@ export function rowCommentOptions(
 ): RowCommentMenuOptions | undefined {
   const rowsOf = p.rowsOf;
   if (!rowsOf || !p.rowComments || !post) return undefined;
+  const counter = commentCounter(p, (r, c) => model.cell(r, c));
   return {
     keyColumns: rowsOf.keyColumns,
     columns: p.columns,
     model,
     source,
+    ...(counter ? { count: counter } : {}),
+    showThread: (key, column) => post({ type: 'row.thread', sourceId: p.sourceId, key, ...(column !== undefined ? { column } : {}) }),
     post: (key, column, suggest) =>
       post({
         type: 'row.comment',

@@ -1,6 +1,7 @@
 // Messages between the Changes view's script (src/renderer/changesView.ts) and its host
 // (src/views/changesPanel.ts), beside the grid's paging messages (./gridPaging.ts), which travel
 // on the same channel. The host accepts only messages that parse here or there.
+import type { Cell } from './wire';
 
 export type DiffKind = 'added' | 'modified' | 'removed';
 export const DIFF_KINDS: readonly DiffKind[] = ['added', 'modified', 'removed'];
@@ -49,7 +50,25 @@ export type ChangesHostMessage =
   /** Part of the selected table's diff could not be read (timeout, count cut short). */
   | { type: 'changes.partial'; table: string; message: string }
   | { type: 'changes.error'; message: string }
-  | { type: 'changes.busy'; busy: boolean };
+  | { type: 'changes.busy'; busy: boolean }
+  /** The comment threads on one row or cell of a pull's diff, shown beside the grid (none: close it). */
+  | { type: 'changes.thread'; about: string; threads: ThreadPaneItem[] };
+
+/** One thread as the pane beside the Changes grid shows it: plain text only (set as textContent). */
+export interface ThreadPaneItem {
+  rootId: string;
+  /** What it is about: `suppliers, id = 3, rating`. */
+  about: string;
+  comments: {
+    id: string;
+    author: string;
+    createdAt: string;
+    /** The comment's markdown source, shown as text. */
+    text: string;
+    /** A suggested value (null: NULL), and the commit it was applied in when a reply says so. */
+    suggestion?: { value: Cell; appliedIn?: string };
+  }[];
+}
 
 /** View → host. */
 export type ChangesViewMessage =

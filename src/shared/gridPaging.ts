@@ -141,7 +141,9 @@ export type GridPagingMessage =
    * Comment on one row of `rowsOf.table` (key as for `row.history`), on the cell of `column` when
    * given; `suggest`: a comment carrying a suggested value for that cell, `value` the cell as shown.
    */
-  | { type: 'row.comment'; sourceId: string; key: Cell[]; column?: string; suggest?: { value: Cell } };
+  | { type: 'row.comment'; sourceId: string; key: Cell[]; column?: string; suggest?: { value: Cell } }
+  /** Show the comments on one row (or its cell of `column`) beside the grid (key as for `row.history`). */
+  | { type: 'row.thread'; sourceId: string; key: Cell[]; column?: string };
 
 const GRID_PAGING_TYPES: ReadonlySet<string> = new Set<GridPagingMessage['type']>([
   'page.request',
@@ -153,6 +155,7 @@ const GRID_PAGING_TYPES: ReadonlySet<string> = new Set<GridPagingMessage['type']
   'refresh',
   'row.history',
   'row.comment',
+  'row.thread',
 ]);
 
 /** Whether an already checked message from a view is a paging one (views mix them with their own). */
@@ -256,6 +259,7 @@ export function parseGridPagingMessage(raw: unknown): GridPagingMessage | undefi
       if (typeof m.sourceId !== 'string') return undefined;
       return { type: 'refresh', sourceId: m.sourceId };
     case 'row.history':
+    case 'row.thread':
     case 'row.comment': {
       if (typeof m.sourceId !== 'string' || !Array.isArray(m.key) || m.key.length === 0 || m.key.length > 64) return undefined;
       if (!m.key.every((c) => c === null || typeof c === 'string')) return undefined;

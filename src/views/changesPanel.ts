@@ -358,6 +358,12 @@ export class ChangesPanel implements vscode.Disposable {
       }
       return;
     }
+    if (paging.type === 'row.thread' && this.output && paging.sourceId === this.output.sourceId) {
+      // Show Comments: the row's (or cell's) threads in the pane beside the grid.
+      const req = rowHistoryRequestFromGrid(this.output, paging.key, paging.column);
+      if (req) this.post({ type: 'changes.thread', ...this.rowComments.pane(req.table, req.key, req.column) });
+      return;
+    }
     if (paging.type === 'export.stream' && this.changeSetSource && this.snapshot) {
       const sc = this.snapshot.scope;
       await exportDiffRows(this.changeSetSource, paging.format, `${sc.table}-${sc.baseCommit.slice(0, 7)}..unsent`, this.deps.log);

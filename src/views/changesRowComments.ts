@@ -6,7 +6,10 @@ import type { Logger } from '../core/logger';
 import type { ChangesRequest } from '../core/review/requests';
 import type { DiffPageSource } from '../core/review/diffSource';
 import { commentMarksOf, splitThreads, type RowThread } from '../core/review/rowThreads';
+import { sameTarget } from '../core/review/commentAnchor';
 import type { PagedOutput } from '../shared/gridPaging';
+import type { ThreadPaneItem } from '../shared/changesProtocol';
+import type { Cell } from '../shared/wire';
 
 export interface ChangesRowCommentsDeps {
   clientFor(hostId: string): Pick<HubClient, 'listPullComments'>;
@@ -47,5 +50,32 @@ export class ChangesRowComments {
     if (!this.pull) return { rowsOf: { table, keyColumns } };
     const names = keyColumns.map((c) => source.gridColumns()[c]?.name ?? '');
     return { rowsOf: { table, keyColumns }, rowComments: true, commentMarks: commentMarksOf(this.threads, table, names) };
+  }
+
+  /** The threads on one row (column undefined) or cell, as the pane beside the grid shows them. */
+  pane(table: string, key: Record<string, Cell>, column: string | undefined): { about: string; threads: ThreadPaneItem[] } {
+    const target = { table, key, ...(column !== undefined ? { column } : {}) };
+    const keyText = Object.entries(key)
+      .map(([c, v]) => `${c} = ${v === null ? 'NULL' : v.length > 40 ? `${v.slice(0, 39)}…` : v}`)
+      .join(', ');
+    const about = [table, keyText, column].filter((x) => x !== undefined).join(', ');
+    const threads = this.threads
+      .filter((t) => sameTarget(t.anchor, target))
+      .map((t): ThreadPaneItem => ({
+        rootId: t.rootId,
+        about,
+        comments: t.comments.map((c) => {
+          const s = c.anchor.suggestion;
+          const applied = s ? t.comments.find((x) => x.anchor.applied === c.comment.comment_id)?.anchor.commit : undefined;
+          return {
+            id: c.comment.comment_id,
+            author: c.comment.author,
+            createdAt: c.comment.created_at,
+            text: c.text,
+            ...(s ? { suggestion: { value: s.value, ...(applied ? { appliedIn: applied } : {}) } } : {}),
+          };
+        }),
+      }));
+    return { about, threads };
   }
 }

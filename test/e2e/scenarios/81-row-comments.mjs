@@ -5,7 +5,7 @@ import { importTable } from './tableHelpers.mjs';
 import { waitFor } from '../../helpers/waitFor.cjs';
 
 export const name =
-  "comments on a pull's rows and cells: posted from the Changes grid, readable through the API, threads in the pull view marked outdated after a push, a reply, Changes Since Last Review, the pull's tree item counting new commits, and a suggested value applied onto the branch";
+  "comments on a pull's rows and cells: posted from the Changes grid, readable through the API, threads in the pull view marked outdated after a push, a reply, Changes Since Last Review, the pull's tree item counting new commits, its thread beside the grid, and a suggested value applied onto the branch";
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 300_000;
@@ -101,6 +101,18 @@ export async function run(ctx) {
     .waitFor({ timeout: ctx.scaled(60_000) });
   const places = await grid.locator('.vdb-cell.commented').evaluateAll((cs) => cs.map((c) => `${c.dataset.r},${c.dataset.c}`));
   assert.equal(new Set(places).size, 2, `exactly the two commented places: ${places.join(' ')}`);
+  // Show Comments on the commented cell: its thread in the pane beside the grid, as text.
+  await grid
+    .locator(`.vdb-cell[data-r="${await rowOf(modifiedId)}"][data-c="${colIndex}"]:not(.placeholder)`)
+    .first()
+    .click({ button: 'right' });
+  const showItem = grid.locator('.vdb-menu [role="menuitem"]', { hasText: 'Show Comments (1)' });
+  await showItem.waitFor({ timeout: ctx.scaled(10_000) });
+  await showItem.click();
+  const pane = changes.locator('aside.chg-thread:not([hidden])');
+  await pane.locator('.t-comment .t-text', { hasText: `Why is ${column} changed?` }).waitFor({ timeout: ctx.scaled(30_000) });
+  assert.equal(await pane.locator('.t-comment').count(), 1, "only that cell's comment");
+  assert.match(await pane.locator('h2').innerText(), new RegExp(`suppliers, id = ${modifiedId}, ${column}`));
   await ctx.screenshot('commented-in-grid');
 
   // Through the API: ordinary comments, readable on the web, carrying the exact anchors.

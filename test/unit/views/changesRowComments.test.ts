@@ -1,0 +1,73 @@
+// The pane beside a pull's Changes grid (issue #25): Show Comments on a row or cell gives exactly the
+// threads anchored there (a row's, or one cell's), with suggested values and where they were applied;
+// the grid's row.thread message is checked like row.history.
+import { strict as assert } from 'node:assert';
+import { ChangesRowComments } from '../../../src/views/changesRowComments';
+import { anchoredBody, type CommentAnchor } from '../../../src/core/review/commentAnchor';
+import { parseGridPagingMessage } from '../../../src/shared/gridPaging';
+import { silent } from '../../helpers/memoryFakes';
+import { aPullComment } from '../../builders/wire';
+import type { PullComment } from '../../../src/shared/wire';
+
+const HEAD = '0123456789abcdefghijklmnopqrstuv';
+const LATER = 'vutsrqponmlkjihgfedcba9876543210';
+
+describe('the comments pane beside the Changes grid', () => {
+  const a = (o: Partial<CommentAnchor>): CommentAnchor => ({ table: 'suppliers', key: { id: '3' }, commit: HEAD, ...o });
+  const comments: PullComment[] = [
+    aPullComment({ comment_id: 'c1', author: 'bob', body: anchoredBody(a({ column: 'name', suggestion: { value: null } }), 'No name.') }),
+    aPullComment({
+      comment_id: 'c2',
+      author: 'alice',
+      body: anchoredBody(a({ column: 'name', commit: LATER, replyTo: 'c1', applied: 'c1' }), 'Applied.'),
+    }),
+    aPullComment({ comment_id: 'c3', author: 'carol', body: anchoredBody(a({}), 'Is this row real?') }),
+    aPullComment({ comment_id: 'c4', author: 'dan', body: anchoredBody(a({ key: { id: '4' }, column: 'name' }), 'Other row.') }),
+    aPullComment({ comment_id: 'c5', author: 'eve', body: 'An ordinary comment.' }),
+  ];
+  const make = async (): Promise<ChangesRowComments> => {
+    const rc = new ChangesRowComments(
+      { kind: 'pull', target: { hostId: 'h', db: { owner: 'alice', name: 'prices' }, pullNumber: 4 } },
+      { clientFor: () => ({ listPullComments: async () => comments }), log: silent, commentOnRow: () => undefined },
+    );
+    await rc.read();
+    return rc;
+  };
+
+  it("gives a cell's threads with the suggested value and its applied commit", async () => {
+    const pane = (await make()).pane('suppliers', { id: '3' }, 'name');
+    assert.equal(pane.about, 'suppliers, id = 3, name');
+    assert.deepEqual(
+      pane.threads.map((t) => [t.rootId, t.comments.map((c) => [c.id, c.author, c.text, c.suggestion])]),
+      [
+        [
+          'c1',
+          [
+            ['c1', 'bob', 'No name.', { value: null, appliedIn: LATER }],
+            ['c2', 'alice', 'Applied.', undefined],
+          ],
+        ],
+      ],
+    );
+  });
+
+  it("gives a row's own threads only, and nothing for a row without comments", async () => {
+    const rc = await make();
+    assert.deepEqual(
+      rc.pane('suppliers', { id: '3' }, undefined).threads.map((t) => t.rootId),
+      ['c3'],
+    );
+    assert.deepEqual(rc.pane('suppliers', { id: '9' }, 'name').threads, []);
+    assert.deepEqual(rc.pane('products', { id: '3' }, 'name').threads, []);
+  });
+
+  it('the grid message is checked like row.history', () => {
+    assert.deepEqual(parseGridPagingMessage({ type: 'row.thread', sourceId: 's', key: ['3'], column: 'name' }), {
+      type: 'row.thread',
+      sourceId: 's',
+      key: ['3'],
+      column: 'name',
+    });
+    assert.equal(parseGridPagingMessage({ type: 'row.thread', sourceId: 's', key: [3] }), undefined);
+  });
+});
