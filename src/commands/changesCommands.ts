@@ -12,7 +12,8 @@ import type { ChangeSetStore } from '../views/changeSetStore';
 import type { CommandDeps } from './commandDeps';
 import { resolveDatabase } from './commandTargets';
 import { compareRefs, parseChangesRequest } from './changesActions';
-import { commentOnRow } from './rowComments';
+import { commentOnRow, replyToThread } from './rowComments';
+import type { PullTarget } from '../core/targets';
 
 export type ChangesCommandDeps = CommandDeps & {
   readonly changesLog: Logger;
@@ -23,6 +24,10 @@ export type ChangesCommandDeps = CommandDeps & {
 /** The Changes views and their commands; `panels` is exposed for integration tests. */
 export function registerChangesCommands(deps: ChangesCommandDeps): { panels: ChangesPanels; disposable: vscode.Disposable } {
   const schemaDocs = new SchemaDocuments();
+  const rowCommentEnv = {
+    ui: deps.ui,
+    post: async (t: PullTarget, body: string) => vscode.commands.executeCommand(Commands.commentOnPullRequest, t, body),
+  };
   const panels = new ChangesPanels({
     extensionUri: deps.extensionUri,
     clientFor: (hostId) => deps.clients.clientFor(hostId),
@@ -31,8 +36,8 @@ export function registerChangesCommands(deps: ChangesCommandDeps): { panels: Cha
     schemaDocs,
     ...(deps.changeSets ? { changeSets: deps.changeSets } : {}),
     openTableAt: (at) => vscode.commands.executeCommand(Commands.openTableAt, at),
-    commentOnRow: (req) =>
-      commentOnRow({ ui: deps.ui, post: async (t, body) => vscode.commands.executeCommand(Commands.commentOnPullRequest, t, body) }, req),
+    commentOnRow: (req) => commentOnRow(rowCommentEnv, req),
+    replyToThread: (pull, thread, head) => replyToThread(rowCommentEnv, pull, thread, head),
   });
   const show = async (request: ChangesRequest): Promise<void> => {
     await panels.show(request);

@@ -231,7 +231,7 @@ function onMessage(m: ChangesHostMessage | HostPagingMessage | { type: 'exported
       document.body.classList.toggle('busy', m.busy);
       return;
     case 'changes.thread':
-      renderThreadPane(document, threadPane, m.about, m.threads);
+      renderThreadPane(document, threadPane, m.about, m.threads, (rootId) => post({ type: 'changes.threadReply', rootId }));
       return;
     case 'paged.show':
       grid?.dispose();

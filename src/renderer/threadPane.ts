@@ -16,8 +16,14 @@ export const THREAD_PANE_CSS = `
 .chg-thread button { background: none; border: none; color: var(--vscode-textLink-foreground); cursor: pointer; font: inherit; }
 `;
 
-/** Fills `pane` with the threads on one row or cell; none hides it. */
-export function renderThreadPane(doc: Document, pane: HTMLElement, about: string, threads: readonly ThreadPaneItem[]): void {
+/** Fills `pane` with the threads on one row or cell (none hides it); `reply` asks for a reply on one. */
+export function renderThreadPane(
+  doc: Document,
+  pane: HTMLElement,
+  about: string,
+  threads: readonly ThreadPaneItem[],
+  reply?: (rootId: string) => void,
+): void {
   pane.replaceChildren();
   pane.hidden = threads.length === 0;
   if (threads.length === 0) return;
@@ -48,6 +54,13 @@ export function renderThreadPane(doc: Document, pane: HTMLElement, about: string
       }
       if (c.text) item.appendChild(el(doc, 'div', 't-text', c.text));
       section.appendChild(item);
+    }
+    if (reply) {
+      const b = el(doc, 'button', undefined, 'Reply…');
+      b.type = 'button';
+      b.setAttribute('data-thread-reply', t.rootId);
+      b.addEventListener('click', () => reply(t.rootId));
+      section.appendChild(b);
     }
     pane.appendChild(section);
   }

@@ -79,7 +79,9 @@ export type ChangesViewMessage =
   | { type: 'changes.schemaDiff' }
   | { type: 'changes.exportPatch' }
   | { type: 'changes.editAtHead' }
-  | { type: 'changes.reload' };
+  | { type: 'changes.reload' }
+  /** Reply on a thread shown in the pane beside the grid (the thread's first comment id). */
+  | { type: 'changes.threadReply'; rootId: string };
 
 const MAX_NAME = 1024;
 
@@ -107,6 +109,10 @@ export function parseChangesViewMessage(raw: unknown): ChangesViewMessage | unde
     case 'changes.editAtHead':
     case 'changes.reload':
       return { type: m['type'] };
+    case 'changes.threadReply': {
+      const rootId = m['rootId'];
+      return typeof rootId === 'string' && rootId !== '' && rootId.length <= 256 ? { type: 'changes.threadReply', rootId } : undefined;
+    }
     default:
       return undefined;
   }

@@ -5,7 +5,7 @@
 // (./changesExports.ts). Messages from the webview are checked before anything acts on them.
 import * as vscode from 'vscode';
 import type { RowCommentRequest } from '../core/review/commentAnchor';
-import { ChangesRowComments } from './changesRowComments';
+import { ChangesRowComments, type ChangesRowCommentsDeps, type CommentView } from './changesRowComments';
 import type { Logger } from '../core/logger';
 import type { Cell } from '../shared/wire';
 import type { DbRef, HubClient } from '../api/index';
@@ -60,6 +60,8 @@ export interface ChangesPanelsDeps {
   openTableAt?: (at: TableAt) => PromiseLike<unknown>;
   /** Comment on a row or cell of a pull's diff (issue #25); without it the grid offers no comments. */
   commentOnRow?(req: RowCommentRequest): Promise<unknown>;
+  /** Reply on a thread from the pane beside the grid, at the head the view shows; resolves undefined when nothing was posted. */
+  replyToThread?: ChangesRowCommentsDeps['replyToThread'];
 }
 
 type ChangesViewIn = GridPagingMessage | ChangesViewMessage | GridToHostMessage;
@@ -346,22 +348,8 @@ export class ChangesPanel implements vscode.Disposable {
       if (req) await vscode.commands.executeCommand(Commands.showRowHistory, req);
       return;
     }
-    if (paging.type === 'row.comment' && this.output && paging.sourceId === this.output.sourceId && this.request.kind === 'pull') {
-      const req = rowHistoryRequestFromGrid(this.output, paging.key, paging.column);
-      if (req) {
-        const { table, key, column } = req;
-        const anchor = { table, key, commit: this.output.commit, ...(column !== undefined ? { column } : {}) };
-        // Posted: show the table again with its new mark.
-        const suggest = paging.suggest && column !== undefined ? { suggest: paging.suggest } : {};
-        if ((await this.deps.commentOnRow?.({ pull: this.request.target, anchor, ...suggest })) && this.selected)
-          await this.select(this.selected);
-      }
-      return;
-    }
-    if (paging.type === 'row.thread' && this.output && paging.sourceId === this.output.sourceId) {
-      // Show Comments: the row's (or cell's) threads in the pane beside the grid.
-      const req = rowHistoryRequestFromGrid(this.output, paging.key, paging.column);
-      if (req) this.post({ type: 'changes.thread', ...this.rowComments.pane(req.table, req.key, req.column) });
+    if ((paging.type === 'row.comment' || paging.type === 'row.thread') && this.output && paging.sourceId === this.output.sourceId) {
+      await this.rowComments.onGrid(paging, this.output, this.commentView());
       return;
     }
     if (paging.type === 'export.stream' && this.changeSetSource && this.snapshot) {
@@ -421,12 +409,20 @@ export class ChangesPanel implements vscode.Disposable {
       case 'changes.exportPatch':
         if (this.selected && pinned && this.run) await exportPatch(pinned.pair, this.selected, this.run, this.deps.log);
         return;
+      case 'changes.threadReply':
+        if (this.output) await this.rowComments.replyInPane(m.rootId, this.output.commit, this.commentView());
+        return;
       case 'changes.editAtHead':
         // At the head the view shows, so an edit is made on the rows reviewed; the browser says if the branch moved since.
         if (this.selected && pinned && this.pullBranch)
           await this.deps.openTableAt?.({ target: this.pullBranch.target, commit: pinned.pair.to, table: this.selected });
         return;
     }
+  }
+
+  /** What the row comments need of the view: show the table again, post to it. */
+  private commentView(): CommentView {
+    return { reselect: async () => void (this.selected && (await this.select(this.selected))), post: (m) => this.post(m) };
   }
 
   /** For tests: rows [start, end) of the selected table's diff as the grid gets them. */

@@ -6,16 +6,26 @@ import type { Logger } from '../core/logger';
 import type { ChangesRequest } from '../core/review/requests';
 import type { DiffPageSource } from '../core/review/diffSource';
 import { commentMarksOf, splitThreads, type RowThread } from '../core/review/rowThreads';
-import { sameTarget } from '../core/review/commentAnchor';
-import type { PagedOutput } from '../shared/gridPaging';
-import type { ThreadPaneItem } from '../shared/changesProtocol';
+import { sameTarget, type RowCommentRequest } from '../core/review/commentAnchor';
+import { rowHistoryRequestFromGrid } from '../core/review/rowHistoryView';
+import type { PullTarget } from '../core/targets';
+import type { GridPagingMessage, PagedOutput } from '../shared/gridPaging';
+import type { ChangesHostMessage, ThreadPaneItem } from '../shared/changesProtocol';
 import type { Cell } from '../shared/wire';
 
 export interface ChangesRowCommentsDeps {
   clientFor(hostId: string): Pick<HubClient, 'listPullComments'>;
   log: Logger;
-  /** Present when comments can be posted; without it the grid offers none. */
-  commentOnRow?: unknown;
+  /** Asks for a comment on a row or cell and posts it (resolves undefined when nothing was posted); without it the grid offers none. */
+  commentOnRow?(req: RowCommentRequest): Promise<unknown>;
+  /** Asks for a reply on a thread and posts it at `head` (resolves undefined when nothing was posted). */
+  replyToThread?(pull: PullTarget, thread: Pick<RowThread, 'rootId' | 'anchor'>, head: string): Promise<unknown>;
+}
+
+/** What the row comments need of the Changes view: show the selected table again (marks and threads read anew), post to it. */
+export interface CommentView {
+  reselect(): Promise<void>;
+  post(m: ChangesHostMessage): void;
 }
 
 export class ChangesRowComments {
@@ -50,6 +60,35 @@ export class ChangesRowComments {
     if (!this.pull) return { rowsOf: { table, keyColumns } };
     const names = keyColumns.map((c) => source.gridColumns()[c]?.name ?? '');
     return { rowsOf: { table, keyColumns }, rowComments: true, commentMarks: commentMarksOf(this.threads, table, names) };
+  }
+
+  /**
+   * Comment on Row / Cell… or Suggest a Value… (posted: the table is shown again with its new mark),
+   * and Show Comments (the row's or cell's threads in the pane beside the grid).
+   */
+  async onGrid(
+    m: Extract<GridPagingMessage, { type: 'row.comment' | 'row.thread' }>,
+    output: PagedOutput,
+    view: CommentView,
+  ): Promise<void> {
+    const req = rowHistoryRequestFromGrid(output, m.key, m.column);
+    const pull = this.pull;
+    if (!req || !pull) return;
+    const { table, key, column } = req;
+    if (m.type === 'row.thread') return view.post({ type: 'changes.thread', ...this.pane(table, key, column) });
+    const anchor = { table, key, commit: output.commit, ...(column !== undefined ? { column } : {}) };
+    const suggest = m.suggest && column !== undefined ? { suggest: m.suggest } : {};
+    if (await this.deps.commentOnRow?.({ pull, anchor, ...suggest })) await view.reselect();
+  }
+
+  /** Reply on a thread of the pane at `head`: posted, the table and the pane are shown again with it. */
+  async replyInPane(rootId: string, head: string, view: CommentView): Promise<void> {
+    const thread = this.threads.find((t) => t.rootId === rootId);
+    const pull = this.pull;
+    if (!thread || !pull || !(await this.deps.replyToThread?.(pull, thread, head))) return;
+    await view.reselect();
+    const { table, key, column } = thread.anchor;
+    view.post({ type: 'changes.thread', ...this.pane(table, key, column) });
   }
 
   /** The threads on one row (column undefined) or cell, as the pane beside the grid shows them. */

@@ -101,18 +101,6 @@ export async function run(ctx) {
     .waitFor({ timeout: ctx.scaled(60_000) });
   const places = await grid.locator('.vdb-cell.commented').evaluateAll((cs) => cs.map((c) => `${c.dataset.r},${c.dataset.c}`));
   assert.equal(new Set(places).size, 2, `exactly the two commented places: ${places.join(' ')}`);
-  // Show Comments on the commented cell: its thread in the pane beside the grid, as text.
-  await grid
-    .locator(`.vdb-cell[data-r="${await rowOf(modifiedId)}"][data-c="${colIndex}"]:not(.placeholder)`)
-    .first()
-    .click({ button: 'right' });
-  const showItem = grid.locator('.vdb-menu [role="menuitem"]', { hasText: 'Show Comments (1)' });
-  await showItem.waitFor({ timeout: ctx.scaled(10_000) });
-  await showItem.click();
-  const pane = changes.locator('aside.chg-thread:not([hidden])');
-  await pane.locator('.t-comment .t-text', { hasText: `Why is ${column} changed?` }).waitFor({ timeout: ctx.scaled(30_000) });
-  assert.equal(await pane.locator('.t-comment').count(), 1, "only that cell's comment");
-  assert.match(await pane.locator('h2').innerText(), new RegExp(`suppliers, id = ${modifiedId}, ${column}`));
   await ctx.screenshot('commented-in-grid');
 
   // Through the API: ordinary comments, readable on the web, carrying the exact anchors.
@@ -127,6 +115,34 @@ export async function run(ctx) {
   );
   assert.match(anchored[0].body.split('\n')[1], new RegExp(`^\\*\\*suppliers\\*\\* · id \\\\= ${modifiedId} · column ${column}`));
   assert.ok(anchored[0].body.endsWith(`Why is ${column} changed?`));
+
+  // Show Comments on the commented cell: its thread in the pane beside the grid, as text.
+  await grid
+    .locator(`.vdb-cell[data-r="${await rowOf(modifiedId)}"][data-c="${colIndex}"]:not(.placeholder)`)
+    .first()
+    .click({ button: 'right' });
+  const showItem = grid.locator('.vdb-menu [role="menuitem"]', { hasText: 'Show Comments (1)' });
+  await showItem.waitFor({ timeout: ctx.scaled(10_000) });
+  await showItem.click();
+  const pane = changes.locator('aside.chg-thread:not([hidden])');
+  await pane.locator('.t-comment .t-text', { hasText: `Why is ${column} changed?` }).waitFor({ timeout: ctx.scaled(30_000) });
+  assert.equal(await pane.locator('.t-comment').count(), 1, "only that cell's comment");
+  assert.match(await pane.locator('h2').innerText(), new RegExp(`suppliers, id = ${modifiedId}, ${column}`));
+  // A reply from the pane: anchored at the head the grid shows, naming the thread.
+  await pane.locator(`button[data-thread-reply="${anchored[0].comment_id}"]`).click();
+  await ctx.inputBox('Looking into it.');
+  await changes
+    .locator('aside.chg-thread:not([hidden]) .t-comment .t-text', { hasText: 'Looking into it.' })
+    .waitFor({ timeout: ctx.scaled(60_000) });
+  const paneReply = (await listed()).find((c) => c.body.endsWith('Looking into it.'));
+  assert.deepEqual(anchorOf(paneReply.body), {
+    table: 'suppliers',
+    key: { id: modifiedId },
+    column,
+    commit: head,
+    replyTo: anchored[0].comment_id,
+  });
+  await ctx.screenshot('thread-beside-grid');
 
   // The pull view shows both as threads, current.
   await ctx.page.locator('.part.editor .tab', { hasText: /^#4 / }).first().click();

@@ -28,7 +28,7 @@ describe('the comments pane beside the Changes grid', () => {
   const make = async (): Promise<ChangesRowComments> => {
     const rc = new ChangesRowComments(
       { kind: 'pull', target: { hostId: 'h', db: { owner: 'alice', name: 'prices' }, pullNumber: 4 } },
-      { clientFor: () => ({ listPullComments: async () => comments }), log: silent, commentOnRow: () => undefined },
+      { clientFor: () => ({ listPullComments: async () => comments }), log: silent, commentOnRow: async () => undefined },
     );
     await rc.read();
     return rc;
@@ -59,6 +59,27 @@ describe('the comments pane beside the Changes grid', () => {
     );
     assert.deepEqual(rc.pane('suppliers', { id: '9' }, 'name').threads, []);
     assert.deepEqual(rc.pane('products', { id: '3' }, 'name').threads, []);
+  });
+
+  it('a reply from the pane is posted at the head the view shows, then the table and the pane are shown again', async () => {
+    const replies: unknown[] = [];
+    const rc = new ChangesRowComments(
+      { kind: 'pull', target: { hostId: 'h', db: { owner: 'alice', name: 'prices' }, pullNumber: 4 } },
+      {
+        clientFor: () => ({ listPullComments: async () => comments }),
+        log: silent,
+        commentOnRow: async () => undefined,
+        replyToThread: async (pull, thread, head) => (replies.push([pull.pullNumber, thread.rootId, head]), 'posted'),
+      },
+    );
+    await rc.read();
+    const events: string[] = [];
+    const view = { reselect: async () => void events.push('reselect'), post: (m: { type: string }) => void events.push(m.type) };
+    await rc.replyInPane('c3', LATER, view);
+    assert.deepEqual(replies, [[4, 'c3', LATER]]);
+    assert.deepEqual(events, ['reselect', 'changes.thread']);
+    await rc.replyInPane('no-such-thread', LATER, view);
+    assert.equal(replies.length, 1, 'an unknown thread posts nothing');
   });
 
   it('the grid message is checked like row.history', () => {
