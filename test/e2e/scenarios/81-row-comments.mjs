@@ -5,7 +5,7 @@ import { importTable } from './tableHelpers.mjs';
 import { waitFor } from '../../helpers/waitFor.cjs';
 
 export const name =
-  "comments on a pull's rows and cells: posted from the Changes grid, readable through the API, threads in the pull view marked outdated after a push, a reply, Changes Since Last Review, the pull's tree item counting new commits, its thread beside the grid, and a suggested value applied onto the branch";
+  "comments on a pull's rows and cells: posted from the Changes grid, readable through the API, threads in the pull view marked outdated after a push, a reply, Changes Since Last Review, a cell's thread and a reply beside the grid, the pull's tree item counting new commits, and a suggested value applied onto the branch";
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 300_000;
