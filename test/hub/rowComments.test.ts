@@ -228,4 +228,17 @@ describe('Apply Suggestion through the hub (issue #25)', function () {
     assert.match(ui.infos.join('\n'), /already holds the suggested value/);
     assert.equal(await headOf(branch), at);
   });
+
+  it('someone who may not write the branch is told so by the server, and nothing is written', async () => {
+    const { id, branch, key } = await suggest('country', 'FR');
+    const before = await headOf(branch);
+    const { t, c } = await thread(id);
+    const carol = new HubClient({ baseUrl: hub.url, token: await hub.token('carol') });
+    const ui = new ScriptedUi({});
+    assert.equal(await applySuggestion({ ...env(ui), clientFor: () => carol }, target, t, c), undefined);
+    assert.equal(ui.errors.length, 1, 'the failure is reported');
+    assert.equal((ui.errors[0] as { status?: number }).status, 403);
+    assert.equal(await headOf(branch), before, 'nothing written');
+    assert.notEqual((await sql.ok(`SELECT country FROM suppliers WHERE id = ${key}`, before)).rows[0]![0], 'FR');
+  });
 });
