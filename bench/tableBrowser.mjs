@@ -96,7 +96,8 @@ try {
   const quiet = () => {};
   const logger = { trace: quiet, info: quiet, warn: quiet, error: quiet, debug: (m) => (/ retry \d/.test(m) ? retries++ : 0) };
   const client = new HubClient({ baseUrl: hub.url, token: hub.token, logger });
-  const run = (sql, limit, signal) =>
+  // The SQL runner at the commit (src/core/sql/sqlPort.ts's SqlRunner: sql, { limit, signal }).
+  const run = (sql, { limit, signal }) =>
     client.runSql({ owner: 'bench', name: 'b' }, { ref: commit, q: sql, limit }, signal ? { signal } : {});
   const direct = async (q) => {
     const t = performance.now();
@@ -237,7 +238,7 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
   // Open: what Open Table does (catalog at the commit, the source, the grid's output), then the grid.
   const epoch = () => performance.timeOrigin + performance.now();
   const openAt = epoch();
-  const catalog = new TableCatalogCache((_h, _db, c, sql, signal) => run(sql, 10_000, signal));
+  const catalog = new TableCatalogCache({ run: (_target, sql, opts) => run(sql, opts) });
   const { output, source } = await openTableAt(
     { target: { hostId: 'h', owner: 'bench', name: 'b', ref: 'main' }, commit, table: 'readings' },
     catalog,
