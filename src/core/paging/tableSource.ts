@@ -16,6 +16,7 @@ import {
   buildPageQuery,
   cursorOf,
   keysetSupported,
+  orderColumns,
   planPage,
   type PagePosition,
   type TableColumnInfo,
@@ -23,6 +24,7 @@ import {
 } from '../sql/tableQuery';
 import type { Cell } from '../../shared/wire';
 import type { SqlRunner } from '../sql/sqlPort';
+import { boundariesOf, boundaryBefore, buildSampleQuery, sampleInterval, sampleable, SAMPLE_TARGET } from '../sql/keySamples';
 
 export interface TableSourceOptions {
   table: string;
@@ -32,6 +34,20 @@ export interface TableSourceOptions {
   run: SqlRunner;
   /** Rows per page as the grid asks for them (pages are aligned to it). */
   pageSize: number;
+  /**
+   * Far jumps from sampled keys (src/core/sql/keySamples.ts): about `target` boundaries per view,
+   * read once a jump would otherwise skip `minSkip` rows or more by OFFSET. Defaults below.
+   */
+  sampling?: { target?: number; minSkip?: number };
+}
+
+/** A jump that would skip fewer rows by OFFSET than this reads no sample (cheap enough as it is). */
+export const SAMPLE_MIN_SKIP = 20_000;
+
+interface Sample {
+  /** Rows between boundaries: boundary j (1-based) is the cursor of row j·every − 1. */
+  readonly every: number;
+  readonly keys: readonly (readonly Cell[])[];
 }
 
 /** A page or count the server answered with anything but success. */
@@ -45,13 +61,15 @@ export class TableReadError extends Error {
   }
 }
 
-/** How a read found its rows (kept for tests and the benchmark). */
-export type ReadKind = PagePosition['kind'];
+/** How a read found its rows, or `sample` for the read of a view's key boundaries (tests and the benchmark). */
+export type ReadKind = PagePosition['kind'] | 'sample';
 
 interface ViewState {
   /** Cursor of the row at an index (the first and last row of every page read). */
   readonly keys: Map<number, Cell[]>;
   total?: number;
+  /** The sampled key boundaries, once asked for (undefined inside: none to be had, jumps go by OFFSET). */
+  sample?: Promise<Sample | undefined>;
 }
 
 /** Rows per read of a streamed export: a fraction of any server cap, fewer round trips than the grid's pages. */
@@ -67,6 +85,7 @@ export class TableSource implements PageSource {
   readonly columns: readonly TableColumnInfo[];
   private readonly run: SqlRunner;
   private readonly pageSize: number;
+  private readonly sampling: { target: number; minSkip: number };
   private readonly views = new Map<string, ViewState>();
   /** The position kind of every read, in order (tests and the benchmark look at it). */
   readonly reads: ReadKind[] = [];
@@ -77,6 +96,7 @@ export class TableSource implements PageSource {
     this.columns = opts.columns;
     this.run = opts.run;
     this.pageSize = Math.max(1, Math.floor(opts.pageSize));
+    this.sampling = { target: opts.sampling?.target ?? SAMPLE_TARGET, minSkip: opts.sampling?.minSkip ?? SAMPLE_MIN_SKIP };
   }
 
   /** Whether pages of the opening view are found by keyset (false: by position). */
@@ -89,7 +109,7 @@ export class TableSource implements PageSource {
    * `pageSize` rows, with cursors of its own: what a streamed export reads while the grid goes on.
    */
   withPageSize(pageSize: number): TableSource {
-    return new TableSource({ table: this.table, columns: this.columns, run: this.run, pageSize });
+    return new TableSource({ table: this.table, columns: this.columns, run: this.run, pageSize, sampling: this.sampling });
   }
 
   checkView(view: PageView): string | undefined {
@@ -122,7 +142,11 @@ export class TableSource implements PageSource {
     const wanted = end - start;
     if (wanted <= 0) return { rows: [], end: false };
     if (st.total !== undefined && start >= st.total) return { rows: [], end: true };
-    const { position, limit } = this.plan(tv, st, start, end);
+    let { position, limit } = this.plan(tv, st, start, end);
+    if (this.worthSampling(tv, st, position)) {
+      const boundary = await this.boundaryBefore(tv, st, start, signal);
+      if (boundary) ({ position, limit } = this.plan(tv, st, start, end, boundary));
+    }
     const q = buildPageQuery(tv, position, limit);
     this.reads.push(position.kind);
     const r = await this.ask(q.sql, limit, signal, `read rows ${start + 1}–${end}`);
@@ -132,7 +156,13 @@ export class TableSource implements PageSource {
     return { rows, end: atEnd };
   }
 
-  private plan(tv: TableView, st: ViewState, start: number, end: number): { position: PagePosition; limit: number } {
+  private plan(
+    tv: TableView,
+    st: ViewState,
+    start: number,
+    end: number,
+    boundary?: { index: number; key: readonly Cell[] },
+  ): { position: PagePosition; limit: number } {
     const wanted = end - start;
     // The grid asks for whole pages (the last one may be short): plan them with their neighbours.
     if (start % this.pageSize === 0 && wanted <= this.pageSize) {
@@ -140,15 +170,54 @@ export class TableSource implements PageSource {
         ...(st.keys.has(start - 1) ? { previousLast: st.keys.get(start - 1) } : {}),
         ...(st.keys.has(start + this.pageSize) ? { nextFirst: st.keys.get(start + this.pageSize) } : {}),
         ...(st.total !== undefined ? { totalRows: st.total } : {}),
+        ...(boundary ? { boundary } : {}),
       };
       const p = planPage(tv, start / this.pageSize, this.pageSize, known);
       return { position: p.position, limit: Math.min(p.limit, wanted) };
     }
     if (start === 0) return { position: { kind: 'first' }, limit: wanted };
     const previous = keysetSupported(tv) ? st.keys.get(start - 1) : undefined;
-    return previous
-      ? { position: { kind: 'after', key: previous }, limit: wanted }
-      : { position: { kind: 'offset', offset: start }, limit: wanted };
+    if (previous) return { position: { kind: 'after', key: previous }, limit: wanted };
+    if (boundary && keysetSupported(tv) && boundary.index < start) {
+      return { position: { kind: 'seek', key: boundary.key, offset: start - boundary.index - 1 }, limit: wanted };
+    }
+    return { position: { kind: 'offset', offset: start }, limit: wanted };
+  }
+
+  /** A far read (a long OFFSET either way) of a view whose order an index serves, counted. */
+  private worthSampling(tv: TableView, st: ViewState, position: PagePosition): boolean {
+    if (position.kind !== 'offset' && position.kind !== 'fromEnd') return false;
+    return position.offset >= this.sampling.minSkip && st.total !== undefined && sampleable(tv);
+  }
+
+  /** The nearest sampled boundary before `start`, reading the view's sample on first need. */
+  private async boundaryBefore(
+    tv: TableView,
+    st: ViewState,
+    start: number,
+    signal: AbortSignal,
+  ): Promise<{ index: number; key: readonly Cell[] } | undefined> {
+    st.sample ??= this.readSample(tv, st.total ?? 0);
+    const sample = await untilAborted(st.sample, signal);
+    return sample && boundaryBefore(sample.keys, sample.every, start);
+  }
+
+  /**
+   * One query for the view's boundaries. Not cancelled with the jump that asked (the next jump
+   * needs it as much); any failure or an answer of the wrong size means none: jumps keep OFFSET.
+   */
+  private async readSample(tv: TableView, total: number): Promise<Sample | undefined> {
+    const every = sampleInterval(total, this.pageSize, this.sampling.target);
+    const expected = Math.floor(total / every);
+    this.reads.push('sample');
+    try {
+      const r = await this.run(buildSampleQuery(tv, every), { limit: expected + 1 });
+      if (r.status !== 'success' || r.rows.length !== expected) return undefined;
+      const keys = boundariesOf(r.rows, cursorWidth(tv));
+      return keys && { every, keys };
+    } catch {
+      return undefined;
+    }
   }
 
   private remember(tv: TableView, st: ViewState, start: number, rows: readonly Cell[][]): void {
@@ -185,4 +254,27 @@ export class TableSource implements PageSource {
     this.views.set(key, st);
     return st;
   }
+}
+
+function cursorWidth(tv: TableView): number {
+  return orderColumns(tv).length;
+}
+
+/** `p`, or the signal's reason as soon as it aborts (`p` goes on for whoever else awaits it). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e as Error);
+      },
+    );
+  });
 }

@@ -17,6 +17,7 @@ import {
   type TableView,
 } from '../../../../src/core/sql/tableQuery';
 import { SqlInputError } from '../../../../src/core/sql/quote';
+import { buildSampleQuery } from '../../../../src/core/sql/keySamples';
 import { SqliteEngine, type EngineCell } from '../../../helpers/sqliteEngine';
 import { HOSTILE_TEXT } from './hostileText';
 
@@ -293,6 +294,32 @@ describe('table browsing SQL (keyset, offset, sort, filters, count)', () => {
       buildPageQuery({ ...items, sort: [{ column: 'name', direction: 'asc' }] }, { kind: 'before', key: ["o'k", '7'] }, 10).sql,
       "SELECT `id`, `name` FROM `items` WHERE ((`name` < 'o''k' OR `name` IS NULL) OR (`name` = 'o''k' AND `id` < 7)) ORDER BY `name` DESC, `id` DESC LIMIT 10",
     );
+    // A seek (far jump from a sampled key): keyset, then a short OFFSET; the leading key column's
+    // range is spelled out so the engine seeks the index rather than scanning for the OR.
+    const pairs: TableView = {
+      table: 'pairs',
+      columns: [
+        { name: 'grp', type: 'varchar(8)', primaryKey: true },
+        { name: 'n', type: 'int', primaryKey: true },
+      ],
+    };
+    assert.equal(
+      buildPageQuery(pairs, { kind: 'seek', key: ["o'k", '7'], offset: 40 }, 500).sql,
+      "SELECT `grp`, `n` FROM `pairs` WHERE (`grp` >= 'o''k' AND (`grp` > 'o''k' OR (`grp` = 'o''k' AND `n` > 7))) ORDER BY `grp` ASC, `n` ASC LIMIT 500 OFFSET 40",
+    );
+    assert.equal(
+      buildSampleQuery(pairs, 2000),
+      'SELECT `grp`, `n` FROM (SELECT `grp`, `n`, ROW_NUMBER() OVER (ORDER BY `grp` ASC, `n` ASC) AS `vdb_rn` FROM `pairs`) AS `vdb_sample` WHERE `vdb_rn` % 2000 = 0 ORDER BY `vdb_rn`',
+    );
+    assert.deepEqual(planPage(pairs, 1500, 500, { totalRows: 1_000_000, boundary: { index: 749_999, key: ['x', '1'] } }), {
+      position: { kind: 'seek', key: ['x', '1'], offset: 0 },
+      limit: 500,
+    });
+    // A boundary farther than the nearer end is not used.
+    assert.deepEqual(planPage(pairs, 1990, 500, { totalRows: 1_000_000, boundary: { index: 0, key: ['x', '1'] } }).position, {
+      kind: 'fromEnd',
+      offset: 4500,
+    });
     assert.equal(
       buildCountQuery({ ...items, filters: [{ column: 'name', op: 'contains', value: '50%_off' }] }),
       "SELECT COUNT(*) FROM `items` WHERE `name` LIKE '%50!%!_off%' ESCAPE '!'",
