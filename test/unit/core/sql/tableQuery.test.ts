@@ -308,8 +308,12 @@ describe('table browsing SQL (keyset, offset, sort, filters, count)', () => {
       "SELECT `grp`, `n` FROM `pairs` WHERE (`grp` >= 'o''k' AND (`grp` > 'o''k' OR (`grp` = 'o''k' AND `n` > 7))) ORDER BY `grp` ASC, `n` ASC LIMIT 500 OFFSET 40",
     );
     assert.equal(
-      buildSampleQuery(pairs, 2000),
-      'SELECT `grp`, `n` FROM (SELECT `grp`, `n`, ROW_NUMBER() OVER (ORDER BY `grp` ASC, `n` ASC) AS `vdb_rn` FROM `pairs`) AS `vdb_sample` WHERE `vdb_rn` % 2000 = 0 ORDER BY `vdb_rn`',
+      buildSampleQuery(pairs, 2000, 500),
+      'WITH RECURSIVE `vdb_b`(`vdb_k0`, `vdb_k1`, `vdb_j`) AS (' +
+        'SELECT (SELECT `grp` FROM `pairs` ORDER BY `grp` ASC, `n` ASC LIMIT 1 OFFSET 1999), (SELECT `n` FROM `pairs` ORDER BY `grp` ASC, `n` ASC LIMIT 1 OFFSET 1999), 1 ' +
+        'UNION ALL SELECT (SELECT `grp` FROM `pairs` WHERE (`grp` >= `vdb_b`.`vdb_k0` AND ((`grp` > `vdb_b`.`vdb_k0`) OR (`grp` = `vdb_b`.`vdb_k0` AND `n` > `vdb_b`.`vdb_k1`))) ORDER BY `grp` ASC, `n` ASC LIMIT 1 OFFSET 1999), ' +
+        '(SELECT `n` FROM `pairs` WHERE (`grp` >= `vdb_b`.`vdb_k0` AND ((`grp` > `vdb_b`.`vdb_k0`) OR (`grp` = `vdb_b`.`vdb_k0` AND `n` > `vdb_b`.`vdb_k1`))) ORDER BY `grp` ASC, `n` ASC LIMIT 1 OFFSET 1999), `vdb_j` + 1 ' +
+        'FROM `vdb_b` WHERE `vdb_j` < 500) SELECT `vdb_k0`, `vdb_k1` FROM `vdb_b` ORDER BY `vdb_j`',
     );
     assert.deepEqual(planPage(pairs, 1500, 500, { totalRows: 1_000_000, boundary: { index: 749_999, key: ['x', '1'] } }), {
       position: { kind: 'seek', key: ['x', '1'], offset: 0 },
