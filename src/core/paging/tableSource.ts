@@ -16,7 +16,6 @@ import {
   buildPageQuery,
   cursorOf,
   keysetSupported,
-  orderColumns,
   planPage,
   type PagePosition,
   type TableColumnInfo,
@@ -24,7 +23,8 @@ import {
 } from '../sql/tableQuery';
 import type { Cell } from '../../shared/wire';
 import type { SqlRunner } from '../sql/sqlPort';
-import { boundariesOf, boundaryBefore, buildSampleQuery, sampleInterval, sampleable, SAMPLE_TARGET } from '../sql/keySamples';
+import { sampleable, SAMPLE_TARGET } from '../sql/keySamples';
+import { KeySampler } from './keySampler';
 
 export interface TableSourceOptions {
   table: string;
@@ -36,19 +36,14 @@ export interface TableSourceOptions {
   pageSize: number;
   /**
    * Far jumps from sampled keys (src/core/sql/keySamples.ts): about `target` boundaries per view,
-   * read once a jump would otherwise skip `minSkip` rows or more by OFFSET. Defaults below.
+   * read once a jump would otherwise skip `minSkip` rows or more by OFFSET, or (`eager`, the
+   * default) as soon as a view that large is counted. Defaults below.
    */
-  sampling?: { target?: number; minSkip?: number };
+  sampling?: { target?: number; minSkip?: number; eager?: boolean };
 }
 
 /** A jump that would skip fewer rows by OFFSET than this reads no sample (cheap enough as it is). */
 export const SAMPLE_MIN_SKIP = 20_000;
-
-interface Sample {
-  /** Rows between boundaries: boundary j (1-based) is the cursor of row j·every − 1. */
-  readonly every: number;
-  readonly keys: readonly (readonly Cell[])[];
-}
 
 /** A page or count the server answered with anything but success. */
 export class TableReadError extends Error {
@@ -68,8 +63,8 @@ interface ViewState {
   /** Cursor of the row at an index (the first and last row of every page read). */
   readonly keys: Map<number, Cell[]>;
   total?: number;
-  /** The sampled key boundaries, once asked for (undefined inside: none to be had, jumps go by OFFSET). */
-  sample?: Promise<Sample | undefined>;
+  /** The sampled key boundaries, read in the background from the first far jump (or the count) on. */
+  sample?: KeySampler;
 }
 
 /** Rows per read of a streamed export: a fraction of any server cap, fewer round trips than the grid's pages. */
@@ -85,7 +80,7 @@ export class TableSource implements PageSource {
   readonly columns: readonly TableColumnInfo[];
   private readonly run: SqlRunner;
   private readonly pageSize: number;
-  private readonly sampling: { target: number; minSkip: number };
+  private readonly sampling: { target: number; minSkip: number; eager: boolean };
   private readonly views = new Map<string, ViewState>();
   /** The position kind of every read, in order (tests and the benchmark look at it). */
   readonly reads: ReadKind[] = [];
@@ -96,7 +91,11 @@ export class TableSource implements PageSource {
     this.columns = opts.columns;
     this.run = opts.run;
     this.pageSize = Math.max(1, Math.floor(opts.pageSize));
-    this.sampling = { target: opts.sampling?.target ?? SAMPLE_TARGET, minSkip: opts.sampling?.minSkip ?? SAMPLE_MIN_SKIP };
+    this.sampling = {
+      target: opts.sampling?.target ?? SAMPLE_TARGET,
+      minSkip: opts.sampling?.minSkip ?? SAMPLE_MIN_SKIP,
+      eager: opts.sampling?.eager ?? true,
+    };
   }
 
   /** Whether pages of the opening view are found by keyset (false: by position). */
@@ -109,7 +108,14 @@ export class TableSource implements PageSource {
    * `pageSize` rows, with cursors of its own: what a streamed export reads while the grid goes on.
    */
   withPageSize(pageSize: number): TableSource {
-    return new TableSource({ table: this.table, columns: this.columns, run: this.run, pageSize, sampling: this.sampling });
+    // An export reads in order, by keyset: it never jumps, so it samples nothing.
+    return new TableSource({
+      table: this.table,
+      columns: this.columns,
+      run: this.run,
+      pageSize,
+      sampling: { ...this.sampling, eager: false },
+    });
   }
 
   checkView(view: PageView): string | undefined {
@@ -132,7 +138,11 @@ export class TableSource implements PageSource {
         `Could not count the rows of ${this.table}: the server answered ${JSON.stringify(r.rows[0]?.[0] ?? null)}.`,
         'error',
       );
-    this.state(view).total = n;
+    const st = this.state(view);
+    st.total = n;
+    // Sampled ahead of the first far jump, in chunks between the user's reads.
+    const tv = this.tableView(view);
+    if (this.sampling.eager && n >= 2 * this.sampling.minSkip && sampleable(tv)) this.sampler(tv, st);
     return n;
   }
 
@@ -190,35 +200,23 @@ export class TableSource implements PageSource {
     return position.offset >= this.sampling.minSkip && st.total !== undefined && sampleable(tv);
   }
 
-  /** The nearest sampled boundary before `start`, reading the view's sample on first need. */
+  /** The nearest sampled boundary before `start`, starting the view's sample on first need. */
   private async boundaryBefore(
     tv: TableView,
     st: ViewState,
     start: number,
     signal: AbortSignal,
   ): Promise<{ index: number; key: readonly Cell[] } | undefined> {
-    st.sample ??= this.readSample(tv, st.total ?? 0);
-    const sample = await untilAborted(st.sample, signal);
-    return sample && boundaryBefore(sample.keys, sample.every, start);
+    return this.sampler(tv, st).before(start, this.sampling.minSkip, signal);
   }
 
   /**
-   * One query for the view's boundaries. Not cancelled with the jump that asked (the next jump
-   * needs it as much); any failure or an answer of the wrong size means none: jumps keep OFFSET.
+   * The view's sampler, started once its rows are counted. Its reads are not cancelled with the
+   * jump that started them (the next jump needs them as much).
    */
-  private async readSample(tv: TableView, total: number): Promise<Sample | undefined> {
-    const every = sampleInterval(total, this.pageSize, this.sampling.target);
-    const expected = Math.floor(total / every);
-    if (expected < 1) return undefined;
-    this.reads.push('sample');
-    try {
-      const r = await this.run(buildSampleQuery(tv, every, expected), { limit: expected + 1 });
-      if (r.status !== 'success' || r.rows.length !== expected) return undefined;
-      const keys = boundariesOf(r.rows, cursorWidth(tv));
-      return keys && { every, keys };
-    } catch {
-      return undefined;
-    }
+  private sampler(tv: TableView, st: ViewState): KeySampler {
+    st.sample ??= new KeySampler(tv, this.run, st.total ?? 0, this.pageSize, this.sampling.target, () => this.reads.push('sample'));
+    return st.sample;
   }
 
   private remember(tv: TableView, st: ViewState, start: number, rows: readonly Cell[][]): void {
@@ -255,27 +253,4 @@ export class TableSource implements PageSource {
     this.views.set(key, st);
     return st;
   }
-}
-
-function cursorWidth(tv: TableView): number {
-  return orderColumns(tv).length;
-}
-
-/** `p`, or the signal's reason as soon as it aborts (`p` goes on for whoever else awaits it). */
-function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e as Error);
-      },
-    );
-  });
 }

@@ -1,5 +1,6 @@
 // Sampled key boundaries for far jumps in the table browser: the key of every N-th row of a view,
-// read once (one query, one pass over the key in its index order), so a page anywhere is read by
+// read once per view at the commit (about one pass over the key in its index order, in chunks:
+// src/core/paging/keySampler.ts), so a page anywhere is read by
 // keyset from the nearest sampled key before it plus an OFFSET below N (`seek` in ./tableQuery),
 // instead of an OFFSET that steps over up to half the table. Pure: names go through ./quote.
 //
@@ -9,7 +10,7 @@
 import type { Cell } from '../../shared/wire';
 import { BINARY_CELL } from '../../shared/wire';
 import { quoteIdentifier, sqlCount } from './quote';
-import { keysetSupported, orderColumns, viewRows, type TableView } from './tableQuery';
+import { keysetAfter, keysetSupported, orderColumns, viewRows, type TableView } from './tableQuery';
 
 /** About this many boundaries per view (so at most N − 1 rows are skipped by a jump). */
 export const SAMPLE_TARGET = 500;
@@ -27,11 +28,12 @@ export function sampleInterval(total: number, pageSize: number, target = SAMPLE_
 
 /**
  * The key (order-column values, in order) of rows every, 2·every, … of the view (1-based),
- * i.e. of row indexes every − 1, 2·every − 1, …, `count` of them, in order. One recursive query:
+ * i.e. of row indexes every − 1, 2·every − 1, …, `count` of them, in order; with `from` (a
+ * boundary's key), the ones after it. One recursive query:
  * each boundary is found from the one before by an index seek and a step of `every` keys, so the
  * whole costs about one pass over the key (a ROW_NUMBER() window over it measured 20× slower).
  */
-export function buildSampleQuery(view: TableView, every: number, count: number): string {
+export function buildSampleQuery(view: TableView, every: number, count: number, from?: readonly Cell[]): string {
   if (!sampleable(view)) throw new Error(`The view of ${view.table} has no key order to sample.`);
   const step = sqlCount(every - 1, 'sampling interval');
   const n = sqlCount(count, 'boundary count');
@@ -54,7 +56,8 @@ export function buildSampleQuery(view: TableView, every: number, count: number):
   const seek = keys.length === 1 ? after[0] : `${keys[0]} >= ${cte}.${cols[0]} AND (${after.map((a) => `(${a})`).join(' OR ')})`;
   const pick = (k: string, also: readonly string[]): string =>
     `(SELECT ${k} ${viewRows(view, also)} ORDER BY ${order} LIMIT 1 OFFSET ${step})`;
-  const first = keys.map((k) => pick(k, []));
+  // From the start, or (a later chunk) from the last boundary read: rows every, 2·every, … after it.
+  const first = keys.map((k) => pick(k, from ? [keysetAfter(view, from)] : []));
   const next = keys.map((k) => pick(k, [`(${seek})`]));
   return (
     `WITH RECURSIVE ${cte}(${[...cols, j].join(', ')}) AS (SELECT ${[...first, '1'].join(', ')} ` +

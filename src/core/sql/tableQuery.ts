@@ -213,6 +213,11 @@ function keysetCondition(order: readonly OrderColumn[], key: readonly Cell[]): s
   return range ? `(${range} AND ${any})` : any;
 }
 
+/** The condition of the rows strictly after `key` (values of `orderColumns(view)`) in the view's order. */
+export function keysetAfter(view: TableView, key: readonly Cell[]): string {
+  return keysetCondition(orderOf(view), key);
+}
+
 function flip(order: readonly OrderColumn[]): OrderColumn[] {
   return order.map((o) => ({ column: o.column, direction: o.direction === 'asc' ? 'desc' : 'asc' }));
 }

@@ -150,14 +150,52 @@ describe('table browser far jumps from sampled keys (exact against plain OFFSET 
     assert.ok(!s.reads.includes('seek'), s.reads.join(','));
   });
 
-  it('no sample before the rows are counted, nor for a jump that skips fewer rows than the threshold', async () => {
-    const s = new TableSource({ table: 'nums', columns: TABLES.nums!.columns, run, pageSize: PAGE, sampling: { minSkip: 400 } });
+  it('no sample before the rows are counted, nor for a jump that skips fewer rows than the threshold (sampling on demand)', async () => {
+    const s = new TableSource({
+      table: 'nums',
+      columns: TABLES.nums!.columns,
+      run,
+      pageSize: PAGE,
+      sampling: { target: 9, minSkip: 400, eager: false },
+    });
     assert.deepEqual((await s.read(750, 775, ALL, signal)).rows, plain('nums', 750, PAGE));
     await s.count(ALL, signal);
     assert.deepEqual((await s.read(300, 325, ALL, signal)).rows, plain('nums', 300, PAGE));
     assert.deepEqual(s.reads, ['offset', 'offset']);
     assert.deepEqual((await s.read(450, 475, ALL, signal)).rows, plain('nums', 450, PAGE));
     assert.deepEqual(s.reads.slice(2), ['sample', 'seek']);
+  });
+
+  it('sampled as soon as a large view is counted (not for a small one, nor for an export copy)', async () => {
+    const s = new TableSource({ table: 'nums', columns: TABLES.nums!.columns, run, pageSize: PAGE, sampling: { target: 9, minSkip: 400 } });
+    await s.count(ALL, signal);
+    assert.deepEqual(s.reads, ['sample']);
+    assert.deepEqual((await s.read(450, 475, ALL, signal)).rows, plain('nums', 450, PAGE));
+    assert.deepEqual(s.reads, ['sample', 'seek']);
+    const small = new TableSource({ table: 'nums', columns: TABLES.nums!.columns, run, pageSize: PAGE, sampling: { minSkip: 501 } });
+    await small.count(ALL, signal);
+    const copy = s.withPageSize(100);
+    await copy.count(ALL, signal);
+    assert.deepEqual([...small.reads, ...copy.reads], []);
+  });
+
+  it('a long sample is read in chunks, each from the last boundary before; every jump stays exact', async () => {
+    // 1000 rows, page 5, about 100 boundaries: every 10 rows, in chunks of 25 boundaries.
+    const s = new TableSource({ table: 'pairs', columns: TABLES.pairs!.columns, run, pageSize: 5, sampling: { target: 100, minSkip: 0 } });
+    const total = Number(await s.count(ALL, signal));
+    for (const start of [893, 17, 455, 260, 731, 5, 899]) {
+      assert.deepEqual(
+        (await s.read(start, Math.min(total, start + 5), ALL, signal)).rows,
+        plain('pairs', start, 5),
+        `pairs at row ${start}`,
+      );
+    }
+    assert.equal(s.reads.filter((k) => k === 'sample').length, 4, s.reads.join(','));
+    const samples = sent.filter((q) => /WITH RECURSIVE/.test(q));
+    assert.equal(samples.length, 4);
+    for (const q of samples.slice(1)) assert.match(q, /`grp` >= '[^']+' AND/);
+    for (const q of sent.filter((x) => / OFFSET \d+$/.test(x) && !/WITH RECURSIVE/.test(x)))
+      assert.ok(Number(/ OFFSET (\d+)$/.exec(q)![1]) < 10, q);
   });
 
   it('the sample query returns the key of every N-th row, and a boundary is the nearest sampled row before a start', () => {
