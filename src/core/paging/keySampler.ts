@@ -31,8 +31,11 @@ export class KeySampler {
     this.every = sampleInterval(total, pageSize, target);
     this.expected = Math.floor(total / this.every);
     this.next = this.nextChunk();
-    void this.fill();
+    this.settled = this.fill();
   }
+
+  /** Resolves when the sample is whole or will grow no more (tests). */
+  readonly settled: Promise<void>;
 
   /** Boundaries read so far (tests). */
   get read(): number {
@@ -41,13 +44,21 @@ export class KeySampler {
 
   /**
    * The nearest boundary before `start`, waiting for chunks while the nearest one read so far
-   * would leave `enough` rows or more to skip (and more are coming). Rejects when `signal` aborts.
+   * would leave `enough` rows or more to skip, more are coming, and the rows the sample still has
+   * to pass to reach `start` are fewer than `otherwise` (what the read skips without it: past
+   * that, stepping over them by OFFSET is sooner than waiting). Rejects when `signal` aborts.
    */
-  async before(start: number, enough: number, signal: AbortSignal): Promise<{ index: number; key: readonly Cell[] } | undefined> {
+  async before(
+    start: number,
+    enough: number,
+    otherwise: number,
+    signal: AbortSignal,
+  ): Promise<{ index: number; key: readonly Cell[] } | undefined> {
     for (;;) {
       const b = boundaryBefore(this.keys, this.every, start);
       const skip = b ? start - b.index - 1 : start;
-      if (this.done || skip < enough || this.keys.length >= Math.floor(start / this.every)) return b;
+      const toGo = start - this.keys.length * this.every;
+      if (this.done || skip < enough || toGo <= 0 || toGo >= otherwise) return b;
       await untilAborted(this.next, signal);
     }
   }

@@ -154,7 +154,8 @@ export class TableSource implements PageSource {
     if (st.total !== undefined && start >= st.total) return { rows: [], end: true };
     let { position, limit } = this.plan(tv, st, start, end);
     if (this.worthSampling(tv, st, position)) {
-      const boundary = await this.boundaryBefore(tv, st, start, signal);
+      const otherwise = position.kind === 'offset' || position.kind === 'fromEnd' ? position.offset : start;
+      const boundary = await this.sampler(tv, st).before(start, this.sampling.minSkip, otherwise, signal);
       if (boundary) ({ position, limit } = this.plan(tv, st, start, end, boundary));
     }
     const q = buildPageQuery(tv, position, limit);
@@ -200,14 +201,9 @@ export class TableSource implements PageSource {
     return position.offset >= this.sampling.minSkip && st.total !== undefined && sampleable(tv);
   }
 
-  /** The nearest sampled boundary before `start`, starting the view's sample on first need. */
-  private async boundaryBefore(
-    tv: TableView,
-    st: ViewState,
-    start: number,
-    signal: AbortSignal,
-  ): Promise<{ index: number; key: readonly Cell[] } | undefined> {
-    return this.sampler(tv, st).before(start, this.sampling.minSkip, signal);
+  /** When the view's key sample is read whole (or stopped), if one was started (tests and the benchmark). */
+  sampled(view: PageView): Promise<void> | undefined {
+    return this.views.get(JSON.stringify([view.sort, view.filters]))?.sample?.settled;
   }
 
   /**
