@@ -17,7 +17,7 @@ export function dataTestItem(node: DataTestNode, outcomes: TestOutcomes): vscode
     case 'tests': {
       const item = new vscode.TreeItem('Tests', Collapsed);
       item.iconPath = new vscode.ThemeIcon('beaker');
-      item.contextValue = ContextValues.tests;
+      item.contextValue = node.parent.kind === 'branch' ? ContextValues.testsAtBranch : ContextValues.tests;
       item.tooltip = `The tests of ${node.db.owner}/${node.db.name} (dolt_tests) at ${node.ref} (${node.commit.slice(0, 8)})`;
       return item;
     }
