@@ -4,7 +4,8 @@
 
 export const ROW_HEIGHT = 22;
 export const HEADER_HEIGHT = 26;
-export const GUTTER_WIDTH = 56;
+/** The row-number column: seven digits (row 1,000,000) at VS Code's editor font sizes up to 15 px, plus its padding. */
+export const GUTTER_WIDTH = 72;
 export const MAX_GRID_HEIGHT = 440;
 
 const CSS = `

@@ -118,6 +118,117 @@ describe('tables at a ref and the table browser against the hub', function () {
     );
   });
 
+  describe('far jumps from sampled keys at a commit', () => {
+    // An integer key, a composite key (text, integer) and a text key with mixed case, spaces,
+    // quotes and non-ASCII: the hub's own collation orders them, so the expected pages come from
+    // plain `ORDER BY key LIMIT n OFFSET r` reads at the same commit.
+    const jumps = hubSql(() => hub, 'alice/jumps');
+    let commit = '';
+    const words = ['Apple', 'apple', 'ä', "o'k", ' sp', '10', '9', 'Z'];
+
+    before(async () => {
+      const created = await hub.fetch('/databases', { user: 'alice', json: { owner: 'alice', name: 'jumps', visibility: 'public' } });
+      assert.equal(created.status, 201, created.text);
+      const lines = (head: string, n: number, row: (i: number) => string): string =>
+        [head, ...Array.from({ length: n }, (_, k) => row(k + 1))].join('\n') + '\n';
+      await importCsv(
+        hub,
+        'alice/jumps',
+        'main',
+        'nums',
+        'create',
+        lines('id,qty', 1200, (i) => `${(i * 7919) % 100_003},${i % 7}`),
+        {
+          primary_keys: ['id'],
+        },
+      );
+      const grp = (i: number): string => `"${['b', 'A', 'a', 'é', 'z z'][i % 5]}${i % 3}"`;
+      await importCsv(
+        hub,
+        'alice/jumps',
+        'main',
+        'pairs',
+        'create',
+        lines('grp,n,note', 900, (i) => `${grp(i)},${(i * 37) % 1009},n${i}`),
+        {
+          primary_keys: ['grp', 'n'],
+        },
+      );
+      const word = (i: number): string => `"${words[i % 8]} ${(i * 131) % 997}"`;
+      await importCsv(
+        hub,
+        'alice/jumps',
+        'main',
+        'words',
+        'create',
+        lines('word,len', 700, (i) => `${word(i)},${i % 13}`),
+        {
+          primary_keys: ['word'],
+        },
+      );
+      const b = await hub.fetch('/databases/alice/jumps/branches', { user: 'alice' });
+      commit = b.body.data.find((x: { name: string }) => x.name === 'main').head_commit_sha;
+    });
+
+    for (const [table, filter] of [
+      ['nums', undefined],
+      ['nums', { column: 'qty', op: 'range', min: '2', max: '5' }],
+      ['pairs', undefined],
+      ['words', undefined],
+    ] as const) {
+      it(`${table}${filter ? ' filtered' : ''}: a page anywhere is a keyset seek from a sampled key, equal to a plain OFFSET read`, async () => {
+        const { source } = await openTableAt(
+          { target: { hostId: 'h', owner: 'alice', name: 'jumps', ref: 'main' }, commit, table },
+          catalog(),
+          runAt('alice/jumps', commit),
+          20,
+        );
+        const s = new TableSource({
+          table,
+          columns: source.columns,
+          run: runAt('alice/jumps', commit),
+          pageSize: 20,
+          sampling: { target: 8, minSkip: 0 },
+        });
+        const view: PageView = { sort: [], filters: filter ? [filter] : [] };
+        const keys = source.columns.filter((c) => c.primaryKey).map((c) => `\`${c.name}\``);
+        const names = source.columns.map((c) => `\`${c.name}\``).join(', ');
+        const where = filter ? ' WHERE qty >= 2 AND qty <= 5' : '';
+        const total = Number(await s.count(view, signal));
+        assert.equal(String(total), (await jumps.ok(`SELECT COUNT(*) FROM ${table}${where}`, commit)).rows[0]![0]);
+        // Sampled from the count on; read whole before the jumps, so each of them can seek.
+        await s.sampled(view);
+        for (let i = 1; i <= 10; i++) {
+          const at = Math.floor(((i * 0.618) % 1) * total);
+          const start = i % 3 === 0 ? Math.min(at, total - 3) : Math.floor(at / 20) * 20;
+          const expected = await jumps.ok(
+            `SELECT ${names} FROM ${table}${where} ORDER BY ${keys.join(', ')} LIMIT 20 OFFSET ${start}`,
+            commit,
+          );
+          assert.deepEqual((await s.read(start, start + 20, view, signal)).rows, expected.rows, `${table} at row ${start}`);
+        }
+        assert.equal(s.reads.filter((k) => k === 'sample').length, 1, s.reads.join(','));
+        assert.ok(s.reads.filter((k) => k === 'seek').length >= 6, s.reads.join(','));
+      });
+    }
+
+    it('a sorted view jumps by OFFSET from the nearer end (no sample), equal to a plain read', async () => {
+      const { source } = await openTableAt(
+        { target: { hostId: 'h', owner: 'alice', name: 'jumps', ref: 'main' }, commit, table: 'pairs' },
+        catalog(),
+        runAt('alice/jumps', commit),
+        20,
+      );
+      const view: PageView = { sort: [{ column: 'note', direction: 'desc' }], filters: [] };
+      const total = Number(await source.count(view, signal));
+      for (const start of [420, 880, 140, 660]) {
+        const expected = await jumps.ok(`SELECT grp, n, note FROM pairs ORDER BY note DESC, grp, n LIMIT 20 OFFSET ${start}`, commit);
+        assert.deepEqual((await source.read(start, Math.min(total, start + 20), view, signal)).rows, expected.rows, `sorted at ${start}`);
+      }
+      assert.ok(!source.reads.includes('sample') && !source.reads.includes('seek'), source.reads.join(','));
+    });
+  });
+
   describe('filter text matches literally', () => {
     // Every hostile string as a cell, plus near misses a broken escape would also match.
     const VALUES = [

@@ -23,6 +23,8 @@ import {
 } from '../sql/tableQuery';
 import type { Cell } from '../../shared/wire';
 import type { SqlRunner } from '../sql/sqlPort';
+import { sampleable, SAMPLE_TARGET } from '../sql/keySamples';
+import { KeySampler } from './keySampler';
 
 export interface TableSourceOptions {
   table: string;
@@ -32,7 +34,16 @@ export interface TableSourceOptions {
   run: SqlRunner;
   /** Rows per page as the grid asks for them (pages are aligned to it). */
   pageSize: number;
+  /**
+   * Far jumps from sampled keys (src/core/sql/keySamples.ts): about `target` boundaries per view,
+   * read once a jump would otherwise skip `minSkip` rows or more by OFFSET, or (`eager`, the
+   * default) as soon as a view that large is counted. Defaults below.
+   */
+  sampling?: { target?: number; minSkip?: number; eager?: boolean };
 }
+
+/** A jump that would skip fewer rows by OFFSET than this reads no sample (cheap enough as it is). */
+export const SAMPLE_MIN_SKIP = 20_000;
 
 /** A page or count the server answered with anything but success. */
 export class TableReadError extends Error {
@@ -45,13 +56,15 @@ export class TableReadError extends Error {
   }
 }
 
-/** How a read found its rows (kept for tests and the benchmark). */
-export type ReadKind = PagePosition['kind'];
+/** How a read found its rows, or `sample` for the read of a view's key boundaries (tests and the benchmark). */
+export type ReadKind = PagePosition['kind'] | 'sample';
 
 interface ViewState {
   /** Cursor of the row at an index (the first and last row of every page read). */
   readonly keys: Map<number, Cell[]>;
   total?: number;
+  /** The sampled key boundaries, read in the background from the first far jump (or the count) on. */
+  sample?: KeySampler;
 }
 
 /** Rows per read of a streamed export: a fraction of any server cap, fewer round trips than the grid's pages. */
@@ -67,6 +80,7 @@ export class TableSource implements PageSource {
   readonly columns: readonly TableColumnInfo[];
   private readonly run: SqlRunner;
   private readonly pageSize: number;
+  private readonly sampling: { target: number; minSkip: number; eager: boolean };
   private readonly views = new Map<string, ViewState>();
   /** The position kind of every read, in order (tests and the benchmark look at it). */
   readonly reads: ReadKind[] = [];
@@ -77,6 +91,11 @@ export class TableSource implements PageSource {
     this.columns = opts.columns;
     this.run = opts.run;
     this.pageSize = Math.max(1, Math.floor(opts.pageSize));
+    this.sampling = {
+      target: opts.sampling?.target ?? SAMPLE_TARGET,
+      minSkip: opts.sampling?.minSkip ?? SAMPLE_MIN_SKIP,
+      eager: opts.sampling?.eager ?? true,
+    };
   }
 
   /** Whether pages of the opening view are found by keyset (false: by position). */
@@ -89,7 +108,14 @@ export class TableSource implements PageSource {
    * `pageSize` rows, with cursors of its own: what a streamed export reads while the grid goes on.
    */
   withPageSize(pageSize: number): TableSource {
-    return new TableSource({ table: this.table, columns: this.columns, run: this.run, pageSize });
+    // An export reads in order, by keyset: it never jumps, so it samples nothing.
+    return new TableSource({
+      table: this.table,
+      columns: this.columns,
+      run: this.run,
+      pageSize,
+      sampling: { ...this.sampling, eager: false },
+    });
   }
 
   checkView(view: PageView): string | undefined {
@@ -112,7 +138,11 @@ export class TableSource implements PageSource {
         `Could not count the rows of ${this.table}: the server answered ${JSON.stringify(r.rows[0]?.[0] ?? null)}.`,
         'error',
       );
-    this.state(view).total = n;
+    const st = this.state(view);
+    st.total = n;
+    // Sampled ahead of the first far jump, in chunks between the user's reads.
+    const tv = this.tableView(view);
+    if (this.sampling.eager && n >= 2 * this.sampling.minSkip && sampleable(tv)) this.sampler(tv, st);
     return n;
   }
 
@@ -122,7 +152,12 @@ export class TableSource implements PageSource {
     const wanted = end - start;
     if (wanted <= 0) return { rows: [], end: false };
     if (st.total !== undefined && start >= st.total) return { rows: [], end: true };
-    const { position, limit } = this.plan(tv, st, start, end);
+    let { position, limit } = this.plan(tv, st, start, end);
+    if (this.worthSampling(tv, st, position)) {
+      const otherwise = position.kind === 'offset' || position.kind === 'fromEnd' ? position.offset : start;
+      const boundary = await this.sampler(tv, st).before(start, this.sampling.minSkip, otherwise, signal);
+      if (boundary) ({ position, limit } = this.plan(tv, st, start, end, boundary));
+    }
     const q = buildPageQuery(tv, position, limit);
     this.reads.push(position.kind);
     const r = await this.ask(q.sql, limit, signal, `read rows ${start + 1}–${end}`);
@@ -132,7 +167,13 @@ export class TableSource implements PageSource {
     return { rows, end: atEnd };
   }
 
-  private plan(tv: TableView, st: ViewState, start: number, end: number): { position: PagePosition; limit: number } {
+  private plan(
+    tv: TableView,
+    st: ViewState,
+    start: number,
+    end: number,
+    boundary?: { index: number; key: readonly Cell[] },
+  ): { position: PagePosition; limit: number } {
     const wanted = end - start;
     // The grid asks for whole pages (the last one may be short): plan them with their neighbours.
     if (start % this.pageSize === 0 && wanted <= this.pageSize) {
@@ -140,15 +181,38 @@ export class TableSource implements PageSource {
         ...(st.keys.has(start - 1) ? { previousLast: st.keys.get(start - 1) } : {}),
         ...(st.keys.has(start + this.pageSize) ? { nextFirst: st.keys.get(start + this.pageSize) } : {}),
         ...(st.total !== undefined ? { totalRows: st.total } : {}),
+        ...(boundary ? { boundary } : {}),
       };
       const p = planPage(tv, start / this.pageSize, this.pageSize, known);
       return { position: p.position, limit: Math.min(p.limit, wanted) };
     }
     if (start === 0) return { position: { kind: 'first' }, limit: wanted };
     const previous = keysetSupported(tv) ? st.keys.get(start - 1) : undefined;
-    return previous
-      ? { position: { kind: 'after', key: previous }, limit: wanted }
-      : { position: { kind: 'offset', offset: start }, limit: wanted };
+    if (previous) return { position: { kind: 'after', key: previous }, limit: wanted };
+    if (boundary && keysetSupported(tv) && boundary.index < start) {
+      return { position: { kind: 'seek', key: boundary.key, offset: start - boundary.index - 1 }, limit: wanted };
+    }
+    return { position: { kind: 'offset', offset: start }, limit: wanted };
+  }
+
+  /** A far read (a long OFFSET either way) of a view whose order an index serves, counted. */
+  private worthSampling(tv: TableView, st: ViewState, position: PagePosition): boolean {
+    if (position.kind !== 'offset' && position.kind !== 'fromEnd') return false;
+    return position.offset >= this.sampling.minSkip && st.total !== undefined && sampleable(tv);
+  }
+
+  /** When the view's key sample is read whole (or stopped), if one was started (tests and the benchmark). */
+  sampled(view: PageView): Promise<void> | undefined {
+    return this.views.get(JSON.stringify([view.sort, view.filters]))?.sample?.settled;
+  }
+
+  /**
+   * The view's sampler, started once its rows are counted. Its reads are not cancelled with the
+   * jump that started them (the next jump needs them as much).
+   */
+  private sampler(tv: TableView, st: ViewState): KeySampler {
+    st.sample ??= new KeySampler(tv, this.run, st.total ?? 0, this.pageSize, this.sampling.target, () => this.reads.push('sample'));
+    return st.sample;
   }
 
   private remember(tv: TableView, st: ViewState, start: number, rows: readonly Cell[][]): void {

@@ -11,6 +11,9 @@
 //   out as `c1 > v1 OR (c1 = v1 AND c2 > v2) …` (both engines use an index for it, and NULLs,
 //   which both engines sort first, get explicit `IS NULL` terms). The page before a known row is
 //   the same with every direction flipped and ORDER BY reversed; the caller reverses its rows.
+// - A far page (a jump, no neighbour read) is read from the nearest sampled key before it
+//   (src/core/sql/keySamples.ts): `WHERE (order) > (that key) … LIMIT n OFFSET d`, d below the
+//   sampling interval, an index seek plus a short step instead of an OFFSET over half the table.
 // - Keyset is used only when every order column has an exact type (integers, decimals, text,
 //   dates): a float prints rounded, and `c > 1.1` would find the row it came from again. It also
 //   needs a primary key. Otherwise, and to jump into the middle of a table, a page is read with
@@ -55,7 +58,9 @@ export type PagePosition =
   | { kind: 'last' }
   | { kind: 'offset'; offset: number }
   /** Counted from the end: skip `offset` rows in reverse order (a far page nearer the end). */
-  | { kind: 'fromEnd'; offset: number };
+  | { kind: 'fromEnd'; offset: number }
+  /** Keyset from a known row then a short offset: skip `offset` rows after `key` (a far jump from a sampled key). */
+  | { kind: 'seek'; key: readonly Cell[]; offset: number };
 
 export interface PageQuery {
   sql: string;
@@ -195,7 +200,22 @@ function keysetCondition(order: readonly OrderColumn[], key: readonly Cell[]): s
     equalSoFar.push(v === null ? `${id} IS NULL` : `${id} = ${lit}`);
   }
   if (alternatives.length === 0) return '1 = 0';
-  return alternatives.length === 1 ? (alternatives[0] as string) : `(${alternatives.join(' OR ')})`;
+  if (alternatives.length === 1) return alternatives[0] as string;
+  // A range on the leading column, implied by the alternatives, so both engines seek the index to
+  // it instead of scanning from the start for the OR (what makes a composite-key seek cheap).
+  const lead = order[0] as OrderColumn;
+  const v = key[0] as Cell;
+  const id = quoteIdentifier(lead.column.name);
+  const lit = sqlValue(v, isExactNumeric(lead.column));
+  const range =
+    v === null ? undefined : lead.direction === 'asc' ? `${id} >= ${lit}` : isNullable(lead.column) ? undefined : `${id} <= ${lit}`;
+  const any = `(${alternatives.join(' OR ')})`;
+  return range ? `(${range} AND ${any})` : any;
+}
+
+/** The condition of the rows strictly after `key` (values of `orderColumns(view)`) in the view's order. */
+export function keysetAfter(view: TableView, key: readonly Cell[]): string {
+  return keysetCondition(orderOf(view), key);
 }
 
 function flip(order: readonly OrderColumn[]): OrderColumn[] {
@@ -239,11 +259,13 @@ export function buildPageQuery(view: TableView, position: PagePosition, limit: n
       return { sql: `${head}${where(filters)}${orderBy(flip(order))} LIMIT ${n}${skip}`, reversed: true };
     }
     case 'after':
-    case 'before': {
+    case 'before':
+    case 'seek': {
       if (!keysetSupported(view)) throw new SqlInputError('This table is read by offset: its order has no exact key.');
-      const o = position.kind === 'after' ? order : flip(order);
+      const o = position.kind === 'before' ? flip(order) : order;
+      const skip = position.kind === 'seek' && position.offset > 0 ? ` OFFSET ${sqlCount(position.offset, 'offset')}` : '';
       return {
-        sql: `${head}${where([...filters, keysetCondition(o, position.key)])}${orderBy(o)} LIMIT ${n}`,
+        sql: `${head}${where([...filters, keysetCondition(o, position.key)])}${orderBy(o)} LIMIT ${n}${skip}`,
         reversed: position.kind === 'before',
       };
     }
@@ -252,9 +274,14 @@ export function buildPageQuery(view: TableView, position: PagePosition, limit: n
   }
 }
 
+/** `FROM … WHERE …`: the rows the view shows (its filters applied, and `also`), in no order. */
+export function viewRows(view: TableView, also: readonly string[] = []): string {
+  return `FROM ${fromOf(view)}${where([...whereFilters(view), ...also])}`;
+}
+
 /** `SELECT COUNT(*)` of the rows the view shows (its filters applied). */
 export function buildCountQuery(view: TableView): string {
-  return `SELECT COUNT(*) FROM ${fromOf(view)}${where(whereFilters(view))}`;
+  return `SELECT COUNT(*) ${viewRows(view)}`;
 }
 
 /** `SELECT * FROM t LIMIT n`: what "New SQL Notebook with a SELECT" and "Copy SELECT" give. */
@@ -269,6 +296,8 @@ export interface PageNeighbours {
   nextFirst?: readonly Cell[];
   /** Rows in the view, when counted. */
   totalRows?: number;
+  /** A known row before the page (a sampled key boundary): its index and cursor, for a `seek`. */
+  boundary?: { index: number; key: readonly Cell[] };
 }
 
 /**
@@ -292,12 +321,18 @@ export function planPage(
   const keyset = keysetSupported(view);
   if (keyset && known.previousLast) return { position: { kind: 'after', key: known.previousLast }, limit };
   if (keyset && known.nextFirst && limit === pageSize) return { position: { kind: 'before', key: known.nextFirst }, limit };
-  // Pages nearer the end are counted from it, in reverse order: an OFFSET costs the rows it skips
-  // (the server reads them one by one), so a far jump never skips more than half the rows.
+  // An OFFSET costs the rows it skips (the server reads them one by one): a far page is read from
+  // a known row before it when one is near (keyset, then a short offset), else by offset from the
+  // nearer end (pages nearer the end counted from it, in reverse order), whichever skips fewer.
+  let best: { position: PagePosition; limit: number; skip: number } = { position: { kind: 'offset', offset: start }, limit, skip: start };
   if (total !== undefined && orderColumns(view).length > 0) {
     const after = total - (start + limit);
     if (after === 0) return { position: { kind: 'last' }, limit };
-    if (after < start) return { position: { kind: 'fromEnd', offset: after }, limit };
+    if (after < best.skip) best = { position: { kind: 'fromEnd', offset: after }, limit, skip: after };
   }
-  return { position: { kind: 'offset', offset: start }, limit };
+  const b = known.boundary;
+  if (keyset && b && b.index < start && start - b.index - 1 < best.skip) {
+    return { position: { kind: 'seek', key: b.key, offset: start - b.index - 1 }, limit };
+  }
+  return { position: best.position, limit };
 }

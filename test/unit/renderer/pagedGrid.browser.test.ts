@@ -101,6 +101,20 @@ describeIfChromium('paged result grid in Chromium', function () {
   const posted = async (type: string): Promise<Record<string, unknown>[]> =>
     ((await page.evaluate('window.posted')) as Record<string, unknown>[]).filter((m) => m.type === type);
 
+  it('the row-number column fits seven digits: row 1,000,000 at the editor font sizes of VS Code (12 and 14 px)', async () => {
+    for (const size of ['12px', '14px']) {
+      await page.evaluate(
+        `document.getElementById('host').innerHTML = ''; document.body.style.setProperty('--vscode-editor-font-size', '${size}')`,
+      );
+      await page.evaluate('mountPaged(1000000, 500, 3)');
+      await page.evaluate('document.querySelector(".vdb-grid").scrollTop = 1e9');
+      await page.waitForSelector('.vdb-cell[data-r="999999"][data-c="1"]:not(.placeholder)');
+      const { text, needs, room } = await fit('.vdb-row:not([hidden]) .vdb-rownum[data-rownum="999999"]');
+      assert.equal(text, '1000000');
+      assert.ok(needs <= room, `${size}: the row number needs ${needs} px, its column gives ${room} px`);
+    }
+  });
+
   it('draws the first page when it arrives, scrolls to the last of 100,000 rows, and holds only pages near the viewport', async () => {
     await page.evaluate('mountPaged(100000, 500, 4)');
     await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');

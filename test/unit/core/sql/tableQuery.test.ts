@@ -17,6 +17,7 @@ import {
   type TableView,
 } from '../../../../src/core/sql/tableQuery';
 import { SqlInputError } from '../../../../src/core/sql/quote';
+import { buildSampleQuery } from '../../../../src/core/sql/keySamples';
 import { SqliteEngine, type EngineCell } from '../../../helpers/sqliteEngine';
 import { HOSTILE_TEXT } from './hostileText';
 
@@ -293,6 +294,36 @@ describe('table browsing SQL (keyset, offset, sort, filters, count)', () => {
       buildPageQuery({ ...items, sort: [{ column: 'name', direction: 'asc' }] }, { kind: 'before', key: ["o'k", '7'] }, 10).sql,
       "SELECT `id`, `name` FROM `items` WHERE ((`name` < 'o''k' OR `name` IS NULL) OR (`name` = 'o''k' AND `id` < 7)) ORDER BY `name` DESC, `id` DESC LIMIT 10",
     );
+    // A seek (far jump from a sampled key): keyset, then a short OFFSET; the leading key column's
+    // range is spelled out so the engine seeks the index rather than scanning for the OR.
+    const pairs: TableView = {
+      table: 'pairs',
+      columns: [
+        { name: 'grp', type: 'varchar(8)', primaryKey: true },
+        { name: 'n', type: 'int', primaryKey: true },
+      ],
+    };
+    assert.equal(
+      buildPageQuery(pairs, { kind: 'seek', key: ["o'k", '7'], offset: 40 }, 500).sql,
+      "SELECT `grp`, `n` FROM `pairs` WHERE (`grp` >= 'o''k' AND (`grp` > 'o''k' OR (`grp` = 'o''k' AND `n` > 7))) ORDER BY `grp` ASC, `n` ASC LIMIT 500 OFFSET 40",
+    );
+    assert.equal(
+      buildSampleQuery(pairs, 2000, 500),
+      'WITH RECURSIVE `vdb_b`(`vdb_k0`, `vdb_k1`, `vdb_j`) AS (' +
+        'SELECT (SELECT `grp` FROM `pairs` ORDER BY `grp` ASC, `n` ASC LIMIT 1 OFFSET 1999), (SELECT `n` FROM `pairs` ORDER BY `grp` ASC, `n` ASC LIMIT 1 OFFSET 1999), 1 ' +
+        'UNION ALL SELECT (SELECT `grp` FROM `pairs` WHERE (`grp` >= `vdb_b`.`vdb_k0` AND ((`grp` > `vdb_b`.`vdb_k0`) OR (`grp` = `vdb_b`.`vdb_k0` AND `n` > `vdb_b`.`vdb_k1`))) ORDER BY `grp` ASC, `n` ASC LIMIT 1 OFFSET 1999), ' +
+        '(SELECT `n` FROM `pairs` WHERE (`grp` >= `vdb_b`.`vdb_k0` AND ((`grp` > `vdb_b`.`vdb_k0`) OR (`grp` = `vdb_b`.`vdb_k0` AND `n` > `vdb_b`.`vdb_k1`))) ORDER BY `grp` ASC, `n` ASC LIMIT 1 OFFSET 1999), `vdb_j` + 1 ' +
+        'FROM `vdb_b` WHERE `vdb_j` < 500) SELECT `vdb_k0`, `vdb_k1` FROM `vdb_b` ORDER BY `vdb_j`',
+    );
+    assert.deepEqual(planPage(pairs, 1500, 500, { totalRows: 1_000_000, boundary: { index: 749_999, key: ['x', '1'] } }), {
+      position: { kind: 'seek', key: ['x', '1'], offset: 0 },
+      limit: 500,
+    });
+    // A boundary farther than the nearer end is not used.
+    assert.deepEqual(planPage(pairs, 1990, 500, { totalRows: 1_000_000, boundary: { index: 0, key: ['x', '1'] } }).position, {
+      kind: 'fromEnd',
+      offset: 4500,
+    });
     assert.equal(
       buildCountQuery({ ...items, filters: [{ column: 'name', op: 'contains', value: '50%_off' }] }),
       "SELECT COUNT(*) FROM `items` WHERE `name` LIKE '%50!%!_off%' ESCAPE '!'",
