@@ -345,7 +345,11 @@ export class Engine {
       : 'Every query worker is busy; try again shortly.';
   }
 
-  /** Seconds until the soonest running job that blocks `caller` should end (1-60). */
+  /**
+   * Seconds until the soonest running job that blocks `caller` is likely to end (1-60): a job is
+   * expected to run about as long again as it has run so far, and never past its deadline. (The
+   * deadline alone told a caller whose own page read had just started to come back in 30 s.)
+   */
   private retryAfter(lane: Lane, caller: string): number {
     const queue = this.queues[lane];
     const blockedBySelf = queue.runningOf(caller) >= queue.limits.maxRunningPerCaller;
@@ -354,7 +358,7 @@ export class Engine {
     for (const s of this.slots) {
       const j = s.job;
       if (s.lane !== lane || !j || j.startedAt === undefined || (blockedBySelf && j.caller !== caller)) continue;
-      soonest = Math.min(soonest, j.startedAt + (j.expectedMs ?? 1000) - now);
+      soonest = Math.min(soonest, j.startedAt + (j.expectedMs ?? 1000) - now, Math.max(1000, now - j.startedAt));
     }
     if (!Number.isFinite(soonest)) return 1;
     return Math.min(60, Math.max(1, Math.ceil(soonest / 1000)));

@@ -157,6 +157,23 @@ describe('hub engine fairness', function () {
     assert.deepEqual(again.body.data.rows, [['3']]);
   });
 
+  it('says to come back about as long as the blocking query has run, not at its deadline: 60 s of timeout_ms is not a 55 s Retry-After', async () => {
+    const started = nextStartOf('user:alice');
+    const cancel = new AbortController();
+    const long = hub.fetch(`${P}/sql`, { user: 'alice', json: { ref: 'main', q: ENDLESS, timeout_ms: 60_000 }, signal: cancel.signal });
+    await started();
+    // Waits WAIT_MS (5 s) in the queue behind alice's own query, then 429.
+    const second = await hub.fetch(`${P}/sql`, { user: 'alice', json: { ref: 'main', q: 'SELECT 1' } });
+    assert.equal(second.status, 429);
+    const after = Number(second.headers.get('retry-after'));
+    assert.ok(
+      after >= Math.floor(WAIT_MS / 1000) && after <= 20,
+      `Retry-After ${after}: the long query had run about ${WAIT_MS / 1000} s of its 60`,
+    );
+    cancel.abort();
+    await assert.rejects(long, /abort/i);
+  });
+
   it("frees a caller's share the moment the caller goes away: after a cancelled long query, the next one runs at once", async () => {
     const cancel = new AbortController();
     const started = nextStartOf('user:carol');
