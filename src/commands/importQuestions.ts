@@ -31,7 +31,7 @@ export async function pickFileType(deps: ImportDeps, fileName: string): Promise<
   return deps.ui.pick(
     order.map((k) => ({
       label: k,
-      description: importFormatOf(k).description,
+      description: importFormatOf(k).description(),
       ...(k === detected ? { detail: `Detected from the file name ${fileName}` } : {}),
       value: k,
     })),

@@ -1,0 +1,45 @@
+// The one way any layer shows a person text: `l10n.t('Deleted {0}', name)`, with the English text
+// as the key, as `vscode.l10n.t` takes it. Core, api, tree models and webviews cannot import
+// vscode, so the function lives here and the translation behind it is installed once per runtime:
+// - the extension host: `installHostL10n()` (src/platform/l10n.ts) routes every call to
+//   `vscode.l10n.t`, which reads l10n/bundle.l10n.<locale>.json;
+// - a webview: the host writes `vscode.l10n.bundle` into its page (`data-l10n` on <body>,
+//   WebviewHost) and the page's script calls `useBundleJson` before it draws anything;
+// - tests: nothing installed, the English text (placeholders filled), or `useBundle(pseudo)`.
+// Keys are extracted by scripts/l10n-export.mjs into l10n/bundle.l10n.json;
+// test/unit/l10n.test.ts fails when a visible literal bypasses l10n.t.
+
+export type L10nArg = string | number | boolean;
+export type Translator = (message: string, args: readonly L10nArg[]) => string;
+
+/** `{0}`, `{1}`… replaced by the arguments, as vscode.l10n.t does. */
+export function format(message: string, args: readonly L10nArg[]): string {
+  return message.replace(/\{(\d+)\}/g, (whole, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : whole));
+}
+
+let translator: Translator = format;
+
+/** The text a person reads for `message` (English text as the key) in the current locale. */
+export function t(message: string, ...args: L10nArg[]): string {
+  return translator(message, args);
+}
+
+/** Installs how `t` translates (the extension host's vscode.l10n.t). */
+export function setTranslator(next: Translator): void {
+  translator = next;
+}
+
+/** Translates through a bundle (English text → translation), English where it has no entry. */
+export function useBundle(bundle: Readonly<Record<string, string>> | undefined): void {
+  translator = bundle ? (m, args) => format(bundle[m] ?? m, args) : format;
+}
+
+/** A webview's start: the bundle the host wrote into the page, as JSON (absent in English). */
+export function useBundleJson(json: string | undefined): void {
+  if (!json) return;
+  try {
+    useBundle(JSON.parse(json) as Record<string, string>);
+  } catch {
+    useBundle(undefined);
+  }
+}

@@ -1,0 +1,128 @@
+// The scanner of test/unit/l10n.test.ts: the visible literals of a TypeScript file that bypass l10n.t.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+
+const CALL_SINKS = new Set([
+  'confirm',
+  'choose',
+  'withProgress',
+  'announce',
+  'showInformationMessage',
+  'showWarningMessage',
+  'showErrorMessage',
+  'setStatusBarMessage',
+  'createTextNode',
+]);
+const PROP_SINKS = new Set([
+  'title',
+  'prompt',
+  'placeholder',
+  'placeHolder',
+  'label',
+  'description',
+  'detail',
+  'tooltip',
+  'ariaLabel',
+  'text',
+  'emptyText',
+  'textContent',
+  'innerText',
+]);
+const ATTR_SINKS = new Set(['aria-label', 'title', 'placeholder', 'aria-description', 'aria-roledescription']);
+
+function words(text: string): boolean {
+  const bare = text
+    .replace(/\$\([\w~-]+\)/g, ' ')
+    .replace(/\$\{[^}]*\}/g, ' ')
+    .replace(/\{\d+\}/g, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&\w+;/g, ' ');
+  return /\p{L}{2}/u.test(bare);
+}
+
+/** The literals (or templates) with words in an expression, through ( ), ?:, + , ?? and ||. */
+function literals(n: ts.Node): ts.Node[] {
+  if (ts.isParenthesizedExpression(n)) return literals(n.expression);
+  if (ts.isConditionalExpression(n)) return [...literals(n.whenTrue), ...literals(n.whenFalse)];
+  if (
+    ts.isBinaryExpression(n) &&
+    (n.operatorToken.kind === ts.SyntaxKind.PlusToken ||
+      n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken ||
+      n.operatorToken.kind === ts.SyntaxKind.BarBarToken)
+  )
+    return [...literals(n.left), ...literals(n.right)];
+  if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) return words(n.text) ? [n] : [];
+  if (ts.isTemplateExpression(n)) return words([n.head.text, ...n.templateSpans.map((s) => s.literal.text)].join(' ')) ? [n] : [];
+  return [];
+}
+
+function calleeName(e: ts.Expression): string | undefined {
+  if (ts.isIdentifier(e)) return e.text;
+  if (ts.isPropertyAccessExpression(e)) return e.name.text;
+  return undefined;
+}
+
+/** The visible literals of one file, as `file:line: text`. */
+export function bypasses(file: string, text: string): string[] {
+  return bypassNodes(file, text).map((b) => b.report);
+}
+
+export interface Bypass {
+  readonly node: ts.Node;
+  readonly report: string;
+  readonly html: boolean;
+}
+
+/** The visible literal nodes of one file. */
+export function bypassNodes(file: string, text: string): Bypass[] {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const out: Bypass[] = [];
+  const flag = (n: ts.Node | undefined, html = false): void => {
+    for (const lit of n ? literals(n) : [])
+      out.push({
+        node: lit,
+        html,
+        report: `${file}:${sf.getLineAndCharacterOfPosition(lit.getStart()).line + 1}: ${lit.getText().slice(0, 80)}`,
+      });
+  };
+  const visit = (n: ts.Node): void => {
+    if (ts.isCallExpression(n)) {
+      const name = calleeName(n.expression);
+      const receiver = ts.isPropertyAccessExpression(n.expression) ? n.expression.expression.getText(sf) : '';
+      // Text in an argument is English glued into a translated sentence: it needs its own message.
+      if (name === 't' && receiver === 'l10n') n.arguments.slice(1).forEach((a) => flag(a));
+      if (name && CALL_SINKS.has(name)) n.arguments.forEach((a) => flag(a));
+      if ((name === 'info' || name === 'pick' || name === 'input') && /\bui$/i.test(receiver)) n.arguments.forEach((a) => flag(a));
+      if (name === 'report' && /progress$/i.test(receiver)) n.arguments.forEach((a) => flag(a));
+      if (name === 'setAttribute' && n.arguments[0] && ts.isStringLiteral(n.arguments[0]) && ATTR_SINKS.has(n.arguments[0].text))
+        flag(n.arguments[1]);
+      if (name === 'el') flag(n.arguments[3]);
+    }
+    if (ts.isNewExpression(n) && n.expression.getText(sf).endsWith('TreeItem')) n.arguments?.forEach((a) => flag(a));
+    if (ts.isPropertyAssignment(n) && PROP_SINKS.has(n.name.getText(sf).replace(/['"]/g, ''))) flag(n.initializer);
+    if (
+      ts.isBinaryExpression(n) &&
+      n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      ts.isPropertyAccessExpression(n.left) &&
+      PROP_SINKS.has(n.left.name.text)
+    )
+      flag(n.right);
+    if (
+      (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateExpression(n)) &&
+      />[^<>]*\p{L}{2}[^<>]*</u.test(n.getText().replace(/\$\{[^}]*\}/g, ' '))
+    )
+      flag(n, true);
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+export function* sources(dir: string): Generator<string> {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) yield* sources(p);
+    else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) yield p;
+  }
+}
