@@ -4,6 +4,7 @@ import { branchMoved, targetLabel } from '../core/sql/refs';
 import type { RefResolver } from './queryRunner';
 import { cellTarget } from './sqlNotebookController';
 import { OutputMeta, targetOf } from './sqlNotebookSerializer';
+import * as l10n from '../shared/l10n';
 
 const short = (h: string): string => h.slice(0, 8);
 
@@ -32,10 +33,24 @@ export class SqlCellStatusBar implements vscode.NotebookCellStatusBarItemProvide
       target ? `$(database) ${targetLabel(target)}` : '$(database) Pick where this cell runs…',
       vscode.NotebookCellStatusBarAlignment.Left,
     );
-    where.command = { command: Commands.pickCellTarget, title: 'Change where this cell runs', arguments: [cell] };
+    where.command = { command: Commands.pickCellTarget, title: l10n.t('Change where this cell runs'), arguments: [cell] };
     where.tooltip = target
-      ? `Runs at ${target.owner}/${target.name} @ ${target.ref} on ${this.labelOf(target.hostId)}${own ? ' (set for this cell)' : " (the notebook's target)"}.\nClick to pick another database, branch, tag or commit.`
-      : 'This cell has no database yet. Click to pick one.';
+      ? own
+        ? l10n.t(
+            'Runs at {0}/{1} @ {2} on {3} (set for this cell).\nClick to pick another database, branch, tag or commit.',
+            target.owner,
+            target.name,
+            target.ref,
+            this.labelOf(target.hostId),
+          )
+        : l10n.t(
+            "Runs at {0}/{1} @ {2} on {3} (the notebook's target).\nClick to pick another database, branch, tag or commit.",
+            target.owner,
+            target.name,
+            target.ref,
+            this.labelOf(target.hostId),
+          )
+      : l10n.t('This cell has no database yet. Click to pick one.');
     const items = [where];
     const out = cell.outputs[0];
     const ranAt = out?.metadata?.[OutputMeta.commit];
@@ -50,11 +65,16 @@ export class SqlCellStatusBar implements vscode.NotebookCellStatusBarItemProvide
           `$(warning) ${target.ref} moved since this ran`,
           vscode.NotebookCellStatusBarAlignment.Left,
         );
-        moved.tooltip = `This output ran at commit ${short(ranAt)}; ${target.ref} now points at ${short(now.commit ?? '')}. Run the cell again to see the latest data.`;
+        moved.tooltip = l10n.t(
+          'This output ran at commit {0}; {1} now points at {2}. Run the cell again to see the latest data.',
+          short(ranAt),
+          target.ref,
+          short(now.commit ?? ''),
+        );
         items.push(moved);
       } else {
         const at = new vscode.NotebookCellStatusBarItem(`$(git-commit) ${short(ranAt)}`, vscode.NotebookCellStatusBarAlignment.Left);
-        at.tooltip = `This output ran at commit ${ranAt}.`;
+        at.tooltip = l10n.t('This output ran at commit {0}.', ranAt);
         items.push(at);
       }
     }

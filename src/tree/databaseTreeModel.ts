@@ -28,6 +28,7 @@ import type {
   TestsNode,
   TreeNode,
 } from './treeNodes';
+import * as l10n from '../shared/l10n';
 
 export type { Page, TreeClient } from './categoryListModel';
 
@@ -218,7 +219,7 @@ export class DatabaseTreeModel {
         message(
           node,
           isLocal ? 'The local hub is stopped.' : 'This host is no longer in the versionedDb.hosts setting.',
-          isLocal ? { command: this.o.commands.startLocalHub, title: 'Start Local Hub' } : undefined,
+          isLocal ? { command: this.o.commands.startLocalHub, title: l10n.t('Start Local Hub') } : undefined,
         ),
       ];
     }
@@ -226,7 +227,7 @@ export class DatabaseTreeModel {
       return [
         message(node, 'No databases yet: add one by owner/name.', {
           command: this.o.commands.addDatabase,
-          title: 'Add Database',
+          title: l10n.t('Add Database'),
           args: [node],
         }),
       ];
@@ -290,7 +291,7 @@ export class DatabaseTreeModel {
     if (isNotFound(error) && !this.o.backend.isSignedIn(where.hostId)) {
       return message(parent, `${where.db.owner}/${where.db.name} may be private: sign in to see it`, {
         command: this.o.commands.signIn,
-        title: 'Sign In',
+        title: l10n.t('Sign In'),
         args: [where.hostId],
       });
     }

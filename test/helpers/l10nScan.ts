@@ -116,6 +116,29 @@ export function bypassNodes(file: string, text: string): Bypass[] {
     ts.forEachChild(n, visit);
   };
   visit(sf);
+  // An answer compared with English text that the file translates (`a === 'Open'` after offering
+  // l10n.t('Open')): in any other language the comparison is never true.
+  const translated = new Set<string>();
+  const messages = (n: ts.Node): void => {
+    if (ts.isCallExpression(n) && n.expression.getText(sf) === 'l10n.t' && n.arguments[0] && ts.isStringLiteral(n.arguments[0]))
+      translated.add(n.arguments[0].text);
+    ts.forEachChild(n, messages);
+  };
+  messages(sf);
+  const compared = (n: ts.Node): void => {
+    const equality =
+      ts.isBinaryExpression(n) &&
+      [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(n.operatorToken.kind);
+    for (const side of equality ? [n.left, n.right] : ts.isCaseClause(n) ? [n.expression] : [])
+      if (ts.isStringLiteral(side) && translated.has(side.text))
+        out.push({
+          node: side,
+          html: false,
+          report: `${file}:${sf.getLineAndCharacterOfPosition(side.getStart()).line + 1}: compared with ${side.getText()}`,
+        });
+    ts.forEachChild(n, compared);
+  };
+  compared(sf);
   return out;
 }
 
