@@ -4,6 +4,7 @@ import { IMPORT_FILE_EXTENSIONS } from '../shared/importFormats';
 import { ImportPreviewDocuments } from '../views/importPreview';
 import type { CommandDeps } from './commandDeps';
 import type { ImportDeps, ImportInvocation } from './importFile';
+import * as l10n from '../shared/l10n';
 
 /** Registers "Import File into Table…" for the palette, the tree and the explorer context menu. */
 export function registerImportCommands(deps: CommandDeps): vscode.Disposable {
@@ -12,7 +13,7 @@ export function registerImportCommands(deps: CommandDeps): vscode.Disposable {
     ...deps,
     pickFile: async () => {
       const picked = await vscode.window.showOpenDialog({
-        title: 'Import File into Table',
+        title: l10n.t('Import File into Table'),
         openLabel: 'Import',
         canSelectMany: false,
         filters: { 'Data files': [...IMPORT_FILE_EXTENSIONS], 'All files': ['*'] },

@@ -4,6 +4,7 @@
 import type { Ui } from '../platform/ui';
 import type { PullTarget } from '../core/targets';
 import { anchoredBody, type CommentAnchor, type RowCommentRequest } from '../core/review/commentAnchor';
+import * as l10n from '../shared/l10n';
 
 export interface RowCommentEnv {
   ui: Pick<Ui, 'input' | 'info'>;
@@ -22,7 +23,7 @@ export function anchorWords(a: Pick<CommentAnchor, 'table' | 'key' | 'column'>):
 async function askText(env: RowCommentEnv, title: string): Promise<string | undefined> {
   const text = await env.ui.input({
     title,
-    placeholder: 'Markdown',
+    placeholder: l10n.t('Markdown'),
     validate: (v) => (v.trim() ? undefined : 'Write something first.'),
   });
   return text?.trim() ? text : undefined;

@@ -29,6 +29,8 @@ const PROP_SINKS = new Set([
   'textContent',
   'innerText',
 ]);
+/** Calls whose arguments after the first are answers a person picks (the message comes first). */
+const ACTION_CALLS = new Set(['info', 'confirm', 'choose', 'showInformationMessage', 'showWarningMessage', 'showErrorMessage']);
 const ATTR_SINKS = new Set(['aria-label', 'title', 'placeholder', 'aria-description', 'aria-roledescription']);
 
 function words(text: string): boolean {
@@ -41,9 +43,10 @@ function words(text: string): boolean {
   return /\p{L}{2}/u.test(bare);
 }
 
-/** The literals (or templates) with words in an expression, through ( ), ?:, + , ?? and ||. */
+/** The literals (or templates) with words in an expression, through ( ), [ ], ?:, + , ?? and ||. */
 function literals(n: ts.Node): ts.Node[] {
   if (ts.isParenthesizedExpression(n)) return literals(n.expression);
+  if (ts.isArrayLiteralExpression(n)) return n.elements.flatMap(literals);
   if (ts.isConditionalExpression(n)) return [...literals(n.whenTrue), ...literals(n.whenFalse)];
   if (
     ts.isBinaryExpression(n) &&
@@ -54,6 +57,17 @@ function literals(n: ts.Node): ts.Node[] {
     return [...literals(n.left), ...literals(n.right)];
   if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) return words(n.text) ? [n] : [];
   if (ts.isTemplateExpression(n)) return words([n.head.text, ...n.templateSpans.map((s) => s.literal.text)].join(' ')) ? [n] : [];
+  return [];
+}
+
+/** The plain names in an expression, through ( ), [ ], ?: and ??/||. */
+function identifiers(n: ts.Node): string[] {
+  if (ts.isIdentifier(n)) return [n.text];
+  if (ts.isParenthesizedExpression(n)) return identifiers(n.expression);
+  if (ts.isArrayLiteralExpression(n)) return n.elements.flatMap(identifiers);
+  if (ts.isConditionalExpression(n)) return [...identifiers(n.whenTrue), ...identifiers(n.whenFalse)];
+  if (ts.isBinaryExpression(n) && [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken].includes(n.operatorToken.kind))
+    return [...identifiers(n.left), ...identifiers(n.right)];
   return [];
 }
 
@@ -78,7 +92,10 @@ export interface Bypass {
 export function bypassNodes(file: string, text: string): Bypass[] {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const out: Bypass[] = [];
+  // Names a sink shows (`ui.choose(msg, [rebase, sendAnyway])`): their declarations are checked too.
+  const shownNames = new Set<string>();
   const flag = (n: ts.Node | undefined, html = false): void => {
+    for (const id of n ? identifiers(n) : []) shownNames.add(id);
     for (const lit of n ? literals(n) : [])
       out.push({
         node: lit,
@@ -116,15 +133,25 @@ export function bypassNodes(file: string, text: string): Bypass[] {
     ts.forEachChild(n, visit);
   };
   visit(sf);
-  // An answer compared with English text that the file translates (`a === 'Open'` after offering
-  // l10n.t('Open')): in any other language the comparison is never true.
-  const translated = new Set<string>();
-  const messages = (n: ts.Node): void => {
-    if (ts.isCallExpression(n) && n.expression.getText(sf) === 'l10n.t' && n.arguments[0] && ts.isStringLiteral(n.arguments[0]))
-      translated.add(n.arguments[0].text);
-    ts.forEachChild(n, messages);
+  const declarations = (n: ts.Node): void => {
+    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && shownNames.has(n.name.text) && n.initializer) flag(n.initializer);
+    ts.forEachChild(n, declarations);
   };
-  messages(sf);
+  declarations(sf);
+  // An answer compared with English text that the file offers translated as an action
+  // (`a === 'Open'` after ui.info(…, l10n.t('Open'))): in another language it is never true.
+  const translated = new Set<string>();
+  const messageOf = (n: ts.Node): string | undefined =>
+    ts.isCallExpression(n) && n.expression.getText(sf) === 'l10n.t' && n.arguments[0] && ts.isStringLiteral(n.arguments[0])
+      ? n.arguments[0].text
+      : undefined;
+  const actions = (n: ts.Node): void => {
+    if (ts.isCallExpression(n) && ACTION_CALLS.has(calleeName(n.expression) ?? ''))
+      for (const a of n.arguments.slice(1))
+        for (const m of (ts.isArrayLiteralExpression(a) ? a.elements : [a]).map(messageOf)) if (m !== undefined) translated.add(m);
+    ts.forEachChild(n, actions);
+  };
+  actions(sf);
   const compared = (n: ts.Node): void => {
     const equality =
       ts.isBinaryExpression(n) &&
