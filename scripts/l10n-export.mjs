@@ -1,4 +1,4 @@
-// Writes l10n/bundle.l10n.json: every message of an `l10n.t('…', …)` call under src/ (the hub, a
+// Writes l10n/bundle.l10n.json: every message of an `l10n.t('…', …)` (or `l10n.tHtml`) call under src/ (the hub, a
 // server of its own, shows no extension text). The key and the value are the English text, as
 // vscode.l10n.t reads them. Our own, not @vscode/l10n-dev's `export`: that one only finds calls
 // whose file imports 'vscode' or '@vscode/l10n', and core, api and webview code imports neither
@@ -30,7 +30,7 @@ export function messagesOf(file, text = readFileSync(file, 'utf8')) {
     if (
       ts.isCallExpression(n) &&
       ts.isPropertyAccessExpression(n.expression) &&
-      n.expression.name.text === 't' &&
+      (n.expression.name.text === 't' || n.expression.name.text === 'tHtml') &&
       n.expression.expression.getText(sf) === 'l10n'
     ) {
       const first = n.arguments[0];

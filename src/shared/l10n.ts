@@ -24,6 +24,18 @@ export function t(message: string, ...args: L10nArg[]): string {
   return translator(message, args);
 }
 
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * `t` for text inside HTML the host writes (the pull view): the translation is escaped, the
+ * arguments are HTML already (escaped values, or markup such as <code>…</code>) and go in as they are.
+ */
+export function tHtml(message: string, ...htmlArgs: (string | number)[]): string {
+  const marks = htmlArgs.map((_, i) => `\u0000${i}\u0000`);
+  const text = translator(message, marks).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+  return text.replace(/\u0000(\d+)\u0000/g, (_, i: string) => String(htmlArgs[Number(i)] ?? ''));
+}
+
 /** Installs how `t` translates (the extension host's vscode.l10n.t). */
 export function setTranslator(next: Translator): void {
   translator = next;

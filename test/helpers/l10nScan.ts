@@ -71,6 +71,16 @@ function identifiers(n: ts.Node): string[] {
   return [];
 }
 
+/** Text between tags with words in it (`<h2>Checks</h2>`), or a visible attribute's, in HTML written as a string. */
+const HTML_TEXT = />[^<>]*\p{L}{2}[^<>]*<|\b(?:title|aria-label|placeholder|alt)="[^"]*\p{L}{2}[^"]*"/u;
+
+/** A literal's own text, each ${…} as one control character. */
+function ownText(n: ts.Node): string | undefined {
+  if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) return n.text;
+  if (ts.isTemplateExpression(n)) return n.head.text + n.templateSpans.map((s) => `\u0001${s.literal.text}`).join('');
+  return undefined;
+}
+
 function calleeName(e: ts.Expression): string | undefined {
   if (ts.isIdentifier(e)) return e.text;
   if (ts.isPropertyAccessExpression(e)) return e.name.text;
@@ -96,7 +106,7 @@ export function bypassNodes(file: string, text: string): Bypass[] {
   const shownNames = new Set<string>();
   const flag = (n: ts.Node | undefined, html = false): void => {
     for (const id of n ? identifiers(n) : []) shownNames.add(id);
-    for (const lit of n ? literals(n) : [])
+    for (const lit of n ? (html ? [n] : literals(n)) : [])
       out.push({
         node: lit,
         html,
@@ -108,7 +118,7 @@ export function bypassNodes(file: string, text: string): Bypass[] {
       const name = calleeName(n.expression);
       const receiver = ts.isPropertyAccessExpression(n.expression) ? n.expression.expression.getText(sf) : '';
       // Text in an argument is English glued into a translated sentence: it needs its own message.
-      if (name === 't' && receiver === 'l10n') n.arguments.slice(1).forEach((a) => flag(a));
+      if ((name === 't' || name === 'tHtml') && receiver === 'l10n') n.arguments.slice(1).forEach((a) => flag(a));
       if (name && CALL_SINKS.has(name)) n.arguments.forEach((a) => flag(a));
       if ((name === 'info' || name === 'pick' || name === 'input') && /\bui$/i.test(receiver)) n.arguments.forEach((a) => flag(a));
       if (name === 'report' && /progress$/i.test(receiver)) n.arguments.forEach((a) => flag(a));
@@ -125,11 +135,7 @@ export function bypassNodes(file: string, text: string): Bypass[] {
       PROP_SINKS.has(n.left.name.text)
     )
       flag(n.right);
-    if (
-      (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateExpression(n)) &&
-      />[^<>]*\p{L}{2}[^<>]*</u.test(n.getText().replace(/\$\{[^}]*\}/g, ' '))
-    )
-      flag(n, true);
+    if (HTML_TEXT.test(ownText(n) ?? '')) flag(n, true);
     ts.forEachChild(n, visit);
   };
   visit(sf);
