@@ -14,7 +14,7 @@ export function registerImportCommands(deps: CommandDeps): vscode.Disposable {
     pickFile: async () => {
       const picked = await vscode.window.showOpenDialog({
         title: l10n.t('Import File into Table'),
-        openLabel: 'Import',
+        openLabel: l10n.t('Import'),
         canSelectMany: false,
         filters: { 'Data files': [...IMPORT_FILE_EXTENSIONS], 'All files': ['*'] },
       });

@@ -39,7 +39,7 @@ export async function handleGridMessage(
     const name = safeFileName(m.suggestedName, m.format);
     const uri = await vscode.window.showSaveDialog({
       title: l10n.t('Export {0} rows as {1}', m.rows.toLocaleString('en-US'), FORMAT_LABELS[m.format]),
-      saveLabel: 'Export',
+      saveLabel: l10n.t('Export'),
       filters: FILTERS[m.format],
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
     });

@@ -79,7 +79,7 @@ async function askTarget(e: StreamedExport): Promise<vscode.Uri | undefined> {
       e.totalRows !== undefined
         ? l10n.t('Export {0} rows as {1}', e.totalRows.toLocaleString('en-US'), label)
         : l10n.t('Export as {0}', label),
-    saveLabel: 'Export',
+    saveLabel: l10n.t('Export'),
     filters: { [label]: [STREAM_FORMAT_EXTENSIONS[e.format]] },
     ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
   });
@@ -110,10 +110,11 @@ function streamWithProgress(e: StreamedExport, target: string): Thenable<number>
           file,
           signal: abort.signal,
           onProgress: (n) => {
-            const of = e.totalRows ? ` of ${e.totalRows.toLocaleString('en-US')}` : '';
+            const rows = n.toLocaleString('en-US');
+            const message = e.totalRows ? l10n.t('{0} of {1} rows', rows, e.totalRows.toLocaleString('en-US')) : l10n.t('{0} rows', rows);
             const increment = e.totalRows ? ((n - last) / e.totalRows) * 100 : undefined;
             last = n;
-            progress.report({ message: `${n.toLocaleString('en-US')}${of} rows`, ...(increment !== undefined ? { increment } : {}) });
+            progress.report({ message, ...(increment !== undefined ? { increment } : {}) });
           },
         });
       } finally {

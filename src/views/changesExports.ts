@@ -44,7 +44,7 @@ export async function exportPatch(
   const name = exportFileName(`${table}-${pair.from.slice(0, 7)}..${pair.to.slice(0, 7)}.patch`, 'sql');
   const uri = await vscode.window.showSaveDialog({
     title: l10n.t('Export the changes of {0} as a SQL patch', table),
-    saveLabel: 'Export',
+    saveLabel: l10n.t('Export'),
     filters: { SQL: ['sql'] },
     ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
   });
@@ -54,6 +54,7 @@ export async function exportPatch(
     return undefined;
   }
   const target = uri.fsPath;
+  const base = path.basename(target);
   try {
     const statements = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: l10n.t('Exporting the patch of {0}', table), cancellable: true },
@@ -66,7 +67,7 @@ export async function exportPatch(
           for await (const page of patchPages(pair, table, run, EXPORT_PAGE, abort.signal)) {
             await file.write(page.text);
             n += page.statements;
-            progress.report({ message: `${n.toLocaleString('en-US')} statements` });
+            progress.report({ message: l10n.t('{0} statements', n.toLocaleString('en-US')) });
           }
           if (abort.signal.aborted) throw new Error('cancelled');
           await file.commit();
@@ -80,18 +81,16 @@ export async function exportPatch(
       },
     );
     log.info(`exported ${statements} patch statements of ${table} to ${target}`);
-    void vscode.window.showInformationMessage(
-      l10n.t('Exported {0} statements to {1}.', statements.toLocaleString('en-US'), path.basename(target)),
-    );
+    void vscode.window.showInformationMessage(l10n.t('Exported {0} statements to {1}.', statements.toLocaleString('en-US'), base));
     return target;
   } catch (e) {
     if (e instanceof PatchCancelled) {
-      void vscode.window.showInformationMessage(l10n.t('Export cancelled; {0} was not written.', path.basename(target)));
+      void vscode.window.showInformationMessage(l10n.t('Export cancelled; {0} was not written.', base));
       return undefined;
     }
     const msg = e instanceof Error ? e.message : String(e);
     log.error(`patch export to ${target} failed: ${msg}`);
-    void vscode.window.showErrorMessage(l10n.t('Export failed, nothing was written to {0}: {1}', path.basename(target), msg));
+    void vscode.window.showErrorMessage(l10n.t('Export failed, nothing was written to {0}: {1}', base, msg));
     return undefined;
   }
 }

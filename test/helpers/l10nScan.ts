@@ -28,6 +28,8 @@ const PROP_SINKS = new Set([
   'emptyText',
   'textContent',
   'innerText',
+  'saveLabel',
+  'openLabel',
 ]);
 /** Calls whose arguments after the first are answers a person picks (the message comes first). */
 const ACTION_CALLS = new Set(['info', 'confirm', 'choose', 'showInformationMessage', 'showWarningMessage', 'showErrorMessage']);
@@ -121,7 +123,10 @@ export function bypassNodes(file: string, text: string): Bypass[] {
       if ((name === 't' || name === 'tHtml') && receiver === 'l10n') n.arguments.slice(1).forEach((a) => flag(a));
       if (name && CALL_SINKS.has(name)) n.arguments.forEach((a) => flag(a));
       if ((name === 'info' || name === 'pick' || name === 'input') && /\bui$/i.test(receiver)) n.arguments.forEach((a) => flag(a));
-      if (name === 'report' && /progress$/i.test(receiver)) n.arguments.forEach((a) => flag(a));
+      if (name === 'report' && /progress$/i.test(receiver))
+        for (const a of n.arguments)
+          if (!ts.isObjectLiteralExpression(a)) flag(a);
+          else for (const p of a.properties) if (ts.isPropertyAssignment(p) && p.name.getText(sf) === 'message') flag(p.initializer);
       if (name === 'setAttribute' && n.arguments[0] && ts.isStringLiteral(n.arguments[0]) && ATTR_SINKS.has(n.arguments[0].text))
         flag(n.arguments[1]);
       if (name === 'el') flag(n.arguments[3]);
