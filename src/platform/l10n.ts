@@ -2,7 +2,7 @@
 // vscode.l10n.t (the bundle of the display language, l10n/bundle.l10n.<locale>.json), and webviews
 // get the same bundle written into their page.
 import * as vscode from 'vscode';
-import { setTranslator } from '../shared/l10n';
+import { setTranslator, type L10nBundleMessage } from '../shared/l10n';
 
 export function installHostL10n(): void {
   setTranslator((message, args) => vscode.l10n.t(message, ...args));
@@ -12,4 +12,9 @@ export function installHostL10n(): void {
 export function webviewBundleJson(): string {
   const bundle = vscode.l10n.bundle;
   return bundle ? JSON.stringify(bundle) : '';
+}
+
+/** The bundle for the notebook renderer (see L10nBundleMessage). */
+export function rendererBundleMessage(): L10nBundleMessage {
+  return { type: 'l10n', bundle: vscode.l10n.bundle ?? null };
 }

@@ -7,6 +7,7 @@ import type { GridModel } from './gridModel';
 import type { RowSource } from './rowSource';
 import type { RowMenuItem } from './rowMenu';
 import type { GridPagingMessage, PagedOutput } from '../shared/gridPaging';
+import * as l10n from '../shared/l10n';
 
 export interface RowCommentMenuOptions {
   keyColumns: number[];
@@ -24,8 +25,12 @@ export function rowCommentItem(o: RowCommentMenuOptions, row: number, col: numbe
   const column = col >= 0 && !o.keyColumns.includes(col) ? o.columns[col]?.name : undefined;
   return {
     id: 'comment',
-    label: column !== undefined ? 'Comment on Cell…' : 'Comment on Row…',
-    title: key ? `Comment on this ${column !== undefined ? `row's ${column}` : 'row'} in the pull request` : 'The row is not loaded yet',
+    label: column !== undefined ? l10n.t('Comment on Cell…') : l10n.t('Comment on Row…'),
+    title: key
+      ? column !== undefined
+        ? l10n.t("Comment on this row's {0} in the pull request", column)
+        : l10n.t('Comment on this row in the pull request')
+      : l10n.t('The row is not loaded yet'),
     disabled: !key,
     run: () => {
       if (key) o.post(key, column);

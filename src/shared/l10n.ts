@@ -17,7 +17,12 @@ export function format(message: string, args: readonly L10nArg[]): string {
   return message.replace(/\{(\d+)\}/g, (whole, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : whole));
 }
 
-let translator: Translator = format;
+// Kept on globalThis, not in a module variable: the extension host loads some modules as bundles
+// of their own (esbuild.mjs LAZY_MODULES: api.js, importFile.js…), each with its own copy of this
+// file, and all of them must translate through the one installed translator.
+const KEY = Symbol.for('versionedDb.l10n.translator');
+const holder = globalThis as { [KEY]?: Translator };
+const translator: Translator = (message, args) => (holder[KEY] ?? format)(message, args);
 
 /** The text a person reads for `message` (English text as the key) in the current locale. */
 export function t(message: string, ...args: L10nArg[]): string {
@@ -38,12 +43,12 @@ export function tHtml(message: string, ...htmlArgs: (string | number)[]): string
 
 /** Installs how `t` translates (the extension host's vscode.l10n.t). */
 export function setTranslator(next: Translator): void {
-  translator = next;
+  holder[KEY] = next;
 }
 
 /** Translates through a bundle (English text → translation), English where it has no entry. */
 export function useBundle(bundle: Readonly<Record<string, string>> | undefined): void {
-  translator = bundle ? (m, args) => format(bundle[m] ?? m, args) : format;
+  holder[KEY] = bundle ? (m, args) => format(bundle[m] ?? m, args) : format;
 }
 
 /** A webview's start: the bundle the host wrote into the page, as JSON (absent in English). */
@@ -54,4 +59,20 @@ export function useBundleJson(json: string | undefined): void {
   } catch {
     useBundle(undefined);
   }
+}
+
+/**
+ * The notebook renderer's bundle: its webview is VS Code's, with no <body data-l10n>, so the
+ * renderer asks (`l10n.get`) and the host answers, and also sends it unasked when its messaging
+ * starts (the renderer may load first). `bundle` is null in English.
+ */
+export type L10nBundleMessage = { type: 'l10n'; bundle: Record<string, string> | null };
+export const L10N_REQUEST = { type: 'l10n.get' } as const;
+
+export function isL10nRequest(raw: unknown): boolean {
+  return typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === L10N_REQUEST.type;
+}
+
+export function isL10nBundleMessage(raw: unknown): raw is L10nBundleMessage {
+  return typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'l10n';
 }

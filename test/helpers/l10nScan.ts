@@ -74,7 +74,7 @@ function identifiers(n: ts.Node): string[] {
 }
 
 /** Text between tags with words in it (`<h2>Checks</h2>`), or a visible attribute's, in HTML written as a string. */
-const HTML_TEXT = />[^<>]*\p{L}{2}[^<>]*<|\b(?:title|aria-label|placeholder|alt)="[^"]*\p{L}{2}[^"]*"/u;
+const HTML_TEXT = /<\/?[a-zA-Z][^<>]*>[^<>]*\p{L}{2}[^<>]*<|\b(?:title|aria-label|placeholder|alt)="[^"]*\p{L}{2}[^"]*"/u;
 
 /** A literal's own text, each ${…} as one control character. */
 function ownText(n: ts.Node): string | undefined {
@@ -137,7 +137,9 @@ export function bypassNodes(file: string, text: string): Bypass[] {
       ts.isBinaryExpression(n) &&
       n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
       ts.isPropertyAccessExpression(n.left) &&
-      PROP_SINKS.has(n.left.name.text)
+      PROP_SINKS.has(n.left.name.text) &&
+      // a <style> element's text is CSS
+      !/style$/i.test(n.left.expression.getText(sf))
     )
       flag(n.right);
     if (HTML_TEXT.test(ownText(n) ?? '')) flag(n, true);
