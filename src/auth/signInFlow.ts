@@ -57,7 +57,7 @@ export async function signIn(deps: SignInDeps, hostId?: string): Promise<Account
       void deps.ui.info(l10n.t('Sign-in to {0} was denied in the browser; nothing was stored.', site.label));
       return undefined;
     }
-    deps.ui.error(e, { action: `sign in to ${site.label}`, hostId: site.id, hostLabel: site.label });
+    deps.ui.error(e, { action: l10n.t('sign in to {0}', site.label), hostId: site.id, hostLabel: site.label });
     return undefined;
   }
 }

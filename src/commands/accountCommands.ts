@@ -122,7 +122,7 @@ export async function startLocalHub(deps: AccountCommandDeps, opts: { quiet?: bo
       return account;
     });
   } catch (e) {
-    deps.ui.error(e, { action: 'start the local hub', hostId: LOCAL_HUB_HOST_ID, hostLabel: LOCAL_HUB_LABEL });
+    deps.ui.error(e, { action: l10n.t('start the local hub'), hostId: LOCAL_HUB_HOST_ID, hostLabel: LOCAL_HUB_LABEL });
     return undefined;
   }
 }

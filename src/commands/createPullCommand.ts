@@ -113,7 +113,7 @@ export async function createPullCommand(env: PullEnv, arg: unknown, preset: Crea
     await env.showPull(created);
     return pull;
   } catch (err) {
-    env.ui.error(err, { action: `open a pull request on ${db.owner}/${db.name}`, hostId });
+    env.ui.error(err, { action: l10n.t('open a pull request on {0}/{1}', db.owner, db.name), hostId });
     return undefined;
   }
 }

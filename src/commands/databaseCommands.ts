@@ -54,7 +54,7 @@ export async function addDatabase(deps: CommandDeps, node?: unknown): Promise<Da
   try {
     info = await deps.ui.withProgress(l10n.t('Checking {0}…', refName(ref)), (_p, signal) => client.getDatabase(ref, { signal }));
   } catch (e) {
-    deps.ui.error(e, { action: `add ${refName(ref)}`, hostId, hostLabel: deps.clients.labelOf(hostId) });
+    deps.ui.error(e, { action: l10n.t('add {0}', refName(ref)), hostId, hostLabel: deps.clients.labelOf(hostId) });
     return undefined;
   }
   const added = await deps.databases.add(hostId, ref);
@@ -130,7 +130,7 @@ export async function createDatabase(deps: CommandDeps, node?: unknown): Promise
     void deps.ui.info(l10n.t('Created {0} ({1}).', refName(ref), created.visibility));
     return ref;
   } catch (e) {
-    deps.ui.error(e, { action: `create ${owner}/${name}`, hostId, hostLabel: deps.clients.labelOf(hostId) });
+    deps.ui.error(e, { action: l10n.t('create {0}/{1}', owner, name), hostId, hostLabel: deps.clients.labelOf(hostId) });
     return undefined;
   }
 }
@@ -169,7 +169,7 @@ export async function forkDatabase(deps: CommandDeps, node?: unknown): Promise<D
     void deps.ui.info(l10n.t('Forked {0} into {1}.', refName(db), refName(fork)));
     return fork;
   } catch (e) {
-    deps.ui.error(e, { action: `fork ${refName(db)}`, hostId, hostLabel: deps.clients.labelOf(hostId) });
+    deps.ui.error(e, { action: l10n.t('fork {0}', refName(db)), hostId, hostLabel: deps.clients.labelOf(hostId) });
     return undefined;
   }
 }

@@ -138,7 +138,7 @@ export async function showTableHistory(env: HistoryEnv, arg: unknown): Promise<C
       await env.ui.withProgress(what, (_p, signal) => pages.readPage(signal));
       return true;
     } catch (e) {
-      env.ui.error(e, { action: `read the history of ${table}`, hostId: target.hostId });
+      env.ui.error(e, { action: l10n.t('read the history of {0}', table), hostId: target.hostId });
       return false;
     }
   };
@@ -212,7 +212,7 @@ export async function showRowHistory(env: HistoryEnv, arg: unknown): Promise<Loa
     await env.openRowHistory(req, loaded);
     return loaded;
   } catch (e) {
-    env.ui.error(e, { action: `read the history of a row of ${req.table}`, hostId: req.target.hostId });
+    env.ui.error(e, { action: l10n.t('read the history of a row of {0}', req.table), hostId: req.target.hostId });
     return undefined;
   }
 }

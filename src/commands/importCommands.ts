@@ -32,7 +32,7 @@ export function registerImportCommands(deps: CommandDeps): vscode.Disposable {
       const { importFile } = (await import('./importFile.js')) as typeof import('./importFile');
       return await importFile(importDeps, invocationOf(arg));
     } catch (e) {
-      deps.ui.error(e, { action: 'import the file' });
+      deps.ui.error(e, { action: l10n.t('import the file') });
       return undefined;
     }
   });

@@ -95,7 +95,7 @@ export async function mergePullCommand(env: PullEnv, arg: unknown): Promise<Merg
       });
     return { kind: 'merged', pull: merged };
   } catch (err) {
-    env.ui.error(err, { action: `merge ${pullLabel(target)}`, hostId: target.hostId });
+    env.ui.error(err, { action: l10n.t('merge {0}', pullLabel(target)), hostId: target.hostId });
     return { kind: 'error' };
   }
 }

@@ -47,7 +47,7 @@ export async function proposeChanges(env: ProposeEnv, scope: ChangeSetScope): Pr
     if (!answers) return undefined;
     return await sendProposal(env, input, answers);
   } catch (e) {
-    env.ui.error(e, { action: `propose the changes to ${scope.table}`, hostId: scope.hostId });
+    env.ui.error(e, { action: l10n.t('propose the changes to {0}', scope.table), hostId: scope.hostId });
     return undefined;
   }
 }

@@ -198,7 +198,7 @@ function reportStepFailure(env: ProposeEnv, input: ProposalInput, a: ProposalAns
   const kept = l10n.t(' Your {0} to {1} are kept.', describeCounts(proposalCounts(input)), scope.table);
   if (cancelled) return void env.ui.info(l10n.t('Proposing was cancelled at "{0}".{1}{2}', failure.step, where, kept));
   env.ui.error(failure.cause, {
-    action: `propose the changes to ${scope.table} (${failure.step.replace(/…$/, '')})${where}${kept}`,
+    action: l10n.t('propose the changes to {0} ({1}){2}{3}', scope.table, failure.step.replace(/…$/, ''), where, kept),
     hostId: scope.hostId,
   });
 }

@@ -105,7 +105,7 @@ export async function resolveDatabaseTarget(env: PullEnv, arg: unknown): Promise
     const parsed = parseDatabaseInput(picked.typed);
     return { hostId, db: { owner: parsed.owner, name: parsed.name } };
   } catch (err) {
-    env.ui.error(err, { action: 'pick a database', hostId });
+    env.ui.error(err, { action: l10n.t('pick a database'), hostId });
     return undefined;
   }
 }
@@ -140,7 +140,7 @@ export async function resolvePullTarget(env: PullEnv, arg: unknown, states: read
     }
     number = await env.ui.pick(list, { title: l10n.t('Pull requests of {0}/{1}', dbTarget.db.owner, dbTarget.db.name) });
   } catch (err) {
-    env.ui.error(err, { action: 'list pull requests', hostId: dbTarget.hostId });
+    env.ui.error(err, { action: l10n.t('list pull requests'), hostId: dbTarget.hostId });
     return undefined;
   }
   return number === undefined ? undefined : { ...dbTarget, pullNumber: number };
@@ -192,7 +192,7 @@ export async function editPullCommand(env: PullEnv, arg: unknown, edit?: PullEdi
     env.pullChanged(target);
     return updated;
   } catch (err) {
-    env.ui.error(err, { action: `edit ${pullLabel(target)}`, hostId: target.hostId });
+    env.ui.error(err, { action: l10n.t('edit {0}', pullLabel(target)), hostId: target.hostId });
     return undefined;
   }
 }
@@ -235,7 +235,7 @@ export async function commentOnPullCommand(env: PullEnv, arg: unknown, body?: st
     env.pullChanged(target);
     return comment;
   } catch (err) {
-    env.ui.error(err, { action: `comment on ${pullLabel(target)}`, hostId: target.hostId });
+    env.ui.error(err, { action: l10n.t('comment on {0}', pullLabel(target)), hostId: target.hostId });
     return undefined;
   }
 }

@@ -135,6 +135,6 @@ export function registerResolveCommand(
     log: host.log,
   };
   return vscode.commands.registerCommand(Commands.resolveConflicts, (arg?: unknown) =>
-    resolveConflictsCommand(deps, arg).catch((err: unknown) => host.ui.error(err, { action: 'read the conflicts' })),
+    resolveConflictsCommand(deps, arg).catch((err: unknown) => host.ui.error(err, { action: l10n.t('read the conflicts') })),
   );
 }

@@ -101,7 +101,7 @@ export async function createBranch(deps: CommandDeps, node?: unknown): Promise<B
     void deps.ui.info(l10n.t('Created branch {0} at {1} in {2}.', branch.name, shortHash(branch.head_commit_sha), refName(t.db)));
     return branch;
   } catch (e) {
-    deps.ui.error(e, { action: `create branch ${name}`, hostId: t.hostId, hostLabel: deps.clients.labelOf(t.hostId) });
+    deps.ui.error(e, { action: l10n.t('create branch {0}', name), hostId: t.hostId, hostLabel: deps.clients.labelOf(t.hostId) });
     return undefined;
   }
 }
@@ -134,7 +134,7 @@ export async function createTag(deps: CommandDeps, node?: unknown): Promise<Tag 
     );
     return tag;
   } catch (e) {
-    deps.ui.error(e, { action: `create tag ${name}`, hostId: t.hostId, hostLabel: deps.clients.labelOf(t.hostId) });
+    deps.ui.error(e, { action: l10n.t('create tag {0}', name), hostId: t.hostId, hostLabel: deps.clients.labelOf(t.hostId) });
     return undefined;
   }
 }
@@ -182,7 +182,7 @@ export async function createRelease(deps: CommandDeps, node?: unknown): Promise<
     void deps.ui.info(l10n.t('Created release {0} (tag {1} at {2}).', release.title, release.tag, shortHash(release.commit_sha)));
     return release;
   } catch (e) {
-    deps.ui.error(e, { action: `create release ${releaseTitle}`, hostId: t.hostId, hostLabel: deps.clients.labelOf(t.hostId) });
+    deps.ui.error(e, { action: l10n.t('create release {0}', releaseTitle), hostId: t.hostId, hostLabel: deps.clients.labelOf(t.hostId) });
     return undefined;
   }
 }

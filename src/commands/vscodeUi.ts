@@ -60,7 +60,7 @@ export class VscodeUi implements Ui {
       },
       (e: unknown) => {
         qp.busy = false;
-        this.error(e, { action: 'load the choices' });
+        this.error(e, { action: l10n.t('load the choices') });
       },
     );
     return new Promise((resolve) => {

@@ -4,6 +4,7 @@
 import type { MarkdownRenderer } from './markdown';
 import { escapeHtml, relativeTime } from './pullPage';
 import type { RowThread, ThreadState } from './review/rowThreads';
+import * as l10n from '../shared/l10n';
 
 function about(t: RowThread): string {
   const key = Object.entries(t.anchor.key)
@@ -14,14 +15,14 @@ function about(t: RowThread): string {
 }
 
 function stateHtml(s: ThreadState | undefined): string {
-  if (!s) return '<span class="label muted" data-thread-state="checking">checking…</span>';
+  if (!s) return `<span class="label muted" data-thread-state="checking">${l10n.tHtml('checking…')}</span>`;
   switch (s.kind) {
     case 'current':
       return '';
     case 'outdated':
-      return '<span class="label" data-thread-state="outdated" title="The row changed since this thread was written">outdated</span>';
+      return `<span class="label" data-thread-state="outdated" title="${l10n.tHtml('The row changed since this thread was written')}">${l10n.tHtml('outdated')}</span>`;
     case 'deleted':
-      return '<span class="label" data-thread-state="deleted">row deleted since</span>';
+      return `<span class="label" data-thread-state="deleted">${l10n.tHtml('row deleted since')}</span>`;
     case 'invalid':
       return `<span class="label" data-thread-state="invalid">${escapeHtml(s.reason)}</span>`;
   }
@@ -48,11 +49,11 @@ export function renderThreadsSection(
       return (
         `<article class="thread" data-thread="${escapeHtml(t.rootId)}" data-table="${escapeHtml(t.anchor.table)}"${cell}>` +
         `<div class="thread-head">${about(t)} ${stateHtml(states.get(t.rootId))} <span class="muted">${t.comments.length} ${t.comments.length === 1 ? 'comment' : 'comments'}</span></div>` +
-        `${comments}<div class="actions"><button type="button" class="secondary" data-thread-reply="${escapeHtml(t.rootId)}">Reply</button></div></article>`
+        `${comments}<div class="actions"><button type="button" class="secondary" data-thread-reply="${escapeHtml(t.rootId)}">${l10n.tHtml('Reply')}</button></div></article>`
       );
     })
     .join('');
-  return `<h2>Row comments (${threads.length})</h2>${items}`;
+  return `<h2>${l10n.tHtml('Row comments ({0})', threads.length)}</h2>${items}`;
 }
 
 export const PULL_THREADS_STYLE = `

@@ -27,7 +27,7 @@ export async function runIntoPanel(deps: NotebookCommandDeps, sql: string, targe
     await deps.history.add(historyEntryOf(output, sql, target));
   } catch (e) {
     deps.ui.error(e, {
-      action: `run the query at ${targetLabel(target)}`,
+      action: l10n.t('run the query at {0}', targetLabel(target)),
       hostId: target.hostId,
       hostLabel: deps.clients.labelOf(target.hostId),
     });

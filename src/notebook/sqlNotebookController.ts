@@ -168,7 +168,7 @@ export class SqlNotebookController implements vscode.Disposable {
       return;
     }
     const context: ErrorContext = {
-      action: target ? `run the query at ${targetLabel(target)}` : 'run the query',
+      action: target ? l10n.t('run the query at {0}', targetLabel(target)) : l10n.t('run the query'),
       ...(target ? { hostId: target.hostId, hostLabel: this.deps.labelOf(target.hostId) } : {}),
     };
     const text = describeError(e, context)?.message ?? String(e);

@@ -18,6 +18,7 @@ import { NotebookLoadAll } from './notebookLoadAll';
 import type { LoadAllDeps } from './loadAllSession';
 import { rendererBundleMessage } from '../platform/l10n';
 import { isL10nRequest } from '../shared/l10n';
+import * as l10n from '../shared/l10n';
 
 /** What the extension passes in: the notebook commands' own dependencies without the parts built here. */
 export type SqlNotebookHostDeps = Pick<NotebookCommandDeps, 'ui' | 'clients' | 'sql' | 'databases' | 'settings' | 'log'>;
@@ -59,7 +60,7 @@ function registerRendererMessaging(
       const reply = await handleGridMessage(message, deps.log);
       if (reply) void messaging.postMessage(reply, editor);
     } catch (e) {
-      deps.ui.error(e, { action: 'act on the result' });
+      deps.ui.error(e, { action: l10n.t('act on the result') });
     }
   });
   return { loadAll, disposables: [messageSub, loadAll] };

@@ -275,7 +275,7 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         return item;
       }
       case 'error': {
-        const presentation = describeError(node.error, { action: 'load this' });
+        const presentation = describeError(node.error, { action: l10n.t('load this') });
         const item = new vscode.TreeItem(presentation?.message ?? l10n.t('Loading was cancelled'), None);
         item.description = l10n.t('click to retry');
         item.tooltip = l10n.t('{0}\n\nClick to retry.', presentation?.message ?? '');

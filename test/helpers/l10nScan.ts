@@ -30,6 +30,8 @@ const PROP_SINKS = new Set([
   'innerText',
   'saveLabel',
   'openLabel',
+  // the phrase an error names (`Could not {action}`)
+  'action',
 ]);
 /** Calls whose arguments after the first are answers a person picks (the message comes first). */
 const ACTION_CALLS = new Set(['info', 'confirm', 'choose', 'showInformationMessage', 'showWarningMessage', 'showErrorMessage']);

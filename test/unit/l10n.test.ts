@@ -20,9 +20,9 @@ import { BUNDLE, bundleText, extractBundle } from '../../scripts/l10n-export.mjs
 import { format, t, useBundle } from '../../src/shared/l10n';
 
 /** The folders of src/ whose every visible string goes through l10n.t. */
-const CONVERTED = ['api', 'auth', 'commands', 'notebook', 'platform', 'renderer', 'shared', 'tree', 'views', 'webview'];
+const CONVERTED = ['api', 'auth', 'commands', 'core', 'notebook', 'platform', 'renderer', 'shared', 'tree', 'views', 'webview'];
 /** Not converted yet (issue #27 open): listed by name, checked once they move to CONVERTED. */
-const NOT_YET = ['core'];
+const NOT_YET: string[] = [];
 /** A server of its own: its text goes over HTTP to clients, not to the extension's user. */
 const NOT_UI = ['hub'];
 
