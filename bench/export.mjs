@@ -20,7 +20,8 @@
 //   does after Load All Rows → Export: runs `SELECT * FROM big` with a row limit of 60,000 (the
 //   hub stops it at 10,000), pins main's commit, pages the query with the real page source
 //   (src/core/paging/querySource.ts: `SELECT * FROM (…) AS q LIMIT … OFFSET …` over HTTP with
-//   the real HubClient), and writes CSV with the real writer into a pending file renamed into
+//   the real HubClient; `SELECT * FROM big` is a keyed table, so after the first page each reads
+//   `WHERE id > last ORDER BY id`), and writes CSV with the real writer into a pending file renamed into
 //   place (src/core/export/). Its RSS is sampled every 20 ms: growth = peak − RSS after the
 //   modules were loaded.
 // - baseline, in its own child: DoltLite loads the same file, steps the same SELECT once and
@@ -118,7 +119,7 @@ async function main(rows, paths) {
               .join(
                 ', ',
               )}; median per page, first / last tenth: ${fmtMs(r.firstTenthMs)} / ${fmtMs(r.lastTenthMs)}) + count → CSV, ${mib} MiB`
-          : `Load All Rows: OFFSET pages (${r.pages} × ${r.pageSize.toLocaleString('en')} rows) → CSV, ${mib} MiB`;
+          : `Load All Rows: pages (${r.pages} × ${r.pageSize.toLocaleString('en')} rows) → CSV, ${mib} MiB`;
       console.log(
         `| ${what} | ${fmtMs(r.ms)} | ${(r.ms / direct.ms).toFixed(2)}× | RSS +${r.growthMB.toFixed(0)} MB over idle (${r.idleMB.toFixed(0)} → ${r.peakMB.toFixed(0)} MB) |`,
       );

@@ -8,6 +8,7 @@ import type { QueryResult } from '../../src/shared/wire';
 import { QueryPageSource, loadAllPlan } from '../../src/core/paging/querySource';
 import type { SqlRunner } from '../../src/core/sql/sqlPort';
 import { pagesOf } from '../../src/core/paging/pagesOf';
+import { importCsv } from './importFlow';
 
 const NO_VIEW = { sort: [], filters: [] };
 // 50,000 rows from nothing: past the hub's --max-rows of 10,000 (its default).
@@ -96,5 +97,49 @@ describe('Load All Rows through the hub', function () {
     );
     assert.equal(sent.length, 1);
     assert.match(sent[0]!, /^SELECT \* FROM \(\nWITH RECURSIVE/);
+  });
+
+  it('SELECT * FROM a keyed table pages by its primary key after the first page (no OFFSET), continuing the first result', async () => {
+    // Composite key, rows written out of key order: 6,000 × 2 = 12,000 rows, past the hub's 10,000.
+    const lines = ['a,b,v'];
+    for (let a = 5999; a >= 0; a--) for (const b of ['y', 'x']) lines.push(`${a},${b},${a * 2 + (b === 'y' ? 1 : 0)}`);
+    await importCsv(hub, 'alice/prices', 'main', 'pairs', 'create', `${lines.join('\n')}\n`, { primary_keys: ['a', 'b'] });
+    const commit = await commitOf('branches', 'main');
+    const q = 'SELECT * FROM `pairs`;';
+    const first = await sql(q, commit, 60_000);
+    assert.equal(first.status, 'row_limit');
+    const plan = loadAllPlan({ sql: q, status: first.status, columns: first.columns, commit });
+    assert.ok(plan.ok, JSON.stringify(plan));
+    const src = new QueryPageSource({ query: plan.query, run: at(commit), columnCount: 3, columns: first.columns });
+    const signal = new AbortController().signal;
+    sent.length = 0;
+    const got: (string | null)[][] = [];
+    for await (const page of pagesOf(src, NO_VIEW, 2_500, signal)) got.push(...page);
+    // Expected by arithmetic: key order is a ascending, then b ('x' before 'y').
+    const want = Array.from({ length: 12_000 }, (_, i) => {
+      const a = Math.floor(i / 2);
+      const b = i % 2 === 0 ? 'x' : 'y';
+      return [String(a), b, String(a * 2 + (b === 'y' ? 1 : 0))];
+    });
+    assert.deepEqual(got, want);
+    assert.deepEqual(first.rows, want.slice(0, 10_000), 'the pages continue the first result');
+    const pages = sent.filter((x) => !x.startsWith('DESCRIBE'));
+    assert.equal(pages.length, 5);
+    assert.ok(
+      pages.slice(1).every((x) => !/OFFSET/.test(x) && /WHERE/.test(x)),
+      pages.join('\n'),
+    );
+    // A jump (not after the last read) reads by offset, in the same order.
+    const jump = await src.read(7_001, 7_004, NO_VIEW, signal);
+    assert.deepEqual(jump.rows, want.slice(7_001, 7_004));
+  });
+
+  it('a query that is not SELECT * FROM one table still pages by OFFSET over the wrapped query', async () => {
+    const commit = await commitOf('branches', 'main');
+    sent.length = 0;
+    const src = new QueryPageSource({ query: 'SELECT * FROM products WHERE id > 1', run: at(commit), columnCount: 5 });
+    const page = await src.read(0, 2, NO_VIEW, new AbortController().signal);
+    assert.deepEqual(page.rows, (await sql('SELECT * FROM products WHERE id > 1 LIMIT 2', commit)).rows);
+    assert.deepEqual(sent, ['SELECT * FROM (\nSELECT * FROM products WHERE id > 1\n) AS `q` LIMIT 2 OFFSET 0']);
   });
 });

@@ -10,12 +10,19 @@
 //   from where it stopped, so a short page always means the end of the rows.
 // - A page that times out or fails throws `QueryPageError`, whose message says which rows and
 //   why; the PageServer shows it on those rows with Retry.
+// - `SELECT * FROM <table>` alone is the table's rows: with no sort or filter they are read as the
+//   table browser reads a table, in primary key order, each page after the last one's key when
+//   reads follow each other (an export, scrolling down), so a long read is not quadratic in OFFSET.
+//   Both engines return an unordered `SELECT *` of a table in primary key order (the table is
+//   stored by it), so these pages continue the first result. Other queries page by OFFSET.
 import type { SqlRunner } from '../sql/sqlPort';
 import type { QueryColumn, QueryResult, QueryStatus } from '../../shared/wire';
 import type { PageRows, PageSource, PageView } from './pageServer';
-import { checkPageable, duplicateColumnNames, wrapCount, wrappedFrom, wrapPage } from '../sql/pagedQuery';
-import { SqlInputError } from '../sql/quote';
-import { buildCountQuery, buildPageQuery, type TableColumnInfo, type TableView } from '../sql/tableQuery';
+import type { Cell } from '../../shared/wire';
+import { checkPageable, duplicateColumnNames, plainTableOf, wrapCount, wrappedFrom, wrapPage } from '../sql/pagedQuery';
+import { quoteIdentifier, SqlInputError } from '../sql/quote';
+import { buildCountQuery, buildPageQuery, cursorOf, keysetSupported, type TableColumnInfo, type TableView } from '../sql/tableQuery';
+import { parseColumns } from '../review/rowDiff';
 
 export type LoadAllPlan = { ok: true; query: string; commit: string } | { ok: false; reason: string };
 
@@ -87,7 +94,35 @@ export interface QueryPageSourceOptions {
 }
 
 export class QueryPageSource implements PageSource {
+  /** The table a plain `SELECT * FROM t` reads, keyed (undefined: not such a query, or no key). */
+  private table?: Promise<TableView | undefined>;
+  /** Where the last unsorted, unfiltered read of the table ended, and its last row's key. */
+  private cursor?: { end: number; key: Cell[] };
+
   constructor(private readonly opts: QueryPageSourceOptions) {}
+
+  /**
+   * The table of `SELECT * FROM t`, read by its primary key, when its columns are the result's
+   * (names and order) and it has a key that orders exactly; else undefined (OFFSET pages).
+   */
+  private plainTable(signal: AbortSignal): Promise<TableView | undefined> {
+    const name = plainTableOf(this.opts.query);
+    if (name === undefined) return Promise.resolve(undefined);
+    this.table ??= (async () => {
+      const r = await this.opts.run(`DESCRIBE ${quoteIdentifier(name)}`, { limit: 10_000, signal });
+      if (r.status !== 'success') return undefined;
+      const columns = parseColumns(r);
+      const result = this.opts.columns ?? [];
+      if (columns.length !== result.length || columns.some((c, i) => c.name !== result[i]?.name)) return undefined;
+      const view: TableView = { table: name, columns };
+      return keysetSupported(view) ? view : undefined;
+    })().catch(() => {
+      // Cancelled or failed: this read pages by OFFSET, the next one asks again.
+      this.table = undefined;
+      return undefined;
+    });
+    return this.table;
+  }
 
   /**
    * A sort or filter is run on the server by wrapping the query (`SELECT … FROM (query) AS q
@@ -113,26 +148,40 @@ export class QueryPageSource implements PageSource {
     }
   }
 
-  private pageSql(view: PageView, limit: number, offset: number): string {
+  private pageSql(view: PageView, limit: number, offset: number, table: TableView | undefined): string {
+    if (table) {
+      const c = this.cursor;
+      return buildPageQuery(table, c && c.end === offset ? { kind: 'after', key: c.key } : { kind: 'offset', offset }, limit).sql;
+    }
     const tv = this.view(view);
     return tv ? buildPageQuery(tv, { kind: 'offset', offset }, limit).sql : wrapPage(this.opts.query, limit, offset);
+  }
+
+  /** After rows `from`… of the table were read: where the next read in a row starts, and after which key. */
+  private follow(table: TableView | undefined, from: number, rows: readonly (readonly Cell[])[]): void {
+    if (!table) return;
+    const last = rows[rows.length - 1];
+    const key = last ? cursorOf(table, last) : undefined;
+    this.cursor = key ? { end: from + rows.length, key } : undefined;
   }
 
   async read(start: number, end: number, view: PageView, signal: AbortSignal): Promise<PageRows> {
     const refusal = this.checkView(view);
     if (refusal) throw new QueryPageError(refusal, 'error');
     const rows: PageRows['rows'] = [];
+    const table = view.sort.length === 0 && view.filters.length === 0 ? await this.plainTable(signal) : undefined;
     // A page the server cuts short (its result budget) is read on from where it stopped.
     while (start + rows.length < end) {
       const from = start + rows.length;
       const want = end - from;
-      const r = await this.opts.run(this.pageSql(view, want, from), { limit: want, signal });
+      const r = await this.opts.run(this.pageSql(view, want, from, table), { limit: want, signal });
       const what = `Rows ${fmt(from + 1)}–${fmt(end)}`;
       if (r.status !== 'success' && r.status !== 'row_limit') throw failure(what, r);
       if (r.rows.length > 0 && r.columns.length !== this.opts.columnCount) {
         throw new QueryPageError(`${what} came back with ${r.columns.length} columns instead of ${this.opts.columnCount}.`, 'error');
       }
       for (const row of r.rows.slice(0, want)) rows.push(row);
+      this.follow(table, start, rows);
       if (r.status === 'success') return { rows, ...(r.rows.length < want ? { end: true } : {}) };
       if (r.rows.length === 0) {
         throw new QueryPageError(`${what}: the server stopped before the first row.${r.message ? ` ${r.message}` : ''}`, r.status);

@@ -10,7 +10,7 @@
 // - MySQL refuses a derived table whose columns repeat a name (`SELECT a.id, b.id …`):
 //   `duplicateColumnNames` lets the caller say so before trying.
 import { SqlInputError, quoteIdentifier, sqlCount } from './quote';
-import { tokenize } from './sqlTokens';
+import { identifierValue, isKeyword, MYSQL_SCAN, significant, tokenize, type SqlToken } from './sqlTokens';
 
 export type PageableCheck = { ok: true; query: string } | { ok: false; reason: string };
 
@@ -132,6 +132,28 @@ export function wrapPage(sql: string, limit: number, offset: number): string {
   const inner = checked(sql);
   return `SELECT * FROM (\n${inner}\n) AS ${quoteIdentifier('q')} LIMIT ${sqlCount(limit, 'page size')} OFFSET ${sqlCount(offset, 'offset')}`;
 }
+
+/**
+ * The table a query reads whole, when it is exactly `SELECT * FROM <table>` (a plain or backquoted
+ * name, comments and a trailing `;` allowed): its rows are the table's rows, so Load All Rows can
+ * page them by the table's primary key instead of OFFSET. Anything else (a WHERE, a join, a
+ * qualified name, other columns) gives undefined.
+ */
+export function plainTableOf(sql: string): string | undefined {
+  const c = checkPageable(sql);
+  if (!c.ok) return undefined;
+  const toks = significant(tokenize(c.query, MYSQL_SCAN));
+  while (toks.at(-1)?.text === ';') toks.pop();
+  if (toks.length !== 4) return undefined;
+  const [select, star, from, name] = toks as [SqlToken, SqlToken, SqlToken, SqlToken];
+  if (!isKeyword(select, 'select') || star.text !== '*' || !isKeyword(from, 'from')) return undefined;
+  if (name.unterminated || (name.kind !== 'word' && name.kind !== 'bquoted')) return undefined;
+  if (name.kind === 'word' && NOT_A_TABLE.has(name.text.toLowerCase())) return undefined;
+  return identifierValue(name);
+}
+
+/** Words that end a FROM clause: never a table name written bare. */
+const NOT_A_TABLE = new Set(['where', 'limit', 'order', 'group', 'join', 'union', 'dual']);
 
 /** The number of rows the whole query returns. */
 export function wrapCount(sql: string): string {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { expectAccessible } from './a11yHelpers.mjs';
 import { plainRows } from './changesHelpers.mjs';
 import { cellOf, openFromTree } from './tableHelpers.mjs';
 
@@ -121,6 +122,7 @@ export async function run(ctx) {
   assert.match((await cellOf(history, ratingChange, hHeaders.indexOf('rating')).getAttribute('class')) ?? '', /\bchanged\b/);
   // Who last changed the cell, said above the grid.
   const blamed = runs[ratingChange].commit;
+  await expectAccessible(ctx, '.vdb-notices:has-text("last changed in")', 'the row history view');
   await history
     .locator('.vdb-notices', { hasText: `rating last changed in ${blamed.commit_hash.slice(0, 8)} by ${blamed.committer}` })
     .waitFor({ timeout: ctx.scaled(10_000) });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { expectAccessible } from './a11yHelpers.mjs';
 import { frameWith, plainMergeBase, plainRows } from './changesHelpers.mjs';
 
 export const name =
@@ -47,6 +48,7 @@ export async function run(ctx) {
     if (await menu.isVisible()) await ctx.page.keyboard.press('Enter');
   });
   const view = await frameWith(ctx, '.apply .plan', { timeout: ctx.scaled(60_000) });
+  await expectAccessible(ctx, '.apply .plan', 'the Resolve view');
   const cell = (t, col) => `[data-table="${t}"][data-column="${col}"]`;
   // Base, ours and theirs are shown per conflicting cell.
   const cityRow = view.locator(`tr.cell${cell('customers', 'city')}`);

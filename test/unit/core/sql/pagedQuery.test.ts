@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import pkg from 'node-sql-parser';
-import { checkPageable, duplicateColumnNames, wrapCount, wrapPage } from '../../../../src/core/sql/pagedQuery';
+import { checkPageable, duplicateColumnNames, plainTableOf, wrapCount, wrapPage } from '../../../../src/core/sql/pagedQuery';
 import { SqlInputError } from '../../../../src/core/sql/quote';
 import { SqliteEngine } from '../../../helpers/sqliteEngine';
 
@@ -85,5 +85,26 @@ describe('Load All Rows: wrapping a user query in pages', () => {
   it('finds column names a derived table would refuse (MySQL compares them case-insensitively)', () => {
     assert.deepEqual(duplicateColumnNames(['id', 'name', 'ID', 'x', 'name']), ['id', 'name']);
     assert.deepEqual(duplicateColumnNames(['a', 'b']), []);
+  });
+});
+
+describe('plainTableOf (Load All Rows pages such a query by the table key)', () => {
+  it('names the table of exactly SELECT * FROM <table>, and nothing else', () => {
+    assert.equal(plainTableOf('SELECT * FROM big'), 'big');
+    assert.equal(plainTableOf('select *\n  from `odd ``name`` t`;  -- all of it'), 'odd `name` t');
+    assert.equal(plainTableOf('/* c */ SELECT * FROM products ;'), 'products');
+    for (const q of [
+      'SELECT * FROM big WHERE id > 1',
+      'SELECT id FROM big',
+      'SELECT * FROM a, b',
+      'SELECT * FROM db.big',
+      'SELECT * FROM big LIMIT 5',
+      'SELECT * FROM "big"',
+      'WITH t AS (SELECT 1) SELECT * FROM t',
+      'SELECT * FROM dual',
+      'SELECT * FROM `unterminated',
+    ]) {
+      assert.equal(plainTableOf(q), undefined, q);
+    }
   });
 });
