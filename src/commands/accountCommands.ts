@@ -115,14 +115,14 @@ export async function startLocalHub(deps: AccountCommandDeps, opts: { quiet?: bo
       if (!opts.quiet) {
         void deps.ui.info(
           started.seeded
-            ? l10n.t('{0} is running at {1}; signed in as {2}. Sample databases were added.', LOCAL_HUB_LABEL, started.url, user.username)
-            : l10n.t('{0} is running at {1}; signed in as {2}.', LOCAL_HUB_LABEL, started.url, user.username),
+            ? l10n.t('{0} is running at {1}; signed in as {2}. Sample databases were added.', LOCAL_HUB_LABEL(), started.url, user.username)
+            : l10n.t('{0} is running at {1}; signed in as {2}.', LOCAL_HUB_LABEL(), started.url, user.username),
         );
       }
       return account;
     });
   } catch (e) {
-    deps.ui.error(e, { action: l10n.t('start the local hub'), hostId: LOCAL_HUB_HOST_ID, hostLabel: LOCAL_HUB_LABEL });
+    deps.ui.error(e, { action: l10n.t('start the local hub'), hostId: LOCAL_HUB_HOST_ID, hostLabel: LOCAL_HUB_LABEL() });
     return undefined;
   }
 }

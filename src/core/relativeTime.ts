@@ -1,4 +1,5 @@
 // "3 minutes ago" for tree descriptions. Pure: the caller passes `now` so tests are exact.
+import * as l10n from '../shared/l10n';
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
@@ -20,7 +21,7 @@ export function formatRelativeTime(iso: string | undefined, now: number): string
   if (Number.isNaN(t)) return undefined;
   const seconds = Math.round((t - now) / 1000);
   const abs = Math.abs(seconds);
-  if (abs < 45) return 'just now';
+  if (abs < 45) return l10n.t('just now');
   for (const [unit, size] of UNITS) {
     if (abs >= size) return formatter().format(Math.round(seconds / size), unit);
   }
@@ -45,7 +46,7 @@ export function formatShortAge(iso: string | undefined, now: number): string | u
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return undefined;
   const seconds = Math.round((now - t) / 1000);
-  if (seconds < 45) return 'now';
+  if (seconds < 45) return l10n.t('now');
   for (const [unit, size] of SHORT_UNITS) if (seconds >= size) return `${Math.round(seconds / size)}${unit}`;
   return '1m';
 }

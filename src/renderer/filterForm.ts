@@ -6,12 +6,23 @@ import { el } from './dom';
 import { select } from './gridChrome';
 import * as l10n from '../shared/l10n';
 
+/** Getters: each text is translated when read, not when this module loads. */
 const OP_LABELS: Record<FilterOp, string> = {
-  contains: 'contains',
-  equals: 'equals',
-  range: 'between (inclusive)',
-  isNull: 'is NULL',
-  isNotNull: 'is not NULL',
+  get contains() {
+    return l10n.t('contains');
+  },
+  get equals() {
+    return l10n.t('equals');
+  },
+  get range() {
+    return l10n.t('between (inclusive)');
+  },
+  get isNull() {
+    return l10n.t('is NULL');
+  },
+  get isNotNull() {
+    return l10n.t('is not NULL');
+  },
 };
 
 interface FilterFields {

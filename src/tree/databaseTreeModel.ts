@@ -323,9 +323,9 @@ export class DatabaseTreeModel {
   private emptyText(node: CategoryNode): string {
     if (node.category === 'pulls') {
       const states = this.pullStateFilter(node.hostId, node.db);
-      return states.length === 0 ? 'No pull requests' : `No ${states.join(' or ')} pull requests`;
+      return states.length === 0 ? l10n.t('No pull requests') : l10n.t('No {0} pull requests', states.join(l10n.t(' or ')));
     }
-    return `No ${CATEGORY_LABELS[node.category].toLowerCase()}`;
+    return l10n.t('No {0}', CATEGORY_LABELS[node.category].toLowerCase());
   }
 
   // ---- loading ---------------------------------------------------------------------------

@@ -67,6 +67,9 @@ function literals(n: ts.Node): ts.Node[] {
 /** The plain names in an expression, through ( ), [ ], ?: and ??/||. */
 function identifiers(n: ts.Node): string[] {
   if (ts.isIdentifier(n)) return [n.text];
+  // LABELS[key], and LABELS[key].toLowerCase()
+  if (ts.isElementAccessExpression(n)) return identifiers(n.expression);
+  if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression)) return identifiers(n.expression.expression);
   if (ts.isParenthesizedExpression(n)) return identifiers(n.expression);
   if (ts.isArrayLiteralExpression(n)) return n.elements.flatMap(identifiers);
   if (ts.isConditionalExpression(n)) return [...identifiers(n.whenTrue), ...identifiers(n.whenFalse)];
@@ -102,6 +105,17 @@ export interface Bypass {
   readonly html: boolean;
 }
 
+/**
+ * Constants (UPPER_CASE) a sink shows, in any file, declared in another (`new TreeItem(CATEGORY_LABELS[c])`
+ * with CATEGORY_LABELS in treeNodes.ts): the scanner checks their declarations wherever they are.
+ */
+export const shownConstants = new Set<string>();
+
+/** Reads every file once so `shownConstants` knows what all of them show (before bypassNodes). */
+export function collectShownConstants(files: readonly { file: string; text: string }[]): void {
+  for (const f of files) bypassNodes(f.file, f.text);
+}
+
 /** The visible literal nodes of one file. */
 export function bypassNodes(file: string, text: string): Bypass[] {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
@@ -109,7 +123,10 @@ export function bypassNodes(file: string, text: string): Bypass[] {
   // Names a sink shows (`ui.choose(msg, [rebase, sendAnyway])`): their declarations are checked too.
   const shownNames = new Set<string>();
   const flag = (n: ts.Node | undefined, html = false): void => {
-    for (const id of n ? identifiers(n) : []) shownNames.add(id);
+    for (const id of n ? identifiers(n) : []) {
+      shownNames.add(id);
+      if (/^[A-Z][A-Z0-9_]+$/.test(id)) shownConstants.add(id);
+    }
     for (const lit of n ? (html ? [n] : literals(n)) : [])
       out.push({
         node: lit,
@@ -149,7 +166,18 @@ export function bypassNodes(file: string, text: string): Bypass[] {
   };
   visit(sf);
   const declarations = (n: ts.Node): void => {
-    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && shownNames.has(n.name.text) && n.initializer) flag(n.initializer);
+    if (
+      ts.isVariableDeclaration(n) &&
+      ts.isIdentifier(n.name) &&
+      n.initializer &&
+      (shownNames.has(n.name.text) || shownConstants.has(n.name.text))
+    ) {
+      // a table of texts shown by key (LABELS = { branches: 'Branches' })
+      let init: ts.Expression = n.initializer;
+      while (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init)) init = init.expression;
+      if (!ts.isObjectLiteralExpression(init)) flag(init);
+      else for (const p of init.properties) if (ts.isPropertyAssignment(p)) flag(p.initializer);
+    }
     ts.forEachChild(n, declarations);
   };
   declarations(sf);
