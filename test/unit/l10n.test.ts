@@ -17,7 +17,9 @@ import { join } from 'node:path';
 import { bypasses, collectShownConstants, sources } from '../helpers/l10nScan';
 // @ts-expect-error plain ESM script without types
 import { BUNDLE, bundleText, extractBundle } from '../../scripts/l10n-export.mjs';
-import { format, t, useBundle } from '../../src/shared/l10n';
+import { format, t, tHtml, useBundle } from '../../src/shared/l10n';
+// @ts-expect-error plain ESM module without types
+import { pseudoBundle, unwrappedWords } from '../e2e/lib/pseudoL10n.mjs';
 
 /** The folders of src/ whose every visible string goes through l10n.t. */
 const CONVERTED = ['api', 'auth', 'commands', 'core', 'notebook', 'platform', 'renderer', 'shared', 'tree', 'views', 'webview'];
@@ -78,6 +80,31 @@ describe('localizable text (l10n.t)', () => {
     const { bundle, errors } = extractBundle() as { bundle: Record<string, string>; errors: string[] };
     assert.deepEqual(errors, []);
     assert.equal(readFileSync(BUNDLE, 'utf8'), bundleText(bundle));
+  });
+
+  it('the pseudo-locale wraps every message and finds a word left outside', () => {
+    const english = JSON.parse(readFileSync(BUNDLE, 'utf8')) as Record<string, string>;
+    const pseudo = pseudoBundle(english) as Record<string, string>;
+    assert.deepEqual(Object.keys(pseudo), Object.keys(english));
+    for (const [k, v] of Object.entries(pseudo)) assert.equal(v, `⟦${k}⟧`);
+    useBundle(pseudo);
+    try {
+      assert.equal(t('Deleted {0}', 'x'), 'Deleted x', 'not in the bundle: English');
+      assert.equal(t('Sign In'), '⟦Sign In⟧');
+      assert.equal(tHtml('Read in the fork {0}/{1}.', '<b>a</b>', 'b'), '⟦Read in the fork <b>a</b>/b.⟧');
+    } finally {
+      useBundle(undefined);
+    }
+    assert.deepEqual(unwrappedWords('⟦Tables⟧ products ⟦at ⟦x⟧ y⟧ Loading', ['products']), ['Loading']);
+  });
+
+  it('tHtml escapes the translation and keeps its HTML arguments', () => {
+    useBundle({ 'Hi {0}': '<Hi> "{0}"' });
+    try {
+      assert.equal(tHtml('Hi {0}', '<code>x</code>'), '&lt;Hi&gt; &quot;<code>x</code>&quot;');
+    } finally {
+      useBundle(undefined);
+    }
   });
 
   it('t fills placeholders and translates through a bundle, English where it has no entry', () => {
