@@ -1,7 +1,10 @@
-// Run Tests (all, a group, one test) on the Tests node of a branch or tag, and Open Test Query:
-// a test's query in a new notebook at the commit it ran at (issue #24). No vscode: registered by
-// dataTestCommands.ts, unit-tested with a scripted UI.
-import { outcomeText } from '../core/dataTests/dataTests';
+// Run Tests (all, a group, one test) on the Tests node of a branch or tag, Open Test Query: a
+// test's query in a new notebook at the commit it ran at, and Edit Tests…: the tests table in the
+// table browser at the branch, where adding or editing a test is a change set proposed as a pull
+// like any table's (issue #24). No vscode: registered by dataTestCommands.ts, unit-tested with a
+// scripted UI.
+import { outcomeText, TESTS_TABLE } from '../core/dataTests/dataTests';
+import type { TableAt } from '../core/paging/tableOpening';
 import { Commands } from '../shared/ids';
 import type { DatabaseTreeModel } from '../tree/databaseTreeModel';
 import { isTreeNode, type TestGroupNode, type TestNode, type TestsNode } from '../tree/treeNodes';
@@ -52,4 +55,25 @@ export async function openTestQuery(deps: DataTestDeps, arg: unknown): Promise<v
   if (!isTreeNode(arg) || arg.kind !== 'test') return;
   const target = { hostId: arg.hostId, db: arg.db, ref: arg.tests.commit };
   await deps.execute(Commands.newSqlNotebook, target, arg.test.query);
+}
+
+/**
+ * Edit Tests…: `dolt_tests` in the table browser at the branch the Tests node is under, read at the
+ * commit it listed (the browser says when the branch moved on), editable as any keyed table.
+ */
+export async function editTests(deps: DataTestDeps, arg: unknown): Promise<void> {
+  if (!isTreeNode(arg) || arg.kind !== 'tests' || arg.parent.kind !== 'branch') {
+    void deps.ui.info(
+      l10n.t(
+        'Edit Tests… from the Tests node of a branch in the Databases view: tests are changed on a branch and proposed as a pull request.',
+      ),
+    );
+    return;
+  }
+  const at: TableAt = {
+    target: { hostId: arg.hostId, owner: arg.db.owner, name: arg.db.name, ref: arg.ref },
+    commit: arg.commit,
+    table: TESTS_TABLE,
+  };
+  await deps.execute(Commands.openTableAt, at);
 }

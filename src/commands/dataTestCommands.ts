@@ -1,8 +1,8 @@
-// Registers Run Tests and Open Test Query (./dataTestActions.ts) (issue #24).
+// Registers Run Tests, Open Test Query and Edit Tests… (./dataTestActions.ts) (issue #24).
 import * as vscode from 'vscode';
 import { registerGuarded } from '../platform/commandRegistration';
 import { Commands } from '../shared/ids';
-import { openTestQuery, runTests, type DataTestDeps } from './dataTestActions';
+import { editTests, openTestQuery, runTests, type DataTestDeps } from './dataTestActions';
 
 export function registerDataTestCommands(deps: Omit<DataTestDeps, 'execute'>): vscode.Disposable[] {
   const full: DataTestDeps = { ...deps, execute: (id, ...args) => Promise.resolve(vscode.commands.executeCommand(id, ...args)) };
@@ -10,6 +10,7 @@ export function registerDataTestCommands(deps: Omit<DataTestDeps, 'execute'>): v
     [
       [Commands.runTests, (node) => runTests(full, node)],
       [Commands.openTestQuery, (node) => openTestQuery(full, node)],
+      [Commands.editTests, (node) => editTests(full, node)],
     ],
     deps.ui,
   );

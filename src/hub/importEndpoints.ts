@@ -225,10 +225,12 @@ export class ImportEndpoints {
     const columnMap = body['column_map'] as Record<string, unknown> | undefined;
     if (columnMap && !Object.values(columnMap).every((v) => typeof v === 'string' && v !== ''))
       throw badRequest('Field "column_map" must map column names to column names.');
-    // The database's tests are a table too, so adding or editing one is a reviewable import; only
-    // upserting, as the table refuses another schema and the other operations replace it.
-    if (body['table_name'] === TESTS_TABLE && body['import_operation'] !== 'update')
-      throw badRequest(`Field "import_operation" must be "update" for ${TESTS_TABLE}: its schema is fixed.`);
+    // The database's tests are a table too, so adding, editing or deleting one is a reviewable
+    // import. Dolt lets dolt_tests be written like any table (INSERT, REPLACE, DELETE) but not
+    // given another schema: so `update` (an upsert, or a `sql` file of deletions) and `replace`
+    // (emptied, then the file's rows) are taken, `create` and `overwrite` (a new table) refused.
+    if (body['table_name'] === TESTS_TABLE && !['update', 'replace'].includes(String(body['import_operation'])))
+      throw badRequest(`Field "import_operation" must be "update" or "replace" for ${TESTS_TABLE}: its schema is fixed.`);
     const [uploadId, up] = this.sessionFor(body, a);
     const order = completedParts(body, up);
     const branch = body['branch_name'] as string;

@@ -93,6 +93,19 @@ const CSS = `
 /* On a diff's colored rows the dimmed NULL and <binary> would fall below 4.5:1: they keep the text color (still italic). */
 .vdb-row.added .vdb-cell.null, .vdb-row.removed .vdb-cell.null, .vdb-cell.changed.null,
 .vdb-row.added .vdb-cell.binary, .vdb-row.removed .vdb-cell.binary, .vdb-cell.changed.binary { color: inherit; }
+/* A frozen cell stays opaque over the cells scrolled beneath it, whatever tints its row or itself:
+   the editor background as its color, a tint (mostly translucent in themes) as an image over it. */
+.vdb-row .vdb-cell.frozen { background-color: var(--vscode-editor-background); }
+.vdb-row.added .vdb-cell.frozen { background-color: var(--vscode-editor-background);
+  background-image: linear-gradient(var(--vscode-diffEditor-insertedLineBackground, #9bb95533), var(--vscode-diffEditor-insertedLineBackground, #9bb95533)); }
+.vdb-row.removed .vdb-cell.frozen { background-color: var(--vscode-editor-background);
+  background-image: linear-gradient(var(--vscode-diffEditor-removedLineBackground, #ff000033), var(--vscode-diffEditor-removedLineBackground, #ff000033)); }
+.vdb-row .vdb-cell.changed.frozen { background-color: var(--vscode-editor-background);
+  background-image: linear-gradient(var(--vscode-diffEditor-insertedTextBackground, #9ccc2c33), var(--vscode-diffEditor-insertedTextBackground, #9ccc2c33)); }
+.vdb-row .vdb-cell.selected.frozen { background-color: var(--vscode-editor-background);
+  background-image: linear-gradient(var(--vscode-list-inactiveSelectionBackground, #264f7840), var(--vscode-list-inactiveSelectionBackground, #264f7840)); }
+.vdb-grid:focus .vdb-row .vdb-cell.selected.frozen { background-color: var(--vscode-editor-background);
+  background-image: linear-gradient(var(--vscode-list-activeSelectionBackground, #264f78), var(--vscode-list-activeSelectionBackground, #264f78)); }
 /* Rows and cells with comments in the pull request (issue #25): a bar and the count at the right. */
 .vdb-cell.commented { box-shadow: inset -3px 0 0 var(--vscode-editorInfo-foreground, #3794ff); padding-right: 22px; }
 .vdb-cell.commented::after { content: attr(data-comments); position: absolute; right: 5px; font-size: 0.8em; color: var(--vscode-editorInfo-foreground, #3794ff); }

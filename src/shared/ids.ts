@@ -70,6 +70,8 @@ export const Commands = {
   // The database's tests (issue #24): on a Tests node, a group or a test of the tree.
   runTests: 'versionedDb.runTests',
   openTestQuery: 'versionedDb.openTestQuery',
+  // ...and editing them: dolt_tests in the table browser at the branch, proposed as a pull.
+  editTests: 'versionedDb.editTests',
   resolveConflicts: 'versionedDb.resolveConflicts',
 } as const;
 
@@ -165,6 +167,8 @@ export const ContextValues = {
   column: 'column',
   // The database's tests at a ref (issue #24)
   tests: 'tests',
+  /** The Tests node of a branch: its tests can be edited (at a tag they cannot). */
+  testsAtBranch: 'tests.branch',
   testGroup: 'testGroup',
   test: 'test',
 } as const;

@@ -18,7 +18,7 @@ export function dataTestItem(node: DataTestNode, outcomes: TestOutcomes): vscode
     case 'tests': {
       const item = new vscode.TreeItem(l10n.t('Tests'), Collapsed);
       item.iconPath = new vscode.ThemeIcon('beaker');
-      item.contextValue = ContextValues.tests;
+      item.contextValue = node.parent.kind === 'branch' ? ContextValues.testsAtBranch : ContextValues.tests;
       item.tooltip = l10n.t(
         'The tests of {0}/{1} (dolt_tests) at {2} ({3})',
         node.db.owner,

@@ -8,11 +8,14 @@ import { runPullChecks } from '../core/dataTests/runChecks';
 import type { PullChecks } from '../core/dataTests/pullChecks';
 import { renderChecksSection, type ChecksState } from '../core/pullChecksPage';
 import { SectionRun } from './sectionRun';
+import type { TestRunCache } from '../core/dataTests/testRunCache';
 
 export interface PullChecksDeps {
   sql: Pick<SqlPort, 'review'>;
   /** The first page of a database's operations on the pull's host. */
   operations(target: PullTarget, signal: AbortSignal): Promise<readonly Operation[]>;
+  /** The test runs kept by commit for the session, shared with the merge confirmation. */
+  readonly runs?: TestRunCache;
 }
 
 export class PullChecksSection {
@@ -47,6 +50,7 @@ export class PullChecksSection {
         {
           runOn: (db) => this.deps.sql.review(this.target.hostId, db),
           operations: () => this.deps.operations(this.target, signal),
+          ...(this.deps.runs ? { cache: { runs: this.deps.runs, hostId: this.target.hostId } } : {}),
         },
         { db: this.target.db, fromBranch: pull.from_branch, toBranch: pull.to_branch },
         signal,

@@ -81,9 +81,11 @@ describe('hub: the database tests (dolt_tests, dolt_test_run) at any ref', funct
     ].join('\n');
     const op = await importCsv(hub, DB, 'main', 'dolt_tests', 'update', csv, { pull_request_branch_name: 'bad-tests' });
     assert.ok(op.result.pull_id, 'the import opened a pull');
-    const refused = await startImport(hub, DB, 'main', 'dolt_tests', 'replace', 'csv', Buffer.from(csv));
-    assert.equal(refused.status, 400);
-    assert.match(refused.body.detail, /must be "update" for dolt_tests/);
+    for (const op of ['overwrite', 'create']) {
+      const refused = await startImport(hub, DB, 'main', 'dolt_tests', op, 'csv', Buffer.from(csv));
+      assert.equal(refused.status, 400, op);
+      assert.match(refused.body.detail, /must be "update" or "replace" for dolt_tests: its schema is fixed/);
+    }
 
     const bad = await ok("SELECT test_name, status, message FROM dolt_test_run('bad')", 'bad-tests');
     const byName = new Map(bad.rows.map((r) => [r[0], r]));
@@ -105,6 +107,22 @@ describe('hub: the database tests (dolt_tests, dolt_test_run) at any ref', funct
     assert.ok(Date.now() - t0 < 20000);
     // The endpoint still answers.
     assert.equal((await ok("SELECT status FROM dolt_test_run('broken')", 'bad-tests')).rows[0]![0], 'FAIL');
+  });
+
+  it("a replace import leaves exactly the file's tests on its branch, as Dolt empties and refills dolt_tests", async () => {
+    const columns = 'test_name, test_group, test_query, assertion_type, assertion_comparator, assertion_value';
+    const mainBefore = (await ok(`SELECT ${columns} FROM dolt_tests ORDER BY test_name`)).rows;
+    const csv = [
+      'test_name,test_group,test_query,assertion_type,assertion_comparator,assertion_value',
+      'only customers,sizes,SELECT COUNT(*) FROM customers,expected_single_value,>,0',
+    ].join('\n');
+    const op = await importCsv(hub, DB, 'main', 'dolt_tests', 'replace', csv, { pull_request_branch_name: 'one-test' });
+    assert.ok(op.result.pull_id);
+    assert.deepEqual((await ok(`SELECT ${columns} FROM dolt_tests ORDER BY test_name`, 'one-test')).rows, [
+      ['only customers', 'sizes', 'SELECT COUNT(*) FROM customers', 'expected_single_value', '>', '0'],
+    ]);
+    assert.deepEqual((await ok(`SELECT ${columns} FROM dolt_tests ORDER BY test_name`)).rows, mainBefore, 'main is untouched');
+    assert.deepEqual([...(await run('*', 'one-test')).entries()], [['only customers', 'PASS']]);
   });
 
   it('lists the CI runs recorded for a branch: one succeeded, one failed with its reason', async () => {

@@ -24,6 +24,12 @@ export type TestOutcome =
   | { readonly status: 'fail'; readonly message: string }
   | { readonly status: 'notRun'; readonly reason: string };
 
+/**
+ * Dolt's tests table: a system table that exists in every database (so `SHOW TABLES` leaves it
+ * out) with a fixed schema, keyed by `test_name`, and versioned and writable like any table.
+ */
+export const TESTS_TABLE = 'dolt_tests';
+
 export const LIST_TESTS_SQL =
   'SELECT test_name, test_group, test_query, assertion_type, assertion_comparator, assertion_value FROM dolt_tests ORDER BY test_group, test_name';
 

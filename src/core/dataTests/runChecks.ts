@@ -1,12 +1,15 @@
 // Runs a pull's checks (issue #24): the tests at the merge base and at the head, each pinned to a
 // commit hash first (so a branch that moves mid-run cannot mix two states), and the CI runs of the
-// pull's branch. Through the SQL port's review runner and one API list call; no vscode.
+// pull's branch. Through the SQL port's review runner and one API list call; no vscode. A run at a
+// commit hash is kept in a TestRunCache when one is given (./testRunCache.ts): the hashes are read
+// every time, the tests run again only at a hash not seen (a moved head or base).
 import type { BranchRef, DatabaseRef, Operation } from '../../shared/wire';
 import type { ReviewRunner } from '../sql/sqlPort';
 import { buildHashOfQuery, buildMergeBaseQuery } from '../review/doltQueries';
 import { parseHashOf, parseMergeBase } from '../review/commitLog';
 import { LIST_TESTS_SQL, readRun, readTests, runTestsSql } from './dataTests';
 import { ciRunsFor, compareRuns, type CiRun, type PullChecks, type SideRun } from './pullChecks';
+import type { TestRunCache } from './testRunCache';
 
 export interface ChecksSides {
   db: DatabaseRef;
@@ -18,6 +21,8 @@ export interface ChecksDeps {
   runOn(db: DatabaseRef): ReviewRunner;
   /** The first page of the database's operations (newest first). */
   operations(db: DatabaseRef, signal?: AbortSignal): Promise<readonly Operation[]>;
+  /** Runs kept by commit, and the host `runOn` sends to (part of what a run is kept under). */
+  readonly cache?: { readonly runs: TestRunCache; readonly hostId: string };
 }
 
 const sameDb = (a: DatabaseRef, b: DatabaseRef): boolean => a.owner === b.owner && a.name === b.name;
@@ -49,10 +54,16 @@ async function side(work: () => Promise<SideRun>): Promise<SideRun> {
 export async function runPullChecks(deps: ChecksDeps, sides: ChecksSides, signal?: AbortSignal): Promise<PullChecks> {
   const from = sides.fromBranch.branch_name;
   const to = sides.toBranch.branch_name;
-  const headRun = deps.runOn(sides.fromBranch.database);
-  const head = side(async () => runAt(headRun, parseHashOf(await headRun(buildHashOfQuery(from), { signal })), signal));
-  const base = sameDb(sides.fromBranch.database, sides.toBranch.database)
-    ? side(async () => runAt(headRun, parseMergeBase(await headRun(buildMergeBaseQuery(to, from), { signal })), signal))
+  const db = sides.fromBranch.database;
+  const headRun = deps.runOn(db);
+  const testsAt = (commit: string): Promise<SideRun> => {
+    const cache = deps.cache;
+    const work = (): Promise<SideRun> => runAt(headRun, commit, signal);
+    return cache ? cache.runs.runAt({ hostId: cache.hostId, db, commit }, work) : work();
+  };
+  const head = side(async () => testsAt(parseHashOf(await headRun(buildHashOfQuery(from), { signal }))));
+  const base = sameDb(db, sides.toBranch.database)
+    ? side(async () => testsAt(parseMergeBase(await headRun(buildMergeBaseQuery(to, from), { signal }))))
     : Promise.resolve<SideRun>({
         kind: 'notRun',
         reason: 'The pull comes from a fork: its merge base is not read here, so the tests are compared with nothing.',

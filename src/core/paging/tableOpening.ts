@@ -9,6 +9,7 @@ import type { TableCatalogCache, TableKind } from '../sql/tableCatalog';
 import type { TableColumnInfo } from '../sql/tableQuery';
 import { TableSource } from './tableSource';
 import type { SqlRunner } from '../sql/sqlPort';
+import { TESTS_TABLE } from '../dataTests/dataTests';
 
 /** A table of a database at a ref, read at `commit` (what the ref pointed at). */
 export interface TableAt {
@@ -57,7 +58,8 @@ export async function openTableAt(
 ): Promise<OpenedTable> {
   const db = { owner: at.target.owner, name: at.target.name };
   const tables = await catalog.tables(at.target.hostId, db, at.commit);
-  const entry = tables.find((t) => t.name === at.table);
+  // dolt_tests is never listed (a system table) but always there, and edited like a table (issue #24).
+  const entry = tables.find((t) => t.name === at.table) ?? (at.table === TESTS_TABLE ? { name: TESTS_TABLE, kind: 'table' } : undefined);
   if (!entry) {
     throw new TableGoneError(
       `The table ${at.table} does not exist at ${at.target.ref} (commit ${short(at.commit)}): it was dropped or renamed.`,

@@ -1,13 +1,19 @@
 import assert from 'node:assert/strict';
-import { plainRows } from './changesHelpers.mjs';
+import { frameWith, plainRows } from './changesHelpers.mjs';
+import { cellOf } from './tableHelpers.mjs';
 import { judgedTests } from './testsHelpers.mjs';
+import { waitFor } from '../../helpers/waitFor.cjs';
 
 export const name =
-  "a branch's Tests: Run Tests shows PASS and FAIL with the message as plain reads judge them, and a failing test opens its query in a notebook at that commit";
+  "a branch's Tests: Run Tests shows PASS and FAIL with the message as plain reads judge them, a failing test opens its query in a notebook at that commit, and a test added in the grid (Edit Tests…) is proposed as a pull whose Checks run it";
 export const given = { signedIn: 'alice', databases: ['alice/orders'] };
 
 const DB = 'alice/orders';
 const BRANCH = 'bulk-orders';
+
+/** The test a person adds through the grid, in dolt_tests' column order (test_name first: the key). */
+const NEW_TEST = ['no huge orders', 'integrity', 'SELECT id FROM orders WHERE quantity > 100000', 'expected_rows', '==', '0'];
+const NEW_BRANCH = 'tests/no-huge-orders';
 
 /** The description VS Code shows beside a tree row. */
 const description = async (row) => (await row.locator('.label-description').first().textContent()) ?? '';
@@ -74,4 +80,91 @@ export async function run(ctx) {
     .locator('.notebook-editor .cell-statusbar-container', { hasText: `${DB} @ ${head.slice(0, 8)}` })
     .first()
     .waitFor({ state: 'visible' });
+
+  await addTestInGrid(ctx, head);
+}
+
+/** Double-click a cell of the grid, type, Enter; waits until the cell shows the value. */
+async function editCell(ctx, grid, r, c, value) {
+  await cellOf(grid, r, c).dblclick();
+  const input = grid.locator('.vdb-editor .vdb-editor-input');
+  await input.waitFor({ state: 'visible', timeout: ctx.scaled(10_000) });
+  await input.fill(value);
+  await input.press('Enter');
+  await grid
+    .locator(`.vdb-cell[data-r="${r}"][data-c="${c}"]`, { hasText: value })
+    .first()
+    .waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
+}
+
+/**
+ * Edit Tests… on the branch's Tests node: dolt_tests in the table browser at the branch; a new row
+ * typed in, proposed into the branch; the pull opens and its Checks run the new test at its head.
+ */
+async function addTestInGrid(ctx, head) {
+  const testsRow = await ctx.treeItem('Tests');
+  await testsRow.hover();
+  await testsRow.locator('.action-label[aria-label="Edit Tests…"]').click();
+  await ctx.page
+    .locator('.part.editor .tab.active', { hasText: `dolt_tests @ ${BRANCH}` })
+    .first()
+    .waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  // The table browser's grid: the one with an edit bar (the notebook's output grid is open too).
+  const grid = (await frameWith(ctx, '.vdb-result [data-edit="add"]', { timeout: ctx.scaled(60_000) })).locator('.vdb-result').first();
+  await cellOf(grid, 0, 0).waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
+  await waitFor(
+    'the columns of dolt_tests, its key test_name first',
+    async () => /test_name[\s\S]*test_group[\s\S]*test_query/.test((await grid.locator('[role="columnheader"]').allInnerTexts()).join(' ')),
+    { timeoutMs: ctx.scaled(20_000), intervalMs: 100 },
+  );
+
+  await grid.locator('[data-edit="add"]').click();
+  await grid.locator('.vdb-row[data-kind="added"]').waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
+  for (const [c, value] of NEW_TEST.entries()) await editCell(ctx, grid, 0, c, value);
+  const propose = grid.locator('[data-edit="propose"]:not([disabled])');
+  await propose.waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
+  await ctx.screenshot('test-added-in-grid');
+
+  await propose.click();
+  // bulk-orders is the branch of an open pull: the test goes to a new branch and pull instead.
+  await ctx.quickPick('New branch and pull request');
+  await ctx.inputBox(NEW_BRANCH);
+  await ctx.inputBox('Test: no huge orders');
+  await ctx.inputBox('Added from the grid by the end-to-end suite.');
+  await ctx.quickPick(BRANCH);
+  // The pull's view: its Checks run the new test at the head (it is not at the merge base).
+  const view = await frameWith(ctx, '#pull-checks .checks[data-state="done"] tr.check[data-test="no huge orders"]', {
+    timeout: ctx.scaled(120_000),
+  });
+  await view
+    .locator('h1', { hasText: 'Test: no huge orders' })
+    .first()
+    .waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  const judged = (await judgedTests(ctx, DB, NEW_BRANCH)).get(NEW_TEST[0]);
+  assert.ok(judged, 'the new test is in dolt_tests at the new branch');
+  const cells = await view.locator('#pull-checks tr.check[data-test="no huge orders"] td').allInnerTexts();
+  assert.equal(cells[1], 'not at the merge base');
+  assert.equal(cells[2].startsWith('PASS'), judged.pass, `at the head: ${cells[2]}`);
+  await ctx.screenshot('test-pull-checks');
+
+  // Read back plainly: the pull into the branch, made at the commit the grid read, adds exactly the test.
+  const pulls = (await ctx.hub.api(`/databases/${DB}/pulls`)).body.data;
+  const mine = [];
+  for (const p of pulls) {
+    const pull = (await ctx.hub.api(`/databases/${DB}/pulls/${p.pull_number}`)).body.data;
+    if (pull.from_branch.branch_name === NEW_BRANCH) mine.push(pull);
+  }
+  assert.equal(mine.length, 1);
+  assert.equal(mine[0].to_branch.branch_name, BRANCH);
+  const all =
+    'SELECT test_name, test_group, test_query, assertion_type, assertion_comparator, assertion_value FROM dolt_tests ORDER BY test_name';
+  const before = await plainRows(ctx, DB, head, all);
+  const after = await plainRows(ctx, DB, NEW_BRANCH, all);
+  const key = (r) => r.test_name;
+  assert.deepEqual(
+    after.filter((r) => key(r) !== NEW_TEST[0]),
+    before,
+    'the other tests are as they were',
+  );
+  assert.deepEqual(Object.values(after.find((r) => key(r) === NEW_TEST[0])), NEW_TEST);
 }

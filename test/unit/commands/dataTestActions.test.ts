@@ -1,14 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { ScriptedUi, clickInfo } from '../../helpers/scriptedUi';
 import { silent } from '../../helpers/memoryFakes';
-import { openTestQuery, runTests, SHOW_RESULTS, type DataTestDeps } from '../../../src/commands/dataTestActions';
+import { editTests, openTestQuery, runTests, SHOW_RESULTS, type DataTestDeps } from '../../../src/commands/dataTestActions';
 import type { TestNode, TestsNode } from '../../../src/tree/treeNodes';
 import type { TestOutcome } from '../../../src/core/dataTests/dataTests';
 import { Commands } from '../../../src/shared/ids';
 import { waitFor } from '../../helpers/waitFor.cjs';
 
 const db = { owner: 'alice', name: 'orders' };
-const tests = { kind: 'tests', hostId: 'h', db, ref: 'main', commit: 'c0ffee00' } as unknown as TestsNode;
+const tests = { kind: 'tests', hostId: 'h', db, ref: 'main', commit: 'c0ffee00', parent: { kind: 'branch' } } as unknown as TestsNode;
 const test: TestNode = {
   kind: 'test',
   hostId: 'h',
@@ -74,5 +74,29 @@ describe('Run Tests and Open Test Query', () => {
     assert.equal(ui.infos[0], 'Test "no negatives" at main: FAIL: Assertion failed: got 1');
     await openTestQuery(deps, test);
     assert.deepEqual(executed.at(-1), [Commands.newSqlNotebook, { hostId: 'h', db, ref: 'c0ffee00' }, test.test.query]);
+  });
+});
+
+describe('Edit Tests…', () => {
+  it('opens dolt_tests in the table browser at the branch, read at the commit the Tests node listed', async () => {
+    const { deps, ui, executed } = setup([], []);
+    await editTests(deps, tests);
+    assert.deepEqual(ui.infos, []);
+    assert.deepEqual(executed, [
+      [
+        Commands.openTableAt,
+        { target: { hostId: 'h', owner: 'alice', name: 'orders', ref: 'main' }, commit: 'c0ffee00', table: 'dolt_tests' },
+      ],
+    ]);
+  });
+
+  it('at a tag, or from anything but a Tests node, says where to edit tests instead of opening anything', async () => {
+    const { deps, ui, executed } = setup([], []);
+    await editTests(deps, { ...tests, ref: 'v1', parent: { kind: 'tag' } });
+    await editTests(deps, test);
+    await editTests(deps, undefined);
+    assert.deepEqual(executed, []);
+    assert.equal(ui.infos.length, 3);
+    assert.match(ui.infos[0]!, /Tests node of a branch/);
   });
 });

@@ -281,6 +281,35 @@ describeIfChromium('editing in the table browser grid (Chromium)', function () {
     assert.equal(await text(0, 0), '1');
   });
 
+  it('frozen key cells stay opaque on tinted rows (odd, new, deleted, selected), so cells scrolled beneath never show through', async () => {
+    // Theme colors as VS Code's dark themes give them: tints translucent, the editor background not.
+    const theme = {
+      '--vscode-editor-background': 'rgb(30, 30, 30)',
+      '--vscode-list-hoverBackground': 'rgba(255, 255, 255, 0.06)',
+      '--vscode-diffEditor-insertedLineBackground': 'rgba(155, 185, 85, 0.2)',
+      '--vscode-diffEditor-removedLineBackground': 'rgba(255, 0, 0, 0.2)',
+      '--vscode-list-inactiveSelectionBackground': 'rgba(55, 55, 61, 0.5)',
+    };
+    await page.evaluate(`for (const [k, v] of Object.entries(${JSON.stringify(theme)})) document.documentElement.style.setProperty(k, v)`);
+    await mount();
+    await page.locator(cell(0, 1)).click();
+    await page.keyboard.press('Insert');
+    await page.locator('.vdb-row[data-kind="added"]').waitFor();
+    await page.locator(cell(3, 1)).click();
+    await page.keyboard.press('Control+Delete');
+    await page.locator('.vdb-row[data-kind="removed"]').first().waitFor();
+    await page.locator(cell(5, 0)).click();
+    const backgrounds: { row: string; cell: string; color: string }[] = await page.evaluate(`
+      [...document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.frozen')].slice(0, 8).map((el) => ({
+        row: el.closest('.vdb-row').className,
+        cell: el.className,
+        color: getComputedStyle(el).backgroundColor,
+      }))`);
+    assert.ok(backgrounds.some((b) => /\badded\b/.test(b.row)) && backgrounds.some((b) => /\bremoved\b/.test(b.row)));
+    assert.ok(backgrounds.some((b) => /\bodd\b/.test(b.row)) && backgrounds.some((b) => /\bselected\b/.test(b.cell)));
+    for (const b of backgrounds) assert.equal(b.color, 'rgb(30, 30, 30)', `${b.row} / ${b.cell}`);
+  });
+
   it('pastes a block copied from a spreadsheet (quoted cells too); at a new row the extra rows become new rows; a ragged block is refused', async () => {
     await mount();
     await page.locator(cell(1, 1)).click();

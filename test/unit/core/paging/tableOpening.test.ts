@@ -82,4 +82,20 @@ describe('openTableAt (what the table browser shows)', () => {
     );
     assert.deepEqual(c.asked, ['tables@0123456789abcdef']);
   });
+
+  it('dolt_tests, which SHOW TABLES leaves out, opens as a table keyed by test_name (issue #24)', async () => {
+    const c = catalog(
+      ['orders'],
+      [
+        { name: 'test_group', type: 'text', primaryKey: false, nullable: true },
+        { name: 'test_name', type: 'text', primaryKey: true, nullable: false },
+        { name: 'test_query', type: 'text', primaryKey: false, nullable: false },
+      ],
+    );
+    const opened = await openTableAt({ target, commit: 'c2', table: 'dolt_tests' }, c, never);
+    assert.equal(opened.kind, 'table');
+    assert.equal(opened.output.title, 'dolt_tests @ main');
+    assert.deepEqual(opened.output.rowsOf, { table: 'dolt_tests', keyColumns: [0] });
+    assert.deepEqual(c.asked, ['tables@c2', 'dolt_tests@c2']);
+  });
 });
