@@ -30,7 +30,7 @@ export class SqlCellStatusBar implements vscode.NotebookCellStatusBarItemProvide
     const target = cellTarget(cell);
     const own = !!targetOf(cell.metadata);
     const where = new vscode.NotebookCellStatusBarItem(
-      target ? `$(database) ${targetLabel(target)}` : '$(database) Pick where this cell runs…',
+      target ? `$(database) ${targetLabel(target)}` : l10n.t('$(database) Pick where this cell runs…'),
       vscode.NotebookCellStatusBarAlignment.Left,
     );
     where.command = { command: Commands.pickCellTarget, title: l10n.t('Change where this cell runs'), arguments: [cell] };
@@ -62,7 +62,7 @@ export class SqlCellStatusBar implements vscode.NotebookCellStatusBarItemProvide
       sub.dispose();
       if (now?.kind === 'branch' && branchMoved(ranAt, now.commit)) {
         const moved = new vscode.NotebookCellStatusBarItem(
-          `$(warning) ${target.ref} moved since this ran`,
+          l10n.t('$(warning) {0} moved since this ran', target.ref),
           vscode.NotebookCellStatusBarAlignment.Left,
         );
         moved.tooltip = l10n.t(

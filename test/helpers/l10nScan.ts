@@ -150,7 +150,7 @@ export function bypassNodes(file: string, text: string): Bypass[] {
         flag(n.arguments[1]);
       if (name === 'el') flag(n.arguments[3]);
     }
-    if (ts.isNewExpression(n) && n.expression.getText(sf).endsWith('TreeItem')) n.arguments?.forEach((a) => flag(a));
+    if (ts.isNewExpression(n) && /(TreeItem|StatusBarItem)$/.test(n.expression.getText(sf))) n.arguments?.forEach((a) => flag(a));
     if (ts.isPropertyAssignment(n) && PROP_SINKS.has(n.name.getText(sf).replace(/['"]/g, ''))) flag(n.initializer);
     if (
       ts.isBinaryExpression(n) &&
