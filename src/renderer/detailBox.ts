@@ -27,8 +27,8 @@ export class DetailBox {
     const d = this.doc;
     const head = el(d, 'div', 'vdb-detail-head');
     head.appendChild(el(d, 'span', undefined, heading));
-    head.appendChild(button(d, '', 'Copy value', 'Copy the full value', copy));
-    const close = button(d, '', 'Close', 'Close the full value', () => this.hide());
+    head.appendChild(button(d, '', l10n.t('Copy value'), l10n.t('Copy the full value'), copy));
+    const close = button(d, '', l10n.t('Close'), l10n.t('Close the full value'), () => this.hide());
     close.setAttribute('aria-label', l10n.t('Close the full value'));
     head.appendChild(close);
     const pre = el(d, 'pre', value === null ? 'null' : undefined, value === null ? l10n.t('NULL') : value);

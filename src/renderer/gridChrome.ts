@@ -106,10 +106,12 @@ export function toolbar(d: Document, o: ToolbarOptions): { el: HTMLElement; summ
   const fmt = select(d, 'vdb-copy-format', 'Copy format', copyFormatOptions(COPY_FORMATS));
   fmt.addEventListener('change', () => o.copyFormat(fmt.value as CopyFormat));
   bar.appendChild(fmt);
-  bar.appendChild(button(d, 'vdb-copy', 'Copy', 'Copy the selected cells (or every row shown) in the chosen format', o.copy));
+  bar.appendChild(
+    button(d, 'vdb-copy', l10n.t('Copy'), l10n.t('Copy the selected cells (or every row shown) in the chosen format'), o.copy),
+  );
   const exp = select(d, 'vdb-export-format', 'Export format', o.export.formats);
   bar.appendChild(exp);
-  bar.appendChild(button(d, 'vdb-export', 'Export…', o.export.title, () => o.export.run(exp.value)));
+  bar.appendChild(button(d, 'vdb-export', l10n.t('Export…'), o.export.title, () => o.export.run(exp.value)));
   return { el: bar, summary, dispose: () => timer && clearTimeout(timer) };
 }
 

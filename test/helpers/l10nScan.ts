@@ -149,6 +149,8 @@ export function bypassNodes(file: string, text: string): Bypass[] {
       if (name === 'setAttribute' && n.arguments[0] && ts.isStringLiteral(n.arguments[0]) && ATTR_SINKS.has(n.arguments[0].text))
         flag(n.arguments[1]);
       if (name === 'el') flag(n.arguments[3]);
+      // button(doc, cls, text, title, run) of src/renderer/gridChrome.ts
+      if (name === 'button') [n.arguments[2], n.arguments[3]].forEach((a) => flag(a));
     }
     if (ts.isNewExpression(n) && /(TreeItem|StatusBarItem)$/.test(n.expression.getText(sf))) n.arguments?.forEach((a) => flag(a));
     if (ts.isPropertyAssignment(n) && PROP_SINKS.has(n.name.getText(sf).replace(/['"]/g, ''))) flag(n.initializer);
