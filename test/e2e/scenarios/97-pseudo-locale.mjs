@@ -29,7 +29,7 @@ async function dataWords(ctx) {
     get('/databases/alice/prices/releases'),
     get('/databases/alice/prices/pulls'),
     sql('SHOW TABLES'),
-    sql(QUERY),
+    sql('SELECT * FROM products'),
   ]);
   const texts = [
     'alice',
