@@ -85,10 +85,17 @@ export interface PullPageInput {
   images?: RemoteImages;
 }
 
+/** Getters: each text is translated when read, not when this module loads. */
 const ACTION_LABELS: Record<string, string> = {
-  merge: 'Merge',
-  close: 'Close',
-  reopen: 'Reopen',
+  get merge() {
+    return l10n.t('Merge');
+  },
+  get close() {
+    return l10n.t('Close');
+  },
+  get reopen() {
+    return l10n.t('Reopen');
+  },
 };
 
 /** The inner HTML of the view's content area; re-rendered after every action. */
@@ -133,9 +140,9 @@ export function renderPullContent(input: PullPageInput, md: MarkdownRenderer): s
     `<header>`,
     `<h1><span class="pull-title">${escapeHtml(pull.title)}</span> <span class="pull-number">#${pull.pull_number}</span></h1>`,
     `<p class="meta"><span class="${stateClass}">${escapeHtml(pullStateLabel(pull.state))}</span> `,
-    `<strong class="creator">${escapeHtml(pull.creator)}</strong> wants to merge `,
+    `<strong class="creator">${escapeHtml(pull.creator)}</strong> ${l10n.tHtml('wants to merge')} `,
     `<code class="from-branch">${escapeHtml(from)}</code> ${l10n.tHtml('into')} <code class="to-branch">${escapeHtml(to)}</code>`,
-    ` in <span class="database">${escapeHtml(db.owner)}/${escapeHtml(db.name)}</span></p>`,
+    ` ${l10n.tHtml('in')} <span class="database">${escapeHtml(db.owner)}/${escapeHtml(db.name)}</span></p>`,
     `<p class="times">${l10n.tHtml('Opened {0}', timeHtml(pull.created_at, now))}</p>`,
     `</header>`,
     `<div class="actions">${buttons}</div>`,
