@@ -41,6 +41,7 @@ export async function packageExtension({ out = join(ROOT, 'dist', 'versioned-db.
     mkdirSync(dir, { recursive: true });
     for (const f of STAGED_FILES) if (existsSync(join(ROOT, f))) copyFileSync(join(ROOT, f), join(dir, f));
     cpSync(join(ROOT, 'media'), join(dir, 'media'), { recursive: true });
+    cpSync(join(ROOT, 'l10n'), join(dir, 'l10n'), { recursive: true });
     await run(process.execPath, [join(ROOT, 'esbuild.mjs'), '--production', `--outdir=${join(dir, 'dist')}`], ROOT);
     mkdirSync(dirname(resolve(out)), { recursive: true });
     await run(

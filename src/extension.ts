@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { installHostL10n } from './platform/l10n';
 import { Commands } from './shared/ids';
 import { taggedLogger } from './platform/logger';
 import { AccountServices } from './auth/accountServices';
@@ -31,6 +32,7 @@ export interface VersionedDbApi {
 // Composition root only: construct, register, push to context.subscriptions.
 export function activate(context: vscode.ExtensionContext): VersionedDbApi {
   const started = performance.now();
+  installHostL10n();
   const log = vscode.window.createOutputChannel('Versioned DB', { log: true });
   const ui = new VscodeUi(taggedLogger(log, 'ui'));
   const services = new AccountServices(context, ui, taggedLogger(log, 'auth'));

@@ -5,6 +5,7 @@ import type { Dispatcher } from 'undici';
 import type { Meta } from '../shared/wire';
 import { ApiError, ClientErrorCodes } from './errors';
 import { excerptOf, redactText } from './redact';
+import * as l10n from '../shared/l10n';
 
 const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
 const STATUS_CODES: Record<number, string> = {
@@ -38,7 +39,7 @@ export function errorFromBody(
     return new ApiError({
       ...common,
       code: ClientErrorCodes.unexpectedRedirect,
-      title: `The server redirected (${status}); API requests are never redirected`,
+      title: l10n.t('The server redirected ({0}); API requests are never redirected', status),
       isProblem: false,
     });
   }
@@ -57,7 +58,7 @@ export function errorFromBody(
   return new ApiError({
     ...common,
     code: STATUS_CODES[status] ?? (status >= 500 ? 'INTERNAL' : 'UNKNOWN'),
-    title: `HTTP ${status}${text.trim() ? ' (not an API error body)' : ' with an empty body'}`,
+    title: text.trim() ? l10n.t('HTTP {0} (not an API error body)', status) : l10n.t('HTTP {0} with an empty body', status),
     isProblem: false,
     ...(excerpt ? { excerpt } : {}),
   });

@@ -17,6 +17,7 @@ import {
   TooLargeError,
 } from './responses';
 import { abortReason, jitter, type Timing } from './timing';
+import * as l10n from '../shared/l10n';
 
 /** A token, or a function asked before every request (so sign-out takes effect at once). */
 export type TokenSource = string | (() => string | undefined | Promise<string | undefined>);
@@ -232,8 +233,8 @@ export class Transport {
         status: a.status,
         code: ClientErrorCodes.malformedResponse,
         title: envelope
-          ? 'The server answered a list request without a list in `data`'
-          : 'The server answered without an API envelope (no `data`)',
+          ? l10n.t('The server answered a list request without a list in `data`')
+          : l10n.t('The server answered without an API envelope (no `data`)'),
         method: at.method,
         path: at.path,
         isProblem: false,
@@ -262,7 +263,7 @@ export class Transport {
     return new ApiError({
       status,
       code: ClientErrorCodes.responseTooLarge,
-      title: `The response is larger than the ${formatBytes(this.config.maxResponseBytes)} limit`,
+      title: l10n.t('The response is larger than the {0} limit', formatBytes(this.config.maxResponseBytes)),
       method: at.method,
       path: at.path,
       isProblem: false,
@@ -278,7 +279,7 @@ export class Transport {
       return new ApiError({
         status: 0,
         code: ClientErrorCodes.timeout,
-        title: 'The server did not answer in time',
+        title: l10n.t('The server did not answer in time'),
         method,
         path,
         isProblem: false,
@@ -291,7 +292,7 @@ export class Transport {
     return new ApiError({
       status: 0,
       code: ClientErrorCodes.network,
-      title: `Could not reach ${this.origin}${proxy ? ` through the proxy ${proxy}` : ''}`,
+      title: proxy ? l10n.t('Could not reach {0} through the proxy {1}', this.origin, proxy) : l10n.t('Could not reach {0}', this.origin),
       ...via,
       detail: code ? `${code}: ${msg}` : msg,
       method,

@@ -54,7 +54,7 @@ export class AccountClientSource extends Disposable implements ClientSource {
   hosts(): readonly HostInfo[] {
     const hosts: HostInfo[] = this.settings.hosts.map((h) => ({ id: h.url, label: h.name, siteUrl: h.url, isLocal: false }));
     const localUrl = this.localHub.url();
-    if (localUrl) hosts.push({ id: LOCAL_HUB_HOST_ID, label: LOCAL_HUB_LABEL, siteUrl: localUrl, isLocal: true });
+    if (localUrl) hosts.push({ id: LOCAL_HUB_HOST_ID, label: LOCAL_HUB_LABEL(), siteUrl: localUrl, isLocal: true });
     return hosts;
   }
 
@@ -64,7 +64,7 @@ export class AccountClientSource extends Disposable implements ClientSource {
 
   /** A label for a host id even when the host is gone from settings or the hub is stopped. */
   labelOf(hostId: string): string {
-    if (hostId === LOCAL_HUB_HOST_ID) return LOCAL_HUB_LABEL;
+    if (hostId === LOCAL_HUB_HOST_ID) return LOCAL_HUB_LABEL();
     return this.host(hostId)?.label ?? hostId;
   }
 

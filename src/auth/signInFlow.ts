@@ -8,6 +8,7 @@ import type { Account, AccountStore, CredentialKind } from './accountStore';
 import type { HostInfo } from './clientSource';
 import { LOCAL_HUB_HOST_ID } from './localHubIds';
 import { isOAuthDenied } from './oauthDeniedError';
+import * as l10n from '../shared/l10n';
 
 export interface SignInDeps {
   readonly ui: Ui;
@@ -30,17 +31,17 @@ export async function signIn(deps: SignInDeps, hostId?: string): Promise<Account
   if (host === 'local' || host.isLocal) return deps.signInToLocalHub();
   const method = await deps.ui.pick<Method>(
     [
-      { label: 'Personal access token', description: `create one at ${host.siteUrl}/settings/tokens`, value: 'token' },
-      { label: 'Sign in with the browser', description: 'OAuth 2.0', value: 'oauth' },
+      { label: l10n.t('Personal access token'), description: l10n.t('create one at {0}/settings/tokens', host.siteUrl), value: 'token' },
+      { label: l10n.t('Sign in with the browser'), description: l10n.t('OAuth 2.0'), value: 'oauth' },
     ],
-    { title: `Sign In to ${host.label}`, placeholder: 'How do you want to sign in?' },
+    { title: l10n.t('Sign In to {0}', host.label), placeholder: l10n.t('How do you want to sign in?') },
   );
   if (!method) return undefined;
   const site = host;
   try {
     const { token, kind } = await askCredential(deps, site, method);
     if (!token) return undefined;
-    const user = await deps.ui.withProgress(`Checking the token with ${site.label}…`, (_p, signal) =>
+    const user = await deps.ui.withProgress(l10n.t('Checking the token with {0}…', site.label), (_p, signal) =>
       deps.validate(site.siteUrl, token, signal),
     );
     const account = await deps.accounts.add(
@@ -48,15 +49,15 @@ export async function signIn(deps: SignInDeps, hostId?: string): Promise<Account
       token,
     );
     deps.log.info(`signed in to ${site.label} as ${user.username} (${kind})`);
-    void deps.ui.info(`Signed in to ${site.label} as ${user.username}.`);
+    void deps.ui.info(l10n.t('Signed in to {0} as {1}.', site.label, user.username));
     return account;
   } catch (e) {
     if (isOAuthDenied(e)) {
       deps.log.info(`sign-in to ${site.label} denied in the browser`);
-      void deps.ui.info(`Sign-in to ${site.label} was denied in the browser; nothing was stored.`);
+      void deps.ui.info(l10n.t('Sign-in to {0} was denied in the browser; nothing was stored.', site.label));
       return undefined;
     }
-    deps.ui.error(e, { action: `sign in to ${site.label}`, hostId: site.id, hostLabel: site.label });
+    deps.ui.error(e, { action: l10n.t('sign in to {0}', site.label), hostId: site.id, hostLabel: site.label });
     return undefined;
   }
 }
@@ -69,9 +70,9 @@ async function pickHost(deps: SignInDeps, hostId: string | undefined): Promise<H
   if (host) return host;
   const items = [
     ...hosts.filter((h) => !h.isLocal).map((h) => ({ label: h.label, description: h.siteUrl, value: h as HostInfo | 'local' })),
-    { label: 'Local Hub', description: 'built in, runs offline on this machine', value: 'local' as const },
+    { label: l10n.t('Local Hub'), description: l10n.t('built in, runs offline on this machine'), value: 'local' as const },
   ];
-  return deps.ui.pick(items, { title: 'Sign In', placeholder: 'Sign in to which host?' });
+  return deps.ui.pick(items, { title: l10n.t('Sign In'), placeholder: l10n.t('Sign in to which host?') });
 }
 
 /** The credential by the chosen method: a pasted token, or the browser round trip's. */
@@ -81,14 +82,14 @@ async function askCredential(
   method: Method,
 ): Promise<{ token: string | undefined; kind: CredentialKind }> {
   if (method === 'oauth') {
-    const token = await deps.ui.withProgress(`Signing in to ${site.label} in the browser…`, (_p, signal) =>
+    const token = await deps.ui.withProgress(l10n.t('Signing in to {0} in the browser…', site.label), (_p, signal) =>
       deps.oauth(site.siteUrl, signal),
     );
     return { token, kind: 'oauth' };
   }
   const pasted = await deps.ui.input({
-    title: `Sign In to ${site.label}`,
-    prompt: `Paste a personal access token from ${site.siteUrl}/settings/tokens`,
+    title: l10n.t('Sign In to {0}', site.label),
+    prompt: l10n.t('Paste a personal access token from {0}/settings/tokens', site.siteUrl),
     password: true,
     validate: (v) => (v.trim() === '' ? 'Paste the token.' : /\s/.test(v.trim()) ? 'A token has no spaces.' : undefined),
   });

@@ -6,6 +6,7 @@ import type { LocalHubStart } from '../auth/localHub';
 import type { User } from '../shared/wire';
 import type { CommandDeps } from './commandDeps';
 import { isTreeNode } from '../tree/treeNodes';
+import * as l10n from '../shared/l10n';
 
 export interface AccountCommandDeps extends CommandDeps {
   readonly accountStore: Pick<AccountStore, 'accounts' | 'accountsFor' | 'remove' | 'add' | 'activeAccount' | 'setActive'>;
@@ -38,9 +39,11 @@ const KIND_TEXT: Record<Account['kind'], string> = {
 export async function switchAccount(deps: AccountCommandDeps, node?: unknown): Promise<Account | undefined> {
   const hostId = hostIdOf(node);
   const candidates = hostId ? deps.accountStore.accountsFor(hostId) : deps.accountStore.accounts();
-  const where = hostId ? ` to ${deps.clients.labelOf(hostId)}` : '';
+  const where = hostId ? l10n.t(' to {0}', deps.clients.labelOf(hostId)) : '';
   if (candidates.length === 0) {
-    if ((await deps.ui.info(`No account is signed in${where}.`, 'Sign In')) === 'Sign In') await deps.signIn(hostId);
+    const signIn = l10n.t('Sign In');
+    const none = hostId ? l10n.t('No account is signed in to {0}.', deps.clients.labelOf(hostId)) : l10n.t('No account is signed in.');
+    if ((await deps.ui.info(none, signIn)) === signIn) await deps.signIn(hostId);
     return undefined;
   }
   const isActive = (a: Account): boolean => deps.accountStore.activeAccount(a.hostId)?.id === a.id;
@@ -55,20 +58,20 @@ export async function switchAccount(deps: AccountCommandDeps, node?: unknown): P
         detail: `${a.displayName ? `${a.displayName}, ` : ''}${KIND_TEXT[a.kind]}`,
         value: a as Account | 'signIn',
       })),
-      { label: '$(add) Sign in with another account…', value: 'signIn' as const },
+      { label: l10n.t('$(add) Sign in with another account…'), value: 'signIn' as const },
     ],
-    { title: `Switch Account${where}`, placeholder: 'Which account should requests use?' },
+    { title: l10n.t('Switch Account{0}', where), placeholder: l10n.t('Which account should requests use?') },
   );
   if (!picked) return undefined;
   if (picked === 'signIn') return deps.signIn(hostId);
   const host = deps.clients.labelOf(picked.hostId);
   if (isActive(picked)) {
-    void deps.ui.info(`${host} already uses ${picked.username}.`);
+    void deps.ui.info(l10n.t('{0} already uses {1}.', host, picked.username));
     return picked;
   }
   await deps.accountStore.setActive(picked);
   deps.log.info(`${host} now uses ${picked.username}`);
-  void deps.ui.info(`${host} now uses ${picked.username}.`);
+  void deps.ui.info(l10n.t('{0} now uses {1}.', host, picked.username));
   return picked;
 }
 
@@ -77,7 +80,7 @@ export async function signOut(deps: AccountCommandDeps, node?: unknown): Promise
   const hostId = hostIdOf(node);
   const candidates = hostId ? deps.accountStore.accountsFor(hostId) : deps.accountStore.accounts();
   if (candidates.length === 0) {
-    void deps.ui.info('No account is signed in.');
+    void deps.ui.info(l10n.t('No account is signed in.'));
     return undefined;
   }
   const account =
@@ -86,11 +89,11 @@ export async function signOut(deps: AccountCommandDeps, node?: unknown): Promise
       : await deps.ui.pick(
           // Labelled as in VS Code's Accounts menu: the same user may be signed in on several hosts.
           candidates.map((a) => ({ label: `${a.username} (${deps.clients.labelOf(a.hostId)})`, value: a })),
-          { title: 'Sign Out', placeholder: 'Which account?' },
+          { title: l10n.t('Sign Out'), placeholder: l10n.t('Which account?') },
         );
   if (!account) return undefined;
   await deps.accountStore.remove(account.id);
-  void deps.ui.info(`Signed out ${account.username} from ${deps.clients.labelOf(account.hostId)}; its token was deleted.`);
+  void deps.ui.info(l10n.t('Signed out {0} from {1}; its token was deleted.', account.username, deps.clients.labelOf(account.hostId)));
   return account;
 }
 
@@ -100,9 +103,9 @@ export async function signOut(deps: AccountCommandDeps, node?: unknown): Promise
  */
 export async function startLocalHub(deps: AccountCommandDeps, opts: { quiet?: boolean } = {}): Promise<Account | undefined> {
   try {
-    return await deps.ui.withProgress('Starting the local hub…', async (progress, signal) => {
+    return await deps.ui.withProgress(l10n.t('Starting the local hub…'), async (progress, signal) => {
       const started = await deps.localHub.start(signal);
-      progress.report(`Signing in as ${started.userName}…`);
+      progress.report(l10n.t('Signing in as {0}…', started.userName));
       const user = await deps.validate(started.url, started.token, signal);
       const account = await deps.accountStore.add({ hostId: LOCAL_HUB_HOST_ID, username: user.username, kind: 'localHub' }, started.token);
       if (started.seeded || deps.databases.list(LOCAL_HUB_HOST_ID).length === 0) {
@@ -111,23 +114,25 @@ export async function startLocalHub(deps: AccountCommandDeps, opts: { quiet?: bo
       deps.tree.refresh();
       if (!opts.quiet) {
         void deps.ui.info(
-          `${LOCAL_HUB_LABEL} is running at ${started.url}; signed in as ${user.username}.${started.seeded ? ' Sample databases were added.' : ''}`,
+          started.seeded
+            ? l10n.t('{0} is running at {1}; signed in as {2}. Sample databases were added.', LOCAL_HUB_LABEL(), started.url, user.username)
+            : l10n.t('{0} is running at {1}; signed in as {2}.', LOCAL_HUB_LABEL(), started.url, user.username),
         );
       }
       return account;
     });
   } catch (e) {
-    deps.ui.error(e, { action: 'start the local hub', hostId: LOCAL_HUB_HOST_ID, hostLabel: LOCAL_HUB_LABEL });
+    deps.ui.error(e, { action: l10n.t('start the local hub'), hostId: LOCAL_HUB_HOST_ID, hostLabel: LOCAL_HUB_LABEL() });
     return undefined;
   }
 }
 
 export async function stopLocalHub(deps: AccountCommandDeps): Promise<void> {
   if (!deps.localHub.isRunning()) {
-    void deps.ui.info('The local hub is not running.');
+    void deps.ui.info(l10n.t('The local hub is not running.'));
     return;
   }
   await deps.localHub.stop();
   deps.tree.refresh();
-  void deps.ui.info('The local hub stopped. Its databases stay in the tree for the next start.');
+  void deps.ui.info(l10n.t('The local hub stopped. Its databases stay in the tree for the next start.'));
 }

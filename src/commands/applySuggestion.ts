@@ -17,6 +17,7 @@ import type { ChangeSetSnapshot } from '../core/changes/changeSetSnapshot';
 import { anchorWords } from './rowComments';
 import { sendProposal } from './proposeSend';
 import type { ProposeEnv } from './proposeTypes';
+import * as l10n from '../shared/l10n';
 
 /** The suggestion's change set is never stored: nothing to remove once sent, nothing to rebase. */
 const NO_STORE: ProposeEnv['changeSets'] = {
@@ -74,11 +75,11 @@ export async function applySuggestion(
   const a = comment.anchor;
   let prepared: Prepared;
   try {
-    prepared = await env.ui.withProgress(`Reading ${anchorWords(a)} on the pull's branch…`, (_p, signal) =>
+    prepared = await env.ui.withProgress(l10n.t("Reading {0} on the pull's branch…", anchorWords(a)), (_p, signal) =>
       prepare(env, pull, comment, signal),
     );
   } catch (e) {
-    env.ui.error(e, { action: `apply the suggestion on ${anchorWords(a)}`, hostId: pull.hostId });
+    env.ui.error(e, { action: l10n.t('apply the suggestion on {0}', anchorWords(a)), hostId: pull.hostId });
     return undefined;
   }
   if ('refused' in prepared) return void env.ui.info(prepared.refused);

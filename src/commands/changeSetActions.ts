@@ -7,6 +7,7 @@ import type { ChangesRequest } from '../core/review/requests';
 import { parseScope, type ChangeSetScope } from '../core/changes/changeSetScope';
 import type { ChangeSetStore } from '../views/changeSetStore';
 import { countsText } from '../shared/editProtocol';
+import * as l10n from '../shared/l10n';
 
 export interface ChangeSetCommandDeps {
   readonly ui: Pick<Ui, 'pick' | 'confirm' | 'info'>;
@@ -27,17 +28,17 @@ export async function pickChangeSet(deps: ChangeSetCommandDeps, arg: unknown, ti
   if (given) return given;
   const kept = deps.changeSets.list();
   if (kept.length === 0) {
-    void deps.ui.info('There are no unsent changes: edit a table opened at a branch first.');
+    void deps.ui.info(l10n.t('There are no unsent changes: edit a table opened at a branch first.'));
     return undefined;
   }
   return deps.ui.pick(
     kept.map((s) => ({
       label: `${s.table} @ ${s.branch}`,
       description: `${s.owner}/${s.name}`,
-      detail: `${describe(deps, s)} · made on ${short(s.baseCommit)}`,
+      detail: l10n.t('{0} · made on {1}', describe(deps, s), short(s.baseCommit)),
       value: s,
     })),
-    { title, placeholder: 'Which table’s unsent changes?' },
+    { title, placeholder: l10n.t('Which table’s unsent changes?') },
   );
 }
 
@@ -53,13 +54,19 @@ export async function discardChanges(deps: ChangeSetCommandDeps, arg: unknown): 
   if (!scope) return false;
   const cs = deps.changeSets.get(scope);
   if (!cs || cs.isEmpty) {
-    void deps.ui.info(`There are no unsent changes to ${scope.table} at ${scope.branch}.`);
+    void deps.ui.info(l10n.t('There are no unsent changes to {0} at {1}.', scope.table, scope.branch));
     return false;
   }
   const ok = await deps.ui.confirm(
-    `Discard the unsent changes to ${scope.table} at ${scope.branch}?`,
-    'Discard Changes',
-    `${countsText(cs.counts())}, made on ${short(scope.baseCommit)} of ${scope.owner}/${scope.name}. They were never sent; discarding them cannot be undone.`,
+    l10n.t('Discard the unsent changes to {0} at {1}?', scope.table, scope.branch),
+    l10n.t('Discard Changes'),
+    l10n.t(
+      '{0}, made on {1} of {2}/{3}. They were never sent; discarding them cannot be undone.',
+      countsText(cs.counts()),
+      short(scope.baseCommit),
+      scope.owner,
+      scope.name,
+    ),
   );
   if (!ok) return false;
   await deps.changeSets.delete(scope);

@@ -11,6 +11,7 @@ import type { DatabaseTarget } from '../core/targets';
 import { databaseTargetOf } from '../tree/databaseTargets';
 import { pullTargetFromArg } from './pullActions';
 import type { PickItem, Ui } from '../platform/ui';
+import * as l10n from '../shared/l10n';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -114,13 +115,13 @@ export async function compareRefs(env: CompareEnv, arg: unknown): Promise<Change
   if (!target) return undefined;
   const items = refItems(env, target);
   const fromAnswer = await env.ui.pickOrType(items, {
-    title: `Compare ${target.db.owner}/${target.db.name}: from (the older side)`,
-    placeholder: 'A branch, a tag, or type a commit hash',
+    title: l10n.t('Compare {0}/{1}: from (the older side)', target.db.owner, target.db.name),
+    placeholder: l10n.t('A branch, a tag, or type a commit hash'),
   });
   if (!fromAnswer) return undefined;
   const from = refOf(fromAnswer);
   if ('error' in from) {
-    void env.ui.info(`Cannot compare from that: ${from.error}`);
+    void env.ui.info(l10n.t('Cannot compare from that: {0}', from.error));
     return undefined;
   }
   const preset = nodeRef(arg);
@@ -130,30 +131,35 @@ export async function compareRefs(env: CompareEnv, arg: unknown): Promise<Change
     return [...first, ...rest.filter((i) => i.value.name !== preset)];
   });
   const toAnswer = await env.ui.pickOrType(toItems, {
-    title: `Compare ${from.ref} with: to (the newer side)`,
-    placeholder: 'A branch, a tag, or type a commit hash',
+    title: l10n.t('Compare {0} with: to (the newer side)', from.ref),
+    placeholder: l10n.t('A branch, a tag, or type a commit hash'),
   });
   if (!toAnswer) return undefined;
   const to = refOf(toAnswer);
   if ('error' in to) {
-    void env.ui.info(`Cannot compare with that: ${to.error}`);
+    void env.ui.info(l10n.t('Cannot compare with that: {0}', to.error));
     return undefined;
   }
   if (to.ref === from.ref) {
-    void env.ui.info(`${from.ref} compared with itself has no changes; pick two different refs.`);
+    void env.ui.info(l10n.t('{0} compared with itself has no changes; pick two different refs.', from.ref));
     return undefined;
   }
   const dots = await env.ui.pick(
     [
-      { label: `${from.ref}..${to.ref}`, description: 'two dots', detail: `How ${to.ref} differs from ${from.ref}`, value: false },
+      {
+        label: `${from.ref}..${to.ref}`,
+        description: l10n.t('two dots'),
+        detail: l10n.t('How {0} differs from {1}', to.ref, from.ref),
+        value: false,
+      },
       {
         label: `${from.ref}...${to.ref}`,
-        description: 'three dots',
-        detail: `What ${to.ref} changed since it left ${from.ref} (from their merge base)`,
+        description: l10n.t('three dots'),
+        detail: l10n.t('What {0} changed since it left {1} (from their merge base)', to.ref, from.ref),
         value: true,
       },
     ],
-    { title: 'Which changes?' },
+    { title: l10n.t('Which changes?') },
   );
   if (dots === undefined) return undefined;
   const request: ChangesRequest = { kind: 'refs', target, from: from.ref, to: to.ref, threeDot: dots };

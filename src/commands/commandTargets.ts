@@ -5,6 +5,7 @@ import { databaseOf, isTreeNode } from '../tree/treeNodes';
 import { databaseTargetOf, pickKnownDatabase } from '../tree/databaseTargets';
 import type { DatabaseTarget } from '../core/targets';
 import type { CommandDeps } from './commandDeps';
+import * as l10n from '../shared/l10n';
 
 /** The host a command runs against: the node's, the only one, or the user's pick. */
 export async function resolveHost(deps: CommandDeps, node: unknown, title: string): Promise<string | undefined> {
@@ -16,7 +17,7 @@ export async function resolveHost(deps: CommandDeps, node: unknown, title: strin
   }
   const hosts = deps.clients.hosts();
   if (hosts.length === 0) {
-    void deps.ui.info('No host is configured. Add one to the versionedDb.hosts setting, or run "Versioned DB: Start Local Hub".');
+    void deps.ui.info(l10n.t('No host is configured. Add one to the versionedDb.hosts setting, or run "Versioned DB: Start Local Hub".'));
     return undefined;
   }
   if (hosts.length === 1) return hosts[0]!.id;
@@ -24,10 +25,12 @@ export async function resolveHost(deps: CommandDeps, node: unknown, title: strin
     hosts.map((h) => ({
       label: h.label,
       description: h.siteUrl,
-      detail: deps.accounts.activeAccount(h.id) ? `signed in as ${deps.accounts.activeAccount(h.id)!.username}` : 'not signed in',
+      detail: deps.accounts.activeAccount(h.id)
+        ? l10n.t('signed in as {0}', deps.accounts.activeAccount(h.id)!.username)
+        : l10n.t('not signed in'),
       value: h.id,
     })),
-    { title, placeholder: 'Pick a host' },
+    { title, placeholder: l10n.t('Pick a host') },
   );
 }
 
@@ -46,8 +49,9 @@ export async function resolveDatabase(deps: CommandDeps, node: unknown, title: s
 export async function requireAccount(deps: CommandDeps, hostId: string, why: string): Promise<Account | undefined> {
   const account = deps.accounts.activeAccount(hostId);
   if (account) return account;
-  const choice = await deps.ui.info(`${why} needs an account on ${deps.clients.labelOf(hostId)}.`, 'Sign In');
-  if (choice !== 'Sign In') return undefined;
+  const signIn = l10n.t('Sign In');
+  const choice = await deps.ui.info(l10n.t('{0} needs an account on {1}.', why, deps.clients.labelOf(hostId)), signIn);
+  if (choice !== signIn) return undefined;
   return deps.signIn(hostId);
 }
 

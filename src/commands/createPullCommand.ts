@@ -7,13 +7,14 @@ import { branchRefLabel, sameDatabase } from '../core/pullPage';
 import type { PickItem } from '../platform/ui';
 import { forkNetwork, networkBranches, type NetworkBranch } from './pullNetwork';
 import { pullLabel, resolveDatabaseTarget, type PullEnv } from './pullActions';
+import * as l10n from '../shared/l10n';
 
 function branchItem(nb: NetworkBranch, home: DbRef): PickItem<NetworkBranch> {
   const label = branchRefLabel({ database: nb.db, branch_name: nb.branch.name }, home);
   return {
     label,
     description: nb.branch.head_commit_sha.slice(0, 8),
-    ...(sameDatabase(nb.db, home) ? {} : { detail: `fork ${nb.db.owner}/${nb.db.name}` }),
+    ...(sameDatabase(nb.db, home) ? {} : { detail: l10n.t('fork {0}/{1}', nb.db.owner, nb.db.name) }),
     value: nb,
   };
 }
@@ -41,15 +42,18 @@ async function pickBranches(
   preset: CreatePullPreset,
 ): Promise<{ to: NetworkBranch; from: NetworkBranch } | undefined> {
   const here = branches.filter((b) => sameDatabase(b.db, db));
-  if (here.length === 0) return void env.ui.info(`${db.owner}/${db.name} has no branches to merge into.`);
+  if (here.length === 0) return void env.ui.info(l10n.t('{0}/{1} has no branches to merge into.', db.owner, db.name));
   const to = await env.ui.pick(
     here.map((b) => ({ ...branchItem(b, db), picked: b.branch.name === 'main' })),
-    { title: `Open a pull request on ${db.owner}/${db.name} (1/4): merge into`, placeholder: 'The branch that receives the changes' },
+    {
+      title: l10n.t('Open a pull request on {0}/{1} (1/4): merge into', db.owner, db.name),
+      placeholder: l10n.t('The branch that receives the changes'),
+    },
   );
   if (!to) return undefined;
   const fromCandidates = branches.filter((b) => !sameBranch(b, to));
   if (fromCandidates.length === 0)
-    return void env.ui.info(`There is no other branch in ${db.owner}/${db.name} or its forks to merge from.`);
+    return void env.ui.info(l10n.t('There is no other branch in {0}/{1} or its forks to merge from.', db.owner, db.name));
   // Same-database branches first, then forks; a preset branch first of all.
   const rank = (x: NetworkBranch): number =>
     (sameDatabase(x.db, db) ? 0 : 2) + (preset.fromBranch && sameDatabase(x.db, db) && x.branch.name === preset.fromBranch ? -1 : 0);
@@ -57,8 +61,8 @@ async function pickBranches(
   const from = await env.ui.pick(
     fromCandidates.map((b) => branchItem(b, db)),
     {
-      title: `Open a pull request (2/4): merge from`,
-      placeholder: `Changes to merge into ${to.branch.name} (branches of forks are included)`,
+      title: l10n.t('Open a pull request (2/4): merge from'),
+      placeholder: l10n.t('Changes to merge into {0} (branches of forks are included)', to.branch.name),
     },
   );
   return from ? { to, from } : undefined;
@@ -67,14 +71,14 @@ async function pickBranches(
 /** Steps 3 and 4: the title (required) and the description (optional markdown). */
 async function askTitleAndDescription(env: PullEnv, fromBranch: string): Promise<{ title: string; description: string } | undefined> {
   const title = await env.ui.input({
-    title: 'Open a pull request (3/4): title',
+    title: l10n.t('Open a pull request (3/4): title'),
     value: defaultPullTitle(fromBranch),
     validate: (v) => (v.trim() ? undefined : 'A pull request needs a title.'),
   });
   if (title === undefined) return undefined;
   const description = await env.ui.input({
-    title: 'Open a pull request (4/4): description (optional, markdown)',
-    placeholder: 'What does it change, and why?',
+    title: l10n.t('Open a pull request (4/4): description (optional, markdown)'),
+    placeholder: l10n.t('What does it change, and why?'),
   });
   return description === undefined ? undefined : { title: title.trim(), description };
 }
@@ -85,10 +89,13 @@ export async function createPullCommand(env: PullEnv, arg: unknown, preset: Crea
   const { hostId, db } = target;
   const client = env.clients.clientFor(hostId);
   try {
-    const branches = await env.ui.withProgress(`Reading branches of ${db.owner}/${db.name} and its forks`, async (_p, signal) => {
-      const network = await forkNetwork(client, db, { signal, log: env.log });
-      return networkBranches(client, network, { signal, log: env.log });
-    });
+    const branches = await env.ui.withProgress(
+      l10n.t('Reading branches of {0}/{1} and its forks', db.owner, db.name),
+      async (_p, signal) => {
+        const network = await forkNetwork(client, db, { signal, log: env.log });
+        return networkBranches(client, network, { signal, log: env.log });
+      },
+    );
     const picked = await pickBranches(env, db, branches, preset);
     if (!picked) return undefined;
     const { from, to } = picked;
@@ -106,7 +113,7 @@ export async function createPullCommand(env: PullEnv, arg: unknown, preset: Crea
     await env.showPull(created);
     return pull;
   } catch (err) {
-    env.ui.error(err, { action: `open a pull request on ${db.owner}/${db.name}`, hostId });
+    env.ui.error(err, { action: l10n.t('open a pull request on {0}/{1}', db.owner, db.name), hostId });
     return undefined;
   }
 }

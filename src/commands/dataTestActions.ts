@@ -9,6 +9,7 @@ import { Commands } from '../shared/ids';
 import type { DatabaseTreeModel } from '../tree/databaseTreeModel';
 import { isTreeNode, type TestGroupNode, type TestNode, type TestsNode } from '../tree/treeNodes';
 import type { CommandDeps } from './commandDeps';
+import * as l10n from '../shared/l10n';
 
 export interface DataTestDeps extends Pick<CommandDeps, 'ui' | 'log'> {
   readonly tests: Pick<DatabaseTreeModel, 'runTests'>;
@@ -24,25 +25,30 @@ function runnable(node: unknown): TestsNode | TestGroupNode | TestNode | undefin
 export async function runTests(deps: DataTestDeps, arg: unknown): Promise<void> {
   const node = runnable(arg);
   if (!node) {
-    void deps.ui.info('Run Tests from the Tests node of a branch or tag in the Databases view.');
+    void deps.ui.info(l10n.t('Run Tests from the Tests node of a branch or tag in the Databases view.'));
     return;
   }
-  const what = node.kind === 'tests' ? 'the tests' : node.kind === 'testGroup' ? `the ${node.group} tests` : `"${node.test.name}"`;
-  const run = await deps.ui.withProgress(`Running ${what}…`, (_p, signal) => deps.tests.runTests(node, signal));
+  const what =
+    node.kind === 'tests' ? l10n.t('the tests') : node.kind === 'testGroup' ? l10n.t('the {0} tests', node.group) : `"${node.test.name}"`;
+  const run = await deps.ui.withProgress(l10n.t('Running {0}…', what), (_p, signal) => deps.tests.runTests(node, signal));
   const all = [...run.outcomes.values()];
   const n = (s: string): number => all.filter((o) => o.status === s).length;
-  const counts = `${n('pass')} passed, ${n('fail')} failed${n('notRun') ? `, ${n('notRun')} not run` : ''}`;
+  const counts = n('notRun')
+    ? l10n.t('{0} passed, {1} failed, {2} not run', n('pass'), n('fail'), n('notRun'))
+    : l10n.t('{0} passed, {1} failed', n('pass'), n('fail'));
   const text =
     all.length === 1
-      ? `Test "${[...run.outcomes.keys()][0] ?? ''}" at ${run.ref}: ${outcomeText(all[0]!)}`
-      : `Tests at ${run.ref}: ${counts}.`;
+      ? l10n.t('Test "{0}" at {1}: {2}', [...run.outcomes.keys()][0] ?? '', run.ref, outcomeText(all[0]!))
+      : l10n.t('Tests at {0}: {1}.', run.ref, counts);
   // The results as a grid too: the same run in a notebook at the same commit.
-  void deps.ui.info(text, SHOW_RESULTS).then(async (choice) => {
-    if (choice === SHOW_RESULTS) await deps.execute(Commands.newSqlNotebook, { hostId: run.hostId, db: run.db, ref: run.commit }, run.sql);
+  const showResults = SHOW_RESULTS();
+  void deps.ui.info(text, showResults).then(async (choice) => {
+    if (choice === showResults) await deps.execute(Commands.newSqlNotebook, { hostId: run.hostId, db: run.db, ref: run.commit }, run.sql);
   });
 }
 
-export const SHOW_RESULTS = 'Show Results';
+/** The action that opens the results (a function: the text is translated when shown). */
+export const SHOW_RESULTS = (): string => l10n.t('Show Results');
 
 /** A test's query in a new notebook at the commit the test was listed at. */
 export async function openTestQuery(deps: DataTestDeps, arg: unknown): Promise<void> {
@@ -58,7 +64,9 @@ export async function openTestQuery(deps: DataTestDeps, arg: unknown): Promise<v
 export async function editTests(deps: DataTestDeps, arg: unknown): Promise<void> {
   if (!isTreeNode(arg) || arg.kind !== 'tests' || arg.parent.kind !== 'branch') {
     void deps.ui.info(
-      'Edit Tests… from the Tests node of a branch in the Databases view: tests are changed on a branch and proposed as a pull request.',
+      l10n.t(
+        'Edit Tests… from the Tests node of a branch in the Databases view: tests are changed on a branch and proposed as a pull request.',
+      ),
     );
     return;
   }

@@ -4,6 +4,7 @@ import { databaseWebUrl, parseDatabaseInput, validateDatabaseName, type ParsedDa
 import type { CommandDeps } from './commandDeps';
 import { refName, requireAccount, resolveDatabase, resolveHost } from './commandTargets';
 import { isTreeNode } from '../tree/treeNodes';
+import * as l10n from '../shared/l10n';
 
 /**
  * Adds a database by owner/name or pasted web URL (or a fork node's database), after checking it
@@ -18,9 +19,9 @@ export async function addDatabase(deps: CommandDeps, node?: unknown): Promise<Da
   } else {
     const known = deps.clients.hosts().map((h) => h.siteUrl);
     const text = await deps.ui.input({
-      title: 'Add Database',
-      prompt: 'A database as owner/name, or paste its web address',
-      placeholder: 'owner/name or https://…/repositories/owner/name',
+      title: l10n.t('Add Database'),
+      prompt: l10n.t('A database as owner/name, or paste its web address'),
+      placeholder: l10n.t('owner/name or https://…/repositories/owner/name'),
       validate: (v) => {
         if (v.trim() === '') return undefined; // no nagging on an empty box
         try {
@@ -37,7 +38,7 @@ export async function addDatabase(deps: CommandDeps, node?: unknown): Promise<Da
       const host = deps.clients.hosts().find((h) => h.siteUrl === parsed!.siteUrl);
       if (!host) {
         void deps.ui.info(
-          `${parsed.siteUrl} is not one of your hosts. Add it to the versionedDb.hosts setting, then add the database again.`,
+          l10n.t('{0} is not one of your hosts. Add it to the versionedDb.hosts setting, then add the database again.', parsed.siteUrl),
         );
         return undefined;
       }
@@ -51,14 +52,14 @@ export async function addDatabase(deps: CommandDeps, node?: unknown): Promise<Da
   const client = deps.clients.clientFor(hostId);
   let info: Database;
   try {
-    info = await deps.ui.withProgress(`Checking ${refName(ref)}…`, (_p, signal) => client.getDatabase(ref, { signal }));
+    info = await deps.ui.withProgress(l10n.t('Checking {0}…', refName(ref)), (_p, signal) => client.getDatabase(ref, { signal }));
   } catch (e) {
-    deps.ui.error(e, { action: `add ${refName(ref)}`, hostId, hostLabel: deps.clients.labelOf(hostId) });
+    deps.ui.error(e, { action: l10n.t('add {0}', refName(ref)), hostId, hostLabel: deps.clients.labelOf(hostId) });
     return undefined;
   }
   const added = await deps.databases.add(hostId, ref);
   deps.tree.setDatabaseInfo(hostId, info);
-  void deps.ui.info(added ? `Added ${refName(ref)}.` : `${refName(ref)} is already in the tree.`);
+  void deps.ui.info(added ? l10n.t('Added {0}.', refName(ref)) : l10n.t('{0} is already in the tree.', refName(ref)));
   return ref;
 }
 
@@ -67,7 +68,10 @@ export async function removeDatabase(deps: CommandDeps, node?: unknown): Promise
   const target = await resolveDatabase(deps, node, 'Remove Database from View');
   if (!target) return false;
   const removed = await deps.databases.remove(target.hostId, target.db);
-  if (removed) void deps.ui.info(`Removed ${refName(target.db)} from the view. It still exists on ${deps.clients.labelOf(target.hostId)}.`);
+  if (removed)
+    void deps.ui.info(
+      l10n.t('Removed {0} from the view. It still exists on {1}.', refName(target.db), deps.clients.labelOf(target.hostId)),
+    );
   return removed;
 }
 
@@ -82,39 +86,39 @@ export async function createDatabase(deps: CommandDeps, node?: unknown): Promise
   const title = 'Create Database';
   const ownerChoice = await deps.ui.pick<OwnerChoice>(
     [
-      { label: account.username, description: 'me', value: { kind: 'me', username: account.username } },
-      { label: 'An organization…', description: 'type its name next', value: { kind: 'org' } },
+      { label: account.username, description: l10n.t('me'), value: { kind: 'me', username: account.username } },
+      { label: l10n.t('An organization…'), description: l10n.t('type its name next'), value: { kind: 'org' } },
     ],
-    { title, placeholder: 'Owner of the new database' },
+    { title, placeholder: l10n.t('Owner of the new database') },
   );
   if (!ownerChoice) return undefined;
   let owner: string | undefined = ownerChoice.kind === 'me' ? ownerChoice.username : undefined;
   if (ownerChoice.kind === 'org') {
-    owner = await deps.ui.input({ title, prompt: 'Organization name', validate: (v) => validateDatabaseName(v.trim()) });
+    owner = await deps.ui.input({ title, prompt: l10n.t('Organization name'), validate: (v) => validateDatabaseName(v.trim()) });
     owner = owner?.trim();
   }
   if (!owner) return undefined;
   const name = (
     await deps.ui.input({
       title,
-      prompt: `Name of the new database under ${owner}`,
+      prompt: l10n.t('Name of the new database under {0}', owner),
       validate: (v) => validateDatabaseName(v.trim()),
     })
   )?.trim();
   if (!name) return undefined;
   const visibility = await deps.ui.pick(
     [
-      { label: 'Public', description: 'anyone can read it', value: 'public' },
-      { label: 'Private', description: 'only people with access can see it', value: 'private' },
+      { label: l10n.t('Public'), description: l10n.t('anyone can read it'), value: 'public' },
+      { label: l10n.t('Private'), description: l10n.t('only people with access can see it'), value: 'private' },
     ],
-    { title, placeholder: 'Visibility (required)' },
+    { title, placeholder: l10n.t('Visibility (required)') },
   );
   if (!visibility) return undefined;
-  const description = await deps.ui.input({ title, prompt: 'Description (optional)' });
+  const description = await deps.ui.input({ title, prompt: l10n.t('Description (optional)') });
   if (description === undefined) return undefined;
   const client = deps.clients.clientFor(hostId);
   try {
-    const created = await deps.ui.withProgress(`Creating ${owner}/${name}…`, (_p, signal) =>
+    const created = await deps.ui.withProgress(l10n.t('Creating {0}/{1}…', owner, name), (_p, signal) =>
       client.createDatabase(
         { owner: owner!, name, visibility, ...(description.trim() ? { description: description.trim() } : {}) },
         { signal },
@@ -123,10 +127,10 @@ export async function createDatabase(deps: CommandDeps, node?: unknown): Promise
     const ref = { owner: created.owner, name: created.name };
     await deps.databases.add(hostId, ref);
     deps.tree.setDatabaseInfo(hostId, created);
-    void deps.ui.info(`Created ${refName(ref)} (${created.visibility}).`);
+    void deps.ui.info(l10n.t('Created {0} ({1}).', refName(ref), created.visibility));
     return ref;
   } catch (e) {
-    deps.ui.error(e, { action: `create ${owner}/${name}`, hostId, hostLabel: deps.clients.labelOf(hostId) });
+    deps.ui.error(e, { action: l10n.t('create {0}/{1}', owner, name), hostId, hostLabel: deps.clients.labelOf(hostId) });
     return undefined;
   }
 }
@@ -145,7 +149,7 @@ export async function forkDatabase(deps: CommandDeps, node?: unknown): Promise<D
   const what = `the fork of ${refName(db)} into ${account.username}`;
   try {
     const outcome = await deps.operations.run({
-      title: `Forking ${refName(db)} into ${account.username}`,
+      title: l10n.t('Forking {0} into {1}', refName(db), account.username),
       what,
       start: (signal) => client.createFork(db, { owner: account.username }, { signal }),
       client,
@@ -162,10 +166,10 @@ export async function forkDatabase(deps: CommandDeps, node?: unknown): Promise<D
     const fork = outcome.operation.result?.database ?? { owner: account.username, name: db.name };
     await deps.databases.add(hostId, fork);
     deps.tree.refreshDatabase(hostId, db, ['forks', 'operations']);
-    void deps.ui.info(`Forked ${refName(db)} into ${refName(fork)}.`);
+    void deps.ui.info(l10n.t('Forked {0} into {1}.', refName(db), refName(fork)));
     return fork;
   } catch (e) {
-    deps.ui.error(e, { action: `fork ${refName(db)}`, hostId, hostLabel: deps.clients.labelOf(hostId) });
+    deps.ui.error(e, { action: l10n.t('fork {0}', refName(db)), hostId, hostLabel: deps.clients.labelOf(hostId) });
     return undefined;
   }
 }
@@ -175,7 +179,7 @@ export async function copyDatabaseName(deps: CommandDeps, node?: unknown): Promi
   if (!target) return undefined;
   const text = refName(target.db);
   await deps.ui.copy(text);
-  void deps.ui.info(`Copied ${text}.`);
+  void deps.ui.info(l10n.t('Copied {0}.', text));
   return text;
 }
 
@@ -184,7 +188,7 @@ export async function openOnWeb(deps: CommandDeps, node?: unknown): Promise<stri
   if (!target) return undefined;
   const host = deps.clients.host(target.hostId);
   if (!host) {
-    void deps.ui.info(`${deps.clients.labelOf(target.hostId)} is not available.`);
+    void deps.ui.info(l10n.t('{0} is not available.', deps.clients.labelOf(target.hostId)));
     return undefined;
   }
   const url = databaseWebUrl(host.siteUrl, target.db.owner, target.db.name);

@@ -19,6 +19,7 @@ import { loadRowHistory, type LoadedRowHistory } from '../core/review/rowHistory
 import { formatRelativeTime } from '../core/relativeTime';
 import type { PickItem, Ui } from '../platform/ui';
 import { isTreeNode } from '../tree/treeNodes';
+import * as l10n from '../shared/l10n';
 
 export const TABLE_HISTORY_PAGE = 50;
 
@@ -68,7 +69,7 @@ export function rowHistoryRequestOf(arg: unknown): RowHistoryRequest | string {
 /** Show Changes on a commit node of the tree: the commit against its first parent, in the Changes view. */
 export async function showCommitChanges(env: Pick<HistoryEnv, 'ui' | 'execute'>, node: unknown): Promise<ChangesRequest | undefined> {
   if (!isTreeNode(node) || node.kind !== 'commit') {
-    void env.ui.info('Show Changes here works on a commit of a Commits list in the Versioned DB view.');
+    void env.ui.info(l10n.t('Show Changes here works on a commit of a Commits list in the Versioned DB view.'));
     return undefined;
   }
   const request: ChangesRequest = { kind: 'commit', target: { hostId: node.hostId, db: node.db }, commit: node.commit.hash };
@@ -119,8 +120,8 @@ function commitPickItems(pages: TableHistoryPages, now: number): PickItem<Picked
   }));
   if (pages.hasMore)
     items.push({
-      label: '$(more) Load more commits…',
-      description: `${pages.commits.length} shown${pages.partial}`,
+      label: l10n.t('$(more) Load more commits…'),
+      description: l10n.t('{0} shown{1}', pages.commits.length, pages.partial),
       value: { kind: 'more' },
     });
   return items;
@@ -137,18 +138,18 @@ export async function showTableHistory(env: HistoryEnv, arg: unknown): Promise<C
       await env.ui.withProgress(what, (_p, signal) => pages.readPage(signal));
       return true;
     } catch (e) {
-      env.ui.error(e, { action: `read the history of ${table}`, hostId: target.hostId });
+      env.ui.error(e, { action: l10n.t('read the history of {0}', table), hostId: target.hostId });
       return false;
     }
   };
   if (!(await read(`Reading the history of ${table}…`))) return undefined;
-  if (pages.commits.length === 0) return void env.ui.info(`No commit on ${ref} changed ${table}${pages.partial}.`);
+  if (pages.commits.length === 0) return void env.ui.info(l10n.t('No commit on {0} changed {1}{2}.', ref, table, pages.partial));
   const title = `History of ${table} @ ${ref} in ${dbText(target.db)}`;
   const now = Date.now();
   for (;;) {
     const picked = await env.ui.pick(commitPickItems(pages, now), {
       title,
-      placeholder: `Commits that changed ${table}, newest first; pick one`,
+      placeholder: l10n.t('Commits that changed {0}, newest first; pick one', table),
     });
     if (!picked) return undefined;
     if (picked.kind === 'more') {
@@ -164,12 +165,16 @@ export async function showTableHistory(env: HistoryEnv, arg: unknown): Promise<C
 async function commitActions(env: HistoryEnv, target: DatabaseTarget, c: Commit, table: string): Promise<void> {
   const actions: PickItem<CommitAction>[] = [];
   if (await env.hasCommand(Commands.showChanges))
-    actions.push({ label: '$(diff) Show Changes', description: `what ${c.shortHash} changed in ${table}`, value: 'changes' });
+    actions.push({
+      label: l10n.t('$(diff) Show Changes'),
+      description: l10n.t('what {0} changed in {1}', c.shortHash, table),
+      value: 'changes',
+    });
   actions.push(
-    { label: '$(notebook) New SQL Notebook at This Commit', value: 'notebook' },
-    { label: '$(copy) Copy Commit Hash', description: c.hash, value: 'copy' },
+    { label: l10n.t('$(notebook) New SQL Notebook at This Commit'), value: 'notebook' },
+    { label: l10n.t('$(copy) Copy Commit Hash'), description: c.hash, value: 'copy' },
   );
-  const action = await env.ui.pick(actions, { title: `${c.shortHash} ${c.subject}`, placeholder: 'What to do with this commit' });
+  const action = await env.ui.pick(actions, { title: `${c.shortHash} ${c.subject}`, placeholder: l10n.t('What to do with this commit') });
   switch (action) {
     case 'changes': {
       const request: ChangesRequest = { kind: 'commit', target, commit: c.hash, table };
@@ -181,7 +186,7 @@ async function commitActions(env: HistoryEnv, target: DatabaseTarget, c: Commit,
       return;
     case 'copy':
       await env.ui.copy(c.hash);
-      void env.ui.info(`Copied commit ${c.shortHash}.`);
+      void env.ui.info(l10n.t('Copied commit {0}.', c.shortHash));
       return;
     default:
       return;
@@ -197,7 +202,7 @@ export async function showRowHistory(env: HistoryEnv, arg: unknown): Promise<Loa
   }
   const run = env.sql.review(req.target.hostId, req.target.db);
   try {
-    const loaded = await env.ui.withProgress(`Reading the history of a row of ${req.table}…`, (_p, signal) =>
+    const loaded = await env.ui.withProgress(l10n.t('Reading the history of a row of {0}…', req.table), (_p, signal) =>
       loadRowHistory(
         run,
         { ref: req.ref, table: req.table, key: req.key, ...(req.column !== undefined ? { column: req.column } : {}) },
@@ -207,7 +212,7 @@ export async function showRowHistory(env: HistoryEnv, arg: unknown): Promise<Loa
     await env.openRowHistory(req, loaded);
     return loaded;
   } catch (e) {
-    env.ui.error(e, { action: `read the history of a row of ${req.table}`, hostId: req.target.hostId });
+    env.ui.error(e, { action: l10n.t('read the history of a row of {0}', req.table), hostId: req.target.hostId });
     return undefined;
   }
 }

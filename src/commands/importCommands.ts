@@ -4,6 +4,7 @@ import { IMPORT_FILE_EXTENSIONS } from '../shared/importFormats';
 import { ImportPreviewDocuments } from '../views/importPreview';
 import type { CommandDeps } from './commandDeps';
 import type { ImportDeps, ImportInvocation } from './importFile';
+import * as l10n from '../shared/l10n';
 
 /** Registers "Import File into Table…" for the palette, the tree and the explorer context menu. */
 export function registerImportCommands(deps: CommandDeps): vscode.Disposable {
@@ -12,8 +13,8 @@ export function registerImportCommands(deps: CommandDeps): vscode.Disposable {
     ...deps,
     pickFile: async () => {
       const picked = await vscode.window.showOpenDialog({
-        title: 'Import File into Table',
-        openLabel: 'Import',
+        title: l10n.t('Import File into Table'),
+        openLabel: l10n.t('Import'),
         canSelectMany: false,
         filters: { 'Data files': [...IMPORT_FILE_EXTENSIONS], 'All files': ['*'] },
       });
@@ -31,7 +32,7 @@ export function registerImportCommands(deps: CommandDeps): vscode.Disposable {
       const { importFile } = (await import('./importFile.js')) as typeof import('./importFile');
       return await importFile(importDeps, invocationOf(arg));
     } catch (e) {
-      deps.ui.error(e, { action: 'import the file' });
+      deps.ui.error(e, { action: l10n.t('import the file') });
       return undefined;
     }
   });

@@ -25,6 +25,7 @@ import {
   type TableChoice,
 } from './importQuestions';
 import { uploadAndImport } from './uploadAndImport';
+import * as l10n from '../shared/l10n';
 
 export type { ImportApi, ImportDeps, ImportFlowResult, ImportInvocation } from './importFlowTypes';
 
@@ -96,7 +97,7 @@ async function readLocalFile(deps: ImportDeps, invocation: ImportInvocation): Pr
   const fileStat = await stat(filePath);
   const sizeProblem = fileSizeProblem(fileStat.size);
   if (sizeProblem) return blocked(deps, fileName, [sizeProblem]);
-  const preview = await deps.ui.withProgress(`Reading ${fileName}`, (_p, signal) =>
+  const preview = await deps.ui.withProgress(l10n.t('Reading {0}', fileName), (_p, signal) =>
     readPreview(fileType, filePath, { maxRows: PREVIEW_ROWS, signal }),
   );
   await deps.showPreview(
@@ -162,7 +163,7 @@ async function refusedByChecks(
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) return blocked(deps, file.fileName, errors);
   for (const w of problems.filter((p) => p.severity === 'warning')) {
-    if (!(await deps.ui.confirm(w.message, 'Import Anyway'))) return { kind: 'cancelled' };
+    if (!(await deps.ui.confirm(w.message, l10n.t('Import Anyway')))) return { kind: 'cancelled' };
   }
   return undefined;
 }
@@ -174,8 +175,8 @@ async function chooseEnding(
   operation: ImportOperationKind,
 ): Promise<{ commitMessage: string; landing: ImportLanding } | undefined> {
   const commitMessage = await deps.ui.input({
-    title: 'Commit message',
-    prompt: 'The message of the commit the import makes',
+    title: l10n.t('Commit message'),
+    prompt: l10n.t('The message of the commit the import makes'),
     value: defaultCommitMessage(fileName, where.table.name, operation),
     validate: (v) => (v.trim() === '' ? 'Enter a commit message.' : undefined),
   });
@@ -187,8 +188,8 @@ async function chooseEnding(
 async function blocked(deps: ImportDeps, fileName: string, problems: ImportProblem[]): Promise<ImportFlowResult> {
   const text =
     problems.length === 1
-      ? `Cannot import ${fileName}: ${problems[0]!.message}`
-      : `Cannot import ${fileName}:\n${problems.map((p) => `• ${p.message}`).join('\n')}`;
+      ? l10n.t('Cannot import {0}: {1}', fileName, problems[0]!.message)
+      : l10n.t('Cannot import {0}:\n{1}', fileName, problems.map((p) => `• ${p.message}`).join('\n'));
   void deps.ui.info(text);
   return { kind: 'blocked', problems };
 }

@@ -24,6 +24,7 @@ import type { DatabaseTarget } from '../core/targets';
 import { validateRefName } from './versioningCommands';
 import { isTreeNode } from '../tree/treeNodes';
 import type { ImportApi, ImportDeps } from './importFlowTypes';
+import * as l10n from '../shared/l10n';
 
 export async function pickFileType(deps: ImportDeps, fileName: string): Promise<ImportFileKind | undefined> {
   const detected = detectFileType(fileName);
@@ -31,13 +32,13 @@ export async function pickFileType(deps: ImportDeps, fileName: string): Promise<
   return deps.ui.pick(
     order.map((k) => ({
       label: k,
-      description: importFormatOf(k).description,
-      ...(k === detected ? { detail: `Detected from the file name ${fileName}` } : {}),
+      description: importFormatOf(k).description(),
+      ...(k === detected ? { detail: l10n.t('Detected from the file name {0}', fileName) } : {}),
       value: k,
     })),
     {
-      title: `Import ${fileName}: file type`,
-      placeholder: detected ? `Detected: ${detected} (pick another to change)` : 'Which format is the file in?',
+      title: l10n.t('Import {0}: file type', fileName),
+      placeholder: detected ? l10n.t('Detected: {0} (pick another to change)', detected) : l10n.t('Which format is the file in?'),
     },
   );
 }
@@ -57,7 +58,7 @@ export async function pickBranch(deps: ImportDeps, client: ImportApi, target: Da
     const sorted = first ? [first, ...names.filter((n) => n !== first)] : names;
     return sorted.map((n) => ({ label: `$(git-branch) ${n}`, value: n }));
   };
-  return deps.ui.pick(load(), { title: 'Import: branch', placeholder: 'Which branch does the import start from?' });
+  return deps.ui.pick(load(), { title: l10n.t('Import: branch'), placeholder: l10n.t('Which branch does the import start from?') });
 }
 
 export type TableChoice = { name: string; exists: boolean };
@@ -74,16 +75,18 @@ export async function pickTable(
   const existingMatch = tables.find((t) => t.toLowerCase() === suggested.toLowerCase());
   for (;;) {
     const items: PickItem<TableChoice>[] = [
-      ...(existingMatch ? [] : [{ label: `$(add) ${suggested}`, description: 'new table', value: { name: suggested, exists: false } }]),
+      ...(existingMatch
+        ? []
+        : [{ label: `$(add) ${suggested}`, description: l10n.t('new table'), value: { name: suggested, exists: false } }]),
       ...tables.map((t) => ({
         label: `$(table) ${t}`,
-        description: t === existingMatch ? 'existing table, same name as the file' : 'existing table',
+        description: t === existingMatch ? l10n.t('existing table, same name as the file') : l10n.t('existing table'),
         value: { name: t, exists: true },
       })),
     ];
     const picked = await deps.ui.pickOrType(items, {
-      title: `Import: table on ${branch}`,
-      placeholder: 'Pick an existing table, or type the name of a new one',
+      title: l10n.t('Import: table on {0}', branch),
+      placeholder: l10n.t('Pick an existing table, or type the name of a new one'),
     });
     if (!picked) return undefined;
     if ('value' in picked) return picked.value;
@@ -119,16 +122,16 @@ export async function pickOperation(
       choices.map((c) => ({
         label: c.unavailable ? `$(circle-slash) ${c.operation}` : c.operation,
         description: c.unavailable
-          ? 'not available'
+          ? l10n.t('not available')
           : exists && (c.operation === 'update' || c.operation === 'replace') && keys.length
-            ? `keys: ${keys.join(', ')}`
+            ? l10n.t('keys: {0}', keys.join(', '))
             : '',
         detail: c.unavailable ?? c.description,
         value: c,
       })),
       {
-        title: `Import: operation on ${exists ? 'existing' : 'new'} table ${table}`,
-        placeholder: 'What should the import do with the table?',
+        title: exists ? l10n.t('Import: operation on existing table {0}', table) : l10n.t('Import: operation on new table {0}', table),
+        placeholder: l10n.t('What should the import do with the table?'),
       },
     );
     if (!picked) return undefined;
@@ -148,11 +151,11 @@ export async function pickPrimaryKeys(deps: ImportDeps, preview: ImportPreview):
         picked: preset.includes(c),
         value: c,
       })),
-      { title: 'Import: primary key of the new table', placeholder: 'Pick the column(s) whose values identify each row' },
+      { title: l10n.t('Import: primary key of the new table'), placeholder: l10n.t('Pick the column(s) whose values identify each row') },
     );
     if (keys === undefined) return undefined;
     if (keys.length > 0) return preview.columns.filter((c) => keys.includes(c)); // file order
-    await deps.ui.info('A new table needs a primary key: pick at least one column.');
+    await deps.ui.info(l10n.t('A new table needs a primary key: pick at least one column.'));
   }
 }
 
@@ -166,8 +169,10 @@ export async function nameNewColumns(deps: ImportDeps, preview: ImportPreview, t
     const picked = await deps.ui.pick(
       [
         {
-          label: '$(check) Continue',
-          description: renamed ? `${renamed} column${renamed === 1 ? '' : 's'} renamed` : 'columns named as in the file',
+          label: l10n.t('$(check) Continue'),
+          description: renamed
+            ? l10n.t('{0} column{1} renamed', renamed, renamed === 1 ? '' : 's')
+            : l10n.t('columns named as in the file'),
           value: DONE,
         },
         ...preview.columns.map((c, i) => ({
@@ -176,13 +181,16 @@ export async function nameNewColumns(deps: ImportDeps, preview: ImportPreview, t
           value: c,
         })),
       ],
-      { title: `Import: column map into new table ${table}`, placeholder: 'Pick a file column to rename it in the table, or Continue' },
+      {
+        title: l10n.t('Import: column map into new table {0}', table),
+        placeholder: l10n.t('Pick a file column to rename it in the table, or Continue'),
+      },
     );
     if (picked === undefined) return undefined;
     if (picked === DONE) return map;
     const others = new Set(preview.columns.filter((c) => c !== picked).map((c) => map[c]!.toLowerCase()));
     const name = await deps.ui.input({
-      title: `Import: name of file column "${picked}" in ${table}`,
+      title: l10n.t('Import: name of file column "{0}" in {1}', picked, table),
       value: map[picked],
       validate: (v) => {
         const t = v.trim();
@@ -208,29 +216,29 @@ export async function editColumnMap(
     const mapped = preview.columns.filter((c) => Object.hasOwn(map, c)).length;
     const items: PickItem<string>[] = [
       {
-        label: '$(check) Continue',
-        description: `${mapped} of ${preview.columns.length} file columns go into ${table}`,
+        label: l10n.t('$(check) Continue'),
+        description: l10n.t('{0} of {1} file columns go into {2}', mapped, preview.columns.length, table),
         value: DONE,
       },
       ...preview.columns.map((c) => ({
         label: c,
-        description: Object.hasOwn(map, c) ? `→ ${map[c]}` : '→ (no matching column: pick one)',
+        description: Object.hasOwn(map, c) ? `→ ${map[c]}` : l10n.t('→ (no matching column: pick one)'),
         value: c,
       })),
     ];
     const picked = await deps.ui.pick(items, {
-      title: `Import: column map into ${table}`,
-      placeholder: 'Pick a file column to change where it goes, or Continue',
+      title: l10n.t('Import: column map into {0}', table),
+      placeholder: l10n.t('Pick a file column to change where it goes, or Continue'),
     });
     if (picked === undefined) return undefined;
     if (picked === DONE) return map;
     const dest = await deps.ui.pick(
       tableColumns.map((t) => ({
         label: t,
-        description: Object.values(map).includes(t) && map[picked] !== t ? 'already mapped' : '',
+        description: Object.values(map).includes(t) && map[picked] !== t ? l10n.t('already mapped') : '',
         value: t,
       })),
-      { title: `Import: where does file column "${picked}" go?`, placeholder: `A column of ${table}` },
+      { title: l10n.t('Import: where does file column "{0}" go?', picked), placeholder: l10n.t('A column of {0}', table) },
     );
     if (dest !== undefined) map[picked] = dest;
   }
@@ -240,24 +248,24 @@ export async function pickLanding(deps: ImportDeps, branch: string, table: strin
   const choice = await deps.ui.pick(
     [
       {
-        label: '$(git-pull-request) Open a pull request',
-        description: 'recommended',
-        detail: `Import on a new branch and open a pull request into ${branch}, to review before merging.`,
+        label: l10n.t('$(git-pull-request) Open a pull request'),
+        description: l10n.t('recommended'),
+        detail: l10n.t('Import on a new branch and open a pull request into {0}, to review before merging.', branch),
         value: 'pull' as const,
       },
       {
-        label: `$(git-commit) Commit directly to ${branch}`,
-        detail: `The import's commit lands on ${branch} right away.`,
+        label: l10n.t('$(git-commit) Commit directly to {0}', branch),
+        detail: l10n.t("The import's commit lands on {0} right away.", branch),
         value: 'branch' as const,
       },
     ],
-    { title: 'Import: where should the change land?', placeholder: 'A pull request lets you review the import first' },
+    { title: l10n.t('Import: where should the change land?'), placeholder: l10n.t('A pull request lets you review the import first') },
   );
   if (!choice) return undefined;
   if (choice === 'branch') return { kind: 'branch' };
   const name = await deps.ui.input({
-    title: 'Import: pull request branch',
-    prompt: `A new branch, created from ${branch}, that the import lands on`,
+    title: l10n.t('Import: pull request branch'),
+    prompt: l10n.t('A new branch, created from {0}, that the import lands on', branch),
     value: defaultPullBranchName(table, deps.now?.() ?? new Date()),
     validate: (v) => validateRefName(v, 'branch') ?? (v.trim() === branch ? `Pick a new branch, not ${branch} itself.` : undefined),
   });

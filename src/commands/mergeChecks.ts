@@ -6,6 +6,7 @@ import type { PullTarget } from '../core/targets';
 import type { Pull } from '../shared/wire';
 import { mergeWarnings, mustAskAgain } from '../core/dataTests/pullChecks';
 import { pullLabel, type PullEnv } from './pullActions';
+import * as l10n from '../shared/l10n';
 
 export interface MergeChecksVerdict {
   /** Lines to add to the confirmation's detail. */
@@ -19,7 +20,7 @@ export async function mergeChecksVerdict(env: PullEnv, target: PullTarget, pull:
   const run = env.pullChecks;
   if (!run) return { lines: [] };
   try {
-    const checks = await env.ui.withProgress(`Running the checks of pull request #${target.pullNumber}…`, (_p, signal) =>
+    const checks = await env.ui.withProgress(l10n.t('Running the checks of pull request #{0}…', target.pullNumber), (_p, signal) =>
       run(target, pull, signal),
     );
     const lines = mergeWarnings(checks);
@@ -40,8 +41,12 @@ export async function mergeChecksVerdict(env: PullEnv, target: PullTarget, pull:
 export async function confirmMerge(env: PullEnv, target: PullTarget, pull: Pull, detail: string): Promise<boolean> {
   const verdict = await mergeChecksVerdict(env, target, pull);
   if (verdict === undefined) return false;
-  const full = verdict.lines.length ? `${detail}\n\nChecks:\n${verdict.lines.join('\n')}` : detail;
-  if (!(await env.ui.confirm(`Merge pull request #${target.pullNumber} "${pull.title}"?`, 'Merge', full))) return false;
+  const full = verdict.lines.length ? l10n.t('{0}\n\nChecks:\n{1}', detail, verdict.lines.join('\n')) : detail;
+  if (!(await env.ui.confirm(l10n.t('Merge pull request #{0} "{1}"?', target.pullNumber, pull.title), l10n.t('Merge'), full))) return false;
   if (!verdict.askAgain) return true;
-  return env.ui.confirm(`Pull request #${target.pullNumber} does not pass its checks. Merge anyway?`, 'Merge Anyway', verdict.askAgain);
+  return env.ui.confirm(
+    l10n.t('Pull request #{0} does not pass its checks. Merge anyway?', target.pullNumber),
+    l10n.t('Merge Anyway'),
+    verdict.askAgain,
+  );
 }

@@ -8,6 +8,7 @@ import { mergeConfirmationDetail } from '../core/review/mergePreview';
 import { isAbortError } from '../api/errors';
 import { pullLabel, pullWebUrl, resolvePullTarget, type PullEnv } from './pullActions';
 import { confirmMerge } from './mergeChecks';
+import * as l10n from '../shared/l10n';
 
 export type MergeResult =
   | { kind: 'merged'; pull: Pull }
@@ -28,7 +29,7 @@ async function mergeDetail(env: PullEnv, target: PullTarget, pull: Pull, intro: 
   const preview = env.previewMerge;
   if (!preview) return intro;
   try {
-    const result = await env.ui.withProgress(`Previewing the merge of pull request #${target.pullNumber}…`, (_p, signal) =>
+    const result = await env.ui.withProgress(l10n.t('Previewing the merge of pull request #{0}…', target.pullNumber), (_p, signal) =>
       preview(target, pull, signal),
     );
     return mergeConfirmationDetail(result, intro);
@@ -47,7 +48,9 @@ export async function mergePullCommand(env: PullEnv, arg: unknown): Promise<Merg
   try {
     const pull = await client.getPull(target.db, n);
     if (pull.state !== 'open') {
-      void env.ui.info(`Pull request #${n} is ${pullStateLabel(pull.state).toLowerCase()}; only an open pull request can be merged.`);
+      void env.ui.info(
+        l10n.t('Pull request #{0} is {1}; only an open pull request can be merged.', n, pullStateLabel(pull.state).toLowerCase()),
+      );
       return { kind: 'notOpen', pull };
     }
     const from = branchRefLabel(pull.from_branch, target.db);
@@ -57,7 +60,7 @@ export async function mergePullCommand(env: PullEnv, arg: unknown): Promise<Merg
     if (detail === undefined || !(await confirmMerge(env, target, pull, detail))) return { kind: 'dismissed' };
     let ref: OperationRef | undefined;
     const outcome = await env.operations.run({
-      title: `Merging pull request #${n} into ${to}`,
+      title: l10n.t('Merging pull request #{0} into {1}', n, to),
       what: `the merge of pull request #${n}`,
       client,
       log: env.log,
@@ -81,7 +84,9 @@ export async function mergePullCommand(env: PullEnv, arg: unknown): Promise<Merg
     const actions = host ? [SHOW_PULL, OPEN_ON_WEB] : [SHOW_PULL];
     void env.ui
       .info(
-        `Pull request #${n} ${merged.state === 'merged' ? 'is merged' : `merge finished (state: ${merged.state})`}: ${from} → ${to}.`,
+        merged.state === 'merged'
+          ? l10n.t('Pull request #{0} is merged: {1} → {2}.', n, from, to)
+          : l10n.t('Pull request #{0} merge finished (state: {1}): {2} → {3}.', n, merged.state, from, to),
         ...actions,
       )
       .then(async (choice) => {
@@ -90,7 +95,7 @@ export async function mergePullCommand(env: PullEnv, arg: unknown): Promise<Merg
       });
     return { kind: 'merged', pull: merged };
   } catch (err) {
-    env.ui.error(err, { action: `merge ${pullLabel(target)}`, hostId: target.hostId });
+    env.ui.error(err, { action: l10n.t('merge {0}', pullLabel(target)), hostId: target.hostId });
     return { kind: 'error' };
   }
 }

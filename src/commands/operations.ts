@@ -3,6 +3,7 @@ import type { Logger } from '../core/logger';
 import type { OperationError } from '../shared/wire';
 import { runOperation, type OperationOutcome, type OperationStart, type OperationWaiter } from './operationsRunner';
 import { copyIdsLabel, operationErrorMessage, operationIdsText, operationProgressMessage, stoppedWaitingMessage } from './operationsText';
+import * as l10n from '../shared/l10n';
 
 export type { OperationOutcome, OperationStart, OperationWaiter } from './operationsRunner';
 
@@ -34,7 +35,7 @@ export async function withOperationProgress(opts: OperationProgressOptions): Pro
       const controller = new AbortController();
       const sub = token.onCancellationRequested(() => controller.abort());
       try {
-        progress.report({ message: 'Starting…' });
+        progress.report({ message: l10n.t('Starting…') });
         return await runOperation({
           start: opts.start,
           waiter: opts.client,

@@ -1,5 +1,6 @@
 import type { Operation, OperationError, OperationRef } from '../shared/wire';
 import type { Logger } from '../core/logger';
+import * as l10n from '../shared/l10n';
 
 // The vscode-free half of the operations watcher: start an async operation, poll it to its end
 // and classify the outcome. src/commands/operations.ts puts a progress notification around it.
@@ -91,5 +92,10 @@ export async function runOperation(opts: RunOperationOptions): Promise<Operation
 }
 
 function missingError(op: Operation): OperationError {
-  return { status: 500, code: 'OPERATION_FAILED', title: `The ${op.type} operation failed`, detail: 'The server recorded no error.' };
+  return {
+    status: 500,
+    code: 'OPERATION_FAILED',
+    title: l10n.t('The {0} operation failed', op.type),
+    detail: l10n.t('The server recorded no error.'),
+  };
 }

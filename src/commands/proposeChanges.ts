@@ -14,6 +14,7 @@ import type { Branch } from '../shared/wire';
 import { rereadRows } from './proposeRows';
 import { sendProposal } from './proposeSend';
 import { dbOf, listAllBranches, openPullsFrom, type ChangeSetScope, type ProposalAnswers, type ProposeEnv } from './proposeTypes';
+import * as l10n from '../shared/l10n';
 
 export type { ChangeSetAccess, ChangeSetScope, ProposalAnswers, ProposeEnv } from './proposeTypes';
 
@@ -21,16 +22,22 @@ export type { ChangeSetAccess, ChangeSetScope, ProposalAnswers, ProposeEnv } fro
 export async function proposeChanges(env: ProposeEnv, scope: ChangeSetScope): Promise<PullTarget | undefined> {
   let input = env.changeSets.snapshot(scope);
   const c = input ? proposalCounts(input) : undefined;
-  if (!input || !c || c.changed + c.added + c.deleted === 0) return void env.ui.info(`There are no changes to ${scope.table} to propose.`);
+  if (!input || !c || c.changed + c.added + c.deleted === 0)
+    return void env.ui.info(l10n.t('There are no changes to {0} to propose.', scope.table));
   if (input.problems.length > 0) {
-    return void env.ui.info(`${input.problems.length} marked cell(s) of ${scope.table} need fixing before the changes can be proposed.`);
+    return void env.ui.info(
+      l10n.t('{0} marked cell(s) of {1} need fixing before the changes can be proposed.', input.problems.length, scope.table),
+    );
   }
   const client = env.clientFor(scope.hostId);
   try {
-    const { branches, pulls } = await env.ui.withProgress(`Reading the branches of ${scope.owner}/${scope.name}…`, async (_p, signal) => ({
-      branches: await listAllBranches(client, dbOf(scope), signal),
-      pulls: await openPullsFrom(client, dbOf(scope), scope.branch, signal),
-    }));
+    const { branches, pulls } = await env.ui.withProgress(
+      l10n.t('Reading the branches of {0}/{1}…', scope.owner, scope.name),
+      async (_p, signal) => ({
+        branches: await listAllBranches(client, dbOf(scope), signal),
+        pulls: await openPullsFrom(client, dbOf(scope), scope.branch, signal),
+      }),
+    );
     const where = await askWhere(env, input, pulls);
     if (!where) return undefined;
     const rebased = await checkStaleBase(env, input, branches, where === 'commit');
@@ -40,7 +47,7 @@ export async function proposeChanges(env: ProposeEnv, scope: ChangeSetScope): Pr
     if (!answers) return undefined;
     return await sendProposal(env, input, answers);
   } catch (e) {
-    env.ui.error(e, { action: `propose the changes to ${scope.table}`, hostId: scope.hostId });
+    env.ui.error(e, { action: l10n.t('propose the changes to {0}', scope.table), hostId: scope.hostId });
     return undefined;
   }
 }
@@ -52,19 +59,22 @@ async function askWhere(env: ProposeEnv, input: ProposalInput, pulls: readonly n
   return env.ui.pick(
     [
       {
-        label: `$(git-commit) Commit onto ${branch}`,
-        description: `adds your edits to pull request #${pulls[0]}`,
-        detail: 'A suggestion on that pull: needs write access to the branch.',
+        label: l10n.t('$(git-commit) Commit onto {0}', branch),
+        description: l10n.t('adds your edits to pull request #{0}', pulls[0]),
+        detail: l10n.t('A suggestion on that pull: needs write access to the branch.'),
         value: 'commit' as const,
       },
       {
-        label: '$(git-pull-request) New branch and pull request',
-        description: `into ${branch} or another branch`,
-        detail: 'Nothing reaches the branch until the pull request is merged.',
+        label: l10n.t('$(git-pull-request) New branch and pull request'),
+        description: l10n.t('into {0} or another branch', branch),
+        detail: l10n.t('Nothing reaches the branch until the pull request is merged.'),
         value: 'pull' as const,
       },
     ],
-    { title: `Propose changes to ${table}: ${branch} is the branch of pull request #${pulls[0]}`, placeholder: 'Where your edits go' },
+    {
+      title: l10n.t('Propose changes to {0}: {1} is the branch of pull request #{2}', table, branch, pulls[0]),
+      placeholder: l10n.t('Where your edits go'),
+    },
   );
 }
 
@@ -83,18 +93,30 @@ export async function checkStaleBase(
   const head = branches.find((b) => b.name === scope.branch)?.head_commit_sha;
   if (!head || head === scope.baseCommit) return input;
   const review = env.sql.review(scope.hostId, dbOf(scope));
-  const diff = await env.ui.withProgress(`Checking what ${scope.branch} changed since your edits began…`, (_p, signal) =>
+  const diff = await env.ui.withProgress(l10n.t('Checking what {0} changed since your edits began…', scope.branch), (_p, signal) =>
     changesToEditedRows(review, input, { from: scope.baseCommit, to: head }, signal),
   );
   const stale = staleRows(input, diff.rows);
   if (stale.length === 0 && !diff.truncated && !committing) return input;
-  const sendAnyway = 'Send Anyway';
-  const rebase = `Rebase onto ${scope.branch}`;
-  const many = diff.truncated ? ' (or more: the branch changed too many rows to compare them all)' : '';
+  const sendAnyway = l10n.t('Send Anyway');
+  const rebase = l10n.t('Rebase onto {0}', scope.branch);
+  const many = diff.truncated ? l10n.t(' (or more: the branch changed too many rows to compare them all)') : '';
   const answer = await env.ui.choose(
-    `${scope.branch} changed ${stale.length.toLocaleString('en-US')} of the rows you edited since ${scope.baseCommit.slice(0, 8)}${many}.`,
+    l10n.t(
+      '{0} changed {1} of the rows you edited since {2}{3}.',
+      scope.branch,
+      stale.length.toLocaleString('en-US'),
+      scope.baseCommit.slice(0, 8),
+      many,
+    ),
     committing ? [rebase] : [rebase, sendAnyway],
-    `${describeStaleRows(stale)}\n\n${committing ? '' : 'Send anyway: the pull request shows the conflict when it is merged. '}Rebase: your edits move onto ${scope.branch}'s head (${head.slice(0, 8)}), re-reading the edited rows there; edits the branch already made are dropped.`,
+    l10n.t(
+      "{0}\n\n{1}Rebase: your edits move onto {2}'s head ({3}), re-reading the edited rows there; edits the branch already made are dropped.",
+      describeStaleRows(stale),
+      committing ? '' : l10n.t('Send anyway: the pull request shows the conflict when it is merged. '),
+      scope.branch,
+      head.slice(0, 8),
+    ),
   );
   if (answer === sendAnyway) return input;
   if (answer !== rebase) return undefined;
@@ -103,17 +125,27 @@ export async function checkStaleBase(
 
 async function rebaseOnto(env: ProposeEnv, input: ProposalInput, head: string): Promise<ProposalInput | undefined> {
   const { scope } = input;
-  const rows = await env.ui.withProgress(`Re-reading your edited rows at ${scope.branch}'s head…`, (_p, signal) =>
+  const rows = await env.ui.withProgress(l10n.t("Re-reading your edited rows at {0}'s head…", scope.branch), (_p, signal) =>
     rereadRows(env.sql, input, head, signal),
   );
   const moved = await env.changeSets.rebase(scope, head, rows);
   if (moved.problems.length > 0) {
     return void env.ui.info(
-      `After the rebase ${moved.problems.length} of your edits conflict with ${scope.branch} (marked in the table); fix them, then propose again.`,
+      l10n.t(
+        'After the rebase {0} of your edits conflict with {1} (marked in the table); fix them, then propose again.',
+        moved.problems.length,
+        scope.branch,
+      ),
     );
   }
   void env.ui.info(
-    `Your changes to ${scope.table} now start from ${scope.branch} at ${head.slice(0, 8)}: ${describeCounts(proposalCounts(moved))}.`,
+    l10n.t(
+      'Your changes to {0} now start from {1} at {2}: {3}.',
+      scope.table,
+      scope.branch,
+      head.slice(0, 8),
+      describeCounts(proposalCounts(moved)),
+    ),
   );
   return moved;
 }
@@ -127,28 +159,28 @@ export async function askProposal(
   const { scope } = input;
   const taken = new Set(branches.map((b) => b.name));
   const branch = await env.ui.input({
-    title: `Propose changes to ${scope.table} (1/4): new branch`,
+    title: l10n.t('Propose changes to {0} (1/4): new branch', scope.table),
     value: suggestedBranchName(scope.table, (env.now ?? (() => new Date()))(), taken),
     validate: (v) => refNameProblem(v.trim()) ?? (taken.has(v.trim()) ? `A branch named ${v.trim()} exists already.` : undefined),
   });
   if (branch === undefined) return undefined;
   const text = defaultPullText(input);
   const title = await env.ui.input({
-    title: 'Propose changes (2/4): pull request title',
+    title: l10n.t('Propose changes (2/4): pull request title'),
     value: text.title,
     validate: (v) => (v.trim() ? undefined : 'A pull request needs a title.'),
   });
   if (title === undefined) return undefined;
-  const description = await env.ui.input({ title: 'Propose changes (3/4): description (markdown)', value: text.description });
+  const description = await env.ui.input({ title: l10n.t('Propose changes (3/4): description (markdown)'), value: text.description });
   if (description === undefined) return undefined;
   const target = await env.ui.pick(
     branches.map((b) => ({
       label: b.name,
-      description: b.name === scope.branch ? 'where the edits were made' : '',
+      description: b.name === scope.branch ? l10n.t('where the edits were made') : '',
       value: b.name,
       picked: b.name === scope.branch,
     })),
-    { title: 'Propose changes (4/4): merge into', placeholder: 'The branch the pull request asks to change' },
+    { title: l10n.t('Propose changes (4/4): merge into'), placeholder: l10n.t('The branch the pull request asks to change') },
   );
   return target === undefined ? undefined : { mode: 'pull', branch: branch.trim(), title: title.trim(), description, target };
 }
@@ -156,7 +188,7 @@ export async function askProposal(
 /** A commit onto the pull's branch: its message (prefilled with the counts). */
 async function askCommit(env: ProposeEnv, input: ProposalInput, pull: number): Promise<ProposalAnswers | undefined> {
   const title = await env.ui.input({
-    title: `Commit onto ${input.scope.branch} (pull request #${pull}): commit message`,
+    title: l10n.t('Commit onto {0} (pull request #{1}): commit message', input.scope.branch, pull),
     value: defaultPullText(input).title,
     validate: (v) => (v.trim() ? undefined : 'A commit needs a message.'),
   });

@@ -9,6 +9,7 @@ import { deleteSql, describeCounts, proposalCounts, upsertJson, type ProposalInp
 import type { PullTarget } from '../core/targets';
 import { importOntoBranch, type BranchImport } from './proposeImports';
 import { dbOf, listAllBranches, type ProposalAnswers, type ProposeEnv } from './proposeTypes';
+import * as l10n from '../shared/l10n';
 
 /** A step of the proposal failed; `written` says whether anything exists by then (a branch, a commit). */
 class ProposalStepError extends Error {
@@ -36,7 +37,7 @@ export async function sendProposal(env: ProposeEnv, input: ProposalInput, a: Pro
   const db = dbOf(scope);
   let written: Written;
   try {
-    written = await env.ui.withProgress(`Proposing changes to ${scope.table}`, (progress, signal) =>
+    written = await env.ui.withProgress(l10n.t('Proposing changes to {0}', scope.table), (progress, signal) =>
       writeBranch(env, input, a, (m) => progress.report(m), signal),
     );
   } catch (e) {
@@ -163,12 +164,16 @@ async function acceptDifferences(env: ProposeEnv, input: ProposalInput, w: Writt
   const { scope } = input;
   const lines = w.differences.slice(0, 12).map(describeDifference);
   if (w.differences.length > 12) lines.push(`… and ${w.differences.length - 12} more`);
-  const goOn = 'Go On Anyway';
-  const show = 'Show the Branch’s Changes';
+  const goOn = l10n.t('Go On Anyway');
+  const show = l10n.t('Show the Branch’s Changes');
   const answer = await env.ui.choose(
-    `The branch ${w.branch} does not hold exactly your edits to ${scope.table} (${w.differences.length} difference(s)).`,
+    l10n.t('The branch {0} does not hold exactly your edits to {1} ({2} difference(s)).', w.branch, scope.table, w.differences.length),
     [goOn, show],
-    `${lines.join('\n')}\n\nGo on: open the pull request (or note the commit on the pull) as the branch is. Your changes are kept until then; the branch ${w.branch} stays as it is.`,
+    l10n.t(
+      '{0}\n\nGo on: open the pull request (or note the commit on the pull) as the branch is. Your changes are kept until then; the branch {1} stays as it is.',
+      lines.join('\n'),
+      w.branch,
+    ),
   );
   if (answer === show) {
     await env.showChanges({
@@ -188,14 +193,17 @@ function reportStepFailure(env: ProposeEnv, input: ProposalInput, a: ProposalAns
   const cancelled = failure.cause instanceof Error && failure.cause.name === 'AbortError';
   const branch = branchOf(input, a);
   const where = !failure.written
-    ? ' Nothing was written.'
+    ? l10n.t(' Nothing was written.')
     : a.mode === 'pull'
-      ? ` The branch ${branch} was created and may hold part of the edits; the API cannot delete branches: delete it on the web, or propose again with another name.`
-      : ` Part of the edits may be committed onto ${branch}; look at its latest commits before trying again.`;
-  const kept = ` Your ${describeCounts(proposalCounts(input))} to ${scope.table} are kept.`;
-  if (cancelled) return void env.ui.info(`Proposing was cancelled at "${failure.step}".${where}${kept}`);
+      ? l10n.t(
+          ' The branch {0} was created and may hold part of the edits; the API cannot delete branches: delete it on the web, or propose again with another name.',
+          branch,
+        )
+      : l10n.t(' Part of the edits may be committed onto {0}; look at its latest commits before trying again.', branch);
+  const kept = l10n.t(' Your {0} to {1} are kept.', describeCounts(proposalCounts(input)), scope.table);
+  if (cancelled) return void env.ui.info(l10n.t('Proposing was cancelled at "{0}".{1}{2}', failure.step, where, kept));
   env.ui.error(failure.cause, {
-    action: `propose the changes to ${scope.table} (${failure.step.replace(/…$/, '')})${where}${kept}`,
+    action: l10n.t('propose the changes to {0} ({1}){2}{3}', scope.table, failure.step.replace(/…$/, ''), where, kept),
     hostId: scope.hostId,
   });
 }

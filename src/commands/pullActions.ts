@@ -12,6 +12,7 @@ import type { OperationWaiter } from './operationsRunner';
 import type { CommandDeps } from './commandDeps';
 import type { NetworkApi } from './pullNetwork';
 import type { MergePreview } from '../core/review/mergePreview';
+import * as l10n from '../shared/l10n';
 
 // What each pull request command does, with the UI injected (src/platform/ui.ts) so the logic is
 // unit-tested with a scripted fake. No `vscode` import: pullCommands.ts registers these. Here:
@@ -77,13 +78,13 @@ export function pullTargetFromArg(arg: unknown): PullTarget | undefined {
 async function pickHost(env: PullEnv): Promise<string | undefined> {
   const hosts = env.clients.hosts();
   if (hosts.length === 0) {
-    void env.ui.info('No Versioned DB host is configured. Start the local hub or add a host in versionedDb.hosts.');
+    void env.ui.info(l10n.t('No Versioned DB host is configured. Start the local hub or add a host in versionedDb.hosts.'));
     return undefined;
   }
   if (hosts.length === 1) return hosts[0]!.id;
   return env.ui.pick(
     hosts.map((h) => ({ label: h.label, description: h.siteUrl, value: h.id })),
-    { title: 'Host', placeholder: 'Which host is the database on?' },
+    { title: l10n.t('Host'), placeholder: l10n.t('Which host is the database on?') },
   );
 }
 
@@ -95,8 +96,8 @@ export async function resolveDatabaseTarget(env: PullEnv, arg: unknown): Promise
   const known = env.databases.list(hostId);
   const items: PickItem<DbRef>[] = known.map((db) => ({ label: `${db.owner}/${db.name}`, value: db }));
   const picked = await env.ui.pickOrType(items, {
-    title: 'Database',
-    placeholder: known.length ? 'Pick a database, or type owner/name' : 'Type owner/name',
+    title: l10n.t('Database'),
+    placeholder: known.length ? l10n.t('Pick a database, or type owner/name') : l10n.t('Type owner/name'),
   });
   if (!picked) return undefined;
   if ('value' in picked) return { hostId, db: picked.value };
@@ -104,7 +105,7 @@ export async function resolveDatabaseTarget(env: PullEnv, arg: unknown): Promise
     const parsed = parseDatabaseInput(picked.typed);
     return { hostId, db: { owner: parsed.owner, name: parsed.name } };
   } catch (err) {
-    env.ui.error(err, { action: 'pick a database', hostId });
+    env.ui.error(err, { action: l10n.t('pick a database'), hostId });
     return undefined;
   }
 }
@@ -134,12 +135,12 @@ export async function resolvePullTarget(env: PullEnv, arg: unknown, states: read
     const list = await items;
     if (list.length === 0) {
       const which = states.length ? states.map((s) => pullStateLabel(s).toLowerCase()).join(' or ') + ' ' : '';
-      void env.ui.info(`${dbTarget.db.owner}/${dbTarget.db.name} has no ${which}pull requests.`);
+      void env.ui.info(l10n.t('{0}/{1} has no {2}pull requests.', dbTarget.db.owner, dbTarget.db.name, which));
       return undefined;
     }
-    number = await env.ui.pick(list, { title: `Pull requests of ${dbTarget.db.owner}/${dbTarget.db.name}` });
+    number = await env.ui.pick(list, { title: l10n.t('Pull requests of {0}/{1}', dbTarget.db.owner, dbTarget.db.name) });
   } catch (err) {
-    env.ui.error(err, { action: 'list pull requests', hostId: dbTarget.hostId });
+    env.ui.error(err, { action: l10n.t('list pull requests'), hostId: dbTarget.hostId });
     return undefined;
   }
   return number === undefined ? undefined : { ...dbTarget, pullNumber: number };
@@ -163,13 +164,13 @@ export async function editPullCommand(env: PullEnv, arg: unknown, edit?: PullEdi
     let next = edit;
     if (!next) {
       const title = await env.ui.input({
-        title: `Edit pull request #${target.pullNumber} (1/2): title`,
+        title: l10n.t('Edit pull request #{0} (1/2): title', target.pullNumber),
         value: current.title,
         validate: (v) => (v.trim() ? undefined : 'A pull request needs a title.'),
       });
       if (title === undefined) return undefined;
       const description = await env.ui.input({
-        title: `Edit pull request #${target.pullNumber} (2/2): description (markdown)`,
+        title: l10n.t('Edit pull request #{0} (2/2): description (markdown)', target.pullNumber),
         value: current.description ?? '',
       });
       if (description === undefined) return undefined;
@@ -177,21 +178,21 @@ export async function editPullCommand(env: PullEnv, arg: unknown, edit?: PullEdi
     }
     const title = next.title.trim();
     if (!title) {
-      void env.ui.info('A pull request needs a title; nothing was changed.');
+      void env.ui.info(l10n.t('A pull request needs a title; nothing was changed.'));
       return undefined;
     }
     const patch: { title?: string; description?: string } = {};
     if (title !== current.title) patch.title = title;
     if (next.description !== (current.description ?? '')) patch.description = next.description;
     if (Object.keys(patch).length === 0) {
-      void env.ui.info(`Pull request #${target.pullNumber} is unchanged.`);
+      void env.ui.info(l10n.t('Pull request #{0} is unchanged.', target.pullNumber));
       return current;
     }
     const updated = await client.updatePull(target.db, target.pullNumber, patch);
     env.pullChanged(target);
     return updated;
   } catch (err) {
-    env.ui.error(err, { action: `edit ${pullLabel(target)}`, hostId: target.hostId });
+    env.ui.error(err, { action: l10n.t('edit {0}', pullLabel(target)), hostId: target.hostId });
     return undefined;
   }
 }
@@ -205,7 +206,7 @@ export async function setPullStateCommand(env: PullEnv, arg: unknown, state: 'op
     const updated = await env.clients.clientFor(target.hostId).updatePull(target.db, target.pullNumber, { state });
     env.log.info(`${verb}d ${pullLabel(target)}`);
     env.pullChanged(target);
-    void env.ui.info(`Pull request #${target.pullNumber} is ${pullStateLabel(updated.state).toLowerCase()}.`);
+    void env.ui.info(l10n.t('Pull request #{0} is {1}.', target.pullNumber, pullStateLabel(updated.state).toLowerCase()));
     return updated;
   } catch (err) {
     env.ui.error(err, { action: `${verb} ${pullLabel(target)}`, hostId: target.hostId });
@@ -219,14 +220,14 @@ export async function commentOnPullCommand(env: PullEnv, arg: unknown, body?: st
   let text = body;
   if (text === undefined) {
     text = await env.ui.input({
-      title: `Comment on pull request #${target.pullNumber}`,
-      placeholder: 'Markdown',
+      title: l10n.t('Comment on pull request #{0}', target.pullNumber),
+      placeholder: l10n.t('Markdown'),
       validate: (v) => (v.trim() ? undefined : 'Write something first.'),
     });
     if (text === undefined) return undefined;
   }
   if (!text.trim()) {
-    void env.ui.info('An empty comment was not posted.');
+    void env.ui.info(l10n.t('An empty comment was not posted.'));
     return undefined;
   }
   try {
@@ -234,7 +235,7 @@ export async function commentOnPullCommand(env: PullEnv, arg: unknown, body?: st
     env.pullChanged(target);
     return comment;
   } catch (err) {
-    env.ui.error(err, { action: `comment on ${pullLabel(target)}`, hostId: target.hostId });
+    env.ui.error(err, { action: l10n.t('comment on {0}', pullLabel(target)), hostId: target.hostId });
     return undefined;
   }
 }

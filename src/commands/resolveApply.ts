@@ -28,6 +28,7 @@ import {
 import { importOntoBranch, type ImportApi } from './proposeImports';
 import { parseColumnsOf } from '../core/sql/tableCatalog';
 import type { TableColumnInfo } from '../core/sql/tableQuery';
+import * as l10n from '../shared/l10n';
 
 /** Rows of one table read per version; a larger table is refused (said so, not cut). */
 export const MAX_TABLE_ROWS = 10_000;
@@ -213,8 +214,8 @@ export async function applyResolution(
   const pull = await api.createPull(
     db,
     {
-      title: `${r.pull.title} (conflicts settled)`,
-      description: `Rebuilds pull request #${n} on ${plan.onto.branch_name} with its conflicts settled cell by cell.`,
+      title: l10n.t('{0} (conflicts settled)', r.pull.title),
+      description: l10n.t('Rebuilds pull request #{0} on {1} with its conflicts settled cell by cell.', n, plan.onto.branch_name),
       from_branch: { database: db, branch_name: opts.newBranch },
       to_branch: plan.onto,
     },

@@ -16,6 +16,7 @@ import type { Pull } from '../shared/wire';
 import { ResolvePanel, type ResolveSession } from '../views/resolvePanel';
 import { resolvePullTarget, type PullEnv } from './pullActions';
 import { applyResolution, describePlan, planResolution, readResolution, type Resolution, type ResolveApi } from './resolveApply';
+import * as l10n from '../shared/l10n';
 
 export interface ResolveDeps {
   readonly env: PullEnv;
@@ -35,14 +36,22 @@ function planText(r: Resolution, choices: ReadonlyMap<string, Choices>): { text:
   }, 0);
   if (open > 0)
     return {
-      text: `Choose a value for ${open} more conflicting ${open === 1 ? 'cell or row' : 'cells or rows'}, then Apply.`,
+      text:
+        open === 1
+          ? l10n.t('Choose a value for 1 more conflicting cell or row, then Apply.')
+          : l10n.t('Choose a value for {0} more conflicting cells or rows, then Apply.', open),
       canApply: false,
     };
   const plan = planResolution(r, choices);
   const refused = r.tables.find((t) => t.refusal);
   if (plan.kind === 'rebuild' && refused)
     return {
-      text: `${describePlan(r, plan)} It cannot be done: ${refused.table} cannot be settled cell by cell (${refused.refusal ?? ''}).`,
+      text: l10n.t(
+        '{0} It cannot be done: {1} cannot be settled cell by cell ({2}).',
+        describePlan(r, plan),
+        refused.table,
+        refused.refusal ?? '',
+      ),
       canApply: false,
     };
   return { text: describePlan(r, plan), canApply: true };
@@ -54,14 +63,14 @@ async function previewAgain(deps: ResolveDeps, t: PullTarget, pull: Pull, signal
     { db: t.db, fromBranch: pull.from_branch, toBranch: pull.to_branch },
     { signal },
   );
-  if (p.kind !== 'ready') return { ok: false, text: `Pull request #${pull.pull_number}: ${p.reason}` };
-  return { ok: p.impact.willConflict === false, text: `Pull request #${pull.pull_number}: ${conflictText(p)}` };
+  if (p.kind !== 'ready') return { ok: false, text: l10n.t('Pull request #{0}: {1}', pull.pull_number, p.reason) };
+  return { ok: p.impact.willConflict === false, text: l10n.t('Pull request #{0}: {1}', pull.pull_number, conflictText(p)) };
 }
 
 function session(deps: ResolveDeps, target: PullTarget, r: Resolution): ResolveSession {
   const n = target.pullNumber;
   return {
-    title: `Resolve #${n} · ${target.db.name}`,
+    title: l10n.t('Resolve #{0} · {1}', n, target.db.name),
     tables: r.tables.map((t) => ({
       table: t.table,
       columns: t.ours.columns,
@@ -78,7 +87,7 @@ function session(deps: ResolveDeps, target: PullTarget, r: Resolution): ResolveS
       const client = deps.client(target.hostId);
       const newBranch = `settle-pull-${n}-${r.commits.ours.slice(0, 8)}`;
       try {
-        const outcome = await deps.env.ui.withProgress(`Settling the conflicts of pull request #${n}…`, async (_p, signal) => {
+        const outcome = await deps.env.ui.withProgress(l10n.t('Settling the conflicts of pull request #{0}…', n), async (_p, signal) => {
           const done = await applyResolution(client, r, choices, { newBranch, signal });
           const settled: PullTarget = { ...target, pullNumber: done.pullNumber };
           const again = await previewAgain(deps, settled, await client.getPull(target.db, done.pullNumber, { signal }), signal);
@@ -91,7 +100,7 @@ function session(deps: ResolveDeps, target: PullTarget, r: Resolution): ResolveS
         return { ok: outcome.again.ok, text: `${where}${outcome.again.text}` };
       } catch (e) {
         deps.log.warn(`settling pull #${n}: ${e instanceof Error ? e.message : String(e)}`);
-        return { ok: false, text: `Not applied: ${e instanceof Error ? e.message : String(e)}` };
+        return { ok: false, text: l10n.t('Not applied: {0}', e instanceof Error ? e.message : String(e)) };
       }
     },
   };
@@ -101,11 +110,11 @@ export async function resolveConflictsCommand(deps: ResolveDeps, arg: unknown): 
   const target = await resolvePullTarget(deps.env, arg, ['open']);
   if (!target) return undefined;
   const pull = await deps.client(target.hostId).getPull(target.db, target.pullNumber);
-  const r = await deps.env.ui.withProgress(`Reading the conflicts of pull request #${target.pullNumber}…`, (_p, signal) =>
+  const r = await deps.env.ui.withProgress(l10n.t('Reading the conflicts of pull request #{0}…', target.pullNumber), (_p, signal) =>
     readResolution((db) => deps.sql.review(target.hostId, db), pull, signal),
   );
   if (r.tables.every((t) => t.conflicts.cells.length === 0 && t.conflicts.rows.length === 0 && !t.refusal)) {
-    void deps.env.ui.info(`Pull request #${target.pullNumber} has no conflicting cells to settle.`);
+    void deps.env.ui.info(l10n.t('Pull request #{0} has no conflicting cells to settle.', target.pullNumber));
     return undefined;
   }
   const panel = new ResolvePanel(deps.extensionUri, deps.log, session(deps, target, r));
@@ -126,6 +135,6 @@ export function registerResolveCommand(
     log: host.log,
   };
   return vscode.commands.registerCommand(Commands.resolveConflicts, (arg?: unknown) =>
-    resolveConflictsCommand(deps, arg).catch((err: unknown) => host.ui.error(err, { action: 'read the conflicts' })),
+    resolveConflictsCommand(deps, arg).catch((err: unknown) => host.ui.error(err, { action: l10n.t('read the conflicts') })),
   );
 }

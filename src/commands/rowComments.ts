@@ -5,6 +5,7 @@ import type { Ui } from '../platform/ui';
 import type { PullTarget } from '../core/targets';
 import type { Cell } from '../shared/wire';
 import { anchoredBody, type CommentAnchor, type RowCommentRequest } from '../core/review/commentAnchor';
+import * as l10n from '../shared/l10n';
 
 export interface RowCommentEnv {
   ui: Pick<Ui, 'input' | 'info' | 'pick'>;
@@ -23,7 +24,7 @@ export function anchorWords(a: Pick<CommentAnchor, 'table' | 'key' | 'column'>):
 async function askText(env: RowCommentEnv, title: string): Promise<string | undefined> {
   const text = await env.ui.input({
     title,
-    placeholder: 'Markdown',
+    placeholder: l10n.t('Markdown'),
     validate: (v) => (v.trim() ? undefined : 'Write something first.'),
   });
   return text?.trim() ? text : undefined;
@@ -31,17 +32,17 @@ async function askText(env: RowCommentEnv, title: string): Promise<string | unde
 
 /** The suggested value: a text (starting from the cell's value now) or NULL; undefined when cancelled. */
 async function askValue(env: RowCommentEnv, req: RowCommentRequest, now: Cell): Promise<{ value: Cell } | undefined> {
-  const where = `${anchorWords(req.anchor)} (pull request #${req.pull.pullNumber})`;
+  const where = l10n.t('{0} (pull request #{1})', anchorWords(req.anchor), req.pull.pullNumber);
   const kind = await env.ui.pick(
     [
-      { label: '$(edit) A value…', description: 'typed next', value: 'text' as const },
-      { label: 'NULL', description: 'no value', value: 'null' as const },
+      { label: `$(edit) ${l10n.t('A value…')}`, description: l10n.t('typed next'), value: 'text' as const },
+      { label: l10n.t('NULL'), description: l10n.t('no value'), value: 'null' as const },
     ],
-    { title: `Suggest a value for ${where}`, placeholder: 'What the cell should hold' },
+    { title: l10n.t('Suggest a value for {0}', where), placeholder: l10n.t('What the cell should hold') },
   );
   if (kind === undefined) return undefined;
   if (kind === 'null') return { value: null };
-  const value = await env.ui.input({ title: `Suggested value for ${where}`, value: now ?? '' });
+  const value = await env.ui.input({ title: l10n.t('Suggested value for {0}', where), value: now ?? '' });
   return value === undefined ? undefined : { value };
 }
 
@@ -49,9 +50,9 @@ async function askValue(env: RowCommentEnv, req: RowCommentRequest, now: Cell): 
 export async function commentOnRow(env: RowCommentEnv, req: RowCommentRequest): Promise<string | undefined> {
   const suggestion = req.suggest && req.anchor.column !== undefined ? await askValue(env, req, req.suggest.value) : undefined;
   if (req.suggest && !suggestion) return undefined;
-  const where = `${anchorWords(req.anchor)} (pull request #${req.pull.pullNumber})`;
+  const where = l10n.t('{0} (pull request #{1})', anchorWords(req.anchor), req.pull.pullNumber);
   const text = suggestion
-    ? await env.ui.input({ title: `Why this value? (optional) ${where}`, placeholder: 'Markdown' })
+    ? await env.ui.input({ title: l10n.t('Why this value? (optional) {0}', where), placeholder: l10n.t('Markdown') })
     : await askText(env, `Comment on ${where}`);
   if (text === undefined) return undefined;
   const body = anchoredBody({ ...req.anchor, ...(suggestion ? { suggestion } : {}) }, text);

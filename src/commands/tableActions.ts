@@ -7,6 +7,7 @@ import { buildSelectAll } from '../core/sql/tableQuery';
 import type { TableAt } from '../core/paging/tableOpening';
 import { isCommitHash } from '../core/commitHash';
 import { isTreeNode, type TableNode } from '../tree/treeNodes';
+import * as l10n from '../shared/l10n';
 
 export interface TableCommandDeps {
   readonly ui: Pick<Ui, 'copy' | 'info' | 'error'>;
@@ -32,7 +33,7 @@ export function tableAtOf(node: TableNode): TableAt {
 
 async function requireTable(deps: TableCommandDeps, arg: unknown): Promise<TableNode | undefined> {
   const node = tableNodeOf(arg);
-  if (!node) void deps.ui.info('Pick a table under a branch, tag or release: Tables → the table.');
+  if (!node) void deps.ui.info(l10n.t('Pick a table under a branch, tag or release: Tables → the table.'));
   return node;
 }
 
@@ -45,7 +46,7 @@ export async function openTable(deps: TableCommandDeps, arg: unknown): Promise<v
 export async function openTableAt(deps: TableCommandDeps, arg: unknown): Promise<void> {
   const at = tableAtArg(arg);
   if (!at) {
-    void deps.ui.info("Open a table from the tree (Tables → the table), or from a pull request's Changes view.");
+    void deps.ui.info(l10n.t("Open a table from the tree (Tables → the table), or from a pull request's Changes view."));
     return;
   }
   await deps.openBrowser(at);

@@ -3,6 +3,7 @@ import type { PullState } from '../shared/wire';
 import type { CommandDeps } from './commandDeps';
 import { resolveDatabase } from './commandTargets';
 import { isTreeNode } from '../tree/treeNodes';
+import * as l10n from '../shared/l10n';
 
 export function refreshNode(deps: CommandDeps, node?: unknown): void {
   deps.tree.refresh(isTreeNode(node) ? node : undefined);
@@ -22,7 +23,7 @@ export async function filterPulls(deps: CommandDeps, node?: unknown): Promise<re
   const current = deps.tree.pullStateFilter(t.hostId, t.db);
   const picked = await deps.ui.pickMany(
     PULL_STATES.map((s) => ({ label: s, picked: current.length === 0 || current.includes(s), value: s })),
-    { title: `Pull requests of ${t.db.owner}/${t.db.name}`, placeholder: 'States to show (none = all)' },
+    { title: l10n.t('Pull requests of {0}/{1}', t.db.owner, t.db.name), placeholder: l10n.t('States to show (none = all)') },
   );
   if (!picked) return undefined;
   deps.tree.setPullStateFilter(t.hostId, t.db, picked.length === PULL_STATES.length ? [] : picked);

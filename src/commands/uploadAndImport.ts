@@ -6,6 +6,7 @@ import { createImportBody, formatBytes, uploadProgressMessage, type ImportPlan }
 import type { DatabaseTarget } from '../core/targets';
 import type { DatabaseRef, OperationResult } from '../shared/wire';
 import type { ImportApi, ImportDeps, ImportFlowResult } from './importFlowTypes';
+import * as l10n from '../shared/l10n';
 
 export async function uploadAndImport(
   deps: ImportDeps,
@@ -19,14 +20,14 @@ export async function uploadAndImport(
   // The file must be the one that was previewed and checked.
   const now = await stat(filePath);
   if (now.size !== previewed.size || now.mtimeMs !== previewed.mtimeMs) {
-    void ui.info(`${plan.fileName} changed after it was previewed. Run the import again so the checks see the new contents.`);
+    void ui.info(l10n.t('{0} changed after it was previewed. Run the import again so the checks see the new contents.', plan.fileName));
     return { kind: 'blocked', problems: [] };
   }
   const upload = await uploadFile(deps, client, target, { path: filePath, size: now.size }, plan);
   if (upload === 'again') return uploadAndImport(deps, client, target, filePath, previewed, plan);
   if ('kind' in upload) return upload;
   if (upload.file_size !== previewed.size) {
-    void ui.info(`${plan.fileName} changed while it was uploading. Run the import again.`);
+    void ui.info(l10n.t('{0} changed while it was uploading. Run the import again.', plan.fileName));
     return { kind: 'blocked', problems: [] };
   }
   return runImport(deps, client, target, plan, upload);
@@ -44,7 +45,7 @@ async function uploadFile(
 ): Promise<Uploaded | ImportFlowResult | 'again'> {
   const { ui } = deps;
   try {
-    return await ui.withProgress(`Uploading ${plan.fileName} (${formatBytes(file.size)})`, (progress, signal) =>
+    return await ui.withProgress(l10n.t('Uploading {0} ({1})', plan.fileName, formatBytes(file.size)), (progress, signal) =>
       client.uploadImport({
         db: target.db,
         file: file.path,
@@ -55,14 +56,17 @@ async function uploadFile(
     );
   } catch (err) {
     if (isAbort(err)) {
-      void ui.info(`Upload of ${plan.fileName} cancelled; nothing was imported.`);
+      void ui.info(l10n.t('Upload of {0} cancelled; nothing was imported.', plan.fileName));
       return { kind: 'cancelled' };
     }
     if (uploadErrorReason(err) !== 'expired') throw err;
     // Part URLs live 10 minutes; a slow link or a long pause outlives them. Nothing was imported.
-    const again = 'Start Again';
-    const message = `The upload of ${plan.fileName} expired before it finished (upload links are valid for a limited time); nothing was imported.`;
-    if ((await ui.info(`${message} Start the upload again?`, again)) === again) return 'again';
+    const again = l10n.t('Start Again');
+    const message = l10n.t(
+      'The upload of {0} expired before it finished (upload links are valid for a limited time); nothing was imported.',
+      plan.fileName,
+    );
+    if ((await ui.info(l10n.t('{0} Start the upload again?', message), again)) === again) return 'again';
     return { kind: 'uploadExpired', message };
   }
 }
@@ -79,7 +83,7 @@ async function runImport(
   deps.log.info(`import ${plan.fileName} → ${target.db.owner}/${target.db.name} ${plan.branch}.${plan.table} (${plan.operation})`);
   const what = `the import of ${plan.fileName} into ${plan.table}`;
   const outcome = await deps.operations.run({
-    title: `Importing ${plan.fileName} into ${plan.table}`,
+    title: l10n.t('Importing {0} into {1}', plan.fileName, plan.table),
     what,
     start: async (signal) => {
       const ref = await client.createImport(target.db, body, { signal });
@@ -114,10 +118,16 @@ async function announceImported(
   const { ui } = deps;
   const pullNumber = pullNumberOf(done.result);
   if (plan.landing.kind === 'pull' && pullNumber !== undefined) {
-    const action = 'Open Pull Request';
+    const action = l10n.t('Open Pull Request');
     void ui
       .info(
-        `Imported ${plan.fileName} into ${plan.table} on branch ${plan.landing.branchName}; pull request #${pullNumber} is open.`,
+        l10n.t(
+          'Imported {0} into {1} on branch {2}; pull request #{3} is open.',
+          plan.fileName,
+          plan.table,
+          plan.landing.branchName,
+          pullNumber,
+        ),
         action,
       )
       .then(async (choice) => {
@@ -126,10 +136,12 @@ async function announceImported(
     return { kind: 'imported', operationId: done.operationId, plan, pullNumber };
   }
   const commit = await headCommit(client, target.db, plan.landing.kind === 'pull' ? plan.landing.branchName : plan.branch);
-  const action = 'Copy Commit Hash';
+  const action = l10n.t('Copy Commit Hash');
   void ui
     .info(
-      `Imported ${plan.fileName} into ${plan.table} on branch ${plan.branch}${commit ? `: commit ${commit.slice(0, 8)}` : ''}.`,
+      commit
+        ? l10n.t('Imported {0} into {1} on branch {2}: commit {3}.', plan.fileName, plan.table, plan.branch, commit.slice(0, 8))
+        : l10n.t('Imported {0} into {1} on branch {2}.', plan.fileName, plan.table, plan.branch),
       ...(commit ? [action] : []),
     )
     .then(async (choice) => {

@@ -7,6 +7,7 @@ import type { CommandDeps } from './commandDeps';
 import { refName, resolveDatabase } from './commandTargets';
 import type { DatabaseTarget } from '../core/targets';
 import { isTreeNode } from '../tree/treeNodes';
+import * as l10n from '../shared/l10n';
 
 /** How many list pages a picker reads at most; more than this and the user types the name. */
 const MAX_PICKER_PAGES = 5;
@@ -70,7 +71,7 @@ async function pickSource(deps: CommandDeps, node: unknown, t: DatabaseTarget, t
       value: { commit: tag.commit_sha },
     })),
   ]);
-  const picked = await deps.ui.pickOrType(items, { title, placeholder: 'Start from a branch or tag, or paste a commit hash' });
+  const picked = await deps.ui.pickOrType(items, { title, placeholder: l10n.t('Start from a branch or tag, or paste a commit hash') });
   if (!picked) return undefined;
   if ('value' in picked) return picked.value;
   const typed = picked.typed.trim();
@@ -88,19 +89,19 @@ export async function createBranch(deps: CommandDeps, node?: unknown): Promise<B
   const from = await pickSource(deps, node, t, title);
   if (!from) return undefined;
   const name = (
-    await deps.ui.input({ title, prompt: `New branch from ${sourceText(from)}`, validate: (v) => validateRefName(v, 'branch') })
+    await deps.ui.input({ title, prompt: l10n.t('New branch from {0}', sourceText(from)), validate: (v) => validateRefName(v, 'branch') })
   )?.trim();
   if (!name) return undefined;
   const client = deps.clients.clientFor(t.hostId);
   try {
-    const branch = await deps.ui.withProgress(`Creating branch ${name}…`, (_p, signal) =>
+    const branch = await deps.ui.withProgress(l10n.t('Creating branch {0}…', name), (_p, signal) =>
       client.createBranch(t.db, { name, from }, { signal }),
     );
     deps.tree.refreshDatabase(t.hostId, t.db, ['branches']);
-    void deps.ui.info(`Created branch ${branch.name} at ${shortHash(branch.head_commit_sha)} in ${refName(t.db)}.`);
+    void deps.ui.info(l10n.t('Created branch {0} at {1} in {2}.', branch.name, shortHash(branch.head_commit_sha), refName(t.db)));
     return branch;
   } catch (e) {
-    deps.ui.error(e, { action: `create branch ${name}`, hostId: t.hostId, hostLabel: deps.clients.labelOf(t.hostId) });
+    deps.ui.error(e, { action: l10n.t('create branch {0}', name), hostId: t.hostId, hostLabel: deps.clients.labelOf(t.hostId) });
     return undefined;
   }
 }
@@ -113,22 +114,27 @@ export async function createTag(deps: CommandDeps, node?: unknown): Promise<Tag 
   const from = await pickSource(deps, node, t, title);
   if (!from) return undefined;
   const name = (
-    await deps.ui.input({ title, prompt: `New tag at ${sourceText(from)}`, validate: (v) => validateRefName(v, 'tag') })
+    await deps.ui.input({ title, prompt: l10n.t('New tag at {0}', sourceText(from)), validate: (v) => validateRefName(v, 'tag') })
   )?.trim();
   if (!name) return undefined;
-  const message = await deps.ui.input({ title, prompt: 'Message (optional: a message makes an annotated tag, none a lightweight one)' });
+  const message = await deps.ui.input({
+    title,
+    prompt: l10n.t('Message (optional: a message makes an annotated tag, none a lightweight one)'),
+  });
   if (message === undefined) return undefined;
   const client = deps.clients.clientFor(t.hostId);
   try {
     const body = message.trim() ? { name, from, message: message.trim() } : { name, from };
-    const tag = await deps.ui.withProgress(`Creating tag ${name}…`, (_p, signal) => client.createTag(t.db, body, { signal }));
+    const tag = await deps.ui.withProgress(l10n.t('Creating tag {0}…', name), (_p, signal) => client.createTag(t.db, body, { signal }));
     deps.tree.refreshDatabase(t.hostId, t.db, ['tags']);
     void deps.ui.info(
-      `Created ${tag.message !== undefined ? 'annotated ' : ''}tag ${tag.name} at ${shortHash(tag.commit_sha)} in ${refName(t.db)}.`,
+      tag.message !== undefined
+        ? l10n.t('Created annotated tag {0} at {1} in {2}.', tag.name, shortHash(tag.commit_sha), refName(t.db))
+        : l10n.t('Created tag {0} at {1} in {2}.', tag.name, shortHash(tag.commit_sha), refName(t.db)),
     );
     return tag;
   } catch (e) {
-    deps.ui.error(e, { action: `create tag ${name}`, hostId: t.hostId, hostLabel: deps.clients.labelOf(t.hostId) });
+    deps.ui.error(e, { action: l10n.t('create tag {0}', name), hostId: t.hostId, hostLabel: deps.clients.labelOf(t.hostId) });
     return undefined;
   }
 }
@@ -149,17 +155,17 @@ export async function createRelease(deps: CommandDeps, node?: unknown): Promise<
   const releaseTitle = (
     await deps.ui.input({
       title,
-      prompt: `Release title (tag ${tagName} at ${shortHash(commit)})`,
+      prompt: l10n.t('Release title (tag {0} at {1})', tagName, shortHash(commit)),
       value: tagName,
       validate: (v) => (v.trim() ? undefined : 'Enter a title.'),
     })
   )?.trim();
   if (!releaseTitle) return undefined;
-  const description = await deps.ui.input({ title, prompt: 'Description (optional, markdown)' });
+  const description = await deps.ui.input({ title, prompt: l10n.t('Description (optional, markdown)') });
   if (description === undefined) return undefined;
   const client = deps.clients.clientFor(t.hostId);
   try {
-    const release = await deps.ui.withProgress(`Creating release ${releaseTitle}…`, (_p, signal) =>
+    const release = await deps.ui.withProgress(l10n.t('Creating release {0}…', releaseTitle), (_p, signal) =>
       client.createRelease(
         t.db,
         {
@@ -173,10 +179,10 @@ export async function createRelease(deps: CommandDeps, node?: unknown): Promise<
       ),
     );
     deps.tree.refreshDatabase(t.hostId, t.db, newTag ? ['releases', 'tags'] : ['releases']);
-    void deps.ui.info(`Created release ${release.title} (tag ${release.tag} at ${shortHash(release.commit_sha)}).`);
+    void deps.ui.info(l10n.t('Created release {0} (tag {1} at {2}).', release.title, release.tag, shortHash(release.commit_sha)));
     return release;
   } catch (e) {
-    deps.ui.error(e, { action: `create release ${releaseTitle}`, hostId: t.hostId, hostLabel: deps.clients.labelOf(t.hostId) });
+    deps.ui.error(e, { action: l10n.t('create release {0}', releaseTitle), hostId: t.hostId, hostLabel: deps.clients.labelOf(t.hostId) });
     return undefined;
   }
 }
@@ -194,8 +200,10 @@ async function pickReleaseTag(
   if (isTreeNode(node) && node.kind === 'tag') return { tagName: node.tag.name, commit: node.tag.commit_sha, newTag: false };
   const existing = tags(deps, t);
   const pickedTag = await deps.ui.pickOrType(
-    existing.then((ts) => ts.map((tag) => ({ label: tag.name, description: `existing tag · ${shortHash(tag.commit_sha)}`, value: tag }))),
-    { title, placeholder: 'Pick an existing tag, or type a new tag name' },
+    existing.then((ts) =>
+      ts.map((tag) => ({ label: tag.name, description: l10n.t('existing tag · {0}', shortHash(tag.commit_sha)), value: tag })),
+    ),
+    { title, placeholder: l10n.t('Pick an existing tag, or type a new tag name') },
   );
   if (!pickedTag) return undefined;
   if ('value' in pickedTag) return { tagName: pickedTag.value.name, commit: pickedTag.value.commit_sha, newTag: false };
@@ -228,12 +236,12 @@ async function pickReleaseCommit(
   );
   const picked = await deps.ui.pickOrType(heads, {
     title,
-    placeholder: `Commit for the new tag ${tagName}: a branch head, or paste a commit hash`,
+    placeholder: l10n.t('Commit for the new tag {0}: a branch head, or paste a commit hash', tagName),
   });
   if (!picked) return undefined;
   if ('value' in picked) return picked.value;
   if (isCommitHash(picked.typed)) return picked.typed.trim();
-  void deps.ui.info(`"${picked.typed}" is not a commit hash (32 characters of 0-9 and a-v). Pick a branch or paste a hash.`);
+  void deps.ui.info(l10n.t('"{0}" is not a commit hash (32 characters of 0-9 and a-v). Pick a branch or paste a hash.', picked.typed));
   return undefined;
 }
 
@@ -251,6 +259,6 @@ export async function copyCommitHash(deps: CommandDeps, node?: unknown): Promise
             : undefined;
   if (!hash) return undefined;
   await deps.ui.copy(hash);
-  void deps.ui.info(`Copied commit ${shortHash(hash)}.`);
+  void deps.ui.info(l10n.t('Copied commit {0}.', shortHash(hash)));
   return hash;
 }

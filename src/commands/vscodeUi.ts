@@ -3,6 +3,7 @@ import type { Logger } from '../core/logger';
 import type { InputOptions, PickItem, PickOptions, ProgressReporter, Ui } from '../platform/ui';
 import type { ErrorContext } from '../core/errorMessages';
 import { reportError } from './reportError';
+import * as l10n from '../shared/l10n';
 
 type Item<T> = vscode.QuickPickItem & { value?: T; typed?: string };
 
@@ -41,7 +42,7 @@ export class VscodeUi implements Ui {
       const active = qp.activeItems[0];
       const extra: Item<T>[] =
         typed && !fixed.some((i) => plain(i) === typed)
-          ? [{ label: typed, description: 'use what you typed', typed, alwaysShow: true }]
+          ? [{ label: typed, description: l10n.t('use what you typed'), typed, alwaysShow: true }]
           : [];
       const all = [...fixed, ...extra];
       // When the choices arrive after the person typed, the row under the cursor stays first and
@@ -59,7 +60,7 @@ export class VscodeUi implements Ui {
       },
       (e: unknown) => {
         qp.busy = false;
-        this.error(e, { action: 'load the choices' });
+        this.error(e, { action: l10n.t('load the choices') });
       },
     );
     return new Promise((resolve) => {

@@ -2,6 +2,7 @@
 // Classified by type, HTTP status and error code, never by message text. No vscode here so it is
 // unit-testable; src/commands/reportError.ts turns the result into a notification.
 import type { Operation } from '../shared/wire';
+import * as l10n from '../shared/l10n';
 
 /**
  * What this module reads of the api layer's ApiError (src/api/errors.ts). Declared here because
@@ -75,8 +76,8 @@ export function isCancellation(error: unknown): boolean {
 /** A user-facing message and fixing actions, or undefined for a cancellation (show nothing). */
 export function describeError(error: unknown, context: ErrorContext = {}): ErrorPresentation | undefined {
   if (isCancellation(error)) return undefined;
-  const prefix = context.action ? `Could not ${context.action}` : 'The request failed';
-  const host = context.hostLabel ?? context.hostId ?? 'the host';
+  const prefix = context.action ? l10n.t('Could not {0}', context.action) : l10n.t('The request failed');
+  const host = context.hostLabel ?? context.hostId ?? l10n.t('the host');
   if (isOperationFailedError(error)) return describeOperationFailure(error, context);
   if (isApiError(error) && error.status === 0) return describeUnreachable(error, prefix, host);
   if (isApiError(error)) {
@@ -87,7 +88,12 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
   }
   if (isNetworkError(error)) {
     return {
-      message: `${prefix}: cannot reach ${host} (${networkCode(error)}). Check the address in versionedDb.hosts or start the local hub.`,
+      message: l10n.t(
+        '{0}: cannot reach {1} ({2}). Check the address in versionedDb.hosts or start the local hub.',
+        prefix,
+        host,
+        networkCode(error) ?? '',
+      ),
       actions: [{ kind: 'showLog' }],
       expected: false,
     };
@@ -100,10 +106,10 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
 function describeOperationFailure(error: Error & OperationFailedFields, context: ErrorContext): ErrorPresentation {
   const op = error.operation;
   const e = op.error;
-  const what = context.action ? `${capitalize(context.action)} failed` : `The ${op.type} operation failed`;
+  const what = context.action ? l10n.t('{0} failed', capitalize(context.action)) : l10n.t('The {0} operation failed', op.type);
   const message = e
     ? `${what}: ${e.title}${e.detail ? ` — ${e.detail}` : ''} (${e.code})`
-    : `${what} without a reason from the server (operation ${op.id}).`;
+    : l10n.t('{0} without a reason from the server (operation {1}).', what, op.id);
   // The poll that reported the failure: what the service's support looks up.
   const requestId = (error as { requestId?: unknown }).requestId;
   const actions: ErrorAction[] =
@@ -114,18 +120,20 @@ function describeOperationFailure(error: Error & OperationFailedFields, context:
 /** No HTTP answer at all (status 0): the proxy, when there is one, is the first suspect. */
 function describeUnreachable(error: Error & ApiErrorFields, prefix: string, host: string): ErrorPresentation {
   if (error.proxy) {
-    const why = error.code === CLIENT_TIMEOUT ? 'no answer in time' : error.code;
+    const why = error.code === CLIENT_TIMEOUT ? l10n.t('no answer in time') : error.code;
     return {
       message:
-        `${prefix}: cannot reach ${host} through the proxy ${error.proxy} (${why}). ` +
-        'Check the http.proxy, http.noProxy, http.proxyStrictSSL and http.proxyAuthorization settings (or HTTPS_PROXY and NO_PROXY).',
+        l10n.t('{0}: cannot reach {1} through the proxy {2} ({3}). ', prefix, host, error.proxy, why) +
+        l10n.t(
+          'Check the http.proxy, http.noProxy, http.proxyStrictSSL and http.proxyAuthorization settings (or HTTPS_PROXY and NO_PROXY).',
+        ),
       actions: [{ kind: 'showLog' }],
       expected: false,
     };
   }
-  const why = error.code === CLIENT_TIMEOUT ? 'it did not answer in time' : `cannot connect (${error.code})`;
+  const why = error.code === CLIENT_TIMEOUT ? l10n.t('it did not answer in time') : l10n.t('cannot connect ({0})', error.code);
   return {
-    message: `${prefix}: ${host} is unreachable — ${why}. Check the address in versionedDb.hosts, or start the local hub.`,
+    message: l10n.t('{0}: {1} is unreachable — {2}. Check the address in versionedDb.hosts, or start the local hub.', prefix, host, why),
     actions: [{ kind: 'showLog' }],
     expected: false,
   };
@@ -136,20 +144,24 @@ function statusMessage(error: Error & ApiErrorFields, prefix: string, host: stri
   const detail = error.detail ? ` ${ensurePeriod(error.detail)}` : '';
   switch (error.status) {
     case 401:
-      return `${prefix}: ${host} needs you to sign in (the token is missing, expired or revoked).`;
+      return l10n.t('{0}: {1} needs you to sign in (the token is missing, expired or revoked).', prefix, host);
     case 403:
-      return `${prefix}: you need ${missingPermission(error.method, error.path)}.${detail}`;
+      return l10n.t('{0}: you need {1}.{2}', prefix, missingPermission(error.method, error.path), detail);
     case 404:
-      return `${prefix}: not found.${detail || ' The database may not exist, or it is private and this account has no access.'}`;
+      return l10n.t(
+        '{0}: not found.{1}',
+        prefix,
+        detail || l10n.t(' The database may not exist, or it is private and this account has no access.'),
+      );
     case 409:
-      return `${prefix}: it already exists or conflicts with the current state.${detail}`;
+      return l10n.t('{0}: it already exists or conflicts with the current state.{1}', prefix, detail);
     case 422:
       return `${prefix}: ${error.title}.${detail}`;
     case 429:
-      return `${prefix}: ${host} is rate limiting requests; try again in a moment.`;
+      return l10n.t('{0}: {1} is rate limiting requests; try again in a moment.', prefix, host);
     default:
       return error.status >= 500
-        ? `${prefix}: ${host} had an internal problem (${error.status}).${detail}`
+        ? l10n.t('{0}: {1} had an internal problem ({2}).{3}', prefix, host, error.status, detail)
         : `${prefix}: ${error.title}.${detail}`;
   }
 }
@@ -162,18 +174,18 @@ export function missingPermission(method: string | undefined, path: string | und
   const p = (path ?? '').replace(/^.*?\/databases/, '/databases').split('?')[0]!;
   const m = (method ?? '').toUpperCase();
   const db = /^\/databases\/([^/]+)\/([^/]+)/.exec(p);
-  const name = db ? `${safeDecode(db[1]!)}/${safeDecode(db[2]!)}` : 'this database';
+  const name = db ? `${safeDecode(db[1]!)}/${safeDecode(db[2]!)}` : l10n.t('this database');
   if (m === 'POST' && p === '/databases') {
-    return 'permission to create databases under that owner (yourself, or an organization where your role may create databases)';
+    return l10n.t('permission to create databases under that owner (yourself, or an organization where your role may create databases)');
   }
-  if (m === 'POST' && /\/forks$/.test(p)) return `read access to ${name} and ownership of the namespace you fork into`;
-  if (m === 'POST' && /\/pulls\/[^/]+\/merge$/.test(p)) return `write access to ${name} to merge`;
-  if (m === 'PATCH' && /\/pulls\/[^/]+$/.test(p)) return `to be the pull request's creator or have write access to ${name}`;
-  if (m === 'POST' && /\/pulls\/[^/]+\/comments$/.test(p)) return `read access to ${name} to comment`;
-  if (m === 'POST' && /\/pulls$/.test(p)) return `read access to both databases of the pull request`;
-  if (m === 'POST' && /\/(branches|tags|releases|imports|imports\/uploads)$/.test(p)) return `write access to ${name}`;
-  if (m === 'GET' && /^\/operations\//.test(p)) return 'access to the database this operation belongs to';
-  return `a permission this account lacks on ${name}`;
+  if (m === 'POST' && /\/forks$/.test(p)) return l10n.t('read access to {0} and ownership of the namespace you fork into', name);
+  if (m === 'POST' && /\/pulls\/[^/]+\/merge$/.test(p)) return l10n.t('write access to {0} to merge', name);
+  if (m === 'PATCH' && /\/pulls\/[^/]+$/.test(p)) return l10n.t("to be the pull request's creator or have write access to {0}", name);
+  if (m === 'POST' && /\/pulls\/[^/]+\/comments$/.test(p)) return l10n.t('read access to {0} to comment', name);
+  if (m === 'POST' && /\/pulls$/.test(p)) return l10n.t('read access to both databases of the pull request');
+  if (m === 'POST' && /\/(branches|tags|releases|imports|imports\/uploads)$/.test(p)) return l10n.t('write access to {0}', name);
+  if (m === 'GET' && /^\/operations\//.test(p)) return l10n.t('access to the database this operation belongs to');
+  return l10n.t('a permission this account lacks on {0}', name);
 }
 
 function isNetworkError(error: unknown): boolean {

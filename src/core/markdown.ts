@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import type { ImageRenderEnv } from './remoteImages';
 import { placeholderText } from './remoteImages';
+import * as l10n from '../shared/l10n';
 
 // Pull request descriptions and comments are written by other people and shown inside a
 // webview, so they are untrusted: raw HTML is never passed through (html: false) and only
@@ -53,7 +54,7 @@ export function createMarkdownRenderer(): MarkdownRenderer {
     const e = env as Partial<ImageRenderEnv> | undefined;
     if (e?.images !== 'loaded') {
       if (e) e.blocked = (e.blocked ?? 0) + 1;
-      return `<span class="remote-image" title="Image not loaded">${md.utils.escapeHtml(placeholderText(token.content, src))}</span>`;
+      return `<span class="remote-image" title="${l10n.tHtml('Image not loaded')}">${md.utils.escapeHtml(placeholderText(token.content, src))}</span>`;
     }
     return defaultImage ? defaultImage(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
   };

@@ -7,6 +7,7 @@ import type { Commit } from './review/commitLog';
 import { sinceReviewDetail, sinceReviewText, type SinceReview } from './review/sinceReview';
 import type { TableEntry } from './sql/tableCatalog';
 import type { TableColumnInfo } from './sql/tableQuery';
+import * as l10n from '../shared/l10n';
 
 /** A tooltip as data; the tree provider renders it (escaping server text). */
 export interface Tooltip {
@@ -60,13 +61,13 @@ export function describeDatabase(ref: DatabaseRef, db: Database | undefined, now
     tooltip: {
       title: label,
       fields: fields(
-        ['Visibility', db.visibility],
-        ['Size', formatBytes(db.size_bytes)],
-        ['Stars', String(db.star_count)],
-        ['Fork network', String(db.fork_network_count)],
-        ['Forked from', db.parent ? refText(db.parent) : undefined],
-        ['Network root', db.network_root ? refText(db.network_root) : undefined],
-        ['Last write', formatTimestamp(db.last_write_at)],
+        [l10n.t('Visibility'), db.visibility],
+        [l10n.t('Size'), formatBytes(db.size_bytes)],
+        [l10n.t('Stars'), String(db.star_count)],
+        [l10n.t('Fork network'), String(db.fork_network_count)],
+        [l10n.t('Forked from'), db.parent ? refText(db.parent) : undefined],
+        [l10n.t('Network root'), db.network_root ? refText(db.network_root) : undefined],
+        [l10n.t('Last write'), formatTimestamp(db.last_write_at)],
       ),
       ...(db.description ? { body: db.description } : {}),
     },
@@ -78,8 +79,8 @@ export function describeBranch(b: Branch, now: number): NodeText {
     label: b.name,
     description: join(shortHash(b.head_commit_sha), formatRelativeTime(b.last_updated_at, now)),
     tooltip: {
-      title: `Branch ${b.name}`,
-      fields: fields(['Head commit', b.head_commit_sha], ['Updated', formatTimestamp(b.last_updated_at)]),
+      title: l10n.t('Branch {0}', b.name),
+      fields: fields([l10n.t('Head commit'), b.head_commit_sha], [l10n.t('Updated'), formatTimestamp(b.last_updated_at)]),
     },
   };
 }
@@ -90,7 +91,7 @@ export function describeTag(t: Tag, now: number): NodeText {
     description: join(shortHash(t.commit_sha), t.message ? firstLine(t.message) : undefined, formatRelativeTime(t.tagged_at, now)),
     tooltip: {
       title: `${t.message !== undefined ? 'Annotated tag' : 'Tag'} ${t.name}`,
-      fields: fields(['Commit', t.commit_sha], ['Tagged', formatTimestamp(t.tagged_at)]),
+      fields: fields([l10n.t('Commit'), t.commit_sha], [l10n.t('Tagged'), formatTimestamp(t.tagged_at)]),
       ...(t.message ? { body: t.message } : {}),
     },
   };
@@ -101,12 +102,12 @@ export function describeRelease(r: Release, now: number): NodeText {
     label: r.title || r.tag,
     description: join(r.tag, shortHash(r.commit_sha), formatRelativeTime(r.created_at, now)),
     tooltip: {
-      title: `Release ${r.title}`,
+      title: l10n.t('Release {0}', r.title),
       fields: fields(
-        ['Tag', r.tag],
-        ['Commit', r.commit_sha],
-        ['Created', formatTimestamp(r.created_at)],
-        ['Updated', r.updated_at !== r.created_at ? formatTimestamp(r.updated_at) : undefined],
+        [l10n.t('Tag'), r.tag],
+        [l10n.t('Commit'), r.commit_sha],
+        [l10n.t('Created'), formatTimestamp(r.created_at)],
+        [l10n.t('Updated'), r.updated_at !== r.created_at ? formatTimestamp(r.updated_at) : undefined],
       ),
       ...(r.description ? { body: r.description } : {}),
     },
@@ -119,12 +120,12 @@ export function describePull(p: PullSummary, now: number, since?: SinceReview): 
     label: `#${p.pull_number} ${p.title}`,
     description: join(since && sinceReviewText(since), p.state, p.creator, formatRelativeTime(p.created_at, now)),
     tooltip: {
-      title: `Pull request #${p.pull_number}: ${p.title}`,
+      title: l10n.t('Pull request #{0}: {1}', p.pull_number, p.title),
       fields: fields(
-        ['State', p.state],
-        ['Creator', p.creator],
-        ['Opened', formatTimestamp(p.created_at)],
-        ['Your review', since && sinceReviewDetail(since)],
+        [l10n.t('State'), p.state],
+        [l10n.t('Creator'), p.creator],
+        [l10n.t('Opened'), formatTimestamp(p.created_at)],
+        [l10n.t('Your review'), since && sinceReviewDetail(since)],
       ),
       ...(p.description ? { body: p.description } : {}),
     },
@@ -132,7 +133,7 @@ export function describePull(p: PullSummary, now: number, since?: SinceReview): 
 }
 
 export function describeFork(ref: DatabaseRef): NodeText {
-  return { label: refText(ref), tooltip: { title: `Fork ${refText(ref)}`, fields: [] } };
+  return { label: refText(ref), tooltip: { title: l10n.t('Fork {0}', refText(ref)), fields: [] } };
 }
 
 export function isOperationActive(op: Pick<Operation, 'status'>): boolean {
@@ -150,13 +151,13 @@ export function describeOperation(op: Operation, now: number): NodeText {
     label: `${op.type} ${op.status}`,
     description: join(formatRelativeTime(op.created_at, now), outcome),
     tooltip: {
-      title: `Operation ${op.type}`,
+      title: l10n.t('Operation {0}', op.type),
       fields: fields(
-        ['Status', op.status],
-        ['Id', op.id],
-        ['Enqueued', formatTimestamp(op.created_at)],
-        ['Error', op.error ? `${op.error.title} (${op.error.code}, ${op.error.status})` : undefined],
-        ['Result', outcome],
+        [l10n.t('Status'), op.status],
+        [l10n.t('Id'), op.id],
+        [l10n.t('Enqueued'), formatTimestamp(op.created_at)],
+        [l10n.t('Error'), op.error ? `${op.error.title} (${op.error.code}, ${op.error.status})` : undefined],
+        [l10n.t('Result'), outcome],
       ),
       ...(op.error?.detail ? { body: op.error.detail } : {}),
     },
@@ -173,18 +174,21 @@ function firstLine(text: string): string {
 /** The Tables node under a branch, tag or release: what it lists and at which commit. */
 export function describeTables(db: DatabaseRef, ref: string, commit: string): NodeText {
   return {
-    label: 'Tables',
-    description: `at ${shortHash(commit)}`,
-    tooltip: { title: `Tables and views of ${refText(db)} at ${ref}`, fields: fields(['Ref', ref], ['Commit', commit]) },
+    label: l10n.t('Tables'),
+    description: l10n.t('at {0}', shortHash(commit)),
+    tooltip: {
+      title: l10n.t('Tables and views of {0} at {1}', refText(db), ref),
+      fields: fields([l10n.t('Ref'), ref], [l10n.t('Commit'), commit]),
+    },
   };
 }
 
 export function describeTable(t: TableEntry, ref: string, commit: string): NodeText {
-  const kind = t.kind === 'view' ? 'View' : 'Table';
+  const title = t.kind === 'view' ? l10n.t('View {0}', t.name) : l10n.t('Table {0}', t.name);
   return {
     label: t.name,
-    ...(t.kind === 'view' ? { description: 'view' } : {}),
-    tooltip: { title: `${kind} ${t.name}`, fields: fields(['At', ref], ['Commit', commit]) },
+    ...(t.kind === 'view' ? { description: l10n.t('view') } : {}),
+    tooltip: { title, fields: fields([l10n.t('At'), ref], [l10n.t('Commit'), commit]) },
   };
 }
 
@@ -196,11 +200,11 @@ export function describeColumn(c: TableColumnInfo): NodeText {
     label: c.name,
     description,
     tooltip: {
-      title: `Column ${c.name}`,
+      title: l10n.t('Column {0}', c.name),
       fields: fields(
-        ['Type', c.type || 'none declared'],
-        ['Primary key', c.primaryKey ? 'yes' : 'no'],
-        ['Nullable', c.primaryKey || c.nullable === false ? 'no' : 'yes'],
+        [l10n.t('Type'), c.type || l10n.t('none declared')],
+        [l10n.t('Primary key'), c.primaryKey ? l10n.t('yes') : l10n.t('no')],
+        [l10n.t('Nullable'), c.primaryKey || c.nullable === false ? l10n.t('no') : l10n.t('yes')],
       ),
     },
   };
@@ -222,10 +226,10 @@ export function describeCommit(c: Commit, now: number): NodeText {
     tooltip: {
       title: `${c.isMerge ? 'Merge commit' : 'Commit'} ${c.shortHash}`,
       fields: fields(
-        ['Commit', c.hash],
-        ['Author', c.email ? `${c.author} <${c.email}>` : c.author],
-        ['Date', join(formatTimestamp(iso) ?? c.date, formatRelativeTime(iso, now))],
-        ['Parents', c.parents.length ? c.parents.map((p) => shortHash(p)).join(', ') : 'none (first commit)'],
+        [l10n.t('Commit'), c.hash],
+        [l10n.t('Author'), c.email ? `${c.author} <${c.email}>` : c.author],
+        [l10n.t('Date'), join(formatTimestamp(iso) ?? c.date, formatRelativeTime(iso, now))],
+        [l10n.t('Parents'), c.parents.length ? c.parents.map((p) => shortHash(p)).join(', ') : l10n.t('none (first commit)')],
       ),
       ...(c.message ? { body: c.message } : {}),
     },

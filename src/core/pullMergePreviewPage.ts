@@ -7,6 +7,7 @@ import type { Cell } from '../shared/wire';
 import { escapeHtml } from './pullPage';
 import type { ConflictPage } from './review/conflicts';
 import { conflictText, rowCountsText, type MergePreview } from './review/mergePreview';
+import * as l10n from '../shared/l10n';
 
 export type MergePreviewState =
   | { kind: 'checking' }
@@ -14,13 +15,13 @@ export type MergePreviewState =
   | { kind: 'done'; preview: MergePreview; conflicts: { table: string; page: ConflictPage }[]; conflictRowsFailed?: string };
 
 function cellHtml(v: Cell | undefined): string {
-  if (v === undefined) return '<span class="absent" title="no such column on this side">—</span>';
-  if (v === null) return '<span class="null">NULL</span>';
+  if (v === undefined) return `<span class="absent" title="${l10n.tHtml('no such column on this side')}">—</span>`;
+  if (v === null) return `<span class="null">${l10n.tHtml('NULL')}</span>`;
   return escapeHtml(v);
 }
 
 function conflictTable(table: string, page: ConflictPage, total: number | null): string {
-  const head = `<tr><th scope="col">side</th>${page.columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('')}</tr>`;
+  const head = `<tr><th scope="col">${l10n.tHtml('side')}</th>${page.columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('')}</tr>`;
   const rows = page.rows
     .map((r, i) => {
       const side = (label: string, cls: string, cells: (Cell | undefined)[], change: string | null): string =>
@@ -32,19 +33,17 @@ function conflictTable(table: string, page: ConflictPage, total: number | null):
     .join('');
   const shown = page.rows.length;
   const more =
-    page.hasMore || !page.completeness.complete
-      ? `<p class="more">Showing the first ${shown} conflicting ${shown === 1 ? 'row' : 'rows'}${total !== null ? ` of ${total}` : ''}${page.completeness.complete ? '' : ' (the server sent only part of them)'}.</p>`
-      : '';
+    page.hasMore || !page.completeness.complete ? `<p class="more">${moreText(shown, total, page.completeness.complete)}</p>` : '';
   return `<div class="conflict-table" data-table="${escapeHtml(table)}"><h4>${escapeHtml(table)}</h4><table><thead>${head}</thead>${rows}</table>${more}</div>`;
 }
 
 /** The section's inner HTML for the current state of the preview. */
 export function renderMergePreviewSection(state: MergePreviewState): string {
-  const title = '<h2>Before merging</h2>';
+  const title = `<h2>${l10n.tHtml('Before merging')}</h2>`;
   if (state.kind === 'checking')
-    return `<section class="merge-preview" data-state="checking">${title}<p class="empty">Checking what the merge would change and whether it conflicts…</p></section>`;
+    return `<section class="merge-preview" data-state="checking">${title}<p class="empty">${l10n.tHtml('Checking what the merge would change and whether it conflicts…')}</p></section>`;
   if (state.kind === 'failed') {
-    return `<section class="merge-preview" data-state="failed">${title}<p class="error">The merge could not be previewed: ${escapeHtml(state.message)}</p><p class="empty">How many rows it changes and whether it conflicts are not known.</p></section>`;
+    return `<section class="merge-preview" data-state="failed">${title}<p class="error">${l10n.tHtml('The merge could not be previewed: {0}', escapeHtml(state.message))}</p><p class="empty">${l10n.tHtml('How many rows it changes and whether it conflicts are not known.')}</p></section>`;
   }
   const p = state.preview;
   if (p.kind === 'unavailable')
@@ -52,19 +51,19 @@ export function renderMergePreviewSection(state: MergePreviewState): string {
   const { impact, completeness } = p;
   const verdict = impact.willConflict === true ? 'conflicts' : impact.willConflict === 'unknown' ? 'unknown' : 'clean';
   const tables = impact.tables.length
-    ? `<table class="merge-tables"><thead><tr><th scope="col">table</th><th scope="col">rows</th></tr></thead><tbody>${impact.tables
+    ? `<table class="merge-tables"><thead><tr><th scope="col">${l10n.tHtml('table')}</th><th scope="col">${l10n.tHtml('rows')}</th></tr></thead><tbody>${impact.tables
         .map(
           (t) =>
-            `<tr data-table="${escapeHtml(t.table)}"><td>${escapeHtml(t.table)}${t.schemaChanged ? ' <span class="mark">schema changed</span>' : ''}</td><td>${escapeHtml(rowCountsText(t.rows))}</td></tr>`,
+            `<tr data-table="${escapeHtml(t.table)}"><td>${escapeHtml(t.table)}${t.schemaChanged ? ` <span class="mark">${l10n.tHtml('schema changed')}</span>` : ''}</td><td>${escapeHtml(rowCountsText(t.rows))}</td></tr>`,
         )
         .join('')}</tbody></table>`
-    : '<p class="empty">The merge changes no tables.</p>';
-  const total = `<p class="merge-total">${completeness.complete ? '' : 'At least '}${impact.rowsChanged} ${impact.rowsChanged === 1 ? 'row changes' : 'rows change'} in ${impact.tables.length} ${impact.tables.length === 1 ? 'table' : 'tables'}.</p>`;
+    : `<p class="empty">${l10n.tHtml('The merge changes no tables.')}</p>`;
+  const total = `<p class="merge-total">${completeness.complete ? l10n.tHtml('{0} in {1}.', rowsChange(impact.rowsChanged), tablesText(impact.tables.length)) : l10n.tHtml('At least {0} in {1}.', rowsChange(impact.rowsChanged), tablesText(impact.tables.length))}</p>`;
   const conflictRows = state.conflicts
     .map((c) => conflictTable(c.table, c.page, impact.conflictingTables.find((t) => t.table === c.table)?.dataConflicts ?? null))
     .join('');
   const rowsFailed = state.conflictRowsFailed
-    ? `<p class="error">The conflicting rows could not be read: ${escapeHtml(state.conflictRowsFailed)}</p>`
+    ? `<p class="error">${l10n.tHtml('The conflicting rows could not be read: {0}', escapeHtml(state.conflictRowsFailed))}</p>`
     : '';
   return [
     `<section class="merge-preview" data-state="${verdict}">`,
@@ -75,9 +74,9 @@ export function renderMergePreviewSection(state: MergePreviewState): string {
     // A conflicting merge would fail: settling the conflicts is the way forward, so it is the
     // primary button, and the style below makes the view's Merge button a secondary one.
     verdict === 'conflicts'
-      ? '<div class="actions"><button type="button" data-action="settleConflicts">Settle Conflicts…</button></div>'
+      ? `<div class="actions"><button type="button" data-action="settleConflicts">${l10n.tHtml('Settle Conflicts…')}</button></div>`
       : '',
-    conflictRows ? `<h3>Conflicting rows</h3>${conflictRows}` : '',
+    conflictRows ? `<h3>${l10n.tHtml('Conflicting rows')}</h3>${conflictRows}` : '',
     rowsFailed,
     `</section>`,
   ].join('');
@@ -97,3 +96,19 @@ export const MERGE_PREVIEW_STYLE = `
 #content:has(.merge-preview[data-state="conflicts"]) button[data-action="merge"] { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); }
 .merge-preview .null, .merge-preview .absent, .merge-preview .change, .merge-preview .more, .merge-preview .mark { color: var(--vscode-descriptionForeground); font-style: italic; }
 `;
+
+function rowsChange(n: number): string {
+  return n === 1 ? l10n.tHtml('1 row changes') : l10n.tHtml('{0} rows change', n);
+}
+
+function tablesText(n: number): string {
+  return n === 1 ? l10n.tHtml('1 table') : l10n.tHtml('{0} tables', n);
+}
+
+/** "Showing the first 2 conflicting rows of 9 (the server sent only part of them)." */
+function moreText(shown: number, total: number | null, complete: boolean): string {
+  const first =
+    shown === 1 ? l10n.tHtml('Showing the first 1 conflicting row') : l10n.tHtml('Showing the first {0} conflicting rows', shown);
+  const of = total !== null ? l10n.tHtml('{0} of {1}', first, total) : first;
+  return complete ? l10n.tHtml('{0}.', of) : l10n.tHtml('{0} (the server sent only part of them).', of);
+}

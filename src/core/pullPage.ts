@@ -4,6 +4,7 @@ import type { MarkdownRenderer } from './markdown';
 import type { RemoteImages } from './remoteImages';
 import { LOAD_IMAGES_NOTICE, imageEnv } from './remoteImages';
 import { formatRelativeTime } from './relativeTime';
+import * as l10n from '../shared/l10n';
 
 // The HTML of the pull request webview, built in the host from API data. Every string from the
 // server goes through escapeHtml or the sanitizing markdown renderer; nothing is trusted.
@@ -84,10 +85,17 @@ export interface PullPageInput {
   images?: RemoteImages;
 }
 
+/** Getters: each text is translated when read, not when this module loads. */
 const ACTION_LABELS: Record<string, string> = {
-  merge: 'Merge',
-  close: 'Close',
-  reopen: 'Reopen',
+  get merge() {
+    return l10n.t('Merge');
+  },
+  get close() {
+    return l10n.t('Close');
+  },
+  get reopen() {
+    return l10n.t('Reopen');
+  },
 };
 
 /** The inner HTML of the view's content area; re-rendered after every action. */
@@ -97,53 +105,55 @@ export function renderPullContent(input: PullPageInput, md: MarkdownRenderer): s
   const from = branchRefLabel(pull.from_branch, db);
   const to = branchRefLabel(pull.to_branch, db);
   const env = imageEnv(input.images ?? 'blocked');
-  const description = pull.description?.trim() ? md.render(pull.description, env) : '<p class="empty">No description provided.</p>';
+  const description = pull.description?.trim()
+    ? md.render(pull.description, env)
+    : `<p class="empty">${l10n.tHtml('No description provided.')}</p>`;
 
   const buttons = [
     ...actionsForState(pull.state).map(
       // Merge and reopen move the pull forward; close is the quieter, secondary action.
       (a) => `<button type="button" data-action="${a}"${a === 'close' ? ' class="secondary"' : ''}>${ACTION_LABELS[a]}</button>`,
     ),
-    '<button type="button" data-toggle="edit" class="secondary">Edit</button>',
-    '<button type="button" data-action="refresh" class="secondary">Refresh</button>',
-    input.webUrl ? '<button type="button" data-action="openOnWeb" class="secondary">Open on Web</button>' : '',
+    `<button type="button" data-toggle="edit" class="secondary">${l10n.tHtml('Edit')}</button>`,
+    `<button type="button" data-action="refresh" class="secondary">${l10n.tHtml('Refresh')}</button>`,
+    input.webUrl ? `<button type="button" data-action="openOnWeb" class="secondary">${l10n.tHtml('Open on Web')}</button>` : '',
   ].join('');
 
   const comments = input.comments.length
     ? input.comments
         .map((c) => {
-          const edited = c.updated_at !== c.created_at ? ' <span class="edited">(edited)</span>' : '';
+          const edited = c.updated_at !== c.created_at ? ` <span class="edited">${l10n.tHtml('(edited)')}</span>` : '';
           return (
             `<article class="comment" data-comment-id="${escapeHtml(c.comment_id)}">` +
-            `<div class="comment-head"><strong>${escapeHtml(c.author)}</strong> commented ${timeHtml(c.created_at, now)}${edited}</div>` +
+            `<div class="comment-head"><strong>${escapeHtml(c.author)}</strong> ${l10n.tHtml('commented {0}{1}', timeHtml(c.created_at, now), edited)}</div>` +
             `<div class="comment-body markdown">${md.render(c.body, env)}</div></article>`
           );
         })
         .join('')
-    : '<p class="empty">No comments yet.</p>';
+    : `<p class="empty">${l10n.tHtml('No comments yet.')}</p>`;
   const notice =
     env.blocked > 0
-      ? `<div class="image-notice"><span>${escapeHtml(LOAD_IMAGES_NOTICE)}</span><button type="button" data-action="loadImages" class="secondary">Load images</button></div>`
+      ? `<div class="image-notice"><span>${escapeHtml(LOAD_IMAGES_NOTICE())}</span><button type="button" data-action="loadImages" class="secondary">${l10n.tHtml('Load images')}</button></div>`
       : '';
 
   return [
     `<header>`,
     `<h1><span class="pull-title">${escapeHtml(pull.title)}</span> <span class="pull-number">#${pull.pull_number}</span></h1>`,
     `<p class="meta"><span class="${stateClass}">${escapeHtml(pullStateLabel(pull.state))}</span> `,
-    `<strong class="creator">${escapeHtml(pull.creator)}</strong> wants to merge `,
-    `<code class="from-branch">${escapeHtml(from)}</code> into <code class="to-branch">${escapeHtml(to)}</code>`,
-    ` in <span class="database">${escapeHtml(db.owner)}/${escapeHtml(db.name)}</span></p>`,
-    `<p class="times">Opened ${timeHtml(pull.created_at, now)}</p>`,
+    `<strong class="creator">${escapeHtml(pull.creator)}</strong> ${l10n.tHtml('wants to merge')} `,
+    `<code class="from-branch">${escapeHtml(from)}</code> ${l10n.tHtml('into')} <code class="to-branch">${escapeHtml(to)}</code>`,
+    ` ${l10n.tHtml('in')} <span class="database">${escapeHtml(db.owner)}/${escapeHtml(db.name)}</span></p>`,
+    `<p class="times">${l10n.tHtml('Opened {0}', timeHtml(pull.created_at, now))}</p>`,
     `</header>`,
     `<div class="actions">${buttons}</div>`,
     notice,
     `<form class="edit-form" hidden>`,
-    `<label>Title <input name="title" type="text" required value="${escapeHtml(pull.title)}"></label>`,
-    `<label>Description <textarea name="description" rows="6">${escapeHtml(pull.description ?? '')}</textarea></label>`,
-    `<div class="form-buttons"><button type="submit">Save</button><button type="button" data-toggle="edit" class="secondary">Cancel</button></div>`,
+    `<label>${l10n.tHtml('Title')} <input name="title" type="text" required value="${escapeHtml(pull.title)}"></label>`,
+    `<label>${l10n.tHtml('Description')} <textarea name="description" rows="6">${escapeHtml(pull.description ?? '')}</textarea></label>`,
+    `<div class="form-buttons"><button type="submit">${l10n.tHtml('Save')}</button><button type="button" data-toggle="edit" class="secondary">${l10n.tHtml('Cancel')}</button></div>`,
     `</form>`,
     `<section class="description markdown">${description}</section>`,
-    `<section class="comments"><h2>Comments (${input.comments.length})</h2>${comments}</section>`,
+    `<section class="comments"><h2>${l10n.tHtml('Comments ({0})', input.comments.length)}</h2>${comments}</section>`,
   ].join('');
 }
 
@@ -209,10 +219,10 @@ export function renderPullDocument(input: PullDocumentInput): string {
 <body>
 <main id="content">${input.contentHtml}</main>
 <section class="new-comment">
-<h2>Add a comment</h2>
+<h2>${l10n.tHtml('Add a comment')}</h2>
 <form id="comment-form">
-<textarea id="comment-body" name="body" rows="5" placeholder="Leave a comment (markdown)" aria-label="Comment"></textarea>
-<div class="form-buttons"><button type="submit" id="comment-submit">Comment</button></div>
+<textarea id="comment-body" name="body" rows="5" placeholder="${l10n.tHtml('Leave a comment (markdown)')}" aria-label="${l10n.tHtml('Comment')}"></textarea>
+<div class="form-buttons"><button type="submit" id="comment-submit">${l10n.tHtml('Comment')}</button></div>
 </form>
 </section>
 <script nonce="${escapeHtml(nonce)}" src="${escapeHtml(input.scriptUri)}"></script>

@@ -6,6 +6,7 @@ import { escapeHtml, relativeTime } from './pullPage';
 import type { RowThread, ThreadComment, ThreadState } from './review/rowThreads';
 import type { Cell } from '../shared/wire';
 import { SHORT_HASH_LENGTH } from './commitHash';
+import * as l10n from '../shared/l10n';
 
 function about(t: RowThread): string {
   const key = Object.entries(t.anchor.key)
@@ -16,14 +17,14 @@ function about(t: RowThread): string {
 }
 
 function stateHtml(s: ThreadState | undefined): string {
-  if (!s) return '<span class="label muted" data-thread-state="checking">checking…</span>';
+  if (!s) return `<span class="label muted" data-thread-state="checking">${l10n.tHtml('checking…')}</span>`;
   switch (s.kind) {
     case 'current':
       return '';
     case 'outdated':
-      return '<span class="label" data-thread-state="outdated" title="The row changed since this thread was written">outdated</span>';
+      return `<span class="label" data-thread-state="outdated" title="${l10n.tHtml('The row changed since this thread was written')}">${l10n.tHtml('outdated')}</span>`;
     case 'deleted':
-      return '<span class="label" data-thread-state="deleted">row deleted since</span>';
+      return `<span class="label" data-thread-state="deleted">${l10n.tHtml('row deleted since')}</span>`;
     case 'invalid':
       return `<span class="label" data-thread-state="invalid">${escapeHtml(s.reason)}</span>`;
   }
@@ -33,8 +34,8 @@ const VALUE_SHOWN_MAX = 2000;
 
 /** A suggested value as text: NULL and empty text in words, anything else literal in a <pre>. */
 function valueHtml(v: Cell): string {
-  if (v === null) return '<em>NULL</em>';
-  if (v === '') return '<em>empty text</em>';
+  if (v === null) return `<em>${l10n.tHtml('NULL')}</em>`;
+  if (v === '') return `<em>${l10n.tHtml('empty text')}</em>`;
   const chars = Array.from(v);
   const shown = chars.length > VALUE_SHOWN_MAX ? `${chars.slice(0, VALUE_SHOWN_MAX).join('')}…` : v;
   return `<pre class="suggested-value">${escapeHtml(shown)}</pre>`;
@@ -47,11 +48,11 @@ function suggestionHtml(t: RowThread, c: ThreadComment, canApply: boolean): stri
   const id = c.comment.comment_id;
   const applied = t.comments.find((x) => x.anchor.applied === id);
   const action = applied
-    ? `<span class="label" data-suggestion-applied="${escapeHtml(applied.anchor.commit)}">applied in <code>${escapeHtml(applied.anchor.commit.slice(0, SHORT_HASH_LENGTH))}</code></span>`
+    ? `<span class="label" data-suggestion-applied="${escapeHtml(applied.anchor.commit)}">${l10n.tHtml('applied in {0}', `<code>${escapeHtml(applied.anchor.commit.slice(0, SHORT_HASH_LENGTH))}</code>`)}</span>`
     : canApply
-      ? `<button type="button" data-thread-apply="${escapeHtml(id)}">Apply Suggestion</button>`
+      ? `<button type="button" data-thread-apply="${escapeHtml(id)}">${l10n.tHtml('Apply Suggestion')}</button>`
       : '';
-  return `<div class="suggestion" data-suggestion="${escapeHtml(id)}"><span>Suggested value:</span> ${valueHtml(s.value)} ${action}</div>`;
+  return `<div class="suggestion" data-suggestion="${escapeHtml(id)}"><span>${l10n.tHtml('Suggested value:')}</span> ${valueHtml(s.value)} ${action}</div>`;
 }
 
 /** The section's inner HTML; `states` by thread root id (absent while being read). */
@@ -76,11 +77,11 @@ export function renderThreadsSection(
       return (
         `<article class="thread" data-thread="${escapeHtml(t.rootId)}" data-table="${escapeHtml(t.anchor.table)}"${cell}>` +
         `<div class="thread-head">${about(t)} ${stateHtml(states.get(t.rootId))} <span class="muted">${t.comments.length} ${t.comments.length === 1 ? 'comment' : 'comments'}</span></div>` +
-        `${comments}<div class="actions"><button type="button" class="secondary" data-thread-reply="${escapeHtml(t.rootId)}">Reply</button></div></article>`
+        `${comments}<div class="actions"><button type="button" class="secondary" data-thread-reply="${escapeHtml(t.rootId)}">${l10n.tHtml('Reply')}</button></div></article>`
       );
     })
     .join('');
-  return `<h2>Row comments (${threads.length})</h2>${items}`;
+  return `<h2>${l10n.tHtml('Row comments ({0})', threads.length)}</h2>${items}`;
 }
 
 export const PULL_THREADS_STYLE = `

@@ -1,4 +1,5 @@
 // "3 minutes ago" for tree descriptions. Pure: the caller passes `now` so tests are exact.
+import * as l10n from '../shared/l10n';
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
@@ -9,9 +10,33 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60],
 ];
 
-// Made on first use: constructing it loads ICU data (about 7 ms), which activation must not pay.
-let format: Intl.RelativeTimeFormat | undefined;
-const formatter = (): Intl.RelativeTimeFormat => (format ??= new Intl.RelativeTimeFormat('en', { numeric: 'auto' }));
+/** "3 minutes ago" and its kin, one message per unit and direction, as Intl's English says them. */
+function phrase(n: number, unit: Intl.RelativeTimeFormatUnit): string {
+  const past = n < 0;
+  const k = Math.abs(n);
+  const one = k === 1;
+  switch (unit) {
+    case 'year':
+      return one ? (past ? l10n.t('last year') : l10n.t('next year')) : past ? l10n.t('{0} years ago', k) : l10n.t('in {0} years', k);
+    case 'month':
+      return one ? (past ? l10n.t('last month') : l10n.t('next month')) : past ? l10n.t('{0} months ago', k) : l10n.t('in {0} months', k);
+    case 'week':
+      return one ? (past ? l10n.t('last week') : l10n.t('next week')) : past ? l10n.t('{0} weeks ago', k) : l10n.t('in {0} weeks', k);
+    case 'day':
+      return one ? (past ? l10n.t('yesterday') : l10n.t('tomorrow')) : past ? l10n.t('{0} days ago', k) : l10n.t('in {0} days', k);
+    case 'hour':
+      return one ? (past ? l10n.t('1 hour ago') : l10n.t('in 1 hour')) : past ? l10n.t('{0} hours ago', k) : l10n.t('in {0} hours', k);
+    default:
+      if (k === 0) return l10n.t('this minute');
+      return one
+        ? past
+          ? l10n.t('1 minute ago')
+          : l10n.t('in 1 minute')
+        : past
+          ? l10n.t('{0} minutes ago', k)
+          : l10n.t('in {0} minutes', k);
+  }
+}
 
 /** Relative time of an ISO timestamp, or undefined when missing or unparsable. */
 export function formatRelativeTime(iso: string | undefined, now: number): string | undefined {
@@ -20,11 +45,11 @@ export function formatRelativeTime(iso: string | undefined, now: number): string
   if (Number.isNaN(t)) return undefined;
   const seconds = Math.round((t - now) / 1000);
   const abs = Math.abs(seconds);
-  if (abs < 45) return 'just now';
+  if (abs < 45) return l10n.t('just now');
   for (const [unit, size] of UNITS) {
-    if (abs >= size) return formatter().format(Math.round(seconds / size), unit);
+    if (abs >= size) return phrase(Math.round(seconds / size), unit);
   }
-  return formatter().format(Math.round(seconds / 60), 'minute');
+  return phrase(Math.round(seconds / 60), 'minute');
 }
 
 const SHORT_UNITS: [string, number][] = [
@@ -45,7 +70,7 @@ export function formatShortAge(iso: string | undefined, now: number): string | u
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return undefined;
   const seconds = Math.round((now - t) / 1000);
-  if (seconds < 45) return 'now';
+  if (seconds < 45) return l10n.t('now');
   for (const [unit, size] of SHORT_UNITS) if (seconds >= size) return `${Math.round(seconds / size)}${unit}`;
   return '1m';
 }

@@ -2,6 +2,7 @@
 // image from a URL someone wrote in a pull description or comment tells that server the viewer's
 // address and when they looked, so images render as placeholders with a "Load images" button,
 // and the webview's CSP allows https images only once the user pressed it (for that view).
+import * as l10n from '../shared/l10n';
 
 export type RemoteImages = 'blocked' | 'loaded';
 
@@ -33,4 +34,5 @@ export function placeholderText(alt: string, src: string): string {
   return host === '' ? `[${label}]` : `[${label} · ${host}]`;
 }
 
-export const LOAD_IMAGES_NOTICE = 'Remote images are not loaded: loading them tells their server your address and when you looked.';
+export const LOAD_IMAGES_NOTICE = (): string =>
+  l10n.t('Remote images are not loaded: loading them tells their server your address and when you looked.');

@@ -6,6 +6,7 @@ import type { Cell } from '../shared/wire';
 import { escapeHtml } from './pullPage';
 import { webviewCsp } from './webviewCsp';
 import type { CellChoice, ConflictCell, RowConflict } from './review/conflictResolution';
+import * as l10n from '../shared/l10n';
 
 export interface ResolvePageTable {
   readonly table: string;
@@ -30,7 +31,7 @@ export interface ResolvePageState {
 }
 
 const val = (v: Cell | undefined): string =>
-  v === undefined ? '<span class="muted">—</span>' : v === null ? '<span class="null">NULL</span>' : escapeHtml(v);
+  v === undefined ? '<span class="muted">—</span>' : v === null ? `<span class="null">${l10n.tHtml('NULL')}</span>` : escapeHtml(v);
 const attr = (s: string): string => escapeHtml(s);
 /** A row's key as a reader says it: its key values, NULL as NULL. */
 const keyText = (values: readonly Cell[]): string => values.map((v) => val(v)).join(', ');
@@ -42,19 +43,19 @@ function cellEditor(s: ResolvePageState, t: string, c: ConflictCell): string {
     `<button type="button" class="pick${ch?.kind === side ? ' chosen' : ''}" data-pick="${side}" ${data}>${side}: ${val(v)}</button>`;
   const typed = ch?.kind === 'value' ? (ch.value ?? '') : '';
   const problem = s.problems.get(`${t} ${c.key} ${c.column}`);
-  return `<tr class="cell" ${data}><th scope="row">${escapeHtml(c.column)}</th><td class="base">${val(c.base)}</td><td>${pick('ours', c.ours)}</td><td>${pick('theirs', c.theirs)}</td><td><input type="text" class="typed${ch?.kind === 'value' ? ' chosen' : ''}" ${data} value="${attr(typed)}" placeholder="type a value" aria-label="value for ${attr(c.column)}">${problem ? `<div class="problem">${escapeHtml(problem)}</div>` : ''}</td></tr>`;
+  return `<tr class="cell" ${data}><th scope="row">${escapeHtml(c.column)}</th><td class="base">${val(c.base)}</td><td>${pick('ours', c.ours)}</td><td>${pick('theirs', c.theirs)}</td><td><input type="text" class="typed${ch?.kind === 'value' ? ' chosen' : ''}" ${data} value="${attr(typed)}" placeholder="${l10n.tHtml('type a value')}" aria-label="${l10n.tHtml('value for {0}', attr(c.column))}">${problem ? `<div class="problem">${escapeHtml(problem)}</div>` : ''}</td></tr>`;
 }
 
 function tableHtml(s: ResolvePageState, t: ResolvePageTable): string {
   const head = `<h2>${escapeHtml(t.table)}</h2>`;
   if (t.refusal)
-    return `<section class="table refused" data-table="${attr(t.table)}">${head}<p class="warning">Cannot be settled cell by cell: ${escapeHtml(t.refusal)}</p></section>`;
+    return `<section class="table refused" data-table="${attr(t.table)}">${head}<p class="warning">${l10n.tHtml('Cannot be settled cell by cell: {0}', escapeHtml(t.refusal))}</p></section>`;
   if (t.cells.length === 0 && t.rows.length === 0) return '';
   const sideButtons = (row?: string): string =>
     (['ours', 'theirs'] as const)
       .map(
         (side) =>
-          `<button type="button" data-side="${side}" data-table="${attr(t.table)}"${row ? ` data-row="${attr(row)}"` : ''}>All ${side}</button>`,
+          `<button type="button" data-side="${side}" data-table="${attr(t.table)}"${row ? ` data-row="${attr(row)}"` : ''}>${l10n.tHtml('All {0}', side)}</button>`,
       )
       .join(' ');
   const byRow = new Map<string, ConflictCell[]>();
@@ -62,13 +63,13 @@ function tableHtml(s: ResolvePageState, t: ResolvePageTable): string {
   const rows = [...byRow]
     .map(
       ([key, cells]) =>
-        `<div class="row" data-row="${attr(key)}"><h3>row ${keyText(cells[0]?.keyValues ?? [])} ${sideButtons(key)}</h3><table><thead><tr><th scope="col">column</th><th scope="col">base</th><th scope="col">ours (target)</th><th scope="col">theirs (pull)</th><th scope="col">typed</th></tr></thead><tbody>${cells.map((c) => cellEditor(s, t.table, c)).join('')}</tbody></table></div>`,
+        `<div class="row" data-row="${attr(key)}"><h3>${l10n.tHtml('row {0} {1}', keyText(cells[0]?.keyValues ?? []), sideButtons(key))}</h3><table><thead><tr><th scope="col">${l10n.tHtml('column')}</th><th scope="col">${l10n.tHtml('base')}</th><th scope="col">${l10n.tHtml('ours (target)')}</th><th scope="col">${l10n.tHtml('theirs (pull)')}</th><th scope="col">${l10n.tHtml('typed')}</th></tr></thead><tbody>${cells.map((c) => cellEditor(s, t.table, c)).join('')}</tbody></table></div>`,
     )
     .join('');
   const deleted = t.rows
     .map((r) => {
       const chosen = s.rowSide(t.table, r.key);
-      return `<div class="row deleted" data-row="${attr(r.key)}"><h3>row ${keyText(r.keyValues)}: ${r.ours ? 'the pull deleted it, the target changed it' : 'the target deleted it, the pull changed it'}${chosen ? ` (${chosen})` : ''}</h3><p class="muted">One side deleted this row: pick a side for the whole row.</p>${sideButtons(r.key)}</div>`;
+      return `<div class="row deleted" data-row="${attr(r.key)}"><h3>${r.ours ? l10n.tHtml('row {0}: the pull deleted it, the target changed it', keyText(r.keyValues)) : l10n.tHtml('row {0}: the target deleted it, the pull changed it', keyText(r.keyValues))}${chosen ? ` (${chosen})` : ''}</h3><p class="muted">${l10n.tHtml('One side deleted this row: pick a side for the whole row.')}</p>${sideButtons(r.key)}</div>`;
     })
     .join('');
   return `<section class="table" data-table="${attr(t.table)}">${head}<p>${sideButtons()}</p>${rows}${deleted}</section>`;
@@ -76,7 +77,7 @@ function tableHtml(s: ResolvePageState, t: ResolvePageTable): string {
 
 export function renderResolveContent(s: ResolvePageState): string {
   const outcome = s.outcome ? `<p class="outcome ${s.outcome.ok ? 'ok' : 'warning'}">${escapeHtml(s.outcome.text)}</p>` : '';
-  return `<h1>${escapeHtml(s.title)}</h1>${outcome}${s.tables.map((t) => tableHtml(s, t)).join('')}<section class="apply"><p class="plan">${escapeHtml(s.plan)}</p><button type="button" data-action="apply"${s.canApply ? '' : ' disabled'}>Apply</button></section>`;
+  return `<h1>${escapeHtml(s.title)}</h1>${outcome}${s.tables.map((t) => tableHtml(s, t)).join('')}<section class="apply"><p class="plan">${escapeHtml(s.plan)}</p><button type="button" data-action="apply"${s.canApply ? '' : ' disabled'}>${l10n.tHtml('Apply')}</button></section>`;
 }
 
 export function renderResolveDocument(env: {

@@ -13,6 +13,7 @@ import type { QueryOutput } from '../shared/queryResultOutput';
 import { exportStreamed } from '../platform/streamedExport';
 import { normalizeResult } from './queryRunner';
 import type { SqlPort } from '../core/sql/sqlPort';
+import * as l10n from '../shared/l10n';
 
 export interface LoadAllDeps {
   /** Pages at the pinned commit through the one SQL port. */
@@ -66,7 +67,11 @@ export class LoadAllSession {
       serverFilter: true,
       note: `Every row of the query at ${t.ref === commit ? shortHash(commit) : `${t.ref} (${shortHash(commit)})`}, read a page at a time in the query's order.`,
     };
-    const context = { action: `read rows of the query at ${targetLabel(t)}`, hostId: t.hostId, hostLabel: deps.labelOf(t.hostId) };
+    const context = {
+      action: l10n.t('read rows of the query at {0}', targetLabel(t)),
+      hostId: t.hostId,
+      hostLabel: deps.labelOf(t.hostId),
+    };
     this.server = new PageServer({
       sourceId: this.output.sourceId,
       source,

@@ -18,6 +18,7 @@ import { pickRef, pickTarget } from './queryTargetPicks';
 import { runSqlInEditor } from './runIntoPanel';
 import { clearQueryHistory, showQueryHistory } from './queryHistoryCommands';
 import { SqlEditorTargetContext } from './sqlEditorTargets';
+import * as l10n from '../shared/l10n';
 
 /** The target a tree node names (branch, tag, release), or the database with a ref to pick. */
 async function targetFromNode(deps: NotebookCommandDeps, node: unknown): Promise<QueryTarget | undefined | null> {
@@ -75,7 +76,7 @@ function activeCell(arg: unknown): vscode.NotebookCell | undefined {
 export async function pickCellTarget(deps: NotebookCommandDeps, arg?: unknown): Promise<void> {
   const cell = activeCell(arg);
   if (!cell) {
-    void deps.ui.info('Select a SQL cell of a Versioned DB notebook first.');
+    void deps.ui.info(l10n.t('Select a SQL cell of a Versioned DB notebook first.'));
     return;
   }
   const current = targetOf(cell.metadata) ?? targetOf(cell.notebook.metadata);
@@ -111,7 +112,7 @@ export async function pickNotebookTarget(deps: NotebookCommandDeps): Promise<voi
     if (target) await deps.editorTargets.set(editor.document.uri, target);
     return;
   }
-  void deps.ui.info('Open a Versioned DB notebook or a .sql file first.');
+  void deps.ui.info(l10n.t('Open a Versioned DB notebook or a .sql file first.'));
 }
 
 export function registerNotebookCommands(deps: NotebookCommandDeps): vscode.Disposable[] {

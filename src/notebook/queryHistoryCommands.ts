@@ -9,6 +9,7 @@ import { targetLabel } from '../core/sql/refs';
 import { CellMeta, toVscode } from './sqlNotebookSerializer';
 import type { NotebookCommandDeps } from './notebookCommandDeps';
 import { runIntoPanel } from './runIntoPanel';
+import * as l10n from '../shared/l10n';
 
 /** A row of the history picker: an entry, or the note that more entries match. */
 export type HistoryPickItem = vscode.QuickPickItem & { readonly entry?: HistoryEntry };
@@ -30,7 +31,7 @@ export function pickHistoryEntry(
     if (!row) {
       row = {
         label: historyLabel(e),
-        description: `${targetLabel(e.target)} · ${e.status} · ${e.rowCount} rows`,
+        description: l10n.t('{0} · {1} · {2} rows', targetLabel(e.target), e.status, e.rowCount),
         detail: `${new Date(e.ranAt).toLocaleString()}${e.commit ? ` · commit ${shortHash(e.commit)}` : ''}`,
         // The quick pick would otherwise hide rows whose label does not fuzzy-match the text.
         alwaysShow: true,
@@ -41,8 +42,8 @@ export function pickHistoryEntry(
     return row;
   };
   const qp = createQuickPick();
-  qp.title = 'Query history';
-  qp.placeholder = 'Search past queries by SQL, table, database, branch, tag or commit';
+  qp.title = l10n.t('Query history');
+  qp.placeholder = l10n.t('Search past queries by SQL, table, database, branch, tag or commit');
   qp.matchOnDescription = false;
   qp.matchOnDetail = false;
   qp.ignoreFocusOut = true;
@@ -51,7 +52,10 @@ export function pickHistoryEntry(
     const items: HistoryPickItem[] = shown.map(rowOf);
     if (more > 0)
       items.push({
-        label: `$(info) ${more} more ${more === 1 ? 'query matches' : 'queries match'}: type more words to narrow`,
+        label:
+          more === 1
+            ? l10n.t('$(info) 1 more query matches: type more words to narrow')
+            : l10n.t('$(info) {0} more queries match: type more words to narrow', more),
         alwaysShow: true,
       });
     qp.items = items;
@@ -84,7 +88,7 @@ export async function showQueryHistory(
 ): Promise<void> {
   const entries = deps.history.all();
   if (entries.length === 0) {
-    void deps.ui.info('No queries yet. Queries you run in notebooks and .sql files appear here.');
+    void deps.ui.info(l10n.t('No queries yet. Queries you run in notebooks and .sql files appear here.'));
     return;
   }
   const entry = await pickHistoryEntry(entries, createQuickPick);
@@ -93,10 +97,10 @@ export async function showQueryHistory(
   const canInsert = !!nb && nb.notebook.notebookType === Notebooks.type;
   const action = await deps.ui.pick(
     [
-      { label: '$(play) Run again', description: targetLabel(entry.target), value: 'run' as const },
-      ...(canInsert ? [{ label: '$(add) Insert as a new cell in this notebook', value: 'insert' as const }] : []),
-      { label: '$(notebook) Open in a new SQL notebook', value: 'notebook' as const },
-      { label: '$(copy) Copy SQL', value: 'copy' as const },
+      { label: l10n.t('$(play) Run again'), description: targetLabel(entry.target), value: 'run' as const },
+      ...(canInsert ? [{ label: l10n.t('$(add) Insert as a new cell in this notebook'), value: 'insert' as const }] : []),
+      { label: l10n.t('$(notebook) Open in a new SQL notebook'), value: 'notebook' as const },
+      { label: l10n.t('$(copy) Copy SQL'), value: 'copy' as const },
     ],
     { title: historyLabel(entry, 60) },
   );
@@ -117,5 +121,6 @@ export async function showQueryHistory(
 export async function clearQueryHistory(deps: NotebookCommandDeps): Promise<void> {
   const n = deps.history.all().length;
   if (n === 0) return;
-  if (await deps.ui.confirm(`Forget ${n} past ${n === 1 ? 'query' : 'queries'}?`, 'Clear History')) await deps.history.clear();
+  if (await deps.ui.confirm(n === 1 ? l10n.t('Forget 1 past query?') : l10n.t('Forget {0} past queries?', n), l10n.t('Clear History')))
+    await deps.history.clear();
 }

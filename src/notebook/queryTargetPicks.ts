@@ -8,6 +8,7 @@ import { shortHash } from '../core/commitHash';
 import { validateRefInput } from '../core/sql/refs';
 import { pickKnownDatabase } from '../tree/databaseTargets';
 import type { NotebookCommandDeps } from './notebookCommandDeps';
+import * as l10n from '../shared/l10n';
 
 /** Branches, tags, or a typed ref/commit of a database; undefined when dismissed or invalid. */
 export async function pickRef(deps: NotebookCommandDeps, hostId: string, db: DatabaseRef, current?: string): Promise<string | undefined> {
@@ -19,19 +20,25 @@ export async function pickRef(deps: NotebookCommandDeps, hostId: string, db: Dat
     ...branches.map((b) => ({
       // Plain names as labels: typing a name matches it exactly instead of offering a duplicate.
       label: b.name,
-      description: `$(git-branch) branch · ${shortHash(b.head_commit_sha)}${b.name === current ? ' · current' : ''}`,
+      description:
+        b.name === current
+          ? l10n.t('$(git-branch) branch · {0} · current', shortHash(b.head_commit_sha))
+          : l10n.t('$(git-branch) branch · {0}', shortHash(b.head_commit_sha)),
       value: b.name,
     })),
     ...tags.map((t) => ({
       label: t.name,
-      description: `$(tag) tag · ${shortHash(t.commit_sha)}${t.name === current ? ' · current' : ''}`,
+      description:
+        t.name === current
+          ? l10n.t('$(tag) tag · {0} · current', shortHash(t.commit_sha))
+          : l10n.t('$(tag) tag · {0}', shortHash(t.commit_sha)),
       ...(t.message ? { detail: t.message } : {}),
       value: t.name,
     })),
   ]);
   const picked = await deps.ui.pickOrType(items, {
-    title: `Run at which ref of ${db.owner}/${db.name}?`,
-    placeholder: 'Pick a branch or tag, or paste a 32-character commit hash',
+    title: l10n.t('Run at which ref of {0}/{1}?', db.owner, db.name),
+    placeholder: l10n.t('Pick a branch or tag, or paste a 32-character commit hash'),
   });
   if (!picked) return undefined;
   if ('value' in picked) return picked.value;
@@ -52,7 +59,7 @@ export async function pickTarget(deps: NotebookCommandDeps, current?: QueryTarge
   const chosen = await pickKnownDatabase(
     { ui: deps.ui, databases: deps.databases, labelOf: (hostId) => deps.clients.labelOf(hostId) },
     {
-      title: 'Run at which database?',
+      title: l10n.t('Run at which database?'),
       emptyMessage: 'No database to run at yet. Add one in the Versioned DB view ("Add Database…"), then pick it here.',
       hostFilter: (hostId) => available.has(hostId),
       ...(currentTarget ? { current: currentTarget } : {}),

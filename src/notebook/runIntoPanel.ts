@@ -9,12 +9,13 @@ import { statementAt } from '../core/sql/statements';
 import { runQuery } from './queryRunner';
 import type { NotebookCommandDeps } from './notebookCommandDeps';
 import { pickTarget } from './queryTargetPicks';
+import * as l10n from '../shared/l10n';
 
 /** Runs SQL at a target into the result panel, with a cancellable progress notification. */
 export async function runIntoPanel(deps: NotebookCommandDeps, sql: string, target: QueryTarget): Promise<void> {
   deps.panel.showRunning(sql, target);
   try {
-    const output = await deps.ui.withProgress(`Running SQL at ${targetLabel(target)}`, async (_p, signal) => {
+    const output = await deps.ui.withProgress(l10n.t('Running SQL at {0}', targetLabel(target)), async (_p, signal) => {
       const res = await deps.refs.resolve(target, { signal, fresh: true });
       return runQuery(deps.sql, target, sql, {
         signal,
@@ -26,7 +27,7 @@ export async function runIntoPanel(deps: NotebookCommandDeps, sql: string, targe
     await deps.history.add(historyEntryOf(output, sql, target));
   } catch (e) {
     deps.ui.error(e, {
-      action: `run the query at ${targetLabel(target)}`,
+      action: l10n.t('run the query at {0}', targetLabel(target)),
       hostId: target.hostId,
       hostLabel: deps.clients.labelOf(target.hostId),
     });
@@ -36,7 +37,7 @@ export async function runIntoPanel(deps: NotebookCommandDeps, sql: string, targe
 export async function runSqlInEditor(deps: NotebookCommandDeps): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
-    void deps.ui.info('Open a .sql file and put the cursor in a statement (or select some SQL) first.');
+    void deps.ui.info(l10n.t('Open a .sql file and put the cursor in a statement (or select some SQL) first.'));
     return;
   }
   const doc = editor.document;
@@ -44,7 +45,7 @@ export async function runSqlInEditor(deps: NotebookCommandDeps): Promise<void> {
     ? statementAt(doc.getText(), doc.offsetAt(editor.selection.active))?.text
     : doc.getText(editor.selection).trim();
   if (!sql) {
-    void deps.ui.info('Nothing to run: the cursor is not in a SQL statement.');
+    void deps.ui.info(l10n.t('Nothing to run: the cursor is not in a SQL statement.'));
     return;
   }
   let target = deps.editorTargets.get(doc.uri);

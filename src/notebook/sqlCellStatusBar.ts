@@ -4,6 +4,7 @@ import { branchMoved, targetLabel } from '../core/sql/refs';
 import type { RefResolver } from './queryRunner';
 import { cellTarget } from './sqlNotebookController';
 import { OutputMeta, targetOf } from './sqlNotebookSerializer';
+import * as l10n from '../shared/l10n';
 
 const short = (h: string): string => h.slice(0, 8);
 
@@ -29,13 +30,27 @@ export class SqlCellStatusBar implements vscode.NotebookCellStatusBarItemProvide
     const target = cellTarget(cell);
     const own = !!targetOf(cell.metadata);
     const where = new vscode.NotebookCellStatusBarItem(
-      target ? `$(database) ${targetLabel(target)}` : '$(database) Pick where this cell runs…',
+      target ? `$(database) ${targetLabel(target)}` : l10n.t('$(database) Pick where this cell runs…'),
       vscode.NotebookCellStatusBarAlignment.Left,
     );
-    where.command = { command: Commands.pickCellTarget, title: 'Change where this cell runs', arguments: [cell] };
+    where.command = { command: Commands.pickCellTarget, title: l10n.t('Change where this cell runs'), arguments: [cell] };
     where.tooltip = target
-      ? `Runs at ${target.owner}/${target.name} @ ${target.ref} on ${this.labelOf(target.hostId)}${own ? ' (set for this cell)' : " (the notebook's target)"}.\nClick to pick another database, branch, tag or commit.`
-      : 'This cell has no database yet. Click to pick one.';
+      ? own
+        ? l10n.t(
+            'Runs at {0}/{1} @ {2} on {3} (set for this cell).\nClick to pick another database, branch, tag or commit.',
+            target.owner,
+            target.name,
+            target.ref,
+            this.labelOf(target.hostId),
+          )
+        : l10n.t(
+            "Runs at {0}/{1} @ {2} on {3} (the notebook's target).\nClick to pick another database, branch, tag or commit.",
+            target.owner,
+            target.name,
+            target.ref,
+            this.labelOf(target.hostId),
+          )
+      : l10n.t('This cell has no database yet. Click to pick one.');
     const items = [where];
     const out = cell.outputs[0];
     const ranAt = out?.metadata?.[OutputMeta.commit];
@@ -47,14 +62,19 @@ export class SqlCellStatusBar implements vscode.NotebookCellStatusBarItemProvide
       sub.dispose();
       if (now?.kind === 'branch' && branchMoved(ranAt, now.commit)) {
         const moved = new vscode.NotebookCellStatusBarItem(
-          `$(warning) ${target.ref} moved since this ran`,
+          l10n.t('$(warning) {0} moved since this ran', target.ref),
           vscode.NotebookCellStatusBarAlignment.Left,
         );
-        moved.tooltip = `This output ran at commit ${short(ranAt)}; ${target.ref} now points at ${short(now.commit ?? '')}. Run the cell again to see the latest data.`;
+        moved.tooltip = l10n.t(
+          'This output ran at commit {0}; {1} now points at {2}. Run the cell again to see the latest data.',
+          short(ranAt),
+          target.ref,
+          short(now.commit ?? ''),
+        );
         items.push(moved);
       } else {
         const at = new vscode.NotebookCellStatusBarItem(`$(git-commit) ${short(ranAt)}`, vscode.NotebookCellStatusBarAlignment.Left);
-        at.tooltip = `This output ran at commit ${ranAt}.`;
+        at.tooltip = l10n.t('This output ran at commit {0}.', ranAt);
         items.push(at);
       }
     }

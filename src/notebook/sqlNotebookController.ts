@@ -17,6 +17,7 @@ import type { SqlPort } from '../core/sql/sqlPort';
 import type { QueryHistoryStore } from './queryHistoryStore';
 import { OutputMeta, targetOf } from './sqlNotebookSerializer';
 import { loadAllFields } from './loadAllSession';
+import * as l10n from '../shared/l10n';
 
 export interface SqlRunDeps {
   /** The one way to run SQL at a target: the row limit and timeout settings applied there. */
@@ -60,7 +61,7 @@ export class SqlNotebookController implements vscode.Disposable {
     this.controller = vscode.notebooks.createNotebookController(Notebooks.controller, Notebooks.type, 'Versioned DB SQL');
     this.controller.supportedLanguages = ['sql'];
     this.controller.supportsExecutionOrder = true;
-    this.controller.description = 'Runs read-only SQL at a branch, tag or commit';
+    this.controller.description = l10n.t('Runs read-only SQL at a branch, tag or commit');
     this.controller.executeHandler = (cells, notebook) => this.execute(cells, notebook);
     // The only kernel for this notebook type: preferred, so running never asks to pick one.
     const prefer = (nb: vscode.NotebookDocument): void => {
@@ -167,7 +168,7 @@ export class SqlNotebookController implements vscode.Disposable {
       return;
     }
     const context: ErrorContext = {
-      action: target ? `run the query at ${targetLabel(target)}` : 'run the query',
+      action: target ? l10n.t('run the query at {0}', targetLabel(target)) : l10n.t('run the query'),
       ...(target ? { hostId: target.hostId, hostLabel: this.deps.labelOf(target.hostId) } : {}),
     };
     const text = describeError(e, context)?.message ?? String(e);

@@ -16,6 +16,9 @@ import { SqlNotebookSerializer } from './sqlNotebookSerializer';
 import { SqlResultPanel } from './sqlResultPanel';
 import { NotebookLoadAll } from './notebookLoadAll';
 import type { LoadAllDeps } from './loadAllSession';
+import { rendererBundleMessage } from '../platform/l10n';
+import { isL10nRequest } from '../shared/l10n';
+import * as l10n from '../shared/l10n';
 
 /** What the extension passes in: the notebook commands' own dependencies without the parts built here. */
 export type SqlNotebookHostDeps = Pick<NotebookCommandDeps, 'ui' | 'clients' | 'sql' | 'databases' | 'settings' | 'log'>;
@@ -49,13 +52,15 @@ function registerRendererMessaging(
 ): { loadAll: NotebookLoadAll; disposables: vscode.Disposable[] } {
   const messaging = vscode.notebooks.createRendererMessaging(Notebooks.renderer);
   const loadAll = new NotebookLoadAll(messaging, loadAllDeps);
+  void messaging.postMessage(rendererBundleMessage());
   const messageSub = messaging.onDidReceiveMessage(async ({ editor, message }) => {
     try {
+      if (isL10nRequest(message)) return void (await messaging.postMessage(rendererBundleMessage(), editor));
       if (loadAll.handle(editor, message)) return;
       const reply = await handleGridMessage(message, deps.log);
       if (reply) void messaging.postMessage(reply, editor);
     } catch (e) {
-      deps.ui.error(e, { action: 'act on the result' });
+      deps.ui.error(e, { action: l10n.t('act on the result') });
     }
   });
   return { loadAll, disposables: [messageSub, loadAll] };

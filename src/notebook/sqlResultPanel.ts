@@ -9,6 +9,7 @@ import { isGridPagingMessage, parseGridPagingMessage, type GridPagingMessage, ty
 
 type ResultHost = WebviewHost<GridPagingMessage | GridToHostMessage, HostToGridMessage | HostPagingMessage>;
 import { LoadAllSession, loadAllFields, type LoadAllDeps } from './loadAllSession';
+import * as l10n from '../shared/l10n';
 
 /**
  * The result grid in a webview panel, for queries run from a plain .sql editor. One panel,
@@ -83,8 +84,8 @@ export class SqlResultPanel implements vscode.Disposable {
 
   private post(m: HostToGridMessage): void {
     const host = this.ensureHost();
-    if ('target' in m && m.target) host.panel.title = `SQL: ${targetLabel(m.target)}`;
-    if (m.type === 'show') host.panel.title = `SQL: ${targetLabel(m.output.target)}`;
+    if ('target' in m && m.target) host.panel.title = l10n.t('SQL: {0}', targetLabel(m.target));
+    if (m.type === 'show') host.panel.title = l10n.t('SQL: {0}', targetLabel(m.output.target));
     // Until the page is up only the newest message matters: it replaces what it would have drawn.
     host.post(m, () => true);
   }
@@ -97,7 +98,7 @@ export class SqlResultPanel implements vscode.Disposable {
     const host: ResultHost = new WebviewHost(
       {
         viewType: WebviewTypes.sqlResult,
-        title: 'SQL Result',
+        title: l10n.t('SQL Result'),
         extensionUri: this.extensionUri,
         script: 'resultPanel.js',
         column: { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Ui } from './ui';
+import * as l10n from '../shared/l10n';
 
 /** A command id and its handler, as VS Code passes the arguments. */
 export type CommandHandler = [string, (...args: unknown[]) => unknown];
@@ -14,7 +15,7 @@ export function registerGuarded(handlers: readonly CommandHandler[], ui: Pick<Ui
       try {
         return await run(...args);
       } catch (e) {
-        ui.error(e, { action: `run ${id.replace(/^versionedDb\./, '')}` });
+        ui.error(e, { action: l10n.t('run {0}', id.replace(/^versionedDb\./, '')) });
         return undefined;
       }
     }),

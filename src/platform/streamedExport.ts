@@ -12,6 +12,7 @@ import { pagesOf } from '../core/paging/pagesOf';
 
 export { pagesOf };
 import type { Logger } from '../core/logger';
+import * as l10n from '../shared/l10n';
 
 export interface StreamedExport {
   columns: readonly QueryColumn[];
@@ -49,20 +50,21 @@ export async function exportStreamed(e: StreamedExport, log: Logger): Promise<st
   try {
     const rows = await streamWithProgress(e, target);
     log.info(`exported ${rows} rows as ${e.format} to ${target}`);
+    const open = l10n.t('Open');
     void vscode.window
-      .showInformationMessage(`Exported ${rows.toLocaleString('en-US')} rows to ${path.basename(target)}.`, 'Open')
+      .showInformationMessage(l10n.t('Exported {0} rows to {1}.', rows.toLocaleString('en-US'), path.basename(target)), open)
       .then((a) => {
-        if (a === 'Open') void vscode.commands.executeCommand('vscode.open', uri);
+        if (a === open) void vscode.commands.executeCommand('vscode.open', uri);
       });
     return target;
   } catch (err) {
     if (err instanceof ExportCancelled) {
-      void vscode.window.showInformationMessage(`Export cancelled; ${path.basename(target)} was not written.`);
+      void vscode.window.showInformationMessage(l10n.t('Export cancelled; {0} was not written.', path.basename(target)));
       return undefined;
     }
     const msg = err instanceof Error ? err.message : String(err);
     log.error(`export to ${target} failed: ${msg}`);
-    void vscode.window.showErrorMessage(`Export failed, nothing was written to ${path.basename(target)}: ${msg}`);
+    void vscode.window.showErrorMessage(l10n.t('Export failed, nothing was written to {0}: {1}', path.basename(target), msg));
     return undefined;
   }
 }
@@ -73,14 +75,19 @@ async function askTarget(e: StreamedExport): Promise<vscode.Uri | undefined> {
   const name = exportFileName(e.suggestedName, e.format);
   const label = STREAM_FORMAT_LABELS[e.format];
   const uri = await vscode.window.showSaveDialog({
-    title: `Export${e.totalRows !== undefined ? ` ${e.totalRows.toLocaleString('en-US')} rows` : ''} as ${label}`,
-    saveLabel: 'Export',
+    title:
+      e.totalRows !== undefined
+        ? l10n.t('Export {0} rows as {1}', e.totalRows.toLocaleString('en-US'), label)
+        : l10n.t('Export as {0}', label),
+    saveLabel: l10n.t('Export'),
     filters: { [label]: [STREAM_FORMAT_EXTENSIONS[e.format]] },
     ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
   });
   if (!uri) return undefined;
   if (uri.scheme !== 'file') {
-    void vscode.window.showErrorMessage(`Export streams to a local file; ${uri.toString()} is not one. Pick a folder on this machine.`);
+    void vscode.window.showErrorMessage(
+      l10n.t('Export streams to a local file; {0} is not one. Pick a folder on this machine.', uri.toString()),
+    );
     return undefined;
   }
   return uri;
@@ -89,7 +96,7 @@ async function askTarget(e: StreamedExport): Promise<vscode.Uri | undefined> {
 /** Streams every row to `target` under a cancellable notification counting rows; resolves the row count. */
 function streamWithProgress(e: StreamedExport, target: string): Thenable<number> {
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Exporting to ${path.basename(target)}`, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: l10n.t('Exporting to {0}', path.basename(target)), cancellable: true },
     async (progress, token) => {
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
@@ -103,10 +110,11 @@ function streamWithProgress(e: StreamedExport, target: string): Thenable<number>
           file,
           signal: abort.signal,
           onProgress: (n) => {
-            const of = e.totalRows ? ` of ${e.totalRows.toLocaleString('en-US')}` : '';
+            const rows = n.toLocaleString('en-US');
+            const message = e.totalRows ? l10n.t('{0} of {1} rows', rows, e.totalRows.toLocaleString('en-US')) : l10n.t('{0} rows', rows);
             const increment = e.totalRows ? ((n - last) / e.totalRows) * 100 : undefined;
             last = n;
-            progress.report({ message: `${n.toLocaleString('en-US')}${of} rows`, ...(increment !== undefined ? { increment } : {}) });
+            progress.report({ message, ...(increment !== undefined ? { increment } : {}) });
           },
         });
       } finally {

@@ -15,6 +15,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import { webviewCsp } from '../core/webviewCsp';
 import { Disposable } from './disposable';
+import { webviewBundleJson } from './l10n';
 
 /** What a page's HTML is built with. */
 export interface PageEnv {
@@ -22,6 +23,8 @@ export interface PageEnv {
   readonly cspSource: string;
   /** The page's script, as the webview can load it. */
   readonly scriptUri: string;
+  /** The l10n bundle as JSON, HTML-escaped for an attribute: the page puts `data-l10n="${l10n}"` on <body>. */
+  readonly l10n: string;
 }
 
 export interface WebviewHostOptions<In> {
@@ -47,7 +50,7 @@ export function gridPage(env: PageEnv, title: string): string {
 <meta http-equiv="Content-Security-Policy" content="${webviewCsp(env.cspSource, env.nonce)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>${escapeHtml(title)}</title></head>
-<body><div id="root"></div><script nonce="${env.nonce}" src="${escapeHtml(env.scriptUri)}"></script></body></html>`;
+<body data-l10n="${env.l10n}"><div id="root"></div><script nonce="${env.nonce}" src="${escapeHtml(env.scriptUri)}"></script></body></html>`;
 }
 
 function escapeHtml(s: string): string {
@@ -91,6 +94,7 @@ export class WebviewHost<In, Out> extends Disposable {
       nonce: randomBytes(16).toString('base64'),
       cspSource: webview.cspSource,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.opts.extensionUri, 'dist', ...this.opts.script.split('/'))).toString(),
+      l10n: escapeHtml(webviewBundleJson()),
     };
     webview.html = this.opts.html ? this.opts.html(env) : gridPage(env, this.opts.title);
   }

@@ -8,6 +8,7 @@
 import type { Cell, QueryColumn } from '../shared/wire';
 import type { ColumnType } from '../shared/columnType';
 import { el } from './dom';
+import * as l10n from '../shared/l10n';
 
 export type EditorMove = 'down' | 'up' | 'right' | 'left' | 'stay';
 
@@ -67,7 +68,7 @@ function listControl(doc: Document, o: CellEditorOptions): HTMLSelectElement {
     s.appendChild(opt);
   }
   if (o.nullable) {
-    const opt = el(doc, 'option', undefined, 'NULL');
+    const opt = el(doc, 'option', undefined, l10n.t('NULL'));
     opt.value = NULL_OPTION;
     s.appendChild(opt);
   }
@@ -90,7 +91,7 @@ function textControl(doc: Document, o: CellEditorOptions): HTMLInputElement | HT
     }
   }
   c.value = o.initial ?? o.value ?? '';
-  if (o.value === null && o.initial === undefined) c.placeholder = 'NULL';
+  if (o.value === null && o.initial === undefined) c.placeholder = l10n.t('NULL');
   c.spellcheck = false;
   return c;
 }
@@ -113,15 +114,15 @@ function editorBox(
 ): { box: HTMLElement; nullButton?: HTMLButtonElement } {
   const box = el(doc, 'div', 'vdb-editor');
   box.setAttribute('role', 'dialog');
-  box.setAttribute('aria-label', `Edit ${o.column.name}`);
+  box.setAttribute('aria-label', l10n.t('Edit {0}', o.column.name));
   control.setAttribute('aria-label', `${o.column.name} (${o.column.type})`);
   box.appendChild(control);
   const foot = el(doc, 'div', 'vdb-editor-foot');
-  foot.appendChild(el(doc, 'div', 'vdb-editor-hint', `${typeHint(o.type, o.column)} · Enter saves · Esc cancels`));
-  const nullButton = o.nullable && !list ? el(doc, 'button', 'vdb-editor-null', 'Set NULL') : undefined;
+  foot.appendChild(el(doc, 'div', 'vdb-editor-hint', l10n.t('{0} · Enter saves · Esc cancels', typeHint(o.type, o.column))));
+  const nullButton = o.nullable && !list ? el(doc, 'button', 'vdb-editor-null', l10n.t('Set NULL')) : undefined;
   if (nullButton) {
     nullButton.type = 'button';
-    nullButton.title = 'Save NULL (no value), which is not the empty string';
+    nullButton.title = l10n.t('Save NULL (no value), which is not the empty string');
     foot.appendChild(nullButton);
   }
   box.appendChild(foot);

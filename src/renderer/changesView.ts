@@ -15,10 +15,13 @@ import {
 import { ResultGrid } from './resultGrid';
 import { el } from './dom';
 import { THREAD_PANE_CSS, renderThreadPane } from './threadPane';
+import * as l10n from '../shared/l10n';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 
 const vscode = acquireVsCodeApi();
+// The host's l10n bundle (WebviewHost writes it into <body data-l10n>), before any text is made.
+l10n.useBundleJson(document.body.dataset['l10n']);
 const post = (m: GridToHostMessage | GridPagingMessage | GridEditMessage | ChangesViewMessage): void => vscode.postMessage(m);
 const root = document.getElementById('root') as HTMLElement;
 const nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
@@ -62,13 +65,13 @@ body { padding: 0 8px; }
 
 const shell = el(document, 'div', 'chg');
 const head = el(document, 'div', 'chg-head');
-const h1 = el(document, 'h1', undefined, 'Changes');
-const sub = el(document, 'div', 'chg-sub', 'Reading the changes…');
+const h1 = el(document, 'h1', undefined, l10n.t('Changes'));
+const sub = el(document, 'div', 'chg-sub', l10n.t('Reading the changes…'));
 head.append(h1, sub);
 const banners = el(document, 'div', 'chg-banners');
 const body = el(document, 'div', 'chg-body');
 const list = el(document, 'ul', 'chg-list');
-list.setAttribute('aria-label', 'Changed tables');
+list.setAttribute('aria-label', l10n.t('Changed tables'));
 const main = el(document, 'div', 'chg-main');
 const controls = el(document, 'div', 'chg-controls');
 const tableBanners = el(document, 'div', 'chg-banners');
@@ -76,7 +79,7 @@ const gridRoot = el(document, 'div', 'chg-grid');
 main.append(controls, tableBanners, gridRoot);
 // A row's or cell's comment threads, beside the grid (a pull's Changes view: Show Comments).
 const threadPane = el(document, 'aside', 'chg-thread');
-threadPane.setAttribute('aria-label', 'Comments');
+threadPane.setAttribute('aria-label', l10n.t('Comments'));
 threadPane.hidden = true;
 body.append(list, main, threadPane);
 shell.append(head, banners, body);
@@ -107,7 +110,7 @@ function count(n: number | null, cls: string, label: string): HTMLElement {
 function renderList(): void {
   list.replaceChildren();
   if (tables.length === 0) {
-    list.appendChild(el(document, 'li', 'chg-empty', 'No table changed.'));
+    list.appendChild(el(document, 'li', 'chg-empty', l10n.t('No table changed.')));
     return;
   }
   for (const t of tables) {
@@ -120,8 +123,8 @@ function renderList(): void {
     b.appendChild(name);
     if (t.change !== 'modified') b.appendChild(el(document, 'span', 'chg-schema', t.change));
     if (t.schemaChanged) {
-      const mark = el(document, 'span', 'chg-schema', 'schema');
-      mark.title = 'The schema of this table changed';
+      const mark = el(document, 'span', 'chg-schema', l10n.t('schema'));
+      mark.title = l10n.t('The schema of this table changed');
       mark.setAttribute('data-schema', 'changed');
       b.appendChild(mark);
     }
@@ -168,26 +171,29 @@ function renderControls(): void {
   hideBox.checked = hideUnchanged;
   hideBox.setAttribute('data-hide-unchanged', '');
   hideBox.addEventListener('change', () => post({ type: 'changes.hideUnchanged', on: hideBox.checked }));
-  hide.append(hideBox, document.createTextNode(' hide unchanged columns'));
+  hide.append(hideBox, document.createTextNode(l10n.t(' hide unchanged columns')));
   controls.appendChild(hide);
   if (t.schemaChanged) {
-    const s = el(document, 'button', undefined, 'Show schema diff');
+    const s = el(document, 'button', undefined, l10n.t('Show schema diff'));
     s.type = 'button';
     s.setAttribute('data-action', 'schemaDiff');
     s.addEventListener('click', () => post({ type: 'changes.schemaDiff' }));
     controls.appendChild(s);
   }
-  const patch = el(document, 'button', undefined, 'Export SQL patch…');
+  const patch = el(document, 'button', undefined, l10n.t('Export SQL patch…'));
   patch.type = 'button';
   patch.setAttribute('data-action', 'exportPatch');
-  patch.title = "Save the table's changes as SQL statements (DOLT_PATCH)";
+  patch.title = l10n.t("Save the table's changes as SQL statements (DOLT_PATCH)");
   patch.addEventListener('click', () => post({ type: 'changes.exportPatch' }));
   controls.appendChild(patch);
   if (editAt) {
-    const edit = el(document, 'button', undefined, `Edit at ${editAt}…`);
+    const edit = el(document, 'button', undefined, l10n.t('Edit at {0}…', editAt));
     edit.type = 'button';
     edit.setAttribute('data-action', 'editAtHead');
-    edit.title = `Open this table at ${editAt} to edit it; Propose Changes… then commits the edits onto the pull's branch or opens a pull into it`;
+    edit.title = l10n.t(
+      "Open this table at {0} to edit it; Propose Changes… then commits the edits onto the pull's branch or opens a pull into it",
+      editAt,
+    );
     edit.addEventListener('click', () => post({ type: 'changes.editAtHead' }));
     controls.appendChild(edit);
   }

@@ -3,6 +3,7 @@
 import type { Cell } from '../shared/wire';
 import { el } from './dom';
 import { button } from './gridChrome';
+import * as l10n from '../shared/l10n';
 
 export class DetailBox {
   readonly el: HTMLElement;
@@ -15,7 +16,7 @@ export class DetailBox {
     this.el = el(doc, 'div', 'vdb-detail');
     this.el.hidden = true;
     this.el.setAttribute('role', 'region');
-    this.el.setAttribute('aria-label', 'Full cell value');
+    this.el.setAttribute('aria-label', l10n.t('Full cell value'));
   }
 
   get open(): boolean {
@@ -26,11 +27,11 @@ export class DetailBox {
     const d = this.doc;
     const head = el(d, 'div', 'vdb-detail-head');
     head.appendChild(el(d, 'span', undefined, heading));
-    head.appendChild(button(d, '', 'Copy value', 'Copy the full value', copy));
-    const close = button(d, '', 'Close', 'Close the full value', () => this.hide());
-    close.setAttribute('aria-label', 'Close the full value');
+    head.appendChild(button(d, '', l10n.t('Copy value'), l10n.t('Copy the full value'), copy));
+    const close = button(d, '', l10n.t('Close'), l10n.t('Close the full value'), () => this.hide());
+    close.setAttribute('aria-label', l10n.t('Close the full value'));
     head.appendChild(close);
-    const pre = el(d, 'pre', value === null ? 'null' : undefined, value === null ? 'NULL' : value);
+    const pre = el(d, 'pre', value === null ? 'null' : undefined, value === null ? l10n.t('NULL') : value);
     this.el.replaceChildren(head, pre);
     this.el.hidden = false;
   }

@@ -5,19 +5,21 @@
 // reached and used with the keyboard (Tab from the grid's toolbar).
 import { canPropose, countsText, type EditCounts } from '../shared/editProtocol';
 import { el } from './dom';
+import * as l10n from '../shared/l10n';
 
 export type EditCommand = 'add' | 'delete' | 'null' | 'undo' | 'redo' | 'problems' | 'review' | 'discard' | 'propose';
 
-const BUTTONS: { id: EditCommand; label: string; title: string }[] = [
-  { id: 'add', label: 'Add Row', title: 'Add a new row at the top of the grid (Insert)' },
-  { id: 'delete', label: 'Delete Rows', title: 'Mark the selected rows for deletion; a new row is removed (Ctrl+Delete)' },
-  { id: 'null', label: 'Set NULL', title: 'Set the selected cells to NULL, which is not the empty string (Delete)' },
-  { id: 'undo', label: 'Undo', title: 'Undo the last edit (Ctrl+Z)' },
-  { id: 'redo', label: 'Redo', title: 'Redo the edit undone last (Ctrl+Shift+Z or Ctrl+Y)' },
-  { id: 'problems', label: 'Next Problem', title: 'Select the next cell whose value does not fit its column' },
-  { id: 'review', label: 'Review Changes', title: 'Show the changes as a diff against the rows they were made on' },
-  { id: 'discard', label: 'Discard…', title: 'Forget every unsent change to this table (asks first)' },
-  { id: 'propose', label: 'Propose Changes…', title: 'Send the changes as a pull request into the branch' },
+/** A function: the texts are translated when the bar is built, after the page installed its bundle. */
+const BUTTONS = (): { id: EditCommand; label: string; title: string }[] => [
+  { id: 'add', label: l10n.t('Add Row'), title: l10n.t('Add a new row at the top of the grid (Insert)') },
+  { id: 'delete', label: l10n.t('Delete Rows'), title: l10n.t('Mark the selected rows for deletion; a new row is removed (Ctrl+Delete)') },
+  { id: 'null', label: l10n.t('Set NULL'), title: l10n.t('Set the selected cells to NULL, which is not the empty string (Delete)') },
+  { id: 'undo', label: l10n.t('Undo'), title: l10n.t('Undo the last edit (Ctrl+Z)') },
+  { id: 'redo', label: l10n.t('Redo'), title: l10n.t('Redo the edit undone last (Ctrl+Shift+Z or Ctrl+Y)') },
+  { id: 'problems', label: l10n.t('Next Problem'), title: l10n.t('Select the next cell whose value does not fit its column') },
+  { id: 'review', label: l10n.t('Review Changes'), title: l10n.t('Show the changes as a diff against the rows they were made on') },
+  { id: 'discard', label: l10n.t('Discard…'), title: l10n.t('Forget every unsent change to this table (asks first)') },
+  { id: 'propose', label: l10n.t('Propose Changes…'), title: l10n.t('Send the changes as a pull request into the branch') },
 ];
 
 export interface EditBar {
@@ -29,12 +31,12 @@ export function editBar(doc: Document, where: string, run: (c: EditCommand) => v
   const wrap = el(doc, 'div', 'vdb-editwrap');
   const bar = el(doc, 'div', 'vdb-editbar');
   bar.setAttribute('role', 'toolbar');
-  bar.setAttribute('aria-label', 'Edit rows');
+  bar.setAttribute('aria-label', l10n.t('Edit rows'));
   const buttons = new Map<EditCommand, HTMLButtonElement>();
   const counts = el(doc, 'span', 'vdb-editcounts', '');
   counts.setAttribute('data-counts', '');
   counts.setAttribute('aria-live', 'polite');
-  for (const b of BUTTONS) {
+  for (const b of BUTTONS()) {
     if (b.id === 'problems') bar.appendChild(counts);
     const button = el(doc, 'button', b.id === 'propose' ? 'vdb-edit primary' : 'vdb-edit', b.label);
     button.type = 'button';
@@ -48,9 +50,9 @@ export function editBar(doc: Document, where: string, run: (c: EditCommand) => v
     doc,
     'div',
     'vdb-edithint',
-    `Editing ${where}. New rows are listed at the top of the grid. Double-click, Enter, F2 or type to edit a cell; ` +
-      'Delete sets NULL; Insert adds a row; Ctrl+Delete deletes the selected rows; paste a block copied from a spreadsheet; ' +
-      'nothing is sent until you propose the changes.',
+    l10n.t('Editing {0}. New rows are listed at the top of the grid. Double-click, Enter, F2 or type to edit a cell; ', where) +
+      l10n.t('Delete sets NULL; Insert adds a row; Ctrl+Delete deletes the selected rows; paste a block copied from a spreadsheet; ') +
+      l10n.t('nothing is sent until you propose the changes.'),
   );
   wrap.append(bar, hint);
   const set = (id: EditCommand, enabled: boolean, title?: string): void => {

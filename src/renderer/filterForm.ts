@@ -4,13 +4,25 @@ import type { QueryColumn } from '../shared/wire';
 import type { ColumnFilter, FilterOp } from '../shared/gridPaging';
 import { el } from './dom';
 import { select } from './gridChrome';
+import * as l10n from '../shared/l10n';
 
+/** Getters: each text is translated when read, not when this module loads. */
 const OP_LABELS: Record<FilterOp, string> = {
-  contains: 'contains',
-  equals: 'equals',
-  range: 'between (inclusive)',
-  isNull: 'is NULL',
-  isNotNull: 'is not NULL',
+  get contains() {
+    return l10n.t('contains');
+  },
+  get equals() {
+    return l10n.t('equals');
+  },
+  get range() {
+    return l10n.t('between (inclusive)');
+  },
+  get isNull() {
+    return l10n.t('is NULL');
+  },
+  get isNotNull() {
+    return l10n.t('is not NULL');
+  },
 };
 
 interface FilterFields {
@@ -87,12 +99,12 @@ export function openFilterForm(
 ): () => void {
   const form = el(doc, 'form', 'vdb-filterform');
   form.setAttribute('role', 'dialog');
-  form.setAttribute('aria-label', `Filter ${column.name}`);
-  form.appendChild(el(doc, 'div', 'vdb-filterform-title', `Filter ${column.name}`));
+  form.setAttribute('aria-label', l10n.t('Filter {0}', column.name));
+  form.appendChild(el(doc, 'div', 'vdb-filterform-title', l10n.t('Filter {0}', column.name)));
   const f = filterFields(doc, current);
-  const ok = el(doc, 'button', 'vdb-filter-apply', 'Apply');
+  const ok = el(doc, 'button', 'vdb-filter-apply', l10n.t('Apply'));
   ok.type = 'submit';
-  const clear = el(doc, 'button', 'vdb-filter-clear', 'Clear');
+  const clear = el(doc, 'button', 'vdb-filter-clear', l10n.t('Clear'));
   clear.type = 'button';
   form.append(f.op, f.value, f.min, f.max, f.error, ok, clear);
   const r = anchor.getBoundingClientRect();

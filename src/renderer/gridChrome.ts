@@ -5,6 +5,7 @@ import { statusBanner, type QueryOutput, type StatusBanner } from '../shared/que
 import type { GridPagingMessage, HostPagingMessage, PagedOutput } from '../shared/gridPaging';
 import { COPY_FORMATS, FORMAT_LABELS, type CopyFormat } from '../shared/queryResultFormat';
 import { el } from './dom';
+import * as l10n from '../shared/l10n';
 
 export function shortHash(h: string): string {
   return h.length > 8 ? h.slice(0, 8) : h;
@@ -87,8 +88,8 @@ export function toolbar(d: Document, o: ToolbarOptions): { el: HTMLElement; summ
   if (qf) {
     const filter = el(d, 'input', 'vdb-filter');
     filter.type = 'search';
-    filter.placeholder = 'Filter rows';
-    filter.setAttribute('aria-label', 'Filter rows (matches any cell)');
+    filter.placeholder = l10n.t('Filter rows');
+    filter.setAttribute('aria-label', l10n.t('Filter rows (matches any cell)'));
     filter.addEventListener('input', () => {
       if (timer) clearTimeout(timer);
       // Debounced so typing stays responsive on 100k rows.
@@ -105,10 +106,12 @@ export function toolbar(d: Document, o: ToolbarOptions): { el: HTMLElement; summ
   const fmt = select(d, 'vdb-copy-format', 'Copy format', copyFormatOptions(COPY_FORMATS));
   fmt.addEventListener('change', () => o.copyFormat(fmt.value as CopyFormat));
   bar.appendChild(fmt);
-  bar.appendChild(button(d, 'vdb-copy', 'Copy', 'Copy the selected cells (or every row shown) in the chosen format', o.copy));
+  bar.appendChild(
+    button(d, 'vdb-copy', l10n.t('Copy'), l10n.t('Copy the selected cells (or every row shown) in the chosen format'), o.copy),
+  );
   const exp = select(d, 'vdb-export-format', 'Export format', o.export.formats);
   bar.appendChild(exp);
-  bar.appendChild(button(d, 'vdb-export', 'Export…', o.export.title, () => o.export.run(exp.value)));
+  bar.appendChild(button(d, 'vdb-export', l10n.t('Export…'), o.export.title, () => o.export.run(exp.value)));
   return { el: bar, summary, dispose: () => timer && clearTimeout(timer) };
 }
 
@@ -119,7 +122,7 @@ export function resultBanners(d: Document, c: QueryOutput, post: ((m: GridPaging
     out.push(
       banner(d, {
         severity: 'info',
-        title: `${c.target.ref} has moved since this ran`,
+        title: l10n.t('{0} has moved since this ran', c.target.ref),
         message: '',
         advice: `Ran at ${shortHash(c.commit)}; the branch is now at ${shortHash(c.movedTo)}. Run the cell again to see the latest data.`,
       }),
@@ -131,11 +134,11 @@ export function resultBanners(d: Document, c: QueryOutput, post: ((m: GridPaging
   if (c.result.status === 'row_limit' && c.canLoadAll && post) {
     b = { ...b, advice: `${b.advice} Or load every row: Load All Rows reads the same query again at the same commit, a page at a time.` };
     actions.push({
-      label: 'Load All Rows',
+      label: l10n.t('Load All Rows'),
       cls: 'vdb-loadall',
       run: (btn) => {
         btn.disabled = true;
-        btn.textContent = 'Loading all rows…';
+        btn.textContent = l10n.t('Loading all rows…');
         post(c.key ? { type: 'loadAll', key: c.key } : { type: 'loadAll' });
       },
     });
@@ -163,7 +166,7 @@ export function refMovedBanner(
     ? `Your changes are made on the rows at ${shortHash(m.commit)}, where every page is read; the branch is now at ${shortHash(m.movedTo)}. ` +
       'Refresh reads the new head once you have proposed or discarded them.'
     : `Every page is read at ${shortHash(m.commit)}, so they stay consistent; the branch is now at ${shortHash(m.movedTo)}.`;
-  return banner(d, { severity: 'info', title: `${m.ref} has moved since this opened`, message: '', advice }, 'moved', [
-    { label: 'Refresh', cls: 'vdb-refresh', run: refresh },
+  return banner(d, { severity: 'info', title: l10n.t('{0} has moved since this opened', m.ref), message: '', advice }, 'moved', [
+    { label: l10n.t('Refresh'), cls: 'vdb-refresh', run: refresh },
   ]);
 }

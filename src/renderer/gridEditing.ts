@@ -15,6 +15,7 @@ import { editBar, type EditBar, type EditCommand } from './editBar';
 import { planPaste } from './editPaste';
 import { banner } from './gridChrome';
 import type { RowMenuItem } from './rowMenu';
+import * as l10n from '../shared/l10n';
 
 /** The grid's parts editing works with (`root` holds the cell editor). */
 export interface GridEditingHost extends ServerViewHost {
@@ -86,7 +87,7 @@ export class GridEditing {
 
   private undoRedo(which: 'undo' | 'redo'): void {
     if (which === 'undo' ? this.counts.canUndo : this.counts.canRedo) this.post({ kind: which });
-    else this.h.announce(which === 'undo' ? 'Nothing to undo.' : 'Nothing to redo.');
+    else this.h.announce(which === 'undo' ? l10n.t('Nothing to undo.') : l10n.t('Nothing to redo.'));
   }
 
   /** Opens the cell's editor; false when the cell is not editable text (its full value shows instead). */
@@ -168,15 +169,15 @@ export class GridEditing {
     const m = this.h.model;
     const s = m.selection;
     if (!s) {
-      this.h.announce('Select cells or rows first.');
+      this.h.announce(l10n.t('Select cells or rows first.'));
       return undefined;
     }
     if (s.bottom - s.top + 1 > MAX_ROWS_AT_ONCE) {
-      this.h.announce(`Select at most ${MAX_ROWS_AT_ONCE.toLocaleString('en-US')} rows at once.`);
+      this.h.announce(l10n.t('Select at most {0} rows at once.', MAX_ROWS_AT_ONCE.toLocaleString('en-US')));
       return undefined;
     }
     if (!this.h.source.isLoaded(s.top, s.bottom)) {
-      this.h.announce('Some selected rows are not loaded yet: scroll to them first.');
+      this.h.announce(l10n.t('Some selected rows are not loaded yet: scroll to them first.'));
       return undefined;
     }
     return s;
@@ -193,9 +194,9 @@ export class GridEditing {
       for (let c = s.left; c <= s.right; c++)
         if (!this.setup.locked[c] && this.h.model.cell(r, c) !== null) edits.push({ row: ref, column: c, value: null });
     }
-    if (edits.length === 0) return void this.h.announce('Nothing to set to NULL here.');
+    if (edits.length === 0) return void this.h.announce(l10n.t('Nothing to set to NULL here.'));
     this.post({ kind: 'set', edits });
-    this.h.announce(`Set ${edits.length} ${edits.length === 1 ? 'cell' : 'cells'} to NULL`);
+    this.h.announce(edits.length === 1 ? l10n.t('Set 1 cell to NULL') : l10n.t('Set {0} cells to NULL', edits.length));
   }
 
   private deleteRows(): void {
@@ -208,7 +209,11 @@ export class GridEditing {
     }
     if (rows.length === 0) return;
     this.post({ kind: 'deleteRows', rows });
-    this.h.announce(`Deleted ${rows.length} ${rows.length === 1 ? 'row' : 'rows'} (until you undo it or propose the changes)`);
+    this.h.announce(
+      rows.length === 1
+        ? l10n.t('Deleted 1 row (until you undo it or propose the changes)')
+        : l10n.t('Deleted {0} rows (until you undo it or propose the changes)', rows.length),
+    );
   }
 
   private addRow(): void {
@@ -220,7 +225,7 @@ export class GridEditing {
     const rows = this.h.source.problemRows();
     const a = this.h.model.active;
     const next = rows.find((r) => !a || r > a.row) ?? rows[0];
-    if (next === undefined) return void this.h.announce('The rows with problems are not loaded: Review Changes lists them.');
+    if (next === undefined) return void this.h.announce(l10n.t('The rows with problems are not loaded: Review Changes lists them.'));
     const problem = this.h.source.problems(next)[0];
     this.h.model.selectCell({ row: next, col: Math.max(0, problem?.column ?? 0) });
     this.h.selectionChanged(true);
@@ -230,7 +235,7 @@ export class GridEditing {
   /** A paste on the focused grid (text as the clipboard holds it). */
   paste(text: string): void {
     const s = this.h.model.selection;
-    if (!s) return void this.h.announce('Select the cell to paste at first.');
+    if (!s) return void this.h.announce(l10n.t('Select the cell to paste at first.'));
     let block: Cell[][];
     try {
       block = parseClipboardTable(text);
@@ -245,7 +250,8 @@ export class GridEditing {
     this.h.model.selectCell({ row: plan.range.bottom, col: plan.range.right }, true);
     this.h.selectionChanged(false);
     const cells = block.length * (block[0]?.length ?? 0);
-    this.h.announce(`Pasted ${cells} ${cells === 1 ? 'cell' : 'cells'}${plan.added ? `, adding ${plan.added} rows` : ''}`);
+    const pasted = cells === 1 ? l10n.t('Pasted 1 cell') : l10n.t('Pasted {0} cells', cells);
+    this.h.announce(plan.added ? l10n.t('{0}, adding {1} rows', pasted, plan.added) : pasted);
   }
 
   /** The row menu's edit items for the cell. */
@@ -255,17 +261,23 @@ export class GridEditing {
     return [
       {
         id: 'edit',
-        label: 'Edit Cell',
-        title: 'Edit this cell (Enter)',
+        label: l10n.t('Edit Cell'),
+        title: l10n.t('Edit this cell (Enter)'),
         disabled: !loaded || !!this.setup.locked[col],
         run: () => this.startEdit(row, col),
       },
-      { id: 'null', label: 'Set to NULL', title: 'Set the selected cells to NULL (Delete)', disabled: !loaded, run: () => this.setNull() },
-      { id: 'add', label: 'Add Row', title: 'Add a new row at the top of the grid (Insert)', run: () => this.addRow() },
+      {
+        id: 'null',
+        label: l10n.t('Set to NULL'),
+        title: l10n.t('Set the selected cells to NULL (Delete)'),
+        disabled: !loaded,
+        run: () => this.setNull(),
+      },
+      { id: 'add', label: l10n.t('Add Row'), title: l10n.t('Add a new row at the top of the grid (Insert)'), run: () => this.addRow() },
       {
         id: 'delete',
-        label: 'Delete Rows',
-        title: 'Delete the selected rows (Ctrl+Delete)',
+        label: l10n.t('Delete Rows'),
+        title: l10n.t('Delete the selected rows (Ctrl+Delete)'),
         disabled: !loaded,
         run: () => this.deleteRows(),
       },
@@ -274,7 +286,7 @@ export class GridEditing {
 
   private refused(message: string): void {
     this.h.root.querySelector('[data-banner="edit"]')?.remove();
-    this.h.notices().appendChild(banner(this.h.doc, { severity: 'warning', title: 'Not changed', message, advice: '' }, 'edit'));
+    this.h.notices().appendChild(banner(this.h.doc, { severity: 'warning', title: l10n.t('Not changed'), message, advice: '' }, 'edit'));
     this.h.announce(message);
   }
 
@@ -292,7 +304,7 @@ export class GridEditing {
       const first = this.setup.locked.findIndex((l) => l === null);
       this.h.model.selectCell({ row: this.h.source.newCount - 1, col: Math.max(0, first) });
       this.h.selectionChanged(true);
-      this.h.announce('Added a new row at the top of the grid');
+      this.h.announce(l10n.t('Added a new row at the top of the grid'));
     }
   }
 

@@ -4,6 +4,7 @@ import type { QueryColumn } from '../shared/wire';
 import type { GridModel } from './gridModel';
 import type { WindowItem } from './gridWindow';
 import { GUTTER_WIDTH } from './gridStyles';
+import * as l10n from '../shared/l10n';
 
 function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
   const e = doc.createElement(tag);
@@ -43,8 +44,10 @@ function headerCell(d: Document, m: GridModel, index: number, o: HeaderOptions):
     const on = o.filtered.has(index);
     const f = el(d, 'button', on ? 'vdb-hfilter on' : 'vdb-hfilter', '≡');
     f.setAttribute('data-filter', String(index));
-    f.setAttribute('aria-label', `Filter ${col.name}`);
-    f.title = on ? `Filtered: change or clear the filter on ${col.name} (Alt+F)` : `Filter ${col.name} on the server (Alt+F)`;
+    f.setAttribute('aria-label', l10n.t('Filter {0}', col.name));
+    f.title = on
+      ? l10n.t('Filtered: change or clear the filter on {0} (Alt+F)', col.name)
+      : l10n.t('Filter {0} on the server (Alt+F)', col.name);
     f.tabIndex = -1;
     h.appendChild(f);
   }
@@ -60,7 +63,7 @@ export function renderHeader(d: Document, header: HTMLElement, m: GridModel, col
   const corner = el(d, 'div', 'vdb-corner');
   corner.setAttribute('role', 'columnheader');
   corner.setAttribute('aria-colindex', '1');
-  corner.title = 'Select all (Ctrl+A)';
+  corner.title = l10n.t('Select all (Ctrl+A)');
   corner.setAttribute('data-corner', '');
   hfrag.appendChild(corner);
   let left = GUTTER_WIDTH;

@@ -24,6 +24,7 @@ import type { GridModel } from './gridModel';
 import type { RowSource } from './rowSource';
 import { shortHash } from './gridChrome';
 import { describeFilter } from './filterForm';
+import * as l10n from '../shared/l10n';
 
 /** What the grid needs from whoever hosts it (notebook renderer context or webview panel). */
 export interface GridHost {
@@ -60,23 +61,34 @@ export function summaryText(g: GridState): string {
   if (p) {
     const src = g.source;
     const n = src.rowCount.toLocaleString('en-US');
-    const rows = src.totalKnown ? `${n} ${src.rowCount === 1 ? 'row' : 'rows'}` : 'counting rows…';
-    const filters = g.filters.length ? ` · where ${g.filters.map(describeFilter).join(' and ')}` : '';
-    return `${rows} × ${m.columnCount} columns · ${t.owner}/${t.name} @ ${t.ref}${at}${filters}`;
+    const rows = src.totalKnown ? rowCount(src.rowCount, n) : l10n.t('counting rows…');
+    const filters = g.filters.length ? l10n.t(' · where {0}', g.filters.map(describeFilter).join(l10n.t(' and '))) : '';
+    return l10n.t('{0} × {1} columns · {2}/{3} @ {4}{5}{6}', rows, m.columnCount, t.owner, t.name, t.ref, at, filters);
   }
   const total = m.totalRowCount;
   const rows =
     m.filter && m.rowCount !== total
-      ? `${m.rowCount.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows`
-      : `${total.toLocaleString('en-US')} ${total === 1 ? 'row' : 'rows'}`;
-  return `${rows} × ${m.columnCount} columns · ${t.owner}/${t.name} @ ${t.ref}${at} · ${Math.round((g.content as QueryOutput).elapsedMs)} ms`;
+      ? l10n.t('{0} of {1} rows', m.rowCount.toLocaleString('en-US'), total.toLocaleString('en-US'))
+      : rowCount(total, total.toLocaleString('en-US'));
+  const ms = Math.round((g.content as QueryOutput).elapsedMs);
+  return l10n.t('{0} × {1} columns · {2}/{3} @ {4}{5} · {6} ms', rows, m.columnCount, t.owner, t.name, t.ref, at, ms);
+}
+
+function rowCount(n: number, text: string): string {
+  return n === 1 ? l10n.t('1 row') : l10n.t('{0} rows', text);
 }
 
 /** The sort order in words, for the screen reader announcement. */
 export function sortDescription(model: GridModel): string {
   const keys = model.sort;
-  if (keys.length === 0) return 'original order';
-  return keys.map((k) => `${model.columns[k.column]?.name ?? k.column} ${k.direction === 'asc' ? 'ascending' : 'descending'}`).join(', ');
+  if (keys.length === 0) return l10n.t('original order');
+  return keys
+    .map((k) =>
+      k.direction === 'asc'
+        ? l10n.t('{0} ascending', model.columns[k.column]?.name ?? k.column)
+        : l10n.t('{0} descending', model.columns[k.column]?.name ?? k.column),
+    )
+    .join(', ');
 }
 
 /** Whether every selected row is in hand (always, for a whole result). */
@@ -89,11 +101,11 @@ export function selectionLoaded(model: GridModel, src: RowSource): boolean {
 /** Copies the selection (or the whole view) in a format; TSV without header for Ctrl+C. */
 export function copySelection(g: GridState, format: CopyFormat, plainCtrlC = false): void {
   if (isPagedOutput(g.content) && !g.model.selection) {
-    g.announce('Select the rows to copy; Export saves every row.');
+    g.announce(l10n.t('Select the rows to copy; Export saves every row.'));
     return;
   }
   if (!selectionLoaded(g.model, g.source)) {
-    g.announce('Some selected rows are not loaded yet: scroll to them first, or use Export for every row.');
+    g.announce(l10n.t('Some selected rows are not loaded yet: scroll to them first, or use Export for every row.'));
     return;
   }
   const { columns, table } = g.model.selectedTable();
@@ -102,7 +114,9 @@ export function copySelection(g: GridState, format: CopyFormat, plainCtrlC = fal
   const text = formatResult(format, columns, table, { header });
   const rows = table.rowCount;
   g.host.copy(text, format, rows);
-  g.announce(`Copied ${rows} ${rows === 1 ? 'row' : 'rows'} as ${FORMAT_LABELS[format]}`);
+  g.announce(
+    rows === 1 ? l10n.t('Copied 1 row as {0}', FORMAT_LABELS[format]) : l10n.t('Copied {0} rows as {1}', rows, FORMAT_LABELS[format]),
+  );
 }
 
 /** Exports every row of a whole result (sorted as shown, filter ignored) through the host. */
@@ -113,7 +127,7 @@ export function exportAll(g: GridState, format: ExportFormat): void {
   const t = g.content.target;
   const base = `${t.name}-${t.ref}`.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80);
   g.host.export(format, content, `${base}.${FORMAT_EXTENSIONS[format]}`, table.rowCount);
-  g.announce(`Exporting ${table.rowCount} rows as ${FORMAT_LABELS[format]}`);
+  g.announce(l10n.t('Exporting {0} rows as {1}', table.rowCount, FORMAT_LABELS[format]));
 }
 
 /** Asks the host to stream every row of the paged source into a file. */
@@ -121,7 +135,7 @@ export function exportStream(g: GridState, format: StreamFormat): void {
   const p = isPagedOutput(g.content) ? g.content : undefined;
   if (!p) return;
   g.host.post?.({ type: 'export.stream', sourceId: p.sourceId, format });
-  g.announce(`Exporting every row as ${STREAM_FORMAT_LABELS[format]}`);
+  g.announce(l10n.t('Exporting every row as {0}', STREAM_FORMAT_LABELS[format]));
 }
 
 /** The toolbar's export formats and what Export… does: stream a paged source, format a whole result. */
@@ -129,12 +143,12 @@ export function exportChoices(g: GridState): { formats: { value: string; label: 
   return isPagedOutput(g.content)
     ? {
         formats: STREAM_FORMATS.map((f) => ({ value: f, label: STREAM_FORMAT_LABELS[f] })),
-        title: 'Save every row to a file, read page by page',
+        title: l10n.t('Save every row to a file, read page by page'),
         run: (f) => exportStream(g, f as StreamFormat),
       }
     : {
         formats: EXPORT_FORMATS.map((f) => ({ value: f, label: FORMAT_LABELS[f] })),
-        title: 'Save the whole result to a file',
+        title: l10n.t('Save the whole result to a file'),
         run: (f) => exportAll(g, f as ExportFormat),
       };
 }

@@ -8,6 +8,7 @@ import type { RowSource } from './rowSource';
 import type { WindowItem } from './gridWindow';
 import { el } from './dom';
 import { GUTTER_WIDTH } from './gridStyles';
+import * as l10n from '../shared/l10n';
 
 /** A row element, kept and refilled as the grid scrolls, and what it shows now. */
 export interface RowRec {
@@ -170,8 +171,13 @@ export class GridRowPainter {
       rec.error.setAttribute('role', 'gridcell');
       rec.el.appendChild(rec.error);
     }
-    const msg = el(d, 'span', undefined, `Could not load these rows: ${this.source().failure(viewRow) ?? 'unknown error'}`);
-    const retry = el(d, 'button', 'vdb-retry', 'Retry');
+    const msg = el(
+      d,
+      'span',
+      undefined,
+      l10n.t('Could not load these rows: {0}', this.source().failure(viewRow) ?? l10n.t('unknown error')),
+    );
+    const retry = el(d, 'button', 'vdb-retry', l10n.t('Retry'));
     retry.setAttribute('data-retry', String(viewRow));
     rec.error.replaceChildren(msg, retry);
     rec.error.hidden = false;

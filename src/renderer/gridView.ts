@@ -13,6 +13,7 @@ import { el } from './dom';
 import { GridRowPainter, type RowRec } from './gridRowPainter';
 import { scrollerViewport } from './scrollerViewport';
 import { GUTTER_WIDTH, HEADER_HEIGHT, MAX_GRID_HEIGHT, ROW_HEIGHT, measureCharWidth } from './gridStyles';
+import * as l10n from '../shared/l10n';
 
 /** The leading primary-key columns: what stays in view on horizontal scroll by default. */
 export function leadingKeyColumns(columns: readonly QueryColumn[]): number {
@@ -70,7 +71,9 @@ export class GridView {
     // What the keyboard does, for a screen reader (the header's tooltip says it to the mouse).
     scroller.setAttribute(
       'aria-description',
-      'Arrows move, Shift extends the selection, Ctrl+C copies, Enter shows the value, Alt+S sorts by the column, Alt+F filters it, Shift+F10 opens the row menu',
+      l10n.t(
+        'Arrows move, Shift extends the selection, Ctrl+C copies, Enter shows the value, Alt+S sorts by the column, Alt+F filters it, Shift+F10 opens the row menu',
+      ),
     );
     scroller.setAttribute('aria-colcount', String(model.columnCount + 1));
     this.scroller = scroller;

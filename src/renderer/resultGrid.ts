@@ -34,6 +34,7 @@ import {
   type GridHost,
   type GridState,
 } from './gridOutput';
+import * as l10n from '../shared/l10n';
 
 export interface ResultGridOptions {
   /** Max height of the scrolling area in px (the notebook output grows up to it). */
@@ -145,7 +146,7 @@ export class ResultGrid {
     const p = this.paged;
     const view = new GridView(d, this.model, () => this.source, {
       id: this.id,
-      label: p ? p.title : 'Query result',
+      label: p ? p.title : l10n.t('Query result'),
       maxHeight: this.opts.maxHeight,
       frozenColumns: p?.frozenColumns ?? leadingKeyColumns(columns),
       sortable: !p || p.serverSort,
@@ -158,7 +159,11 @@ export class ResultGrid {
     if (p && src instanceof EditedRowSource)
       this.editing = new GridEditing({ ...this.parts(p), source: src, selectionChanged: (r) => this.actions().selectionChanged(r) });
     this.root.appendChild(view.scroller);
-    const noRows = p ? (this.filters().length ? 'No rows match the filters.' : 'The table has no rows.') : 'The query returned no rows.';
+    const noRows = p
+      ? this.filters().length
+        ? l10n.t('No rows match the filters.')
+        : l10n.t('The table has no rows.')
+      : l10n.t('The query returned no rows.');
     this.empty = el(d, 'div', 'vdb-empty', noRows);
     this.empty.hidden = !(this.source.totalKnown && this.source.rowCount === 0);
     this.root.appendChild(this.empty);
@@ -326,7 +331,7 @@ export class ResultGrid {
     } else view.invalidate();
     this.updateSummary();
     if (this.empty) {
-      this.empty.textContent = this.filters().length ? 'No rows match the filters.' : 'The table has no rows.';
+      this.empty.textContent = this.filters().length ? l10n.t('No rows match the filters.') : l10n.t('The table has no rows.');
       this.empty.hidden = !(src.totalKnown && src.rowCount === 0);
     }
     view.queueRender();
@@ -351,7 +356,7 @@ export class ResultGrid {
       case 'loadAll.refused':
         this.root.querySelector('.vdb-loadall')?.remove();
         this.notices.appendChild(
-          banner(this.doc, { severity: 'warning', title: 'Cannot load all rows', message: m.message, advice: '' }, 'loadAll'),
+          banner(this.doc, { severity: 'warning', title: l10n.t('Cannot load all rows'), message: m.message, advice: '' }, 'loadAll'),
         );
         return;
       case 'ref.moved': {

@@ -5,10 +5,13 @@ import type { GridPagingMessage, HostPagingMessage } from '../shared/gridPaging'
 import type { GridEditMessage, HostEditMessage } from '../shared/editProtocol';
 import { ResultGrid } from './resultGrid';
 import type { GridContent } from './gridOutput';
+import * as l10n from '../shared/l10n';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 
 const vscode = acquireVsCodeApi();
+// The host's l10n bundle (WebviewHost writes it into <body data-l10n>), before any text is made.
+l10n.useBundleJson(document.body.dataset['l10n']);
 const post = (m: GridToHostMessage | GridPagingMessage | GridEditMessage): void => vscode.postMessage(m);
 const root = document.getElementById('root') as HTMLElement;
 const nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
@@ -33,10 +36,10 @@ window.addEventListener('message', (event: MessageEvent<HostToGridMessage | Host
       show(m.output);
       break;
     case 'exported':
-      grid?.announce(`Saved to ${m.path}`);
+      grid?.announce(l10n.t('Saved to {0}', m.path));
       break;
     case 'copied':
-      grid?.announce(`Copied ${m.rows} rows`);
+      grid?.announce(l10n.t('Copied {0} rows', m.rows));
       break;
     case 'paged.show':
       // A table browser or a diff opens straight on a paged source.

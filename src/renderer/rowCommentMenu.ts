@@ -8,6 +8,7 @@ import type { RowSource } from './rowSource';
 import type { RowMenuItem } from './rowMenu';
 import type { GridPagingMessage, PagedOutput } from '../shared/gridPaging';
 import { commentCounter } from './commentMarks';
+import * as l10n from '../shared/l10n';
 
 export interface RowCommentMenuOptions {
   keyColumns: number[];
@@ -29,8 +30,12 @@ export function rowCommentItem(o: RowCommentMenuOptions, row: number, col: numbe
   const column = col >= 0 && !o.keyColumns.includes(col) ? o.columns[col]?.name : undefined;
   return {
     id: 'comment',
-    label: column !== undefined ? 'Comment on Cell…' : 'Comment on Row…',
-    title: key ? `Comment on this ${column !== undefined ? `row's ${column}` : 'row'} in the pull request` : 'The row is not loaded yet',
+    label: column !== undefined ? l10n.t('Comment on Cell…') : l10n.t('Comment on Row…'),
+    title: key
+      ? column !== undefined
+        ? l10n.t("Comment on this row's {0} in the pull request", column)
+        : l10n.t('Comment on this row in the pull request')
+      : l10n.t('The row is not loaded yet'),
     disabled: !key,
     run: () => {
       if (key) o.post(key, column);
@@ -46,8 +51,10 @@ export function rowSuggestItem(o: RowCommentMenuOptions, row: number, col: numbe
   const key = ready ? o.keyColumns.map((c) => o.model.cell(row, c)) : undefined;
   return {
     id: 'suggest',
-    label: 'Suggest a Value…',
-    title: key ? `Suggest a new value for this row's ${column} in a comment on the pull request` : 'The row is not loaded yet',
+    label: l10n.t('Suggest a Value…'),
+    title: key
+      ? l10n.t("Suggest a new value for this row's {0} in a comment on the pull request", column)
+      : l10n.t('The row is not loaded yet'),
     disabled: !key,
     run: () => {
       if (key) o.post(key, column, { value: o.model.cell(row, col) });
@@ -63,8 +70,11 @@ export function rowThreadItem(o: RowCommentMenuOptions, row: number, col: number
   const column = col >= 0 && !o.keyColumns.includes(col) ? o.columns[col]?.name : undefined;
   return {
     id: 'thread',
-    label: `Show Comments (${n})`,
-    title: `Show the comments on this ${column !== undefined ? `row's ${column}` : 'row'} beside the grid`,
+    label: l10n.t('Show Comments ({0})', n),
+    title:
+      column !== undefined
+        ? l10n.t("Show the comments on this row's {0} beside the grid", column)
+        : l10n.t('Show the comments on this row beside the grid'),
     run: () => o.showThread(key, column),
   };
 }

@@ -7,6 +7,7 @@ import type { GridModel } from './gridModel';
 import type { RowSource } from './rowSource';
 import type { RowMenuItem } from './rowMenu';
 import type { GridPagingMessage, PagedOutput } from '../shared/gridPaging';
+import * as l10n from '../shared/l10n';
 
 export interface RowHistoryMenuOptions {
   rowsOf: { table: string; keyColumns: number[] };
@@ -35,10 +36,12 @@ export function rowHistoryItem(o: RowHistoryMenuOptions, row: number, col: numbe
   const keyText = key ? o.rowsOf.keyColumns.map((c, i) => `${o.columns[c]?.name} = ${key[i] === null ? 'NULL' : key[i]}`).join(', ') : '';
   return {
     id: 'history',
-    label: 'Show Row History',
+    label: l10n.t('Show Row History'),
     title: key
-      ? `Every version of the row ${keyText} of ${o.rowsOf.table}${column ? `, and who last changed ${column}` : ''}`
-      : 'The row is not loaded yet',
+      ? column
+        ? l10n.t('Every version of the row {0} of {1}, and who last changed {2}', keyText, o.rowsOf.table, column)
+        : l10n.t('Every version of the row {0} of {1}', keyText, o.rowsOf.table)
+      : l10n.t('The row is not loaded yet'),
     disabled: !key,
     run: () => {
       if (key) o.post(key, column);

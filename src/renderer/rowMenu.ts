@@ -3,6 +3,7 @@
 // of an editable grid). The owner says which items a cell offers; this file shows, focuses and
 // closes the menu.
 import type { GridModel } from './gridModel';
+import * as l10n from '../shared/l10n';
 
 export interface RowMenuItem {
   label: string;
@@ -27,7 +28,7 @@ function menuElement(doc: Document, items: readonly RowMenuItem[], close: (refoc
   const m = doc.createElement('div');
   m.className = 'vdb-menu';
   m.setAttribute('role', 'menu');
-  m.setAttribute('aria-label', 'Row actions');
+  m.setAttribute('aria-label', l10n.t('Row actions'));
   for (const it of items) {
     const item = doc.createElement('button');
     item.type = 'button';

@@ -10,6 +10,7 @@ import { applySortNames } from './pagedGridSource';
 import { banner } from './gridChrome';
 import { describeFilter, openFilterForm } from './filterForm';
 import { sortDescription } from './gridOutput';
+import * as l10n from '../shared/l10n';
 
 export interface ServerViewHost {
   readonly doc: Document;
@@ -34,7 +35,7 @@ export class ServerView {
   sortBy(col: number, add: boolean): void {
     const { model, output } = this.h;
     if (!output.serverSort) {
-      this.h.announce('This result is read in pages in the order of the query; add ORDER BY to the query to sort it.');
+      this.h.announce(l10n.t('This result is read in pages in the order of the query; add ORDER BY to the query to sort it.'));
       return;
     }
     model.toggleSort(col, add);
@@ -42,7 +43,7 @@ export class ServerView {
     const view = this.h.view();
     view?.invalidate();
     view?.render();
-    this.h.announce(`Sorting by ${sortDescription(model)} on the server`);
+    this.h.announce(l10n.t('Sorting by {0} on the server', sortDescription(model)));
   }
 
   private postViewChange(): void {
@@ -61,7 +62,7 @@ export class ServerView {
       this.filters = this.filters.filter((x) => x.column !== column.name);
       if (f) this.filters.push(f);
       this.postViewChange();
-      this.h.announce(f ? `Filtering ${describeFilter(f)} on the server` : `Filter on ${column.name} cleared`);
+      this.h.announce(f ? l10n.t('Filtering {0} on the server', describeFilter(f)) : l10n.t('Filter on {0} cleared', column.name));
     });
   }
 
@@ -85,7 +86,9 @@ export class ServerView {
     if (m.message)
       this.h
         .notices()
-        .appendChild(banner(doc, { severity: 'warning', title: 'Cannot sort or filter that way', message: m.message, advice: '' }, 'view'));
+        .appendChild(
+          banner(doc, { severity: 'warning', title: l10n.t('Cannot sort or filter that way'), message: m.message, advice: '' }, 'view'),
+        );
     this.h.announce(`${sortDescription(model)}${this.filters.length ? `, where ${this.filters.map(describeFilter).join(' and ')}` : ''}`);
   }
 

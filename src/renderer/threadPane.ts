@@ -4,6 +4,7 @@
 // threads as markdown, with Reply and Apply Suggestion.
 import type { ThreadPaneItem } from '../shared/changesProtocol';
 import { el } from './dom';
+import * as l10n from '../shared/l10n';
 
 export const THREAD_PANE_CSS = `
 .chg-thread { flex: 0 0 280px; max-height: calc(100vh - 90px); overflow: auto; border-left: 1px solid var(--vscode-panel-border, #8884); padding-left: 8px; }
@@ -28,8 +29,8 @@ export function renderThreadPane(
   pane.hidden = threads.length === 0;
   if (threads.length === 0) return;
   const head = el(doc, 'h2');
-  head.appendChild(el(doc, 'span', undefined, `Comments on ${about}`));
-  const close = el(doc, 'button', undefined, 'Close');
+  head.appendChild(el(doc, 'span', undefined, l10n.t('Comments on {0}', about)));
+  const close = el(doc, 'button', undefined, l10n.t('Close'));
   close.type = 'button';
   close.setAttribute('data-action', 'closeThread');
   close.addEventListener('click', () => renderThreadPane(doc, pane, about, []));
@@ -44,10 +45,10 @@ export function renderThreadPane(
       item.appendChild(el(doc, 'div', 't-meta', `${c.author} · ${new Date(c.createdAt).toLocaleString()}`));
       if (c.suggestion) {
         const v = c.suggestion.value;
-        item.appendChild(el(doc, 'div', 't-meta', 'Suggested value:'));
-        item.appendChild(el(doc, 'div', 't-value', v === null ? 'NULL' : v === '' ? '(empty text)' : v));
+        item.appendChild(el(doc, 'div', 't-meta', l10n.t('Suggested value:')));
+        item.appendChild(el(doc, 'div', 't-value', v === null ? l10n.t('NULL') : v === '' ? l10n.t('(empty text)') : v));
         if (c.suggestion.appliedIn) {
-          const applied = el(doc, 'div', 't-meta', `Applied in ${c.suggestion.appliedIn.slice(0, 8)}`);
+          const applied = el(doc, 'div', 't-meta', l10n.t('Applied in {0}', c.suggestion.appliedIn.slice(0, 8)));
           applied.setAttribute('data-applied', c.suggestion.appliedIn);
           item.appendChild(applied);
         }
@@ -56,7 +57,7 @@ export function renderThreadPane(
       section.appendChild(item);
     }
     if (reply) {
-      const b = el(doc, 'button', undefined, 'Reply…');
+      const b = el(doc, 'button', undefined, l10n.t('Reply…'));
       b.type = 'button';
       b.setAttribute('data-thread-reply', t.rootId);
       b.addEventListener('click', () => reply(t.rootId));

@@ -5,6 +5,7 @@
 // (`edit.overlay`: changed cells by primary key, new rows, deleted rows, problems per cell). The
 // host checks every message from the grid with `parseGridEditMessage` before acting on it.
 import type { Cell } from './wire';
+import * as l10n from './l10n';
 
 /** How a paged grid may edit its rows (`PagedOutput.edit`); absent: a plain read-only grid. */
 export interface GridEditing {
@@ -112,9 +113,9 @@ export function canPropose(c: EditCounts): boolean {
 
 /** `2 changed · 1 new · 1 deleted`, and the rows with a problem: what the edit bar and the pickers say. */
 export function countsText(c: Omit<EditCounts, 'canUndo' | 'canRedo'>): string {
-  const parts = [`${c.updated} changed`, `${c.inserted} new`, `${c.deleted} deleted`];
-  if (c.problems) parts.push(`${c.problems} with ${c.problems === 1 ? 'a problem' : 'problems'}`);
-  if (c.pending) parts.push(`${c.pending} being checked`);
+  const parts = [l10n.t('{0} changed', c.updated), l10n.t('{0} new', c.inserted), l10n.t('{0} deleted', c.deleted)];
+  if (c.problems) parts.push(c.problems === 1 ? l10n.t('1 with a problem') : l10n.t('{0} with problems', c.problems));
+  if (c.pending) parts.push(l10n.t('{0} being checked', c.pending));
   return parts.join(' · ');
 }
 

@@ -5,6 +5,7 @@
 import type { Cell, QueryColumn } from './wire';
 import type { QueryTarget } from './queryResultOutput';
 import type { GridEditing } from './editProtocol';
+import * as l10n from './l10n';
 
 /** What a row is in a diff (issue #15); plain results carry no kind. */
 export type RowKind = 'added' | 'modified' | 'removed';
@@ -32,12 +33,23 @@ export type FilterOp = (typeof FILTER_OPS)[number];
 /** Formats a whole (paged) source can be exported to, streamed by the host. */
 export type StreamFormat = 'csv' | 'json' | 'jsonl' | 'sql' | 'markdown';
 export const STREAM_FORMATS: readonly StreamFormat[] = ['csv', 'json', 'jsonl', 'sql', 'markdown'];
+/** Getters: each text is translated when read, not when this module loads. */
 export const STREAM_FORMAT_LABELS: Record<StreamFormat, string> = {
-  csv: 'CSV',
-  json: 'JSON (array)',
-  jsonl: 'JSON Lines',
-  sql: 'SQL INSERT statements',
-  markdown: 'Markdown',
+  get csv() {
+    return l10n.t('CSV');
+  },
+  get json() {
+    return l10n.t('JSON (array)');
+  },
+  get jsonl() {
+    return l10n.t('JSON Lines');
+  },
+  get sql() {
+    return l10n.t('SQL INSERT statements');
+  },
+  get markdown() {
+    return l10n.t('Markdown');
+  },
 };
 export const STREAM_FORMAT_EXTENSIONS: Record<StreamFormat, string> = {
   csv: 'csv',

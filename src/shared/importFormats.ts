@@ -5,13 +5,16 @@
 // ImportFileKind, so the compiler asks for a reader when a format is added) and package.json's
 // Explorer menu, which test/unit/ids.test.ts holds to importFileWhenClause().
 
+import * as l10n from './l10n';
+
+/** `description` is a function: the text is translated when shown, not when this module loads. */
 export const IMPORT_FORMATS = [
-  { fileType: 'csv', extensions: ['csv'], description: 'CSV — comma-separated values' },
-  { fileType: 'psv', extensions: ['psv'], description: 'PSV — pipe-separated values' },
-  { fileType: 'xlsx', extensions: ['xlsx'], description: 'Excel workbook (first sheet)' },
-  { fileType: 'json', extensions: ['json'], description: 'JSON — a list of objects, or {"rows": [...]}' },
-  { fileType: 'sql', extensions: ['sql'], description: 'SQL — CREATE TABLE and INSERT statements' },
-  { fileType: 'yaml', extensions: ['yaml', 'yml'], description: 'YAML — a list of mappings' },
+  { fileType: 'csv', extensions: ['csv'], description: () => l10n.t('CSV — comma-separated values') },
+  { fileType: 'psv', extensions: ['psv'], description: () => l10n.t('PSV — pipe-separated values') },
+  { fileType: 'xlsx', extensions: ['xlsx'], description: () => l10n.t('Excel workbook (first sheet)') },
+  { fileType: 'json', extensions: ['json'], description: () => l10n.t('JSON — a list of objects, or {"rows": [...]}') },
+  { fileType: 'sql', extensions: ['sql'], description: () => l10n.t('SQL — CREATE TABLE and INSERT statements') },
+  { fileType: 'yaml', extensions: ['yaml', 'yml'], description: () => l10n.t('YAML — a list of mappings') },
 ] as const;
 
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];

@@ -5,17 +5,27 @@
 import type { Cell, QueryColumn } from './wire';
 import { BINARY_CELL } from './wire';
 import { asCellTable, type CellSource } from './columnStore';
+import * as l10n from './l10n';
 
 export type CopyFormat = 'tsv' | 'csv' | 'markdown' | 'json';
 export const COPY_FORMATS: readonly CopyFormat[] = ['tsv', 'csv', 'markdown', 'json'];
 export type ExportFormat = 'csv' | 'json' | 'markdown';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'json', 'markdown'];
 
+/** Getters: each text is translated when read, not when this module loads. */
 export const FORMAT_LABELS: Record<CopyFormat, string> = {
-  tsv: 'TSV',
-  csv: 'CSV',
-  markdown: 'Markdown',
-  json: 'JSON',
+  get tsv() {
+    return l10n.t('TSV');
+  },
+  get csv() {
+    return l10n.t('CSV');
+  },
+  get markdown() {
+    return l10n.t('Markdown');
+  },
+  get json() {
+    return l10n.t('JSON');
+  },
 };
 
 export const FORMAT_EXTENSIONS: Record<ExportFormat, string> = {

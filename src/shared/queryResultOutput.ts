@@ -1,6 +1,7 @@
 // What the extension host hands the grid (notebook output under QUERY_RESULT_MIME, or the
 // SQL result panel), and the messages the grid sends back. Shared by host and renderer.
 import type { QueryResult, QueryStatus } from './wire';
+import * as l10n from './l10n';
 
 /** Where a query ran. `ref` is what the user chose (branch, tag or commit). */
 export interface QueryTarget {
@@ -90,7 +91,7 @@ export function statusBanner(result: Pick<QueryResult, 'status' | 'message' | 'r
       const serverCap = !!limit && shown < limit;
       return {
         severity: 'warning',
-        title: `Showing the first ${shown.toLocaleString('en-US')} rows only`,
+        title: l10n.t('Showing the first {0} rows only', shown.toLocaleString('en-US')),
         message,
         advice: serverCap
           ? `The server stops every result at ${shown.toLocaleString('en-US')} rows (its cap), below your limit of ${(limit as number).toLocaleString('en-US')} ("versionedDb.sql.rowLimit"). ` +
@@ -102,7 +103,7 @@ export function statusBanner(result: Pick<QueryResult, 'status' | 'message' | 'r
     case 'timeout':
       return {
         severity: 'warning',
-        title: 'The query timed out',
+        title: l10n.t('The query timed out'),
         message,
         advice:
           'Narrow the query (filter on an indexed column, select fewer rows) or raise "versionedDb.sql.timeoutMs" (the server caps it at 60000 ms).',
@@ -110,21 +111,21 @@ export function statusBanner(result: Pick<QueryResult, 'status' | 'message' | 'r
     case 'error':
       return {
         severity: 'error',
-        title: 'The query failed',
+        title: l10n.t('The query failed'),
         message,
         advice: 'Fix the SQL and run the cell again. Only read-only statements can run here.',
       };
     case 'not_workspace':
       return {
         severity: 'error',
-        title: 'This ref cannot be queried',
+        title: l10n.t('This ref cannot be queried'),
         message,
         advice: 'Pick a branch, a tag or a full commit hash with the target picker in the cell status bar.',
       };
     default:
       return {
         severity: 'warning',
-        title: `Query status: ${status}`,
+        title: l10n.t('Query status: {0}', status),
         message,
         advice: 'The server reported a status this version does not know; the rows shown may be incomplete.',
       };

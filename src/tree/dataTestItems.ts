@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { describeAssertion, outcomeText, type TestOutcome } from '../core/dataTests/dataTests';
 import { Commands, ContextValues } from '../shared/ids';
 import type { DataTestNode } from './treeNodes';
+import * as l10n from '../shared/l10n';
 
 export interface TestOutcomes {
   testOutcome(node: Extract<DataTestNode, { kind: 'test' }>): TestOutcome | undefined;
@@ -15,16 +16,22 @@ export function dataTestItem(node: DataTestNode, outcomes: TestOutcomes): vscode
   const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
   switch (node.kind) {
     case 'tests': {
-      const item = new vscode.TreeItem('Tests', Collapsed);
+      const item = new vscode.TreeItem(l10n.t('Tests'), Collapsed);
       item.iconPath = new vscode.ThemeIcon('beaker');
       item.contextValue = node.parent.kind === 'branch' ? ContextValues.testsAtBranch : ContextValues.tests;
-      item.tooltip = `The tests of ${node.db.owner}/${node.db.name} (dolt_tests) at ${node.ref} (${node.commit.slice(0, 8)})`;
+      item.tooltip = l10n.t(
+        'The tests of {0}/{1} (dolt_tests) at {2} ({3})',
+        node.db.owner,
+        node.db.name,
+        node.ref,
+        node.commit.slice(0, 8),
+      );
       return item;
     }
     case 'testGroup': {
       const item = new vscode.TreeItem(node.group, Collapsed);
       const ran = outcomes.testGroupOutcomes(node);
-      item.description = ran.length === 0 ? 'group' : summary(ran);
+      item.description = ran.length === 0 ? l10n.t('group') : summary(ran);
       item.iconPath = new vscode.ThemeIcon('symbol-namespace');
       item.contextValue = ContextValues.testGroup;
       return item;
@@ -36,7 +43,7 @@ export function dataTestItem(node: DataTestNode, outcomes: TestOutcomes): vscode
       item.tooltip = `${node.test.query}\n\n${describeAssertion(node.test)}${o ? `\n\n${outcomeText(o)}` : ''}`;
       item.iconPath = icon(o);
       item.contextValue = ContextValues.test;
-      item.command = { command: Commands.openTestQuery, title: 'Open Test Query', arguments: [node] };
+      item.command = { command: Commands.openTestQuery, title: l10n.t('Open Test Query'), arguments: [node] };
       return item;
     }
   }

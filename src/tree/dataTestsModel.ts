@@ -15,6 +15,7 @@ import {
   type TestScope,
 } from '../core/dataTests/dataTests';
 import type { BranchNode, ErrorNode, MessageNode, TagNode, TestGroupNode, TestNode, TestsNode, TreeNode } from './treeNodes';
+import * as l10n from '../shared/l10n';
 
 export interface DataTestsOptions {
   review(hostId: string, db: DatabaseRef): ReviewRunner;
@@ -72,7 +73,7 @@ export class DataTestsModel {
         .filter((t) => t.group === node.group)
         .map((test) => ({ ...base, kind: 'test', parent: node, tests, test }) satisfies TestNode);
     }
-    if (list.length === 0) return [{ kind: 'message', parent: node, text: `No tests at ${node.ref}` } satisfies MessageNode];
+    if (list.length === 0) return [{ kind: 'message', parent: node, text: l10n.t('No tests at {0}', node.ref) } satisfies MessageNode];
     const groups = [...new Set(list.map((t) => t.group).filter((g) => g !== ''))];
     return [
       ...groups.map((group) => ({ ...base, kind: 'testGroup', parent: node, group }) satisfies TestGroupNode),

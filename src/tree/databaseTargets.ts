@@ -7,6 +7,7 @@ import { parseDatabaseTarget, type DatabaseTarget } from '../core/targets';
 import type { Ui } from '../platform/ui';
 import type { DatabaseListStore } from './databaseListStore';
 import { databaseOf, isTreeNode } from './treeNodes';
+import * as l10n from '../shared/l10n';
 
 /**
  * The database an argument names, or undefined: a tree node (a fork row names the fork itself), or
@@ -56,6 +57,6 @@ export async function pickKnownDatabase(
       description: `${deps.labelOf(t.hostId)}${isCurrent(t) ? ' · current' : ''}`,
       value: t,
     })),
-    { title: options.title, placeholder: 'Pick a database' },
+    { title: options.title, placeholder: l10n.t('Pick a database') },
   );
 }

@@ -22,6 +22,7 @@ import { Disposable } from '../platform/disposable';
 import type { DatabaseTreeModel } from './databaseTreeModel';
 import { LOCAL_HUB_HOST_ID } from '../auth/localHubIds';
 import { CATEGORY_LABELS, type Category, type TreeNode } from './treeNodes';
+import * as l10n from '../shared/l10n';
 
 /** How the tree names hosts and whether an account is signed in there (for labels and menus). */
 export interface HostPresentation {
@@ -130,7 +131,7 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         const account = this.hosts.accountLabel(node.hostId);
         const item = new vscode.TreeItem(this.hosts.labelOf(node.hostId), vscode.TreeItemCollapsibleState.Expanded);
         item.id = `host:${node.hostId}`;
-        item.description = account ? account : 'not signed in';
+        item.description = account ? account : l10n.t('not signed in');
         item.tooltip = render({
           title: this.hosts.labelOf(node.hostId),
           fields: [
@@ -158,7 +159,7 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         item.contextValue = CATEGORY_CONTEXT_VALUES[node.category];
         if (node.category === 'pulls') {
           const states = this.model.pullStateFilter(node.hostId, node.db);
-          item.description = states.length === 0 ? 'all' : states.join(', ');
+          item.description = states.length === 0 ? l10n.t('all') : states.join(', ');
         }
         return item;
       }
@@ -200,7 +201,7 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         item.iconPath = since && since.kind !== 'current' ? pullIconNewChanges() : pullIcon(state);
         // Pull commands attach to pull.open / pull.closed / pull.merged (pull.other when unknown).
         item.contextValue = PULL_CONTEXT_VALUES.get(state) ?? ContextValues.pullOther;
-        item.command = { command: Commands.showPullRequest, title: 'Show Pull Request', arguments: [node] };
+        item.command = { command: Commands.showPullRequest, title: l10n.t('Show Pull Request'), arguments: [node] };
         return item;
       }
       case 'fork': {
@@ -228,10 +229,10 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
     const None = vscode.TreeItemCollapsibleState.None;
     switch (node.kind) {
       case 'commits': {
-        const item = new vscode.TreeItem('Commits', Collapsed);
+        const item = new vscode.TreeItem(l10n.t('Commits'), Collapsed);
         item.iconPath = new vscode.ThemeIcon('history');
         item.contextValue = ContextValues.commits;
-        item.tooltip = `The commits of ${node.ref}, newest first`;
+        item.tooltip = l10n.t('The commits of {0}, newest first', node.ref);
         return item;
       }
       case 'commit': {
@@ -239,7 +240,7 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
         item.iconPath = new vscode.ThemeIcon(node.commit.isMerge ? 'git-merge' : 'git-commit');
         item.contextValue = ContextValues.commit;
         // A click shows what the commit changed (the Changes view), as a commit in a log does elsewhere.
-        item.command = { command: Commands.showCommitChanges, title: 'Show Changes', arguments: [node] };
+        item.command = { command: Commands.showCommitChanges, title: l10n.t('Show Changes'), arguments: [node] };
         return item;
       }
       case 'tables': {
@@ -269,27 +270,27 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
     const None = vscode.TreeItemCollapsibleState.None;
     switch (node.kind) {
       case 'loadMore': {
-        const item = new vscode.TreeItem('Load more…', None);
+        const item = new vscode.TreeItem(l10n.t('Load more…'), None);
         item.iconPath = new vscode.ThemeIcon('more');
         item.contextValue = ContextValues.loadMore;
-        item.command = { command: Commands.loadMore, title: 'Load More', arguments: [node] };
+        item.command = { command: Commands.loadMore, title: l10n.t('Load More'), arguments: [node] };
         return item;
       }
       case 'error': {
-        const presentation = describeError(node.error, { action: 'load this' });
-        const item = new vscode.TreeItem(presentation?.message ?? 'Loading was cancelled', None);
-        item.description = 'click to retry';
-        item.tooltip = `${presentation?.message ?? ''}\n\nClick to retry.`;
+        const presentation = describeError(node.error, { action: l10n.t('load this') });
+        const item = new vscode.TreeItem(presentation?.message ?? l10n.t('Loading was cancelled'), None);
+        item.description = l10n.t('click to retry');
+        item.tooltip = l10n.t('{0}\n\nClick to retry.', presentation?.message ?? '');
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
         item.contextValue = ContextValues.error;
         const signIn = presentation?.actions.find((a) => a.kind === 'signIn');
         if (signIn) {
           // A 401 is fixed by signing in, not by retrying; the tree reloads once the account changes.
           const hostId = 'hostId' in node.parent ? (node.parent as { hostId: string }).hostId : undefined;
-          item.description = 'click to sign in';
-          item.command = { command: Commands.signIn, title: 'Sign In', arguments: [hostId] };
+          item.description = l10n.t('click to sign in');
+          item.command = { command: Commands.signIn, title: l10n.t('Sign In'), arguments: [hostId] };
         } else {
-          item.command = { command: Commands.refreshNode, title: 'Retry', arguments: [node] };
+          item.command = { command: Commands.refreshNode, title: l10n.t('Retry'), arguments: [node] };
         }
         return item;
       }

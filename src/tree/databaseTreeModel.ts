@@ -31,6 +31,7 @@ import type {
   TestsNode,
   TreeNode,
 } from './treeNodes';
+import * as l10n from '../shared/l10n';
 
 export type { Page, TreeClient } from './categoryListModel';
 
@@ -239,7 +240,7 @@ export class DatabaseTreeModel {
         message(
           node,
           isLocal ? 'The local hub is stopped.' : 'This host is no longer in the versionedDb.hosts setting.',
-          isLocal ? { command: this.o.commands.startLocalHub, title: 'Start Local Hub' } : undefined,
+          isLocal ? { command: this.o.commands.startLocalHub, title: l10n.t('Start Local Hub') } : undefined,
         ),
       ];
     }
@@ -247,7 +248,7 @@ export class DatabaseTreeModel {
       return [
         message(node, 'No databases yet: add one by owner/name.', {
           command: this.o.commands.addDatabase,
-          title: 'Add Database',
+          title: l10n.t('Add Database'),
           args: [node],
         }),
       ];
@@ -311,7 +312,7 @@ export class DatabaseTreeModel {
     if (isNotFound(error) && !this.o.backend.isSignedIn(where.hostId)) {
       return message(parent, `${where.db.owner}/${where.db.name} may be private: sign in to see it`, {
         command: this.o.commands.signIn,
-        title: 'Sign In',
+        title: l10n.t('Sign In'),
         args: [where.hostId],
       });
     }
@@ -343,9 +344,9 @@ export class DatabaseTreeModel {
   private emptyText(node: CategoryNode): string {
     if (node.category === 'pulls') {
       const states = this.pullStateFilter(node.hostId, node.db);
-      return states.length === 0 ? 'No pull requests' : `No ${states.join(' or ')} pull requests`;
+      return states.length === 0 ? l10n.t('No pull requests') : l10n.t('No {0} pull requests', states.join(l10n.t(' or ')));
     }
-    return `No ${CATEGORY_LABELS[node.category].toLowerCase()}`;
+    return l10n.t('No {0}', CATEGORY_LABELS[node.category].toLowerCase());
   }
 
   // ---- loading ---------------------------------------------------------------------------

@@ -4,17 +4,31 @@ import type { Commit } from '../core/review/commitLog';
 import type { TableEntry } from '../core/sql/tableCatalog';
 import type { TableColumnInfo } from '../core/sql/tableQuery';
 import type { DataTest } from '../core/dataTests/dataTests';
+import * as l10n from '../shared/l10n';
 
 export const CATEGORIES = ['branches', 'tags', 'releases', 'pulls', 'forks', 'operations'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
+/** Getters: each text is translated when read, not when this module loads. */
 export const CATEGORY_LABELS: Record<Category, string> = {
-  branches: 'Branches',
-  tags: 'Tags',
-  releases: 'Releases',
-  pulls: 'Pull Requests',
-  forks: 'Forks',
-  operations: 'Operations',
+  get branches() {
+    return l10n.t('Branches');
+  },
+  get tags() {
+    return l10n.t('Tags');
+  },
+  get releases() {
+    return l10n.t('Releases');
+  },
+  get pulls() {
+    return l10n.t('Pull Requests');
+  },
+  get forks() {
+    return l10n.t('Forks');
+  },
+  get operations() {
+    return l10n.t('Operations');
+  },
 };
 
 export interface HostNode {

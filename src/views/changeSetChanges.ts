@@ -6,6 +6,7 @@ import type { ChangedTableItem, ChangesHostMessage } from '../shared/changesProt
 import type { ChangeSetScope } from '../core/changes/changeSetScope';
 import type { ChangeSetSnapshot } from '../core/changes/changeSetSnapshot';
 import type { ChangeSetDiffSource } from '../core/changes/changeSetDiffSource';
+import * as l10n from '../shared/l10n';
 
 const short = (h: string): string => h.slice(0, 7);
 
@@ -66,7 +67,7 @@ export function changeSetOutput(s: ChangeSetSnapshot, source: ChangeSetDiffSourc
     columns: source.gridColumns(),
     target: { hostId: sc.hostId, owner: sc.owner, name: sc.name, ref: sc.branch },
     commit: sc.baseCommit,
-    title: `${sc.table}: ${short(sc.baseCommit)} → unsent changes`,
+    title: l10n.t('{0}: {1} → unsent changes', sc.table, short(sc.baseCommit)),
     pageSize: DEFAULT_PAGE_SIZE,
     totalRows,
     serverSort: false,

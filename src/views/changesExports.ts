@@ -15,6 +15,7 @@ import { patchPages } from '../core/review/patchPages';
 import { buildSchemaDiffQuery } from '../core/review/doltQueries';
 import { parseSchemaDiff, type TableChange } from '../core/review/tableChanges';
 import type { RevisionPair } from '../core/review/revisions';
+import * as l10n from '../shared/l10n';
 
 const EXPORT_PAGE = 2000;
 
@@ -42,20 +43,21 @@ export async function exportPatch(
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const name = exportFileName(`${table}-${pair.from.slice(0, 7)}..${pair.to.slice(0, 7)}.patch`, 'sql');
   const uri = await vscode.window.showSaveDialog({
-    title: `Export the changes of ${table} as a SQL patch`,
-    saveLabel: 'Export',
+    title: l10n.t('Export the changes of {0} as a SQL patch', table),
+    saveLabel: l10n.t('Export'),
     filters: { SQL: ['sql'] },
     ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
   });
   if (!uri) return undefined;
   if (uri.scheme !== 'file') {
-    void vscode.window.showErrorMessage(`Export streams to a local file; ${uri.toString()} is not one.`);
+    void vscode.window.showErrorMessage(l10n.t('Export streams to a local file; {0} is not one.', uri.toString()));
     return undefined;
   }
   const target = uri.fsPath;
+  const base = path.basename(target);
   try {
     const statements = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Exporting the patch of ${table}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: l10n.t('Exporting the patch of {0}', table), cancellable: true },
       async (progress, token) => {
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort());
@@ -65,7 +67,7 @@ export async function exportPatch(
           for await (const page of patchPages(pair, table, run, EXPORT_PAGE, abort.signal)) {
             await file.write(page.text);
             n += page.statements;
-            progress.report({ message: `${n.toLocaleString('en-US')} statements` });
+            progress.report({ message: l10n.t('{0} statements', n.toLocaleString('en-US')) });
           }
           if (abort.signal.aborted) throw new Error('cancelled');
           await file.commit();
@@ -79,16 +81,16 @@ export async function exportPatch(
       },
     );
     log.info(`exported ${statements} patch statements of ${table} to ${target}`);
-    void vscode.window.showInformationMessage(`Exported ${statements.toLocaleString('en-US')} statements to ${path.basename(target)}.`);
+    void vscode.window.showInformationMessage(l10n.t('Exported {0} statements to {1}.', statements.toLocaleString('en-US'), base));
     return target;
   } catch (e) {
     if (e instanceof PatchCancelled) {
-      void vscode.window.showInformationMessage(`Export cancelled; ${path.basename(target)} was not written.`);
+      void vscode.window.showInformationMessage(l10n.t('Export cancelled; {0} was not written.', base));
       return undefined;
     }
     const msg = e instanceof Error ? e.message : String(e);
     log.error(`patch export to ${target} failed: ${msg}`);
-    void vscode.window.showErrorMessage(`Export failed, nothing was written to ${path.basename(target)}: ${msg}`);
+    void vscode.window.showErrorMessage(l10n.t('Export failed, nothing was written to {0}: {1}', base, msg));
     return undefined;
   }
 }
@@ -141,7 +143,7 @@ export async function showSchemaDiff(
   const c = parsed.changes.find((x) => x.toTable === change.toTable || x.fromTable === change.fromTable) ?? parsed.changes[0];
   if (!c) {
     void vscode.window.showInformationMessage(
-      `The schema of ${change.table} did not change between ${pair.from.slice(0, 7)} and ${pair.to.slice(0, 7)}.`,
+      l10n.t('The schema of {0} did not change between {1} and {2}.', change.table, pair.from.slice(0, 7), pair.to.slice(0, 7)),
     );
     return;
   }

@@ -46,6 +46,7 @@ import type { ChangeSetStore } from './changeSetStore';
 import { changeSetList, changeSetOutput } from './changeSetChanges';
 import type { TableAt } from '../core/paging/tableOpening';
 import { pinInputOfRequest, type PullBranch } from './changesEditHead';
+import * as l10n from '../shared/l10n';
 
 export interface ChangesPanelsDeps {
   extensionUri: vscode.Uri;
@@ -329,7 +330,7 @@ export class ChangesPanel implements vscode.Disposable {
     try {
       if (m.type === 'copy') {
         await vscode.env.clipboard.writeText(m.text);
-        vscode.window.setStatusBarMessage(`Copied ${m.rows} ${m.rows === 1 ? 'row' : 'rows'}`, 3000);
+        vscode.window.setStatusBarMessage(m.rows === 1 ? l10n.t('Copied 1 row') : l10n.t('Copied {0} rows', m.rows), 3000);
       } else if (m.type === 'export') return;
       else if (isGridPagingMessage(m)) await this.onPaging(m);
       else await this.handle(m);

@@ -17,6 +17,7 @@ import { parseGridMessage } from '../core/sql/gridMessages';
 import { PageServer, type PageSource, type PageView } from '../core/paging/pageServer';
 import { WebviewHost } from '../platform/webviewHost';
 import type { GridToHostMessage } from '../shared/queryResultOutput';
+import * as l10n from '../shared/l10n';
 
 /** What the panel's owner does for the grid. */
 export interface PagedGridHandlers {
@@ -143,7 +144,7 @@ export class PagedGridPanel implements vscode.Disposable {
   private async copy(text: string, rows: number): Promise<void> {
     if (this.handlers.copy) return void (await this.handlers.copy(text, rows));
     await vscode.env.clipboard.writeText(text);
-    vscode.window.setStatusBarMessage(`Copied ${rows} ${rows === 1 ? 'row' : 'rows'}`, 3000);
+    vscode.window.setStatusBarMessage(rows === 1 ? l10n.t('Copied 1 row') : l10n.t('Copied {0} rows', rows), 3000);
   }
 
   dispose(): void {

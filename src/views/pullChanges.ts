@@ -15,6 +15,7 @@ import type { PullTarget } from '../core/targets';
 import type { ChangesRequest } from '../core/review/requests';
 import { loadTableChanges, pinChanges, pinInputOfPull, tableDiffFingerprint } from '../core/review/changesPin';
 import type { TableChange } from '../core/review/tableChanges';
+import * as l10n from '../shared/l10n';
 
 /** Where Viewed marks are kept (the extension's workspace state). */
 export type ViewedMemento = Pick<vscode.Memento, 'get' | 'update'>;
@@ -59,7 +60,7 @@ export class PullChangesSection {
     if (pull.state === 'merged') {
       // After the merge the merge base is the head: a three-dot diff would say nothing changed.
       this.last = undefined;
-      return `<h2>Changes</h2><p class="muted">Merged: these changes are part of ${escapeHtml(pull.to_branch.branch_name)} now.</p>`;
+      return `<h2>${l10n.tHtml('Changes')}</h2><p class="muted">${l10n.tHtml('Merged: these changes are part of {0} now.', escapeHtml(pull.to_branch.branch_name))}</p>`;
     }
     try {
       this.last = await this.load(pull);
@@ -67,7 +68,7 @@ export class PullChangesSection {
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       this.deps.log.warn(`pull changes ${this.target.db.owner}/${this.target.db.name}#${this.target.pullNumber}: ${message}`);
-      return `<h2>Changes</h2><p class="error">Could not read the changes: ${escapeHtml(message)}</p>`;
+      return `<h2>${l10n.tHtml('Changes')}</h2><p class="error">${l10n.tHtml('Could not read the changes: {0}', escapeHtml(message))}</p>`;
     }
   }
 
@@ -113,28 +114,32 @@ export class PullChangesSection {
       .map((t) => {
         const isViewed = marks[t.table] !== undefined;
         const name = escapeHtml(t.table);
-        const schema = t.schemaChanged ? ' <span class="label" data-schema="changed" title="The schema changed">schema</span>' : '';
+        const schema = t.schemaChanged
+          ? ` <span class="label" data-schema="changed" title="${l10n.tHtml('The schema changed')}">${l10n.tHtml('schema')}</span>`
+          : '';
         const kind = t.kind !== 'modified' ? ` <span class="label">${escapeHtml(t.kind)}</span>` : '';
-        const since = l.changedSince.has(t.table) ? ' <span class="muted" data-changed-since="">changed since you viewed it</span>' : '';
+        const since = l.changedSince.has(t.table)
+          ? ` <span class="muted" data-changed-since="">${l10n.tHtml('changed since you viewed it')}</span>`
+          : '';
         return (
-          `<tr data-table-row="${name}"><td><button type="button" class="link" data-changes-table="${name}" title="Show the changes of ${name}">${name}</button>${kind}${schema}${since}</td>` +
+          `<tr data-table-row="${name}"><td><button type="button" class="link" data-changes-table="${name}" title="${l10n.tHtml('Show the changes of {0}', name)}">${name}</button>${kind}${schema}${since}</td>` +
           `<td class="added" data-count="added">+${count(t.rows?.added)}</td><td class="modified" data-count="modified">~${count(t.rows?.modified)}</td><td class="removed" data-count="removed">−${count(t.rows?.removed)}</td>` +
-          `<td><label><input type="checkbox" data-viewed-table="${name}"${isViewed ? ' checked' : ''}> Viewed</label></td></tr>`
+          `<td><label><input type="checkbox" data-viewed-table="${name}"${isViewed ? ' checked' : ''}> ${l10n.tHtml('Viewed')}</label></td></tr>`
         );
       })
       .join('');
     const partial = l.partial
-      ? '<p class="warning" role="status">The server returned only part of the list: more tables may have changed.</p>'
+      ? `<p class="warning" role="status">${l10n.tHtml('The server returned only part of the list: more tables may have changed.')}</p>`
       : '';
     const fork = l.readInFork
-      ? `<p class="muted">Read in the fork ${escapeHtml(l.readInFork.owner)}/${escapeHtml(l.readInFork.name)}.</p>`
+      ? `<p class="muted">${l10n.tHtml('Read in the fork {0}/{1}.', escapeHtml(l.readInFork.owner), escapeHtml(l.readInFork.name))}</p>`
       : '';
     const body = l.tables.length
-      ? `<table class="changes-table"><thead><tr><th>Table</th><th>Added</th><th>Modified</th><th>Removed</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
-      : '<p class="muted">No table changed.</p>';
+      ? `<table class="changes-table"><thead><tr><th>${l10n.tHtml('Table')}</th><th>${l10n.tHtml('Added')}</th><th>${l10n.tHtml('Modified')}</th><th>${l10n.tHtml('Removed')}</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
+      : `<p class="muted">${l10n.tHtml('No table changed.')}</p>`;
     return (
-      `<h2>Changes <span class="muted" data-viewed-count="">${viewed} of ${l.tables.length} viewed</span></h2>${partial}${fork}${body}` +
-      `<div class="actions"><button type="button" data-changes-table="">Open All Changes</button></div>`
+      `<h2>${l10n.tHtml('Changes')} <span class="muted" data-viewed-count="">${l10n.tHtml('{0} of {1} viewed', viewed, l.tables.length)}</span></h2>${partial}${fork}${body}` +
+      `<div class="actions"><button type="button" data-changes-table="">${l10n.tHtml('Open All Changes')}</button></div>`
     );
   }
 

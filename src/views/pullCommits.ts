@@ -14,6 +14,7 @@ import type { ChangesRequest } from '../core/review/requests';
 import { loadPullCommits, pullHeadNow, type PullCommits } from '../core/review/pullCommits';
 import { renderHeadMovedNotice, renderPullCommitsSection, type ReviewMark } from '../core/pullCommitsPage';
 import type { ReviewMarkStore } from '../platform/reviewMarks';
+import * as l10n from '../shared/l10n';
 
 /** The element the Commits section's HTML replaces in the pull view. */
 export const PULL_COMMITS_ID = 'pull-commits';
@@ -63,7 +64,7 @@ export class PullCommitsSection {
     this.reported = undefined;
     if (pull.state === 'merged') {
       this.loaded = undefined;
-      return '<h2>Commits</h2><p class="muted">Merged: the pull\'s commits are part of its target branch now.</p>';
+      return `<h2>${l10n.tHtml('Commits')}</h2><p class="muted">${l10n.tHtml("Merged: the pull's commits are part of its target branch now.")}</p>`;
     }
     try {
       const sql = this.deps.sql;
@@ -76,7 +77,7 @@ export class PullCommitsSection {
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       this.deps.log.warn(`pull commits ${this.target.db.owner}/${this.target.db.name}#${this.target.pullNumber}: ${message}`);
-      return `<h2>Commits</h2><p class="error">Could not read the commits: ${escapeHtml(message)}</p>`;
+      return `<h2>${l10n.tHtml('Commits')}</h2><p class="error">${l10n.tHtml('Could not read the commits: {0}', escapeHtml(message))}</p>`;
     }
   }
 

@@ -19,6 +19,7 @@ import { PULL_THREADS_ID, PullThreadsSection, type PullThreadsDeps } from './pul
 import { PULL_THREADS_STYLE } from '../core/pullThreadsPage';
 import { PullChecksSection, type PullChecksDeps } from './pullChecks';
 import { CHECKS_ID, CHECKS_STYLE } from '../core/pullChecksPage';
+import * as l10n from '../shared/l10n';
 
 /** What the view's buttons do: the same command logic the palette uses (src/commands/pullActions.ts). */
 export interface PullViewActions {
@@ -115,7 +116,7 @@ const SECTION_TYPES: ReadonlySet<string> = new Set<SectionMessage['type']>([
 const isSectionMessage = (m: PullWebviewMessage): m is SectionMessage => SECTION_TYPES.has(m.type);
 export class PullPanel extends Disposable {
   private readonly host: WebviewHost<PullWebviewMessage, PullHostMessage>;
-  private content = '<p>Loading…</p>';
+  private content = `<p>${l10n.tHtml('Loading…')}</p>`;
   private loading: Promise<void> | undefined;
   private reloadAgain = false;
   private disposed = false;
@@ -145,7 +146,7 @@ export class PullPanel extends Disposable {
     onDispose: () => void,
   ) {
     super();
-    const title = `Pull #${target.pullNumber} · ${target.db.name}`;
+    const title = l10n.t('Pull #{0} · {1}', target.pullNumber, target.db.name);
     this.host = this._register(
       new WebviewHost(
         {
@@ -251,7 +252,7 @@ export class PullPanel extends Disposable {
       const message = err instanceof Error ? err.message : String(err);
       this.content =
         `<p class="error">Could not load pull request #${pullNumber} of ${escapeHtml(db.owner)}/${escapeHtml(db.name)}: ` +
-        `${escapeHtml(message)}</p><div class="actions"><button type="button" data-action="refresh">Retry</button></div>`;
+        `${escapeHtml(message)}</p><div class="actions"><button type="button" data-action="refresh">${l10n.tHtml('Retry')}</button></div>`;
     }
     this.lastContent = this.content;
     this.post({ type: 'update', html: this.withChanges() });
@@ -267,10 +268,10 @@ export class PullPanel extends Disposable {
     const threads = this.threads ? `<section id="${PULL_THREADS_ID}" class="threads">${this.threads.html()}</section>` : '';
     const moved = this.commits ? `<div id="${PULL_HEAD_MOVED_ID}">${this.movedHtml}</div>` : '';
     const commits = this.commits
-      ? `<section id="${PULL_COMMITS_ID}" class="commits">${this.commitsHtml || '<h2>Commits</h2><p class="muted">Reading the commits…</p>'}</section>`
+      ? `<section id="${PULL_COMMITS_ID}" class="commits">${this.commitsHtml || `<h2>${l10n.tHtml('Commits')}</h2><p class="muted">${l10n.tHtml('Reading the commits…')}</p>`}</section>`
       : '';
     if (!this.changes) return moved + this.content + threads + commits + merge;
-    const inner = this.changesHtml || '<h2>Changes</h2><p class="muted">Reading the changes…</p>';
+    const inner = this.changesHtml || `<h2>${l10n.tHtml('Changes')}</h2><p class="muted">${l10n.tHtml('Reading the changes…')}</p>`;
     return `${moved}${this.content}${threads}${commits}<section id="${PULL_CHANGES_ID}" class="changes">${inner}</section>${merge}`;
   }
 

@@ -21,6 +21,7 @@ import { ensureToolchain, ROOT } from './lib/toolchain.mjs';
 import { buildVsix, checkVsix } from './lib/vsix.mjs';
 import { freshWindow } from './lib/window.mjs';
 import { captureGiven, checkGiven, givenKey } from './lib/profile.mjs';
+import { PSEUDO_L10N, writePseudoBundle } from './lib/pseudoL10n.mjs';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -95,6 +96,8 @@ async function loadScenarios() {
       throw new Error(`${file}: 'expectedErrors' must be an array of RegExp`);
     }
     checkGiven(mod.given, file);
+    // The pseudo-locale scenarios run only in a pseudo-locale run, and only they (lib/pseudoL10n.mjs).
+    if (Boolean(mod.pseudoL10n) !== PSEUDO_L10N) continue;
     out.push({
       id: file.replace(/\.mjs$/, ''),
       name: mod.name,
@@ -191,6 +194,7 @@ async function main() {
           artifacts: ARTIFACTS,
           cleanups,
           hubTemplate: process.env.E2E_HUB_TEMPLATE || undefined,
+          env: PSEUDO_L10N ? { VERSIONED_DB_L10N_BUNDLE: writePseudoBundle(ROOT, ARTIFACTS) } : {},
           log,
         }),
       ),

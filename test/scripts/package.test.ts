@@ -35,7 +35,15 @@ describe('npm run package', function () {
     assert.doesNotMatch(output, /\bWARNING\b|\bwarn\b/i, `vsce warned:\n${output}`);
     const { checkVsix, VSIX_BUDGET } = await import('../e2e/lib/vsix.mjs');
     const { files, bytes, unpacked } = checkVsix(vsix);
-    for (const f of ['package.json', 'dist/extension.js', 'dist/hub.js', 'media/icon.png', 'changelog.md', 'readme.md'])
+    for (const f of [
+      'package.json',
+      'dist/extension.js',
+      'dist/hub.js',
+      'media/icon.png',
+      'l10n/bundle.l10n.json',
+      'changelog.md',
+      'readme.md',
+    ])
       assert.ok(
         files.some((g) => g.toLowerCase() === f.toLowerCase()),
         `${f} is not in the package: ${files.join(', ')}`,

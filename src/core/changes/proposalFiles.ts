@@ -16,6 +16,7 @@ import { BINARY_CELL } from '../../shared/wire';
 import { quoteIdentifier, sqlValue } from '../sql/quote';
 import { columnClass } from '../sql/tableQuery';
 import type { ChangeSetScope } from './changeSetScope';
+import * as l10n from '../../shared/l10n';
 
 /** What proposing reads of a change set (the change set model's snapshot has these fields). */
 export interface ProposalInput {
@@ -116,7 +117,7 @@ export function defaultPullText(input: ProposalInput): { title: string; descript
   const counts = proposalCounts(input);
   const { table, branch, baseCommit } = input.scope;
   return {
-    title: `Edit ${table}: ${describeCounts(counts)}`,
+    title: l10n.t('Edit {0}: {1}', table, describeCounts(counts)),
     description: [
       `Edits to \`${table}\` made in the table browser, based on \`${branch}\` at \`${baseCommit.slice(0, 8)}\`:`,
       '',

@@ -4,6 +4,7 @@
 // here too. Pure: the runs are made by runChecks.ts, the view renders pullChecksPage.ts.
 import type { Operation } from '../../shared/wire';
 import type { TestOutcome } from './dataTests';
+import * as l10n from '../../shared/l10n';
 
 /** The tests of one side: their outcomes, or why they were not run at all. */
 export type SideRun =
@@ -14,13 +15,26 @@ export type CheckCategory = 'newlyFailing' | 'fixed' | 'stillFailing' | 'notRun'
 
 export const CATEGORY_ORDER: readonly CheckCategory[] = ['newlyFailing', 'fixed', 'stillFailing', 'notRun', 'passing', 'removed'];
 
+/** Getters: each text is translated when read, not when this module loads. */
 export const CATEGORY_LABELS: Record<CheckCategory, string> = {
-  newlyFailing: 'newly failing',
-  fixed: 'fixed',
-  stillFailing: 'still failing',
-  notRun: 'not run',
-  passing: 'passing',
-  removed: 'removed by the pull',
+  get newlyFailing() {
+    return l10n.t('newly failing');
+  },
+  get fixed() {
+    return l10n.t('fixed');
+  },
+  get stillFailing() {
+    return l10n.t('still failing');
+  },
+  get notRun() {
+    return l10n.t('not run');
+  },
+  get passing() {
+    return l10n.t('passing');
+  },
+  get removed() {
+    return l10n.t('removed by the pull');
+  },
 };
 
 export interface TestCheck {

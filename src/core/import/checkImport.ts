@@ -1,4 +1,5 @@
 import { MAX_IMPORT_BYTES, type Cell } from './tableReader';
+import * as l10n from '../../shared/l10n';
 
 export type ImportOperationKind = 'create' | 'overwrite' | 'update' | 'replace';
 export const IMPORT_OPERATION_KINDS: readonly ImportOperationKind[] = ['create', 'overwrite', 'update', 'replace'];
@@ -58,11 +59,20 @@ export function operationUnavailableReason(operation: ImportOperationKind, table
 }
 
 /** What each operation does, for the picker (matches Dolt's `table import` -c, -c -f, -u, -r). */
+/** Getters: each text is translated when read, not when this module loads. */
 export const OPERATION_DESCRIPTIONS: Readonly<Record<ImportOperationKind, string>> = {
-  create: 'Create a new table from the file. The table must not exist yet.',
-  overwrite: 'Replace the table, schema included, with one created from the file.',
-  update: "Upsert the file's rows into the existing table: new keys are added, existing keys updated.",
-  replace: "Empty the existing table (keeping its schema), then insert the file's rows.",
+  get create() {
+    return l10n.t('Create a new table from the file. The table must not exist yet.');
+  },
+  get overwrite() {
+    return l10n.t('Replace the table, schema included, with one created from the file.');
+  },
+  get update() {
+    return l10n.t("Upsert the file's rows into the existing table: new keys are added, existing keys updated.");
+  },
+  get replace() {
+    return l10n.t("Empty the existing table (keeping its schema), then insert the file's rows.");
+  },
 };
 
 /** An empty file or one over 1 GiB: checked first, before the file is even parsed. */

@@ -3,6 +3,7 @@
 // parseDescribe); this module only reasons about text, so it is unit-tested without a server.
 import type { QueryResult } from '../../shared/wire';
 import { statementAt } from './statements';
+import * as l10n from '../../shared/l10n';
 
 export interface SchemaColumn {
   name: string;
@@ -216,7 +217,8 @@ export function completionsAt(text: string, offset: number, schema: Schema): Com
     !/\b(where|group|order|having|limit|on)\b[^;]*$/i.test(beforeWord.replace(/^[\s\S]*\bfrom\b/i, ''));
 
   if (wantsTable || inFromList) {
-    for (const t of schema.tables) items.push({ label: t.name, kind: 'table', detail: `table, ${t.columns.length} columns`, rank: 0 });
+    for (const t of schema.tables)
+      items.push({ label: t.name, kind: 'table', detail: l10n.t('table, {0} columns', t.columns.length), rank: 0 });
     return { prefix, items };
   }
 
@@ -232,9 +234,10 @@ export function completionsAt(text: string, offset: number, schema: Schema): Com
       items.push({ label: c.name, kind: 'column', detail: columnDetail(t, c), rank: inScope.length ? 0 : 2 });
     }
   }
-  for (const t of schema.tables) items.push({ label: t.name, kind: 'table', detail: `table, ${t.columns.length} columns`, rank: 1 });
-  for (const f of SQL_FUNCTIONS) items.push({ label: f, kind: 'function', detail: 'function', rank: 3 });
-  for (const k of SQL_KEYWORDS) items.push({ label: k, kind: 'keyword', detail: 'keyword', rank: 4 });
+  for (const t of schema.tables)
+    items.push({ label: t.name, kind: 'table', detail: l10n.t('table, {0} columns', t.columns.length), rank: 1 });
+  for (const f of SQL_FUNCTIONS) items.push({ label: f, kind: 'function', detail: l10n.t('function'), rank: 3 });
+  for (const k of SQL_KEYWORDS) items.push({ label: k, kind: 'keyword', detail: l10n.t('keyword'), rank: 4 });
   return { prefix, items };
 }
 

@@ -59,7 +59,8 @@ function escapeRegExp(s) {
 
 /** A string matches exactly (whole label); a RegExp is used as given. */
 function labelPattern(label) {
-  return typeof label === 'string' ? new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) : label;
+  // ⟦ ⟧: the same label in the pseudo-locale run (lib/pseudoL10n.mjs), so the shared steps work there too.
+  return typeof label === 'string' ? new RegExp(`^\\s*⟦?${escapeRegExp(label)}⟧?\\s*$`) : label;
 }
 
 /** Helpers bound to one page. `scale` multiplies every default wait (a loaded machine is slower). */

@@ -16,7 +16,7 @@ export const TRACE = ['dom', 'screenshots', 'off'].includes(process.env.E2E_TRAC
  * Starts lane `n` and registers its stops in `cleanups` (run in reverse order by the runner).
  * `label` prefixes its log lines ('' when the run has one lane).
  */
-export async function startLane({ n, label, toolchain, vsix, hubJs, browser, artifacts, cleanups, hubTemplate, log }) {
+export async function startLane({ n, label, toolchain, vsix, hubJs, browser, artifacts, cleanups, hubTemplate, env = {}, log }) {
   const laneLog = (m) => log(`${label}${m}`);
   const hub = await startHub({ hubJs, template: true, from: hubTemplate, log: laneLog });
   cleanups.push(() => hub.stop());
@@ -26,6 +26,7 @@ export async function startLane({ n, label, toolchain, vsix, hubJs, browser, art
     settings: { 'versionedDb.hosts': [{ name: 'Test Hub', url: hub.url }] },
     // A closed window's extension host goes soon (lib/window.mjs also stops it explicitly).
     args: ['--reconnection-grace-time', '5'],
+    env,
     log: laneLog,
   });
   cleanups.push(() => vscode.stop());

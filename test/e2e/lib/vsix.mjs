@@ -12,6 +12,7 @@ const ALLOWED = [
   /^media\//,
   /^package\.json$/,
   /^package\.nls(\.[\w-]+)?\.json$/,
+  /^l10n\/bundle\.l10n(\.[\w-]+)?\.json$/,
   /^readme\.md$/i,
   /^license(\.(md|txt))?$/i,
   /^changelog\.md$/i,

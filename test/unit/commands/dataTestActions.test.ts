@@ -57,7 +57,7 @@ describe('Run Tests and Open Test Query', () => {
         ['b', { status: 'fail', message: 'got 1' }],
         ['c', { status: 'notRun', reason: 'Timed out' }],
       ],
-      [clickInfo(SHOW_RESULTS)],
+      [clickInfo(SHOW_RESULTS())],
     );
     await runTests(deps, tests);
     assert.equal(ui.infos[0], 'Tests at main: 1 passed, 1 failed, 1 not run.');
