@@ -20,15 +20,23 @@ function cellHtml(v: Cell | undefined): string {
   return escapeHtml(v);
 }
 
+/** What a side did to the row: Dolt's diff_type words in the reader's language, anything else as sent. */
+function changeHtml(change: string): string {
+  if (change === 'added') return l10n.tHtml('added');
+  if (change === 'modified') return l10n.tHtml('modified');
+  if (change === 'removed') return l10n.tHtml('removed');
+  return escapeHtml(change);
+}
+
 function conflictTable(table: string, page: ConflictPage, total: number | null): string {
   const head = `<tr><th scope="col">${l10n.tHtml('side')}</th>${page.columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('')}</tr>`;
   const rows = page.rows
     .map((r, i) => {
       const side = (label: string, cls: string, cells: (Cell | undefined)[], change: string | null): string =>
-        `<tr class="${cls}"><th scope="row">${label}${change ? ` <span class="change">(${escapeHtml(change)})</span>` : ''}</th>${cells
+        `<tr class="${cls}"><th scope="row">${label}${change ? ` <span class="change">(${changeHtml(change)})</span>` : ''}</th>${cells
           .map((v, c) => `<td${cls !== 'base' && r.differs[c] ? ' class="differs"' : ''}>${cellHtml(v)}</td>`)
           .join('')}</tr>`;
-      return `<tbody class="conflict-row" data-row="${i}">${side('base', 'base', r.base, null)}${side('ours', 'ours', r.ours, r.ourChange)}${side('theirs', 'theirs', r.theirs, r.theirChange)}</tbody>`;
+      return `<tbody class="conflict-row" data-row="${i}">${side(l10n.tHtml('base'), 'base', r.base, null)}${side(l10n.tHtml('ours'), 'ours', r.ours, r.ourChange)}${side(l10n.tHtml('theirs'), 'theirs', r.theirs, r.theirChange)}</tbody>`;
     })
     .join('');
   const shown = page.rows.length;

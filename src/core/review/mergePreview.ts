@@ -9,6 +9,7 @@
 // preview is sent to the fork with the target head's hash, and when the fork does not have that
 // commit the preview says it cannot be made rather than guessing.
 import type { BranchRef, DatabaseRef } from '../../shared/wire';
+import * as l10n from '../../shared/l10n';
 import {
   buildConflictRowsQuery,
   buildConflictSummaryQuery,
@@ -90,13 +91,21 @@ export async function previewMerge(
   const depth = opts.forkLogDepth ?? 1000;
   const log = parseCommitPage(await fork(buildLogQuery(from, { pageSize: depth }), { signal, limit: depth + 1 }), depth);
   const hashes = log.items.map((c) => c.hash);
-  if (hashes.length === 0) return { kind: 'unavailable', reason: `${from} of ${forkDb.owner}/${forkDb.name} has no commits.` };
+  if (hashes.length === 0)
+    return { kind: 'unavailable', reason: l10n.t('{0} of {1} has no commits.', from, `${forkDb.owner}/${forkDb.name}`) };
   const reachable = parseReachable(await target(buildReachableQuery(to, hashes), { signal, limit: hashes.length + 1 }));
   const base = firstReachable(hashes, reachable);
   if (!base) {
-    const where =
-      log.hasMore || !log.completeness.complete ? `among the latest ${hashes.length} commits of ${from}` : `in the history of ${from}`;
-    return { kind: 'unavailable', reason: `No common commit with ${to} was found ${where}: the merge cannot be previewed.` };
+    const reason =
+      log.hasMore || !log.completeness.complete
+        ? l10n.t(
+            'No common commit with {0} was found among the latest {1} commits of {2}: the merge cannot be previewed.',
+            to,
+            hashes.length,
+            from,
+          )
+        : l10n.t('No common commit with {0} was found in the history of {1}: the merge cannot be previewed.', to, from);
+    return { kind: 'unavailable', reason };
   }
   const head = log.items[0]!.hash;
   const toHead = parseHashOf(await target(buildHashOfQuery(to), { signal }));
@@ -159,25 +168,31 @@ export async function previewConflictRows(
 
 // ---------------------------------------------------------------- what the confirmation says
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+const rowsText = (n: number): string => (n === 1 ? l10n.t('1 row') : l10n.t('{0} rows', n));
+const tablesText = (n: number): string => (n === 1 ? l10n.t('1 table') : l10n.t('{0} tables', n));
+const schemaConflictsText = (n: number): string => (n === 1 ? l10n.t('1 schema conflict') : l10n.t('{0} schema conflicts', n));
 
 /** `2 added, 1 modified, 1 removed` (only the kinds that occur; `rows changed` counts unknown modifications as such). */
 export function rowCountsText(rows: RowCounts | undefined): string {
-  if (!rows) return 'no row changes';
+  if (!rows) return l10n.t('no row changes');
   const parts = [
-    rows.added ? `${rows.added} added` : '',
-    rows.modified === null ? 'modified rows not counted' : rows.modified ? `${rows.modified} modified` : '',
-    rows.removed ? `${rows.removed} removed` : '',
+    rows.added ? l10n.t('{0} added', rows.added) : '',
+    rows.modified === null ? l10n.t('modified rows not counted') : rows.modified ? l10n.t('{0} modified', rows.modified) : '',
+    rows.removed ? l10n.t('{0} removed', rows.removed) : '',
   ].filter(Boolean);
-  return parts.length ? parts.join(', ') : 'no row changes';
+  return parts.length ? parts.join(', ') : l10n.t('no row changes');
 }
 
 function tableLine(t: TableChange): string {
   const marks = [
-    t.kind === 'added' ? 'new table' : t.kind === 'dropped' ? 'table dropped' : t.kind === 'renamed' ? `renamed from ${t.fromTable}` : '',
-    t.schemaChanged ? 'schema changed' : '',
+    t.kind === 'added'
+      ? l10n.t('new table')
+      : t.kind === 'dropped'
+        ? l10n.t('table dropped')
+        : t.kind === 'renamed'
+          ? l10n.t('renamed from {0}', t.fromTable ?? '')
+          : '',
+    t.schemaChanged ? l10n.t('schema changed') : '',
   ].filter(Boolean);
   return `${t.table}: ${rowCountsText(t.rows)}${marks.length ? ` (${marks.join(', ')})` : ''}`;
 }
@@ -187,34 +202,34 @@ export function conflictText(preview: Extract<MergePreview, { kind: 'ready' }>):
   const { impact } = preview;
   if (impact.willConflict === true) {
     const list = impact.conflictingTables
-      .map(
-        (t) =>
-          `${t.table} (${[t.dataConflicts ? plural(t.dataConflicts, 'row') : '', t.schemaConflicts ? plural(t.schemaConflicts, 'schema conflict') : ''].filter(Boolean).join(', ')})`,
-      )
+      .map((t) => {
+        const kinds = [t.dataConflicts ? rowsText(t.dataConflicts) : '', t.schemaConflicts ? schemaConflictsText(t.schemaConflicts) : ''];
+        return `${t.table} (${kinds.filter(Boolean).join(', ')})`;
+      })
       .join(', ');
-    return `It will conflict in ${list}: the merge fails until the conflicts are resolved on the branches.`;
+    return l10n.t('It will conflict in {0}: the merge fails until the conflicts are resolved on the branches.', list);
   }
   if (impact.willConflict === 'unknown') {
     const c = preview.completeness;
-    const why = !c.complete
-      ? c.reason === 'timeout'
-        ? 'the server timed out'
-        : 'the server sent only part of the answer'
-      : 'the answer was incomplete';
-    return `Whether it conflicts is not known: ${why} before the preview finished.`;
+    return !c.complete && c.reason === 'timeout'
+      ? l10n.t('Whether it conflicts is not known: the server timed out before the preview finished.')
+      : !c.complete
+        ? l10n.t('Whether it conflicts is not known: the server sent only part of the answer before the preview finished.')
+        : l10n.t('Whether it conflicts is not known: the answer was incomplete before the preview finished.');
   }
-  return 'No conflicts: it merges cleanly.';
+  return l10n.t('No conflicts: it merges cleanly.');
 }
 
 /** The modal's detail: which tables change by how many rows, and whether it conflicts. */
 export function mergeConfirmationDetail(preview: MergePreview, intro: string): string {
-  if (preview.kind === 'unavailable') return `${intro}\n\nNo preview: ${preview.reason}`;
+  if (preview.kind === 'unavailable') return `${intro}\n\n${l10n.t('No preview: {0}', preview.reason)}`;
   const { impact, completeness } = preview;
-  const atLeast = completeness.complete ? '' : 'at least ';
   const tables = impact.tables;
   const head =
     tables.length === 0
-      ? 'It changes no tables.'
-      : `It changes ${atLeast}${plural(impact.rowsChanged, 'row')} in ${plural(tables.length, 'table')}:`;
+      ? l10n.t('It changes no tables.')
+      : completeness.complete
+        ? l10n.t('It changes {0} in {1}:', rowsText(impact.rowsChanged), tablesText(tables.length))
+        : l10n.t('It changes at least {0} in {1}:', rowsText(impact.rowsChanged), tablesText(tables.length));
   return [intro, '', head, ...tables.map((t) => `• ${tableLine(t)}`), '', conflictText(preview)].join('\n');
 }
