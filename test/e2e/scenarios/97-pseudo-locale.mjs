@@ -45,12 +45,25 @@ async function dataWords(ctx) {
     ...products.rows.flat().map(String),
   ];
   // What the pull view shows of the open pulls: their comments, and the commits, tests and diffs at both ends.
-  for (const p of pulls.filter((x) => x.state === 'open')) {
+  for (const listed of pulls.filter((x) => x.state === 'open')) {
+    // The list's items are summaries: the branches are on the pull itself.
+    const p = await get(`/databases/alice/prices/pulls/${listed.pull_number}`);
     texts.push(...(await get(`/databases/alice/prices/pulls/${p.pull_number}/comments`)).flatMap((c) => [c.author ?? '', c.body ?? '']));
     for (const ref of [p.from_branch?.branch_name, p.to_branch?.branch_name].filter(Boolean)) {
-      for (const q of ['SELECT * FROM dolt_log', 'SELECT * FROM dolt_tests']) {
+      const at = async (q) => {
         const r = await ctx.hub.api(`/databases/alice/prices/sql?ref=${encodeURIComponent(ref)}&q=${encodeURIComponent(q)}`);
-        if (r.status === 200 && r.body.data.rows) texts.push(...r.body.data.rows.flat().map((v) => String(v ?? '')));
+        if (r.status !== 200 || r.body.data.status !== 'success') throw new Error(`${q} at ${ref}: ${JSON.stringify(r.body)}`);
+        return r.body.data;
+      };
+      // Every table at both ends (the conflict table shows their rows), the log and the tests.
+      const names = (await at('SHOW TABLES')).rows.map((r) => String(r[0]));
+      for (const q of [
+        'SELECT * FROM dolt_log',
+        'SELECT * FROM dolt_tests',
+        ...names.map((t) => `SELECT * FROM \`${t.replace(/`/g, '``')}\``),
+      ]) {
+        const r = await at(q);
+        texts.push(...r.columns.map((c) => c.name), ...r.rows.flat().map((v) => String(v ?? '')));
       }
     }
   }
