@@ -16,7 +16,7 @@ import { canonicalNumber, expectedRows } from './proposalCheck';
 import type { ProposalInput } from './proposalFiles';
 
 /** Keys per read: a one-column key is one `IN` list (an index lookup each); composite keys are ORed terms. */
-export const KEYED_READ_BATCH = 1000;
+const KEYED_READ_BATCH = 1000;
 const COMPOSITE_KEYED_READ_BATCH = 200;
 
 type KeyedTable = Pick<ProposalInput, 'columns' | 'keyColumns'> & { readonly scope: { readonly table: string } };
