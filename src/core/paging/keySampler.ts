@@ -17,6 +17,7 @@ export class KeySampler {
   readonly expected: number;
   private readonly keys: Cell[][] = [];
   private done = false;
+  private readonly stopping = new AbortController();
   private wake: () => void = () => undefined;
   private next: Promise<void>;
 
@@ -36,6 +37,14 @@ export class KeySampler {
 
   /** Resolves when the sample is whole or will grow no more (tests). */
   readonly settled: Promise<void>;
+
+  /**
+   * Stops reading: the chunk in flight is aborted and no other starts (its view is no longer shown,
+   * or its panel closed). Jumps keep the boundaries read so far.
+   */
+  stop(): void {
+    this.stopping.abort();
+  }
 
   /** Boundaries read so far (tests). */
   get read(): number {
@@ -71,11 +80,14 @@ export class KeySampler {
   private async fill(): Promise<void> {
     const width = orderColumns(this.view).length;
     try {
-      while (this.keys.length < this.expected) {
+      while (this.keys.length < this.expected && !this.stopping.signal.aborted) {
         const count = Math.min(SAMPLE_CHUNK, this.expected - this.keys.length);
         const after = this.keys[this.keys.length - 1];
         this.onQuery();
-        const r = await this.run(buildSampleQuery(this.view, this.every, count, after), { limit: count + 1 });
+        const r = await this.run(buildSampleQuery(this.view, this.every, count, after), {
+          limit: count + 1,
+          signal: this.stopping.signal,
+        });
         const keys = r.status === 'success' && r.rows.length === count ? boundariesOf(r.rows, width) : undefined;
         if (!keys) break;
         this.keys.push(...keys);
@@ -83,7 +95,7 @@ export class KeySampler {
         this.next = this.nextChunk();
       }
     } catch {
-      // Not read: jumps go on with the boundaries read so far, the rest by OFFSET.
+      // Not read (or stopped): jumps go on with the boundaries read so far, the rest by OFFSET.
     }
     this.done = true;
     this.wake();

@@ -40,6 +40,8 @@ export interface PageSource {
    * column, a sort the source does not support), else undefined.
    */
   checkView?(view: PageView): string | undefined;
+  /** Stops the source's own background reads (its grid is gone). */
+  dispose?(): void;
 }
 
 export interface PageServerOptions {
@@ -228,5 +230,6 @@ export class PageServer {
     this.waiting.length = 0;
     for (const p of this.running) p.abort?.abort();
     this.counting?.abort();
+    this.source.dispose?.();
   }
 }

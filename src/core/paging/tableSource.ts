@@ -140,6 +140,12 @@ export class TableSource implements PageSource {
       );
     const st = this.state(view);
     st.total = n;
+    // The grid shows one view at a time: the others' samples stop (a return starts afresh).
+    for (const other of this.views.values()) {
+      if (other === st || !other.sample) continue;
+      other.sample.stop();
+      delete other.sample;
+    }
     // Sampled ahead of the first far jump, in chunks between the user's reads.
     const tv = this.tableView(view);
     if (this.sampling.eager && n >= 2 * this.sampling.minSkip && sampleable(tv)) this.sampler(tv, st);
@@ -208,11 +214,17 @@ export class TableSource implements PageSource {
 
   /**
    * The view's sampler, started once its rows are counted. Its reads are not cancelled with the
-   * jump that started them (the next jump needs them as much).
+   * jump that started them (the next jump needs them as much), only when another view is counted
+   * or the grid goes (`dispose`).
    */
   private sampler(tv: TableView, st: ViewState): KeySampler {
     st.sample ??= new KeySampler(tv, this.run, st.total ?? 0, this.pageSize, this.sampling.target, () => this.reads.push('sample'));
     return st.sample;
+  }
+
+  /** Stops every view's key sample (the grid that read this source is gone). */
+  dispose(): void {
+    for (const st of this.views.values()) st.sample?.stop();
   }
 
   private remember(tv: TableView, st: ViewState, start: number, rows: readonly Cell[][]): void {
@@ -244,7 +256,11 @@ export class TableSource implements PageSource {
       this.views.delete(key);
     } else {
       st = { keys: new Map() };
-      while (this.views.size >= MAX_VIEWS) this.views.delete(this.views.keys().next().value as string);
+      while (this.views.size >= MAX_VIEWS) {
+        const oldest = this.views.keys().next().value as string;
+        this.views.get(oldest)?.sample?.stop();
+        this.views.delete(oldest);
+      }
     }
     this.views.set(key, st);
     return st;

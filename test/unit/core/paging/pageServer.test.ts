@@ -5,6 +5,10 @@ import type { HostPagingMessage } from '../../../../src/shared/gridPaging';
 /** A source whose reads wait until the test releases them, over rows 0..n-1 ("r0", "r1" ...). */
 class GatedSource implements PageSource {
   readonly reads: { start: number; end: number; view: PageView; signal: AbortSignal; release: (fail?: Error) => void }[] = [];
+  disposed = false;
+  dispose(): void {
+    this.disposed = true;
+  }
   constructor(
     private readonly n: number,
     private readonly total?: number,
@@ -175,7 +179,7 @@ describe('PageServer (the host side of a paged grid)', () => {
     assert.equal(server.handle({ type: 'refresh', sourceId: 's1' }), false);
   });
 
-  it('posts nothing after dispose', async () => {
+  it("posts nothing after dispose, and stops the source's own background reads", async () => {
     const src = new GatedSource(100, 100);
     const { server, posted } = serverOver(src);
     server.handle(request(1, 0, 10));
@@ -184,5 +188,6 @@ describe('PageServer (the host side of a paged grid)', () => {
     await tick();
     assert.deepEqual(posted, []);
     assert.equal(server.handle(request(2, 0, 10)), false);
+    assert.equal(src.disposed, true);
   });
 });

@@ -11,6 +11,7 @@ import type { TableColumnInfo } from '../../../../src/core/sql/tableQuery';
 import { buildSampleQuery, boundaryBefore, sampleInterval } from '../../../../src/core/sql/keySamples';
 import { SAMPLE_CHUNK } from '../../../../src/core/paging/keySampler';
 import { SqliteEngine } from '../../../helpers/sqliteEngine';
+import { waitFor } from '../../../helpers/waitFor.cjs';
 
 const PAGE = 25;
 const col = (name: string, type: string, primaryKey = false, nullable = true): TableColumnInfo => ({ name, type, primaryKey, nullable });
@@ -203,6 +204,45 @@ describe('table browser far jumps from sampled keys (exact against plain OFFSET 
     for (const q of samples.slice(1)) assert.match(q, /`grp` >= '[^']+' AND/);
     for (const q of sent.filter((x) => / OFFSET \d+$/.test(x) && !/WITH RECURSIVE/.test(x)))
       assert.ok(Number(/ OFFSET (\d+)$/.exec(q)![1]) < 10, q);
+  });
+
+  it('a sample stops when its grid goes or another view is counted: the chunk in flight is aborted, no other is asked for, jumps stay exact', async () => {
+    // Sample chunks wait until released or aborted, as a slow hub would keep them.
+    const held: { signal?: AbortSignal; release: () => void }[] = [];
+    const slow = async (sql: string, opts: { limit: number; signal?: AbortSignal }): Promise<QueryResult> => {
+      if (/WITH RECURSIVE/.test(sql)) {
+        await new Promise<void>((resolve, reject) => {
+          held.push({ ...(opts.signal ? { signal: opts.signal } : {}), release: resolve });
+          opts.signal?.addEventListener('abort', () => reject(opts.signal!.reason as Error), { once: true });
+        });
+      }
+      return run(sql, opts);
+    };
+    const make = (): TableSource =>
+      new TableSource({ table: 'pairs', columns: TABLES.pairs!.columns, run: slow, pageSize: 5, sampling: { target: 100, minSkip: 0 } });
+    const samples = (s: TableSource): number => s.reads.filter((k) => k === 'sample').length;
+
+    const closed = make();
+    await closed.count(ALL, signal);
+    held.shift()!.release(); // one chunk read, the second in flight
+    await waitFor('the second chunk asked for', () => held.length === 1);
+    closed.dispose();
+    assert.equal(held[0]!.signal?.aborted, true, 'the chunk in flight is aborted');
+    await closed.sampled(ALL);
+    assert.equal(samples(closed), 2, closed.reads.join(','));
+    assert.deepEqual((await closed.read(893, 898, ALL, signal)).rows, plain('pairs', 893, 5));
+    held.length = 0;
+
+    const moved = make();
+    await moved.count(ALL, signal);
+    const first = held.shift()!;
+    const byN: PageView = { sort: [], filters: [{ column: 'n', op: 'range', min: '100', max: '2000' }] };
+    await moved.count(byN, signal);
+    assert.equal(first.signal?.aborted, true, "the old view's chunk is aborted");
+    await moved.sampled(ALL);
+    assert.equal(moved.reads.filter((k) => k === 'sample').length, 2, 'one chunk each view, no more for the old one');
+    for (const h of held) h.release();
+    moved.dispose();
   });
 
   it('the sample query returns the key of every N-th row, and a boundary is the nearest sampled row before a start', () => {
