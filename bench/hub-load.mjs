@@ -4,8 +4,9 @@
 // as soon as it ends or after a 429's Retry-After). Prints short-request throughput and latency
 // percentiles of both phases and their ratios, then three hostile phases (issue 26): callers that
 // send a translation-heavy query (20,000 HASHOF) and leave after 300 ms, waves of 100 anonymous
-// 7.5 MB bodies (sent by a child process of their own), and anonymous short SQL beside one long
-// anonymous query from another address.
+// 7.5 MB bodies (sent by a child process of their own), anonymous short SQL beside one long
+// anonymous query from another address, and two anonymous callers (from other addresses) sorting
+// 40 × 15 MB values over and over (refused past --max-query-memory-mb).
 // Each phase reports the short requests' p99 and the hub's peak RSS (idle RSS first). Never fails
 // on time.
 // Run (under the shared lock): npm run build && flock /tmp/heavy.lock node bench/hub-load.mjs
@@ -82,13 +83,29 @@ const API = `${url}/api/v2/databases/alice/prices`;
 const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${hub.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 const HEAVY = `SELECT ${Array.from({ length: 20_000 }, () => "HASHOF('main~3')").join(', ')}`;
 
-/** A never-ending anonymous query from another loopback address (its own anonymous share). */
-function longFrom(localAddress) {
+const BIG_SORT =
+  'WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 40) SELECT length(b) FROM (SELECT randomblob(15000000) AS b FROM r ORDER BY b)';
+
+/**
+ * An anonymous query from another loopback address (its own anonymous share); by default one that
+ * never ends. Resolves with the HTTP status, and the result's status after it (`200 error`).
+ */
+function longFrom(localAddress, q = ENDLESS, timeoutMs = 60000) {
   return new Promise((resolve) => {
-    const body = JSON.stringify({ ref: 'main', q: ENDLESS, timeout_ms: 60000 });
+    const body = JSON.stringify({ ref: 'main', q, timeout_ms: timeoutMs });
     const req = request(`${API}/sql`, { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode));
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => {
+        let status = '';
+        try {
+          status = JSON.parse(text).data?.status ?? '';
+        } catch {
+          // not JSON: the HTTP status says it
+        }
+        resolve(`${res.statusCode}${status ? ` ${status}` : ''}`);
+      });
     });
     req.on('error', () => resolve(0));
     req.end(body);
@@ -136,6 +153,15 @@ const DISTURBANCES = {
       statuses[s] = (statuses[s] ?? 0) + 1;
     }
   },
+  bigSorts: (stopped, statuses) =>
+    Promise.all(
+      ['127.0.0.3', '127.0.0.4'].map(async (address) => {
+        while (!stopped()) {
+          const s = await longFrom(address, BIG_SORT, 4000);
+          statuses[s] = (statuses[s] ?? 0) + 1;
+        }
+      }),
+    ),
 };
 
 /** One short request of the mix, chosen by the client's number and its step. */
@@ -166,7 +192,9 @@ async function phase(name, longClients, disturbance, anonymousSql = false) {
   const sampler = setInterval(() => (peak = Math.max(peak, rss())), 50);
   const disturbed = {};
   const disturbers = disturbance
-    ? Array.from({ length: disturbance === 'bodies' ? 1 : 3 }, () => DISTURBANCES[disturbance](() => stop, disturbed))
+    ? Array.from({ length: disturbance === 'bodies' || disturbance === 'bigSorts' ? 1 : 3 }, () =>
+        DISTURBANCES[disturbance](() => stop, disturbed),
+      )
     : [];
   const latencies = [];
   const statuses = {};
@@ -229,6 +257,7 @@ try {
     await phase(`${CLIENTS} clients + 3 callers leaving translation-heavy queries after 300 ms`, 0, 'departed'),
     await phase(`${CLIENTS} clients + waves of 100 anonymous 7.5 MB bodies`, 0, 'bodies'),
     await phase(`${CLIENTS} clients (SQL anonymous) + a long anonymous query from another address`, 0, 'longElsewhere', true),
+    await phase(`${CLIENTS} clients + 2 anonymous callers sorting 40 × 15 MB values`, 0, 'bigSorts'),
   ];
   const ms = (v) => `${v.toFixed(0)} ms`;
   const mb = (v) => `${(v / 1048576).toFixed(0)} MB`;

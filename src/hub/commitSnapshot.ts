@@ -19,6 +19,7 @@
 // then guarded like any other (authorizer + sqlite3_stmt_readonly); the database file the hub
 // serves is never touched.
 import type { Sqlite3, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
+import { loadMemFile } from './queryMemory';
 
 const SNAPSHOT_BRANCH = 'hub-snapshot-at';
 
@@ -103,7 +104,7 @@ export class CommitSnapshots {
     if (copy?.version !== source.version) {
       const bytes = source.bytes();
       this.onDrop(scratch);
-      this.sqlite3.capi.sqlite3_js_posix_create_file(scratch, bytes);
+      loadMemFile(this.sqlite3, scratch, bytes);
       copy = { version: source.version, bytes: bytes.length };
     }
     this.copies.delete(scratch);
@@ -112,7 +113,7 @@ export class CommitSnapshots {
       const [oldest] = this.copies.keys();
       this.copies.delete(oldest as string);
       this.onDrop(oldest as string);
-      this.sqlite3.capi.sqlite3_js_posix_create_file(oldest as string, new Uint8Array(0));
+      loadMemFile(this.sqlite3, oldest as string, new Uint8Array(0));
     }
     return copy;
   }

@@ -28,7 +28,10 @@ declare module '@dolthub/doltlite-wasm/sqlite3-node.mjs' {
   }
   export interface Sqlite3Capi {
     sqlite3_js_db_export(db: number): Uint8Array;
-    sqlite3_js_posix_create_file(path: string, data: Uint8Array): void;
+    sqlite3_js_posix_create_file(path: string, data: Uint8Array | number, n?: number): void;
+    sqlite3_malloc64(n: number | bigint): number;
+    sqlite3_free(p: number): void;
+    sqlite3_status64(op: number, pCurrent: number, pHighwater: number, reset: number): number;
     sqlite3_progress_handler(db: number, n: number, cb: ((arg: number) => number) | 0, arg: number): void;
     sqlite3_column_decltype(stmt: number, i: number): string | null;
     sqlite3_column_table_name(stmt: number, i: number): string | null;
@@ -60,7 +63,15 @@ declare module '@dolthub/doltlite-wasm/sqlite3-node.mjs' {
   }
   export interface Sqlite3 {
     capi: Sqlite3Capi;
-    wasm: { memory: { buffer: ArrayBuffer }; heap8u(): Uint8Array; alloc(n: number): number };
+    wasm: {
+      memory: { buffer: ArrayBuffer };
+      heap8u(): Uint8Array;
+      alloc(n: number): number;
+      peek64(p: number): bigint;
+      /** The C library's own malloc and free: memory SQLite does not count against its heap limit. */
+      exports: { malloc(n: number): number; free(p: number): void };
+    };
+    WasmAllocError: new (...a: unknown[]) => Error;
     oo1: { DB: new (filename: string, flags: string) => Sqlite3Db };
     config: {
       warn: (...a: unknown[]) => void;

@@ -89,6 +89,11 @@ export interface EngineOptions {
   /** Largest single value a query may produce or read, in bytes (default 16 MiB). */
   valueBytes?: number;
   /**
+   * Memory one query may allocate for sorting, grouping and building values, besides the page
+   * caches it reads through (default 256 MiB; queryMemory.ts).
+   */
+  queryMemoryBytes?: number;
+  /**
    * A worker whose memory passes this after a job, plus room for the database files it holds
    * (workerMemoryLimit), is replaced (default 512 MiB).
    */
@@ -103,6 +108,7 @@ export const ENGINE_DEFAULTS = {
   maxWaitMs: 2000,
   resultBytes: 32 * 1024 * 1024,
   valueBytes: 16 * 1024 * 1024,
+  queryMemoryBytes: 256 * 1024 * 1024,
   workerMemoryBytes: 512 * 1024 * 1024,
 };
 
@@ -415,6 +421,7 @@ export class Engine {
       dbName,
       maxBytes: this.opts.resultBytes ?? ENGINE_DEFAULTS.resultBytes,
       maxValueBytes: this.opts.valueBytes ?? ENGINE_DEFAULTS.valueBytes,
+      maxMemoryBytes: this.opts.queryMemoryBytes ?? ENGINE_DEFAULTS.queryMemoryBytes,
     };
     return this.run<QueryResult>('query', caller, req, { hardLimitMs: timeoutMs + 5000, expectedMs: timeoutMs }, signal);
   }

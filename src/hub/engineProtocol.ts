@@ -48,6 +48,8 @@ export type EngineRequest =
       maxBytes: number;
       /** Largest single value (SQLite's length limit on the connection). */
       maxValueBytes: number;
+      /** What the query may allocate besides page caches: past it, it fails (queryMemory.ts). */
+      maxMemoryBytes: number;
     }
   | { op: 'read'; db: DbFile; what: 'branches' | 'tags' | 'commit'; ref?: Revision }
   | { op: 'write'; db: DbFile; nextVersion: number; author: Author; script: WriteScript };

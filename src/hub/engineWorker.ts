@@ -30,6 +30,7 @@ import { callerStatement, type Answering } from './callerStatement';
 import { applyScript } from './writeScripts';
 import { DiffRowCache, diffCopyBudget } from './doltSql/diffRowCache';
 import { ENGINE_DEFAULTS } from './engine';
+import { isOutOfMemory, loadMemFile, QueryMemory, queryMemoryMessage } from './queryMemory';
 
 const SQLITE_LIMIT_LENGTH = 0;
 
@@ -59,6 +60,8 @@ export function cacheBytesFor(fileBytes: number): number {
 
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 const MAX_CACHE_BYTES = 512 * 1024 * 1024;
+/** Room for a page cache besides its file's pages (a query's room, queryRoom). */
+const CACHE_SLACK_BYTES = 8 * 1024 * 1024;
 
 export class EngineCore {
   /** Database key → the version and size of the copy in this worker's memory. */
@@ -68,6 +71,8 @@ export class EngineCore {
   private readonly pool = new ConnectionPool();
   /** Copies of row diffs, so their pages are read without recomputing the diff (diffRowCache.ts). */
   private readonly diffCopies: DiffRowCache;
+  /** The heap limit and each caller's query's share under it (queryMemory.ts). */
+  private readonly memory: QueryMemory;
 
   constructor(
     readonly sqlite3: Sqlite3,
@@ -75,6 +80,7 @@ export class EngineCore {
   ) {
     this.snapshots = new CommitSnapshots(sqlite3, (scratch) => this.pool.closeFile(scratch));
     this.diffCopies = new DiffRowCache(diffCopyBytes);
+    this.memory = new QueryMemory(sqlite3);
   }
 
   static async create(diffCopyBytes?: number): Promise<EngineCore> {
@@ -97,10 +103,14 @@ export class EngineCore {
     return this.pool.size;
   }
 
-  /** WASM memory (it only grows) plus this thread's JS heap, which holds the cached database files. */
+  /**
+   * WASM memory used (it only grows) plus this thread's JS heap and buffers, which hold the cached
+   * database files. V8 counts the WASM memory among the buffers: it is counted once, as used.
+   */
   memoryBytes(): number {
     const h = getHeapStatistics();
-    return this.sqlite3.wasm.memory.buffer.byteLength + h.used_heap_size + ((h as { external_memory?: number }).external_memory ?? 0);
+    const external = ((h as { external_memory?: number }).external_memory ?? 0) - this.sqlite3.wasm.memory.buffer.byteLength;
+    return this.memory.wasmBytes() + h.used_heap_size + Math.max(0, external);
   }
 
   /**
@@ -124,7 +134,7 @@ export class EngineCore {
       // Kept connections read the copy about to be replaced.
       this.pool.closeDatabase(db.key);
       const bytes = fileBytes(db.path);
-      this.sqlite3.capi.sqlite3_js_posix_create_file(mem, bytes);
+      loadMemFile(this.sqlite3, mem, bytes);
       this.loaded.set(db.key, { version: db.version, bytes: bytes.length });
     }
     return mem;
@@ -141,6 +151,7 @@ export class EngineCore {
         return this.query(req.db, req.ref, req.sql, req.limit, req.timeoutMs, req.dbName, {
           maxBytes: req.maxBytes,
           maxValueBytes: req.maxValueBytes,
+          memoryBytes: req.maxMemoryBytes,
         });
       case 'read':
         return this.read(req.db, req.what, req.ref);
@@ -217,24 +228,14 @@ export class EngineCore {
       this.sqlite3.capi.sqlite3_limit(conn.pointer, SQLITE_LIMIT_LENGTH, run.budget.maxValueBytes);
       conn.createFunction('now', () => mysqlNow(), { arity: 0 });
       conn.createFunction('database', () => run.dbName, { arity: 0 });
-      const st = callerStatement(t, at, {
-        sqlite3: this.sqlite3,
-        dbName: run.dbName,
-        memPath: this.memPath(run.db.key),
-        fileBytes: () => fileBytes(run.db.path),
-        diffPages: { cache: this.diffCopies, dbKey: run.db.key, deadline: run.deadline, callerGone },
-      });
-      if ('error' in st) {
-        failed = false;
-        return { columns: [], rows: [], status: st.status ?? 'error', message: st.error };
-      }
-      const result = runSelect(this.sqlite3, at.conn, at.guard, st.sql, run.limit, run.timeoutMs, run.budget, st.fixedTypes, {
-        deadline: run.deadline,
-        callerGone,
-        ...(st.describeSql !== undefined ? { describeSql: st.describeSql } : {}),
-      });
+      const result = this.memory.within(this.queryRoom(run), () => this.statement(at, t, run));
       failed = false;
       return result;
+    } catch (e) {
+      if (!isOutOfMemory(e)) throw e;
+      // Out of memory outside the select's steps (translating, preparing a description): the
+      // connection is discarded below like any that threw.
+      return { columns: [], rows: [], status: 'error', message: queryMemoryMessage(run.budget.memoryBytes) };
     } finally {
       at.guard.remove();
       // A kept connection where the query threw (not answered an error) is not trusted again;
@@ -243,6 +244,33 @@ export class EngineCore {
       else if (failed) this.pool.discard(at.conn);
       else this.sqlite3.capi.sqlite3_progress_handler(at.conn.pointer, 0, 0, 0);
     }
+  }
+
+  /**
+   * What a caller's query may grow SQLite's heap by: its budget, plus room for the page caches of
+   * the connection it reads and of one more it may open (a Dolt form reading another revision or
+   * a commit's scratch copy), each of which may still fill up to the file it reads.
+   */
+  private queryRoom(run: QueryRun): number {
+    const file = this.loaded.get(run.db.key)?.bytes ?? 0;
+    return run.budget.memoryBytes + 2 * Math.min(cacheBytesFor(file), Math.ceil(file * 1.25) + CACHE_SLACK_BYTES);
+  }
+
+  /** The caller's statement translated and run; an error answer when it cannot be. */
+  private statement(at: Answering, t: Exclude<TranslatedQuery, { kind: 'invalid' }>, run: QueryRun): QueryResult {
+    const st = callerStatement(t, at, {
+      sqlite3: this.sqlite3,
+      dbName: run.dbName,
+      memPath: this.memPath(run.db.key),
+      fileBytes: () => fileBytes(run.db.path),
+      diffPages: { cache: this.diffCopies, dbKey: run.db.key, deadline: run.deadline, callerGone },
+    });
+    if ('error' in st) return { columns: [], rows: [], status: st.status ?? 'error', message: st.error };
+    return runSelect(this.sqlite3, at.conn, at.guard, st.sql, run.limit, run.timeoutMs, run.budget, st.fixedTypes, {
+      deadline: run.deadline,
+      callerGone,
+      ...(st.describeSql !== undefined ? { describeSql: st.describeSql } : {}),
+    });
   }
 
   read(db: DbFile, what: 'branches' | 'tags' | 'commit', ref?: Revision): BranchRow[] | TagRow[] | { hashHex: string | null } {

@@ -20,7 +20,8 @@ import { extensionClient } from './oauth';
 const USAGE = `Usage: node dist/hub.js COMMAND [options]   (\`npm run hub\` seeds and serves a sample folder)
   hub serve --data DIR [--host 127.0.0.1] [--port N] [--upload-port N] [--public-url URL] [--page-size N] [--max-rows N]
             [--upload-ttl SECONDS] [--query-workers N] [--caller-queries N] [--queue-wait-ms N]
-            [--max-result-bytes N] [--max-value-bytes N] [--worker-memory-mb N] [--max-body-memory-mb N] [--verbose]
+            [--max-result-bytes N] [--max-value-bytes N] [--worker-memory-mb N] [--max-body-memory-mb N] [--max-query-memory-mb N]
+            [--verbose]
   hub user add NAME --data DIR [--email E] [--password P]
   hub token create --user NAME --data DIR
   hub org add NAME --member USER[:ROLE] [--member ...] --data DIR     (ROLE: owner, writer, reader; default writer)
@@ -38,6 +39,9 @@ Limits of \`serve\` (each refusal is a Problem; see README "Local hub"):
   query shares        --caller-queries per signed-in user and per address of anonymous callers;
                       --queue-wait-ms, then 429 with Retry-After
   results             --max-result-bytes of cell text, --max-value-bytes per value, --max-rows rows
+  query memory        --max-query-memory-mb (256) per query for sorting, grouping and building values,
+                      besides the page caches it reads through: past it the query fails at once
+                      (status error, a message naming the limit)
   worker memory       --worker-memory-mb: a worker past it is replaced after its request`;
 
 /** Bad command line: the message, then the usage, exit 2. */
@@ -176,6 +180,7 @@ const SERVE_FLAGS = [
   'max-value-bytes',
   'worker-memory-mb',
   'max-body-memory-mb',
+  'max-query-memory-mb',
   'verbose',
 ];
 
@@ -220,6 +225,9 @@ function serveOptions(p: Parsed): HubOptions {
       resultBytes: intFlag(p, 'max-result-bytes', ENGINE_DEFAULTS.resultBytes, 1024),
       // SQLite's length limit is a 32-bit int.
       valueBytes: Math.min(intFlag(p, 'max-value-bytes', ENGINE_DEFAULTS.valueBytes, 1024), 1_000_000_000),
+      // Under the worker's heap ceiling (queryMemory.ts) with room for its page caches.
+      queryMemoryBytes:
+        Math.min(intFlag(p, 'max-query-memory-mb', ENGINE_DEFAULTS.queryMemoryBytes / (1024 * 1024), 16), 768) * 1024 * 1024,
       workerMemoryBytes: intFlag(p, 'worker-memory-mb', ENGINE_DEFAULTS.workerMemoryBytes / (1024 * 1024), 64) * 1024 * 1024,
     },
     logger: stderrLogger(flag(p, 'verbose') === 'true'),

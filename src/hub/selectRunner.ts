@@ -9,6 +9,7 @@ import { BINARY_CELL } from '../shared/wire';
 import { type ReadOnlyGuard, ReadOnlyRefusal } from './readOnlyGuard';
 import { ResultBudget, valueTooLargeMessage } from './resultBudget';
 import { UserColumnTypes } from './doltSql/engineContext';
+import { queryMemoryMessage } from './queryMemory';
 
 const SQLITE_INTEGER = 1;
 const SQLITE_FLOAT = 2;
@@ -21,6 +22,8 @@ const SQLITE_TOOBIG = 18;
 export interface QueryBudget {
   maxBytes: number;
   maxValueBytes: number;
+  /** What the query may allocate besides the page caches (queryMemory.ts). */
+  memoryBytes: number;
 }
 
 const CANCELLED_MESSAGE = 'The query was stopped: its caller went away.';
@@ -272,8 +275,7 @@ export function timeoutMessage(ms: number): string {
 function queryFailure(e: unknown, budget: QueryBudget): string {
   const code = (e as { resultCode?: unknown } | null)?.resultCode;
   if (code === SQLITE_TOOBIG) return valueTooLargeMessage(budget.maxValueBytes);
-  if (code === SQLITE_NOMEM)
-    return 'The query needs more memory than a query worker has; it was stopped. Select fewer rows or smaller values.';
+  if (code === SQLITE_NOMEM) return queryMemoryMessage(budget.memoryBytes);
   return clipMessage(engineMessage(e));
 }
 

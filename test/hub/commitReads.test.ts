@@ -13,7 +13,7 @@ import type { Revision } from '../../src/hub/engineProtocol';
 import type { Cell, QueryResult } from '../../src/shared/wire';
 
 const COMMITS = 6;
-const BUDGET = { maxBytes: 32 * 1024 * 1024, maxValueBytes: 16 * 1024 * 1024 };
+const BUDGET = { maxBytes: 32 * 1024 * 1024, maxValueBytes: 16 * 1024 * 1024, memoryBytes: 256 * 1024 * 1024 };
 
 describe('reads at commits in an engine worker', function () {
   this.timeout(120_000);

@@ -201,7 +201,11 @@ describe('copies of row diffs in an engine worker', function () {
   };
   const run = (from: string, to: string, position: Parameters<typeof buildRowDiffPageQuery>[2]['position']) => {
     const q = buildRowDiffPageQuery(twoDot(from, to), tSpec, { position, pageSize: 100 });
-    const r = core.query(db(), { branch: 'main' }, q.sql, 1000, 30_000, 't', { maxBytes: 1 << 24, maxValueBytes: 1 << 20 });
+    const r = core.query(db(), { branch: 'main' }, q.sql, 1000, 30_000, 't', {
+      maxBytes: 1 << 24,
+      maxValueBytes: 1 << 20,
+      memoryBytes: 1 << 28,
+    });
     assert.equal(r.status, 'success', r.message);
     return r.rows;
   };
@@ -240,7 +244,7 @@ describe('copies of row diffs in an engine worker', function () {
       ],
     };
     const query = (sql: string) =>
-      core.query(db(), { branch: 'main' }, sql, 1000, 30_000, 't', { maxBytes: 1 << 24, maxValueBytes: 1 << 20 });
+      core.query(db(), { branch: 'main' }, sql, 1000, 30_000, 't', { maxBytes: 1 << 24, maxValueBytes: 1 << 20, memoryBytes: 1 << 28 });
     const wholeQ = buildRowDiffPageQuery(twoDot(one, two), cSpec, { position: { kind: 'first' }, pageSize: 1 }).sql.replace(
       / LIMIT \d+$/,
       '',
@@ -266,7 +270,11 @@ describe('copies of row diffs in an engine worker', function () {
     const small = await EngineCore.create(20_000);
     const q = (position: Parameters<typeof buildRowDiffPageQuery>[2]['position']) => {
       const sql = buildRowDiffPageQuery(twoDot(one, three), tSpec, { position, pageSize: 100 }).sql;
-      const r = small.query(db(), { branch: 'main' }, sql, 1000, 30_000, 't', { maxBytes: 1 << 24, maxValueBytes: 1 << 20 });
+      const r = small.query(db(), { branch: 'main' }, sql, 1000, 30_000, 't', {
+        maxBytes: 1 << 24,
+        maxValueBytes: 1 << 20,
+        memoryBytes: 1 << 28,
+      });
       assert.equal(r.status, 'success', r.message);
       return r.rows;
     };

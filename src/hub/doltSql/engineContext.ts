@@ -9,6 +9,7 @@ import { DIFF_CELL_FUNCTION, pageRows, registerCellFunction, type DiffCopy, type
 import { HASH_FUNCTION, REVISION_FUNCTION } from './forms';
 import { toDoltHash, toEngineRevision } from './revisions';
 import { userColumnOf } from './userColumns';
+import { loadMemFile } from '../queryMemory';
 
 /** One throwaway file per worker thread for merge previews; emptied after each use. */
 const PREVIEW_PATH = '/~merge-preview.db';
@@ -181,7 +182,7 @@ function previewMerge(
   mergeHex: string,
   table?: string,
 ): { summary: PreviewTable; table?: PreviewTable } | { error: string } {
-  sqlite3.capi.sqlite3_js_posix_create_file(PREVIEW_PATH, bytes);
+  loadMemFile(sqlite3, PREVIEW_PATH, bytes);
   const copy = new sqlite3.oo1.DB(PREVIEW_PATH, 'c');
   try {
     // A branch of the copy at the base commit receives the trial merge.
@@ -215,7 +216,7 @@ function previewMerge(
       // the copy is dropped anyway
     }
     copy.close();
-    sqlite3.capi.sqlite3_js_posix_create_file(PREVIEW_PATH, new Uint8Array(0));
+    loadMemFile(sqlite3, PREVIEW_PATH, new Uint8Array(0));
   }
 }
 
