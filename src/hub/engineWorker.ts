@@ -30,7 +30,7 @@ import { callerStatement, type Answering } from './callerStatement';
 import { applyScript } from './writeScripts';
 import { DiffRowCache, diffCopyBudget } from './doltSql/diffRowCache';
 import { ENGINE_DEFAULTS } from './engine';
-import { isOutOfMemory, loadMemFile, QueryMemory, queryMemoryMessage } from './queryMemory';
+import { isOutOfMemory, loadMemFile, QueryMemory, queryMemoryMessage, sortsInHeap } from './queryMemory';
 
 const SQLITE_LIMIT_LENGTH = 0;
 
@@ -221,6 +221,7 @@ export class EngineCore {
 
   /** Runs the caller's query on `conn` under the read-only guard; closes `conn` unless it is kept. */
   private answer(conn: Sqlite3Db, kept: boolean, t: Exclude<TranslatedQuery, { kind: 'invalid' }>, run: QueryRun): QueryResult {
+    sortsInHeap(conn, cacheBytesFor(this.loaded.get(run.db.key)?.bytes ?? 0), run.budget.memoryBytes);
     // Every statement on this connection is the caller's or built from the caller's input.
     const at: Answering = { conn, guard: new ReadOnlyGuard(this.sqlite3.capi, conn.pointer) };
     let failed = true;
@@ -269,6 +270,7 @@ export class EngineCore {
     return runSelect(this.sqlite3, at.conn, at.guard, st.sql, run.limit, run.timeoutMs, run.budget, st.fixedTypes, {
       deadline: run.deadline,
       callerGone,
+      grownOutsideHeap: this.memory.outsideHeapMeter(),
       ...(st.describeSql !== undefined ? { describeSql: st.describeSql } : {}),
     });
   }

@@ -10,8 +10,11 @@
 // around each caller's query the worker holds a ballast: one allocation SQLite counts but nothing
 // writes to (none of its pages becomes resident), sized so that what is left under the ceiling is
 // the query's budget plus room for the page caches it may still fill. The ballast is freed when
-// the query ends, as are the sorter's and the statement's allocations when it fails.
-import type { Sqlite3 } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
+// the query ends, as are the sorter's and the statement's allocations when it fails. A sort also
+// spills to temporary files, which live in the in-memory file system outside SQLite's heap: their
+// growth is read between the query's steps and stops it past the same budget.
+import { getHeapStatistics } from 'node:v8';
+import type { Sqlite3, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import { formatBytes } from './resultBudget';
 
 const SQLITE_STATUS_MEMORY_USED = 0;
@@ -63,6 +66,18 @@ export class QueryMemory {
     }
   }
 
+  /**
+   * A meter of the worker's memory outside SQLite's heap from now on: ArrayBuffers besides the
+   * WASM memory, where the in-memory file system keeps files, a sort's temporary files among
+   * them (SQLite spills a sort there past its cache size, or when its heap is nearly full).
+   */
+  outsideHeapMeter(): () => number {
+    const outside = (): number =>
+      ((getHeapStatistics() as { external_memory?: number }).external_memory ?? 0) - this.sqlite3.wasm.memory.buffer.byteLength;
+    const start = outside();
+    return () => outside() - start;
+  }
+
   /** Bytes of WASM memory the worker has used: its size, less what only the ballast grew it by. */
   wasmBytes(): number {
     return this.sqlite3.wasm.memory.buffer.byteLength - this.ballastGrowth;
@@ -95,6 +110,22 @@ export function loadMemFile(sqlite3: Sqlite3, path: string, bytes: Uint8Array): 
     w.exports.free(p);
   }
 }
+
+/**
+ * Keeps a query's sorts and temporary tables in SQLite's heap, under its limit, rather than in
+ * temporary files of the in-memory file system, outside it: SQLite's sorter writes its rows out
+ * each time they pass the cache size (a kept connection's is 64 MiB or more), so a sort of 600 MB
+ * under a 256 MiB budget grew the worker by 1.2 GB in files. With the cache size at least the
+ * budget (the sorter's threshold, at most 512 MiB), a sort past the budget fails instead. The
+ * page cache itself stays bounded by the file it reads.
+ */
+export function sortsInHeap(conn: Sqlite3Db, cacheBytes: number, budgetBytes: number): void {
+  const kib = Math.ceil(Math.max(cacheBytes, Math.min(budgetBytes, MAX_SORT_IN_HEAP_BYTES)) / 1024);
+  conn.exec(`PRAGMA temp_store = MEMORY; PRAGMA cache_size = -${kib}`);
+}
+
+/** SQLite's largest sorter threshold (SQLITE_MAX_PMASZ). */
+const MAX_SORT_IN_HEAP_BYTES = 512 * 1024 * 1024;
 
 /** SQLite ran out of heap (SQLITE_NOMEM), or the glue could not allocate (WasmAllocError). */
 export function isOutOfMemory(e: unknown): boolean {

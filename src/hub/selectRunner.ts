@@ -41,6 +41,12 @@ export interface SelectOptions {
    * error nobody reads, so the worker is free for the next caller.
    */
   callerGone?: () => boolean;
+  /**
+   * Bytes the worker's memory outside SQLite's heap grew by since the query started: a sort's
+   * temporary files live there (queryMemory.ts). Asked between steps; past the query's memory
+   * budget the query stops.
+   */
+  grownOutsideHeap?: () => number;
 }
 
 export function runSelect(
@@ -55,11 +61,15 @@ export function runSelect(
   options: SelectOptions = {},
 ): QueryResult {
   const capi = sqlite3.capi;
-  const stop = new QueryStop(capi, conn, options.deadline ?? Date.now() + timeoutMs, options.callerGone);
+  const stop = new QueryStop(capi, conn, options.deadline ?? Date.now() + timeoutMs, {
+    callerGone: options.callerGone,
+    grownPastBudget: options.grownOutsideHeap && (() => (options.grownOutsideHeap?.() ?? 0) > budget.memoryBytes),
+  });
   // The guard's refusal is a reason for failing to prepare; a step that fails says why itself.
   const failed = (columns: QueryColumn[], e: unknown, preparing: boolean): QueryResult => {
     if (stop.timedOut) return { columns, rows: [], status: 'timeout', message: timeoutMessage(timeoutMs) };
     if (stop.cancelled) return { columns, rows: [], status: 'error', message: CANCELLED_MESSAGE };
+    if (stop.outOfMemory) return { columns, rows: [], status: 'error', message: queryMemoryMessage(budget.memoryBytes) };
     return { columns, rows: [], status: 'error', message: (preparing ? guard.refusedReason : undefined) ?? queryFailure(e, budget) };
   };
   let stmt;
@@ -96,20 +106,24 @@ export function runSelect(
   described?.finalize();
   // A table function that runs queries of its own (dolt_test_run) turns the interrupt into a row
   // ("Query error: interrupted") and goes on; the deadline passed all the same, so no row stands.
-  if (result && (stop.timedOut || stop.cancelled)) return failed(columns, undefined, false);
+  if (result && (stop.timedOut || stop.cancelled || stop.outOfMemory)) return failed(columns, undefined, false);
   return result ? { columns, ...result } : failed(columns, failure, false);
 }
 
-/** Stops the query on the connection at its deadline, or when its caller went away. */
+/**
+ * Stops the query on the connection at its deadline, when its caller went away, or when its
+ * temporary files grew past its memory budget.
+ */
 class QueryStop {
   timedOut = false;
   cancelled = false;
+  outOfMemory = false;
 
   constructor(
     private readonly capi: Sqlite3['capi'],
     private readonly conn: Sqlite3Db,
     deadline: number,
-    callerGone?: () => boolean,
+    checks: { callerGone?: () => boolean; grownPastBudget?: (() => boolean) | undefined },
   ) {
     capi.sqlite3_progress_handler(
       conn.pointer,
@@ -119,8 +133,12 @@ class QueryStop {
           this.timedOut = true;
           return 1;
         }
-        if (callerGone?.()) {
+        if (checks.callerGone?.()) {
           this.cancelled = true;
+          return 1;
+        }
+        if (checks.grownPastBudget?.()) {
+          this.outOfMemory = true;
           return 1;
         }
         return 0;
