@@ -2,7 +2,7 @@
 // the real hub (dist/hub.js), with the grid in Chromium (issue #15). Prints figures and ratios
 // against a baseline run in the same script; never passes or fails on time.
 //
-//   npm run build && flock /tmp/heavy.lock node --expose-gc --import=tsx bench/pullDiff.mjs
+//   npm run build && flock /tmp/vdb-heavy.lock node --expose-gc --import=tsx bench/pullDiff.mjs
 //   BENCH_DIFF_ROWS=20000 … for a quicker look
 //
 // Setup: a table `items` of N rows on main (CSV import), a branch `changed` where every row gets a
@@ -19,7 +19,11 @@
 // - memory over idle: host (Node heap + array buffers after GC, this process) and webview (JS heap +
 //   backing stores after GC), each after the whole scroll minus before the view opened;
 // - baseline: the same page queries, the same SQL text in the same order, sent raw with fetch (no
-//   parsing, no paging layer, no grid); and one raw query of the whole diff for reference.
+//   parsing, no paging layer, no grid), on the hub restarted and warmed as it was before the view,
+//   so they pay for the hub's copy of the diff as the view did; and one raw query of the whole
+//   diff for reference.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium } from 'playwright-core';
@@ -61,7 +65,8 @@ function hostBytes() {
 const mb = (b) => `${(b / 1048576).toFixed(1)} MB`;
 const ms = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} ms`);
 
-const hub = await startHub({ serveArgs: ['--max-rows', '1000000'] });
+const dataDir = mkdtempSync(join(tmpdir(), 'vdb-pulldiff-'));
+let hub = await startHub({ dataDir, serveArgs: ['--max-rows', '1000000'] });
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: [
@@ -233,7 +238,12 @@ try {
   server.dispose();
   log(`view done: ${sent.length} page queries`);
 
-  // ---- baseline: the same page queries raw, in the same order; and one whole-diff query
+  // ---- baseline: the same page queries raw, in the same order, on the hub started again and
+  // warmed as before the view (so the raw pages pay for the hub's copy of the diff as the view's
+  // did); and one whole-diff query
+  await hub.stop();
+  hub = await startHub({ dataDir, token: hub.token, serveArgs: ['--max-rows', '1000000'] });
+  await hubApi(hub, 'POST', '/databases/bench/b/sql', { ref: 'main', q: 'SELECT COUNT(*) FROM items', limit: 10 });
   const r0 = performance.now();
   for (const { ms: _ms, ...s } of sent) await hubApi(hub, 'POST', '/databases/bench/b/sql', s);
   const rawPages = performance.now() - r0;
@@ -287,4 +297,5 @@ try {
 } finally {
   await browser.close();
   await hub.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 }
