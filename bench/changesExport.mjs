@@ -29,7 +29,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_DB, hubApi, importCsv, startHub } from './client-common.mjs';
+import { BENCH_DB, hubApi, importItems, itemsCsv, startHub, steppedPages } from './client-common.mjs';
 
 const ROWS = Number(process.env.BENCH_DIFF_ROWS ?? 100_000);
 const self = fileURLToPath(import.meta.url);
@@ -93,19 +93,7 @@ async function setup(hub) {
   return (await pinChanges({ kind: 'pull', toBranch: 'main', fromBranch: 'changed' }, runner(hub))).pair;
 }
 
-async function importItems(hub, data, operation, branch) {
-  const op = await importCsv(hub, data, { table: 'items', operation, branch });
-  if (op.status !== 'succeeded') throw new Error(`import into ${branch}: ${JSON.stringify(op.error)}`);
-}
-
-function itemsCsv(rows, priceShift) {
-  const cats = ['fruit', 'vegetable', 'dairy', 'bakery', 'meat'];
-  const out = ['id,name,price,category'];
-  for (let i = 1; i <= rows; i++) out.push(`${i},item-${i},${((i % 997) + priceShift + 0.25).toFixed(2)},${cats[i % 5]}`);
-  return Buffer.from(`${out.join('\n')}\n`);
-}
-
-/** "first / second / median of the rest" of the queries made by `f`. */
+/** "first / second / median of the rest" of the queries made since `from`. */
 function pageTimes(from) {
   const t = queryTimes.slice(from);
   const rest = t.slice(2).sort((a, b) => a - b);
@@ -240,12 +228,12 @@ async function direct({ dbFile, fromHex, toHex, columns, csv, patch }) {
     columns.map((name) => ({ name, type: '' })),
     file,
   );
-  await runExport({ pages: stepped(sqlite3, db, diffSql, (row) => row), writer, file });
+  await runExport({ pages: steppedRows(sqlite3, db, diffSql), writer, file });
   const csvMs = performance.now() - t0;
   t0 = performance.now();
   const patchSql = `SELECT statement FROM dolt_patch(${lit(fromHex)}, ${lit(toHex)}, 'items') ORDER BY statement_order`;
   const text = await createPendingFile(patch);
-  for await (const page of stepped(sqlite3, db, patchSql, (row) => row))
+  for await (const page of steppedRows(sqlite3, db, patchSql))
     await text.write(page.map(([s]) => `${sqliteToMysqlText(s).trimEnd().replace(/;?$/, ';')}\n`).join(''));
   await text.commit();
   const patchMs = performance.now() - t0;
@@ -253,26 +241,14 @@ async function direct({ dbFile, fromHex, toHex, columns, csv, patch }) {
   process.stdout.write(`${JSON.stringify({ csvMs, patchMs, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`);
 }
 
-/** The statement's rows as text, 2,000 at a time. */
-async function* stepped(sqlite3, db, sql) {
-  const { capi } = sqlite3;
+/** The query's rows as text, 2,000 at a time. */
+async function* steppedRows(sqlite3, db, sql) {
   const stmt = db.prepare(sql);
-  const n = stmt.columnCount;
-  let page = [];
-  while (stmt.step()) {
-    const row = new Array(n);
-    for (let i = 0; i < n; i++) {
-      const t = capi.sqlite3_column_type(stmt.pointer, i);
-      row[i] = t === 5 ? null : t === 4 ? '<binary>' : capi.sqlite3_column_text(stmt.pointer, i);
-    }
-    page.push(row);
-    if (page.length === 2000) {
-      yield page;
-      page = [];
-    }
+  try {
+    yield* steppedPages(sqlite3, stmt, 2000);
+  } finally {
+    stmt.finalize();
   }
-  if (page.length) yield page;
-  stmt.finalize();
 }
 
 function child(args) {
