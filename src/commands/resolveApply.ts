@@ -163,7 +163,7 @@ export function describePlan(r: Resolution, plan: ResolutionPlan): string {
         n,
       )
     : l10n.t(
-        "Some cells take the pull's value or a typed one, which the pull's branch cannot settle: a new branch is made in {0} at the head of {1} with every change of pull request #{2} and your choices, a new pull request to {3} is opened from it, and #{2} gets a comment linking it. Nothing is written to {1} of {3}.",
+        "Some cells take the pull's value or a typed one, which the pull's branch cannot settle: a new branch is made in {0} at the head of {1} with every change of pull request #{2} and your choices, a new pull request is opened from it to {3}, and #{2} gets a comment linking it. Nothing is written to {1} of {3}.",
         name(plan.in),
         plan.onto.branch_name,
         n,

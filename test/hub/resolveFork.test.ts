@@ -19,6 +19,7 @@ import { hubSql } from '../helpers/hubSql';
 const TARGET: DatabaseRef = { owner: 'alice', name: 'inventory' };
 const BOB: DatabaseRef = { owner: 'bob', name: 'inventory' };
 const CAROL: DatabaseRef = { owner: 'carol', name: 'inventory' };
+const ACME: DatabaseRef = { owner: 'acme', name: 'inventory' };
 const COLUMNS = ['sku', 'description', 'quantity'];
 const never = new AbortController().signal;
 
@@ -178,6 +179,46 @@ describe('hub: a pull from a fork — Checks at its merge base, conflicts settle
       [qtyA, '42'],
     ]);
     assert.deepEqual(merged, expectedAfter(b, o, t, chosen));
+  });
+
+  it('every conflict taking the target’s value: written onto the pull’s own branch in the fork, and that pull merges', async () => {
+    // A fork (acme/inventory, written by bob) taken after main moved, with a branch from before that move.
+    const start = (await heads(TARGET)).get('main')!;
+    await write('alice', TARGET, 'main', [['A-200', 'Gadgets (blue)', '60']], 'Paint the gadgets blue');
+    await client('alice').waitForOperation(await client('alice').createFork(TARGET, { owner: 'acme' }));
+    await client('bob').createBranch(ACME, { name: 'tally', from: { commit: start } });
+    const rows = [
+      ['A-200', 'Gadgets (red)', '70'],
+      ['D-500', 'Dials', '3'],
+    ];
+    await write('bob', ACME, 'tally', rows, 'Tally the gadgets');
+    const from = { database: ACME, branch_name: 'tally' };
+    const n = (
+      await client('bob').createPull(TARGET, { title: 'Tally', from_branch: from, to_branch: { database: TARGET, branch_name: 'main' } })
+    ).pull_number;
+    const [ours, theirs] = [(await heads(TARGET)).get('main')!, (await heads(ACME)).get('tally')!];
+    const base = String((await sql(ACME).ok(`SELECT dolt_merge_base('${ours}', '${theirs}')`, 'tally')).rows[0]![0]);
+    assert.equal(base, start);
+    const [b, o, t] = [await tableAt(ACME, base), await tableAt(ACME, ours), await tableAt(ACME, theirs)];
+    const plain = conflictsOf(b, o, t);
+    assert.deepEqual([...plain.keys()].sort(), ['A-200 description', 'A-200 quantity']);
+    const res = await readResolution(review('bob'), await client('bob').getPull(TARGET, n));
+    const picks = new Map<string, CellChoice>([...plain.keys()].map((k) => [k, { kind: 'ours' }]));
+    const choices = new Map<string, Choices>([['stock', { cells: cellChoices(picks), rows: new Map() }]]);
+    const plan = planResolution(res, choices);
+    assert.equal(plan.kind === 'onBranch' ? `${key(plan.branch.database)} ${plan.branch.branch_name}` : plan.kind, `${key(ACME)} tally`);
+    assert.match(describePlan(res, plan), /written in acme\/inventory onto the pull's branch tally/);
+    const targetBefore = await heads(TARGET);
+    assert.deepEqual(await applyResolution(client('bob'), res, choices, { newBranch: 'unused', signal: never }), {
+      kind: 'onBranch',
+      pullNumber: n,
+    });
+    assert.deepEqual(await heads(TARGET), targetBefore, 'nothing written to the target before the merge');
+    assert.equal((await heads(ACME)).has('unused'), false);
+    const op = await client('alice').waitForOperation(await client('alice').mergePull(TARGET, n));
+    assert.equal(op.status, 'succeeded', JSON.stringify(op.error));
+    const merged = await tableAt(TARGET, (await heads(TARGET)).get('main')!);
+    assert.deepEqual(merged, expectedAfter(b, o, t, new Map([...plain].map(([k, v]) => [k, v[1]!]))));
   });
 
   it('refuses a pull whose fork lacks the target’s head, with the way out, and writes nothing', async () => {
