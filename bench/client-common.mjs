@@ -152,3 +152,37 @@ export async function importCsv(hub, data, { table, operation = 'create', branch
   });
   return waitForOperation(hub, ref.id);
 }
+
+/** `items` (id, name, price, category) of `rows` rows as CSV, prices shifted by `priceShift` (bench/pullDiff.mjs, changesExport.mjs). */
+export function itemsCsv(rows, priceShift) {
+  const cats = ['fruit', 'vegetable', 'dairy', 'bakery', 'meat'];
+  const out = ['id,name,price,category'];
+  for (let i = 1; i <= rows; i++) out.push(`${i},item-${i},${((i % 997) + priceShift + 0.25).toFixed(2)},${cats[i % 5]}`);
+  return Buffer.from(`${out.join('\n')}\n`);
+}
+
+/** Imports `items` through the API; throws when the import fails. */
+export async function importItems(hub, data, operation, branch) {
+  const op = await importCsv(hub, data, { table: 'items', operation, branch });
+  if (op.status !== 'succeeded') throw new Error(`import into ${branch}: ${JSON.stringify(op.error)}`);
+}
+
+/** A prepared DoltLite statement's rows as text (NULL as null, a blob as `<binary>`), `size` at a time: a direct dump's reader. */
+export async function* steppedPages(sqlite3, stmt, size) {
+  const { capi } = sqlite3;
+  const n = stmt.columnCount;
+  let page = [];
+  while (stmt.step()) {
+    const row = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const t = capi.sqlite3_column_type(stmt.pointer, i);
+      row[i] = t === 5 ? null : t === 4 ? '<binary>' : capi.sqlite3_column_text(stmt.pointer, i);
+    }
+    page.push(row);
+    if (page.length === size) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length) yield page;
+}

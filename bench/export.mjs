@@ -36,7 +36,7 @@ import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSyn
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_DB, hubApi, startHub } from './client-common.mjs';
+import { BENCH_DB, hubApi, startHub, steppedPages } from './client-common.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const self = fileURLToPath(import.meta.url);
@@ -182,25 +182,8 @@ async function directDump(dbFile, out) {
   const stmt = db.prepare(QUERY);
   const n = stmt.columnCount;
   const columns = Array.from({ length: n }, (_, i) => ({ name: stmt.getColumnName(i), type: '' }));
-  const { capi } = sqlite3;
-  async function* pages() {
-    let page = [];
-    while (stmt.step()) {
-      const row = new Array(n);
-      for (let i = 0; i < n; i++) {
-        const t = capi.sqlite3_column_type(stmt.pointer, i);
-        row[i] = t === 5 ? null : t === 4 ? '<binary>' : capi.sqlite3_column_text(stmt.pointer, i);
-      }
-      page.push(row);
-      if (page.length === 10_000) {
-        yield page;
-        page = [];
-      }
-    }
-    if (page.length) yield page;
-  }
   const file = await createPendingFile(out);
-  const rows = await runExport({ pages: pages(), writer: createExportWriter('csv', columns, file), file });
+  const rows = await runExport({ pages: steppedPages(sqlite3, stmt, 10_000), writer: createExportWriter('csv', columns, file), file });
   stmt.finalize();
   db.close();
   reply({ ms: performance.now() - t0, rows, maxRssMB: process.resourceUsage().maxRSS / 1024 });

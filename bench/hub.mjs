@@ -275,13 +275,33 @@ async function direct(kind, args) {
     const db = new sqlite3.oo1.DB('/d.db', 'c');
     db.exec('CREATE TABLE items (id int NOT NULL, name varchar(16383), price decimal(7,2), category varchar(16383), PRIMARY KEY (id))');
     db.exec('BEGIN');
-    const st = db.prepare('INSERT INTO items VALUES (?, ?, ?, ?)');
-    for (let i = 1; i < lines.length; i++) {
-      if (!lines[i]) continue;
-      st.bind(lines[i].split(',')).step();
-      st.reset();
+    if (process.env.BENCH_DIRECT_PER_ROW) {
+      // The older floor: one bind per cell from JavaScript.
+      const st = db.prepare('INSERT INTO items VALUES (?, ?, ?, ?)');
+      for (let i = 1; i < lines.length; i++) {
+        if (!lines[i]) continue;
+        st.bind(lines[i].split(',')).step();
+        st.reset();
+      }
+      st.finalize();
+    } else {
+      // The floor: rows in batches of 2,000 as one JSON text each, spread by the engine's json_each
+      // (what the hub does too; binding cell by cell costs 1.7x as much).
+      const st = db.prepare('INSERT INTO items SELECT value->>0, value->>1, value->>2, value->>3 FROM json_each(?)');
+      const rows = [];
+      const flush = () => {
+        st.bind([JSON.stringify(rows)]).step();
+        st.reset();
+        rows.length = 0;
+      };
+      for (let i = 1; i < lines.length; i++) {
+        if (!lines[i]) continue;
+        rows.push(lines[i].split(','));
+        if (rows.length === 2000) flush();
+      }
+      if (rows.length) flush();
+      st.finalize();
     }
-    st.finalize();
     db.exec('COMMIT');
     db.exec("SELECT dolt_commit('-A', '-m', 'direct import')");
     save(db, out);
@@ -323,9 +343,23 @@ async function startHub() {
   };
   cli(['user', 'add', 'bench']);
   const token = cli(['token', 'create', '--user', 'bench']);
-  const child = spawn(process.execPath, [HUB, 'serve', '--data', dataDir, '--port', '0', '--max-rows', '1000000'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_HUB_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_HUB_PROF] : []),
+      HUB,
+      'serve',
+      '--data',
+      dataDir,
+      '--port',
+      '0',
+      '--max-rows',
+      '1000000',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise((res, rej) => {
     let out = '';
     child.stdout.on('data', (d) => {

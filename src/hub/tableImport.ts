@@ -12,6 +12,7 @@ import type { Cell, ImportFileKind, TableReader } from '../core/import/tableRead
 import { openSqlDeletes } from '../core/import/readers/sqlDeletes';
 import { cellChecker, ImportFailure, q, type TableColumn } from './importCells';
 import { commitSqlDeletes } from './sqlDeleteImport';
+import { ImportBatches, rowsSource, type ImportValue } from './importBatches';
 
 /** Files up to this size are parsed once (rows kept in memory between inference and insert). */
 const BUFFER_LIMIT = 128 * 1024 * 1024;
@@ -187,10 +188,9 @@ async function intoExisting(
 }
 
 /** The INSERT each row goes through: an upsert by the table's key for `update`. */
-function insertSql(spec: ImportSpec, columns: TableColumn[], existing: TableColumn[]): string {
+function insertSql(spec: ImportSpec, columns: TableColumn[], existing: TableColumn[], from: 'values' | 'json'): string {
   const colList = columns.map((c) => q(c.name)).join(', ');
-  const params = columns.map(() => '?').join(', ');
-  const sql = `INSERT INTO ${q(spec.table)} (${colList}) VALUES (${params})`;
+  const sql = `INSERT INTO ${q(spec.table)} (${colList}) ${rowsSource(columns.length, from)}`;
   if (spec.operation !== 'update') return sql;
   const pkCols = existing.filter((c) => c.pk).map((c) => q(c.name));
   const setCols = columns.filter((c) => !c.pk).map((c) => `${q(c.name)} = excluded.${q(c.name)}`);
@@ -208,31 +208,36 @@ async function insertRows(
   existing: TableColumn[],
 ): Promise<number> {
   const { reader, columns, sourceCols } = into;
-  const stmt = conn.prepare(insertSql(spec, columns, existing));
+  const perRow = conn.prepare(insertSql(spec, columns, existing, 'values'));
+  let perBatch: Sqlite3Stmt | undefined;
   const checkers = columns.map((c) => cellChecker(c));
   const kind = spec.fileType.toUpperCase();
   let rowNo = 0;
   try {
+    perBatch = conn.prepare(insertSql(spec, columns, existing, 'json'));
+    const batches = new ImportBatches(conn, perBatch, (values, n) => stepRow(perRow, values, kind, n));
     for await (const row of reader.rows()) {
       rowNo++;
-      const values: (string | number | null)[] = new Array(columns.length);
+      const values: ImportValue[] = new Array(columns.length);
       for (let i = 0; i < columns.length; i++) {
         const checked = checkers[i]!(row[i] ?? null);
         if (typeof checked === 'string')
           throw new ImportFailure('VALIDATION_FAILED', `${kind} row ${rowNo}, column "${sourceCols[i]}": ${checked}`);
         values[i] = checked.value;
       }
-      stepRow(stmt, values, kind, rowNo);
+      batches.add(values, rowNo);
     }
+    batches.flush();
   } finally {
-    stmt.finalize();
+    perBatch?.finalize();
+    perRow.finalize();
     await reader.close();
   }
   return rowNo;
 }
 
 /** One row through the INSERT; a constraint it breaks is the row's failure. */
-function stepRow(stmt: Sqlite3Stmt, values: (string | number | null)[], kind: string, rowNo: number): void {
+function stepRow(stmt: Sqlite3Stmt, values: ImportValue[], kind: string, rowNo: number): void {
   stmt.bind(values);
   try {
     stmt.step();

@@ -7,17 +7,15 @@ import type { Logger } from '../core/logger';
 import type { DbRef } from '../api/index';
 import type { StreamFormat } from '../shared/gridPaging';
 import { exportStreamed, exportFileName } from '../platform/streamedExport';
-import { createPendingFile } from '../core/export/exportRun';
+import { ExportCancelled, createPendingFile } from '../core/export/exportRun';
 import type { DiffPageSource } from '../core/review/diffSource';
 import type { ReviewRunner } from '../core/sql/sqlPort';
 import { LIST_LIMIT } from '../core/review/changesPin';
-import { patchPages } from '../core/review/patchPages';
+import { PATCH_EXPORT_PAGE, writePatchFile } from '../core/review/patchPages';
 import { buildSchemaDiffQuery } from '../core/review/doltQueries';
 import { parseSchemaDiff, type TableChange } from '../core/review/tableChanges';
 import type { RevisionPair } from '../core/review/revisions';
 import * as l10n from '../shared/l10n';
-
-const EXPORT_PAGE = 2000;
 
 /** Streams every row of the diff (in its kind filter and columns) to a file the user picks. */
 export async function exportDiffRows(
@@ -28,7 +26,7 @@ export async function exportDiffRows(
 ): Promise<string | undefined> {
   const { columns, source: rows } = source.exportSource();
   return exportStreamed(
-    { columns, format, suggestedName: name, source: rows, view: { sort: [], filters: [] }, pageSize: EXPORT_PAGE },
+    { columns, format, suggestedName: name, source: rows, view: { sort: [], filters: [] }, pageSize: PATCH_EXPORT_PAGE },
     log,
   );
 }
@@ -63,18 +61,16 @@ export async function exportPatch(
         const sub = token.onCancellationRequested(() => abort.abort());
         const file = await createPendingFile(target);
         try {
-          let n = 0;
-          for await (const page of patchPages(pair, table, run, EXPORT_PAGE, abort.signal)) {
-            await file.write(page.text);
-            n += page.statements;
-            progress.report({ message: l10n.t('{0} statements', n.toLocaleString('en-US')) });
-          }
-          if (abort.signal.aborted) throw new Error('cancelled');
-          await file.commit();
-          return n;
+          return await writePatchFile({
+            pair,
+            table,
+            run,
+            file,
+            signal: abort.signal,
+            onProgress: (n) => progress.report({ message: l10n.t('{0} statements', n.toLocaleString('en-US')) }),
+          });
         } catch (e) {
-          await file.abort();
-          throw abort.signal.aborted ? new PatchCancelled() : e;
+          throw abort.signal.aborted || e instanceof ExportCancelled ? new PatchCancelled() : e;
         } finally {
           sub.dispose();
         }

@@ -5,7 +5,8 @@
 // commit give. Composite keys (text with a backslash, accents, an emoji, case), adds, deletes,
 // modifications, a keyless table, and cursors at the edges.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import init from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import { serveHub, startHub, type HubHandle } from '../helpers/hub';
@@ -20,7 +21,11 @@ import {
   type DiffTableSpec,
   type RowDiffKind,
 } from '../../src/core/review/doltQueries';
-import { buildColumnsQuery } from '../../src/core/review/doltQueries';
+import { buildColumnsQuery, buildPatchQuery } from '../../src/core/review/doltQueries';
+import { writePatchFile } from '../../src/core/review/patchPages';
+import { createPendingFile } from '../../src/core/export/exportRun';
+import { COPY_FROM_FIRST_PAGE } from '../../src/hub/doltSql/engineContext';
+import type { ReviewRunner } from '../../src/core/sql/sqlPort';
 import { parseColumns } from '../../src/core/review/rowDiff';
 import { twoDot, type RevisionPair } from '../../src/core/review/revisions';
 
@@ -303,5 +308,36 @@ describe('row diff pages through the hub (served from a copy of the diff)', func
       pair = old;
     }
     assert.deepEqual((await paged(spec, 10, 'keyset')).rows, before, 'the older pair still reads as before');
+  });
+
+  it('the SQL patch a page at a time (served from a copy after the first page, or from the first at an export’s size) is the patch read whole, one statement per changed row of plain reads', async () => {
+    const spec = await specOf('stock');
+    const want = await expected(spec);
+    const wholeQuery = buildPatchQuery(pair, 'stock', { pageSize: 100_000 });
+    const all = await sql.ok(`SELECT * FROM (${wholeQuery.sql}) AS w`, wholeQuery.at, 100_000);
+    const statements = all.rows.map((r) => String(r[3]));
+    const verbs = (kind: string): number => want.filter((r) => r[0] === kind).length;
+    assert.deepEqual(
+      ['INSERT', 'UPDATE', 'DELETE'].map((v) => statements.filter((t) => t.startsWith(v)).length),
+      [verbs('added'), verbs('modified'), verbs('removed')],
+      'one statement per changed row, of its kind',
+    );
+    const run: ReviewRunner = (q, o) => sql.query(q.sql, q.at, o?.limit);
+    for (const size of [7, 50, COPY_FROM_FIRST_PAGE]) {
+      const dir = mkdtempSync(join(tmpdir(), 'vdb-patch-'));
+      try {
+        const target = join(dir, 'stock.sql');
+        const file = await createPendingFile(target);
+        const n = await writePatchFile({ pair, table: 'stock', run, file, signal: new AbortController().signal, pageSize: size });
+        assert.equal(n, statements.length);
+        assert.equal(
+          readFileSync(target, 'utf8'),
+          statements.map((t) => `${t.trimEnd().replace(/;?$/, ';')}\n`).join(''),
+          `pages of ${size}`,
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
   });
 });

@@ -45,6 +45,8 @@ export interface DiffPageRequest {
   source: string;
   columns: readonly string[];
   shape: DiffPageShape;
+  /** A page of `dolt_patch(fromHex, toHex[, table])` (patchPushdown.ts) rather than of a row diff. */
+  patch?: true;
 }
 
 /** The page's rows: read cell `k` of row `r` with `fn(slot, r, k)`. */

@@ -130,31 +130,13 @@ function diffPage(
   req: DiffPageRequest,
 ): DiffPageRows | undefined {
   const { shape } = req;
-  let diffColumns: [string, string][];
-  let schema: unknown[];
-  try {
-    diffColumns = conn
-      .selectObjects('SELECT name, type FROM pragma_table_info(?)', [`dolt_diff_${req.table}`])
-      .map((r) => [String(r['name']), String(r['type'] ?? '')]);
-    schema = conn.selectObjects('SELECT name, type, pk, "notnull" FROM pragma_table_info(?)', [req.table]).map((r) => Object.values(r));
-  } catch {
-    return undefined;
-  }
-  // The cursor is tested on the key values alone (diffRowCache.ts), which compare as in the query
-  // only when the columns the keys read carry no type affinity, as the diff's own columns do.
-  const declared = new Map(diffColumns.map(([n, t]) => [n.toLowerCase(), t]));
-  if (shape.orderColumns.some((c) => declared.get(c.toLowerCase()) !== '')) return undefined;
-  const alias = `"${(shape.alias ?? 'dolt_diff').replace(/"/g, '""')}"`;
-  const cols = req.columns.map((c) => `${alias}."${c.replace(/"/g, '""')}"`).join(', ');
-  const order = shape.orderBy.join(', ');
-  const sql =
-    shape.orderBy.length > 0
-      ? `SELECT ${cols}, ${order} FROM ${req.source} AS ${alias} ORDER BY ${order}`
-      : `SELECT ${cols} FROM ${req.source} AS ${alias}`;
-  const cacheKey = JSON.stringify([src.dbKey, req.fromHex, req.toHex, req.table, req.columns, diffColumns, schema, sql]);
+  const keyed = req.patch ? patchCopyKey(src, req) : diffCopyKey(conn, src, req);
+  if (!keyed) return undefined;
+  const { cacheKey, sql } = keyed;
   // Reading a diff into a copy costs several times one page computed whole: the first page of a
   // diff is read as written (a diff that fits in it is never copied), the next one makes the copy.
-  if (!shape.cursor && shape.offset === 0 && !src.cache.has(cacheKey)) return undefined;
+  // A first page as large as an export's asks for the whole diff: it makes the copy at once.
+  if (!shape.cursor && shape.offset === 0 && shape.limit < COPY_FROM_FIRST_PAGE && !src.cache.has(cacheKey)) return undefined;
   const copy = src.cache.obtain(sqlite3, conn, {
     cacheKey,
     sql,
@@ -173,6 +155,53 @@ function diffPage(
   if (served.length === 0) registerCellFunction(sqlite3, conn, served);
   served.push(copy);
   return { fn: DIFF_CELL_FUNCTION, slot: served.length - 1, rows };
+}
+
+/** A first page of at least this many rows (an export's: src/core/review/patchPages.ts) makes the copy. */
+export const COPY_FROM_FIRST_PAGE = 2000;
+
+/** `SELECT <columns>, <order> FROM <source> ORDER BY <order>`: the whole diff in the page's order. */
+function copySql(req: DiffPageRequest): string {
+  const { shape } = req;
+  const alias = `"${(shape.alias ?? (req.patch ? 'dolt_patch' : 'dolt_diff')).replace(/"/g, '""')}"`;
+  const cols = req.columns.map((c) => `${alias}."${c.replace(/"/g, '""')}"`).join(', ');
+  const order = shape.orderBy.join(', ');
+  return shape.orderBy.length > 0
+    ? `SELECT ${cols}, ${order} FROM ${req.source} AS ${alias} ORDER BY ${order}`
+    : `SELECT ${cols} FROM ${req.source} AS ${alias}`;
+}
+
+/** The copy of a row diff: keyed by the diff's columns and the table's schema on this connection. */
+function diffCopyKey(conn: Sqlite3Db, src: DiffPageSource, req: DiffPageRequest): { cacheKey: string; sql: string } | undefined {
+  let diffColumns: [string, string][];
+  let schema: unknown[];
+  try {
+    diffColumns = conn
+      .selectObjects('SELECT name, type FROM pragma_table_info(?)', [`dolt_diff_${req.table}`])
+      .map((r) => [String(r['name']), String(r['type'] ?? '')]);
+    schema = conn.selectObjects('SELECT name, type, pk, "notnull" FROM pragma_table_info(?)', [req.table]).map((r) => Object.values(r));
+  } catch {
+    return undefined;
+  }
+  // The cursor is tested on the key values alone (diffRowCache.ts), which compare as in the query
+  // only when the columns the keys read carry no type affinity, as the diff's own columns do.
+  const declared = new Map(diffColumns.map(([n, t]) => [n.toLowerCase(), t]));
+  if (req.shape.orderColumns.some((c) => declared.get(c.toLowerCase()) !== '')) return undefined;
+  const sql = copySql(req);
+  return { cacheKey: JSON.stringify([src.dbKey, req.fromHex, req.toHex, req.table, req.columns, diffColumns, schema, sql]), sql };
+}
+
+/**
+ * The copy of a patch (patchPushdown.ts), ordered by statement_order alone. Its values are whole
+ * numbers: compared with a number the cursor tests the same with or without the column's affinity;
+ * a cursor with any quoted literal (text, blob) is read as written.
+ */
+function patchCopyKey(src: DiffPageSource, req: DiffPageRequest): { cacheKey: string; sql: string } | undefined {
+  const { shape } = req;
+  if (shape.kinds || shape.orderColumns.some((c) => c.toLowerCase() !== 'statement_order')) return undefined;
+  if (shape.cursor && /['"`]/.test(shape.cursor.sql)) return undefined;
+  const sql = copySql(req);
+  return { cacheKey: JSON.stringify(['patch', src.dbKey, req.fromHex, req.toHex, req.table, req.columns, sql]), sql };
 }
 
 function previewMerge(

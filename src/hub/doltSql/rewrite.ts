@@ -3,7 +3,6 @@
 // dolt_merge_base, dolt_conflicts_<t> on a throwaway copy), turning every commit hash the result
 // shows into Dolt's 32-character base32 form. Everything else in the query is left as written.
 // The text comes in SQLite's lexical form (mysqlDialect.ts translated the user's MySQL literals).
-import { MYSQL_TEXT_FUNCTION } from './mysqlText';
 import {
   applyEdits,
   identifierValue,
@@ -19,6 +18,7 @@ import { toDoltHash } from './revisions';
 import { HASH_FUNCTION, REVISION_FUNCTION, lit, systemHashColumns } from './forms';
 import { buildLog } from './log';
 import { pushDiffPage } from './diffPushdown';
+import { patchSelectList, pushPatchPage } from './patchPushdown';
 import { findEquality } from './whereEquality';
 import { DoltSqlError, DoltSqlInterrupted, valuesSubquery } from './common';
 import type { DoltSqlContext } from './common';
@@ -126,19 +126,7 @@ class Rewriter extends RewriterBase {
       'dolt_diff',
     );
     const page = pushDiffPage(this.sql, this.toks, i, close, this.ctx, this.forms, { table, fromHex, toHex, source, columns, shown });
-    if (page) {
-      const callEdit = this.edits[this.edits.length - 1] as TextEdit;
-      const edits: TextEdit[] = [
-        {
-          start: callEdit.start,
-          end: callEdit.end,
-          text: this.hasAlias(close + 1) ? page.subquery : `${page.subquery} AS ${qi('dolt_diff')}`,
-        },
-      ];
-      const offset = page.offsetAt === undefined ? undefined : this.toks[page.offsetAt];
-      if (offset) edits.push({ start: offset.start, end: offset.end, text: '0' });
-      this.pushed = { callEdit, edits };
-    }
+    if (page) this.pushPage(close, page, 'dolt_diff');
     return resume;
   }
 
@@ -158,8 +146,23 @@ class Rewriter extends RewriterBase {
       return close + 1;
     }
     this.forms.columnsOf(fn, call, table);
-    const sub = `(SELECT statement_order, ${lit(hexToDoltHash(fromHex))} AS from_commit_hash, ${lit(hexToDoltHash(toHex))} AS to_commit_hash, table_name, diff_type, ${MYSQL_TEXT_FUNCTION}(statement) AS statement FROM ${call})`;
-    return this.replaceCallBySubquery(i, close, sub, 'dolt_patch');
+    const p = { table, fromHex, toHex, call, fromHash: lit(hexToDoltHash(fromHex)), toHash: lit(hexToDoltHash(toHex)) };
+    const sub = `(SELECT ${patchSelectList(p, (k) => qi(['statement_order', 'table_name', 'diff_type', 'statement'][k] as string))} FROM ${call})`;
+    const resume = this.replaceCallBySubquery(i, close, sub, 'dolt_patch');
+    const page = pushPatchPage(this.sql, this.toks, i, close, this.ctx, p);
+    if (page) this.pushPage(close, page, 'dolt_patch');
+    return resume;
+  }
+
+  /** Reads the call just replaced as one page from the engine's copy (diffPushdown.ts, patchPushdown.ts), keeping the whole for DESCRIBE. */
+  private pushPage(close: number, page: { subquery: string; offsetAt?: number }, name: string): void {
+    const callEdit = this.edits[this.edits.length - 1] as TextEdit;
+    const edits: TextEdit[] = [
+      { start: callEdit.start, end: callEdit.end, text: this.hasAlias(close + 1) ? page.subquery : `${page.subquery} AS ${qi(name)}` },
+    ];
+    const offset = page.offsetAt === undefined ? undefined : this.toks[page.offsetAt];
+    if (offset) edits.push({ start: offset.start, end: offset.end, text: '0' });
+    this.pushed = { callEdit, edits };
   }
 
   /** DOLT_LOG(…): the commits as a subquery (log.ts). */
