@@ -3,15 +3,17 @@
 // says which): onto the pull's own branch as one `update` import per table, when that settles them;
 // otherwise the pull's changes rebuilt on the target's head with the choices, as a new branch and a
 // new pull that names the old one, which gets a comment linking it. Nothing is ever written to the
-// target branch. No vscode: the hub test drives it with a real client.
+// target branch. A pull from a fork is read and written in the fork (the pull author's database,
+// where the user may write), provided the fork holds the target's head; otherwise it is refused. No vscode: the hub test drives it with a real client.
 import type { HubClient } from '../api/index';
 import type { BranchRef, Cell, DatabaseRef, Pull, QueryResult } from '../shared/wire';
 import { BINARY_CELL } from '../shared/wire';
 import type { ReviewRunner } from '../core/sql/sqlPort';
 import { quoteIdentifier, sqlCount } from '../core/sql/quote';
 import { buildDiffSummaryQuery, buildHashOfQuery, buildMergeBaseQuery } from '../core/review/doltQueries';
+import { forkHasCommit, missingTargetHeadText, targetHead } from '../core/review/forkBase';
 import { parseHashOf, parseMergeBase } from '../core/review/commitLog';
-import { parseDiffSummary } from '../core/review/tableChanges';
+import { parseDiffSummary, type TableChange } from '../core/review/tableChanges';
 import { twoDot } from '../core/review/revisions';
 import {
   branchRows,
@@ -48,6 +50,8 @@ export interface ResolutionTable {
 export interface Resolution {
   readonly pull: Pull;
   readonly commits: { readonly base: string; readonly ours: string; readonly theirs: string };
+  /** Where the versions were read and where Apply writes: the pull's own database (the fork for a pull from one). */
+  readonly readIn: DatabaseRef;
   /** Every table the pull changes, conflicting or not (a rebuild carries all of them). */
   readonly tables: readonly ResolutionTable[];
 }
@@ -78,45 +82,65 @@ const pinned = async (
   signal?: AbortSignal,
 ): Promise<string> => parse(await run(q, { signal }));
 
-/** Reads what settling `pull` needs. A cross-fork pull is read on the fork, where its branch lives. */
-export async function readResolution(runOn: (db: DatabaseRef) => ReviewRunner, pull: Pull, signal?: AbortSignal): Promise<Resolution> {
+const sameDb = (a: DatabaseRef, b: DatabaseRef): boolean => a.owner === b.owner && a.name === b.name;
+
+/**
+ * The three commits, pinned, and where they are read. A pull from a fork is read in the fork (the
+ * target's head read in the target, then looked for in the fork), which must hold that head.
+ */
+async function pinCommits(
+  runOn: (db: DatabaseRef) => ReviewRunner,
+  pull: Pull,
+  signal?: AbortSignal,
+): Promise<{ run: ReviewRunner; readIn: DatabaseRef; commits: Resolution['commits'] }> {
   const from = pull.from_branch;
   const to = pull.to_branch;
-  if (from.database.owner !== to.database.owner || from.database.name !== to.database.name)
-    throw new Error('This pull comes from a fork: settling it cell by cell is not supported here; merge the target into the fork first.');
-  const run = runOn(to.database);
-  const ours = await pinned(run, buildHashOfQuery(to.branch_name), parseHashOf, signal);
+  const readIn = from.database;
+  const run = runOn(readIn);
+  const ours = await targetHead(runOn(to.database), to.branch_name, signal);
   const theirs = await pinned(run, buildHashOfQuery(from.branch_name), parseHashOf, signal);
+  if (!sameDb(readIn, to.database) && !(await forkHasCommit(run, theirs, ours, signal)))
+    throw new Error(missingTargetHeadText(readIn, to.branch_name, ours, l10n.t('its conflicts cannot be settled there')));
   const base = await pinned(run, buildMergeBaseQuery(ours, theirs), parseMergeBase, signal);
-  const summary = parseDiffSummary(await run(buildDiffSummaryQuery(twoDot(base, theirs)), { signal }));
-  const tables: ResolutionTable[] = [];
-  for (const change of summary.tables) {
-    const table = change.table;
-    const [b, o, t] = [
-      await readVersion(run, table, base, signal),
-      await readVersion(run, table, ours, signal),
-      await readVersion(run, table, theirs, signal),
-    ];
-    const refusal =
-      change.kind !== 'modified' || change.schemaChanged
-        ? 'The pull adds, drops, renames or reshapes this table: only row changes can be settled here.'
-        : unsettleable(b, o, t);
-    const columnInfo = refusal ? [] : parseColumnsOf(table, await run({ sql: `DESCRIBE ${quoteIdentifier(table)}`, at: ours }, { signal }));
-    tables.push({
-      table,
-      columnInfo,
-      base: b,
-      ours: o,
-      theirs: t,
-      conflicts: refusal ? { cells: [], rows: [] } : findConflicts(b, o, t),
-      ...(refusal ? { refusal } : {}),
-    });
-  }
-  return { pull, commits: { base, ours, theirs }, tables };
+  return { run, readIn, commits: { base, ours, theirs } };
 }
 
+async function readTable(run: ReviewRunner, change: TableChange, c: Resolution['commits'], signal?: AbortSignal): Promise<ResolutionTable> {
+  const table = change.table;
+  const [b, o, t] = [
+    await readVersion(run, table, c.base, signal),
+    await readVersion(run, table, c.ours, signal),
+    await readVersion(run, table, c.theirs, signal),
+  ];
+  const refusal =
+    change.kind !== 'modified' || change.schemaChanged
+      ? 'The pull adds, drops, renames or reshapes this table: only row changes can be settled here.'
+      : unsettleable(b, o, t);
+  const columnInfo = refusal ? [] : parseColumnsOf(table, await run({ sql: `DESCRIBE ${quoteIdentifier(table)}`, at: c.ours }, { signal }));
+  return {
+    table,
+    columnInfo,
+    base: b,
+    ours: o,
+    theirs: t,
+    conflicts: refusal ? { cells: [], rows: [] } : findConflicts(b, o, t),
+    ...(refusal ? { refusal } : {}),
+  };
+}
+
+/** Reads what settling `pull` needs. A cross-fork pull is read in the fork, where its branch lives. */
+export async function readResolution(runOn: (db: DatabaseRef) => ReviewRunner, pull: Pull, signal?: AbortSignal): Promise<Resolution> {
+  const { run, readIn, commits } = await pinCommits(runOn, pull, signal);
+  const summary = parseDiffSummary(await run(buildDiffSummaryQuery(twoDot(commits.base, commits.theirs)), { signal }));
+  const tables: ResolutionTable[] = [];
+  for (const change of summary.tables) tables.push(await readTable(run, change, commits, signal));
+  return { pull, readIn, commits, tables };
+}
+
+/** `rebuild` makes its branch in `in` (the pull's own database) at the head of `onto`, and opens the pull to `onto`. */
 export type ResolutionPlan =
-  { readonly kind: 'onBranch'; readonly branch: BranchRef } | { readonly kind: 'rebuild'; readonly onto: BranchRef };
+  | { readonly kind: 'onBranch'; readonly branch: BranchRef }
+  | { readonly kind: 'rebuild'; readonly onto: BranchRef; readonly in: DatabaseRef };
 
 /** Which way Apply goes, said in the view before it does. */
 /** The choices of each table, by table name (row keys repeat across tables). */
@@ -125,14 +149,26 @@ export type TableChoices = ReadonlyMap<string, Choices>;
 export function planResolution(r: Resolution, choices: TableChoices): ResolutionPlan {
   return settlesOnBranch(r.tables.map((t) => ({ conflicts: t.conflicts, choices: choices.get(t.table) ?? NO_CHOICES })))
     ? { kind: 'onBranch', branch: r.pull.from_branch }
-    : { kind: 'rebuild', onto: r.pull.to_branch };
+    : { kind: 'rebuild', onto: r.pull.to_branch, in: r.readIn };
 }
 
 export function describePlan(r: Resolution, plan: ResolutionPlan): string {
   const n = r.pull.pull_number;
+  const name = (db: DatabaseRef): string => `${db.owner}/${db.name}`;
   return plan.kind === 'onBranch'
-    ? `Every conflicting cell takes the target's value: it is written onto the pull's branch ${plan.branch.branch_name} (one update import per table), and pull request #${n} then merges cleanly.`
-    : `Some cells take the pull's value or a typed one, which the pull's branch cannot settle: a new branch is made at the head of ${plan.onto.branch_name} with every change of pull request #${n} and your choices, a new pull request is opened from it, and #${n} gets a comment linking it. Nothing is written to ${plan.onto.branch_name}.`;
+    ? l10n.t(
+        "Every conflicting cell takes the target's value: it is written in {0} onto the pull's branch {1} (one update import per table), and pull request #{2} then merges cleanly.",
+        name(plan.branch.database),
+        plan.branch.branch_name,
+        n,
+      )
+    : l10n.t(
+        "Some cells take the pull's value or a typed one, which the pull's branch cannot settle: a new branch is made in {0} at the head of {1} with every change of pull request #{2} and your choices, a new pull request is opened from it to {3}, and #{2} gets a comment linking it. Nothing is written to {1} of {3}.",
+        name(plan.in),
+        plan.onto.branch_name,
+        n,
+        name(plan.onto.database),
+      );
 }
 
 export type ResolveApi = ImportApi & Pick<HubClient, 'createBranch' | 'createPull' | 'createPullComment'>;
@@ -202,7 +238,10 @@ export async function applyResolution(
   if (refused) throw new Error(`${refused.table}: ${refused.refusal}`);
   const merged = r.tables.map((t) => ({ t, rows: mergedRows(t.base, t.ours, t.theirs, choices.get(t.table) ?? NO_CHOICES) }));
   for (const m of merged) noBinary(m.t.table, m.rows);
-  const db = plan.onto.database;
+  // The branch is made where the pull's branch lives (the fork for a pull from one: the target's
+  // head is there, pinCommits checked), at the target head's commit; the pull goes to the target.
+  const db = plan.in;
+  const target = plan.onto.database;
   await api.createBranch(db, { name: opts.newBranch, from: { commit: r.commits.ours } }, { signal });
   for (const { t, rows } of merged)
     await jsonImport(
@@ -212,7 +251,7 @@ export async function applyResolution(
       signal,
     );
   const pull = await api.createPull(
-    db,
+    target,
     {
       title: l10n.t('{0} (conflicts settled)', r.pull.title),
       description: l10n.t('Rebuilds pull request #{0} on {1} with its conflicts settled cell by cell.', n, plan.onto.branch_name),
@@ -221,6 +260,6 @@ export async function applyResolution(
     },
     { signal },
   );
-  await api.createPullComment(db, n, { body: `The conflicts of this pull request are settled in #${pull.pull_number}.` }, { signal });
+  await api.createPullComment(target, n, { body: `The conflicts of this pull request are settled in #${pull.pull_number}.` }, { signal });
   return { kind: 'rebuild', pullNumber: pull.pull_number, branch: opts.newBranch };
 }

@@ -5,21 +5,14 @@
 // partial answer is never called clean (mergeImpact says 'unknown').
 //
 // A cross-fork pull is read on the fork (docs/architecture.md, "Review: history and diffs"): the
-// merge base is the first commit of the fork head's log the target branch can reach; the conflict
-// preview is sent to the fork with the target head's hash, and when the fork does not have that
-// commit the preview says it cannot be made rather than guessing.
+// merge base is the first commit of the fork head's log the target branch can reach (forkBase.ts,
+// shared with Checks and Resolve); the conflict preview is sent to the fork with the target head's
+// hash, and when the fork does not have that commit on any branch the preview says it cannot be
+// made rather than guessing.
 import type { BranchRef, DatabaseRef } from '../../shared/wire';
 import * as l10n from '../../shared/l10n';
-import {
-  buildConflictRowsQuery,
-  buildConflictSummaryQuery,
-  buildDiffStatQuery,
-  buildDiffSummaryQuery,
-  buildHashOfQuery,
-  buildLogQuery,
-  buildReachableQuery,
-} from './doltQueries';
-import { firstReachable, parseCommitPage, parseHashOf, parseReachable } from './commitLog';
+import { buildConflictRowsQuery, buildConflictSummaryQuery, buildDiffStatQuery, buildDiffSummaryQuery } from './doltQueries';
+import { findForkMergeBase, forkHasCommit, missingTargetHeadText, targetHead } from './forkBase';
 import { parseConflictPage, type ConflictPage } from './conflicts';
 import { bothComplete, type Completeness } from './resultReader';
 import { threeDot, twoDot, type RevisionPair } from './revisions';
@@ -88,37 +81,18 @@ export async function previewMerge(
   // Cross-fork: read on the fork, which has the head and all its ancestors.
   const forkDb = sides.fromBranch.database;
   const fork = runOn(forkDb);
-  const depth = opts.forkLogDepth ?? 1000;
-  const log = parseCommitPage(await fork(buildLogQuery(from, { pageSize: depth }), { signal, limit: depth + 1 }), depth);
-  const hashes = log.items.map((c) => c.hash);
-  if (hashes.length === 0)
-    return { kind: 'unavailable', reason: l10n.t('{0} of {1} has no commits.', from, `${forkDb.owner}/${forkDb.name}`) };
-  const reachable = parseReachable(await target(buildReachableQuery(to, hashes), { signal, limit: hashes.length + 1 }));
-  const base = firstReachable(hashes, reachable);
-  if (!base) {
-    const reason =
-      log.hasMore || !log.completeness.complete
-        ? l10n.t(
-            'No common commit with {0} was found among the latest {1} commits of {2}: the merge cannot be previewed.',
-            to,
-            hashes.length,
-            from,
-          )
-        : l10n.t('No common commit with {0} was found in the history of {1}: the merge cannot be previewed.', to, from);
-    return { kind: 'unavailable', reason };
-  }
-  const head = log.items[0]!.hash;
-  const toHead = parseHashOf(await target(buildHashOfQuery(to), { signal }));
+  const found = await findForkMergeBase(fork, target, { forkDb, from, to }, { signal, depth: opts.forkLogDepth ?? 1000 });
+  if (found.kind === 'none') return { kind: 'unavailable', reason: l10n.t('{0} The merge cannot be previewed.', found.reason) };
+  const { base, head } = found;
+  const toHead = await targetHead(target, to, signal);
   const pair = twoDot(base, head);
   const [summary, stat] = await Promise.all([fork(buildDiffSummaryQuery(pair), { signal }), fork(buildDiffStatQuery(pair), { signal })]);
   // The conflict preview needs both heads in one database: the fork, when it has the target's head.
-  const forkHasToHead = parseReachable(await fork(buildReachableQuery(head, [toHead]), { signal })).has(toHead);
-  if (!forkHasToHead && toHead !== base) {
+  if (toHead !== base && !(await forkHasCommit(fork, head, toHead, signal)))
     return {
       kind: 'unavailable',
-      reason: `${forkDb.owner}/${forkDb.name} does not have the current head of ${to} (${toHead.slice(0, 8)}), so whether the merge conflicts cannot be previewed. Update the fork's branch from ${to} to preview it.`,
+      reason: missingTargetHeadText(forkDb, to, toHead, l10n.t('whether the merge conflicts cannot be previewed')),
     };
-  }
   const conflicts = await fork(buildConflictSummaryQuery(toHead, head), { signal });
   return ready(summary, stat, conflicts, { db: forkDb, ours: toHead, theirs: head }, pair, forkDb);
 }

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { plainMergeBase, frameWith } from './changesHelpers.mjs';
+import { plainMergeBase, plainRows, frameWith } from './changesHelpers.mjs';
+import { answerHostPick } from './pullHelpers.mjs';
 import { judgedTests } from './testsHelpers.mjs';
 
 export const name =
-  "a pull that breaks a test: Checks lists it newly failing first with both results and the branch's CI runs, and the merge confirmation names it and the failed CI and asks again";
-export const given = { signedIn: 'alice', databases: ['alice/orders'] };
+  "a pull that breaks a test: Checks lists it newly failing first with both results and the branch's CI runs, and the merge confirmation names it and the failed CI and asks again; a pull from a fork runs its base side at the merge base";
+export const given = { signedIn: 'alice', databases: ['alice/orders', 'alice/inventory'] };
 
 const DB = 'alice/orders';
 
@@ -87,4 +88,31 @@ export async function run(ctx) {
     .click();
   await dialog.waitFor({ state: 'hidden', timeout: ctx.scaled(20_000) });
   assert.equal((await ctx.hub.api(`/databases/${DB}/pulls/${pullNumber}`)).body.data.state, 'open', 'nothing merged');
+  await forkPullChecks(ctx);
+}
+
+/** The seeded pull from bob/inventory: Checks run the base side (in the fork) at the merge base plain dolt_log reads of both databases give. */
+async function forkPullChecks(ctx) {
+  const inv = 'alice/inventory';
+  const n = (await ctx.hub.api(`/databases/${inv}/pulls`)).body.data.find((p) => p.title === 'Fix a typo in B-300').pull_number;
+  const pull = (await ctx.hub.api(`/databases/${inv}/pulls/${n}`)).body.data;
+  const fork = `${pull.from_branch.database.owner}/${pull.from_branch.database.name}`;
+  assert.notEqual(fork, inv, 'the seeded pull comes from a fork');
+  const onTarget = new Set(
+    (await plainRows(ctx, inv, pull.to_branch.branch_name, 'SELECT commit_hash FROM dolt_log')).map((r) => r.commit_hash),
+  );
+  const forkLog = await plainRows(ctx, fork, pull.from_branch.branch_name, 'SELECT commit_hash FROM dolt_log');
+  const base = forkLog.map((r) => r.commit_hash).find((h) => onTarget.has(h));
+  assert.ok(base && base !== forkLog[0].commit_hash, 'the fork’s branch has commits of its own past the merge base');
+  await ctx.runCommand('Versioned DB: Show Pull Request');
+  await answerHostPick(ctx);
+  await ctx.quickPick(inv);
+  await ctx.quickPick(new RegExp(`^#${n} `));
+  const view = await frameWith(ctx, `#pull-checks p.muted[data-side="merge base"]:has-text("${base.slice(0, 8)}")`, {
+    timeout: ctx.scaled(60_000),
+  });
+  assert.match(await view.locator('#pull-checks p[data-side="head"]').innerText(), new RegExp(forkLog[0].commit_hash.slice(0, 8)));
+  assert.equal(await view.locator('#pull-checks p.warning').count(), 0, 'neither side is left unrun');
+  await view.locator('#pull-checks').scrollIntoViewIfNeeded();
+  await ctx.screenshot('fork-checks');
 }

@@ -38,7 +38,39 @@ function runner(sent: SqlAt[], timeoutAt?: string) {
   };
 }
 
+const MID = 'm'.repeat(32);
+const log = (hashes: string[]): QueryResult =>
+  ok(
+    ['commit_hash', 'committer', 'email', 'date', 'message', 'parents'],
+    hashes.map((h) => [h, 'bob', 'b@x', '2026-01-01 00:00:00', 'm', '']),
+  );
+
+/** The fork answers its head's log (HEAD, MID, BASE); the target reaches `reached` of them. */
+function forkAware(d: DatabaseRef, rest: (q: SqlAt) => Promise<QueryResult>, reached: string[]) {
+  return async (q: SqlAt): Promise<QueryResult> => {
+    if (d.owner === fork.owner && /DOLT_LOG\(/.test(q.sql)) return log([HEAD, MID, BASE]);
+    if (d.owner === db.owner && /FROM dolt_log WHERE commit_hash IN/.test(q.sql))
+      return ok(
+        ['commit_hash'],
+        [...reached].filter((h) => q.sql.includes(h)).map((h) => [h]),
+      );
+    assert.ok(d.owner === fork.owner, `only the fork runs tests: ${q.sql} on ${d.owner}`);
+    return rest(q);
+  };
+}
+
 describe('running a pull’s checks', () => {
+  it('a pull from a fork runs the base side in the fork at the first commit of its head’s log the target reaches', async () => {
+    const sent: SqlAt[] = [];
+    const checks = await runPullChecks(
+      { runOn: (d) => forkAware(d, runner(sent), [MID, BASE]), operations: async () => [] },
+      { db, fromBranch: { database: fork, branch_name: 'feat' }, toBranch: { database: db, branch_name: 'main' } },
+    );
+    assert.equal(checks.base.kind === 'ran' ? checks.base.commit : checks.base.reason, MID);
+    assert.equal(checks.head.kind === 'ran' ? checks.head.commit : checks.head.reason, HEAD);
+    assert.ok(!sent.some((q) => /MERGE_BASE/i.test(q.sql)), 'no DOLT_MERGE_BASE across databases');
+  });
+
   it('runs the tests at the pinned merge base and head, never at the moving branch names', async () => {
     const sent: SqlAt[] = [];
     const checks = await runPullChecks(
@@ -61,11 +93,11 @@ describe('running a pull’s checks', () => {
     assert.equal(checks.ci.length, 1);
   });
 
-  it('a side that times out is not run with the reason; a fork pull has no merge base here; a failed CI listing is said', async () => {
+  it('a side that times out is not run with the reason; a fork pull with no common commit says so; a failed CI listing is said', async () => {
     const sent: SqlAt[] = [];
     const checks = await runPullChecks(
       {
-        runOn: () => runner(sent, HEAD),
+        runOn: (d) => forkAware(d, runner(sent, HEAD), []),
         operations: async () => {
           throw new Error('403');
         },
@@ -73,7 +105,10 @@ describe('running a pull’s checks', () => {
       { db, fromBranch: { database: fork, branch_name: 'feat' }, toBranch: { database: db, branch_name: 'main' } },
     );
     assert.equal(checks.base.kind, 'notRun');
-    assert.match(checks.base.kind === 'notRun' ? checks.base.reason : '', /fork/);
+    assert.match(
+      checks.base.kind === 'notRun' ? checks.base.reason : '',
+      /fork and its merge base was not found: No common commit with main/,
+    );
     assert.deepEqual(
       checks.tests.map((t) => t.category),
       ['notRun', 'notRun'],
