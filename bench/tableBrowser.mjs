@@ -1,29 +1,35 @@
-// Table browser benchmark (issue #14): a 1,000,000-row × 10-column table on the local hub, opened
-// the way the extension opens it — the host side (catalog, TableSource, PageServer, over HTTP to
-// the hub at one commit) in this Node process, the grid (dist bundle of src/renderer/resultGrid.ts)
-// in Chromium, the two joined by the same messages the webview panel carries. Baseline, same run
-// and same hub: the page's SQL sent directly with fetch (no catalog, no paging code, no grid).
-// Prints figures and ratios; never passes or fails on time.
+// Table browser benchmark (issues #14, #28): a 1,000,000-row × 10-column table on the local hub,
+// opened the way the extension opens it — the host side (catalog, TableSource, PageServer, over
+// HTTP to the hub at one commit) in this Node process, the webview in Chromium: the page WebviewHost
+// serves (gridPage's HTML, its CSP with a nonce, the shipped dist/resultPanel.js, acquireVsCodeApi),
+// messages delivered to it as `message` events as VS Code's webview.postMessage does, carried there
+// by CDP. Baseline, same run and same hub: the page's SQL sent directly with fetch (no catalog, no
+// paging code, no grid). Prints figures and ratios; never passes or fails on time.
 //
-//   npm run build && flock /tmp/heavy.lock node --expose-gc bench/tableBrowser.mjs
+//   npm run build && flock /tmp/vdb-heavy.lock node --expose-gc bench/tableBrowser.mjs
 //   options: --rows=1000000 (table size), --runs=3 (opens measured; medians), --sweep=100 (positions)
 //
 // Measured:
 // - open → first page drawn: from the command's start (SHOW FULL TABLES, DESCRIBE at the commit)
-//   until the first page's rows are on screen (the second animation frame after they reach the
-//   grid); and apart, from the first page's response parsed in the host (HubClient) to drawn (the
-//   aim: ≤ 300 ms after its response), split into host → grid (PageServer and the bench's bridge,
-//   a CDP `page.evaluate` where the extension has the webview's postMessage) and grid receipt →
-//   drawn; both ends read as epoch milliseconds (timeOrigin + now) in their own process;
+//   until the first page's rows are on screen in the webview (the second animation frame after its
+//   `message` event, and not before row 1's cells are drawn); and apart, from the first page's
+//   response parsed in the host (HubClient) to drawn (the aim: ≤ 300 ms after its response), split
+//   into host → webview (PageServer and the bench's CDP bridge, where VS Code has its IPC) and the
+//   webview's message event → drawn; both ends read as epoch milliseconds (timeOrigin + now) in
+//   their own process. The count is read after the first page (PageServer): when the summary shows
+//   it is reported apart;
 // - scroll to the last row: from setting scrollTop to the end until the last row is drawn (the
 //   host reads it from the end once the count is known);
 // - a sweep over 100 positions spread over the table, each until its rows are drawn (its time per
 //   position, and the API client's retries after a 429/503 of the hub, are reported), then memory:
-//   host = this process's JS heap + external + array buffers after a forced GC (the extension
-//   host's share: pages in flight, cursors), webview = the page's JS heap + backing stores after
-//   a forced GC; both minus their idle values before opening (the aim: ≤ 150 MB together).
+//   RSS of the process holding each side's data (the host: this process; the webview: the page's
+//   Chromium renderer process), idle / peak during the sweep / after; and the JS heaps as before,
+//   host = this process's JS heap + external + array buffers after a forced GC, webview = the
+//   page's JS heap + backing stores after a forced GC; both minus their idle values before opening
+//   (the aim: ≤ 150 MB together).
 import * as esbuild from 'esbuild';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -48,7 +54,8 @@ await esbuild.build({
     contents: `export { TableCatalogCache } from './src/core/sql/tableCatalog';
 export { openTableAt } from './src/core/paging/tableOpening';
 export { PageServer } from './src/core/paging/pageServer';
-export { HubClient } from './src/api/hubClient';`,
+export { HubClient } from './src/api/hubClient';
+export { webviewCsp } from './src/core/webviewCsp';`,
     resolveDir: ROOT,
     loader: 'ts',
   },
@@ -60,19 +67,39 @@ export { HubClient } from './src/api/hubClient';`,
   banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   outfile: hostEntry,
 });
-const { TableCatalogCache, openTableAt, PageServer, HubClient } = await import(pathToFileURL(hostEntry).href);
-const gridJs = (
-  await esbuild.build({
-    entryPoints: [join(ROOT, 'src/renderer/resultGrid.ts')],
-    bundle: true,
-    write: false,
-    format: 'iife',
-    globalName: 'VdbGrid',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-  })
-).outputFiles[0].text;
+const { TableCatalogCache, openTableAt, PageServer, HubClient, webviewCsp } = await import(pathToFileURL(hostEntry).href);
+// The webview's own script as the extension ships it (npm run build): the page below is the one
+// WebviewHost serves (gridPage: strict CSP with a nonce, one script from dist/), its messages
+// arrive as `message` events the way VS Code's webview delivers `webview.postMessage`.
+const panelJs = readFileSync(join(ROOT, 'dist/resultPanel.js'), 'utf8');
+const WEBVIEW = 'https://webview.bench';
+
+// What VS Code puts in a webview before its script (acquireVsCodeApi, here posting to the bench's
+// host), and the bench's probes: the first page's receipt (a listener added before the panel
+// script's, so it runs first) and the second animation frame after it, when its rows are on screen.
+const WEBVIEW_SHIM = `
+window.acquireVsCodeApi = () => ({ postMessage: (m) => window.hostPost(m), getState: () => undefined, setState: () => undefined });
+const epoch = () => performance.timeOrigin + performance.now();
+globalThis.raf = () => new Promise((r) => requestAnimationFrame(() => r()));
+Object.defineProperty(globalThis, 'scroller', { get: () => document.querySelector('.vdb-grid') });
+let first = true;
+window.addEventListener('message', (e) => {
+  const m = e.data;
+  if (!first || m.type !== 'page.result' || m.start !== 0) return;
+  first = false;
+  const receivedAt = epoch();
+  const shown = () => document.querySelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)') !== null;
+  const frames = async () => {
+    await globalThis.raf();
+    do await globalThis.raf();
+    while (!shown());
+    globalThis.firstDrawn({ receivedAt, drawnAt: epoch() });
+  };
+  void frames();
+});
+// Settled: no row on screen waiting (a failed page counts as answered; the sweep reports them).
+globalThis.settled = () => document.querySelectorAll('.vdb-row:not([hidden]):not(.failed) .vdb-cell.placeholder').length === 0;
+globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hidden])').length;`;
 
 // ---- the hub and the table
 const hub = await startHub();
@@ -155,17 +182,27 @@ try {
   );
   console.log(`| first page: response → drawn (aim ≤ 300 ms) | ${ms(med('responseToDrawn'))} | — | — |`);
   console.log(
-    `| … of which host → grid (PageServer, bridge) / grid receipt → drawn | ${ms(med('hostToGrid'))} / ${ms(med('gridDraw'))} | — | — |`,
+    `| … of which host → webview (PageServer, bridge) / webview's message event → drawn | ${ms(med('hostToGrid'))} / ${ms(med('gridDraw'))} | — | — |`,
   );
   console.log(
-    `| … host → grid split: response → PageServer posts / the bench's CDP bridge | ${ms(med('hostPost'))} / ${ms(med('hostToGrid') - med('hostPost'))} | — | — |`,
+    `| … host → webview split: response → PageServer posts / the bench's CDP bridge + postMessage | ${ms(med('hostPost'))} / ${ms(med('hostToGrid') - med('hostPost'))} | — | — |`,
   );
   console.log(
     `| scroll to the last row → drawn | ${ms(med('jump'))} | ${ms(med('baseLast'))} | ${(med('jump') / med('baseLast')).toFixed(2)}× |`,
   );
-  console.log(`| host memory over idle: during the sweep (max) / after | ${mb(med('hostDuring'))} / ${mb(med('hostAfter'))} | — | — |`);
-  console.log(`| webview memory over idle: during the sweep (max) / after | ${mb(med('webDuring'))} / ${mb(med('webAfter'))} | — | — |`);
-  console.log(`| host + webview over idle, after | ${mb(med('hostAfter') + med('webAfter'))} | — | — |`);
+  console.log(`| open → the count shown in the summary (read after the first page) | ${ms(med('countShown'))} | — | — |`);
+  console.log(
+    `| host RSS (this process: HubClient, TableSource, PageServer): idle / sweep peak / after | ${mb(med('hostRssIdle'))} / ${mb(med('hostRssPeak'))} / ${mb(med('hostRssAfter'))} | — | — |`,
+  );
+  console.log(
+    `| webview RSS (the page's Chromium renderer process): idle / sweep peak / after | ${mb(med('webRssIdle'))} / ${mb(med('webRssPeak'))} / ${mb(med('webRssAfter'))} | — | — |`,
+  );
+  console.log(
+    `| host + webview RSS over idle: sweep peak / after | ${mb(med('hostRssPeak') - med('hostRssIdle') + med('webRssPeak') - med('webRssIdle'))} / ${mb(med('hostRssAfter') - med('hostRssIdle') + med('webRssAfter') - med('webRssIdle'))} | — | — |`,
+  );
+  console.log(`| host JS heap over idle: during the sweep (max) / after | ${mb(med('hostDuring'))} / ${mb(med('hostAfter'))} | — | — |`);
+  console.log(`| webview JS heap over idle: during the sweep (max) / after | ${mb(med('webDuring'))} / ${mb(med('webAfter'))} | — | — |`);
+  console.log(`| host + webview JS heap over idle, after | ${mb(med('hostAfter') + med('webAfter'))} | — | — |`);
   console.log(
     `| sweep over ${SWEEP} positions, each until drawn: total / per position p50 / p95 / max | ${(med('sweepMs') / 1000).toFixed(1)} s / ${ms(med('positionP50'))} / ${ms(med('positionP95'))} / ${ms(med('positionMax'))} | — | — |`,
   );
@@ -197,43 +234,40 @@ async function measure(browser, commit, run) {
     const m = process.memoryUsage();
     return m.heapUsed + m.external + m.arrayBuffers;
   };
-  await page.setContent('<!doctype html><html><body style="margin:0"><div id="host"></div></body></html>');
-  await page.addScriptTag({ content: gridJs });
+  // RSS: the extension host's share is this process (HubClient, TableSource, PageServer; the hub
+  // is a process of its own), the webview's is the Chromium renderer process of the page.
+  const hostRss = () => {
+    globalThis.gc?.();
+    return process.memoryUsage().rss;
+  };
   let server;
   let trace;
   let drawn;
+  let ready;
   const firstDrawn = new Promise((res) => (drawn = res));
+  const pageReady = new Promise((res) => (ready = res));
   await page.exposeFunction('hostPost', (m) => {
     trace?.push(`grid ${m.type}${'requestId' in m ? ` #${m.requestId} ${m.start ?? ''}` : ''}`);
+    if (m.type === 'ready') ready();
     return server?.handle(m);
   });
   await page.exposeFunction('firstDrawn', (times) => drawn(times));
-  await page.addScriptTag({
-    content: `
-globalThis.raf = () => new Promise((r) => requestAnimationFrame(() => r()));
-// Epoch milliseconds, comparable with the host's (performance.timeOrigin + now() in both).
-const epoch = () => performance.timeOrigin + performance.now();
-let first = true;
-globalThis.receive = (m) => {
-  if (m.type === 'paged.show') {
-    globalThis.grid = new VdbGrid.ResultGrid(m.output, { copy() {}, export() {}, post: (x) => globalThis.hostPost(x) }, document.getElementById('host'), { maxHeight: 600 });
-    globalThis.scroller = document.querySelector('.vdb-grid');
-    return;
-  }
-  const receivedAt = epoch();
-  globalThis.grid.receive(m);
-  if (first && m.type === 'page.result' && m.start === 0) {
-    first = false;
-    globalThis.raf().then(globalThis.raf).then(() => globalThis.firstDrawn({ receivedAt, drawnAt: epoch() }));
-  }
-};
-// Settled: no row on screen waiting (a failed page counts as answered; the sweep reports them).
-globalThis.settled = () => document.querySelectorAll('.vdb-row:not([hidden]):not(.failed) .vdb-cell.placeholder').length === 0;
-globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hidden])').length;`,
-  });
+  const nonce = randomBytes(16).toString('base64');
+  await page.route(`${WEBVIEW}/**`, (route) =>
+    route.request().url().endsWith('/resultPanel.js')
+      ? route.fulfill({ contentType: 'text/javascript', body: panelJs })
+      : route.fulfill({ contentType: 'text/html', body: webviewHtml(nonce) }),
+  );
+  await page.goto(`${WEBVIEW}/index.html`);
+  await pageReady;
+  const renderer = await pageRenderer(page);
+  if (renderer === undefined) log("warning: the page's renderer process was not found; webview RSS reads 0");
+  const webRss = () => (renderer === undefined ? 0 : rssOf(renderer));
   await webHeap();
   const webIdle = await webHeap();
   const hostIdle = hostHeap();
+  const webRssIdle = webRss();
+  const hostRssIdle = hostRss();
 
   // Open: what Open Table does (catalog at the commit, the source, the grid's output), then the grid.
   const epoch = () => performance.timeOrigin + performance.now();
@@ -264,10 +298,10 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
     post: (m) => {
       if (m.type === 'page.result' && m.start === 0 && firstRead.postedAt === undefined) firstRead.postedAt = epoch();
       trace.push(`${m.type}${'requestId' in m ? ` #${m.requestId} ${m.start}` : ''}${m.type === 'page.error' ? ` ${m.message}` : ''}`);
-      void page.evaluate((x) => globalThis.receive(x), m);
+      void page.evaluate((x) => window.postMessage(x, '*'), m);
     },
   });
-  await page.evaluate((x) => globalThis.receive(x), { type: 'paged.show', output });
+  await page.evaluate((x) => window.postMessage(x, '*'), { type: 'paged.show', output });
   server.start();
   const first = await firstDrawn;
   const openToDrawn = first.drawnAt - openAt;
@@ -280,6 +314,7 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
   await page.waitForFunction(() => /^[\d,]+ rows? ×/.test(document.querySelector('.vdb-summary')?.textContent ?? ''), null, {
     timeout: 120_000,
   });
+  const countShown = epoch() - openAt;
 
   // To the last row.
   const jump = await page.evaluate(async () => {
@@ -300,6 +335,8 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
   let hostDuring = -Infinity;
   let webDuring = -Infinity;
   let failedSeen = 0;
+  let hostRssPeak = hostRss();
+  let webRssPeak = webRss();
   for (let i = 0; i < SWEEP; i++) {
     const at = performance.now();
     await page.evaluate(
@@ -325,6 +362,8 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
       hostDuring = Math.max(hostDuring, hostHeap() - hostIdle);
       webDuring = Math.max(webDuring, (await webHeap()) - webIdle);
     }
+    hostRssPeak = Math.max(hostRssPeak, hostRss());
+    webRssPeak = Math.max(webRssPeak, webRss());
   }
   const sweepMs = performance.now() - sweepAt;
   const sorted = perPosition.slice().sort((a, b) => a - b);
@@ -334,6 +373,8 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
   const sweepRetries = retries - retriesBefore;
   const hostAfter = hostHeap() - hostIdle;
   const webAfter = (await webHeap()) - webIdle;
+  const hostRssAfter = hostRss();
+  const webRssAfter = webRss();
   const reads = source.reads.reduce((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
   server.dispose();
   await page.close();
@@ -360,6 +401,13 @@ globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hi
     webAfter,
     reads,
     failedSeen,
+    countShown,
+    hostRssIdle,
+    hostRssPeak,
+    hostRssAfter,
+    webRssIdle,
+    webRssPeak,
+    webRssAfter,
   };
 }
 
@@ -374,4 +422,60 @@ function makeCsv(rows) {
     );
   }
   return Buffer.from(out.join('\n') + '\n');
+}
+
+/** The grid page as WebviewHost serves it (src/platform/webviewHost.ts gridPage), with VS Code's acquireVsCodeApi. */
+function webviewHtml(nonce) {
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${webviewCsp(WEBVIEW, nonce)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>readings @ main</title></head>
+<body><div id="root"></div><script nonce="${nonce}">${WEBVIEW_SHIM}</script><script nonce="${nonce}" src="${WEBVIEW}/resultPanel.js"></script></body></html>`;
+}
+
+/**
+ * The renderer process of `page`: Chromium keeps more than one (a spare, about:blank), so the page
+ * touches 64 MB and the renderer whose RSS grew by most of that is its own.
+ */
+async function pageRenderer(page) {
+  const before = new Map(rendererPids().map((pid) => [pid, rssOf(pid)]));
+  await page.evaluate(() => {
+    globalThis.probe = new Uint8Array(64 * 1048576).fill(1);
+  });
+  const grown = [...before].map(([pid, rss]) => [pid, rssOf(pid) - rss]).sort((a, b) => b[1] - a[1]);
+  await page.evaluate(() => {
+    delete globalThis.probe;
+  });
+  return grown[0] && grown[0][1] > 48 * 1048576 ? grown[0][0] : undefined;
+}
+
+/** Chromium renderer processes started under this process (any depth). */
+function rendererPids() {
+  const parent = new Map();
+  const renderers = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('--type=renderer')) renderers.push(Number(d));
+    } catch {
+      /* gone */
+    }
+  }
+  const under = (pid) => {
+    for (let p = pid; p > 1; p = parent.get(p) ?? 0) if (p === process.pid) return true;
+    return false;
+  };
+  return renderers.filter(under);
+}
+
+function rssOf(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
 }

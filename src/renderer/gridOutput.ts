@@ -60,18 +60,25 @@ export function summaryText(g: GridState): string {
   const at = commit && commit !== t.ref ? ` (${shortHash(commit)})` : '';
   if (p) {
     const src = g.source;
-    const n = src.rowCount.toLocaleString('en-US');
+    const n = grouped(src.rowCount);
     const rows = src.totalKnown ? rowCount(src.rowCount, n) : l10n.t('counting rows…');
     const filters = g.filters.length ? l10n.t(' · where {0}', g.filters.map(describeFilter).join(l10n.t(' and '))) : '';
     return l10n.t('{0} × {1} columns · {2}/{3} @ {4}{5}{6}', rows, m.columnCount, t.owner, t.name, t.ref, at, filters);
   }
   const total = m.totalRowCount;
   const rows =
-    m.filter && m.rowCount !== total
-      ? l10n.t('{0} of {1} rows', m.rowCount.toLocaleString('en-US'), total.toLocaleString('en-US'))
-      : rowCount(total, total.toLocaleString('en-US'));
+    m.filter && m.rowCount !== total ? l10n.t('{0} of {1} rows', grouped(m.rowCount), grouped(total)) : rowCount(total, grouped(total));
   const ms = Math.round((g.content as QueryOutput).elapsedMs);
   return l10n.t('{0} × {1} columns · {2}/{3} @ {4}{5} · {6} ms', rows, m.columnCount, t.owner, t.name, t.ref, at, ms);
+}
+
+/**
+ * 1234567 → "1,234,567", as toLocaleString('en-US') writes a whole number, without starting ICU's
+ * number formatting (5–6 ms of the grid's first paint, measured at 100,000 × 20).
+ */
+export function grouped(n: number): string {
+  const s = String(Math.trunc(n));
+  return Number.isFinite(n) ? s.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : s;
 }
 
 function rowCount(n: number, text: string): string {

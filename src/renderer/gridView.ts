@@ -1,5 +1,5 @@
 // How the grid draws: the scrolling element, the sticky header, and only the rows and columns
-// on screen (one AxisWindow per axis), with row elements recycled as they scroll. Leading
+// on screen (RowWindow for the rows, an AxisWindow for the columns), with row elements recycled as they scroll. Leading
 // columns can be frozen (sticky beside the row numbers, e.g. the primary key). Rows the source
 // has not loaded draw as placeholders; rows of a failed page show its error and a Retry button
 // (each row drawn by gridRowPainter.ts). Server text is only ever assigned through textContent /
@@ -9,6 +9,7 @@ import { renderHeader } from './gridHeader';
 import type { GridModel } from './gridModel';
 import type { RowSource } from './rowSource';
 import { AxisWindow, type WindowItem } from './gridWindow';
+import { RowWindow } from './rowWindow';
 import { el } from './dom';
 import { GridRowPainter, type RowRec } from './gridRowPainter';
 import { scrollerViewport } from './scrollerViewport';
@@ -38,7 +39,7 @@ export class GridView {
   private readonly canvas: HTMLElement;
   private readonly header: HTMLElement;
   private readonly body: HTMLElement;
-  private rowsWin: AxisWindow | undefined;
+  private rowsWin: RowWindow | undefined;
   private colsWin: AxisWindow | undefined;
   private renderQueued = false;
   private disposed = false;
@@ -114,13 +115,12 @@ export class GridView {
     this.shownWidths = this.model.widths.slice();
     const viewport = scrollerViewport(this.scroller);
     const onChange = (): void => this.queueRender();
-    this.rowsWin = new AxisWindow({
-      horizontal: false,
+    // Rows all have one height: their window is arithmetic, its cost the same at any row count.
+    this.rowsWin = new RowWindow({
       count: this.model.rowCount,
-      sizeOf: () => ROW_HEIGHT,
+      size: ROW_HEIGHT,
       overscan: 8,
       paddingStart: HEADER_HEIGHT,
-      scrollPaddingStart: HEADER_HEIGHT,
       viewport,
       onChange,
     });
@@ -219,7 +219,8 @@ export class GridView {
       this.renderHeader(header, cols);
     }
     canvas.style.height = `${totalH}px`;
-    scroller.setAttribute('aria-rowcount', String(m.rowCount + 1));
+    // -1 while a paged source is still counting (ARIA's "unknown"), never the rows seen so far as the total.
+    scroller.setAttribute('aria-rowcount', this.source().totalKnown ? String(m.rowCount + 1) : '-1');
 
     const items = rowsWin.items();
     const range = rowsWin.range();

@@ -10,6 +10,9 @@
 //   again; an answer from before the change never reaches the grid.
 // - A failed page is answered with `page.error` (the grid shows it on those rows, with Retry) and
 //   every other page goes on.
+// - The rows are counted only once the view's first page is answered (or failed): the hub runs one
+//   query per user at a time, and a `COUNT(*)` of a million rows sent first held the first page
+//   behind it (issue #28). Until `page.total` arrives the grid says it is still counting.
 import type { Cell } from '../../shared/wire';
 import type { ColumnFilter, ColumnSort, GridPagingMessage, HostPagingMessage, RowKind } from '../../shared/gridPaging';
 
@@ -80,6 +83,8 @@ export class PageServer {
   private readonly waiting: Pending[] = [];
   private readonly running = new Set<Pending>();
   private counting: AbortController | undefined;
+  /** The generation whose count waits for its first page to be answered, if any. */
+  private countAfterPage: number | undefined;
   private disposed = false;
 
   constructor(opts: PageServerOptions) {
@@ -101,8 +106,24 @@ export class PageServer {
     return this.running.size + this.waiting.length;
   }
 
-  /** Counts the rows of the opening view (posts `page.total` when known). */
+  /**
+   * Counts the rows of the opening view (posts `page.total` when known) once its first page is
+   * answered, so the count never delays the page.
+   */
   start(): void {
+    this.countAfterFirstPage();
+  }
+
+  private countAfterFirstPage(): void {
+    this.counting?.abort();
+    this.counting = undefined;
+    this.countAfterPage = this.generation;
+  }
+
+  /** A page of the current view was answered: its count may go now. */
+  private pageAnswered(): void {
+    if (this.countAfterPage !== this.generation) return;
+    this.countAfterPage = undefined;
     this.count();
   }
 
@@ -153,7 +174,7 @@ export class PageServer {
       filters: [...next.filters],
       ...(refusal ? { message: refusal } : {}),
     });
-    this.count();
+    this.countAfterFirstPage();
   }
 
   private count(): void {
@@ -201,6 +222,7 @@ export class PageServer {
           ...(page.old ? { old: page.old.slice(0, rows.length) } : {}),
           ...(page.end || rows.length < p.end - p.start ? { end: true } : {}),
         });
+        this.pageAnswered();
       }
     } catch (e) {
       if (this.isCurrent(p, abort)) {
@@ -213,6 +235,7 @@ export class PageServer {
           end: p.end,
           message: this.describe(e),
         });
+        this.pageAnswered();
       }
     } finally {
       this.running.delete(p);

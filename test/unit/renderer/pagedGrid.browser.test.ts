@@ -115,6 +115,23 @@ describeIfChromium('paged result grid in Chromium', function () {
     }
   });
 
+  it('draws the first page while the count is still being read, says so, and takes the count when it comes', async () => {
+    // The host never counts until told: the first page has to draw without a total.
+    await page.evaluate(
+      "window.grid = new VdbGrid.ResultGrid(window.pagedOutput(undefined, 500, 4, { totalRows: undefined }), window.makeHost(1000000), document.getElementById('host'))",
+    );
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+    assert.equal(await page.locator('.vdb-cell[data-r="0"][data-c="1"]').textContent(), 'label 1');
+    assert.match((await page.locator('.vdb-summary').textContent()) ?? '', /^counting rows… × 4 columns/);
+    assert.equal(await page.locator('.vdb-grid').getAttribute('aria-rowcount'), '-1', 'no total is claimed while counting');
+    await page.evaluate("window.grid.receive({ type: 'page.total', sourceId: 'src1', totalRows: 1000000 })");
+    await page.waitForFunction("(document.querySelector('.vdb-summary')?.textContent ?? '').startsWith('1,000,000 rows')");
+    assert.equal(await page.locator('.vdb-grid').getAttribute('aria-rowcount'), '1000001');
+    assert.equal(await page.locator('.vdb-cell[data-r="0"][data-c="1"]').textContent(), 'label 1', 'the first page stays drawn');
+    await page.evaluate('document.querySelector(".vdb-grid").scrollTop = 1e9');
+    await page.waitForSelector('.vdb-cell[data-r="999999"][data-c="1"]:not(.placeholder)');
+  });
+
   it('draws the first page when it arrives, scrolls to the last of 100,000 rows, and holds only pages near the viewport', async () => {
     await page.evaluate('mountPaged(100000, 500, 4)');
     await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');

@@ -119,8 +119,14 @@ describe('PageServer (the host side of a paged grid)', () => {
     const src = new GatedSource(1000, 1000);
     const { server, posted } = serverOver(src);
     server.start();
+    server.handle(request(9, 0, 100));
+    src.reads[0]!.release();
     await tick();
-    assert.deepEqual(posted.shift(), { type: 'page.total', sourceId: 's1', totalRows: 1000 });
+    assert.deepEqual(
+      posted.splice(0).map((m) => m.type),
+      ['page.result', 'page.total'],
+    );
+    src.reads.length = 0;
     server.handle(request(1, 0, 100));
     server.handle(request(2, 100, 200));
     server.handle(request(3, 200, 300));
@@ -135,7 +141,8 @@ describe('PageServer (the host side of a paged grid)', () => {
     await tick();
     assert.deepEqual(
       posted.map((m) => m.type),
-      ['page.reset', 'page.total'],
+      ['page.reset'],
+      'the new view is counted once its first page is answered',
     );
     const reset = posted[0];
     assert.ok(reset && reset.type === 'page.reset');
@@ -147,10 +154,54 @@ describe('PageServer (the host side of a paged grid)', () => {
     assert.equal(src.reads[2]!.view.filters[0]?.column, 'b');
     src.reads[2]!.release();
     await tick();
-    const page = posted.at(-1);
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['page.reset', 'page.result', 'page.total'],
+    );
+    const page = posted[1];
     assert.ok(page && page.type === 'page.result');
     assert.equal(page.requestId, 4);
     assert.equal(page.rows[0]![1], 'filtered');
+  });
+
+  it('counts only after the first page is answered: a count that never answers holds no first page', async () => {
+    // One query at a time, as the hub runs a user's queries: whatever is sent first runs first.
+    const order: string[] = [];
+    let queue: Promise<unknown> = Promise.resolve();
+    const serial = <T>(what: string, f: () => Promise<T>): Promise<T> => {
+      const p = queue.then(() => (order.push(what), f()));
+      queue = p.catch(() => undefined);
+      return p;
+    };
+    const src: PageSource = {
+      read: (start) => serial(`read ${start}`, async () => ({ rows: [[`r${start}`]] })),
+      count: () => serial('count', () => new Promise<number>(() => undefined)),
+    };
+    const { server, posted } = serverOver(src);
+    server.start();
+    await tick();
+    assert.deepEqual(order, [], 'nothing is counted before the grid asks for a page');
+    server.handle(request(1, 0, 100));
+    await tick();
+    await tick();
+    assert.deepEqual(order, ['read 0', 'count']);
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['page.result'],
+    );
+  });
+
+  it('counts after a first page that failed too', async () => {
+    const src = new GatedSource(1000, 1000);
+    const { server, posted } = serverOver(src);
+    server.start();
+    server.handle(request(1, 0, 100));
+    src.reads[0]!.release(new Error('busy'));
+    await tick();
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['page.error', 'page.total'],
+    );
   });
 
   it('keeps the view in force when the source refuses a change, and says why', () => {

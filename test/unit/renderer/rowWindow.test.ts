@@ -1,0 +1,101 @@
+import { strict as assert } from 'node:assert';
+import { AxisWindow, type Size, type Viewport } from '../../../src/renderer/gridWindow';
+import { RowWindow } from '../../../src/renderer/rowWindow';
+
+class FakeViewport implements Viewport {
+  size: Size = { width: 800, height: 440 };
+  offsets = { x: 0, y: 0 };
+  private sizeCbs: ((s: Size) => void)[] = [];
+  private offCbs: { h: boolean; cb: (o: number, s: boolean) => void }[] = [];
+  observeSize(cb: (s: Size) => void): () => void {
+    this.sizeCbs.push(cb);
+    cb(this.size);
+    return () => undefined;
+  }
+  observeOffset(h: boolean, cb: (o: number, s: boolean) => void): () => void {
+    this.offCbs.push({ h, cb });
+    cb(h ? this.offsets.x : this.offsets.y, false);
+    return () => undefined;
+  }
+  scrollTo(h: boolean, offset: number): void {
+    if (h) this.offsets.x = offset;
+    else this.offsets.y = offset;
+    for (const o of this.offCbs) if (o.h === h) o.cb(offset, false);
+  }
+  resize(s: Size): void {
+    this.size = s;
+    for (const cb of this.sizeCbs) cb(s);
+  }
+}
+
+describe('row window (fixed row height)', () => {
+  it('renders the same rows as the library window at every offset and viewport height', () => {
+    // The library's window (AxisWindow) is the reference: the grid drew its rows before.
+    for (const height of [440, 37, 1000]) {
+      for (const count of [0, 1, 7, 5_000]) {
+        const a = new FakeViewport();
+        const b = new FakeViewport();
+        a.resize({ width: 800, height });
+        b.resize({ width: 800, height });
+        const opts = { count, overscan: 8, paddingStart: 26, onChange: () => undefined };
+        const lib = new AxisWindow({ ...opts, horizontal: false, sizeOf: () => 22, scrollPaddingStart: 26, viewport: a });
+        const mine = new RowWindow({ ...opts, size: 22, viewport: b });
+        for (const y of [0, 1, 21, 22, 26, 47, 48, 5_000, 22 * 2_500 + 13, 22 * 5_000]) {
+          a.scrollTo(false, y);
+          b.scrollTo(false, y);
+          const at = `count ${count}, height ${height}, offset ${y}`;
+          assert.deepEqual(mine.range(), lib.range(), at);
+          assert.deepEqual(mine.items(), lib.items(), at);
+          assert.equal(mine.totalSize(), lib.totalSize(), at);
+        }
+      }
+    }
+  });
+
+  it('a million rows cost no more than ten: no per-row state', () => {
+    const vp = new FakeViewport();
+    const w = new RowWindow({ count: 10, size: 22, overscan: 8, paddingStart: 26, viewport: vp, onChange: () => undefined });
+    w.setCount(1_000_000);
+    vp.scrollTo(false, 22 * 1_000_000); // past the end: the DOM would clamp it
+    const r = w.range();
+    // 440 px show 20 rows, 8 more above.
+    assert.deepEqual(r, { first: 999_972, last: 999_999 });
+    assert.equal(w.startOf(999_999), 26 + 999_999 * 22);
+    assert.equal(w.totalSize(), 26 + 1_000_000 * 22);
+  });
+
+  it('tells the grid when the rendered range or the count changes, not on every scroll pixel', () => {
+    const vp = new FakeViewport();
+    let changes = 0;
+    const w = new RowWindow({ count: 1000, size: 20, overscan: 2, viewport: vp, onChange: () => changes++ });
+    vp.scrollTo(false, 5);
+    const before = changes;
+    vp.scrollTo(false, 6); // still rows 0..24
+    assert.equal(changes, before);
+    vp.scrollTo(false, 400);
+    assert.equal(changes, before + 1);
+    w.setCount(2000);
+    assert.equal(changes, before + 2);
+  });
+
+  it('reveal scrolls the least distance, keeping a row clear of the sticky header', () => {
+    const vp = new FakeViewport();
+    const w = new RowWindow({ count: 1000, size: 20, overscan: 2, paddingStart: 30, viewport: vp, onChange: () => undefined });
+    w.reveal(5);
+    assert.equal(vp.offsets.y, 0);
+    w.reveal(100);
+    assert.equal(vp.offsets.y, 30 + 101 * 20 - 440);
+    w.reveal(50);
+    assert.equal(vp.offsets.y, 30 + 50 * 20 - 30);
+  });
+
+  it('a filter shrinking the count shrinks the window', () => {
+    const vp = new FakeViewport();
+    const w = new RowWindow({ count: 1000, size: 20, overscan: 2, viewport: vp, onChange: () => undefined });
+    w.setCount(3);
+    assert.deepEqual(w.range(), { first: 0, last: 2 });
+    assert.equal(w.totalSize(), 60);
+    w.setCount(0);
+    assert.equal(w.range(), undefined);
+  });
+});
