@@ -1,32 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { AxisWindow, type Size, type Viewport } from '../../../src/renderer/gridWindow';
+import { AxisWindow } from '../../../src/renderer/gridWindow';
+import { FakeViewport } from '../../helpers/fakeViewport';
 import { RowWindow } from '../../../src/renderer/rowWindow';
-
-class FakeViewport implements Viewport {
-  size: Size = { width: 800, height: 440 };
-  offsets = { x: 0, y: 0 };
-  private sizeCbs: ((s: Size) => void)[] = [];
-  private offCbs: { h: boolean; cb: (o: number, s: boolean) => void }[] = [];
-  observeSize(cb: (s: Size) => void): () => void {
-    this.sizeCbs.push(cb);
-    cb(this.size);
-    return () => undefined;
-  }
-  observeOffset(h: boolean, cb: (o: number, s: boolean) => void): () => void {
-    this.offCbs.push({ h, cb });
-    cb(h ? this.offsets.x : this.offsets.y, false);
-    return () => undefined;
-  }
-  scrollTo(h: boolean, offset: number): void {
-    if (h) this.offsets.x = offset;
-    else this.offsets.y = offset;
-    for (const o of this.offCbs) if (o.h === h) o.cb(offset, false);
-  }
-  resize(s: Size): void {
-    this.size = s;
-    for (const cb of this.sizeCbs) cb(s);
-  }
-}
 
 describe('row window (fixed row height)', () => {
   it('renders the same rows as the library window at every offset and viewport height', () => {
