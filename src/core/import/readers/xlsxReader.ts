@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { ImportParseError } from '../importParseError';
 import type { Cell, TableReader } from '../tableReader';
@@ -30,7 +30,11 @@ export async function openXlsxReader(filePath: string, options: { signal?: Abort
   let sheetRows: AsyncIterator<ExcelJS.Row>;
   let header: { cells: Cell[]; sheetRow: number } | undefined;
   try {
-    ({ sheetRows, header } = await firstSheetHeader(workbook));
+    ({ sheetRows, header } = await firstSheetHeader(workbook).catch(async (err: unknown) => {
+      if (!lostSheetList(err) || statSync(filePath).size > WHOLE_READ_LIMIT) throw err;
+      await close();
+      return firstSheetRead(filePath);
+    }));
   } catch (err) {
     return fail(err);
   }
@@ -86,22 +90,54 @@ function failure(close: () => Promise<void>, signal: AbortSignal | undefined): (
   };
 }
 
+type SheetStart = { sheetRows: AsyncIterator<ExcelJS.Row>; header: { cells: Cell[]; sheetRow: number } | undefined };
+
+const NO_SHEET = (): ImportParseError =>
+  new ImportParseError('the workbook has no worksheet. Add a sheet with a header row.', { fileType: 'xlsx', reason: 'empty' });
+
 /** The first worksheet's rows, and its first non-empty row as the header (undefined when it has none). */
-async function firstSheetHeader(
-  workbook: ExcelJS.stream.xlsx.WorkbookReader,
-): Promise<{ sheetRows: AsyncIterator<ExcelJS.Row>; header: { cells: Cell[]; sheetRow: number } | undefined }> {
+async function firstSheetHeader(workbook: ExcelJS.stream.xlsx.WorkbookReader): Promise<SheetStart> {
   const sheets = workbook[Symbol.asyncIterator]();
   const sheet = await sheets.next();
-  if (sheet.done) {
-    throw new ImportParseError('the workbook has no worksheet. Add a sheet with a header row.', { fileType: 'xlsx', reason: 'empty' });
-  }
-  const sheetRows = sheet.value[Symbol.asyncIterator]();
+  if (sheet.done) throw NO_SHEET();
+  return headerOf(sheet.value[Symbol.asyncIterator]());
+}
+
+async function headerOf(sheetRows: AsyncIterator<ExcelJS.Row>): Promise<SheetStart> {
   for (;;) {
     const r = await sheetRows.next();
     if (r.done) return { sheetRows, header: undefined };
     const cells = rowCells(r.value);
     if (cells.some((c) => c !== null)) return { sheetRows, header: { cells: trimTrailingNulls(cells), sheetRow: r.value.number } };
   }
+}
+
+/**
+ * exceljs' streaming reader (4.4.0) needs xl/workbook.xml's list of sheets before it hands out a
+ * sheet; when that entry comes last in the zip (where exceljs itself writes it) it is sometimes not
+ * seen in time and the read fails with "Cannot read properties of undefined (reading 'sheets')":
+ * 2 reads in 300 of fresh exceljs files here, never the same file twice, and every time for a
+ * file whose shared strings come before a sheet. Such a file is read again whole, by its central
+ * directory (no race), when it is small enough to hold.
+ */
+const WHOLE_READ_LIMIT = 64 * 1024 * 1024;
+
+function lostSheetList(err: unknown): boolean {
+  return err instanceof TypeError && /reading 'sheets'/.test(err.message);
+}
+
+async function firstSheetRead(filePath: string): Promise<SheetStart> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(filePath);
+  const ws = wb.worksheets[0];
+  if (!ws) throw NO_SHEET();
+  async function* rows(sheet: ExcelJS.Worksheet): AsyncGenerator<ExcelJS.Row> {
+    for (let i = 1; i <= sheet.rowCount; i++) {
+      const r = sheet.findRow(i);
+      if (r) yield r;
+    }
+  }
+  return headerOf(rows(ws));
 }
 
 /** A data row cut or padded to the header's width; a value beyond the named columns is an error. */

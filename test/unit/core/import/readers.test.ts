@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { ImportParseError } from '../../../../src/core/import/importParseError';
 import { openTableReader } from '../../../../src/core/import/openTableReader';
 import { readAll, tempFiles } from './helpers';
@@ -231,6 +233,29 @@ describe('import readers', () => {
         reason: 'bad-syntax',
         message: /Excel Workbook/,
       });
+    });
+
+    it('reads a workbook whose shared strings come before its sheets and its sheet list last (the streaming reader cannot)', async () => {
+      const p = await workbook('late-list.xlsx', (ws) => {
+        ws.addRow(['id', 'name']);
+        ws.addRow([1, 'first']);
+        ws.addRow([2, 'second']);
+      });
+      // The same entries in another order: what made the streaming reader fail now and then
+      // (xl/workbook.xml last, as exceljs writes it), here on every read.
+      const zip = await JSZip.loadAsync(readFileSync(p));
+      const names = Object.keys(zip.files).filter((n) => !zip.files[n]!.dir);
+      const first = ['[Content_Types].xml', '_rels/.rels', 'xl/_rels/workbook.xml.rels', 'xl/sharedStrings.xml', 'xl/styles.xml'];
+      const order = [...first, ...names.filter((n) => !first.includes(n) && n !== 'xl/workbook.xml'), 'xl/workbook.xml'];
+      const out = new JSZip();
+      for (const n of order) out.file(n, await zip.files[n]!.async('nodebuffer'));
+      writeFileSync(p, await out.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }));
+      const t = await readAll('xlsx', p);
+      assert.deepEqual(t.columns, ['id', 'name']);
+      assert.deepEqual(t.rows, [
+        ['1', 'first'],
+        ['2', 'second'],
+      ]);
     });
 
     it('rejects an empty sheet', async () => {
