@@ -28,13 +28,14 @@
 //   page's JS heap + backing stores after a forced GC; both minus their idle values before opening
 //   (the aim: ≤ 150 MB together).
 import * as esbuild from 'esbuild';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { BENCH_DB, hubApi, importCsv, startHub } from './client-common.mjs';
+import { pageRenderer, rssOf, webviewHtml } from './webviewPage.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, d) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d);
@@ -73,33 +74,6 @@ const { TableCatalogCache, openTableAt, PageServer, HubClient, webviewCsp } = aw
 // arrive as `message` events the way VS Code's webview delivers `webview.postMessage`.
 const panelJs = readFileSync(join(ROOT, 'dist/resultPanel.js'), 'utf8');
 const WEBVIEW = 'https://webview.bench';
-
-// What VS Code puts in a webview before its script (acquireVsCodeApi, here posting to the bench's
-// host), and the bench's probes: the first page's receipt (a listener added before the panel
-// script's, so it runs first) and the second animation frame after it, when its rows are on screen.
-const WEBVIEW_SHIM = `
-window.acquireVsCodeApi = () => ({ postMessage: (m) => window.hostPost(m), getState: () => undefined, setState: () => undefined });
-const epoch = () => performance.timeOrigin + performance.now();
-globalThis.raf = () => new Promise((r) => requestAnimationFrame(() => r()));
-Object.defineProperty(globalThis, 'scroller', { get: () => document.querySelector('.vdb-grid') });
-let first = true;
-window.addEventListener('message', (e) => {
-  const m = e.data;
-  if (!first || m.type !== 'page.result' || m.start !== 0) return;
-  first = false;
-  const receivedAt = epoch();
-  const shown = () => document.querySelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)') !== null;
-  const frames = async () => {
-    await globalThis.raf();
-    do await globalThis.raf();
-    while (!shown());
-    globalThis.firstDrawn({ receivedAt, drawnAt: epoch() });
-  };
-  void frames();
-});
-// Settled: no row on screen waiting (a failed page counts as answered; the sweep reports them).
-globalThis.settled = () => document.querySelectorAll('.vdb-row:not([hidden]):not(.failed) .vdb-cell.placeholder').length === 0;
-globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hidden])').length;`;
 
 // ---- the hub and the table
 const hub = await startHub();
@@ -256,7 +230,7 @@ async function measure(browser, commit, run) {
   await page.route(`${WEBVIEW}/**`, (route) =>
     route.request().url().endsWith('/resultPanel.js')
       ? route.fulfill({ contentType: 'text/javascript', body: panelJs })
-      : route.fulfill({ contentType: 'text/html', body: webviewHtml(nonce) }),
+      : route.fulfill({ contentType: 'text/html', body: webviewHtml(webviewCsp(WEBVIEW, nonce), WEBVIEW, nonce) }),
   );
   await page.goto(`${WEBVIEW}/index.html`);
   await pageReady;
@@ -422,60 +396,4 @@ function makeCsv(rows) {
     );
   }
   return Buffer.from(out.join('\n') + '\n');
-}
-
-/** The grid page as WebviewHost serves it (src/platform/webviewHost.ts gridPage), with VS Code's acquireVsCodeApi. */
-function webviewHtml(nonce) {
-  return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${webviewCsp(WEBVIEW, nonce)}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>readings @ main</title></head>
-<body><div id="root"></div><script nonce="${nonce}">${WEBVIEW_SHIM}</script><script nonce="${nonce}" src="${WEBVIEW}/resultPanel.js"></script></body></html>`;
-}
-
-/**
- * The renderer process of `page`: Chromium keeps more than one (a spare, about:blank), so the page
- * touches 64 MB and the renderer whose RSS grew by most of that is its own.
- */
-async function pageRenderer(page) {
-  const before = new Map(rendererPids().map((pid) => [pid, rssOf(pid)]));
-  await page.evaluate(() => {
-    globalThis.probe = new Uint8Array(64 * 1048576).fill(1);
-  });
-  const grown = [...before].map(([pid, rss]) => [pid, rssOf(pid) - rss]).sort((a, b) => b[1] - a[1]);
-  await page.evaluate(() => {
-    delete globalThis.probe;
-  });
-  return grown[0] && grown[0][1] > 48 * 1048576 ? grown[0][0] : undefined;
-}
-
-/** Chromium renderer processes started under this process (any depth). */
-function rendererPids() {
-  const parent = new Map();
-  const renderers = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('--type=renderer')) renderers.push(Number(d));
-    } catch {
-      /* gone */
-    }
-  }
-  const under = (pid) => {
-    for (let p = pid; p > 1; p = parent.get(p) ?? 0) if (p === process.pid) return true;
-    return false;
-  };
-  return renderers.filter(under);
-}
-
-function rssOf(pid) {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
 }
