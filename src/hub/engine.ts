@@ -6,15 +6,15 @@
 //   a branch, a tag). Branch and tag lists are also cached per database version, so listings
 //   rarely reach a worker at all.
 // - `query`: callers' SQL. One caller (a user, or the anonymous callers of one address) runs at most
-//   `maxRunningPerCaller` queries at once; a query that cannot start within `maxWaitMs`, or finds
-//   its caller's queue full, is refused with EngineBusyError (the hub answers 429).
+//   `maxRunningPerCaller` queries at once, and callers whose queries run long share all but one
+//   worker (scheduler.ts); a query that cannot start within `maxWaitMs`, or finds its caller's
+//   queue full, is refused with EngineBusyError (the hub answers 429; engineBusy.ts).
 // - `operation`: imports and merges, served round-robin between the users who started them.
 // A worker that dies answers its job with EngineUnavailableError and is replaced; a worker whose
 // memory grew past `workerMemoryBytes` (plus room for the files it holds) is replaced after its
 // job, so the hub's memory stays flat.
 // Closing answers every queued and running job with EngineShutDownError (the hub answers 503).
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '../core/logger';
 import type { QueryResult } from '../shared/wire';
 import type {
   Author,
@@ -31,6 +31,11 @@ import { EngineBusyError, EngineCancelledError, EngineShutDownError, EngineTimeo
 import { FairQueue } from './scheduler';
 import { diffCopyBudget } from './doltSql/diffRowCache';
 import type { FairQueueLimits } from './scheduler';
+import { KeyLocks } from './keyLocks';
+import { busyMessage, retryAfterSeconds } from './engineBusy';
+import { ENGINE_DEFAULTS, workerMemoryLimit, type EngineOptions } from './engineOptions';
+
+export { ENGINE_DEFAULTS, workerMemoryLimit, type EngineOptions, type QueryLaneLimits } from './engineOptions';
 
 export type Lane = 'meta' | 'query' | 'operation';
 const LANES: readonly Lane[] = ['meta', 'query', 'operation'];
@@ -72,63 +77,12 @@ interface Slot {
   cancel: Int32Array;
 }
 
-export interface QueryLaneLimits extends FairQueueLimits {
-  /** How long a query may wait for a worker before it is refused. */
-  maxWaitMs: number;
-}
-
-export interface EngineOptions {
-  /** Script that, started as a worker with workerData.role 'doltlite-engine', runs runEngineWorker(). */
-  workerScript: string;
-  workerExecArgv?: string[];
-  /** Workers per lane (default meta 1, query 2, operation 1). */
-  workers?: Partial<Record<Lane, number>>;
-  queryLimits?: Partial<QueryLaneLimits>;
-  /** Budget of one query result, in bytes of cell text (default 32 MiB). */
-  resultBytes?: number;
-  /** Largest single value a query may produce or read, in bytes (default 16 MiB). */
-  valueBytes?: number;
-  /**
-   * Memory one query may allocate for sorting, grouping and building values, besides the page
-   * caches it reads through (default 256 MiB; queryMemory.ts).
-   */
-  queryMemoryBytes?: number;
-  /**
-   * A worker whose memory passes this after a job, plus room for the database files it holds
-   * (workerMemoryLimit), is replaced (default 512 MiB).
-   */
-  workerMemoryBytes?: number;
-  logger: Logger;
-}
-
-export const ENGINE_DEFAULTS = {
-  workers: { meta: 1, query: 2, operation: 1 } as Record<Lane, number>,
-  maxQueuedPerCaller: 32,
-  maxQueued: 256,
-  maxWaitMs: 2000,
-  resultBytes: 32 * 1024 * 1024,
-  valueBytes: 16 * 1024 * 1024,
-  queryMemoryBytes: 256 * 1024 * 1024,
-  workerMemoryBytes: 512 * 1024 * 1024,
-};
-
-/**
- * The memory a worker may reach before it is replaced: the configured limit for the engine
- * itself, plus room for the largest database it holds (`dataBytes`: that file and the worker's
- * scratch copies). The file is in its memory once, and a kept connection's page cache may hold
- * about as much again (engineWorker.ts); with a fixed limit, a worker reading a large database
- * passed it on every job and was replaced, paying a fresh start and a fresh load on the next page.
- */
-export function workerMemoryLimit(workerMemoryBytes: number, dataBytes: number): number {
-  return workerMemoryBytes + 3 * dataBytes;
-}
-
 export class Engine {
   private readonly slots: Slot[] = [];
   private readonly queues: Record<Lane, FairQueue<Job>>;
   private readonly queryWaitMs: number;
   private readonly versions = new Map<string, number>();
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly locks = new KeyLocks();
   private readonly listCache = new Map<string, { version: number; branches?: BranchRow[]; tags?: TagRow[] }>();
   private nextId = 1;
   private closed = false;
@@ -152,6 +106,8 @@ export class Engine {
         maxRunningPerCaller: q.maxRunningPerCaller ?? Math.max(1, counts.query - 1),
         maxQueuedPerCaller: q.maxQueuedPerCaller ?? ENGINE_DEFAULTS.maxQueuedPerCaller,
         maxQueued: q.maxQueued ?? ENGINE_DEFAULTS.maxQueued,
+        maxRunningHeavy: Math.max(1, counts.query - 1),
+        heavyMs: ENGINE_DEFAULTS.heavyQueryMs,
       }),
     };
     this.queryWaitMs = q.maxWaitMs ?? ENGINE_DEFAULTS.maxWaitMs;
@@ -203,7 +159,7 @@ export class Engine {
     }
     const job = slot.job;
     if (!job || job.id !== msg.id) return;
-    this.finish(slot, job);
+    this.finish(slot, job, job.startedAt === undefined ? undefined : Date.now() - job.startedAt);
     if (msg.ok) job.resolve(msg.value);
     else job.reject(new Error(msg.message));
     const limit = workerMemoryLimit(this.opts.workerMemoryBytes ?? ENGINE_DEFAULTS.workerMemoryBytes, msg.dataBytes ?? 0);
@@ -259,12 +215,13 @@ export class Engine {
     }, CANCEL_GRACE_MS);
   }
 
-  private finish(slot: Slot, job: Job): void {
+  /** `ranMs`: how long a job that answered ran (the scheduler marks callers of long ones heavy). */
+  private finish(slot: Slot, job: Job, ranMs?: number): void {
     job.detach?.();
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = undefined;
     slot.job = undefined;
-    this.queues[job.lane].done(job);
+    this.queues[job.lane].done(job, ranMs);
   }
 
   private reject(job: Job, e: Error): void {
@@ -328,13 +285,13 @@ export class Engine {
       }
       if (!queue.push(job)) {
         job.detach?.();
-        reject(new EngineBusyError(this.busyMessage(caller), this.retryAfter(lane, caller)));
+        reject(this.busy(lane, caller));
         return;
       }
       this.opts.logger.debug(`engine: ${lane} job ${job.id} of ${job.caller} queued`);
       if (lane === 'query') {
         job.waitTimer = setTimeout(() => {
-          if (queue.remove(job)) this.reject(job, new EngineBusyError(this.busyMessage(caller), this.retryAfter(lane, caller)));
+          if (queue.remove(job)) this.reject(job, this.busy(lane, caller));
         }, this.queryWaitMs);
         job.waitTimer.unref();
       }
@@ -342,32 +299,9 @@ export class Engine {
     });
   }
 
-  private busyMessage(caller: string): string {
-    const limits = this.queues.query.limits;
-    const anonymous = caller.startsWith('anonymous:');
-    const who = anonymous ? `Anonymous callers from ${caller.slice('anonymous:'.length)} (together)` : 'This user';
-    return this.queues.query.runningOf(caller) >= limits.maxRunningPerCaller
-      ? `${who} already run${anonymous ? '' : 's'} ${limits.maxRunningPerCaller} ${limits.maxRunningPerCaller === 1 ? 'query' : 'queries'}, the most one caller may run at once; try again when ${limits.maxRunningPerCaller === 1 ? 'it ends' : 'one ends'}.`
-      : 'Every query worker is busy; try again shortly.';
-  }
-
-  /**
-   * Seconds until the soonest running job that blocks `caller` is likely to end (1-60): a job is
-   * expected to run about as long again as it has run so far, and never past its deadline. (The
-   * deadline alone told a caller whose own page read had just started to come back in 30 s.)
-   */
-  private retryAfter(lane: Lane, caller: string): number {
-    const queue = this.queues[lane];
-    const blockedBySelf = queue.runningOf(caller) >= queue.limits.maxRunningPerCaller;
-    const now = Date.now();
-    let soonest = Infinity;
-    for (const s of this.slots) {
-      const j = s.job;
-      if (s.lane !== lane || !j || j.startedAt === undefined || (blockedBySelf && j.caller !== caller)) continue;
-      soonest = Math.min(soonest, j.startedAt + (j.expectedMs ?? 1000) - now, Math.max(1000, now - j.startedAt));
-    }
-    if (!Number.isFinite(soonest)) return 1;
-    return Math.min(60, Math.max(1, Math.ceil(soonest / 1000)));
+  private busy(lane: Lane, caller: string): EngineBusyError {
+    const running = this.slots.flatMap((s) => (s.lane === lane && s.job ? [s.job] : []));
+    return new EngineBusyError(busyMessage(this.queues[lane], caller), retryAfterSeconds(this.queues[lane], caller, running, Date.now()));
   }
 
   file(key: string, path: string): DbFile {
@@ -375,25 +309,8 @@ export class Engine {
   }
 
   /** Runs `fn` while holding the write lock of every key, in a fixed order to avoid deadlock. */
-  async withLocks<T>(keys: string[], fn: () => Promise<T>): Promise<T> {
-    const sorted = [...new Set(keys)].sort();
-    const acquire = async (i: number): Promise<T> => {
-      if (i >= sorted.length) return fn();
-      const key = sorted[i] as string;
-      const prev = this.locks.get(key) ?? Promise.resolve();
-      let release: () => void = () => undefined;
-      const mine = new Promise<void>((r) => (release = r));
-      const chained = prev.then(() => mine);
-      this.locks.set(key, chained);
-      await prev.catch(() => undefined);
-      try {
-        return await acquire(i + 1);
-      } finally {
-        release();
-        if (this.locks.get(key) === chained) this.locks.delete(key);
-      }
-    };
-    return acquire(0);
+  withLocks<T>(keys: string[], fn: () => Promise<T>): Promise<T> {
+    return this.locks.withLocks(keys, fn);
   }
 
   /**

@@ -191,6 +191,41 @@ describe('hub engine fairness', function () {
     assert.doesNotMatch(hub.output(), /\b500\b|Error:/, 'the hub logged no failure for the closed request');
   });
 
+  it('keeps a worker for short queries while two callers repeat long ones: neither is refused, and the short ones answer first', async () => {
+    // Two anonymous callers from two addresses, each with a query that runs ~3 s (to its timeout_ms).
+    const heavyMs = 3000;
+    const longFrom = (address: string): Promise<{ status: number; body: any }> =>
+      fromAddress(address, `${hub.url}/api/v2${P}/sql`, { ref: 'main', q: ENDLESS, timeout_ms: heavyMs });
+    const heavy = ['127.0.0.3', '127.0.0.4'];
+    // First round: nothing is known of them yet, so both run at once; then both are known to run long.
+    for (const r of await Promise.all(heavy.map(longFrom))) assert.equal(r.body.data?.status, 'timeout', JSON.stringify(r.body));
+
+    const line = /engine: query job \d+ of anonymous:127\.0\.0\.[34] started/g;
+    const starts = (): number => hub.output().match(line)?.length ?? 0;
+    const before = starts();
+    const longs = heavy.map((a) => {
+      const t = { done: false, res: longFrom(a) };
+      void t.res.finally(() => (t.done = true));
+      return t;
+    });
+    await waitFor('a long query to start', () => starts() > before, { timeoutMs: 30_000 });
+    // A third caller's short queries, one after another, while the long ones run or wait.
+    const shorts: HubResponse[] = [];
+    for (let i = 0; i < 5; i++) shorts.push(await hub.fetch(`${P}/sql`, { user: 'bob', json: { ref: 'main', q: `SELECT ${i}` } }));
+    const longsDone = longs.filter((l) => l.done).length;
+    for (const [i, s] of shorts.entries()) {
+      assert.equal(s.status, 200, s.text);
+      assert.deepEqual(s.body.data.rows, [[String(i)]]);
+    }
+    // Before issue 26 both long queries held both workers and each short one waited for one of them.
+    assert.equal(longsDone, 0, 'the short queries answered while both long ones were still running or waiting');
+    // The long queries share the other worker in turn: both run to their timeout, none is refused.
+    for (const r of await Promise.all(longs.map((l) => l.res))) {
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.equal(r.body.data.status, 'timeout');
+    }
+  });
+
   it('serves queries, listings and branch creation while a long import runs', async () => {
     const lines = ['id,v'];
     for (let i = 0; i < 60000; i++) lines.push(`${i},value-${i}`);
