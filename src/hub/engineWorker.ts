@@ -2,9 +2,7 @@
 // system caches database files loaded from disk. A long query blocks only this thread; the
 // main thread keeps serving HTTP. Writes persist atomically before they are reported done.
 import { parentPort, workerData } from 'node:worker_threads';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { createRequire } from 'node:module';
+import { statSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import init from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { Sqlite3, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
@@ -30,38 +28,12 @@ import { callerStatement, type Answering } from './callerStatement';
 import { applyScript } from './writeScripts';
 import { DiffRowCache, diffCopyBudget } from './doltSql/diffRowCache';
 import { ENGINE_DEFAULTS } from './engine';
+import { CACHE_SLACK_BYTES, cacheBytesFor, fileBytes, locateWasm } from './engineFiles';
 import { isOutOfMemory, loadMemFile, QueryMemory, queryMemoryMessage, sortsInHeap } from './queryMemory';
 
 const SQLITE_LIMIT_LENGTH = 0;
 
-export function locateWasm(file: string): string {
-  const beside = join(__dirname, file);
-  if (existsSync(beside)) return beside;
-  try {
-    // Running from the sources (tests under tsx): the package's own copy.
-    return createRequire(__filename).resolve(`@dolthub/doltlite-wasm/${file}`);
-  } catch {
-    throw new Error(`${file} is missing: it must sit beside ${__filename} (npm run build copies it into dist/).`);
-  }
-}
-
 export class SqlRefused extends Error {}
-
-function fileBytes(path: string): Uint8Array {
-  const b = readFileSync(path);
-  // The glue accepts plain typed arrays only, not Buffer.
-  return new Uint8Array(b.buffer, b.byteOffset, b.length);
-}
-
-/** Bytes of page cache a kept connection may use: the file and a quarter, at least DoltLite's default. */
-export function cacheBytesFor(fileBytes: number): number {
-  return Math.min(MAX_CACHE_BYTES, Math.max(DEFAULT_CACHE_BYTES, Math.ceil(fileBytes * 1.25)));
-}
-
-const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
-const MAX_CACHE_BYTES = 512 * 1024 * 1024;
-/** Room for a page cache besides its file's pages (a query's room, queryRoom). */
-const CACHE_SLACK_BYTES = 8 * 1024 * 1024;
 
 export class EngineCore {
   /** Database key → the version and size of the copy in this worker's memory. */
