@@ -53,7 +53,8 @@ export async function startHub({ dataDir, token, serveArgs = [] } = {}) {
     cli(['user', 'add', 'bench']);
     token = cli(['token', 'create', '--user', 'bench']);
   }
-  const proc = spawn(process.execPath, [HUB, 'serve', '--data', dir, '--port', '0', ...serveArgs], {
+  const prof = process.env.BENCH_HUB_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_HUB_PROF] : [];
+  const proc = spawn(process.execPath, [...prof, HUB, 'serve', '--data', dir, '--port', '0', ...serveArgs], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise((res, rej) => {
