@@ -33,11 +33,10 @@ import { diffCopyBudget } from './doltSql/diffRowCache';
 import type { FairQueueLimits } from './scheduler';
 import { KeyLocks } from './keyLocks';
 import { busyMessage, retryAfterSeconds } from './engineBusy';
-import { ENGINE_DEFAULTS, workerMemoryLimit, type EngineOptions } from './engineOptions';
+import { ENGINE_DEFAULTS, workerMemoryLimit, type EngineOptions, type Lane } from './engineOptions';
 
-export { ENGINE_DEFAULTS, workerMemoryLimit, type EngineOptions, type QueryLaneLimits } from './engineOptions';
+export { ENGINE_DEFAULTS, workerMemoryLimit, type EngineOptions, type Lane, type QueryLaneLimits } from './engineOptions';
 
-export type Lane = 'meta' | 'query' | 'operation';
 const LANES: readonly Lane[] = ['meta', 'query', 'operation'];
 
 /** How long a worker has to answer once its job's caller went away, before it is replaced. */

@@ -1,7 +1,9 @@
 // The engine's options and defaults, and the memory a worker may reach before it is replaced.
 import type { Logger } from '../core/logger';
 import type { FairQueueLimits } from './scheduler';
-import type { Lane } from './engine';
+
+/** The engine's lanes, each with workers of its own (engine.ts says what runs in which). */
+export type Lane = 'meta' | 'query' | 'operation';
 
 export interface QueryLaneLimits extends FairQueueLimits {
   /** How long a query may wait for a worker before it is refused. */
