@@ -164,7 +164,23 @@ const DISTURBANCES = {
     ),
 };
 
-/** One short request of the mix, chosen by the client's number and its step. */
+/** A short anonymous POST /sql from `localAddress` (a caller of its own), read whole, as fetch's Response would be used here. */
+function sqlFrom(localAddress, body) {
+  return new Promise((resolve) => {
+    const req = request(`${API}/sql`, { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode, arrayBuffer: async () => undefined }));
+    });
+    req.on('error', () => resolve({ status: 0, arrayBuffer: async () => undefined }));
+    req.end(body);
+  });
+}
+
+/**
+ * One short request of the mix, chosen by the client's number and its step. `anonymousSql`: the
+ * SQL goes without a token (true: all from one address, one caller; 'addresses': from ten loopback
+ * addresses, ten anonymous callers of five clients each).
+ */
 function shortRequest(client, step, anonymousSql = false) {
   const user = ['alice', 'bob', 'carol'][client % 3];
   const headers = anonymousSql
@@ -177,12 +193,11 @@ function shortRequest(client, step, anonymousSql = false) {
       return fetch(`${API}/tags`, { headers });
     case 2:
       return fetch(`${API}/pulls`);
-    default:
-      return fetch(`${API}/sql`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ ref: 'main', q: `SELECT count(*), ${step} FROM products` }),
-      });
+    default: {
+      const body = JSON.stringify({ ref: 'main', q: `SELECT count(*), ${step} FROM products` });
+      if (anonymousSql === 'addresses') return sqlFrom(`127.0.0.${10 + (client % 10)}`, body);
+      return fetch(`${API}/sql`, { method: 'POST', headers, body });
+    }
   }
 }
 
@@ -257,6 +272,12 @@ try {
     await phase(`${CLIENTS} clients + 3 callers leaving translation-heavy queries after 300 ms`, 0, 'departed'),
     await phase(`${CLIENTS} clients + waves of 100 anonymous 7.5 MB bodies`, 0, 'bodies'),
     await phase(`${CLIENTS} clients (SQL anonymous) + a long anonymous query from another address`, 0, 'longElsewhere', true),
+    await phase(
+      `${CLIENTS} clients (SQL anonymous from 10 addresses) + a long anonymous query from another address`,
+      0,
+      'longElsewhere',
+      'addresses',
+    ),
     await phase(`${CLIENTS} clients + 2 anonymous callers sorting 40 × 15 MB values`, 0, 'bigSorts'),
   ];
   const ms = (v) => `${v.toFixed(0)} ms`;
