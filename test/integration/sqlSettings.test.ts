@@ -207,9 +207,19 @@ describe('the SQL timeout setting reaches every feature', function () {
       { timeoutMs: 30_000 },
     );
     assert.equal(output.result.status, 'row_limit', 'the row-limit setting (2) cut the result');
+    const loadAll = h.api.notebooks.loadAll;
+    const before = new Set(loadAll.sessions.map((x) => x.sourceId));
     await feature(
       'Load All Rows',
-      async () => h.api.notebooks.loadAll.handle(editor, { type: 'loadAll', key: output.key, outputId: 'o1' }),
+      async () => {
+        loadAll.handle(editor, { type: 'loadAll', key: output.key, outputId: 'o1' });
+        // The grid asks for its first page (the rows are counted only after it is answered), as
+        // the renderer does once it draws the loaded result; this test plays the renderer's part
+        // instead of depending on whether the output's webview is drawn in time.
+        const session = loadAll.sessions.find((x) => !before.has(x.sourceId));
+        assert.ok(session, 'Load All Rows started a session');
+        loadAll.handle(editor, { type: 'page.request', sourceId: session.sourceId, requestId: 1, start: 0, end: 50, outputId: 'o1' });
+      },
       (s) => s.q.includes('SELECT id FROM products') && s.q !== 'SELECT id FROM products',
     );
   });
