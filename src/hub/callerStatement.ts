@@ -5,6 +5,7 @@ import type { Sqlite3, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs
 import type { TranslatedQuery } from './mysqlDialect';
 import { ReadOnlyGuard } from './readOnlyGuard';
 import { rewriteDoltSql } from './doltSql/rewrite';
+import type { DirectPage } from './doltSql/directPage';
 import { engineContext, registerDoltSqlFunctions, reopenAsOf, type DiffPageSource } from './doltSql/engineContext';
 
 /** The connection that answers (DESCRIBE … AS OF replaces it) and the guard on it. */
@@ -16,6 +17,8 @@ export interface Answering {
 export interface CallerStatement {
   sql: string;
   describeSql?: string;
+  /** The answer's rows, read from a copy of a diff (directPage.ts): `describeSql` is prepared, `sql` never run. */
+  direct?: DirectPage;
   fixedTypes?: string[];
 }
 
@@ -44,7 +47,11 @@ export function callerStatement(
   const rewritten = rewriteDoltSql(t.sql, engineContext(ctx.sqlite3, at.conn, ctx.fileBytes, ctx.diffPages));
   // A translation stopped at the deadline is a timeout, as a query stopped while running is.
   if ('error' in rewritten) return { error: rewritten.error, status: rewritten.status };
-  return { sql: rewritten.sql, ...(rewritten.describeSql !== undefined ? { describeSql: rewritten.describeSql } : {}) };
+  return {
+    sql: rewritten.sql,
+    ...(rewritten.describeSql !== undefined ? { describeSql: rewritten.describeSql } : {}),
+    ...(rewritten.direct ? { direct: rewritten.direct } : {}),
+  };
 }
 
 function showTables(full: boolean, dbName: string): CallerStatement {

@@ -244,6 +244,7 @@ export class EngineCore {
       callerGone,
       grownOutsideHeap: this.memory.outsideHeapMeter(),
       ...(st.describeSql !== undefined ? { describeSql: st.describeSql } : {}),
+      ...(st.direct ? { direct: st.direct } : {}),
     });
   }
 

@@ -10,6 +10,7 @@ import { type ReadOnlyGuard, ReadOnlyRefusal } from './readOnlyGuard';
 import { ResultBudget, valueTooLargeMessage } from './resultBudget';
 import { UserColumnTypes } from './doltSql/engineContext';
 import { queryMemoryMessage } from './queryMemory';
+import type { DirectPage } from './doltSql/directPage';
 
 const SQLITE_INTEGER = 1;
 const SQLITE_FLOAT = 2;
@@ -47,6 +48,8 @@ export interface SelectOptions {
    * budget the query stops.
    */
   grownOutsideHeap?: () => number;
+  /** The rows, read from a copy of a diff (directPage.ts): `describeSql` is prepared for the columns, `sql` runs only if they do not fit it. */
+  direct?: DirectPage;
 }
 
 export function runSelect(
@@ -60,6 +63,10 @@ export function runSelect(
   fixedTypes?: string[],
   options: SelectOptions = {},
 ): QueryResult {
+  if (options.direct && options.describeSql !== undefined) {
+    const answered = answerDirect(sqlite3, conn, guard, options.describeSql, options.direct, limit, budget, fixedTypes);
+    if (answered) return answered;
+  }
   const capi = sqlite3.capi;
   const stop = new QueryStop(capi, conn, options.deadline ?? Date.now() + timeoutMs, {
     callerGone: options.callerGone,
@@ -168,15 +175,68 @@ function stepRows(stmt: Sqlite3Stmt, read: RowReader, limit: number, budget: Que
   const rows: Cell[][] = [];
   const bytes = new ResultBudget(budget.maxBytes);
   while (stmt.step()) {
-    if (rows.length >= limit) {
-      const message = `The result has more than ${limit} rows; only the first ${limit} are returned. Narrow the query or raise the limit.`;
-      return { rows, status: 'row_limit', message };
-    }
+    if (rows.length >= limit) return { rows, status: 'row_limit', message: rowLimitMessage(limit) };
     const row = read.row();
     if (!bytes.admit(row)) return { rows, status: 'row_limit', message: bytes.message(rows.length) };
     rows.push(row);
   }
   return { rows, status: 'success', message: '' };
+}
+
+function rowLimitMessage(limit: number): string {
+  return `The result has more than ${limit} rows; only the first ${limit} are returned. Narrow the query or raise the limit.`;
+}
+
+/**
+ * The answer of a page read from a copy (`direct`), described by `describeSql` as runSelect
+ * describes a page served through SQLite, with the same row limit, byte budget and decimal
+ * scales; undefined when the rows do not fit the description (runSelect then runs the query).
+ */
+function answerDirect(
+  sqlite3: Sqlite3,
+  conn: Sqlite3Db,
+  guard: ReadOnlyGuard,
+  describeSql: string,
+  direct: DirectPage,
+  limit: number,
+  budget: QueryBudget,
+  fixedTypes?: string[],
+): QueryResult | undefined {
+  let stmt: Sqlite3Stmt | undefined;
+  try {
+    guard.reset();
+    stmt = conn.prepare(describeSql);
+    guard.checkStatement(stmt.pointer, describeSql);
+    const n = stmt.columnCount;
+    if (direct.rows.some((r) => r.length !== n)) return undefined;
+    const scales = decimalScales(sqlite3.capi, conn, stmt.pointer, n);
+    const firstTypes = new Array<number>(n).fill(SQLITE_NULL);
+    const rows: Cell[][] = [];
+    const bytes = new ResultBudget(budget.maxBytes);
+    let end: { status: 'row_limit'; message: string } | undefined;
+    for (let i = 0; i < direct.rows.length && !end; i++) {
+      if (rows.length >= limit) {
+        end = { status: 'row_limit', message: rowLimitMessage(limit) };
+        break;
+      }
+      const types = direct.types[i] as number[];
+      const row = (direct.rows[i] as Cell[]).map((cell, j) => {
+        const ty = types[j] as number;
+        if (firstTypes[j] === SQLITE_NULL && ty !== SQLITE_NULL) firstTypes[j] = ty;
+        const scale = scales[j];
+        return scale !== undefined && cell !== null && (ty === SQLITE_INTEGER || ty === SQLITE_FLOAT) ? withScale(cell, scale) : cell;
+      });
+      if (!bytes.admit(row)) end = { status: 'row_limit', message: bytes.message(rows.length) };
+      else rows.push(row);
+    }
+    const columns = resultColumns(sqlite3, conn, stmt, firstTypes, fixedTypes);
+    return { columns, rows, ...(end ?? { status: 'success', message: '' }) };
+  } catch {
+    // Not prepared or refused here: runSelect runs the query and says so as it would.
+    return undefined;
+  } finally {
+    stmt?.finalize();
+  }
 }
 
 /** Turns the current row of a statement into the API's cells, noting each column's first non-NULL type. */

@@ -1,6 +1,7 @@
 // What the Dolt SQL rewriter needs from the engine, and what its parts share.
 import { quoteSqlIdentifier, quoteSqlString } from '../../core/sql/sqlTokens';
 import type { DiffPageShape } from './diffPageShape';
+import type { AnswerRow } from './diffAnswers';
 
 /** A problem with the query the user should fix: becomes `status: error` with this message. */
 export class DoltSqlError extends Error {}
@@ -54,6 +55,11 @@ export interface DiffPageRows {
   fn: string;
   slot: number;
   rows: readonly number[];
+  /**
+   * Row `r`'s cells of the source as the hub answers them, when the page's rows are in the order
+   * the query would put them in (no two with equal keys): the page can be answered without SQLite.
+   */
+  answer?: (r: number) => AnswerRow;
 }
 
 /** A column a diff shows, and the index of the source column it reads (-1: none, it is NULL). */

@@ -13,7 +13,12 @@
 // reads the diff as written. Pure: tokens in, a description out.
 import { identifierValue, isKeyword, type SqlToken } from '../../core/sql/sqlTokens';
 
+/** An item of a page's select list: `*`, or a column name, maybe qualified. */
+export type SelectItem = '*' | { name: string; qualifier?: string };
+
 export interface DiffPageShape {
+  /** The select list, item by item. */
+  select: SelectItem[];
   /** The alias the query gives the diff, if any. */
   alias?: string;
   /** Token index just after the alias (or after the call's `)`). */
@@ -185,7 +190,8 @@ function keysetCursor(toks: readonly SqlToken[], orderBy: readonly SqlToken[][],
  */
 export function diffPageShape(sql: string, toks: readonly SqlToken[], callAt: number, close: number): DiffPageShape | undefined {
   if (!isKeyword(toks[0], 'select') || !isKeyword(toks[callAt - 1], 'from')) return undefined;
-  if (!plainSelectList(toks.slice(1, callAt - 1))) return undefined;
+  const select = plainSelectList(toks.slice(1, callAt - 1));
+  if (!select) return undefined;
   const source = sourceAlias(toks, close + 1);
   if (!source) return undefined;
   const { alias } = source;
@@ -205,6 +211,7 @@ export function diffPageShape(sql: string, toks: readonly SqlToken[], callAt: nu
   if (!filters) return undefined;
   const { kinds, cursor } = filters;
   return {
+    select,
     ...(alias !== undefined ? { alias } : {}),
     afterSource: source.next,
     orderBy: order.toks.map((e) => sql.slice((e[0] as SqlToken).start, (e[e.length - 1] as SqlToken).end)),
@@ -218,16 +225,21 @@ export function diffPageShape(sql: string, toks: readonly SqlToken[], callAt: nu
 }
 
 /** The select list: `*` or bare (optionally qualified) column names, no aliases, no expressions. */
-function plainSelectList(list: readonly SqlToken[]): boolean {
+function plainSelectList(list: readonly SqlToken[]): SelectItem[] | undefined {
+  const items: SelectItem[] = [];
   for (const item of splitTop(list, ',')) {
     const ok =
       (item.length === 1 &&
         (isPunct(item[0], '*') || item[0]?.kind === 'word' || item[0]?.kind === 'bquoted' || item[0]?.kind === 'dquoted')) ||
       (item.length === 3 && isPunct(item[1], '.') && item[0]?.kind !== 'punct' && item[2]?.kind !== 'punct');
     if (!ok || item.some((t) => isKeyword(t, 'distinct') || isKeyword(t, 'all') || t.kind === 'string' || t.kind === 'number'))
-      return false;
+      return undefined;
+    const [first, , third] = item as [SqlToken, SqlToken?, SqlToken?];
+    if (isPunct(first, '*')) items.push('*');
+    else if (third) items.push({ name: identifierValue(third), qualifier: identifierValue(first) });
+    else items.push({ name: identifierValue(first) });
   }
-  return true;
+  return items;
 }
 
 /** The call's alias (if any) from token `i`, and the index after it; undefined for `AS` without a name. */

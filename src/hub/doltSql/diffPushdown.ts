@@ -7,6 +7,8 @@ import { quoteSqlIdentifier as qi, type SqlToken } from '../../core/sql/sqlToken
 import type { DoltSqlContext, ShownColumn } from './common';
 import { diffPageShape } from './diffPageShape';
 import type { DoltForms } from './forms';
+import { directPage, type DirectPage } from './directPage';
+import { hexToDoltHash } from '../doltHash';
 
 export interface DiffCall {
   table: string;
@@ -19,7 +21,10 @@ export interface DiffCall {
   shown: readonly ShownColumn[];
 }
 
-/** The subquery of the page's rows (and the OFFSET count to set to 0), or undefined to read the whole diff. */
+/**
+ * The subquery of the page's rows (and the OFFSET count to set to 0), or undefined to read the
+ * whole diff; with the page's answer when it needs no SQLite (directPage.ts).
+ */
 export function pushDiffPage(
   sql: string,
   toks: readonly SqlToken[],
@@ -28,7 +33,7 @@ export function pushDiffPage(
   ctx: DoltSqlContext,
   forms: DoltForms,
   call: DiffCall,
-): { subquery: string; offsetAt?: number } | undefined {
+): { subquery: string; offsetAt?: number; direct?: DirectPage } | undefined {
   if (!ctx.diffPage) return undefined;
   const shape = diffPageShape(sql, toks, callAt, close);
   if (!shape) return undefined;
@@ -46,5 +51,14 @@ export function pushDiffPage(
     );
     subquery = `(SELECT ${select} FROM (VALUES ${page.rows.map((r) => `(${r})`).join(', ')}) AS "r")`;
   }
-  return { subquery, ...(shape.offsetAt !== undefined ? { offsetAt: shape.offsetAt } : {}) };
+  // The same select list as forms.diffSelectList, as values.
+  const shown = call.shown.map(({ name, k }) =>
+    name === 'from_commit'
+      ? { name, text: hexToDoltHash(call.fromHex) }
+      : name === 'to_commit'
+        ? { name, text: hexToDoltHash(call.toHex) }
+        : { name, k },
+  );
+  const direct = directPage(shape, shown, page, 'dolt_diff');
+  return { subquery, ...(shape.offsetAt !== undefined ? { offsetAt: shape.offsetAt } : {}), ...(direct ? { direct } : {}) };
 }

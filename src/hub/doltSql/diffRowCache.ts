@@ -18,6 +18,8 @@
 import type { Sqlite3, Sqlite3Db, Sqlite3Stmt } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { DiffPageShape } from './diffPageShape';
 import { BLOB, FLOAT, INTEGER, NULL, PackedRowsWriter, TEXT, type Cell, type PackedRows } from './diffRowPacking';
+import { answerCell, AnswerRowsWriter, type AnswerRows } from './diffAnswers';
+import type { Cell as AnswerCell } from '../../shared/wire';
 
 /**
  * Memory a query worker keeps copies of row diffs in: an eighth of the memory a worker may grow to
@@ -39,6 +41,8 @@ export interface DiffCopy {
   rows: number;
   /** Per row: the diff's columns, then the values of the ORDER BY expressions (for the cursor and ties). */
   packed: PackedRows;
+  /** Per row: the diff's columns as the hub answers them (diffAnswers.ts), for pages served without SQLite. */
+  answers: AnswerRows;
   keyWidth: number;
   /** Per row: 1 + the index of its diff_type in KINDS, or 0. */
   kinds: Uint8Array;
@@ -150,6 +154,9 @@ function readCopy(sqlite3: Sqlite3, conn: Sqlite3Db, req: DiffCopyRequest, budge
     // The commit hashes are constants in the page's select list (forms.ts): not copied.
     const skip = req.columns.map((c) => c === 'from_commit' || c === 'to_commit');
     const writer = new PackedRowsWriter(all);
+    const answers = new AnswerRowsWriter(width);
+    const texts: AnswerCell[] = new Array<AnswerCell>(width);
+    const types: number[] = new Array<number>(width);
     const kinds: number[] = [];
     while (stmt.step()) {
       writer.startRow();
@@ -157,8 +164,13 @@ function readCopy(sqlite3: Sqlite3, conn: Sqlite3Db, req: DiffCopyRequest, budge
         const cell = skip[i] ? { type: NULL, value: null } : readValue(sqlite3, stmt.pointer, i);
         if (i === kindColumn) kinds.push(kindCode(cell));
         writer.cell(i, cell.type, cell.value);
+        if (i < width) {
+          texts[i] = answerCell(sqlite3, stmt.pointer, i, cell.type);
+          types[i] = cell.type;
+        }
       }
-      if (writer.bytes + kinds.length > budget) return 'too-large';
+      answers.add(texts, types);
+      if (writer.bytes + answers.bytes + kinds.length > budget) return 'too-large';
       if ((writer.rows & 1023) === 0 && Date.now() > req.deadline) return undefined;
     }
     const packed = writer.finish();
@@ -166,10 +178,11 @@ function readCopy(sqlite3: Sqlite3, conn: Sqlite3Db, req: DiffCopyRequest, budge
       columns: req.columns,
       rows: packed.rows,
       packed,
+      answers: answers.finish(),
       keyWidth: req.keyWidth,
       kinds: Uint8Array.from(kinds),
       kindColumn,
-      bytes: packed.bytes + kinds.length,
+      bytes: packed.bytes + answers.bytes + kinds.length,
     };
   } catch {
     // Interrupted at the deadline, or a query this shape cannot run: the page reads the diff as
@@ -194,6 +207,13 @@ function sameValue(a: Cell, b: Cell): boolean {
 
 function keyOf(copy: DiffCopy, r: number): Cell[] {
   return copy.packed.row(r).slice(copy.columns.length);
+}
+
+/** Do two rows next to each other in `rows` have equal keys (then their order is SQLite's sort's)? */
+export function tiesIn(copy: DiffCopy, rows: readonly number[]): boolean {
+  if (copy.keyWidth === 0) return false;
+  for (let i = 1; i < rows.length; i++) if (sameKey(copy, rows[i - 1] as number, rows[i] as number)) return true;
+  return false;
 }
 
 function sameKey(copy: DiffCopy, r: number, s: number): boolean {

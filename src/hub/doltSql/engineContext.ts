@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { MYSQL_TEXT_FUNCTION, sqliteToMysqlText } from './mysqlText';
 import type { Sqlite3, Sqlite3Capi, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { DiffPageRequest, DiffPageRows, DoltSqlContext, PreviewTable } from './common';
-import { DIFF_CELL_FUNCTION, pageRows, registerCellFunction, type DiffCopy, type DiffRowCache } from './diffRowCache';
+import { DIFF_CELL_FUNCTION, pageRows, registerCellFunction, tiesIn, type DiffCopy, type DiffRowCache } from './diffRowCache';
 import { HASH_FUNCTION, REVISION_FUNCTION } from './forms';
 import { toDoltHash, toEngineRevision } from './revisions';
 import { userColumnOf } from './userColumns';
@@ -154,7 +154,8 @@ function diffPage(
   if (!rows) return undefined;
   if (served.length === 0) registerCellFunction(sqlite3, conn, served);
   served.push(copy);
-  return { fn: DIFF_CELL_FUNCTION, slot: served.length - 1, rows };
+  const page = { fn: DIFF_CELL_FUNCTION, slot: served.length - 1, rows };
+  return tiesIn(copy, rows) ? page : { ...page, answer: (r: number) => copy.answers.row(r) };
 }
 
 /** A first page of at least this many rows (an export's: src/core/review/patchPages.ts) makes the copy. */

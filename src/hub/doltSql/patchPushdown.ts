@@ -10,6 +10,8 @@ import type { SqlToken } from '../../core/sql/sqlTokens';
 import type { DoltSqlContext } from './common';
 import { diffPageShape } from './diffPageShape';
 import { MYSQL_TEXT_FUNCTION } from './mysqlText';
+import { directPage, type DirectPage } from './directPage';
+import { hexToDoltHash } from '../doltHash';
 
 /** DoltLite's patch columns the copy keeps, in this order. */
 const PATCH_COLUMNS = ['statement_order', 'table_name', 'diff_type', 'statement'];
@@ -37,7 +39,10 @@ export function patchSelectList(p: Pick<PatchCall, 'fromHash' | 'toHash'>, cell:
   ].join(', ');
 }
 
-/** The subquery of the page's statements (and the OFFSET count to set to 0), or undefined to read the whole patch. */
+/**
+ * The subquery of the page's statements (and the OFFSET count to set to 0), or undefined to read
+ * the whole patch; with the page's answer when it needs no SQLite (directPage.ts).
+ */
 export function pushPatchPage(
   sql: string,
   toks: readonly SqlToken[],
@@ -45,7 +50,7 @@ export function pushPatchPage(
   close: number,
   ctx: DoltSqlContext,
   p: PatchCall,
-): { subquery: string; offsetAt?: number } | undefined {
+): { subquery: string; offsetAt?: number; direct?: DirectPage } | undefined {
   if (!ctx.diffPage) return undefined;
   const shape = diffPageShape(sql, toks, callAt, close);
   if (!shape) return undefined;
@@ -65,5 +70,15 @@ export function pushPatchPage(
       : `(SELECT ${patchSelectList(p, (k) => `${page.fn}(${page.slot}, "r"."column1", ${k})`)} FROM (VALUES ${page.rows
           .map((r) => `(${r})`)
           .join(', ')}) AS "r")`;
-  return { subquery, ...(shape.offsetAt !== undefined ? { offsetAt: shape.offsetAt } : {}) };
+  // The same columns as patchSelectList, as values.
+  const shown = [
+    { name: 'statement_order', k: 0 },
+    { name: 'from_commit_hash', text: hexToDoltHash(p.fromHex) },
+    { name: 'to_commit_hash', text: hexToDoltHash(p.toHex) },
+    { name: 'table_name', k: 1 },
+    { name: 'diff_type', k: 2 },
+    { name: 'statement', k: 3, mysqlText: true as const },
+  ];
+  const direct = directPage(shape, shown, page, 'dolt_patch');
+  return { subquery, ...(shape.offsetAt !== undefined ? { offsetAt: shape.offsetAt } : {}), ...(direct ? { direct } : {}) };
 }

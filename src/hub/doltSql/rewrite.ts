@@ -23,16 +23,14 @@ import { findEquality } from './whereEquality';
 import { DoltSqlError, DoltSqlInterrupted, valuesSubquery } from './common';
 import type { DoltSqlContext } from './common';
 import { RewriterBase } from './rewriteBase';
+import type { DirectPage } from './directPage';
 
 /**
  * The query on DoltLite. When a page of a row diff is served from the engine's copy of the diff
  * (diffPushdown.ts), `sql` reads that page and `describeSql` is the query as it reads the whole
  * diff: its columns (types, keys, source tables) are the ones to describe.
  */
-export function rewriteDoltSql(
-  sql: string,
-  ctx: DoltSqlContext,
-): { sql: string; describeSql?: string } | { error: string; status: 'error' | 'timeout' } {
+export function rewriteDoltSql(sql: string, ctx: DoltSqlContext): RewrittenSql | { error: string; status: 'error' | 'timeout' } {
   try {
     return new Rewriter(sql, ctx).run();
   } catch (e) {
@@ -45,8 +43,15 @@ export function rewriteDoltSql(
   }
 }
 
+/** The query on DoltLite; `direct`: the page's answer, read from the copy without running `sql` (directPage.ts). */
+export interface RewrittenSql {
+  sql: string;
+  describeSql?: string;
+  direct?: DirectPage;
+}
+
 class Rewriter extends RewriterBase {
-  run(): { sql: string; describeSql?: string } {
+  run(): RewrittenSql {
     const toks = this.toks;
     let i = 0;
     while (i < toks.length) {
@@ -73,7 +78,8 @@ class Rewriter extends RewriterBase {
     const whole = applyEdits(this.sql, this.edits);
     const pushed = this.pushed;
     if (!pushed) return { sql: whole };
-    return { sql: applyEdits(this.sql, [...this.edits.filter((e) => e !== pushed.callEdit), ...pushed.edits]), describeSql: whole };
+    const sql = applyEdits(this.sql, [...this.edits.filter((e) => e !== pushed.callEdit), ...pushed.edits]);
+    return { sql, describeSql: whole, ...(pushed.direct ? { direct: pushed.direct } : {}) };
   }
 
   // ------------------------------------------------------------ calls
@@ -155,14 +161,14 @@ class Rewriter extends RewriterBase {
   }
 
   /** Reads the call just replaced as one page from the engine's copy (diffPushdown.ts, patchPushdown.ts), keeping the whole for DESCRIBE. */
-  private pushPage(close: number, page: { subquery: string; offsetAt?: number }, name: string): void {
+  private pushPage(close: number, page: { subquery: string; offsetAt?: number; direct?: DirectPage }, name: string): void {
     const callEdit = this.edits[this.edits.length - 1] as TextEdit;
     const edits: TextEdit[] = [
       { start: callEdit.start, end: callEdit.end, text: this.hasAlias(close + 1) ? page.subquery : `${page.subquery} AS ${qi(name)}` },
     ];
     const offset = page.offsetAt === undefined ? undefined : this.toks[page.offsetAt];
     if (offset) edits.push({ start: offset.start, end: offset.end, text: '0' });
-    this.pushed = { callEdit, edits };
+    this.pushed = { callEdit, edits, ...(page.direct ? { direct: page.direct } : {}) };
   }
 
   /** DOLT_LOG(…): the commits as a subquery (log.ts). */

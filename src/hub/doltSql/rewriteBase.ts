@@ -15,6 +15,7 @@ import type { SqlToken, TextEdit } from '../../core/sql/sqlTokens';
 import { DoltForms } from './forms';
 import { DoltSqlError, DoltSqlInterrupted } from './common';
 import type { DoltSqlContext } from './common';
+import type { DirectPage } from './directPage';
 
 /** Words that end a table reference instead of naming its alias. */
 const NOT_ALIAS = new Set([
@@ -89,7 +90,7 @@ export abstract class RewriterBase {
   /** Steps since the deadline and the caller were last checked. */
   protected steps = 0;
   /** The diff page served from a copy: the edit of the call it replaces, and its own edits. */
-  protected pushed: { callEdit: TextEdit; edits: TextEdit[] } | undefined;
+  protected pushed: { callEdit: TextEdit; edits: TextEdit[]; direct?: DirectPage } | undefined;
 
   constructor(
     protected readonly sql: string,

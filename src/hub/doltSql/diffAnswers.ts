@@ -1,0 +1,61 @@
+// A copied diff's cells as the hub answers them (diffRowCache.ts): for each row, its cells' text as
+// runSelect (selectRunner.ts) reads it from SQLite (`sqlite3_column_text`, blobs as a marker, NULL
+// as null) and each cell's SQLite type. Read once, when the copy is made, on the very statement
+// that reads the diff, so a page served from the copy (directPage.ts) gives the same cells as the
+// page read through SQLite without a second pass through it. A row is kept as one JSON text (a
+// few bytes a cell, one string a row), its types as one byte a cell.
+import type { Sqlite3 } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
+import { BINARY_CELL, type Cell } from '../../shared/wire';
+import { BLOB, NULL } from './diffRowPacking';
+
+/** One row's cells as answered, and their SQLite types. */
+export interface AnswerRow {
+  cells: Cell[];
+  types: Uint8Array;
+}
+
+/** The cell `i` of the statement's current row, as runSelect answers it, given its SQLite type. */
+export function answerCell(sqlite3: Sqlite3, stmt: number, i: number, type: number): Cell {
+  if (type === NULL) return null;
+  if (type === BLOB) return BINARY_CELL;
+  return sqlite3.capi.sqlite3_column_text(stmt, i) ?? '';
+}
+
+/** Appends rows of `width` answered cells; `bytes` is what they take so far (estimated). */
+export class AnswerRowsWriter {
+  private readonly rows: string[] = [];
+  private types = new Uint8Array(1024);
+  bytes = 0;
+
+  constructor(readonly width: number) {}
+
+  add(cells: readonly Cell[], types: readonly number[]): void {
+    const text = JSON.stringify(cells);
+    const at = this.rows.length * this.width;
+    if (at + this.width > this.types.length) {
+      const next = new Uint8Array(Math.max(this.types.length * 2, at + this.width));
+      next.set(this.types);
+      this.types = next;
+    }
+    for (let c = 0; c < this.width; c++) this.types[at + c] = types[c] as number;
+    this.rows.push(text);
+    // A string's characters (two bytes each at worst), its header, and the types.
+    this.bytes += 2 * text.length + 32 + this.width;
+  }
+
+  finish(): AnswerRows {
+    return new AnswerRows(this.width, this.rows, this.types.slice(0, this.rows.length * this.width));
+  }
+}
+
+export class AnswerRows {
+  constructor(
+    readonly width: number,
+    private readonly rows: readonly string[],
+    private readonly types: Uint8Array,
+  ) {}
+
+  row(r: number): AnswerRow {
+    return { cells: JSON.parse(this.rows[r] as string) as Cell[], types: this.types.subarray(r * this.width, (r + 1) * this.width) };
+  }
+}

@@ -1,0 +1,78 @@
+// A page of a row diff or a patch served from the engine's copy (diffPushdown.ts, patchPushdown.ts)
+// answered without SQLite: the statement is exactly a page shape (diffPageShape.ts), so its rows
+// are the page's rows, in the copy's order (no two with equal keys), each the select list's
+// columns of the rewritten call's select list, and every cell is one the copy read as the hub
+// answers it (diffAnswers.ts). Anything this cannot map (a name that is not exactly one column,
+// another qualifier) is left to SQLite, which answers (or refuses) it as before.
+import type { Cell } from '../../shared/wire';
+import type { DiffPageRows } from './common';
+import type { DiffPageShape } from './diffPageShape';
+import { NULL, TEXT } from './diffRowPacking';
+import { sqliteToMysqlText } from './mysqlText';
+
+/** The rows of a page as the hub answers them, and each cell's SQLite type. */
+export interface DirectPage {
+  rows: Cell[][];
+  types: number[][];
+}
+
+/** What a column of the rewritten call shows: cell `k` of the copy (`mysqlText`: through hub_mysql_text; k < 0: NULL), or a constant text. */
+export type ShownSource = { name: string } & ({ k: number; mysqlText?: true } | { text: string });
+
+/** SQLite compares identifiers with ASCII case folding only. */
+const fold = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/** Which columns of `shown` the select list reads, in order; undefined when one is not exactly one of them. */
+function picks(shape: DiffPageShape, shown: readonly ShownSource[], sourceName: string): number[] | undefined {
+  const out: number[] = [];
+  for (const item of shape.select) {
+    if (item === '*') {
+      out.push(...shown.map((_, i) => i));
+      continue;
+    }
+    if (item.qualifier !== undefined && fold(item.qualifier) !== fold(shape.alias ?? sourceName)) return undefined;
+    const at = shown.flatMap((s, i) => (fold(s.name) === fold(item.name) ? [i] : []));
+    if (at.length !== 1) return undefined;
+    out.push(at[0] as number);
+  }
+  return out;
+}
+
+/** The page answered from the copy, or undefined when SQLite must read it. */
+export function directPage(
+  shape: DiffPageShape,
+  shown: readonly ShownSource[],
+  page: DiffPageRows,
+  sourceName: string,
+): DirectPage | undefined {
+  const answer = page.answer;
+  if (!answer) return undefined;
+  const cols = picks(shape, shown, sourceName);
+  if (!cols) return undefined;
+  const rows: Cell[][] = [];
+  const types: number[][] = [];
+  for (const r of page.rows) {
+    const a = answer(r);
+    const row: Cell[] = [];
+    const rowTypes: number[] = [];
+    for (const i of cols) {
+      const s = shown[i] as ShownSource;
+      if ('text' in s) {
+        row.push(s.text);
+        rowTypes.push(TEXT);
+      } else if (s.k < 0) {
+        row.push(null);
+        rowTypes.push(NULL);
+      } else {
+        const cell = a.cells[s.k] ?? null;
+        const type = a.types[s.k] as number;
+        // hub_mysql_text rewrites text and returns any other value as it is.
+        row.push('mysqlText' in s && type === TEXT ? sqliteToMysqlText(cell ?? '') : cell);
+        rowTypes.push(type);
+      }
+    }
+    rows.push(row);
+    types.push(rowTypes);
+  }
+  return { rows, types };
+}
