@@ -6,7 +6,7 @@
 // few bytes a cell, one string a row), its types as one byte a cell.
 import type { Sqlite3 } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import { BINARY_CELL, type Cell } from '../../shared/wire';
-import { BLOB, NULL } from './diffRowPacking';
+import { BLOB, INTEGER, NULL, TEXT } from './diffRowPacking';
 
 /** One row's cells as answered, and their SQLite types. */
 export interface AnswerRow {
@@ -14,11 +14,28 @@ export interface AnswerRow {
   types: Uint8Array;
 }
 
-/** The cell `i` of the statement's current row, as runSelect answers it, given its SQLite type. */
-export function answerCell(sqlite3: Sqlite3, stmt: number, i: number, type: number): Cell {
-  if (type === NULL) return null;
-  if (type === BLOB) return BINARY_CELL;
-  return sqlite3.capi.sqlite3_column_text(stmt, i) ?? '';
+/** What `sqlite3_column_text` decodes a text's bytes with in this build (all of them, NULs included): a default TextDecoder. */
+const decoder = new TextDecoder();
+
+/**
+ * Cell `i` of the statement's current row, as runSelect answers it, from its value already read
+ * (`value`, diffBulkRead.ts): `sqlite3_column_text` gives an integer's decimal digits and a text's
+ * bytes decoded as UTF-8, so those are made here without asking SQLite again;
+ * a real is rendered by SQLite itself.
+ */
+export function answerCell(sqlite3: Sqlite3, stmt: number, i: number, type: number, value: number | bigint | Uint8Array | null): Cell {
+  switch (type) {
+    case NULL:
+      return null;
+    case BLOB:
+      return BINARY_CELL;
+    case INTEGER:
+      return String(value);
+    case TEXT:
+      return decoder.decode(value as Uint8Array);
+    default:
+      return sqlite3.capi.sqlite3_column_text(stmt, i) ?? '';
+  }
 }
 
 /** Appends rows of `width` answered cells; `bytes` is what they take so far (estimated). */
