@@ -19,9 +19,9 @@ const decoder = new TextDecoder();
 
 /**
  * Cell `i` of the statement's current row, as runSelect answers it, from its value already read
- * (`value`, diffBulkRead.ts): `sqlite3_column_text` gives an integer's decimal digits and a text's
- * bytes decoded as UTF-8, so those are made here without asking SQLite again;
- * a real is rendered by SQLite itself.
+ * (`value`, diffRowCache.ts): `sqlite3_column_text` gives an integer's decimal digits and a text's
+ * bytes decoded as UTF-8, so those are made here without asking SQLite again; a real is rendered
+ * by SQLite itself.
  */
 export function answerCell(sqlite3: Sqlite3, stmt: number, i: number, type: number, value: number | bigint | Uint8Array | null): Cell {
   switch (type) {

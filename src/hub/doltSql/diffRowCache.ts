@@ -18,8 +18,7 @@
 import type { Sqlite3, Sqlite3Db, Sqlite3Stmt } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { DiffPageShape } from './diffPageShape';
 import { BLOB, FLOAT, INTEGER, NULL, PackedRowsWriter, TEXT, type Cell, type PackedRows } from './diffRowPacking';
-import { AnswerRowsWriter, type AnswerRows } from './diffAnswers';
-import { readRow } from './diffBulkRead';
+import { answerCell, AnswerRowsWriter, type AnswerRows } from './diffAnswers';
 import type { Cell as AnswerCell } from '../../shared/wire';
 
 /**
@@ -53,10 +52,7 @@ export interface DiffCopy {
 
 export interface DiffCopyRequest {
   cacheKey: string;
-  /**
-   * `SELECT …` that reads the whole diff, in the page's order, with the ORDER BY values after the
-   * columns and the bulk column (diffBulkRead.ts) last.
-   */
+  /** `SELECT …` that reads the whole diff, in the page's order, with the ORDER BY values after the columns. */
   sql: string;
   columns: readonly string[];
   keyWidth: number;
@@ -110,6 +106,31 @@ export class DiffRowCache {
   }
 }
 
+function readValue(sqlite3: Sqlite3, stmt: number, i: number): Cell {
+  const capi = sqlite3.capi;
+  const type = capi.sqlite3_column_type(stmt, i);
+  switch (type) {
+    case INTEGER: {
+      const v = capi.sqlite3_column_int64(stmt, i);
+      return {
+        type,
+        value: typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v,
+      };
+    }
+    case FLOAT:
+      return { type, value: capi.sqlite3_column_double(stmt, i) };
+    case TEXT:
+    case BLOB: {
+      // The bytes as stored (text with NUL or invalid UTF-8 included), copied out of WASM memory.
+      const p = capi.sqlite3_column_blob(stmt, i);
+      const n = capi.sqlite3_column_bytes(stmt, i);
+      return { type, value: n === 0 ? new Uint8Array(0) : sqlite3.wasm.heap8u().slice(p, p + n) };
+    }
+    default:
+      return { type: NULL, value: null };
+  }
+}
+
 const KIND_BYTES = KINDS.map((k) => new TextEncoder().encode(k));
 
 function kindCode(cell: Cell): number {
@@ -127,23 +148,27 @@ function readCopy(sqlite3: Sqlite3, conn: Sqlite3Db, req: DiffCopyRequest, budge
     stmt = conn.prepare(req.sql);
     const width = req.columns.length;
     const all = width + req.keyWidth;
-    // The last column carries the row's integers and texts in one text (diffBulkRead.ts).
-    if (stmt.columnCount !== all + 1) return undefined;
+    if (stmt.columnCount !== all) return undefined;
     const kindColumn = req.columns.indexOf('diff_type');
     if (kindColumn < 0) return undefined;
     // The commit hashes are constants in the page's select list (forms.ts): not copied.
     const skip = req.columns.map((c) => c === 'from_commit' || c === 'to_commit');
     const writer = new PackedRowsWriter(all);
     const answers = new AnswerRowsWriter(width);
-    const cells = new Array<Cell>(all);
-    const texts = new Array<AnswerCell>(width);
-    const types = new Array<number>(width);
+    const texts: AnswerCell[] = new Array<AnswerCell>(width);
+    const types: number[] = new Array<number>(width);
     const kinds: number[] = [];
     while (stmt.step()) {
-      readRow(sqlite3, stmt.pointer, skip, cells, texts, types);
       writer.startRow();
-      for (let i = 0; i < all; i++) writer.cell(i, (cells[i] as Cell).type, (cells[i] as Cell).value);
-      kinds.push(kindCode(cells[kindColumn] as Cell));
+      for (let i = 0; i < all; i++) {
+        const cell = skip[i] ? { type: NULL, value: null } : readValue(sqlite3, stmt.pointer, i);
+        if (i === kindColumn) kinds.push(kindCode(cell));
+        writer.cell(i, cell.type, cell.value);
+        if (i < width) {
+          texts[i] = answerCell(sqlite3, stmt.pointer, i, cell.type, cell.value);
+          types[i] = cell.type;
+        }
+      }
       answers.add(texts, types);
       if (writer.bytes + answers.bytes + kinds.length > budget) return 'too-large';
       if ((writer.rows & 1023) === 0 && Date.now() > req.deadline) return undefined;

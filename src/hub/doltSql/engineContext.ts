@@ -7,7 +7,6 @@ import type { Sqlite3, Sqlite3Capi, Sqlite3Db } from '@dolthub/doltlite-wasm/sql
 import type { DiffPageRequest, DiffPageRows, DoltSqlContext, PreviewTable } from './common';
 import { DIFF_CELL_FUNCTION, pageRows, registerCellFunction, tiesIn, type DiffCopy, type DiffRowCache } from './diffRowCache';
 import { HASH_FUNCTION, REVISION_FUNCTION } from './forms';
-import { bulkColumn } from './diffBulkRead';
 import { toDoltHash, toEngineRevision } from './revisions';
 import { userColumnOf } from './userColumns';
 import { loadMemFile } from '../queryMemory';
@@ -162,16 +161,15 @@ function diffPage(
 /** A first page of at least this many rows (an export's: src/core/review/patchPages.ts) makes the copy. */
 export const COPY_FROM_FIRST_PAGE = 2000;
 
-/** `SELECT <columns>, <order>, <bulk> FROM <source> ORDER BY <order>`: the whole diff in the page's order (diffBulkRead.ts). */
+/** `SELECT <columns>, <order> FROM <source> ORDER BY <order>`: the whole diff in the page's order. */
 function copySql(req: DiffPageRequest): string {
   const { shape } = req;
   const alias = `"${(shape.alias ?? (req.patch ? 'dolt_patch' : 'dolt_diff')).replace(/"/g, '""')}"`;
-  const refs = req.columns.map((c) => `${alias}."${c.replace(/"/g, '""')}"`);
-  const cols = refs.join(', ');
+  const cols = req.columns.map((c) => `${alias}."${c.replace(/"/g, '""')}"`).join(', ');
   const order = shape.orderBy.join(', ');
   return shape.orderBy.length > 0
-    ? `SELECT ${cols}, ${order}, ${bulkColumn(refs)} FROM ${req.source} AS ${alias} ORDER BY ${order}`
-    : `SELECT ${cols}, ${bulkColumn(refs)} FROM ${req.source} AS ${alias}`;
+    ? `SELECT ${cols}, ${order} FROM ${req.source} AS ${alias} ORDER BY ${order}`
+    : `SELECT ${cols} FROM ${req.source} AS ${alias}`;
 }
 
 /** The copy of a row diff: keyed by the diff's columns and the table's schema on this connection. */
