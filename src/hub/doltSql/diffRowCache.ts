@@ -4,7 +4,8 @@
 // (diffPageShape.ts; engineContext.ts reads the first as written), the diff is read once, in the
 // page's ORDER BY, into a copy kept by this worker (packed: diffRowPacking.ts); every page then
 // picks its rows from the copy (binary search for the cursor, the kind filter, LIMIT/OFFSET) and
-// the query reads just those rows through `hub_diff_cell`.
+// the query reads just those rows through `hub_diff_cell`, or, when the statement is nothing but
+// the page, is answered from the cells the copy keeps as the hub answers them (directPage.ts).
 //
 // Sound by construction:
 // - A copy is keyed by database, both commit hashes (immutable: the diff between two commits never
