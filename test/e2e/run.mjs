@@ -140,16 +140,19 @@ async function main() {
     cleanups.push(() => browser.close());
     const laneCount = Math.min(LANES, scenarios.length);
     if (laneCount > 1) log(`${laneCount} lanes: scenarios run side by side, each lane with its own hubs and code-servers`);
+    // A lane that runs one scenario has nothing to prepare beside it.
+    const seatCount = scenarios.length > laneCount ? SEATS : 1;
     log(
-      SEATS > 1
-        ? `${SEATS} seats per lane (hub, code-server, browser context each): the next scenario's window is made ready while one runs (E2E_PIPELINE=0: one seat)`
-        : 'one seat per lane (E2E_PIPELINE=0): each new window is made after the scenario before it ends',
+      seatCount > 1
+        ? `${seatCount} seats per lane (hub, code-server, browser context each): the next scenario's window is made ready while one runs (E2E_PIPELINE=0: one seat)`
+        : 'one seat per lane (E2E_PIPELINE=0, or one scenario per lane): each new window is made after the scenario before it ends',
     );
     const lanes = await Promise.all(
       Array.from({ length: laneCount }, (_, n) =>
         startLane({
           n: n + 1,
           label: laneCount > 1 ? `[${n + 1}] ` : '',
+          seatCount,
           toolchain,
           vsix,
           hubJs,

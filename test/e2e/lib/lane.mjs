@@ -67,15 +67,28 @@ async function startSeat({ n, seat, label, toolchain, vsix, hubJs, browser, arti
 }
 
 /**
- * Starts lane `n` (its seats) and registers their stops in `cleanups` (run in reverse order by the
- * runner). `label` prefixes its log lines ('' when the run has one lane).
+ * Starts lane `n` (its `seatCount` seats) and registers their stops in `cleanups` (run in reverse
+ * order by the runner). `label` prefixes its log lines ('' when the run has one lane).
  */
-export async function startLane({ n, label, toolchain, vsix, hubJs, browser, artifacts, cleanups, hubTemplate, env = {}, log }) {
+export async function startLane({
+  n,
+  label,
+  seatCount = SEATS,
+  toolchain,
+  vsix,
+  hubJs,
+  browser,
+  artifacts,
+  cleanups,
+  hubTemplate,
+  env = {},
+  log,
+}) {
   const common = { n, label, toolchain, vsix, hubJs, browser, artifacts, cleanups, hubTemplate, env, log };
   const first = await startSeat({ ...common, seat: 0 });
   // The second seat starts while the first scenario's window is made in the first.
   const seats = [Promise.resolve(first)];
-  for (let seat = 1; seat < SEATS; seat++) {
+  for (let seat = 1; seat < seatCount; seat++) {
     const started = startSeat({ ...common, seat, hubFrom: first.hub });
     started.catch(() => undefined);
     seats.push(started);
