@@ -4,7 +4,7 @@
 //
 // - the pinned Node 24 + code-server install (test/e2e/lib/toolchain.mjs) starts at once in the
 //   background (download and a native compile, about one core) and does not take a slot;
-// - e2e, the longest suite by far (about 9 minutes), starts the moment the toolchain is there,
+// - e2e, the longest suite by far (about 10 minutes), starts the moment the toolchain is there,
 //   whatever else runs: it packages the extension in a folder of its own (scripts/package.mjs), so
 //   it shares nothing with the suites that run from dist/. It takes one of the two slots. It does
 //   not wait for lint either (on a warm machine that cost it half a minute): lint still gates
