@@ -4,9 +4,11 @@
 //
 // - the pinned Node 24 + code-server install (test/e2e/lib/toolchain.mjs) starts at once in the
 //   background (download and a native compile, about one core) and does not take a slot;
-// - e2e, the longest suite by far (about 12 minutes), starts the moment the toolchain is there,
+// - e2e, the longest suite by far (about 10 minutes), starts the moment the toolchain is there,
 //   whatever else runs: it packages the extension in a folder of its own (scripts/package.mjs), so
-//   it shares nothing with the suites that run from dist/. It takes one of the two slots;
+//   it shares nothing with the suites that run from dist/. It takes one of the two slots. It does
+//   not wait for lint either (on a warm machine that cost it half a minute): lint still gates
+//   it, since a failed lint stops it (and every step running) at once;
 // - lint (ESLint and Prettier's check) and build first; then typecheck, unit, hub, contract, integration (once the toolchain is there)
 //   and scripts, in the slots left, longest first. Integration's runner skips its own build of
 //   dist/, made here, so the hub tests that run dist/hub.js never see it half-written.
@@ -35,9 +37,10 @@ const SLOTS = 2;
  */
 const STEPS = [
   { name: 'toolchain', run: 'node test/e2e/lib/toolchain.mjs', needs: [], mode: 'background' },
-  // Lint and the format check gate every suite: about a minute, against suites of many.
-  { name: 'lint', script: 'lint', needs: [], mode: 'slot', low: true },
-  { name: 'e2e', script: 'test:e2e', needs: ['toolchain', 'lint'], mode: 'critical' },
+  // Lint and the format check gate every suite: about a minute, against suites of many. A failed
+  // gate stops the steps that run (e2e, which starts beside it) and starts no other.
+  { name: 'lint', script: 'lint', needs: [], mode: 'slot', low: true, gate: true },
+  { name: 'e2e', script: 'test:e2e', needs: ['toolchain'], mode: 'critical' },
   { name: 'build', script: 'build', needs: [], mode: 'slot', low: true },
   { name: 'hub', script: 'test:hub', needs: ['build', 'lint'], mode: 'slot', low: true },
   { name: 'typecheck', script: 'typecheck', needs: [], mode: 'slot', low: true },
@@ -96,7 +99,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
  * node_modules/.bin on PATH, as `npm run` would, but with no npm process between: a signal sent
  * to this runner reaches the suite's own runner, which stops what it started.
  */
-function runStep(step) {
+function runStep(step, onChild = () => {}) {
   const log = createWriteStream(join(LOGS, `${step.name}.log`));
   const command = step.run ?? SCRIPTS[step.script];
   if (!command) throw new Error(`package.json has no script '${step.script}'`);
@@ -106,6 +109,7 @@ function runStep(step) {
   const [cmd, ...args] = step.low ? ['nice', '-n', String(LOW_PRIORITY), ...argv] : argv;
   const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
+  onChild(child);
   child.on('close', () => children.delete(child));
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
@@ -128,7 +132,7 @@ function runStep(step) {
 async function main() {
   const steps = chosenSteps(process.argv.slice(2));
   mkdirSync(LOGS, { recursive: true });
-  /** name → { state: 'waiting'|'running'|'passed'|'failed', code, ms } */
+  /** name → { state: 'waiting'|'running'|'passed'|'failed'|'stopped', code, ms, child, stoppedBy } */
   const status = new Map(steps.map((s) => [s.name, { state: 'waiting' }]));
   let failed = false;
   let wake;
@@ -138,14 +142,29 @@ async function main() {
     st.state = 'running';
     st.t0 = Date.now();
     say(`start ${step.name}`);
-    runStep(step).then((code) => {
+    runStep(step, (child) => {
+      st.child = child;
+    }).then((code) => {
       st.ms = Date.now() - st.t0;
       st.code = code;
-      st.state = code === 0 ? 'passed' : 'failed';
+      st.state = st.stoppedBy ? 'stopped' : code === 0 ? 'passed' : 'failed';
       if (code !== 0) failed = true;
-      say(`${code === 0 ? 'passed' : `FAILED (exit ${code})`} ${step.name} in ${(st.ms / 1000).toFixed(0)} s`);
+      say(
+        `${code === 0 ? 'passed' : st.stoppedBy ? `stopped (${st.stoppedBy} failed)` : `FAILED (exit ${code})`} ${step.name} in ${(st.ms / 1000).toFixed(0)} s`,
+      );
+      if (code !== 0 && step.gate) stopRunning(step.name);
       wake?.();
     });
+  };
+  /** A failed gate: the steps still running are told to stop (each runner stops what it started). */
+  const stopRunning = (gate) => {
+    for (const s of steps) {
+      const st = status.get(s.name);
+      if (st.state !== 'running' || !st.child) continue;
+      st.stoppedBy = gate;
+      say(`stopping ${s.name}: ${gate} failed`);
+      st.child.kill('SIGTERM');
+    }
   };
 
   for (;;) {
@@ -182,7 +201,9 @@ async function main() {
   for (const s of steps) {
     const st = status.get(s.name);
     const what =
-      st.state === 'waiting' ? 'not run' : `${st.state}${st.state === 'failed' ? ` (exit ${st.code})` : ''} in ${minutes(st.ms ?? 0)}`;
+      st.state === 'waiting'
+        ? 'not run'
+        : `${st.state}${st.state === 'failed' ? ` (exit ${st.code})` : st.state === 'stopped' ? ` (${st.stoppedBy} failed)` : ''} in ${minutes(st.ms ?? 0)}`;
     console.log(`  ${s.name.padEnd(12)} ${what}`);
   }
   return failed || steps.some((s) => status.get(s.name).state !== 'passed') ? 1 : 0;

@@ -72,7 +72,8 @@ export function cellChecker(col: TableColumn): (v: Cell) => Checked {
     const max = Number(len[1]);
     return (v) =>
       nullCheck(v) ??
-      ([...(v as string)].length <= max
+      // A string of at most `max` UTF-16 units has at most `max` characters: count only longer ones.
+      ((v as string).length <= max || [...(v as string)].length <= max
         ? { value: v }
         : `the value is ${[...(v as string)].length} characters, longer than ${col.type} allows.`);
   }

@@ -14,7 +14,7 @@ import { cellChecker, ImportFailure, q, type TableColumn } from './importCells';
 import { commitSqlDeletes } from './sqlDeleteImport';
 import { ImportBatches, rowsSource, type ImportValue } from './importBatches';
 
-/** Files up to this size are parsed once (rows kept in memory between inference and insert). */
+/** Files up to this size are parsed once (rows kept in memory between inference and insert), but csv/psv. */
 const BUFFER_LIMIT = 128 * 1024 * 1024;
 
 function bufferedReader(from: TableReader, rows: Cell[][]): TableReader {
@@ -141,8 +141,8 @@ async function createTable(
 
 /**
  * The file's declared types, or MySQL-style types inferred over the whole file first (as `dolt
- * table import -c`). Parsing dominates import time, so files up to BUFFER_LIMIT keep their rows for
- * the insert pass instead of being parsed twice; larger ones are opened again.
+ * table import -c`). Files of the slower formats up to BUFFER_LIMIT keep their rows for the insert
+ * pass instead of being parsed twice; csv, psv and larger files are opened again.
  */
 async function columnTypes(spec: ImportSpec, file: MappedFile): Promise<{ types: string[]; reader: TableReader }> {
   const { reader, sourceCols } = file;
@@ -150,7 +150,9 @@ async function columnTypes(spec: ImportSpec, file: MappedFile): Promise<{ types:
   if (declared && sourceCols.every((c) => declared[c] !== undefined))
     return { types: sourceCols.map((c) => declared[c] as string), reader };
   const inferrer = new ColumnTypeInferrer(sourceCols);
-  const keep = statSync(spec.filePath).size <= BUFFER_LIMIT;
+  // csv and psv are read again rather than kept: their reader (fastDelimited.ts) parses 1M rows in
+  // about a second, less than keeping the rows costs in garbage collection (and memory stays flat).
+  const keep = spec.fileType !== 'csv' && spec.fileType !== 'psv' && statSync(spec.filePath).size <= BUFFER_LIMIT;
   const kept: Cell[][] = [];
   for await (const row of reader.rows()) {
     inferrer.observe(row);

@@ -12,15 +12,14 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { createHelpers, scenarioContext } from './lib/context.mjs';
+import { prepareAttempt, runAttempt } from './lib/attempt.mjs';
 import { DEV_HUB } from './lib/hub.mjs';
-import { startLane, TRACE } from './lib/lane.mjs';
-import { watchPage } from './lib/logs.mjs';
+import { SEATS, startLane } from './lib/lane.mjs';
 import { startStress } from './lib/stress.mjs';
 import { ensureToolchain, ROOT } from './lib/toolchain.mjs';
 import { buildVsix, checkVsix } from './lib/vsix.mjs';
-import { freshWindow } from './lib/window.mjs';
-import { captureGiven, checkGiven, givenKey } from './lib/profile.mjs';
+import { closeWindow } from './lib/window.mjs';
+import { checkGiven } from './lib/profile.mjs';
 import { PSEUDO_L10N, writePseudoBundle } from './lib/pseudoL10n.mjs';
 
 export const CHROMIUM_ARGS = [
@@ -60,16 +59,6 @@ const RETRIES = process.env.E2E_RETRIES === '0' ? 0 : 1;
 const started = Date.now();
 const log = (m) => console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${m}`);
 
-function withTimeout(promise, ms, what) {
-  let timer;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1000} s`)), ms);
-    }),
-  ]);
-}
-
 async function loadScenarios() {
   const only = process.env.E2E_ONLY;
   const files = readdirSync(SCENARIO_DIR)
@@ -108,37 +97,6 @@ async function loadScenarios() {
     });
   }
   return out;
-}
-
-/**
- * What each frame of a failed page was doing: its URL, whether a service worker controls it and
- * its webview performance marks. Webviews (notebook outputs, the result grid, the pull request
- * view) load through a service worker; this tells a webview that never started from one that did.
- */
-async function describeFrames(page, file) {
-  const frames = [];
-  for (const frame of page.frames()) {
-    const info = await frame
-      .evaluate(async () => ({
-        controller: navigator.serviceWorker?.controller?.scriptURL ?? null,
-        registrations: navigator.serviceWorker
-          ? (await navigator.serviceWorker.getRegistrations()).map((r) => ({
-              scope: r.scope,
-              active: r.active?.state ?? null,
-              installing: r.installing?.state ?? null,
-              waiting: r.waiting?.state ?? null,
-            }))
-          : [],
-        marks: performance
-          .getEntriesByType('mark')
-          .map((m) => `${Math.round(m.startTime)} ${m.name}`)
-          .filter((m) => /webview|notebook/i.test(m)),
-        readyState: document.readyState,
-      }))
-      .catch((e) => ({ error: String(e) }));
-    frames.push({ url: frame.url().slice(0, 300), ...info });
-  }
-  writeFileSync(file, `${JSON.stringify(frames, null, 2)}\n`);
 }
 
 const firstLine = (error) => String(error?.message ?? error).split('\n')[0];
@@ -181,12 +139,20 @@ async function main() {
     });
     cleanups.push(() => browser.close());
     const laneCount = Math.min(LANES, scenarios.length);
-    if (laneCount > 1) log(`${laneCount} lanes: scenarios run side by side, each lane with its own hub and code-server`);
+    if (laneCount > 1) log(`${laneCount} lanes: scenarios run side by side, each lane with its own hubs and code-servers`);
+    // A lane that runs one scenario has nothing to prepare beside it.
+    const seatCount = scenarios.length > laneCount ? SEATS : 1;
+    log(
+      seatCount > 1
+        ? `${seatCount} seats per lane (hub, code-server, browser context each): the next scenario's window is made ready while one runs (E2E_PIPELINE=0: one seat)`
+        : 'one seat per lane (E2E_PIPELINE=0, or one scenario per lane): each new window is made after the scenario before it ends',
+    );
     const lanes = await Promise.all(
       Array.from({ length: laneCount }, (_, n) =>
         startLane({
           n: n + 1,
           label: laneCount > 1 ? `[${n + 1}] ` : '',
+          seatCount,
           toolchain,
           vsix,
           hubJs,
@@ -201,115 +167,99 @@ async function main() {
     );
 
     /**
-     * Brings a new window to the scenario's `given` state: the first time in a lane through the UI
-     * (and keeps a copy of the storage), later from the copy, checking the view shows its databases.
+     * Runs attempt `n` of a scenario (prepared in `prepared`) in `lane`; resolves `{ judged }` once
+     * it has run, `judged` once it is judged, recorded and logged (beside the next scenario).
      */
-    const reachGiven = async (lane, s, ctx, copied) => {
-      const t0 = Date.now();
-      const databases = s.given.databases ?? [];
-      if (copied) {
-        await ctx.openView();
-        for (const name of databases) await ctx.treeItem(name);
-        ctx.log(`given: opened on a copy of the storage (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-        return;
-      }
-      if (s.given.signedIn) await ctx.fixture.signedIn(s.given.signedIn);
-      if (databases.length) await ctx.fixture.databases(...databases);
-      const origin = new URL(lane.vscode.url).origin;
-      lane.givenCopies.set(
-        givenKey(s.given),
-        await captureGiven({ context: lane.context, origin, given: s.given, timeout: Math.round(30_000 * SCALE) }),
-      );
-      ctx.log(
-        `given: reached through the UI and copied (${((Date.now() - t0) / 1000).toFixed(1)} s); later scenarios of this lane in this state start from the copy`,
-      );
-    };
-
-    /** One attempt of one scenario in a new window of `lane`; resolves the error, if any. */
-    const attempt = async (lane, s, dir) => {
-      const { context, vscode, hub, logs } = lane;
-      rmSync(dir, { recursive: true, force: true });
-      mkdirSync(dir, { recursive: true });
-      if (TRACE !== 'off') await context.tracing.startChunk({ title: `${s.id} ${dir}` });
-      let error;
-      let page;
-      let pageErrors = { take: () => [] };
-      try {
-        const copy = s.given ? lane.givenCopies.get(givenKey(s.given)) : undefined;
-        const w0 = Date.now();
-        page = await freshWindow({ context, vscode, hub, logs, given: copy, scale: SCALE, log: lane.log });
-        lane.log(`  ${s.id}: new window (${((Date.now() - w0) / 1000).toFixed(1)} s)`);
-        page.setDefaultTimeout(Math.round(30_000 * SCALE));
-        pageErrors = watchPage(page);
-        const ctx = scenarioContext({
-          page,
-          hub: lane.hubHandle,
-          workspaceDir: vscode.workspaceDir,
-          artifactsDir: dir,
-          helpers: createHelpers(page, { scale: SCALE }),
-          extensionLog: () => logs.extensionLog(),
-          log: (m) => lane.log(`  ${s.id}: ${m}`),
-        });
-        await withTimeout(
-          Promise.resolve().then(async () => {
-            if (s.given) await reachGiven(lane, s, ctx, copy !== undefined);
-            await s.run(ctx);
-          }),
-          Math.round(s.timeout * SCALE),
-          s.id,
-        );
-      } catch (e) {
-        error = e;
-      }
-      // Log lines reach their files a moment after they are written: wait until they stop coming.
-      await logs.settled({ timeoutMs: Math.round(10_000 * SCALE) });
-      // Errors the scenario provokes on purpose (e.g. a 401) are declared by it, narrowly.
-      const reported = [...logs.newErrors(), ...pageErrors.take()].filter((e) => !s.expectedErrors.some((re) => re.test(e)));
-      if (!error && reported.length) error = new Error(`the extension reported errors:\n${reported.join('\n')}`);
-      else if (error && reported.length) error.message += `\n(also reported: ${reported.join('\n')})`;
-      if (error) {
-        if (page) await page.screenshot({ path: join(dir, 'failure.png') }).catch(() => undefined);
-        if (page) await describeFrames(page, join(dir, 'failure-frames.json')).catch(() => undefined);
-        if (TRACE !== 'off') await context.tracing.stopChunk({ path: join(dir, 'trace.zip') }).catch(() => undefined);
-      } else if (TRACE !== 'off') {
-        await context.tracing.stopChunk();
-      }
-      return error;
-    };
-
-    /** Attempt `n` of a scenario in `lane`, recorded and logged. */
-    const run = async (lane, record, n) => {
+    const run = async (lane, record, n, prepared, waitedMs) => {
       const { s } = record;
-      const dir = n === 1 ? join(ARTIFACTS, s.id) : join(ARTIFACTS, s.id, `attempt-${n}`);
+      // What the lane waited for this window once the scenario before it had ended (all of its making with one seat).
+      lane.log(`  ${s.id}: starts; its window cost the lane ${(waitedMs / 1000).toFixed(1)} s`);
       const t0 = Date.now();
-      const error = await attempt(lane, s, dir);
+      const { judged } = await runAttempt({ prepared, scale: SCALE });
       const ms = Date.now() - t0;
-      record.attempts.push({ error, ms, dir });
-      const tag = error ? 'FAIL' : n === 1 ? 'ok  ' : 'ok (FLAKY: passed on attempt 2)';
-      lane.log(`${tag} ${s.id} — ${s.name} (${(ms / 1000).toFixed(1)} s${n > 1 ? ', alone in a new window' : ''})`);
-      if (error)
-        lane.log(
-          `     ${String(error.stack ?? error)
-            .split('\n')
-            .join('\n     ')}`,
-        );
-      if (error && n <= RETRIES) lane.log(`     ${s.id} will be retried once, alone, when the other scenarios are done`);
+      return {
+        judged: judged.then(({ error, settleMs }) => {
+          record.attempts.push({ error, ms, dir: prepared.dir });
+          const tag = error ? 'FAIL' : n === 1 ? 'ok  ' : 'ok (FLAKY: passed on attempt 2)';
+          const how = `${(ms / 1000).toFixed(1)} s, logs settled ${(settleMs / 1000).toFixed(1)} s after${n > 1 ? ', alone in a new window' : ''}`;
+          lane.log(`${tag} ${s.id} — ${s.name} (${how})`);
+          if (error)
+            lane.log(
+              `     ${String(error.stack ?? error)
+                .split('\n')
+                .join('\n     ')}`,
+            );
+          if (error && n <= RETRIES) lane.log(`     ${s.id} will be retried once, alone, when the other scenarios are done`);
+        }),
+      };
     };
+    const prepare = (lane, seat, record, n) =>
+      prepareAttempt({
+        lane,
+        seat,
+        s: record.s,
+        dir: n === 1 ? join(ARTIFACTS, record.s.id) : join(ARTIFACTS, record.s.id, `attempt-${n}`),
+        scale: SCALE,
+      });
 
-    // Each lane takes the next scenario as soon as it is free.
+    // Each lane takes the next scenario as soon as it is free. With two seats the next scenario's
+    // window is prepared in the other seat while one runs (lib/lane.mjs, lib/attempt.mjs); a
+    // scenario is judged (its logs settled and read) beside the next one, and its seat prepares
+    // nothing until then.
     const queue = [...results];
     await Promise.all(
       lanes.map(async (lane) => {
-        for (let record = queue.shift(); record; record = queue.shift()) await run(lane, record, 1);
+        /** seat → its last attempt's judgement */
+        const judging = new Map();
+        const prepareIn = (seatPromise, upcoming) => {
+          const p = (async () => {
+            if (!upcoming) return undefined;
+            const seat = await seatPromise;
+            await judging.get(seat);
+            return prepare(lane, seat, upcoming, 1);
+          })();
+          // A seat that failed to start fails the run where the loop awaits it, not before.
+          p.catch(() => undefined);
+          return p;
+        };
+        let turn = 0;
+        let record = queue.shift();
+        let next = prepareIn(lane.seats[0], record);
+        while (record) {
+          const current = record;
+          const w0 = Date.now();
+          const prepared = await next;
+          const waited = Date.now() - w0;
+          record = queue.shift();
+          turn++;
+          const seat = lane.seats[turn % lane.seats.length];
+          if (lane.seats.length > 1) next = prepareIn(seat, record);
+          const { judged } = await run(lane, current, 1, prepared, waited);
+          judging.set(prepared.seat, judged);
+          if (lane.seats.length === 1) next = prepareIn(seat, record);
+        }
+        await Promise.all(judging.values());
       }),
     );
-    // A failed scenario runs once more, alone: nothing else runs beside it, in any lane.
+    // A failed scenario runs once more, alone: every window is closed first, and nothing is
+    // prepared beside it.
+    if (results.some((r) => r.attempts.at(-1).error) && RETRIES) {
+      for (const lane of lanes)
+        for (const seat of await Promise.all(lane.seats)) await closeWindow({ context: seat.context, vscode: seat.vscode, log: seat.log });
+    }
     for (let n = 2; n <= 1 + RETRIES; n++) {
-      for (const record of results) if (record.attempts.at(-1).error) await run(lanes[0], record, n);
+      for (const record of results) {
+        if (!record.attempts.at(-1).error) continue;
+        const prepared = await prepare(lanes[0], await lanes[0].seats[0], record, n);
+        const { judged } = await run(lanes[0], record, n, prepared, prepared.readyAt - prepared.t0);
+        await judged;
+      }
     }
 
     if (process.env.E2E_KEEP) {
-      for (const lane of lanes) lane.log(`E2E_KEEP: VS Code at ${lane.vscode.folderUrl}, hub at ${lane.hub.url}; Ctrl+C stops them`);
+      for (const lane of lanes)
+        for (const seat of await Promise.all(lane.seats))
+          seat.log(`E2E_KEEP: VS Code at ${seat.vscode.folderUrl}, hub at ${seat.hub.url}; Ctrl+C stops them`);
       await new Promise(() => undefined);
     }
   } finally {

@@ -35,6 +35,9 @@ export const QUIET_SETTINGS = {
   'chat.disableAIFeatures': true,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'git.enabled': false,
+  // Every hub a run starts or restarts (the other seat's, lib/lane.mjs) is a new listening port the
+  // workbench would forward and announce while a scenario types into a quick input.
+  'remote.autoForwardPorts': false,
 };
 
 /**

@@ -90,6 +90,7 @@ function stopChild(child) {
  * Returns { url, dataDir, token(user), api(path, init), reset(), stop() }.
  *
  * `hubJs` is the hub bundle to run (default dist/hub.js).
+ * `tokens` (user → token) are tokens `from` already holds (another hub's `tokens()`): not made again.
  * With `template: true` the seeded folder (with a token per `users`) is kept aside, and
  * `reset()` serves a fresh copy of it on the same port: every scenario starts from the seed,
  * whatever the scenarios before it (or its own first attempt) merged, forked or created.
@@ -101,12 +102,13 @@ export async function startHub({
   template = false,
   from,
   users = ['alice', 'bob', 'carol'],
+  tokens: knownTokens,
   log = () => {},
 } = {}) {
   if (!existsSync(hubJs)) throw new Error(`${hubJs} is missing: run 'npm run build' first`);
   const data = dataDir ?? mkdtempSync(join(tmpdir(), 'vdb-hub-'));
   let templateDir;
-  const tokens = new Map();
+  const tokens = new Map(knownTokens);
   if (from) {
     // An already seeded folder (`from`): copied, never changed.
     log(`hub: copying the seeded folder ${from}`);
@@ -116,7 +118,8 @@ export async function startHub({
     await runHub(hubJs, ['seed', '--data', data]);
   }
   if (template) {
-    for (const user of users) tokens.set(user, parseToken(await runHub(hubJs, ['token', 'create', '--user', user, '--data', data])));
+    for (const user of users)
+      if (!tokens.has(user)) tokens.set(user, parseToken(await runHub(hubJs, ['token', 'create', '--user', user, '--data', data])));
     templateDir = mkdtempSync(join(tmpdir(), 'vdb-hub-template-'));
     cpSync(data, templateDir, { recursive: true });
   }
@@ -192,6 +195,10 @@ export async function startHub({
   return {
     url,
     dataDir: data,
+    /** The seeded folder reset() copies (template: true), for another hub to start from. */
+    templateDir,
+    /** The tokens made so far, user → token. */
+    tokens: () => new Map(tokens),
     token,
     api,
     reset,

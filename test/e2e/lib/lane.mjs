@@ -1,8 +1,14 @@
-// A lane: one hub, one code-server and one browser context of their own. Scenarios in different
-// lanes run side by side and share nothing but the Chromium process: each lane's code-server has
-// its own origin (port), user data, workspace folder and logs, and each lane's hub its own data.
-// A lane keeps about 1.5 cores busy (Chromium drawing VS Code in software, mostly), so lanes pay
-// off only with more cores: two lanes on 2 cores took 203 s where one took 216 s, using more CPU.
+// A lane runs scenarios one after the other. Lanes side by side share nothing but the Chromium
+// process: each has its own hubs, code-servers (own origin, user data, workspace folder and logs)
+// and browser contexts. A lane keeps about 1.5 cores busy (Chromium drawing VS Code in software,
+// mostly), so lanes pay off only with more cores: two lanes on 2 cores took 203 s where one took 216 s.
+//
+// A lane has two seats (one with E2E_PIPELINE=0), each a hub, a code-server and a browser context
+// of its own, and the scenarios take turns: while one runs in seat A, the next one's window is
+// made ready in seat B (lib/attempt.mjs), so a scenario does not wait for its new window. The
+// seats share only the hub's seed: seat B's hub starts from seat A's seeded template, with the
+// same tokens. Each keeps its own copies of the `given` states (lib/profile.mjs): VS Code keeps
+// the account and the databases under the hub's URL, which differs between the seats.
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCodeServer } from './codeServer.mjs';
@@ -12,13 +18,18 @@ import { LogWatch } from './logs.mjs';
 /** What the Playwright trace of each attempt records: 'dom' (default), 'screenshots' (dom and a filmstrip) or 'off'. */
 export const TRACE = ['dom', 'screenshots', 'off'].includes(process.env.E2E_TRACE) ? process.env.E2E_TRACE : 'dom';
 
+/** Seats per lane: 2 (the next scenario's window made ready while one runs), 1 with E2E_PIPELINE=0. */
+export const SEATS = process.env.E2E_PIPELINE === '0' ? 1 : 2;
+
 /**
- * Starts lane `n` and registers its stops in `cleanups` (run in reverse order by the runner).
- * `label` prefixes its log lines ('' when the run has one lane).
+ * Starts one seat: a hub (seeded, or started from `hubFrom`'s template with its tokens), a
+ * code-server and a browser context; registers their stops in `cleanups`.
  */
-export async function startLane({ n, label, toolchain, vsix, hubJs, browser, artifacts, cleanups, hubTemplate, env = {}, log }) {
-  const laneLog = (m) => log(`${label}${m}`);
-  const hub = await startHub({ hubJs, template: true, from: hubTemplate, log: laneLog });
+async function startSeat({ n, seat, label, toolchain, vsix, hubJs, browser, artifacts, cleanups, hubTemplate, hubFrom, env, log }) {
+  const seatLog = (m) => log(`${label}${m}`);
+  const hub = hubFrom
+    ? await startHub({ hubJs, template: true, from: hubFrom.templateDir, tokens: hubFrom.tokens(), log: seatLog })
+    : await startHub({ hubJs, template: true, from: hubTemplate, log: seatLog });
   cleanups.push(() => hub.stop());
   const vscode = await startCodeServer({
     toolchain,
@@ -27,12 +38,12 @@ export async function startLane({ n, label, toolchain, vsix, hubJs, browser, art
     // A closed window's extension host goes soon (lib/window.mjs also stops it explicitly).
     args: ['--reconnection-grace-time', '5'],
     env,
-    log: laneLog,
+    log: seatLog,
   });
   cleanups.push(() => vscode.stop());
   // Runs before the stop above (cleanups run in reverse): VS Code's own logs (extension host,
   // the extension's channel) outlive the temp profile, also when the run breaks off early.
-  const logsCopy = join(artifacts, label ? `vscode-logs-lane-${n}` : 'vscode-logs');
+  const logsCopy = join(artifacts, `vscode-logs${n > 1 || label ? `-lane-${n}` : ''}${seat ? `-seat-${seat + 1}` : ''}`);
   cleanups.push(async () => cpSync(join(vscode.userDataDir, 'logs'), logsCopy, { recursive: true }));
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   cleanups.push(() => context.close());
@@ -40,15 +51,53 @@ export async function startLane({ n, label, toolchain, vsix, hubJs, browser, art
   // well (E2E_TRACE=screenshots) costs every scenario about a quarter more CPU (figures in test/e2e/README.md).
   if (TRACE !== 'off') await context.tracing.start({ screenshots: TRACE === 'screenshots', snapshots: true, sources: false });
   return {
-    n,
-    label,
-    log: laneLog,
+    seat,
+    log: seatLog,
     hub,
     vscode,
     context,
     logs: new LogWatch(join(vscode.userDataDir, 'logs')),
     hubHandle: { url: hub.url, dataDir: hub.dataDir, token: hub.token, api: hub.api, whileStopped: hub.whileStopped },
-    /** givenKey → a copy of this lane's origin storage in that state (lib/profile.mjs): the sealed token only opens with this code-server. */
+    /**
+     * givenKey → a copy of this seat's origin storage in that state (lib/profile.mjs): the token
+     * in it is sealed by this seat's code-server, its databases listed under this seat's hub URL.
+     */
     givenCopies: new Map(),
+  };
+}
+
+/**
+ * Starts lane `n` (its `seatCount` seats) and registers their stops in `cleanups` (run in reverse
+ * order by the runner). `label` prefixes its log lines ('' when the run has one lane).
+ */
+export async function startLane({
+  n,
+  label,
+  seatCount = SEATS,
+  toolchain,
+  vsix,
+  hubJs,
+  browser,
+  artifacts,
+  cleanups,
+  hubTemplate,
+  env = {},
+  log,
+}) {
+  const common = { n, label, toolchain, vsix, hubJs, browser, artifacts, cleanups, hubTemplate, env, log };
+  const first = await startSeat({ ...common, seat: 0 });
+  // The second seat starts while the first scenario's window is made in the first.
+  const seats = [Promise.resolve(first)];
+  for (let seat = 1; seat < seatCount; seat++) {
+    const started = startSeat({ ...common, seat, hubFrom: first.hub });
+    started.catch(() => undefined);
+    seats.push(started);
+  }
+  return {
+    n,
+    label,
+    log: (m) => log(`${label}${m}`),
+    /** Promises of the seats (the first resolved). */
+    seats,
   };
 }

@@ -90,13 +90,22 @@ export async function openWorkbench(page, url, { scale = 1 } = {}) {
  * load again. With `given` (a copy of the origin's storage, lib/profile.mjs) the window opens on
  * that storage instead of an empty one: signed in, its databases in the view. Resolves the new page.
  */
-export async function freshWindow({ context, vscode, hub, logs, given, scale = 1, log = () => {} }) {
-  // Closing the page shuts the workbench down (it saves its state as it goes: clear it after).
-  for (const old of context.pages()) await old.close({ runBeforeUnload: false }).catch(() => undefined);
-  await stopExtensionHosts(vscode.process.pid, { log });
+export async function freshWindow({ context, vscode, hub, logs, given, scale = 1, log = () => {}, steps = {} }) {
+  let t = Date.now();
+  /** `steps` gets how long each step took (ms), for the runner's "new window" line. */
+  const step = (name) => {
+    const now = Date.now();
+    steps[name] = (steps[name] ?? 0) + now - t;
+    t = now;
+  };
+  await closeWindow({ context, vscode, log });
+  step('close');
   // The new window has no account and no database, so it asks the hub nothing until the scenario
   // signs in: the hub restarts while the workbench loads.
-  const hubReady = hub.reset();
+  const h0 = Date.now();
+  const hubReady = hub.reset().then(() => {
+    steps.hub = Date.now() - h0;
+  });
   hubReady.catch(() => undefined);
   for (const name of readdirSync(vscode.workspaceDir)) rmSync(join(vscode.workspaceDir, name), { recursive: true, force: true });
   removeExtensionStorage(join(vscode.userDataDir, 'User'));
@@ -114,9 +123,20 @@ export async function freshWindow({ context, vscode, hub, logs, given, scale = 1
   } finally {
     await cdp.detach().catch(() => undefined);
   }
+  step('clear');
   if (given) await restoreGiven({ context, origin: new URL(vscode.url).origin, copy: given });
+  step('storage');
   logs.newWindow();
   await openWorkbench(page, vscode.folderUrl, { scale });
+  step('workbench');
   await hubReady;
+  step('hubWait');
   return page;
+}
+
+/** Closes the window (every page of the context) and ends its extension hosts. */
+export async function closeWindow({ context, vscode, log = () => {} }) {
+  // Closing the page shuts the workbench down (it saves its state as it goes: clear it after).
+  for (const old of context.pages()) await old.close({ runBeforeUnload: false }).catch(() => undefined);
+  await stopExtensionHosts(vscode.process.pid, { log });
 }

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { frameWith, plainDiff, plainRows } from './changesHelpers.mjs';
 
-export const name = 'the Changes view filters by kind, hides unchanged columns and opens a schema diff';
+export const name =
+  'the Changes view exports a diff as CSV and as a SQL patch, filters by kind, hides unchanged columns and opens a schema diff';
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
@@ -10,6 +13,47 @@ async function compare(ctx, from, to, dots) {
   await ctx.quickPick(from);
   await ctx.quickPick(to);
   await ctx.quickPick(`${from}${dots}${to}`);
+}
+
+/**
+ * The products diff saved both ways, as a person would: the grid's Export… as CSV (one line per
+ * changed row, its kind first) and Export SQL patch… (one statement per changed row). Both
+ * files are checked against the plain reads of the two refs.
+ */
+async function exportBoth(ctx, view, products) {
+  const { added, modified, removed } = products.counts;
+  const total = added + modified + removed;
+  const csvFile = join(ctx.workspaceDir, 'products-changes.csv');
+  await view.locator('.vdb-export-format').selectOption('csv');
+  await view.locator('.vdb-export').click();
+  await ctx.fileDialog(csvFile);
+  await ctx.waitForNotification(`Exported ${total.toLocaleString('en-US')} rows to products-changes.csv`, { timeout: ctx.scaled(60_000) });
+  const [header, ...lines] = readFileSync(csvFile, 'utf8').trimEnd().split(/\r?\n/);
+  assert.deepEqual(header.split(',').slice(0, 3), ['diff_type', 'from_id', 'to_id']);
+  const kinds = (k) => lines.filter((l) => l.startsWith(`${k},`)).length;
+  assert.deepEqual({ added: kinds('added'), modified: kinds('modified'), removed: kinds('removed') }, products.counts);
+  for (const r of products.removed)
+    assert.ok(
+      lines.some((l) => l.startsWith(`removed,${r.key},`)),
+      `the CSV removes ${r.key}`,
+    );
+
+  const patchFile = join(ctx.workspaceDir, 'products.patch.sql');
+  await view.locator('button[data-action="exportPatch"]').click();
+  await ctx.fileDialog(patchFile);
+  await ctx.waitForNotification(`Exported ${total.toLocaleString('en-US')} statements to products.patch.sql`, {
+    timeout: ctx.scaled(60_000),
+  });
+  const statements = readFileSync(patchFile, 'utf8').trimEnd().split(/\r?\n/);
+  const verbs = (v) => statements.filter((l) => l.startsWith(v)).length;
+  assert.deepEqual({ added: verbs('INSERT'), modified: verbs('UPDATE'), removed: verbs('DELETE') }, products.counts, statements.join('\n'));
+  for (const m of products.modified)
+    for (const c of m.cells)
+      if (c.new !== null)
+        assert.ok(
+          statements.some((l) => l.startsWith('UPDATE') && l.includes(`\`${c.column}\``) && l.includes(String(c.new))),
+          `the patch sets ${c.column} of ${m.key} to ${c.new}`,
+        );
 }
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
@@ -29,6 +73,8 @@ export async function run(ctx) {
     .locator('.vdb-row[data-kind="modified"]')
     .first()
     .waitFor({ timeout: ctx.scaled(30_000) });
+
+  await exportBoth(ctx, view, products);
 
   // Only added and removed rows: the filter runs on the server.
   await view.locator('input[data-kind-filter="modified"]').uncheck();

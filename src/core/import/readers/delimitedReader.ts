@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream';
 import { CsvError, parse, type Options } from 'csv-parse';
 import { ImportParseError } from '../importParseError';
 import type { Cell, TableReader } from '../tableReader';
+import { FastDelimitedRecords, type FastStep } from './fastDelimited';
 import { checkHeader } from './header';
 
 interface ParsedRecord {
@@ -21,6 +22,72 @@ function parserOptions(delimiter: string): Options {
   };
 }
 
+/** The records of a file, each with NULL for an empty unquoted field. */
+export interface RecordSource {
+  next(): Promise<Cell[] | undefined>;
+  close(): void;
+}
+
+/** csv-parse over the whole file, after skipping its first `skip` records. */
+export function csvParseRecords(filePath: string, delimiter: string, signal: AbortSignal | undefined, skip: number): RecordSource {
+  const file = createReadStream(filePath, signal ? { signal } : {});
+  // `raw` rather than a `cast` function: csv-parse builds a context object per field for `cast`
+  // (10x slower here); the raw text is only looked at for records with an empty field.
+  const parser = parse({ ...parserOptions(delimiter), raw: true });
+  pipeline(file, parser, () => undefined); // errors surface through the parser's iterator
+  const records = parser[Symbol.asyncIterator]() as AsyncIterator<ParsedRecord>;
+  let skipped = 0;
+  return {
+    async next() {
+      for (;;) {
+        const r = await records.next();
+        if (r.done) return undefined;
+        if (skipped++ < skip) continue;
+        return nullsForEmpty(r.value.record, r.value.raw, delimiter);
+      }
+    },
+    close() {
+      file.destroy();
+      parser.destroy();
+    },
+  };
+}
+
+/**
+ * The fast reader (fastDelimited.ts) while the file is plain, then csv-parse from the first record
+ * the fast reader leaves to it: the records before it are the same in both.
+ */
+export function fileRecords(filePath: string, delimiter: string, signal: AbortSignal | undefined, chunkBytes?: number): RecordSource {
+  const fast = new FastDelimitedRecords(filePath, delimiter, signal, chunkBytes);
+  let slow: RecordSource | undefined;
+  let queue: Cell[][] = [];
+  let at = 0;
+  let given = 0; // records given out
+  let step: FastStep = { records: [], done: false, unsure: false };
+  return {
+    async next() {
+      for (;;) {
+        if (slow) return slow.next();
+        if (at < queue.length) {
+          given++;
+          return queue[at++];
+        }
+        if (step.unsure) slow = csvParseRecords(filePath, delimiter, signal, given);
+        else if (step.done) return undefined;
+        else {
+          step = await fast.next();
+          queue = step.records;
+          at = 0;
+        }
+      }
+    },
+    close() {
+      fast.close();
+      slow?.close();
+    },
+  };
+}
+
 /** csv (`,`) and psv (`|`): header row, then one row per record. Streams. */
 export async function openDelimitedReader(
   fileType: 'csv' | 'psv',
@@ -28,22 +95,16 @@ export async function openDelimitedReader(
   options: { signal?: AbortSignal },
 ): Promise<TableReader> {
   const delimiter = fileType === 'csv' ? ',' : '|';
-  const file = createReadStream(filePath, options.signal ? { signal: options.signal } : {});
-  // `raw` rather than a `cast` function: csv-parse builds a context object per field for `cast`
-  // (10x slower here); the raw text is only looked at for records with an empty field.
-  const parser = parse({ ...parserOptions(delimiter), raw: true });
-  pipeline(file, parser, () => undefined); // errors surface through the parser's iterator
-  const records = parser[Symbol.asyncIterator]() as AsyncIterator<ParsedRecord>;
+  const records = fileRecords(filePath, delimiter, options.signal);
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
-    file.destroy();
-    parser.destroy();
+    records.close();
   };
 
   let rowNumber = 0; // data rows read so far
-  const next = async (): Promise<IteratorResult<ParsedRecord>> => {
+  const next = async (): Promise<Cell[] | undefined> => {
     try {
       return await records.next();
     } catch (err) {
@@ -53,24 +114,23 @@ export async function openDelimitedReader(
   };
 
   const first = await next();
-  if (first.done) {
+  if (!first) {
     await close();
     throw new ImportParseError(`the file has no header row. Put the column names on the first line, separated by "${delimiter}".`, {
       fileType,
       reason: 'empty',
     });
   }
-  const columns = checkHeader(fileType, first.value.record);
+  const columns = checkHeader(fileType, first);
 
   async function* rows(): AsyncGenerator<Cell[]> {
     try {
       for (;;) {
-        const r = await next();
-        if (r.done) return;
+        const record = await next();
+        if (!record) return;
         rowNumber++;
-        const { record, raw } = r.value;
         if (record.length !== columns.length) throw await fieldCountError({ fileType, filePath, delimiter, columns }, record, rowNumber);
-        yield nullsForEmpty(record, raw, delimiter);
+        yield record;
       }
     } finally {
       await close();
@@ -109,7 +169,8 @@ function nullsForEmpty(record: Cell[], raw: string, delimiter: string): Cell[] {
   let quoted: Set<number> | undefined;
   for (let i = 0; i < record.length; i++) {
     if (record[i] !== '') continue;
-    quoted ??= raw.includes('""') ? quotedEmptyFields(raw, delimiter) : new Set();
+    // The raw text starts with the empty lines skipped before the record: not part of a field.
+    quoted ??= raw.includes('""') ? quotedEmptyFields(raw.replace(/^[\r\n]+/, ''), delimiter) : new Set();
     if (!quoted.has(i)) record[i] = null;
   }
   return record;
