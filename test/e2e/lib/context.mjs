@@ -121,7 +121,29 @@ export function createHelpers(page, { scale = 1 } = {}) {
     const row = quickRow(answer).first();
     await row.waitFor({ state: 'visible', timeout });
     await clearHover();
+    const title = await questionTitle();
     await row.click();
+    // As inputBox does: until the box has taken the pick it still shows this question, and an
+    // inputBox() right after types into it while the next question keeps its default (seen under
+    // load in 30: the release's title stayed the tag's name). A typed answer tells the questions apart.
+    if (typeof answer === 'string') await questionTaken(title, answer, timeout);
+  }
+
+  const questionTitle = () => page.evaluate(() => document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? '');
+
+  /** Waits until the widget hides or shows another question (another title, or another value in the box). */
+  async function questionTaken(askedTitle, answer, timeout) {
+    await page.waitForFunction(
+      ([asked, typed]) => {
+        const widget = document.querySelector('.quick-input-widget');
+        if (!widget || getComputedStyle(widget).display === 'none') return true;
+        const shownTitle = widget.querySelector('.quick-input-title')?.textContent ?? '';
+        const value = widget.querySelector('.quick-input-box input')?.value ?? '';
+        return shownTitle !== asked || value !== typed;
+      },
+      [askedTitle, answer],
+      { timeout },
+    );
   }
 
   /**
@@ -148,19 +170,9 @@ export function createHelpers(page, { scale = 1 } = {}) {
   async function inputBox(text, { timeout = DEFAULT_TIMEOUT } = {}) {
     await quickInputBox.waitFor({ state: 'visible', timeout });
     await quickInputBox.fill(text);
-    const title = await page.evaluate(() => document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? '');
+    const title = await questionTitle();
     await quickInputBox.press('Enter');
-    await page.waitForFunction(
-      ([askedTitle, answer]) => {
-        const widget = document.querySelector('.quick-input-widget');
-        if (!widget || getComputedStyle(widget).display === 'none') return true;
-        const shownTitle = widget.querySelector('.quick-input-title')?.textContent ?? '';
-        const value = widget.querySelector('.quick-input-box input')?.value ?? '';
-        return shownTitle !== askedTitle || value !== answer;
-      },
-      [title, text],
-      { timeout },
-    );
+    await questionTaken(title, text, timeout);
   }
 
   /**
