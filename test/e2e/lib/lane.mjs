@@ -15,8 +15,11 @@ import { startCodeServer } from './codeServer.mjs';
 import { startHub } from './hub.mjs';
 import { LogWatch } from './logs.mjs';
 
-/** What the Playwright trace of each attempt records: 'dom' (default), 'screenshots' (dom and a filmstrip) or 'off'. */
-export const TRACE = ['dom', 'screenshots', 'off'].includes(process.env.E2E_TRACE) ? process.env.E2E_TRACE : 'dom';
+/**
+ * What the Playwright trace of each attempt records: 'dom' (default), 'screenshots' (dom and a
+ * filmstrip), 'actions' (each action, its timing, console and network, no DOM snapshot) or 'off'.
+ */
+export const TRACE = ['dom', 'screenshots', 'off', 'actions'].includes(process.env.E2E_TRACE) ? process.env.E2E_TRACE : 'dom';
 
 /**
  * Built-in extensions of code-server that no scenario uses and that cost every window CPU: git,
@@ -99,8 +102,11 @@ async function startSeat({ n, seat, label, toolchain, vsix, hubJs, browser, arti
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   cleanups.push(() => context.close());
   // The trace of a failed attempt holds a DOM snapshot per action; a filmstrip of the screen as
-  // well (E2E_TRACE=screenshots) costs every scenario about a quarter more CPU (figures in test/e2e/README.md).
-  if (TRACE !== 'off') await context.tracing.start({ screenshots: TRACE === 'screenshots', snapshots: true, sources: false });
+  // well (E2E_TRACE=screenshots) costs every scenario about a quarter more CPU. The DOM snapshots
+  // themselves cost about a ninth of the suite's CPU (E2E_TRACE=actions leaves them out; figures in
+  // test/e2e/README.md).
+  if (TRACE !== 'off')
+    await context.tracing.start({ screenshots: TRACE === 'screenshots', snapshots: TRACE !== 'actions', sources: false });
   return {
     seat,
     log: seatLog,
