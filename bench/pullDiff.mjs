@@ -15,7 +15,8 @@
 //   the grid got the page (what the user waits for beyond the server): host (parse, PageServer),
 //   bridge (one page.evaluate, in place of the webview's postMessage), grid (receipt to drawn);
 // - full scroll: from the first page drawn until the last row is drawn, moving a page of rows at a
-//   time (in the page) and waiting until each position is drawn;
+//   time (in the page) and waiting until each position is drawn (the row in the DOM, filled: a
+//   page the grid read ahead is loaded before the scroll to it is drawn);
 // - memory over idle: host (Node heap + array buffers after GC, this process) and webview (JS heap +
 //   backing stores after GC), each after the whole scroll minus before the view opened;
 // - baseline: every query the view sent (pin, table list, columns, pages), the same SQL text in the
@@ -189,9 +190,16 @@ try {
       { maxHeight: 700 },
     );
     globalThis.scroller = document.querySelector('.vdb-grid');
-    globalThis.drawn = (row) =>
-      globalThis.grid.source.rowState(row) === 'ready' &&
-      document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0;
+    // Drawn: the row is in the DOM with its cells filled, and no row on screen is a placeholder.
+    // (Not only loaded: a page read ahead is loaded before the grid has drawn the scroll to it.)
+    globalThis.drawn = (row) => {
+      const cell = document.querySelector(`.vdb-row:not([hidden]) .vdb-cell[data-r="${row}"]`);
+      return (
+        !!cell &&
+        !cell.classList.contains('placeholder') &&
+        document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0
+      );
+    };
   }, output);
   server.start();
   // In the page: when the first page arrives, and when it is drawn (second animation frame after).
