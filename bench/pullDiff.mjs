@@ -131,6 +131,20 @@ try {
   const idlePage = await pageBytes();
   const idleHost = hostBytes();
 
+  // The page's frame interval: what one animation frame a scroll step costs at least.
+  const frameMs = await page.evaluate(async () => {
+    const ticks = [];
+    for (let i = 0; i < 31; i++) {
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      ticks.push(performance.now());
+    }
+    const gaps = ticks
+      .slice(1)
+      .map((t, i) => t - ticks[i])
+      .sort((a, b) => a - b);
+    return gaps[Math.floor(gaps.length / 2)];
+  });
+
   const t0 = performance.now();
   const pinned = await pinChanges({ kind: 'pull', toBranch: 'main', fromBranch: 'changed' }, run);
   const summary = await loadTableChanges(pinned.pair, run);
@@ -221,24 +235,32 @@ try {
 
   // Scroll in the page, a page of rows at a time, from the first row to the last, waiting until
   // each position is drawn (the grid asks for the pages it needs as it goes).
-  await page.evaluate(
+  const steps = await page.evaluate(
     async ({ total, step }) => {
+      const steps = [];
       const rowH = globalThis.scroller.scrollHeight / globalThis.grid.source.rowCount;
       const screen = Math.max(1, Math.floor(globalThis.scroller.clientHeight / rowH));
       for (let top = 0; ; top = Math.min(total - screen, top + step)) {
+        const s0 = performance.now();
+        let frames = 0;
         globalThis.scroller.scrollTop = top * rowH;
         const last = Math.min(total - 1, top + screen - 1);
         const deadline = performance.now() + 120_000;
         while (!globalThis.drawn(last)) {
           if (performance.now() > deadline) throw new Error(`row ${last} never came`);
           await globalThis.raf();
+          frames++;
         }
-        if (last === total - 1) return;
+        steps.push({ ms: performance.now() - s0, frames });
+        if (last === total - 1) return steps;
       }
     },
     { total: ROWS, step: PAGE },
   );
   const done = performance.now();
+  const stepMs = steps.map((x) => x.ms).sort((a, b) => a - b);
+  const firstFrameSteps = steps.filter((x) => x.frames === 1).length;
+  const framesWaited = steps.reduce((n, x) => n + x.frames, 0);
   const receiveTotal = await page.evaluate(() => globalThis.receiveMs ?? 0);
   const fullScroll = done - firstDrawnAt;
   const viewTotal = done - t0;
@@ -294,6 +316,12 @@ try {
   console.log(`| full scroll, first row to last | ${ms(fullScroll)} |`);
   console.log(
     `| of which in the bench's bridge (page.evaluate per page, the grid's receive included), summed; the grid's receive alone | ${ms(bridgeTotal)}; ${ms(receiveTotal)} |`,
+  );
+  console.log(
+    `| scroll steps (${steps.length}): drawn at the first frame / median step / slowest step | ${firstFrameSteps} / ${ms(stepMs[Math.floor(stepMs.length / 2)] ?? 0)} / ${ms(stepMs[stepMs.length - 1] ?? 0)} |`,
+  );
+  console.log(
+    `| frames the scroll waited × the frame interval (${frameMs.toFixed(1)} ms): one a step at least | ${framesWaited} frames, ${ms(framesWaited * frameMs)} (one a step: ${ms(steps.length * frameMs)}) |`,
   );
   console.log(`| view total (pin, list, columns, every page drawn) | ${ms(viewTotal)} |`);
   console.log(`| baseline: every query of the view raw (${every.length}: pin, list, columns, pages) | ${ms(rawAll)} |`);
