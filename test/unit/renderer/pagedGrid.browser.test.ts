@@ -27,6 +27,13 @@ window.rowsFor = function (start, end, total) {
   }
   return out;
 };
+window.held = [];
+/** Answers the held request for the page starting at row \`start\` (with window.hold set). */
+window.release = function (start) {
+  var i = window.held.findIndex(function (h) { return h.m.start === start; });
+  var h = window.held.splice(i, 1)[0];
+  h.answer();
+};
 window.makeHost = function (total) {
   return {
     copy: function (text, format, rows) { window.copies.push({ text: text, rows: rows }); },
@@ -34,7 +41,7 @@ window.makeHost = function (total) {
     post: function (m) {
       window.posted.push(m);
       if (m.type !== 'page.request') return;
-      setTimeout(function () {
+      (window.hold ? function (answer) { window.held.push({ m: m, answer: answer }); } : function (answer) { setTimeout(answer, 5); })(function () {
         var page = Math.floor(m.start / window.pageSize);
         if (window.failOnce[page]) {
           window.failOnce[page] = false;
@@ -43,7 +50,7 @@ window.makeHost = function (total) {
         }
         window.served++;
         window.grid.receive({ type: 'page.result', sourceId: m.sourceId, requestId: m.requestId, start: m.start, rows: window.rowsFor(m.start, m.end, total) });
-      }, 5);
+      });
     },
   };
 };
@@ -175,6 +182,36 @@ describeIfChromium('paged result grid in Chromium', function () {
     })()`)) as number;
     assert.ok(placeholders > 10, `${placeholders} placeholders`);
     await page.waitForSelector('.vdb-cell[data-r="0"][data-c="0"]:not(.placeholder)');
+    assert.equal(await page.locator('.vdb-row:not([hidden]) .vdb-cell.placeholder').count(), 0);
+  });
+
+  it('a page read ahead of the screen arrives without touching the rows on screen; a page on screen fills its rows', async () => {
+    // Values of one width, so no page widens a column (which redraws every row, rightly).
+    await page.evaluate(`(function () {
+      window.cell = function (i, c) { return c === 0 ? String(100000 + i) : 'v' + String(100000 + i); };
+      window.hold = true;
+      mountPaged(1000, 100, 3);
+    })()`);
+    const held = () => page.evaluate('window.held.map(function (h) { return h.m.start; })') as Promise<number[]>;
+    assert.deepEqual(await held(), [0, 100], 'the page on screen and the next');
+    await page.evaluate('window.release(0)');
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+    assert.deepEqual(await held(), [100, 200], 'the second page ahead is asked for as the first arrives');
+    const twoFrames = 'new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))';
+    await page.evaluate(twoFrames);
+    await page.evaluate(`(function () {
+      window.mutations = 0;
+      new MutationObserver(function (records) { window.mutations += records.length; })
+        .observe(document.querySelector('.vdb-body'), { subtree: true, childList: true, attributes: true, characterData: true });
+    })()`);
+    await page.evaluate('window.release(100)');
+    await page.evaluate(twoFrames);
+    assert.equal(await page.evaluate('window.grid.source.rowState(150)'), 'ready');
+    assert.equal(await page.evaluate('window.mutations'), 0, 'no row on screen was filled again');
+    // Scrolled to it, the page read ahead draws at once.
+    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 150 * 22`);
+    await page.evaluate(twoFrames);
+    assert.equal(await page.locator('.vdb-cell[data-r="155"][data-c="1"]').textContent(), 'v100155');
     assert.equal(await page.locator('.vdb-row:not([hidden]) .vdb-cell.placeholder').count(), 0);
   });
 
