@@ -1,6 +1,7 @@
 // Rows fetched a page at a time through the host (table browser, "Load All Rows", diffs). Only
-// the pages around the rows on screen stay in memory: the pages on screen, `ahead` pages in the
-// direction of the last scroll and `margin` pages behind it. The pages are asked for in that order
+// the pages around the rows on screen stay in memory: the pages on screen and up to `ahead` on
+// each side. Wanted are the pages on screen, `ahead` pages in the direction of the last scroll
+// and `margin` pages behind it. The pages are asked for in that order
 // (on screen first, then ahead, nearest first), at most `maxPending` at once, and the next one is
 // asked for as soon as one arrives, before the grid draws it: the host reads the next page while
 // the grid draws this one. A page that failed keeps its error for its rows (Retry reads it again)
@@ -190,13 +191,18 @@ export class PagedRowSource implements RowSource {
   }
 
   /**
-   * Lets go of pages away from the screen: an answer still on its way is dropped by id, and the
-   * host is told so it can skip reading it.
+   * Lets go of pages away from the screen: a page loaded stays while it is within `ahead` pages
+   * on either side (scrolling back a little finds it again); a page still asked for is let go as
+   * soon as it is not wanted in the direction of the scroll. An answer on its way for a page let
+   * go is dropped by id, and the host is told so it can skip reading it.
    */
   private evict(): void {
     const wanted = new Set(this.wantedPages());
+    const reach = Math.max(this.ahead, this.margin);
+    const from = Math.floor(this.first / this.pageSize) - reach;
+    const to = Math.floor(this.last / this.pageSize) + reach;
     for (const [pi, page] of [...this.pages]) {
-      if (wanted.has(pi)) continue;
+      if (wanted.has(pi) || (page.state !== 'pending' && pi >= from && pi <= to)) continue;
       this.pages.delete(pi);
       if (page.state === 'pending') this.transport.cancel?.(page.requestId);
     }

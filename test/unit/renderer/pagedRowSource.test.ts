@@ -96,8 +96,8 @@ describe('paged row source', () => {
       src.showing(top, top + 29);
       if (top > 0) assert.ok(askedBefore.has(top), `the page at row ${top} was asked for before the screen got there`);
       assert.ok(src.pendingPages <= 2, `${src.pendingPages} requests out at row ${top}`);
-      // On screen, two ahead, one behind (a screen inside one page).
-      assert.ok(src.residentPages <= 4, `${src.residentPages} pages held at row ${top}`);
+      // On screen (a screen inside one page) and at most two on each side.
+      assert.ok(src.residentPages <= 5, `${src.residentPages} pages held at row ${top}`);
       // The host reads one page in the time the grid takes a step: the oldest request.
       if (host.requests[0]) answer(host.requests[0]);
       if (src.rowState(top + 29) !== 'ready') waitedFor++;
@@ -109,6 +109,37 @@ describe('paged row source', () => {
     );
     assert.deepEqual(host.cancelled, []);
     assert.equal(waitedFor, 0, 'no step waits for a page the host could have read during the step before');
+  });
+
+  it('scrolling back a little and on again does not ask again for the pages below: what was loaded stays within two pages of the screen', () => {
+    const { src, host, answerAll } = setup(100_000);
+    for (const top of [0, 100, 200, 300]) {
+      src.showing(top, top + 30);
+      answerAll();
+    }
+    assert.deepEqual(
+      host.asked.map((r) => r.start),
+      [0, 100, 200, 300, 400, 500],
+    );
+    // Up a few rows (reading ahead upwards now: the pages above are held), then down again.
+    src.showing(290, 320);
+    answerAll();
+    src.showing(310, 340);
+    answerAll();
+    src.showing(400, 430);
+    answerAll();
+    assert.deepEqual(
+      host.asked.map((r) => r.start),
+      // Page 0, let go three pages back, is read ahead upwards; pages 4 and 5 are not asked for again.
+      [0, 100, 200, 300, 400, 500, 0, 600],
+      'only the pages newly two ahead',
+    );
+    assert.deepEqual(
+      src.loadedSpans().map((r) => r.start),
+      [200, 300, 400, 500, 600],
+    );
+    assert.deepEqual(host.cancelled, []);
+    assert.ok(src.residentPages <= 5);
   });
 
   it('asks for the next page when one arrives, before its listeners draw it', () => {
