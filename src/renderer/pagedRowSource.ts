@@ -1,12 +1,11 @@
-// Rows fetched a page at a time through the host (table browser, "Load All Rows", diffs). Only
-// the pages around the rows on screen stay in memory: the pages on screen and up to `ahead` on
-// each side. Wanted are the pages on screen, `ahead` pages in the direction of the last scroll
-// and `margin` pages behind it. The pages are asked for in that order
-// (on screen first, then ahead, nearest first), at most `maxPending` at once, and the next one is
-// asked for as soon as one arrives, before the grid draws it: the host reads the next page while
-// the grid draws this one. A page that failed keeps its error for its rows (Retry reads it again)
-// and every other page stays as it was. Answers that arrive for a page no longer wanted, or from
-// before a reset (new sort or filter), are dropped by id.
+// Rows fetched a page at a time through the host (table browser, "Load All Rows", diffs). Wanted
+// are the pages on screen, `ahead` pages in the direction of the last scroll and `margin` pages
+// behind it, asked for in that order (nearest first), at most `maxPending` at once; the next one
+// is asked for as soon as a page arrives, before the grid draws it, so the host reads the next
+// page while the grid draws this one. In memory stay the pages on screen and those loaded within
+// `ahead` pages on either side. A page that failed keeps its error for its rows (Retry reads it
+// again) and every other page stays as it was. Answers that arrive for a page no longer wanted,
+// or from before a reset (new sort or filter), are dropped by id.
 import type { Cell, QueryColumn } from '../shared/wire';
 import type { HostPagingMessage, RowKind } from '../shared/gridPaging';
 import { ColumnStore } from '../shared/columnStore';
