@@ -1,6 +1,8 @@
 // Rows fetched a page at a time through the host (table browser, "Load All Rows", diffs). Wanted
 // are the pages on screen, `ahead` pages in the direction of the last scroll and `margin` pages
-// behind it, asked for in that order (nearest first), at most `maxPending` at once; the next one
+// behind it (after a jump, `margin` pages on both sides: where the user goes from there is not
+// known yet, and a busy hub reads one query at a time per user, so the next jump would wait behind
+// pages read ahead for nothing), asked for in that order (nearest first), at most `maxPending` at once; the next one
 // is asked for as soon as a page arrives, before the grid draws it, so the host reads the next
 // page while the grid draws this one. In memory stay the pages on screen and those loaded within
 // `ahead` pages on either side. A page that failed keeps its error for its rows (Retry reads it
@@ -54,6 +56,8 @@ export class PagedRowSource implements RowSource {
   private readonly maxPending: number;
   /** The direction of the last scroll (down at first). */
   private down = true;
+  /** The screen came by a jump (beyond the pages read ahead), not by a scroll. */
+  private jumped = false;
   private readonly transport: PageTransport;
   private readonly pages = new Map<number, Page>();
   private readonly listeners = new Set<(arrived?: RowSpan) => void>();
@@ -149,11 +153,23 @@ export class PagedRowSource implements RowSource {
   showing(first: number, last: number): void {
     if (this.disposed) return;
     const top = Math.max(0, first);
-    if (top !== this.first) this.down = top > this.first;
+    if (top !== this.first) {
+      this.down = top > this.first;
+      this.jumped = this.isJump(top, Math.max(top, last));
+    }
     this.first = top;
     this.last = Math.max(this.first, last);
     this.evict();
     this.requestWanted();
+  }
+
+  /** True when the rows [first, last] are further from the screen before than the pages read ahead (the first screen is not). */
+  private isJump(first: number, last: number): boolean {
+    if (this.last < 0) return false;
+    const reach = this.ahead + 1;
+    const from = Math.floor(this.first / this.pageSize);
+    const to = Math.floor(this.last / this.pageSize);
+    return Math.floor(first / this.pageSize) > to + reach || Math.floor(last / this.pageSize) < from - reach;
   }
 
   /** Requests being read or waiting at the host. */
@@ -169,8 +185,9 @@ export class PagedRowSource implements RowSource {
     const lastPage = Math.floor(Math.max(0, this.rowCount - 1) / this.pageSize);
     const screenFrom = Math.min(lastPage, Math.floor(this.first / this.pageSize));
     const screenTo = Math.min(lastPage, Math.floor(this.last / this.pageSize));
-    const after = this.down ? this.ahead : this.margin;
-    const before = this.down ? this.margin : this.ahead;
+    const lead = this.jumped ? this.margin : this.ahead;
+    const after = this.down ? lead : this.margin;
+    const before = this.down ? this.margin : lead;
     const order: number[] = [];
     for (let pi = screenFrom; pi <= screenTo; pi++) order.push(pi);
     const below = (): void => {

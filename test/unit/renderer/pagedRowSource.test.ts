@@ -188,16 +188,41 @@ describe('paged row source', () => {
     src.showing(9_970, 9_999);
     answerAll();
     host.asked.length = 0;
-    src.showing(8_950, 8_980);
-    answerAll();
+    for (const top of [9_870, 9_770, 9_670, 9_570]) {
+      src.showing(top, top + 30);
+      answerAll();
+    }
     assert.deepEqual(
       host.asked.map((r) => r.start),
-      [8_900, 8_800, 8_700, 9_000],
+      [9_700, 9_600, 9_500, 9_400, 9_300],
+      'each step reads on above the screen (two ahead), each page once',
     );
     assert.deepEqual(
       src.loadedSpans().map((r) => r.start),
-      [8_700, 8_800, 8_900, 9_000],
-      'the last page, two below it, was let go',
+      [9_300, 9_400, 9_500, 9_600, 9_700, 9_800],
+      'pages more than two below the screen (rows 9,570-9,600, pages 95 and 96) were let go',
+    );
+  });
+
+  it('after a jump reads one page on either side, not ahead, and reads ahead again once the user scrolls on', () => {
+    const { src, host, answerAll } = setup(1_000_000);
+    src.showing(0, 30);
+    answerAll();
+    host.asked.length = 0;
+    src.showing(500_010, 500_040);
+    answerAll();
+    assert.deepEqual(
+      host.asked.map((r) => r.start),
+      [500_000, 500_100, 499_900],
+      'a jump: its page, then one below and one above',
+    );
+    host.asked.length = 0;
+    src.showing(500_040, 500_070);
+    answerAll();
+    assert.deepEqual(
+      host.asked.map((r) => r.start),
+      [500_200],
+      'a scroll down from there reads two pages ahead',
     );
   });
 
