@@ -8,7 +8,7 @@ import type { ImportSpec, WriteResult } from './engineProtocol';
 import { openTableReader } from '../core/import/openTableReader';
 import { ColumnTypeInferrer } from '../core/import/inferColumnTypes';
 import { ImportParseError } from '../core/import/importParseError';
-import type { Cell, ImportFileKind, TableReader } from '../core/import/tableReader';
+import { readRowBatches, type Cell, type ImportFileKind, type TableReader } from '../core/import/tableReader';
 import { openSqlDeletes } from '../core/import/readers/sqlDeletes';
 import { cellChecker, ImportFailure, q, type TableColumn } from './importCells';
 import { commitSqlDeletes } from './sqlDeleteImport';
@@ -23,6 +23,9 @@ function bufferedReader(from: TableReader, rows: Cell[][]): TableReader {
     columns: from.columns,
     rows: async function* () {
       yield* rows;
+    },
+    rowBatches: async function* () {
+      yield rows;
     },
     close: async () => undefined,
   };
@@ -154,9 +157,9 @@ async function columnTypes(spec: ImportSpec, file: MappedFile): Promise<{ types:
   // about a second, less than keeping the rows costs in garbage collection (and memory stays flat).
   const keep = spec.fileType !== 'csv' && spec.fileType !== 'psv' && statSync(spec.filePath).size <= BUFFER_LIMIT;
   const kept: Cell[][] = [];
-  for await (const row of reader.rows()) {
-    inferrer.observe(row);
-    if (keep) kept.push(row);
+  for await (const batch of readRowBatches(reader)) {
+    for (const row of batch) inferrer.observe(row);
+    if (keep) for (const row of batch) kept.push(row);
   }
   return { types: inferrer.types(), reader: keep ? bufferedReader(reader, kept) : await openReader(spec, spec.table) };
 }
@@ -218,16 +221,18 @@ async function insertRows(
   try {
     perBatch = conn.prepare(insertSql(spec, columns, existing, 'json'));
     const batches = new ImportBatches(conn, perBatch, (values, n) => stepRow(perRow, values, kind, n));
-    for await (const row of reader.rows()) {
-      rowNo++;
-      const values: ImportValue[] = new Array(columns.length);
-      for (let i = 0; i < columns.length; i++) {
-        const checked = checkers[i]!(row[i] ?? null);
-        if (typeof checked === 'string')
-          throw new ImportFailure('VALIDATION_FAILED', `${kind} row ${rowNo}, column "${sourceCols[i]}": ${checked}`);
-        values[i] = checked.value;
+    for await (const rowsRead of readRowBatches(reader)) {
+      for (const row of rowsRead) {
+        rowNo++;
+        const values: ImportValue[] = new Array(columns.length);
+        for (let i = 0; i < columns.length; i++) {
+          const checked = checkers[i]!(row[i] ?? null);
+          if (typeof checked === 'string')
+            throw new ImportFailure('VALIDATION_FAILED', `${kind} row ${rowNo}, column "${sourceCols[i]}": ${checked}`);
+          values[i] = checked.value;
+        }
+        batches.add(values, rowNo);
       }
-      batches.add(values, rowNo);
     }
     batches.flush();
   } finally {

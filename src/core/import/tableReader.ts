@@ -60,6 +60,34 @@ export interface TableReader {
    * data row) and the AbortSignal's reason when aborted. Breaking out of the loop closes the file.
    */
   rows(): AsyncIterable<Cell[]>;
+  /**
+   * The same rows (and errors, after the rows before them) in batches, one await per batch: the
+   * delimited reader gives a chunk of the file at a time. Iterate rows() or this, once.
+   */
+  rowBatches?(): AsyncIterable<Cell[][]>;
   /** Releases the file if rows() was never iterated to the end. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** A reader's rows in batches: its own when it has them, else its rows gathered 1,000 at a time. */
+export async function* readRowBatches(reader: TableReader): AsyncGenerator<Cell[][]> {
+  if (reader.rowBatches) {
+    yield* reader.rowBatches();
+    return;
+  }
+  let batch: Cell[][] = [];
+  try {
+    for await (const row of reader.rows()) {
+      batch.push(row);
+      if (batch.length >= 1000) {
+        yield batch;
+        batch = [];
+      }
+    }
+  } catch (e) {
+    // The rows before a bad one come first, as they do from rows().
+    if (batch.length > 0) yield batch;
+    throw e;
+  }
+  if (batch.length > 0) yield batch;
 }

@@ -28,6 +28,11 @@ export interface RecordSource {
   close(): void;
 }
 
+/** Also: the records read and not yet given (at least one), or undefined at the end. */
+export interface BatchedRecordSource extends RecordSource {
+  nextBatch(): Promise<Cell[][] | undefined>;
+}
+
 /** csv-parse over the whole file, after skipping its first `skip` records. */
 export function csvParseRecords(filePath: string, delimiter: string, signal: AbortSignal | undefined, skip: number): RecordSource {
   const file = createReadStream(filePath, signal ? { signal } : {});
@@ -57,29 +62,49 @@ export function csvParseRecords(filePath: string, delimiter: string, signal: Abo
  * The fast reader (fastDelimited.ts) while the file is plain, then csv-parse from the first record
  * the fast reader leaves to it: the records before it are the same in both.
  */
-export function fileRecords(filePath: string, delimiter: string, signal: AbortSignal | undefined, chunkBytes?: number): RecordSource {
+export function fileRecords(
+  filePath: string,
+  delimiter: string,
+  signal: AbortSignal | undefined,
+  chunkBytes?: number,
+): BatchedRecordSource {
   const fast = new FastDelimitedRecords(filePath, delimiter, signal, chunkBytes);
   let slow: RecordSource | undefined;
   let queue: Cell[][] = [];
   let at = 0;
   let given = 0; // records given out
   let step: FastStep = { records: [], done: false, unsure: false };
-  return {
-    async next() {
-      for (;;) {
-        if (slow) return slow.next();
-        if (at < queue.length) {
-          given++;
-          return queue[at++];
-        }
-        if (step.unsure) slow = csvParseRecords(filePath, delimiter, signal, given);
-        else if (step.done) return undefined;
-        else {
-          step = await fast.next();
-          queue = step.records;
-          at = 0;
-        }
+  const next = async (): Promise<Cell[] | undefined> => {
+    for (;;) {
+      if (slow) return slow.next();
+      if (at < queue.length) {
+        given++;
+        return queue[at++];
       }
+      if (step.unsure) slow = csvParseRecords(filePath, delimiter, signal, given);
+      else if (step.done) return undefined;
+      else {
+        step = await fast.next();
+        queue = step.records;
+        at = 0;
+      }
+    }
+  };
+  return {
+    next,
+    async nextBatch() {
+      if (slow || at >= queue.length) {
+        const first = await next();
+        // csv-parse's records come one at a time; the fast reader's a chunk at a time.
+        if (first === undefined || slow) return first === undefined ? undefined : [first];
+      } else {
+        given++;
+        at++;
+      }
+      const from = at - 1;
+      given += queue.length - at;
+      at = queue.length;
+      return from === 0 ? queue : queue.slice(from);
     },
     close() {
       fast.close();
@@ -104,16 +129,16 @@ export async function openDelimitedReader(
   };
 
   let rowNumber = 0; // data rows read so far
-  const next = async (): Promise<Cell[] | undefined> => {
+  const read = async <T>(get: () => Promise<T>): Promise<T> => {
     try {
-      return await records.next();
+      return await get();
     } catch (err) {
       await close();
       throw translateError(err, fileType, rowNumber + 1);
     }
   };
 
-  const first = await next();
+  const first = await read(() => records.next());
   if (!first) {
     await close();
     throw new ImportParseError(`the file has no header row. Put the column names on the first line, separated by "${delimiter}".`, {
@@ -123,21 +148,36 @@ export async function openDelimitedReader(
   }
   const columns = checkHeader(fileType, first);
 
-  async function* rows(): AsyncGenerator<Cell[]> {
+  /** The rows a chunk of the file at a time (one await per chunk, not per row); rows() gives them one by one. */
+  async function* rowBatches(): AsyncGenerator<Cell[][]> {
     try {
       for (;;) {
-        const record = await next();
-        if (!record) return;
+        const batch = await read(() => records.nextBatch());
+        if (!batch) return;
+        const bad = batch.findIndex((r) => r.length !== columns.length);
+        if (bad === -1) {
+          rowNumber += batch.length;
+          yield batch;
+          continue;
+        }
+        // The rows before the bad one are given first, as one at a time.
+        if (bad > 0) {
+          rowNumber += bad;
+          yield batch.slice(0, bad);
+        }
         rowNumber++;
-        if (record.length !== columns.length) throw await fieldCountError({ fileType, filePath, delimiter, columns }, record, rowNumber);
-        yield record;
+        throw await fieldCountError({ fileType, filePath, delimiter, columns }, batch[bad] as Cell[], rowNumber);
       }
     } finally {
       await close();
     }
   }
 
-  return { fileType, columns, rows, close };
+  async function* rows(): AsyncGenerator<Cell[]> {
+    for await (const batch of rowBatches()) yield* batch;
+  }
+
+  return { fileType, columns, rows, rowBatches, close };
 }
 
 /** A record with more or fewer fields than the header has columns, and the line it starts on. */

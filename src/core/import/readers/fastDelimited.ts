@@ -33,7 +33,10 @@ export class FastDelimitedRecords {
     filePath: string,
     private readonly delimiter: string,
     signal?: AbortSignal,
-    chunkBytes = 1 << 20,
+    // 64 KiB (about 2,000 short records): a chunk's records then die young. With 1 MiB (32,000
+    // records alive while a batch is checked and inserted) they outlived the young generation:
+    // GC 1.9-2.3 s of a 1M-row import against 1.1-1.3 s, the import 1-3 s slower.
+    chunkBytes = 1 << 16,
   ) {
     this.file = createReadStream(filePath, { encoding: 'utf8', highWaterMark: chunkBytes, ...(signal ? { signal } : {}) });
     this.chunks = this.file[Symbol.asyncIterator]() as AsyncIterator<string>;

@@ -2,7 +2,12 @@
 // csv-parse gives with the reader's options, records and errors alike, whatever the text and
 // wherever the file's chunks split it: every file here is read both ways and compared.
 import assert from 'node:assert/strict';
-import { csvParseRecords, fileRecords, type RecordSource } from '../../../../src/core/import/readers/delimitedReader';
+import {
+  csvParseRecords,
+  fileRecords,
+  type BatchedRecordSource,
+  type RecordSource,
+} from '../../../../src/core/import/readers/delimitedReader';
 import type { Cell } from '../../../../src/core/import/tableReader';
 import { tempFiles } from './helpers';
 
@@ -10,6 +15,30 @@ async function all(src: RecordSource): Promise<{ records: Cell[][]; error?: stri
   const records: Cell[][] = [];
   try {
     for (let r = await src.next(); r; r = await src.next()) records.push(r);
+  } catch (e) {
+    return { records, error: (e as { code?: string }).code ?? String(e) };
+  } finally {
+    src.close();
+  }
+  return { records };
+}
+
+/** The records read in batches (nextBatch), now and then one record alone (next), as `pick` says. */
+async function allBatched(src: BatchedRecordSource, pick: () => number): Promise<{ records: Cell[][]; error?: string }> {
+  const records: Cell[][] = [];
+  try {
+    for (;;) {
+      if (pick() < 0.3) {
+        const r = await src.next();
+        if (!r) break;
+        records.push(r);
+        continue;
+      }
+      const batch = await src.nextBatch();
+      if (!batch) break;
+      assert.ok(batch.length > 0, 'a batch is never empty');
+      records.push(...batch);
+    }
   } catch (e) {
     return { records, error: (e as { code?: string }).code ?? String(e) };
   } finally {
@@ -66,6 +95,10 @@ describe('fast csv reader', () => {
       // (so the error names the right row): compare the records both give, and the error.
       if (expected.error) assert.deepEqual(got.records.slice(0, expected.records.length), expected.records, what);
       assert.deepEqual(expected.error ? { ...got, records: expected.records } : got, expected, what);
+      // In batches, mixed with single records: the same records and error as one at a time.
+      if (chunk !== 3 && chunk !== 1 << 20) continue;
+      const batched = await allBatched(fileRecords(path, delimiter, undefined, chunk), random(chunk));
+      assert.deepEqual(batched, got, `${what}, in batches`);
     }
   }
 

@@ -4,6 +4,7 @@ import JSZip from 'jszip';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ImportParseError } from '../../../../src/core/import/importParseError';
 import { openTableReader } from '../../../../src/core/import/openTableReader';
+import { readRowBatches, type Cell } from '../../../../src/core/import/tableReader';
 import { readAll, tempFiles } from './helpers';
 
 const files = tempFiles();
@@ -52,6 +53,36 @@ describe('import readers', () => {
       const p = files.write('short.csv', 'id,name,price\n1,a,2\n2,b\n');
       const err = await rejectsWith(readAll('csv', p), { reason: 'bad-row', row: 2, line: 3, column: 'price' });
       assert.match(err.message, /^CSV row 2 \(line 3\), column "price": 2 fields, but the header has 3 columns/);
+    });
+
+    it('gives the same rows and errors in batches as one at a time, the rows before an error first', async () => {
+      /** Rows and the error's message, read one way or the other. */
+      const read = async (path: string, batched: boolean, type: 'csv' | 'json' = 'csv'): Promise<[Cell[][], string?]> => {
+        const reader = await openTableReader(type, path);
+        const rows: Cell[][] = [];
+        try {
+          if (batched) for await (const b of readRowBatches(reader)) rows.push(...b);
+          else for await (const r of reader.rows()) rows.push(r);
+        } catch (e) {
+          return [rows, (e as Error).message];
+        }
+        return [rows, undefined];
+      };
+      const many = Array.from({ length: 3000 }, (_, i) => `${i},n${i}`).join('\n');
+      const cases = [
+        files.write('b1.csv', `id,name\n${many}\n`),
+        files.write('b2.csv', `id,name\n${many}\n7\n${many}\n`),
+        files.write('b3.csv', `id,name\n1,a\n2,"b\n3,c\n`),
+        files.write('b4.csv', `id,name\n${many}\n5,x"y\n${many}\n`),
+      ];
+      for (const p of cases) {
+        const one = await read(p, false);
+        assert.deepEqual(await read(p, true), one, p);
+        assert.ok(one[0].length > 0, p);
+      }
+      assert.equal((await read(cases[1]!, true))[0].length, 3000);
+      const json = files.write('b.json', JSON.stringify(Array.from({ length: 2500 }, (_, i) => ({ id: i }))));
+      assert.deepEqual(await read(json, true, 'json'), await read(json, false, 'json'));
     });
 
     it('reports an unclosed quote as a syntax error with its row', async () => {
