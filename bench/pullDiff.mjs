@@ -15,7 +15,8 @@
 //   the grid got the page (what the user waits for beyond the server): host (parse, PageServer),
 //   bridge (one page.evaluate, in place of the webview's postMessage), grid (receipt to drawn);
 // - full scroll: from the first page drawn until the last row is drawn, moving a page of rows at a
-//   time (in the page) and waiting until each position is drawn;
+//   time (in the page) and waiting until each position is drawn (the row in the DOM, filled: a
+//   page the grid read ahead is loaded before the scroll to it is drawn);
 // - memory over idle: host (Node heap + array buffers after GC, this process) and webview (JS heap +
 //   backing stores after GC), each after the whole scroll minus before the view opened;
 // - baseline: every query the view sent (pin, table list, columns, pages), the same SQL text in the
@@ -130,6 +131,20 @@ try {
   const idlePage = await pageBytes();
   const idleHost = hostBytes();
 
+  // The page's frame interval: what one animation frame a scroll step costs at least.
+  const frameMs = await page.evaluate(async () => {
+    const ticks = [];
+    for (let i = 0; i < 31; i++) {
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      ticks.push(performance.now());
+    }
+    const gaps = ticks
+      .slice(1)
+      .map((t, i) => t - ticks[i])
+      .sort((a, b) => a - b);
+    return gaps[Math.floor(gaps.length / 2)];
+  });
+
   const t0 = performance.now();
   const pinned = await pinChanges({ kind: 'pull', toBranch: 'main', fromBranch: 'changed' }, run);
   const summary = await loadTableChanges(pinned.pair, run);
@@ -189,9 +204,16 @@ try {
       { maxHeight: 700 },
     );
     globalThis.scroller = document.querySelector('.vdb-grid');
-    globalThis.drawn = (row) =>
-      globalThis.grid.source.rowState(row) === 'ready' &&
-      document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0;
+    // Drawn: the row is in the DOM with its cells filled, and no row on screen is a placeholder.
+    // (Not only loaded: a page read ahead is loaded before the grid has drawn the scroll to it.)
+    globalThis.drawn = (row) => {
+      const cell = document.querySelector(`.vdb-row:not([hidden]) .vdb-cell[data-r="${row}"]`);
+      return (
+        !!cell &&
+        !cell.classList.contains('placeholder') &&
+        document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0
+      );
+    };
   }, output);
   server.start();
   // In the page: when the first page arrives, and when it is drawn (second animation frame after).
@@ -213,24 +235,32 @@ try {
 
   // Scroll in the page, a page of rows at a time, from the first row to the last, waiting until
   // each position is drawn (the grid asks for the pages it needs as it goes).
-  await page.evaluate(
+  const steps = await page.evaluate(
     async ({ total, step }) => {
+      const steps = [];
       const rowH = globalThis.scroller.scrollHeight / globalThis.grid.source.rowCount;
       const screen = Math.max(1, Math.floor(globalThis.scroller.clientHeight / rowH));
       for (let top = 0; ; top = Math.min(total - screen, top + step)) {
+        const s0 = performance.now();
+        let frames = 0;
         globalThis.scroller.scrollTop = top * rowH;
         const last = Math.min(total - 1, top + screen - 1);
         const deadline = performance.now() + 120_000;
         while (!globalThis.drawn(last)) {
           if (performance.now() > deadline) throw new Error(`row ${last} never came`);
           await globalThis.raf();
+          frames++;
         }
-        if (last === total - 1) return;
+        steps.push({ ms: performance.now() - s0, frames });
+        if (last === total - 1) return steps;
       }
     },
     { total: ROWS, step: PAGE },
   );
   const done = performance.now();
+  const stepMs = steps.map((x) => x.ms).sort((a, b) => a - b);
+  const firstFrameSteps = steps.filter((x) => x.frames === 1).length;
+  const framesWaited = steps.reduce((n, x) => n + x.frames, 0);
   const receiveTotal = await page.evaluate(() => globalThis.receiveMs ?? 0);
   const fullScroll = done - firstDrawnAt;
   const viewTotal = done - t0;
@@ -286,6 +316,12 @@ try {
   console.log(`| full scroll, first row to last | ${ms(fullScroll)} |`);
   console.log(
     `| of which in the bench's bridge (page.evaluate per page, the grid's receive included), summed; the grid's receive alone | ${ms(bridgeTotal)}; ${ms(receiveTotal)} |`,
+  );
+  console.log(
+    `| scroll steps (${steps.length}): drawn at the first frame / median step / slowest step | ${firstFrameSteps} / ${ms(stepMs[Math.floor(stepMs.length / 2)] ?? 0)} / ${ms(stepMs[stepMs.length - 1] ?? 0)} |`,
+  );
+  console.log(
+    `| frames the scroll waited × the frame interval (${frameMs.toFixed(1)} ms): one a step at least | ${framesWaited} frames, ${ms(framesWaited * frameMs)} (one a step: ${ms(steps.length * frameMs)}) |`,
   );
   console.log(`| view total (pin, list, columns, every page drawn) | ${ms(viewTotal)} |`);
   console.log(`| baseline: every query of the view raw (${every.length}: pin, list, columns, pages) | ${ms(rawAll)} |`);

@@ -155,6 +155,14 @@ export class GridView {
     this.version++;
   }
 
+  /**
+   * Rows [start, end) (view positions) just arrived: only the drawn rows among them are filled
+   * again. A page read ahead of the screen redraws nothing on screen.
+   */
+  rowsArrived(start: number, end: number): void {
+    for (const [viewRow, rec] of this.rowRecs) if (viewRow >= start && viewRow < end) rec.version = -1;
+  }
+
   /** The row count changed (sort, filter, pages arriving with a new total). */
   rowCountChanged(): void {
     this.version++;

@@ -1,7 +1,13 @@
-// Rows fetched a page at a time through the host (table browser, "Load All Rows", diffs). Only
-// the pages around the rows on screen stay in memory; a page that failed keeps its error for
-// its rows (Retry reads it again) and every other page stays as it was. Answers that arrive for
-// a page no longer wanted, or from before a reset (new sort or filter), are dropped by id.
+// Rows fetched a page at a time through the host (table browser, "Load All Rows", diffs). Wanted
+// are the pages on screen, `ahead` pages in the direction of the last scroll and `margin` pages
+// behind it (after a jump, `margin` pages on both sides: where the user goes from there is not
+// known yet, and a busy hub reads one query at a time per user, so the next jump would wait behind
+// pages read ahead for nothing), asked for in that order (nearest first), at most `maxPending` at once; the next one
+// is asked for as soon as a page arrives, before the grid draws it, so the host reads the next
+// page while the grid draws this one. In memory stay the pages on screen and those loaded within
+// `ahead` pages on either side. A page that failed keeps its error for its rows (Retry reads it
+// again) and every other page stays as it was. Answers that arrive for a page no longer wanted,
+// or from before a reset (new sort or filter), are dropped by id.
 import type { Cell, QueryColumn } from '../shared/wire';
 import type { HostPagingMessage, RowKind } from '../shared/gridPaging';
 import { ColumnStore } from '../shared/columnStore';
@@ -20,8 +26,12 @@ export interface PagedRowSourceOptions {
   pageSize: number;
   totalRows?: number;
   transport: PageTransport;
-  /** Pages kept (and fetched ahead) on each side of the pages on screen. */
+  /** Pages kept (and fetched) behind the pages on screen, on the side the user scrolled away from. */
   margin?: number;
+  /** Pages fetched ahead of the pages on screen, in the direction of the last scroll. */
+  ahead?: number;
+  /** Page requests outstanding at once: one read by the host while the next waits, no more. */
+  maxPending?: number;
 }
 
 interface Page {
@@ -42,6 +52,12 @@ export class PagedRowSource implements RowSource {
   readonly columns: readonly QueryColumn[];
   readonly pageSize: number;
   private readonly margin: number;
+  private readonly ahead: number;
+  private readonly maxPending: number;
+  /** The direction of the last scroll (down at first). */
+  private down = true;
+  /** The screen came by a jump (beyond the pages read ahead), not by a scroll. */
+  private jumped = false;
   private readonly transport: PageTransport;
   private readonly pages = new Map<number, Page>();
   private readonly listeners = new Set<(arrived?: RowSpan) => void>();
@@ -62,6 +78,8 @@ export class PagedRowSource implements RowSource {
     this.total = opts.totalRows;
     this.transport = opts.transport;
     this.margin = Math.max(0, opts.margin ?? 1);
+    this.ahead = Math.max(0, opts.ahead ?? 2);
+    this.maxPending = Math.max(1, opts.maxPending ?? 2);
   }
 
   get totalKnown(): boolean {
@@ -134,40 +152,96 @@ export class PagedRowSource implements RowSource {
 
   showing(first: number, last: number): void {
     if (this.disposed) return;
-    this.first = Math.max(0, first);
-    this.last = Math.max(this.first, last);
-    this.fetchAndEvict();
-  }
-
-  private fetchAndEvict(): void {
-    if (this.rowCount === 0) return;
-    const lastPage = Math.floor(Math.max(0, this.rowCount - 1) / this.pageSize);
-    const from = Math.max(0, Math.floor(this.first / this.pageSize) - this.margin);
-    const to = Math.min(lastPage, Math.floor(this.last / this.pageSize) + this.margin);
-    for (const pi of [...this.pages.keys()]) {
-      // Let go of pages away from the screen: an answer still on its way is dropped by id, and
-      // the host is told so it can skip reading it.
-      if (pi < from || pi > to) {
-        const page = this.pages.get(pi);
-        this.pages.delete(pi);
-        if (page?.state === 'pending') this.transport.cancel?.(page.requestId);
-      }
+    const top = Math.max(0, first);
+    if (top !== this.first) {
+      this.down = top > this.first;
+      this.jumped = this.isJump(top, Math.max(top, last));
     }
-    // Pages on screen first, then the margin.
-    const onScreenFrom = Math.floor(this.first / this.pageSize);
-    const order: number[] = [];
-    for (let pi = onScreenFrom; pi <= to; pi++) order.push(pi);
-    for (let pi = onScreenFrom - 1; pi >= from; pi--) order.push(pi);
-    for (const pi of order) if (!this.pages.has(pi)) this.request(pi);
+    this.first = top;
+    this.last = Math.max(this.first, last);
+    this.evict();
+    this.requestWanted();
   }
 
-  private request(pi: number): void {
+  /** True when the rows [first, last] are further from the screen before than the pages read ahead (the first screen is not). */
+  private isJump(first: number, last: number): boolean {
+    if (this.last < 0) return false;
+    const reach = this.ahead + 1;
+    const from = Math.floor(this.first / this.pageSize);
+    const to = Math.floor(this.last / this.pageSize);
+    return Math.floor(first / this.pageSize) > to + reach || Math.floor(last / this.pageSize) < from - reach;
+  }
+
+  /** Requests being read or waiting at the host. */
+  get pendingPages(): number {
+    let n = 0;
+    for (const p of this.pages.values()) if (p.state === 'pending') n++;
+    return n;
+  }
+
+  /** The pages wanted now, most wanted first: on screen, then ahead (nearest first), then behind. */
+  private wantedPages(): number[] {
+    if (this.rowCount === 0 || this.last < 0) return [];
+    const lastPage = Math.floor(Math.max(0, this.rowCount - 1) / this.pageSize);
+    const screenFrom = Math.min(lastPage, Math.floor(this.first / this.pageSize));
+    const screenTo = Math.min(lastPage, Math.floor(this.last / this.pageSize));
+    const lead = this.jumped ? this.margin : this.ahead;
+    const after = this.down ? lead : this.margin;
+    const before = this.down ? this.margin : lead;
+    const order: number[] = [];
+    for (let pi = screenFrom; pi <= screenTo; pi++) order.push(pi);
+    const below = (): void => {
+      for (let pi = screenTo + 1; pi <= Math.min(lastPage, screenTo + after); pi++) order.push(pi);
+    };
+    const above = (): void => {
+      for (let pi = screenFrom - 1; pi >= Math.max(0, screenFrom - before); pi--) order.push(pi);
+    };
+    if (this.down) {
+      below();
+      above();
+    } else {
+      above();
+      below();
+    }
+    return order;
+  }
+
+  /**
+   * Lets go of pages away from the screen: a page loaded stays while it is within `ahead` pages
+   * on either side (scrolling back a little finds it again); a page still asked for is let go as
+   * soon as it is not wanted in the direction of the scroll. An answer on its way for a page let
+   * go is dropped by id, and the host is told so it can skip reading it.
+   */
+  private evict(): void {
+    const wanted = new Set(this.wantedPages());
+    const reach = Math.max(this.ahead, this.margin);
+    const from = Math.floor(this.first / this.pageSize) - reach;
+    const to = Math.floor(this.last / this.pageSize) + reach;
+    for (const [pi, page] of [...this.pages]) {
+      if (wanted.has(pi) || (page.state !== 'pending' && pi >= from && pi <= to)) continue;
+      this.pages.delete(pi);
+      if (page.state === 'pending') this.transport.cancel?.(page.requestId);
+    }
+  }
+
+  /** Asks for the wanted pages not held yet, most wanted first, while fewer than `maxPending` are out. */
+  private requestWanted(): void {
+    let pending = this.pendingPages;
+    for (const pi of this.wantedPages()) {
+      if (pending >= this.maxPending) return;
+      if (this.pages.has(pi)) continue;
+      if (this.request(pi)) pending++;
+    }
+  }
+
+  private request(pi: number): boolean {
     const start = pi * this.pageSize;
     const end = this.total !== undefined ? Math.min(this.total, start + this.pageSize) : start + this.pageSize;
-    if (end <= start) return;
+    if (end <= start) return false;
     const page: Page = { requestId: this.nextRequestId++, state: 'pending', start, size: end - start };
     this.pages.set(pi, page);
     this.transport.request(page.requestId, start, end);
+    return true;
   }
 
   retry(row: number): void {
@@ -199,10 +273,16 @@ export class PagedRowSource implements RowSource {
         const got = page.rows.rowCount;
         if (got < page.size || m.end) {
           this.total = page.start + got;
-          for (const k of [...this.pages.keys()]) if (k > pi) this.pages.delete(k);
+          for (const [k, after] of [...this.pages]) {
+            if (k <= pi) continue;
+            this.pages.delete(k);
+            if (after.state === 'pending') this.transport.cancel?.(after.requestId);
+          }
         } else if (this.total === undefined) {
           this.seen = Math.max(this.seen, page.start + got);
         }
+        // The next page goes out before this one is drawn, so the host reads while the grid draws.
+        this.requestWanted();
         this.emit({ start: page.start, end: page.start + got });
         return true;
       }
@@ -211,6 +291,7 @@ export class PagedRowSource implements RowSource {
         if (!hit) return true;
         hit[1].state = 'failed';
         hit[1].error = m.message || 'The page could not be read.';
+        this.requestWanted();
         this.emit();
         return true;
       }

@@ -324,11 +324,13 @@ export class ResultGrid {
     // Columns follow what the user meets: a page whose values need more room widens them.
     if (arrived && widenForArrived(this.model, src, arrived)) view.widthsChanged(true);
     // Re-laying out the rows costs O(rows) in the virtualizer (a million measurements): only when
-    // the count really changed, not for every page that arrives.
+    // the count really changed, not for every page that arrives. A page that arrived refills only
+    // its own rows that are drawn (none, for a page read ahead of the screen).
     if (src.rowCount !== this.laidOutRows) {
       this.laidOutRows = src.rowCount;
       view.rowCountChanged();
-    } else view.invalidate();
+    } else if (arrived) view.rowsArrived(arrived.start, arrived.end);
+    else view.invalidate();
     this.updateSummary();
     if (this.empty) {
       this.empty.textContent = this.filters().length ? l10n.t('No rows match the filters.') : l10n.t('The table has no rows.');

@@ -3,9 +3,11 @@
 // grid's sort and filters. Pure (no vscode): the panel or notebook output hands it the grid's
 // messages (already checked by `parseGridPagingMessage`) and a `post` back to the grid.
 //
-// - At most `concurrency` pages are read at once; requests waiting for a slot are served newest
-//   first (the page the user scrolled to last is the one on screen), and a request the grid has
-//   let go of (`page.cancel`) is dropped or aborted.
+// - At most `concurrency` pages are read at once; requests waiting for a slot are served in the
+//   order asked: the grid asks for the pages on screen first, then the ones ahead of the scroll,
+//   a few at a time (renderer/pagedRowSource.ts), and lets go of (`page.cancel`) what scrolled
+//   away, which is dropped or aborted here. (Newest first served a prefetched page before the
+//   one it was fetched after, and after a jump the margin before the page on screen.)
 // - A sort or filter change aborts everything in flight, answers `page.reset` and counts the rows
 //   again; an answer from before the change never reaches the grid.
 // - A failed page is answered with `page.error` (the grid shows it on those rows, with Retry) and
@@ -197,8 +199,8 @@ export class PageServer {
 
   private pump(): void {
     while (!this.disposed && this.running.size < this.concurrency && this.waiting.length > 0) {
-      // Newest first: the last page asked for is the one the user is looking at.
-      const p = this.waiting.pop() as Pending;
+      // In the order asked: the grid asks for what is on screen first and cancels what it let go.
+      const p = this.waiting.shift() as Pending;
       if (p.generation !== this.generation) continue;
       void this.serve(p);
     }

@@ -15,8 +15,62 @@ import { startCodeServer } from './codeServer.mjs';
 import { startHub } from './hub.mjs';
 import { LogWatch } from './logs.mjs';
 
-/** What the Playwright trace of each attempt records: 'dom' (default), 'screenshots' (dom and a filmstrip) or 'off'. */
-export const TRACE = ['dom', 'screenshots', 'off'].includes(process.env.E2E_TRACE) ? process.env.E2E_TRACE : 'dom';
+/**
+ * What the Playwright trace of each attempt records: 'dom' (default), 'screenshots' (dom and a
+ * filmstrip), 'actions' (each action, its timing, console and network, no DOM snapshot) or 'off'.
+ */
+export const TRACE = ['dom', 'screenshots', 'off', 'actions'].includes(process.env.E2E_TRACE) ? process.env.E2E_TRACE : 'dom';
+
+/**
+ * Built-in extensions of code-server that no scenario uses and that cost every window CPU: git,
+ * github and github-authentication, emmet, debug-auto-launch and merge-conflict activated in every
+ * window (their extension host work, their views and status items drawn), and the others
+ * (Copilot's manifest alone is hundreds of KB, the JS/TS, CSS, HTML and PHP language services,
+ * npm and task runners, debuggers, the tunnel forwarder) are scanned, sent to the workbench and
+ * registered by it on each load. Left out through VS Code's VSCODE_SKIP_BUILTIN_EXTENSIONS (read
+ * by the server's extension scanner; `--disable-extension` passed through `--vscode-option` is not
+ * honoured by code-server's remote extension host: they still activated). Kept: themes, the
+ * notebook renderers, JSON and configuration editing, Markdown (a scenario opens a preview) and
+ * the language grammars. Measured in test/e2e/README.md.
+ */
+export const SKIPPED_BUILTIN_EXTENSIONS = [
+  'vscode.git',
+  'vscode.git-base',
+  'vscode.github',
+  'vscode.github-authentication',
+  'vscode.microsoft-authentication',
+  'vscode.emmet',
+  'vscode.debug-auto-launch',
+  'vscode.debug-server-ready',
+  'vscode.merge-conflict',
+  'GitHub.copilot-chat',
+  'ms-vscode.js-debug',
+  'ms-vscode.js-debug-companion',
+  'ms-vscode.vscode-js-profile-table',
+  'vscode.typescript-language-features',
+  'vscode.npm',
+  'vscode.grunt',
+  'vscode.gulp',
+  'vscode.jake',
+  'vscode.php-language-features',
+  'vscode.css-language-features',
+  'vscode.html-language-features',
+  'vscode.references-view',
+  'vscode.simple-browser',
+  'vscode.tunnel-forwarding',
+  'vscode.terminal-suggest',
+  'vscode.extension-editing',
+];
+
+/**
+ * User settings that spare the software-rendered workbench frames no scenario looks at: no
+ * animations (reduced motion), no minimap beside each editor, a caret that does not blink.
+ */
+export const LIGHT_SETTINGS = {
+  'workbench.reduceMotion': 'on',
+  'editor.minimap.enabled': false,
+  'editor.cursorBlinking': 'solid',
+};
 
 /** Seats per lane: 2 (the next scenario's window made ready while one runs), 1 with E2E_PIPELINE=0. */
 export const SEATS = process.env.E2E_PIPELINE === '0' ? 1 : 2;
@@ -34,10 +88,10 @@ async function startSeat({ n, seat, label, toolchain, vsix, hubJs, browser, arti
   const vscode = await startCodeServer({
     toolchain,
     vsixes: [vsix],
-    settings: { 'versionedDb.hosts': [{ name: 'Test Hub', url: hub.url }] },
+    settings: { ...LIGHT_SETTINGS, 'versionedDb.hosts': [{ name: 'Test Hub', url: hub.url }] },
     // A closed window's extension host goes soon (lib/window.mjs also stops it explicitly).
     args: ['--reconnection-grace-time', '5'],
-    env,
+    env: { ...env, VSCODE_SKIP_BUILTIN_EXTENSIONS: SKIPPED_BUILTIN_EXTENSIONS.join(',') },
     log: seatLog,
   });
   cleanups.push(() => vscode.stop());
@@ -48,8 +102,11 @@ async function startSeat({ n, seat, label, toolchain, vsix, hubJs, browser, arti
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   cleanups.push(() => context.close());
   // The trace of a failed attempt holds a DOM snapshot per action; a filmstrip of the screen as
-  // well (E2E_TRACE=screenshots) costs every scenario about a quarter more CPU (figures in test/e2e/README.md).
-  if (TRACE !== 'off') await context.tracing.start({ screenshots: TRACE === 'screenshots', snapshots: true, sources: false });
+  // well (E2E_TRACE=screenshots) costs every scenario about a quarter more CPU. The DOM snapshots
+  // themselves cost about a ninth of the suite's CPU (E2E_TRACE=actions leaves them out; figures in
+  // test/e2e/README.md).
+  if (TRACE !== 'off')
+    await context.tracing.start({ screenshots: TRACE === 'screenshots', snapshots: TRACE !== 'actions', sources: false });
   return {
     seat,
     log: seatLog,

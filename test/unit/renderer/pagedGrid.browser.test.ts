@@ -27,6 +27,13 @@ window.rowsFor = function (start, end, total) {
   }
   return out;
 };
+window.held = [];
+/** Answers the held request for the page starting at row \`start\` (with window.hold set). */
+window.release = function (start) {
+  var i = window.held.findIndex(function (h) { return h.m.start === start; });
+  var h = window.held.splice(i, 1)[0];
+  h.answer();
+};
 window.makeHost = function (total) {
   return {
     copy: function (text, format, rows) { window.copies.push({ text: text, rows: rows }); },
@@ -34,7 +41,7 @@ window.makeHost = function (total) {
     post: function (m) {
       window.posted.push(m);
       if (m.type !== 'page.request') return;
-      setTimeout(function () {
+      (window.hold ? function (answer) { window.held.push({ m: m, answer: answer }); } : function (answer) { setTimeout(answer, 5); })(function () {
         var page = Math.floor(m.start / window.pageSize);
         if (window.failOnce[page]) {
           window.failOnce[page] = false;
@@ -43,7 +50,7 @@ window.makeHost = function (total) {
         }
         window.served++;
         window.grid.receive({ type: 'page.result', sourceId: m.sourceId, requestId: m.requestId, start: m.start, rows: window.rowsFor(m.start, m.end, total) });
-      }, 5);
+      });
     },
   };
 };
@@ -158,7 +165,10 @@ describeIfChromium('paged result grid in Chromium', function () {
       await page.waitForFunction(
         `document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0 && document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell[data-c="0"]:not(.placeholder)').length > 0`,
       );
-      assert.ok(((await page.evaluate('window.grid.source.residentPages')) as number) <= 3);
+      // The pages on screen (one, or two where the screen straddles them) and at most two on
+      // each side (read ahead in the direction of the scroll, kept behind it).
+      const held = (await page.evaluate('window.grid.source.residentPages')) as number;
+      assert.ok(held <= 6, `${held} pages held`);
     }
     const first = Number((await visibleIds())[0]);
     assert.ok(first > 22_000 && first < 23_000, `row at 500,000 px: ${first}`);
@@ -172,6 +182,36 @@ describeIfChromium('paged result grid in Chromium', function () {
     })()`)) as number;
     assert.ok(placeholders > 10, `${placeholders} placeholders`);
     await page.waitForSelector('.vdb-cell[data-r="0"][data-c="0"]:not(.placeholder)');
+    assert.equal(await page.locator('.vdb-row:not([hidden]) .vdb-cell.placeholder').count(), 0);
+  });
+
+  it('a page read ahead of the screen arrives without touching the rows on screen; a page on screen fills its rows', async () => {
+    // Values of one width, so no page widens a column (which redraws every row, rightly).
+    await page.evaluate(`(function () {
+      window.cell = function (i, c) { return c === 0 ? String(100000 + i) : 'v' + String(100000 + i); };
+      window.hold = true;
+      mountPaged(1000, 100, 3);
+    })()`);
+    const held = () => page.evaluate('window.held.map(function (h) { return h.m.start; })') as Promise<number[]>;
+    assert.deepEqual(await held(), [0, 100], 'the page on screen and the next');
+    await page.evaluate('window.release(0)');
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+    assert.deepEqual(await held(), [100, 200], 'the second page ahead is asked for as the first arrives');
+    const twoFrames = 'new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))';
+    await page.evaluate(twoFrames);
+    await page.evaluate(`(function () {
+      window.mutations = 0;
+      new MutationObserver(function (records) { window.mutations += records.length; })
+        .observe(document.querySelector('.vdb-body'), { subtree: true, childList: true, attributes: true, characterData: true });
+    })()`);
+    await page.evaluate('window.release(100)');
+    await page.evaluate(twoFrames);
+    assert.equal(await page.evaluate('window.grid.source.rowState(150)'), 'ready');
+    assert.equal(await page.evaluate('window.mutations'), 0, 'no row on screen was filled again');
+    // Scrolled to it, the page read ahead draws at once.
+    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 150 * 22`);
+    await page.evaluate(twoFrames);
+    assert.equal(await page.locator('.vdb-cell[data-r="155"][data-c="1"]').textContent(), 'v100155');
     assert.equal(await page.locator('.vdb-row:not([hidden]) .vdb-cell.placeholder').count(), 0);
   });
 
@@ -229,13 +269,13 @@ describeIfChromium('paged result grid in Chromium', function () {
     });
   }
 
-  /** 1,000 rows of 4 columns in pages of 100, page 1 drawn; row 250 (page 3) has a long id and a long label. */
-  async function mountWithWideRow250(): Promise<void> {
+  /** 1,000 rows of 4 columns in pages of 100, page 1 drawn; row 450 (page 5, past the two read ahead of the first) has a long id and a long label. */
+  async function mountWithWideRow450(): Promise<void> {
     await page.evaluate(`(function () {
         var plain = window.cell;
         window.cell = function (i, c) {
-          if (i === 250 && c === 0) return '12345678901234567';
-          if (i === 250 && c === 1) return 'a label far longer than any on the first page';
+          if (i === 450 && c === 0) return '12345678901234567';
+          if (i === 450 && c === 1) return 'a label far longer than any on the first page';
           return plain(i, c);
         };
         mountPaged(1000, 100, 4);
@@ -244,14 +284,14 @@ describeIfChromium('paged result grid in Chromium', function () {
   }
 
   it("a value on a later page much wider than the first page's widens its column when the page arrives; the header stays on its column", async () => {
-    // Page 1 has ids of 1 to 3 digits and short labels; row 250 (page 3) a long id and a long label.
-    await mountWithWideRow250();
+    // Page 1 has ids of 1 to 3 digits and short labels; row 450 (page 5, past the two read ahead of the first) a long id and a long label.
+    await mountWithWideRow450();
     const firstWidths = await page.evaluate('window.grid.model.widths.slice()');
-    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 245 * 22`);
-    await page.waitForSelector('.vdb-cell[data-r="250"][data-c="1"]:not(.placeholder)');
+    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 445 * 22`);
+    await page.waitForSelector('.vdb-cell[data-r="450"][data-c="1"]:not(.placeholder)');
     await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
     for (const c of [0, 1]) {
-      const f = await fit(`.vdb-cell[data-r="250"][data-c="${c}"]`);
+      const f = await fit(`.vdb-cell[data-r="450"][data-c="${c}"]`);
       assert.ok(f.needs <= f.room, `column ${c} shows "${f.text}" whole (needs ${f.needs}px, has ${f.room}px)`);
     }
     const widths = (await page.evaluate('window.grid.model.widths.slice()')) as number[];
@@ -262,7 +302,7 @@ describeIfChromium('paged result grid in Chromium', function () {
     // Each header sits exactly above its column (the frozen key, the widened label, the ones after).
     for (const c of [0, 1, 2, 3]) {
       const h = (await page.locator(`.vdb-hcell[data-col="${c}"]`).boundingBox())!;
-      const b = (await page.locator(`.vdb-cell[data-r="250"][data-c="${c}"]`).boundingBox())!;
+      const b = (await page.locator(`.vdb-cell[data-r="450"][data-c="${c}"]`).boundingBox())!;
       assert.ok(
         Math.abs(h.x - b.x) < 1 && Math.abs(h.width - b.width) < 1,
         `header ${c} at ${h.x}+${h.width}, column at ${b.x}+${b.width}`,
@@ -280,7 +320,7 @@ describeIfChromium('paged result grid in Chromium', function () {
   it("scrolled sideways, a column widening before the screen's left edge does not shift what is on screen", async () => {
     await page.evaluate(`(function () {
       var plain = window.cell;
-      window.cell = function (i, c) { return i === 250 && c === 3 ? 'a value of column three far wider than the rest' : plain(i, c); };
+      window.cell = function (i, c) { return i === 450 && c === 3 ? 'a value of column three far wider than the rest' : plain(i, c); };
       mountPaged(1000, 100, 30);
     })()`);
     await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
@@ -297,18 +337,18 @@ describeIfChromium('paged result grid in Chromium', function () {
     assert.ok(Number(edgeCol) > 3, `column ${edgeCol} at the left edge`);
     const before = (await page.locator(`.vdb-hcell[data-col="${edgeCol}"]`).boundingBox())!;
     const width3 = ((await page.evaluate('window.grid.model.widths.slice()')) as number[])[3]!;
-    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 245 * 22`);
-    await page.waitForSelector(`.vdb-cell[data-r="250"][data-c="${edgeCol}"]:not(.placeholder)`);
+    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 445 * 22`);
+    await page.waitForSelector(`.vdb-cell[data-r="450"][data-c="${edgeCol}"]:not(.placeholder)`);
     await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
     assert.ok(((await page.evaluate('window.grid.model.widths.slice()')) as number[])[3]! > width3, 'column 3 widened');
     const after = (await page.locator(`.vdb-hcell[data-col="${edgeCol}"]`).boundingBox())!;
     assert.ok(Math.abs(after.x - before.x) < 1, `column ${edgeCol} stayed at ${before.x}, now at ${after.x}`);
-    const cell = (await page.locator(`.vdb-cell[data-r="250"][data-c="${edgeCol}"]`).boundingBox())!;
+    const cell = (await page.locator(`.vdb-cell[data-r="450"][data-c="${edgeCol}"]`).boundingBox())!;
     assert.ok(Math.abs(cell.x - after.x) < 1, 'and its cells under it');
   });
 
   it('a column the user resized keeps that width when a wider page arrives; the others still widen', async () => {
-    await mountWithWideRow250();
+    await mountWithWideRow450();
     const before = (await page.locator('.vdb-hcell[data-col="1"]').boundingBox())!;
     const grip = (await page.locator('.vdb-resizer[data-resize="1"]').boundingBox())!;
     await page.mouse.move(grip.x + 3, grip.y + 5);
@@ -318,16 +358,16 @@ describeIfChromium('paged result grid in Chromium', function () {
     const resized = (await page.locator('.vdb-hcell[data-col="1"]').boundingBox())!;
     assert.ok(Math.abs(resized.width - (before.width + 20)) <= 2, `resized ${before.width} -> ${resized.width}`);
     const keyBefore = (await page.locator('.vdb-hcell[data-col="0"]').boundingBox())!;
-    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 245 * 22`);
-    await page.waitForSelector('.vdb-cell[data-r="250"][data-c="1"]:not(.placeholder)');
+    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 445 * 22`);
+    await page.waitForSelector('.vdb-cell[data-r="450"][data-c="1"]:not(.placeholder)');
     await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
     const label = (await page.locator('.vdb-hcell[data-col="1"]').boundingBox())!;
-    const cell = (await page.locator('.vdb-cell[data-r="250"][data-c="1"]').boundingBox())!;
+    const cell = (await page.locator('.vdb-cell[data-r="450"][data-c="1"]').boundingBox())!;
     assert.ok(Math.abs(label.width - resized.width) < 1, `the user's width stays: ${resized.width} -> ${label.width}`);
     assert.ok(Math.abs(cell.width - resized.width) < 1 && Math.abs(cell.x - label.x) < 1);
     const key = (await page.locator('.vdb-hcell[data-col="0"]').boundingBox())!;
     assert.ok(key.width > keyBefore.width, `the key column widens: ${keyBefore.width} -> ${key.width}`);
-    const id = await fit('.vdb-cell[data-r="250"][data-c="0"]');
+    const id = await fit('.vdb-cell[data-r="450"][data-c="0"]');
     assert.ok(id.needs <= id.room, `the long id shows whole (needs ${id.needs}px, has ${id.room}px)`);
   });
 

@@ -10,6 +10,9 @@ const columns = [
 /** A host holding `total` rows that answers when told to, so tests choose the order. */
 class FakeHost {
   requests: { requestId: number; start: number; end: number }[] = [];
+  /** Every request ever made, and every cancel, in order. */
+  asked: { requestId: number; start: number; end: number }[] = [];
+  cancelled: number[] = [];
   constructor(readonly total: number) {}
   rows(start: number, end: number): Cell[][] {
     const out: Cell[][] = [];
@@ -18,50 +21,223 @@ class FakeHost {
   }
 }
 
-function setup(total: number, knownTotal = true, pageSize = 100): { src: PagedRowSource; host: FakeHost; answerAll: () => void } {
+function setup(
+  total: number,
+  knownTotal = true,
+  pageSize = 100,
+): { src: PagedRowSource; host: FakeHost; answer: (r: { requestId: number; start: number; end: number }) => void; answerAll: () => void } {
   const host = new FakeHost(total);
   const src = new PagedRowSource({
     sourceId: 's',
     columns,
     pageSize,
     totalRows: knownTotal ? total : undefined,
-    transport: { request: (requestId, start, end) => host.requests.push({ requestId, start, end }) },
+    transport: {
+      request: (requestId, start, end) => {
+        host.requests.push({ requestId, start, end });
+        host.asked.push({ requestId, start, end });
+      },
+      cancel: (requestId) => {
+        host.cancelled.push(requestId);
+        host.requests = host.requests.filter((r) => r.requestId !== requestId);
+      },
+    },
   });
-  const answerAll = (): void => {
-    for (const r of host.requests.splice(0))
-      src.receive({ type: 'page.result', sourceId: 's', requestId: r.requestId, start: r.start, rows: host.rows(r.start, r.end) });
+  const answer = (r: { requestId: number; start: number; end: number }): void => {
+    host.requests = host.requests.filter((q) => q.requestId !== r.requestId);
+    src.receive({ type: 'page.result', sourceId: 's', requestId: r.requestId, start: r.start, rows: host.rows(r.start, r.end) });
   };
-  return { src, host, answerAll };
+  // Answers what is asked for, and what that asks for next, until nothing is out.
+  const answerAll = (): void => {
+    while (host.requests.length > 0) answer(host.requests[0]!);
+  };
+  return { src, host, answer, answerAll };
 }
 
+const spans = (rs: readonly { start: number; end: number }[]): number[][] => rs.map((r) => [r.start, r.end]);
+
 describe('paged row source', () => {
-  it('fetches the pages on screen and one each side, and holds only those', () => {
+  it('asks for the page on screen, then two ahead and one behind, two at a time, and holds only those', () => {
     const { src, host, answerAll } = setup(100_000);
     src.showing(0, 30);
-    assert.deepEqual(
-      host.requests.map((r) => [r.start, r.end]),
-      [
-        [0, 100],
-        [100, 200],
-      ],
-    );
+    assert.deepEqual(spans(host.requests), [
+      [0, 100],
+      [100, 200],
+    ]);
     answerAll();
+    assert.deepEqual(spans(host.asked), [
+      [0, 100],
+      [100, 200],
+      [200, 300],
+    ]);
     assert.equal(src.rowState(5), 'ready');
     assert.equal(src.cell(5, 1), 'row 6');
-    assert.equal(src.rowState(250), 'pending');
+    assert.equal(src.cell(250, 1), 'row 251', 'the second page ahead is held');
+    assert.equal(src.rowState(350), 'pending', 'and no further');
     // Jump to the end: nothing in between is fetched, the first pages are let go.
+    host.asked.length = 0;
     src.showing(99_970, 99_999);
-    assert.deepEqual(
-      host.requests.map((r) => [r.start, r.end]),
-      [
-        [99_900, 100_000],
-        [99_800, 99_900],
-      ],
-    );
+    assert.deepEqual(spans(host.requests), [
+      [99_900, 100_000],
+      [99_800, 99_900],
+    ]);
     answerAll();
     assert.equal(src.residentPages, 2);
     assert.equal(src.cell(99_999, 0), '100000');
     assert.equal(src.rowState(5), 'pending', 'the first page was let go');
+  });
+
+  it('scrolled a page at a time against a host that reads one page per step, each page is asked for once, ahead of the screen', () => {
+    const total = 20_000;
+    const { src, host, answer } = setup(total, true, 500);
+    let waitedFor = 0;
+    for (let top = 0; top < total; top += 500) {
+      const askedBefore = new Set(host.asked.map((r) => r.start));
+      src.showing(top, top + 29);
+      if (top > 0) assert.ok(askedBefore.has(top), `the page at row ${top} was asked for before the screen got there`);
+      assert.ok(src.pendingPages <= 2, `${src.pendingPages} requests out at row ${top}`);
+      // On screen (a screen inside one page) and at most two on each side.
+      assert.ok(src.residentPages <= 5, `${src.residentPages} pages held at row ${top}`);
+      // The host reads one page in the time the grid takes a step: the oldest request.
+      if (host.requests[0]) answer(host.requests[0]);
+      if (src.rowState(top + 29) !== 'ready') waitedFor++;
+    }
+    assert.deepEqual(
+      host.asked.map((r) => r.start),
+      Array.from({ length: total / 500 }, (_, i) => i * 500),
+      'every page once, in order',
+    );
+    assert.deepEqual(host.cancelled, []);
+    assert.equal(waitedFor, 0, 'no step waits for a page the host could have read during the step before');
+  });
+
+  it('scrolling back a little and on again does not ask again for the pages below: what was loaded stays within two pages of the screen', () => {
+    const { src, host, answerAll } = setup(100_000);
+    for (const top of [0, 100, 200, 300]) {
+      src.showing(top, top + 30);
+      answerAll();
+    }
+    assert.deepEqual(
+      host.asked.map((r) => r.start),
+      [0, 100, 200, 300, 400, 500],
+    );
+    // Up a few rows (reading ahead upwards now: the pages above are held), then down again.
+    src.showing(290, 320);
+    answerAll();
+    src.showing(310, 340);
+    answerAll();
+    src.showing(400, 430);
+    answerAll();
+    assert.deepEqual(
+      host.asked.map((r) => r.start),
+      // Page 0, let go three pages back, is read ahead upwards; pages 4 and 5 are not asked for again.
+      [0, 100, 200, 300, 400, 500, 0, 600],
+      'only the pages newly two ahead',
+    );
+    assert.deepEqual(
+      src.loadedSpans().map((r) => r.start),
+      [200, 300, 400, 500, 600],
+    );
+    assert.deepEqual(host.cancelled, []);
+    assert.ok(src.residentPages <= 5);
+  });
+
+  it('asks for the next page when one arrives, before its listeners draw it', () => {
+    const { src, host, answer } = setup(10_000);
+    const outWhenTold: number[][][] = [];
+    src.subscribe(() => outWhenTold.push(spans(host.requests)));
+    src.showing(0, 30);
+    answer(host.requests[0]!);
+    assert.deepEqual(outWhenTold, [
+      [
+        [100, 200],
+        [200, 300],
+      ],
+    ]);
+  });
+
+  it('a jump cancels the pages still asked for ahead, drops their late answers, and asks for the new place first', () => {
+    const { src, host } = setup(100_000);
+    src.showing(0, 30);
+    const early = host.requests.slice();
+    src.showing(50_000, 50_030);
+    assert.deepEqual(
+      host.cancelled,
+      early.map((r) => r.requestId),
+    );
+    assert.deepEqual(spans(host.requests), [
+      [50_000, 50_100],
+      [50_100, 50_200],
+    ]);
+    for (const r of early)
+      src.receive({ type: 'page.result', sourceId: 's', requestId: r.requestId, start: r.start, rows: host.rows(r.start, r.end) });
+    assert.equal(src.rowState(0), 'pending', 'a late answer is not kept');
+    assert.equal(src.residentPages, 2);
+    assert.deepEqual(
+      spans(host.requests),
+      [
+        [50_000, 50_100],
+        [50_100, 50_200],
+      ],
+      'a late answer asks for nothing more',
+    );
+  });
+
+  it('scrolling up reads ahead upwards and keeps one page below', () => {
+    const { src, host, answerAll } = setup(10_000);
+    src.showing(9_970, 9_999);
+    answerAll();
+    host.asked.length = 0;
+    for (const top of [9_870, 9_770, 9_670, 9_570]) {
+      src.showing(top, top + 30);
+      answerAll();
+    }
+    assert.deepEqual(
+      host.asked.map((r) => r.start),
+      [9_700, 9_600, 9_500, 9_400, 9_300],
+      'each step reads on above the screen (two ahead), each page once',
+    );
+    assert.deepEqual(
+      src.loadedSpans().map((r) => r.start),
+      [9_300, 9_400, 9_500, 9_600, 9_700, 9_800],
+      'pages more than two below the screen (rows 9,570-9,600, pages 95 and 96) were let go',
+    );
+  });
+
+  it('after a jump reads one page on either side, not ahead, and reads ahead again once the user scrolls on', () => {
+    const { src, host, answerAll } = setup(1_000_000);
+    src.showing(0, 30);
+    answerAll();
+    host.asked.length = 0;
+    src.showing(500_010, 500_040);
+    answerAll();
+    assert.deepEqual(
+      host.asked.map((r) => r.start),
+      [500_000, 500_100, 499_900],
+      'a jump: its page, then one below and one above',
+    );
+    host.asked.length = 0;
+    src.showing(500_040, 500_070);
+    answerAll();
+    assert.deepEqual(
+      host.asked.map((r) => r.start),
+      [500_200],
+      'a scroll down from there reads two pages ahead',
+    );
+  });
+
+  it('a page that says the source ends there cancels the pages asked for after it', () => {
+    const { src, host, answer } = setup(1000);
+    src.showing(0, 30);
+    answer(host.requests[0]!);
+    // Pages 1 and 2 are out; page 1 says the rows end within it.
+    const [p1, p2] = host.requests;
+    assert.deepEqual([p1?.start, p2?.start], [100, 200]);
+    host.requests = [p2!];
+    src.receive({ type: 'page.result', sourceId: 's', requestId: p1!.requestId, start: 100, rows: host.rows(100, 150), end: true });
+    assert.equal(src.rowCount, 150);
+    assert.deepEqual(host.cancelled, [p2!.requestId], 'the page after the end is no longer asked for');
+    assert.deepEqual(host.requests, []);
   });
 
   it('tells its listeners which rows each page brought (what the grid widens its columns for), and nothing for a failure', () => {
@@ -92,7 +268,7 @@ describe('paged row source', () => {
     for (const r of early)
       src.receive({ type: 'page.result', sourceId: 's', requestId: r.requestId, start: r.start, rows: [['x', 'stale']] });
     assert.equal(src.rowState(0), 'pending');
-    assert.ok(src.residentPages <= 3);
+    assert.ok(src.residentPages <= 4);
     const before = host.requests.splice(0);
     src.receive({ type: 'page.reset', sourceId: 's', totalRows: 40, sort: [{ column: 'label', direction: 'desc' }], filters: [] });
     for (const r of before)
@@ -107,12 +283,17 @@ describe('paged row source', () => {
   it('a failed page keeps its error on its rows, others stay loaded, Retry reads it again', () => {
     const { src, host, answerAll } = setup(1000);
     src.showing(150, 180);
-    // The page on screen first, then the margin after it, then before it.
-    const [p1, p2, p0] = [host.requests[0]!, host.requests[1]!, host.requests[2]!];
-    assert.deepEqual([p1.start, p2.start, p0.start], [100, 200, 0]);
-    host.requests = [p0, p2];
-    answerAll();
+    // The page on screen first, then the one after it (two out at once).
+    const [p1, p2] = [host.requests[0]!, host.requests[1]!];
+    assert.deepEqual([p1.start, p2.start], [100, 200]);
     src.receive({ type: 'page.error', sourceId: 's', requestId: p1.requestId, start: 100, end: 200, message: 'server error 503' });
+    host.requests = host.requests.filter((r) => r !== p1);
+    answerAll();
+    // Then the second page ahead and the one behind.
+    assert.deepEqual(
+      host.asked.map((r) => r.start),
+      [100, 200, 300, 0],
+    );
     assert.equal(src.rowState(150), 'failed');
     assert.equal(src.failure(150), 'server error 503');
     assert.equal(src.cell(50, 1), 'row 51');
@@ -130,17 +311,17 @@ describe('paged row source', () => {
   });
 
   it('with no known total, rows grow as pages come and a short page ends the source', () => {
-    const { src, host, answerAll } = setup(250, false);
+    const { src, host, answer } = setup(250, false);
     assert.equal(src.totalKnown, false);
     assert.equal(src.rowCount, 100);
     src.showing(0, 20);
-    answerAll();
+    assert.deepEqual(spans(host.requests), [[0, 100]], 'no row is known past the first page yet');
+    answer(host.requests[0]!);
     assert.equal(src.rowCount, 200, 'one full page seen, one more page of placeholders');
-    src.showing(150, 199);
-    answerAll();
+    assert.deepEqual(spans(host.requests), [[100, 200]], 'the page after it is asked for ahead');
+    answer(host.requests[0]!);
     assert.equal(src.rowCount, 300);
-    src.showing(250, 299);
-    answerAll();
+    answer(host.requests[0]!);
     assert.equal(src.totalKnown, true);
     assert.equal(src.rowCount, 250);
     assert.equal(src.cell(249, 0), '250');

@@ -53,7 +53,7 @@ const request = (requestId: number, start: number, end: number) => ({
 });
 
 describe('PageServer (the host side of a paged grid)', () => {
-  it('reads at most `concurrency` pages at once, the newest request first', async () => {
+  it('reads at most `concurrency` pages at once, the others in the order asked', async () => {
     const src = new GatedSource(10_000);
     const { server, posted } = serverOver(src, 2);
     for (let i = 0; i < 5; i++) assert.equal(server.handle(request(i + 1, i * 100, i * 100 + 100)), true);
@@ -63,10 +63,19 @@ describe('PageServer (the host side of a paged grid)', () => {
     );
     src.reads[0]!.release();
     await tick();
-    // The slot goes to the last page asked for, not the oldest waiting one.
+    // The slot goes to the oldest waiting request: the grid asks for the page on screen first,
+    // then the pages ahead of it, and cancels what it no longer wants.
     assert.deepEqual(
       src.reads.map((r) => r.start),
-      [0, 100, 400],
+      [0, 100, 200],
+    );
+    server.handle({ type: 'page.cancel', sourceId: 's1', requestId: 4 });
+    src.reads[1]!.release();
+    await tick();
+    assert.deepEqual(
+      src.reads.map((r) => r.start),
+      [0, 100, 200, 400],
+      'a cancelled waiting request is skipped',
     );
     const result = posted.find((m) => m.type === 'page.result');
     assert.ok(result && result.type === 'page.result');
