@@ -325,6 +325,10 @@ describe('row diff pages through the hub (served from a copy of the diff)', func
         [cols.map((c) => c.toUpperCase()).join(', ')],
         [cols.map((c) => `d.${c}`).join(', '), 'd'],
         [`dolt_diff.diff_type, ${cols[1]}`],
+        // After pages that read neither (their copy leaves the commit dates NULL): the dates as
+        // DoltLite gives them, and a select list without the kind the filter reads.
+        ['to_commit_date, from_commit_date, diff_type'],
+        [`${cols[cols.length - 1]}, from_commit_date`],
       ];
       const pages: [DiffPagePosition, RowDiffKind[]?][] = [
         [{ kind: 'offset', offset: 7 }],

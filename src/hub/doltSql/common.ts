@@ -48,6 +48,11 @@ export interface DiffPageRequest {
   shape: DiffPageShape;
   /** A page of `dolt_patch(fromHex, toHex[, table])` (patchPushdown.ts) rather than of a row diff. */
   patch?: true;
+  /**
+   * The indexes of `columns` the query reads (its select list, ORDER BY and kind filter); the
+   * copy leaves the others NULL. Undefined: every column.
+   */
+  reads?: ReadonlySet<number>;
 }
 
 /** The page's rows: read cell `k` of row `r` with `fn(slot, r, k)`. */

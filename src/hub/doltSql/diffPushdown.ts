@@ -7,7 +7,7 @@ import { quoteSqlIdentifier as qi, type SqlToken } from '../../core/sql/sqlToken
 import type { DoltSqlContext, ShownColumn } from './common';
 import { diffPageShape } from './diffPageShape';
 import type { DoltForms } from './forms';
-import { directPage, type DirectPage } from './directPage';
+import { cellsRead, directPage, type DirectPage } from './directPage';
 import { hexToDoltHash } from '../doltHash';
 
 export interface DiffCall {
@@ -37,7 +37,16 @@ export function pushDiffPage(
   if (!ctx.diffPage) return undefined;
   const shape = diffPageShape(sql, toks, callAt, close);
   if (!shape) return undefined;
-  const page = ctx.diffPage({ ...call, shape });
+  // The same select list as forms.diffSelectList, as values.
+  const shown = call.shown.map(({ name, k }) =>
+    name === 'from_commit'
+      ? { name, text: hexToDoltHash(call.fromHex) }
+      : name === 'to_commit'
+        ? { name, text: hexToDoltHash(call.toHex) }
+        : { name, k },
+  );
+  const reads = cellsRead(shape, shown, call.columns, 'dolt_diff');
+  const page = ctx.diffPage({ ...call, shape, ...(reads ? { reads } : {}) });
   if (!page) return undefined;
   let subquery: string;
   if (page.rows.length === 0) {
@@ -51,14 +60,6 @@ export function pushDiffPage(
     );
     subquery = `(SELECT ${select} FROM (VALUES ${page.rows.map((r) => `(${r})`).join(', ')}) AS "r")`;
   }
-  // The same select list as forms.diffSelectList, as values.
-  const shown = call.shown.map(({ name, k }) =>
-    name === 'from_commit'
-      ? { name, text: hexToDoltHash(call.fromHex) }
-      : name === 'to_commit'
-        ? { name, text: hexToDoltHash(call.toHex) }
-        : { name, k },
-  );
   const direct = directPage(shape, shown, page, 'dolt_diff');
   return { subquery, ...(shape.offsetAt !== undefined ? { offsetAt: shape.offsetAt } : {}), ...(direct ? { direct } : {}) };
 }

@@ -112,6 +112,10 @@ function readValue(sqlite3: Sqlite3, stmt: number, i: number): Cell {
   const type = capi.sqlite3_column_type(stmt, i);
   switch (type) {
     case INTEGER: {
+      // As a double first (no BigInt): exact whenever it is a safe integer, since an int64 of
+      // magnitude 2^53 or more never converts to one below it.
+      const d = capi.sqlite3_column_double(stmt, i);
+      if (Number.isSafeInteger(d)) return { type, value: d };
       const v = capi.sqlite3_column_int64(stmt, i);
       return {
         type,

@@ -38,6 +38,32 @@ function picks(shape: DiffPageShape, shown: readonly ShownSource[], sourceName: 
   return out;
 }
 
+/**
+ * The copy's cells (`k`) a page shape reads: those its select list shows, and the columns its
+ * ORDER BY and kind filter read (by the source's or the shown name); undefined when the select
+ * list does not map, so every cell may be read.
+ */
+export function cellsRead(
+  shape: DiffPageShape,
+  shown: readonly ShownSource[],
+  columns: readonly string[],
+  sourceName: string,
+): Set<number> | undefined {
+  const cols = picks(shape, shown, sourceName);
+  if (!cols) return undefined;
+  const out = new Set<number>();
+  for (const i of cols) {
+    const s = shown[i] as ShownSource;
+    if ('k' in s && s.k >= 0) out.add(s.k);
+  }
+  const named = new Set([...shape.orderColumns, 'diff_type'].map(fold));
+  columns.forEach((c, k) => {
+    if (named.has(fold(c))) out.add(k);
+  });
+  for (const s of shown) if ('k' in s && s.k >= 0 && named.has(fold(s.name))) out.add(s.k);
+  return out;
+}
+
 /** The page answered from the copy, or undefined when SQLite must read it. */
 export function directPage(
   shape: DiffPageShape,
