@@ -177,11 +177,15 @@ export function createHelpers(page, { scale = 1 } = {}) {
 
   /**
    * Answers VS Code's own (simple) open/save dialog with an absolute path. The dialog fills in
-   * the current folder a moment after it opens; typing before that gets the two glued together.
+   * the current folder a moment after it opens, then, once it has listed that folder, writes the
+   * folder and the default file name again over whatever is in the box (SimpleFileDialog's
+   * updateItems, in the same step as it sets the list's items). Typed before the list shows, an
+   * answer is overwritten (seen in 78 on a clean clone: the box kept "products-….patch" for 20 s).
    */
   async function fileDialog(path, { timeout = DEFAULT_TIMEOUT } = {}) {
     await quickInputBox.waitFor({ state: 'visible', timeout });
     await page.waitForFunction((el) => el.value.startsWith('/'), await quickInputBox.elementHandle(), { timeout });
+    await quickInput.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout });
     await quickInputBox.fill(path);
     await page.waitForFunction(([el, want]) => el.value === want, [await quickInputBox.elementHandle(), path], { timeout });
     await quickInputBox.press('Enter');
