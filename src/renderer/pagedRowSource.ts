@@ -1,10 +1,10 @@
 // Rows fetched a page at a time through the host (table browser, "Load All Rows", diffs). Wanted
 // are the pages on screen, `ahead` pages in the direction of the last scroll and `margin` pages
-// behind it (after a jump, `margin` pages on both sides: where the user goes from there is not
-// known yet, and a busy hub reads one query at a time per user, so the next jump would wait behind
-// pages read ahead for nothing), asked for in that order (nearest first), at most `maxPending` at once; the next one
+// behind it, asked for in that order (nearest first), at most `maxPending` at once; the next one
 // is asked for as soon as a page arrives, before the grid draws it, so the host reads the next
-// page while the grid draws this one. In memory stay the pages on screen and those loaded within
+// page while the grid draws this one. After a jump only `margin` pages on both sides are wanted:
+// where the user goes from there is not known yet, and the hub reads one query at a time per
+// user, so the next jump would wait behind pages read ahead for nothing. In memory stay the pages on screen and those loaded within
 // `ahead` pages on either side. A page that failed keeps its error for its rows (Retry reads it
 // again) and every other page stays as it was. Answers that arrive for a page no longer wanted,
 // or from before a reset (new sort or filter), are dropped by id.
@@ -163,7 +163,7 @@ export class PagedRowSource implements RowSource {
     this.requestWanted();
   }
 
-  /** True when the rows [first, last] are further from the screen before than the pages read ahead (the first screen is not). */
+  /** True when rows [first, last] lie beyond the pages read ahead of the screen shown so far (never for the first screen). */
   private isJump(first: number, last: number): boolean {
     if (this.last < 0) return false;
     const reach = this.ahead + 1;
