@@ -10,6 +10,7 @@ import { HASH_FUNCTION, REVISION_FUNCTION } from './forms';
 import { toDoltHash, toEngineRevision } from './revisions';
 import { userColumnOf } from './userColumns';
 import { loadMemFile } from '../queryMemory';
+import { q } from '../importCells';
 
 /** One throwaway file per worker thread for merge previews; emptied after each use. */
 const PREVIEW_PATH = '/~merge-preview.db';
@@ -169,9 +170,8 @@ export const COPY_FROM_FIRST_PAGE = 2000;
  */
 function copySql(req: DiffPageRequest): string {
   const { shape } = req;
-  const alias = `"${(shape.alias ?? (req.patch ? 'dolt_patch' : 'dolt_diff')).replace(/"/g, '""')}"`;
-  const quoted = (c: string): string => `"${c.replace(/"/g, '""')}"`;
-  const cols = req.columns.map((c, k) => (req.reads && !req.reads.has(k) ? `NULL AS ${quoted(c)}` : `${alias}.${quoted(c)}`)).join(', ');
+  const alias = q(shape.alias ?? (req.patch ? 'dolt_patch' : 'dolt_diff'));
+  const cols = req.columns.map((c, k) => (req.reads && !req.reads.has(k) ? `NULL AS ${q(c)}` : `${alias}.${q(c)}`)).join(', ');
   const order = shape.orderBy.join(', ');
   return shape.orderBy.length > 0
     ? `SELECT ${cols}, ${order} FROM ${req.source} AS ${alias} ORDER BY ${order}`
@@ -291,7 +291,7 @@ function conflictCounts(copy: Sqlite3Db): { data: Map<string, number>; schema: M
 
 /** The conflicting rows of `table` after a trial merge, as Dolt shows them. */
 function conflictRows(copy: Sqlite3Db, table: string, mergeHex: string): PreviewTable {
-  const source = `"dolt_conflicts_${table.replace(/"/g, '""')}"`;
+  const source = q(`dolt_conflicts_${table}`);
   const stmt = copy.prepare(`SELECT * FROM ${source}`);
   const columns: string[] = [];
   for (let i = 0; i < stmt.columnCount; i++) columns.push(stmt.getColumnName(i));
