@@ -7,6 +7,7 @@ import { ReadOnlyGuard } from './readOnlyGuard';
 import { rewriteDoltSql } from './doltSql/rewrite';
 import type { DirectPage } from './doltSql/directPage';
 import { engineContext, registerDoltSqlFunctions, reopenAsOf, type DiffPageSource } from './doltSql/engineContext';
+import { q } from './sqliteQuote';
 
 /** The connection that answers (DESCRIBE … AS OF replaces it) and the guard on it. */
 export interface Answering {
@@ -55,7 +56,7 @@ export function callerStatement(
 }
 
 function showTables(full: boolean, dbName: string): CallerStatement {
-  const nameCol = `"Tables_in_${dbName.replace(/"/g, '""')}"`;
+  const nameCol = q(`Tables_in_${dbName}`);
   const hidden = `name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'dolt\\_%' ESCAPE '\\'`;
   if (full) {
     // Dolt's SHOW FULL TABLES: tables and views, with MySQL's Table_type.

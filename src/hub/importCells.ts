@@ -2,9 +2,6 @@
 // failure an import reports (tableImport.ts, sqlDeleteImport.ts).
 import type { Cell } from '../core/import/tableReader';
 
-/** A name quoted for SQLite's parser (the engine's own SQL, never the client's). */
-export const q = (ident: string): string => `"${ident.replace(/"/g, '""')}"`;
-
 export interface TableColumn {
   name: string;
   type: string;

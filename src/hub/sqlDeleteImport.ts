@@ -8,7 +8,8 @@
 import type { Sqlite3Db, Sqlite3Stmt } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { DeleteStatement, SqlDeleteFile } from '../core/import/readers/sqlDeletes';
 import type { ImportSpec, WriteResult } from './engineProtocol';
-import { cellChecker, ImportFailure, q, type TableColumn } from './importCells';
+import { cellChecker, ImportFailure, type TableColumn } from './importCells';
+import { q } from './sqliteQuote';
 
 export interface SqlDeleteImport {
   spec: ImportSpec;

@@ -10,7 +10,8 @@ import { ColumnTypeInferrer } from '../core/import/inferColumnTypes';
 import { ImportParseError } from '../core/import/importParseError';
 import { readRowBatches, type Cell, type ImportFileKind, type TableReader } from '../core/import/tableReader';
 import { openSqlDeletes } from '../core/import/readers/sqlDeletes';
-import { cellChecker, ImportFailure, q, type TableColumn } from './importCells';
+import { cellChecker, ImportFailure, type TableColumn } from './importCells';
+import { q } from './sqliteQuote';
 import { commitSqlDeletes } from './sqlDeleteImport';
 import { ImportBatches, rowsSource, type ImportValue } from './importBatches';
 

@@ -10,7 +10,7 @@ import { HASH_FUNCTION, REVISION_FUNCTION } from './forms';
 import { toDoltHash, toEngineRevision } from './revisions';
 import { userColumnOf } from './userColumns';
 import { loadMemFile } from '../queryMemory';
-import { q } from '../importCells';
+import { q } from '../sqliteQuote';
 
 /** One throwaway file per worker thread for merge previews; emptied after each use. */
 const PREVIEW_PATH = '/~merge-preview.db';
