@@ -69,7 +69,15 @@ declare module '@dolthub/doltlite-wasm/sqlite3-node.mjs' {
       alloc(n: number): number;
       peek64(p: number): bigint;
       /** The C library's own malloc and free: memory SQLite does not count against its heap limit. */
-      exports: { malloc(n: number): number; free(p: number): void };
+      exports: {
+        malloc(n: number): number;
+        free(p: number): void;
+        /** The C functions themselves, without the JS wrapper's argument conversion and scoped allocation (diffCopyRead.ts). */
+        sqlite3_column_type(stmt: number, i: number): number;
+        sqlite3_column_double(stmt: number, i: number): number;
+        sqlite3_column_text(stmt: number, i: number): number;
+        sqlite3_column_bytes(stmt: number, i: number): number;
+      };
     };
     WasmAllocError: new (...a: unknown[]) => Error;
     oo1: { DB: new (filename: string, flags: string) => Sqlite3Db };

@@ -1,41 +1,15 @@
 // A copied diff's cells as the hub answers them (diffRowCache.ts): for each row, its cells' text as
 // runSelect (selectRunner.ts) reads it from SQLite (`sqlite3_column_text`, blobs as a marker, NULL
 // as null) and each cell's SQLite type. Read once, when the copy is made, on the very statement
-// that reads the diff, so a page served from the copy (directPage.ts) gives the same cells as the
-// page read through SQLite without a second pass through it. A row is kept as one JSON text (a
+// that reads the diff (diffCopyRead.ts), so a page served from the copy (directPage.ts) gives the
+// same cells as the page read through SQLite without a second pass through it. A row is kept as one JSON text (a
 // few bytes a cell, one string a row), its types as one byte a cell.
-import type { Sqlite3 } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
-import { BINARY_CELL, type Cell } from '../../shared/wire';
-import { BLOB, INTEGER, NULL, TEXT } from './diffRowPacking';
+import type { Cell } from '../../shared/wire';
 
 /** One row's cells as answered, and their SQLite types. */
 export interface AnswerRow {
   cells: Cell[];
   types: Uint8Array;
-}
-
-/** What `sqlite3_column_text` decodes a text's bytes with in this build (all of them, NULs included): a default TextDecoder. */
-const decoder = new TextDecoder();
-
-/**
- * Cell `i` of the statement's current row, as runSelect answers it, from its value already read
- * (`value`, diffRowCache.ts): `sqlite3_column_text` gives an integer's decimal digits and a text's
- * bytes decoded as UTF-8, so those are made here without asking SQLite again; a real is rendered
- * by SQLite itself.
- */
-export function answerCell(sqlite3: Sqlite3, stmt: number, i: number, type: number, value: number | bigint | Uint8Array | null): Cell {
-  switch (type) {
-    case NULL:
-      return null;
-    case BLOB:
-      return BINARY_CELL;
-    case INTEGER:
-      return String(value);
-    case TEXT:
-      return decoder.decode(value as Uint8Array);
-    default:
-      return sqlite3.capi.sqlite3_column_text(stmt, i) ?? '';
-  }
 }
 
 /** Appends rows of `width` answered cells; `bytes` is what they take so far (estimated). */

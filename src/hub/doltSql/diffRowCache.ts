@@ -18,9 +18,9 @@
 //   deadline, and the cell function of a query serves only the copies that query asked for.
 import type { Sqlite3, Sqlite3Db, Sqlite3Stmt } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { DiffPageShape } from './diffPageShape';
-import { BLOB, FLOAT, INTEGER, NULL, PackedRowsWriter, TEXT, type Cell, type PackedRows } from './diffRowPacking';
-import { answerCell, AnswerRowsWriter, type AnswerRows } from './diffAnswers';
-import type { Cell as AnswerCell } from '../../shared/wire';
+import { BLOB, FLOAT, INTEGER, NULL, TEXT, type Cell, type PackedRows } from './diffRowPacking';
+import type { AnswerRows } from './diffAnswers';
+import { KINDS, readCopy } from './diffCopyRead';
 
 /**
  * Memory a query worker keeps copies of row diffs in: an eighth of the memory a worker may grow to
@@ -32,9 +32,6 @@ export function diffCopyBudget(workerMemoryBytes: number): number {
 
 /** The SQL function a served page reads its cells with: hub_diff_cell(copy, row, column). */
 export const DIFF_CELL_FUNCTION = 'hub_diff_cell';
-
-/** The kinds of row change, as codes (0: any other text, read from the row). */
-const KINDS = ['added', 'modified', 'removed'];
 
 /** One diff, copied in one order. */
 export interface DiffCopy {
@@ -104,98 +101,6 @@ export class DiffRowCache {
     this.copies.set(req.cacheKey, read);
     this.used += read.bytes;
     return read;
-  }
-}
-
-function readValue(sqlite3: Sqlite3, stmt: number, i: number): Cell {
-  const capi = sqlite3.capi;
-  const type = capi.sqlite3_column_type(stmt, i);
-  switch (type) {
-    case INTEGER: {
-      // As a double first (no BigInt): exact whenever it is a safe integer, since an int64 of
-      // magnitude 2^53 or more never converts to one below it.
-      const d = capi.sqlite3_column_double(stmt, i);
-      if (Number.isSafeInteger(d)) return { type, value: d };
-      const v = capi.sqlite3_column_int64(stmt, i);
-      return {
-        type,
-        value: typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v,
-      };
-    }
-    case FLOAT:
-      return { type, value: capi.sqlite3_column_double(stmt, i) };
-    case TEXT:
-    case BLOB: {
-      // The bytes as stored (text with NUL or invalid UTF-8 included), copied out of WASM memory.
-      const p = capi.sqlite3_column_blob(stmt, i);
-      const n = capi.sqlite3_column_bytes(stmt, i);
-      return { type, value: n === 0 ? new Uint8Array(0) : sqlite3.wasm.heap8u().slice(p, p + n) };
-    }
-    default:
-      return { type: NULL, value: null };
-  }
-}
-
-const KIND_BYTES = KINDS.map((k) => new TextEncoder().encode(k));
-
-function kindCode(cell: Cell): number {
-  if (cell.type !== TEXT) return 0;
-  const v = cell.value as Uint8Array;
-  const i = KIND_BYTES.findIndex((k) => k.length === v.length && k.every((b, j) => b === v[j]));
-  return i + 1;
-}
-
-function readCopy(sqlite3: Sqlite3, conn: Sqlite3Db, req: DiffCopyRequest, budget: number): DiffCopy | 'too-large' | undefined {
-  const capi = sqlite3.capi;
-  capi.sqlite3_progress_handler(conn.pointer, 1000, () => (Date.now() > req.deadline ? 1 : 0), 0);
-  let stmt;
-  try {
-    stmt = conn.prepare(req.sql);
-    const width = req.columns.length;
-    const all = width + req.keyWidth;
-    if (stmt.columnCount !== all) return undefined;
-    const kindColumn = req.columns.indexOf('diff_type');
-    if (kindColumn < 0) return undefined;
-    // The commit hashes are constants in the page's select list (forms.ts): not copied.
-    const skip = req.columns.map((c) => c === 'from_commit' || c === 'to_commit');
-    const writer = new PackedRowsWriter(all);
-    const answers = new AnswerRowsWriter(width);
-    const texts: AnswerCell[] = new Array<AnswerCell>(width);
-    const types: number[] = new Array<number>(width);
-    const kinds: number[] = [];
-    while (stmt.step()) {
-      writer.startRow();
-      for (let i = 0; i < all; i++) {
-        const cell = skip[i] ? { type: NULL, value: null } : readValue(sqlite3, stmt.pointer, i);
-        if (i === kindColumn) kinds.push(kindCode(cell));
-        writer.cell(i, cell.type, cell.value);
-        if (i < width) {
-          texts[i] = answerCell(sqlite3, stmt.pointer, i, cell.type, cell.value);
-          types[i] = cell.type;
-        }
-      }
-      answers.add(texts, types);
-      if (writer.bytes + answers.bytes + kinds.length > budget) return 'too-large';
-      if ((writer.rows & 1023) === 0 && Date.now() > req.deadline) return undefined;
-    }
-    const packed = writer.finish();
-    return {
-      columns: req.columns,
-      rows: packed.rows,
-      packed,
-      answers: answers.finish(),
-      keyWidth: req.keyWidth,
-      kinds: Uint8Array.from(kinds),
-      kindColumn,
-      bytes: packed.bytes + answers.bytes + kinds.length,
-    };
-  } catch {
-    // Interrupted at the deadline, or a query this shape cannot run: the page reads the diff as
-    // written (and says what is wrong, if anything is).
-    return undefined;
-  } finally {
-    stmt?.finalize();
-    capi.sqlite3_progress_handler(conn.pointer, 0, 0, 0);
   }
 }
 

@@ -21,6 +21,8 @@ const T_REPEAT = 6;
 
 export type CellValue = number | bigint | Uint8Array | null;
 
+const utf8 = new TextEncoder();
+
 export interface Cell {
   type: number;
   value: CellValue;
@@ -42,12 +44,17 @@ export class PackedRowsWriter {
   /** Per column: the previous row's text and, once it repeats, its index in `repeats`. */
   private readonly lastText: (Uint8Array | undefined)[];
   private readonly lastRepeat: (number | undefined)[];
+  /** Per column: the previous row's text as the string it was given as (textCell), and where its bytes are. */
+  private readonly lastString: (string | undefined)[];
+  private readonly lastSpan: ([number, number] | undefined)[];
   private readonly repeats: Uint8Array[] = [];
   private repeatBytes = 0;
 
   constructor(readonly width: number) {
     this.lastText = new Array(width).fill(undefined);
     this.lastRepeat = new Array(width).fill(undefined);
+    this.lastString = new Array(width).fill(undefined);
+    this.lastSpan = new Array(width).fill(undefined);
   }
 
   get bytes(): number {
@@ -74,6 +81,47 @@ export class PackedRowsWriter {
     this.rows++;
   }
 
+  /**
+   * Appends a text cell given as a string (column `c`), written as UTF-8 straight into the rows
+   * (no array per cell); equal to the string before in its column, it is stored once per run.
+   */
+  textCell(c: number, text: string): void {
+    const prev = this.lastString[c];
+    if (prev === text) {
+      let index = this.lastRepeat[c];
+      if (index === undefined) {
+        const [from, n] = this.lastSpan[c] as [number, number];
+        index = this.repeats.push(this.data.slice(from, from + n)) - 1;
+        this.repeatBytes += n + 16;
+        this.lastRepeat[c] = index;
+      }
+      this.room(5);
+      this.data[this.at] = T_REPEAT;
+      this.view.setUint32(this.at + 1, index, true);
+      this.at += 5;
+      return;
+    }
+    const n = text.length;
+    this.room(5 + 3 * n);
+    const data = this.data;
+    const from = this.at + 5;
+    let at = from;
+    let i = 0;
+    for (; i < n; i++) {
+      const ch = text.charCodeAt(i);
+      if (ch >= 0x80) break;
+      data[at++] = ch;
+    }
+    if (i < n) at += utf8.encodeInto(i === 0 ? text : text.slice(i), data.subarray(at)).written;
+    data[this.at] = T_TEXT;
+    this.view.setUint32(this.at + 1, at - from, true);
+    this.at = at;
+    this.lastString[c] = text;
+    this.lastSpan[c] = [from, at - from];
+    this.lastText[c] = undefined;
+    this.lastRepeat[c] = undefined;
+  }
+
   /** Appends the next cell of the current row (column `c`). */
   cell(c: number, type: number, value: CellValue): void {
     if (type === TEXT) {
@@ -92,6 +140,7 @@ export class PackedRowsWriter {
         this.at += 5;
         return;
       }
+      this.lastString[c] = undefined;
       this.lastText[c] = bytes;
       this.lastRepeat[c] = undefined;
     }
