@@ -24,12 +24,10 @@
 //   hub's RSS likewise; the baseline's peak RSS.
 // - Content: the CSV files hold the same lines (the header first; rows compared sorted, the dump's
 //   order not being defined); the patch files are byte-identical.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_DB, hubApi, importItems, itemsCsv, startHub, steppedPages } from './client-common.mjs';
+import { BENCH_DB, benchHub, hubApi, importItems, itemsCsv, jsonChild, loadAverage, startHub, steppedPages } from './client-common.mjs';
 
 const ROWS = Number(process.env.BENCH_DIFF_ROWS ?? 100_000);
 const self = fileURLToPath(import.meta.url);
@@ -42,20 +40,13 @@ if (process.argv[2] === '--direct') await direct(JSON.parse(process.argv[3]));
 else await main();
 
 async function main() {
-  const dir = mkdtempSync(join(tmpdir(), 'vdb-changes-export-'));
-  const dataDir = join(dir, 'hub');
-  mkdirSync(dataDir);
-  let hub = await startHub({ dataDir });
+  const started = await benchHub('vdb-changes-export-');
+  const { dir, dataDir, dbFile } = started;
+  let { hub } = started;
   try {
-    console.log(
-      `load average ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}`,
-    );
     const pair = await setup(hub);
     const columns = await exportColumns(hub, pair);
     await hub.stop();
-    const dbFile = join(dataDir, 'databases', BENCH_DB.owner, `${BENCH_DB.name}.db`);
     const { doltHashToHex } = await import('../src/hub/doltHash.ts');
     const baseline = await child({
       dbFile,
@@ -187,11 +178,7 @@ function checkSame(directCsv, viewCsv, directSql, viewSql) {
 
 function report(baseline, view, dir) {
   const mib = (f) => `${(statSync(join(dir, f)).size / 1048576).toFixed(1)} MiB`;
-  console.log(
-    `\n${new Date().toISOString()}, ${ROWS.toLocaleString('en-US')} changed rows, load average at the end ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}\n`,
-  );
+  console.log(`\n${new Date().toISOString()}, ${ROWS.toLocaleString('en-US')} changed rows, load average at the end ${loadAverage()}\n`);
   console.log("| export | direct DoltLite read → file | the view's path | ratio | view process RSS | hub RSS |");
   console.log('|---|---|---|---|---|---|');
   for (const [name, file, b, v] of [
@@ -252,12 +239,5 @@ async function* steppedRows(sqlite3, db, sql) {
 }
 
 function child(args) {
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, ['--import', 'tsx', self, '--direct', JSON.stringify(args)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop())) : reject(new Error(`baseline exited ${code}`))));
-  });
+  return jsonChild(['--import', 'tsx', self, '--direct', JSON.stringify(args)]);
 }

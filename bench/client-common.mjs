@@ -2,8 +2,8 @@
 // local hub (dist/hub.js) started on a data folder, its API, and a CSV import to seed it.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,6 +23,29 @@ export async function startBenchServer() {
   return { origin: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 
+/** The 1, 5 and 15 minute load averages, as each benchmark prints them beside its figures. */
+export function loadAverage() {
+  return loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+}
+
+/**
+ * Runs `node …args` in the repository's root with stdout piped and stderr shown; resolves with the
+ * last line it printed, parsed as JSON (how the benchmarks' child processes report).
+ */
+export function jsonChild(args) {
+  return new Promise((resolve, reject) => {
+    const c = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`${args.join(' ').slice(0, 80)} exited ${code}`));
+      resolve(JSON.parse(out.trim().split('\n').pop()));
+    });
+  });
+}
+
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -31,6 +54,7 @@ export function median(xs) {
 
 // ------------------------------------------------------------------ the local hub
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const HUB = fileURLToPath(new URL('../dist/hub.js', import.meta.url));
 /** Where a seeded database lives (owner/name) in the benchmarks' hubs. */
 export const BENCH_DB = { owner: 'bench', name: 'b' };
@@ -98,6 +122,19 @@ export async function startHub({ dataDir, token, serveArgs = [] } = {}) {
 }
 
 /** One call of the hub's API v2 with plain fetch; the envelope's `data`, or an error. */
+/**
+ * A temporary folder (`dir`, the caller removes it) with a hub started on its `hub` subfolder, and
+ * the file the seeded database `BENCH_DB` will live in; prints the load average at the start.
+ */
+export async function benchHub(prefix, serveArgs = []) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const dataDir = join(dir, 'hub');
+  mkdirSync(dataDir);
+  const hub = await startHub({ dataDir, serveArgs });
+  console.log(`load average ${loadAverage()}`);
+  return { dir, dataDir, hub, dbFile: join(dataDir, 'databases', BENCH_DB.owner, `${BENCH_DB.name}.db`) };
+}
+
 export async function hubApi(hub, method, path, body, signal) {
   const res = await fetch(`${hub.url}/api/v2${path}`, {
     method,

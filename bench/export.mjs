@@ -30,15 +30,12 @@
 //   export minus its RSS just before.
 // Every extension path's CSV file must be byte-identical to the dump (checked by SHA-256). Prints
 // figures and ratios; never fails on time.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { createReadStream, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_DB, hubApi, startHub, steppedPages } from './client-common.mjs';
+import { BENCH_DB, benchHub, hubApi, jsonChild, loadAverage, startHub, steppedPages } from './client-common.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const self = fileURLToPath(import.meta.url);
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const COLUMNS =
@@ -55,18 +52,11 @@ else await main(Number(arg('rows') ?? 1_000_000), (arg('paths') ?? 'table,load-a
 
 async function main(rows, paths) {
   for (const p of paths) if (p !== 'table' && p !== 'load-all') throw new Error(`--paths: unknown path ${p} (table, load-all)`);
-  const dir = mkdtempSync(join(tmpdir(), 'vdb-export-bench-'));
-  const dataDir = join(dir, 'hub');
-  mkdirSync(dataDir);
-  let hub = await startHub({ dataDir });
+  const setup = await benchHub('vdb-export-bench-');
+  const { dir, dataDir, dbFile } = setup;
+  let { hub } = setup;
   try {
-    console.log(
-      `load average ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}`,
-    );
     await hubApi(hub, 'POST', '/databases', { ...BENCH_DB, visibility: 'public' });
-    const dbFile = join(dataDir, 'databases', BENCH_DB.owner, `${BENCH_DB.name}.db`);
     console.log(`building ${rows.toLocaleString('en')} rows × 10 columns in ${dbFile} …`);
     const built = child(['--build', dbFile, String(rows)]);
     console.log(`built in ${fmtMs((await built).ms)}`);
@@ -103,11 +93,7 @@ async function main(rows, paths) {
       measured.push({ path, r, mib, hubBefore, hubPeak });
     }
 
-    console.log(
-      `\n${new Date().toISOString()}, load average at the end ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}`,
-    );
+    console.log(`\n${new Date().toISOString()}, load average at the end ${loadAverage()}`);
     console.log('| path | time | ratio | memory |');
     console.log('|---|---|---|---|');
     console.log(`| direct DoltLite dump (baseline) | ${fmtMs(direct.ms)} | 1.00× | peak RSS ${direct.maxRssMB.toFixed(0)} MB |`);
@@ -346,15 +332,7 @@ function reply(o) {
 }
 
 function child(args, nodeArgs = ['--import', 'tsx']) {
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [...nodeArgs, self, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`${args[0]} exited ${code}`));
-      resolve(JSON.parse(out.trim().split('\n').pop()));
-    });
-  });
+  return jsonChild([...nodeArgs, self, ...args]);
 }
 
 function sha256(file) {

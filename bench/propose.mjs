@@ -21,12 +21,10 @@
 // The runs alternate (by hand, Propose, by hand, …) on new branches from the same head; every
 // branch must read as main with exactly the edited rows changed (checked by counts of plain reads).
 // Prints figures and the ratio of the medians; never passes or fails on time.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_DB, hubApi, median, startHub, waitForOperation } from './client-common.mjs';
+import { BENCH_DB, benchHub, hubApi, jsonChild, loadAverage, median, startHub, waitForOperation } from './client-common.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const self = fileURLToPath(import.meta.url);
@@ -50,20 +48,13 @@ if (process.argv[2] === '--propose') await proposeChild(process.argv[3], process
 else await main(arg('rows', 1_000_000), arg('edits', 10_000), arg('runs', 2));
 
 async function main(rows, edits, runs) {
-  const dir = mkdtempSync(join(tmpdir(), 'vdb-propose-bench-'));
-  const dataDir = join(dir, 'hub');
-  mkdirSync(dataDir);
-  let hub = await startHub({ dataDir });
+  const setup = await benchHub('vdb-propose-bench-');
+  const { dir, dataDir, dbFile } = setup;
+  let { hub } = setup;
   try {
-    console.log(
-      `load average ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}`,
-    );
     await hubApi(hub, 'POST', '/databases', { ...BENCH_DB, visibility: 'public' });
-    const dbFile = join(dataDir, 'databases', BENCH_DB.owner, `${BENCH_DB.name}.db`);
     console.log(`building ${rows.toLocaleString('en')} rows × 10 columns …`);
-    await child([join(ROOT, 'bench', 'export.mjs'), '--build', dbFile, String(rows)]);
+    await jsonChild([join(ROOT, 'bench', 'export.mjs'), '--build', dbFile, String(rows)]);
     await hub.stop();
     hub = await startHub({ dataDir, token: hub.token });
     const step = Math.floor(rows / edits);
@@ -77,18 +68,14 @@ async function main(rows, edits, runs) {
       await checkBranch(hub, `hand-${i}`, before.length);
       const edits = join(dir, 'edits.json');
       writeFileSync(edits, JSON.stringify({ before, after, i }));
-      const r = await child(['--import', 'tsx', self, '--propose', hub.url, hub.token, base, edits]);
+      const r = await jsonChild(['--import', 'tsx', self, '--propose', hub.url, hub.token, base, edits]);
       times.propose.push(r.ms);
       await checkBranch(hub, r.branch, before.length);
       console.log(`run ${i + 1}: by hand ${fmt(times.hand.at(-1))}, Propose Changes… ${fmt(r.ms)}`);
     }
     const h = median(times.hand);
     const p = median(times.propose);
-    console.log(
-      `\n${new Date().toISOString()}, load average at the end ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}`,
-    );
+    console.log(`\n${new Date().toISOString()}, load average at the end ${loadAverage()}`);
     console.log('| path | median of ' + runs + ' | ratio |');
     console.log('|---|---|---|');
     console.log(`| by hand: branch, JSON update import (${before.length.toLocaleString('en')} rows), pull request | ${fmt(h)} | 1.00× |`);
@@ -232,18 +219,6 @@ async function proposeChild(url, token, baseCommit, editsFile) {
   const ms = performance.now() - t0;
   if (!pull) throw new Error(`no pull request: ${JSON.stringify({ errors: ui.errors, infos: ui.infos })}`);
   process.stdout.write(`${JSON.stringify({ ms, branch })}\n`);
-}
-
-function child(args) {
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`${args.join(' ').slice(0, 80)} exited ${code}`));
-      resolve(JSON.parse(out.trim().split('\n').pop()));
-    });
-  });
 }
 
 function fmt(ms) {
