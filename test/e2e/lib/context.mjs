@@ -35,7 +35,7 @@ const BASE_TIMEOUT = 20_000;
  * @property {() => Promise<{ waitFor(text: string | RegExp, opts?: { timeout?: number }): Promise<void> }>} recordNotifications
  * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} treeItem
  * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} expand
- * @property {(row: import('playwright-core').Locator, item: string | RegExp, opts?: { timeout?: number }) => Promise<void>} contextMenu
+ * @property {(row: import('playwright-core').Locator, item: string | RegExp, opts?: { timeout?: number, shown?: () => Promise<unknown> }) => Promise<void>} contextMenu
  * @property {(fileName: string, opts?: { timeout?: number }) => Promise<void>} openFile
  * @property {() => Promise<void>} openView
  * @property {(name: string) => Promise<string>} screenshot
@@ -281,8 +281,9 @@ export function createHelpers(page, { scale = 1 } = {}) {
    * leaving the menu open. Chromium serves input before timers, so under load a click even 100 ms
    * later still came first: 36's Run Tests never ran (the trace: the item clicked 72 ms after the
    * right-click, no progress and no outcome after). The menu takes Enter as soon as it shows.
+   * `shown` runs once the menu is up with the item under the mouse (e.g. a screenshot of it).
    */
-  async function contextMenu(row, item, { timeout = DEFAULT_TIMEOUT } = {}) {
+  async function contextMenu(row, item, { timeout = DEFAULT_TIMEOUT, shown = async () => undefined } = {}) {
     await clearHover();
     await row.click({ button: 'right' });
     const label = page.locator('.action-label', { hasText: labelPattern(item) });
@@ -290,6 +291,7 @@ export function createHelpers(page, { scale = 1 } = {}) {
     await entry.hover({ timeout });
     // The menu marks the item under the mouse as focused; Enter runs the focused item.
     await page.locator('.monaco-menu .action-item.focused').filter({ has: label }).first().waitFor({ state: 'visible', timeout });
+    await shown();
     await page.keyboard.press('Enter');
     await page.locator('.monaco-menu').first().waitFor({ state: 'hidden', timeout });
   }

@@ -120,11 +120,7 @@ export async function run(ctx) {
     if (a !== b) changed.push(t);
   }
   assert.ok(changed.length > 0, 'the commit changed some table');
-  await row.click({ button: 'right' });
-  await ctx.page
-    .locator('.monaco-menu .action-item .action-label', { hasText: /^Show Changes$/ })
-    .first()
-    .click();
+  await ctx.contextMenu(row, 'Show Changes');
   const view = await frameWith(ctx, '.chg-list button[data-table]', { timeout: ctx.scaled(60_000) });
   const shown = await view.locator('.chg-list button[data-table]').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-table')));
   assert.deepEqual([...shown].sort(), [...changed].sort(), "the commit's changed tables");
