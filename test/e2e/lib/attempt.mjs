@@ -158,6 +158,21 @@ export async function runAttempt({ prepared, scale }) {
   return { judged };
 }
 
+/**
+ * A failed attempt's logs, kept in its artifacts: what its window's logs got (the extension host,
+ * the "Versioned DB" channel, the workbench; lib/logs.mjs `keepWindow`) and what its hub printed
+ * (the hub is served afresh for each window, so its output is this attempt's).
+ */
+function keepLogs(seat, logsDir) {
+  try {
+    seat.logs.keepWindow(logsDir);
+    mkdirSync(logsDir, { recursive: true });
+    writeFileSync(join(logsDir, 'hub.log'), seat.hub.output?.() ?? '');
+  } catch (e) {
+    seat.log(`could not keep the failed attempt's logs in ${logsDir}: ${e.message}`);
+  }
+}
+
 /** The attempt's verdict: `error` (the scenario's own) or what the extension reported meanwhile. */
 async function judge({ prepared, error, scale }) {
   const { s, seat, dir, page } = prepared;
@@ -173,6 +188,7 @@ async function judge({ prepared, error, scale }) {
   if (error) {
     if (page) await page.screenshot({ path: join(dir, 'failure.png') }).catch(() => undefined);
     if (page) await describeFrames(page, join(dir, 'failure-frames.json')).catch(() => undefined);
+    keepLogs(seat, join(dir, 'logs'));
     if (prepared.tracing) await context.tracing.stopChunk({ path: join(dir, 'trace.zip') }).catch(() => undefined);
   } else if (prepared.tracing) {
     await context.tracing.stopChunk().catch((e) => {

@@ -35,6 +35,7 @@ const BASE_TIMEOUT = 20_000;
  * @property {() => Promise<{ waitFor(text: string | RegExp, opts?: { timeout?: number }): Promise<void> }>} recordNotifications
  * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} treeItem
  * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} expand
+ * @property {(row: import('playwright-core').Locator, item: string | RegExp, opts?: { timeout?: number, shown?: () => Promise<unknown> }) => Promise<void>} contextMenu
  * @property {(fileName: string, opts?: { timeout?: number }) => Promise<void>} openFile
  * @property {() => Promise<void>} openView
  * @property {(name: string) => Promise<string>} screenshot
@@ -273,6 +274,29 @@ export function createHelpers(page, { scale = 1 } = {}) {
   }
 
   /**
+   * Runs `item` (string: exact label, RegExp) of `row`'s context menu: a right-click on the row,
+   * then the item taken with the mouse on it and Enter. Not a click on the item: VS Code's menu
+   * starts listening for the mouse-up that runs an item only 100 ms after it drew the item (so the
+   * right-click's own release never runs one), and drops a click that comes sooner without a trace,
+   * leaving the menu open. Chromium serves input before timers, so under load a click even 100 ms
+   * later still came first: 36's Run Tests never ran (the trace: the item clicked 72 ms after the
+   * right-click, no progress and no outcome after). The menu takes Enter as soon as it shows.
+   * `shown` runs once the menu is up with the item under the mouse (e.g. a screenshot of it).
+   */
+  async function contextMenu(row, item, { timeout = DEFAULT_TIMEOUT, shown = async () => undefined } = {}) {
+    await clearHover();
+    await row.click({ button: 'right' });
+    const label = page.locator('.action-label', { hasText: labelPattern(item) });
+    const entry = page.locator('.monaco-menu .action-item').filter({ has: label }).first();
+    await entry.hover({ timeout });
+    // The menu marks the item under the mouse as focused; Enter runs the focused item.
+    await page.locator('.monaco-menu .action-item.focused').filter({ has: label }).first().waitFor({ state: 'visible', timeout });
+    await shown();
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-menu').first().waitFor({ state: 'hidden', timeout });
+  }
+
+  /**
    * Opens a workspace file by name through Quick Open, as a person would with Ctrl+P. A file
    * written a moment ago may not be in Quick Open's file list yet: ask again until it is. The
    * first search of a new window starts the file search on the server, which took just over 20 s
@@ -361,6 +385,7 @@ export function createHelpers(page, { scale = 1 } = {}) {
     recordNotifications,
     treeItem,
     expand,
+    contextMenu,
     openFile,
     openView,
     quickInput,

@@ -1,6 +1,7 @@
 // Finds the errors a user would be shown or that would hide a bug: error lines in the
 // extension's own "Versioned DB" log, and what the extension host reports about this extension.
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { waitFor, WaitTimeoutError } from '../../helpers/waitFor.cjs';
 import { findFiles, readIfExists } from './codeServer.mjs';
 
@@ -54,6 +55,22 @@ export class LogWatch {
     const from = this.offsets.get(file) ?? 0;
     this.offsets.set(file, text.length);
     return text.slice(from);
+  }
+
+  /**
+   * Writes what every log file got in the current window (the extension host's, the "Versioned
+   * DB" channel's, the workbench's, the server's…) under `destDir`, at the same relative paths:
+   * what a failed attempt needs to be diagnosed, since the next windows keep writing to the same
+   * files. Called for a failed attempt only (a few files read once).
+   */
+  keepWindow(destDir) {
+    for (const f of findFiles(this.logsRoot, /\.log$/)) {
+      const text = readIfExists(f).slice(this.windowStart.get(f) ?? 0);
+      if (!text) continue;
+      const out = join(destDir, relative(this.logsRoot, f));
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, text);
+    }
   }
 
   /**

@@ -89,19 +89,11 @@ export async function run(ctx) {
   await ctx.page.mouse.wheel(0, -5000);
   const older = log.find((c) => c.commit_hash !== head && !merges.has(c.commit_hash));
   const row = await ctx.treeItem(older.commit_hash.slice(0, 8));
-  await row.click({ button: 'right' });
-  await ctx.page
-    .locator('.monaco-menu .action-item .action-label', { hasText: /^Copy Commit Hash$/ })
-    .first()
-    .click();
+  await ctx.contextMenu(row, 'Copy Commit Hash');
   await ctx.waitForNotification(`Copied commit ${older.commit_hash.slice(0, 8)}.`);
 
   // Create Branch Here… on the same commit: the new branch starts there (the API says so).
-  await row.click({ button: 'right' });
-  await ctx.page
-    .locator('.monaco-menu .action-item .action-label', { hasText: /^Create Branch Here…$/ })
-    .first()
-    .click();
+  await ctx.contextMenu(row, 'Create Branch Here…');
   await ctx.inputBox('from-history');
   await ctx.waitForNotification(/Created branch from-history at/);
   const made = (await ctx.hub.api('/databases/alice/prices/branches')).body.data.find((b) => b.name === 'from-history');
@@ -128,11 +120,7 @@ export async function run(ctx) {
     if (a !== b) changed.push(t);
   }
   assert.ok(changed.length > 0, 'the commit changed some table');
-  await row.click({ button: 'right' });
-  await ctx.page
-    .locator('.monaco-menu .action-item .action-label', { hasText: /^Show Changes$/ })
-    .first()
-    .click();
+  await ctx.contextMenu(row, 'Show Changes');
   const view = await frameWith(ctx, '.chg-list button[data-table]', { timeout: ctx.scaled(60_000) });
   const shown = await view.locator('.chg-list button[data-table]').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-table')));
   assert.deepEqual([...shown].sort(), [...changed].sort(), "the commit's changed tables");

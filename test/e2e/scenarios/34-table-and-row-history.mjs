@@ -45,11 +45,7 @@ export async function run(ctx) {
   await ctx.expand('main');
   await ctx.expand('Tables');
   const tableRow = await ctx.treeItem('suppliers');
-  await tableRow.click({ button: 'right' });
-  await page
-    .locator('.monaco-menu .action-item .action-label', { hasText: /^Show History$/ })
-    .first()
-    .click();
+  await ctx.contextMenu(tableRow, 'Show History');
   const list = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
   await list.first().waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
   const shown = await list.evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent ?? ''));

@@ -34,11 +34,7 @@ export async function run(ctx) {
   await ctx.screenshot('tests-listed');
 
   // Run Tests on the Tests node (its context menu): every test, at the branch's commit.
-  await testsRow.click({ button: 'right' });
-  await ctx.page
-    .locator('.monaco-menu .action-item .action-label', { hasText: /^Run Tests$/ })
-    .first()
-    .click();
+  await ctx.contextMenu(testsRow, 'Run Tests');
   await ctx.waitForNotification(`Tests at ${BRANCH}: ${passing.length} passed, ${failing.length} failed.`, { timeout: ctx.scaled(60_000) });
   for (const [name, t] of expected) {
     const row = await ctx.treeItem(name);

@@ -38,15 +38,7 @@ export async function run(ctx) {
   await ctx.expand(DB);
   await ctx.expand('Pull Requests');
   const row = await ctx.treeItem(`#${pull.pull_number} ${pull.title}`);
-  await row.click({ button: 'right' });
-  const item = ctx.page.locator('.monaco-menu .action-item .action-label', { hasText: /^Resolve Conflicts…$/ }).first();
-  await item.click();
-  // A click that lands while the menu is still settling can leave it open with the item only
-  // highlighted (seen once on a loaded machine): the highlighted item is then taken with Enter.
-  const menu = ctx.page.locator('.monaco-menu').first();
-  await menu.waitFor({ state: 'hidden', timeout: ctx.scaled(3_000) }).catch(async () => {
-    if (await menu.isVisible()) await ctx.page.keyboard.press('Enter');
-  });
+  await ctx.contextMenu(row, 'Resolve Conflicts…');
   const view = await frameWith(ctx, '.apply .plan', { timeout: ctx.scaled(60_000) });
   await expectAccessible(ctx, '.apply .plan', 'the Resolve view');
   const cell = (t, col) => `[data-table="${t}"][data-column="${col}"]`;

@@ -27,11 +27,7 @@ export async function run(ctx) {
   await ctx.page.keyboard.press('Control+Shift+E');
   const row = ctx.page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^\s*fruit\.csv\s*$/ }).first();
   await row.waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
-  await row.click({ button: 'right' });
-  const item = ctx.page.locator('.monaco-menu .action-item .action-label', { hasText: 'Import File into Table…' }).first();
-  await item.waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
-  await ctx.screenshot('explorer-context-menu');
-  await item.click();
+  await ctx.contextMenu(row, 'Import File into Table…', { shown: () => ctx.screenshot('explorer-context-menu') });
 
   // File type: detected from the name, offered first.
   await waitForQuestion(ctx, 'file type');
