@@ -13,10 +13,33 @@
 // The copy's cells are then what reading every cell one by one gave (test/hub/diffCopyExact.test.ts).
 import type { Sqlite3, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import { BINARY_CELL, type Cell as AnswerCell } from '../../shared/wire';
-import { AnswerRowsWriter } from './diffAnswers';
-import { BLOB, FLOAT, INTEGER, NULL, PackedRowsWriter, TEXT, type Cell } from './diffRowPacking';
-import type { DiffCopy, DiffCopyRequest } from './diffRowCache';
+import { AnswerRowsWriter, type AnswerRows } from './diffAnswers';
+import { BLOB, FLOAT, INTEGER, NULL, PackedRowsWriter, TEXT, type Cell, type PackedRows } from './diffRowPacking';
 import { q } from '../sqliteQuote';
+
+/** One diff, copied in one order. */
+export interface DiffCopy {
+  columns: readonly string[];
+  rows: number;
+  /** Per row: the diff's columns, then the values of the ORDER BY expressions (for the cursor and ties). */
+  packed: PackedRows;
+  /** Per row: the diff's columns as the hub answers them (diffAnswers.ts), for pages served without SQLite. */
+  answers: AnswerRows;
+  keyWidth: number;
+  /** Per row: 1 + the index of its diff_type in KINDS, or 0. */
+  kinds: Uint8Array;
+  kindColumn: number;
+  bytes: number;
+}
+
+export interface DiffCopyRequest {
+  cacheKey: string;
+  /** `SELECT …` that reads the whole diff, in the page's order, with the ORDER BY values after the columns. */
+  sql: string;
+  columns: readonly string[];
+  keyWidth: number;
+  deadline: number;
+}
 
 /** The kinds of row change, as codes (0: any other text, read from the row). */
 export const KINDS = ['added', 'modified', 'removed'];

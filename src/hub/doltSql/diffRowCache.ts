@@ -18,9 +18,10 @@
 //   deadline, and the cell function of a query serves only the copies that query asked for.
 import type { Sqlite3, Sqlite3Db, Sqlite3Stmt } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { DiffPageShape } from './diffPageShape';
-import { BLOB, FLOAT, INTEGER, NULL, TEXT, type Cell, type PackedRows } from './diffRowPacking';
-import type { AnswerRows } from './diffAnswers';
-import { KINDS, readCopy } from './diffCopyRead';
+import { BLOB, FLOAT, INTEGER, NULL, TEXT, type Cell } from './diffRowPacking';
+import { KINDS, readCopy, type DiffCopy, type DiffCopyRequest } from './diffCopyRead';
+
+export type { DiffCopy, DiffCopyRequest } from './diffCopyRead';
 
 /**
  * Memory a query worker keeps copies of row diffs in: an eighth of the memory a worker may grow to
@@ -32,30 +33,6 @@ export function diffCopyBudget(workerMemoryBytes: number): number {
 
 /** The SQL function a served page reads its cells with: hub_diff_cell(copy, row, column). */
 export const DIFF_CELL_FUNCTION = 'hub_diff_cell';
-
-/** One diff, copied in one order. */
-export interface DiffCopy {
-  columns: readonly string[];
-  rows: number;
-  /** Per row: the diff's columns, then the values of the ORDER BY expressions (for the cursor and ties). */
-  packed: PackedRows;
-  /** Per row: the diff's columns as the hub answers them (diffAnswers.ts), for pages served without SQLite. */
-  answers: AnswerRows;
-  keyWidth: number;
-  /** Per row: 1 + the index of its diff_type in KINDS, or 0. */
-  kinds: Uint8Array;
-  kindColumn: number;
-  bytes: number;
-}
-
-export interface DiffCopyRequest {
-  cacheKey: string;
-  /** `SELECT …` that reads the whole diff, in the page's order, with the ORDER BY values after the columns. */
-  sql: string;
-  columns: readonly string[];
-  keyWidth: number;
-  deadline: number;
-}
 
 export class DiffRowCache {
   private readonly copies = new Map<string, DiffCopy>();
