@@ -21,6 +21,8 @@ export interface NodeText {
   readonly label: string;
   readonly description?: string;
   readonly tooltip: Tooltip;
+  /** What a screen reader says for the row, when it says more than the label and description (e.g. a mark drawn as an icon). */
+  readonly accessibilityLabel?: string;
 }
 
 function join(...parts: (string | undefined)[]): string | undefined {
@@ -216,13 +218,17 @@ export function describeColumn(c: TableColumnInfo): NodeText {
  * A commit in a Commits list, as `git log --oneline` puts it: the short hash first, then a compact
  * age and the author, then the subject. A side bar of default width shows about 27 characters at
  * this depth: hash, age and author stay visible there and the subject is cut (the tooltip has the
- * whole message); a wider side bar shows more of it. Merges marked.
+ * whole message); a wider side bar shows more of it. A merge is marked by its icon (the tree's
+ * provider draws git-merge), not by a word that would push the author past the row's edge, and a
+ * screen reader says "Merge commit" first.
  */
 export function describeCommit(c: Commit, now: number): NodeText {
   const iso = c.time === undefined ? undefined : new Date(c.time).toISOString();
+  const description = join(formatShortAge(iso, now), c.author, c.subject || '(no message)') ?? '';
   return {
     label: c.shortHash,
-    description: join(c.isMerge ? 'merge' : undefined, formatShortAge(iso, now), c.author, c.subject || '(no message)'),
+    description,
+    ...(c.isMerge ? { accessibilityLabel: l10n.t('Merge commit {0}, {1}', c.shortHash, description) } : {}),
     tooltip: {
       title: `${c.isMerge ? 'Merge commit' : 'Commit'} ${c.shortHash}`,
       fields: fields(

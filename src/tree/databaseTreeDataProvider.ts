@@ -311,6 +311,7 @@ export class DatabaseTreeDataProvider extends Disposable implements vscode.TreeD
     const item = new vscode.TreeItem(text.label, state);
     if (text.description) item.description = text.description;
     item.tooltip = render(text.tooltip);
+    if (text.accessibilityLabel) item.accessibilityInformation = { label: text.accessibilityLabel };
     return item;
   }
 }

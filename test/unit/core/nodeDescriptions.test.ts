@@ -165,11 +165,11 @@ describe('a commit row in a narrow side bar (issue #25)', () => {
     assert.ok(t.tooltip.fields.some(([k, v]) => k === 'Date' && v.includes('3 hours ago')));
   });
 
-  it('marks merges first and names a commit with no message', () => {
-    assert.equal(
-      describeCommit(commit({ isMerge: true, parents: ['a', 'b'], subject: 'Merge' }), now).description,
-      'merge · 3h · alice · Merge',
-    );
+  it('marks merges for a screen reader (the row shows an icon) and names a commit with no message', () => {
+    const merge = describeCommit(commit({ isMerge: true, parents: ['a', 'b'], subject: 'Merge' }), now);
+    assert.equal(merge.description, '3h · alice · Merge', 'no word ahead of the age and author');
+    assert.equal(merge.accessibilityLabel, 'Merge commit rmnjb8cj, 3h · alice · Merge');
+    assert.equal(describeCommit(commit(), now).accessibilityLabel, undefined, 'a plain commit reads as shown');
     assert.equal(describeCommit(commit({ subject: '' }), now).description, '3h · alice · (no message)');
   });
 
