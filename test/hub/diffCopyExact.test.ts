@@ -137,18 +137,16 @@ describe('a diff copy read in bulk holds what reading it cell by cell gives', ()
   });
   after(() => diff?.db.close());
 
+  /** The copy of `sql` (its columns, then one ORDER BY value) as a page of the hub would obtain it. */
+  const copyOf = (cacheKey: string, sql: string, columns: string[]) =>
+    new DiffRowCache(1 << 24).obtain(sqlite3, diff.db, { cacheKey, sql, columns, keyWidth: 1, deadline: Date.now() + 60_000 });
+
   it('a row diff: every kind of value in every column, and the key after the columns', () => {
     const columns = ['to_k', 'to_v', 'to_r', 'to_t', 'to_n', 'to_commit', 'from_k', 'from_v', 'from_r', 'from_t', 'from_n', 'diff_type'];
     const order = 'COALESCE("to_k", "from_k")';
     const select = columns.map((c) => (c === 'to_commit' ? `NULL AS "${c}"` : `"d"."${c}"`)).join(', ');
     const sql = `SELECT ${select}, ${order} FROM dolt_diff_odd('${diff.from}', '${diff.to}') AS "d" ORDER BY ${order}`;
-    const copy = new DiffRowCache(1 << 24).obtain(sqlite3, diff.db, {
-      cacheKey: 'diff',
-      sql,
-      columns,
-      keyWidth: 1,
-      deadline: Date.now() + 60_000,
-    });
+    const copy = copyOf('diff', sql, columns);
     assertSame(sqlite3, diff.db, copy, sql, columns.length);
     const kinds = new Set(Array.from({ length: copy!.rows }, (_, r) => copy!.answers.row(r).cells[columns.length - 1]));
     assert.deepEqual([...kinds].sort(), ['added', 'modified', 'removed']);
@@ -162,13 +160,7 @@ describe('a diff copy read in bulk holds what reading it cell by cell gives', ()
   it('a patch: statements with every kind of value, in statement order', () => {
     const columns = ['statement_order', 'table_name', 'diff_type', 'statement'];
     const sql = `SELECT ${columns.map((c) => `"p"."${c}"`).join(', ')}, statement_order FROM dolt_patch('${diff.from}', '${diff.to}', 'odd') AS "p" ORDER BY statement_order`;
-    const copy = new DiffRowCache(1 << 24).obtain(sqlite3, diff.db, {
-      cacheKey: 'patch',
-      sql,
-      columns,
-      keyWidth: 1,
-      deadline: Date.now() + 60_000,
-    });
+    const copy = copyOf('patch', sql, columns);
     assertSame(sqlite3, diff.db, copy, sql, columns.length);
     assert.ok(copy!.rows > VALUES.length, 'a statement per changed row');
   });

@@ -86,21 +86,7 @@ export class PackedRowsWriter {
    * (no array per cell); equal to the string before in its column, it is stored once per run.
    */
   textCell(c: number, text: string): void {
-    const prev = this.lastString[c];
-    if (prev === text) {
-      let index = this.lastRepeat[c];
-      if (index === undefined) {
-        const [from, n] = this.lastSpan[c] as [number, number];
-        index = this.repeats.push(this.data.slice(from, from + n)) - 1;
-        this.repeatBytes += n + 16;
-        this.lastRepeat[c] = index;
-      }
-      this.room(5);
-      this.data[this.at] = T_REPEAT;
-      this.view.setUint32(this.at + 1, index, true);
-      this.at += 5;
-      return;
-    }
+    if (this.lastString[c] === text) return this.repeatLast(c);
     const n = text.length;
     this.room(5 + 3 * n);
     const data = this.data;
@@ -122,24 +108,31 @@ export class PackedRowsWriter {
     this.lastRepeat[c] = undefined;
   }
 
+  /**
+   * Appends a reference to column `c`'s last text (written by `textCell` or `cell`, whichever set
+   * it: the other cleared its own record), kept once among the repeats from its second use on.
+   */
+  private repeatLast(c: number): void {
+    let index = this.lastRepeat[c];
+    if (index === undefined) {
+      const span = this.lastSpan[c] as [number, number];
+      const bytes = this.lastText[c] ?? this.data.slice(span[0], span[0] + span[1]);
+      index = this.repeats.push(bytes) - 1;
+      this.repeatBytes += bytes.length + 16;
+      this.lastRepeat[c] = index;
+    }
+    this.room(5);
+    this.data[this.at] = T_REPEAT;
+    this.view.setUint32(this.at + 1, index, true);
+    this.at += 5;
+  }
+
   /** Appends the next cell of the current row (column `c`). */
   cell(c: number, type: number, value: CellValue): void {
     if (type === TEXT) {
       const bytes = value as Uint8Array;
       const last = this.lastText[c];
-      if (last !== undefined && sameBytes(last, bytes)) {
-        let index = this.lastRepeat[c];
-        if (index === undefined) {
-          index = this.repeats.push(last) - 1;
-          this.repeatBytes += last.length + 16;
-          this.lastRepeat[c] = index;
-        }
-        this.room(5);
-        this.data[this.at] = T_REPEAT;
-        this.view.setUint32(this.at + 1, index, true);
-        this.at += 5;
-        return;
-      }
+      if (last !== undefined && sameBytes(last, bytes)) return this.repeatLast(c);
       this.lastString[c] = undefined;
       this.lastText[c] = bytes;
       this.lastRepeat[c] = undefined;
