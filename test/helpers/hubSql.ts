@@ -1,5 +1,7 @@
 // Read-only SQL through a test hub's API, the way the extension sends it: POST …/sql at a ref.
 // `query` returns the QueryResult whatever its status; `ok` also asserts the status is success.
+// With `retryBusy`, a 429 is sent again after its Retry-After, as the extension's transport does
+// (src/api/transport.ts): for tests that send more reads at once than the hub admits.
 import assert from 'node:assert/strict';
 import type { QueryResult } from '../../src/shared/wire';
 import type { HubHandle } from './hub';
@@ -10,9 +12,15 @@ export interface HubSql {
   ok(q: string, ref?: string, limit?: number): Promise<QueryResult>;
 }
 
-export function hubSql(hub: () => HubHandle, db: string, user = 'alice'): HubSql {
+export function hubSql(hub: () => HubHandle, db: string, user = 'alice', opts: { retryBusy?: boolean } = {}): HubSql {
   const query = async (q: string, ref = 'main', limit = 10000): Promise<QueryResult> => {
-    const r = await hub().fetch(`/databases/${db}/sql`, { user, json: { ref, q, limit } });
+    let r = await hub().fetch(`/databases/${db}/sql`, { user, json: { ref, q, limit } });
+    for (let attempt = 1; opts.retryBusy && r.status === 429 && attempt <= 20; attempt++) {
+      const after = Number(r.headers.get('retry-after'));
+      assert.ok(after >= 1 && after <= 60, `a 429 carries a Retry-After of 1-60 s, got ${r.headers.get('retry-after')}`);
+      await new Promise((done) => setTimeout(done, after * 1000));
+      r = await hub().fetch(`/databases/${db}/sql`, { user, json: { ref, q, limit } });
+    }
     assert.equal(r.status, 200, `HTTP ${r.status} for ${q}: ${r.text}`);
     return r.body.data as QueryResult;
   };
