@@ -30,7 +30,7 @@ describe('hub Dolt SQL', function () {
   });
   after(async () => hub?.stop());
 
-  const { query, ok } = hubSql(() => hub, DB);
+  const { query, ok } = hubSql(() => hub, DB, 'alice', { retryBusy: true }); // tableAt reads three refs at once
   const objects = (d: Result): Record<string, Cell>[] =>
     d.rows.map((r) => Object.fromEntries(d.columns.map((c, i) => [c.name, r[i] ?? null])));
 
