@@ -33,11 +33,13 @@ import { diffCopyBudget } from './doltSql/diffRowCache';
 import type { FairQueueLimits } from './scheduler';
 import { KeyLocks } from './keyLocks';
 import { busyMessage, retryAfterSeconds } from './engineBusy';
-import { ENGINE_DEFAULTS, workerMemoryLimit, type EngineOptions, type Lane } from './engineOptions';
+import { ENGINE_DEFAULTS, laneCounts, queryQueueLimits, workerMemoryLimit, type EngineOptions, type Lane } from './engineOptions';
 
 export { ENGINE_DEFAULTS, workerMemoryLimit, type EngineOptions, type Lane, type QueryLaneLimits } from './engineOptions';
 
 const LANES: readonly Lane[] = ['meta', 'query', 'operation'];
+/** The lanes whose first worker starts with the engine (the others' start on their first job). */
+const STARTED_LANES: readonly Lane[] = ['meta', 'query'];
 
 /** How long a worker has to answer once its job's caller went away, before it is replaced. */
 const CANCEL_GRACE_MS = 1000;
@@ -78,6 +80,8 @@ interface Slot {
 
 export class Engine {
   private readonly slots: Slot[] = [];
+  /** Workers each lane may have (ENGINE_DEFAULTS.workers, or as configured). */
+  private readonly counts: Record<Lane, number>;
   private readonly queues: Record<Lane, FairQueue<Job>>;
   private readonly queryWaitMs: number;
   private readonly versions = new Map<string, number>();
@@ -94,28 +98,22 @@ export class Engine {
   constructor(private readonly opts: EngineOptions) {
     // Nobody may be waiting on ready() yet; the rejection is still observed there.
     this.brokenSignal.catch(() => undefined);
-    const counts = { ...ENGINE_DEFAULTS.workers, ...opts.workers };
+    this.counts = laneCounts(opts.workers);
     const q = opts.queryLimits ?? {};
     const unbounded: FairQueueLimits = { maxRunningPerCaller: Infinity, maxQueuedPerCaller: Infinity, maxQueued: Infinity };
     this.queues = {
       meta: new FairQueue<Job>(unbounded),
       operation: new FairQueue<Job>(unbounded),
-      query: new FairQueue<Job>({
-        // With one query worker a caller may use it; with more, one is always left to the others.
-        maxRunningPerCaller: q.maxRunningPerCaller ?? Math.max(1, counts.query - 1),
-        maxQueuedPerCaller: q.maxQueuedPerCaller ?? ENGINE_DEFAULTS.maxQueuedPerCaller,
-        maxQueued: q.maxQueued ?? ENGINE_DEFAULTS.maxQueued,
-        maxRunningHeavy: Math.max(1, counts.query - 1),
-        heavyMs: ENGINE_DEFAULTS.heavyQueryMs,
-      }),
+      query: new FairQueue<Job>(queryQueueLimits(this.counts.query, q)),
     };
     this.queryWaitMs = q.maxWaitMs ?? ENGINE_DEFAULTS.maxWaitMs;
-    for (const lane of LANES) {
-      for (let i = 0; i < Math.max(1, counts[lane]); i++) this.slots.push(this.spawn(lane));
-    }
+    // Each worker costs about 0.2 s of CPU to start (it loads the hub bundle and DoltLite) and
+    // tens of MB: only one meta and one query worker start now. The operation lane's worker and
+    // the query lane's second..Nth start when a job finds every worker of its lane busy (pump).
+    for (const lane of STARTED_LANES) this.slots.push(this.spawn(lane));
   }
 
-  /** Resolves when every worker has loaded DoltLite; rejects if they cannot. */
+  /** Resolves when the workers started so far have loaded DoltLite; rejects if they cannot. */
   ready(): Promise<void> {
     return Promise.race([Promise.all(this.slots.map((s) => s.ready)).then(() => undefined), this.brokenSignal]);
   }
@@ -229,17 +227,22 @@ export class Engine {
     job.reject(e);
   }
 
+  /** Starts waiting jobs on the lane's free workers, starting a worker while the lane has fewer than its count. */
   private pump(lane: Lane): void {
-    for (const slot of this.slots) {
-      if (slot.lane !== lane || slot.job) continue;
+    for (;;) {
+      const free = this.slots.find((s) => s.lane === lane && !s.job);
+      if (!free && this.slots.filter((s) => s.lane === lane).length >= this.counts[lane]) return;
       const job = this.queues[lane].take();
       if (!job) return;
+      const slot = free ?? this.spawn(lane);
+      if (!free) this.slots.push(slot);
       if (job.waitTimer) clearTimeout(job.waitTimer);
       slot.job = job;
-      job.startedAt = Date.now();
       this.opts.logger.debug(`engine: ${lane} job ${job.id} of ${job.caller} started`);
       void slot.ready.then(() => {
         if (slot.job !== job) return;
+        // From here, not from the wait for a starting worker: how long it ran marks its caller heavy.
+        job.startedAt = Date.now();
         Atomics.store(slot.cancel, 0, 0);
         slot.worker.postMessage({ id: job.id, req: job.req });
         if (job.hardLimitMs !== undefined) {

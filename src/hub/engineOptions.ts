@@ -14,7 +14,10 @@ export interface EngineOptions {
   /** Script that, started as a worker with workerData.role 'doltlite-engine', runs runEngineWorker(). */
   workerScript: string;
   workerExecArgv?: string[];
-  /** Workers per lane (default meta 1, query 2, operation 1). */
+  /**
+   * Workers per lane (default meta 1, query 2, operation 1). One meta and one query worker start
+   * with the engine; the others when a job finds every worker of its lane busy.
+   */
   workers?: Partial<Record<Lane, number>>;
   queryLimits?: Partial<QueryLaneLimits>;
   /** Budget of one query result, in bytes of cell text (default 32 MiB). */
@@ -46,6 +49,24 @@ export const ENGINE_DEFAULTS = {
   queryMemoryBytes: 256 * 1024 * 1024,
   workerMemoryBytes: 512 * 1024 * 1024,
 };
+
+/** Workers each lane may have: the defaults, as configured, at least one. */
+export function laneCounts(workers: Partial<Record<Lane, number>> = {}): Record<Lane, number> {
+  const c = { ...ENGINE_DEFAULTS.workers, ...workers };
+  return { meta: Math.max(1, c.meta), query: Math.max(1, c.query), operation: Math.max(1, c.operation) };
+}
+
+/** The query lane's fair queue for `queryWorkers` workers. */
+export function queryQueueLimits(queryWorkers: number, q: Partial<QueryLaneLimits>): FairQueueLimits {
+  return {
+    // With one query worker a caller may use it; with more, one is always left to the others.
+    maxRunningPerCaller: q.maxRunningPerCaller ?? Math.max(1, queryWorkers - 1),
+    maxQueuedPerCaller: q.maxQueuedPerCaller ?? ENGINE_DEFAULTS.maxQueuedPerCaller,
+    maxQueued: q.maxQueued ?? ENGINE_DEFAULTS.maxQueued,
+    maxRunningHeavy: Math.max(1, queryWorkers - 1),
+    heavyMs: ENGINE_DEFAULTS.heavyQueryMs,
+  };
+}
 
 /**
  * The memory a worker may reach before it is replaced: the configured limit for the engine
