@@ -14,24 +14,13 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { prepareAttempt, runAttempt } from './lib/attempt.mjs';
 import { DEV_HUB } from './lib/hub.mjs';
-import { SEATS, startLane } from './lib/lane.mjs';
+import { CHROMIUM_ARGS, SEATS, startLane } from './lib/lane.mjs';
 import { startStress } from './lib/stress.mjs';
 import { ensureToolchain, ROOT } from './lib/toolchain.mjs';
 import { buildVsix, checkVsix } from './lib/vsix.mjs';
 import { closeWindow } from './lib/window.mjs';
 import { checkGiven } from './lib/profile.mjs';
 import { PSEUDO_L10N, writePseudoBundle } from './lib/pseudoL10n.mjs';
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 const SCENARIO_DIR = join(ROOT, 'test', 'e2e', 'scenarios');
 const ARTIFACTS = join(ROOT, '.artifacts', 'e2e');

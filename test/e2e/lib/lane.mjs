@@ -72,6 +72,18 @@ export const LIGHT_SETTINGS = {
   'editor.cursorBlinking': 'solid',
 };
 
+/** How the browser runs (test/e2e/run.mjs; bench/workbenchLoads.mjs). */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
 /** Seats per lane: 2 (the next scenario's window made ready while one runs), 1 with E2E_PIPELINE=0. */
 export const SEATS = process.env.E2E_PIPELINE === '0' ? 1 : 2;
 
