@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { confirmDialog } from './pullHelpers.mjs';
+import { confirmDialog, pullView } from './pullHelpers.mjs';
 
 export const name = 'import a CSV from the explorer into a new table through a pull request, then merge it';
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
@@ -75,10 +75,12 @@ export async function run(ctx) {
 
   // "Open Pull Request" shows it; then merge it from the palette.
   await done.getByRole('button', { name: 'Open Pull Request' }).click();
-  await ctx.page
-    .locator('iframe.webview.ready')
-    .last()
-    .waitFor({ state: 'attached', timeout: ctx.scaled(30_000) });
+  // Wait for the view's own content, not only its frame: VS Code focuses a new webview once its
+  // content frame has loaded, and a palette opened before that was closed by the focus moving
+  // into the webview (a clean clone's first attempt of 80 failed so, filling a hidden palette).
+  await pullView(ctx)
+    .getByRole('heading', { name: /Add fruit prices from fruit\.csv/ })
+    .waitFor({ timeout: ctx.scaled(30_000) });
   await ctx.screenshot('pull-request-view');
 
   await ctx.runCommand('Versioned DB: Merge Pull Request…');
