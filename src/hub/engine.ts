@@ -109,8 +109,14 @@ export class Engine {
     this.queryWaitMs = q.maxWaitMs ?? ENGINE_DEFAULTS.maxWaitMs;
     // Each worker costs about 0.2 s of CPU to start (it loads the hub bundle and DoltLite) and
     // tens of MB: only one meta and one query worker start now. The operation lane's worker and
-    // the query lane's second..Nth start when a job finds every worker of its lane busy (pump).
+    // the query lane's second..Nth start when a job finds every worker of its lane busy (pump); the
+    // operation worker also when an import's upload begins (warm).
     for (const lane of STARTED_LANES) this.slots.push(this.spawn(lane));
+  }
+
+  /** Starts the first worker of `lane` now, if it has none yet (an upload's import is coming). */
+  warm(lane: Lane): void {
+    if (!this.closed && !this.broken && !this.slots.some((s) => s.lane === lane)) this.slots.push(this.spawn(lane));
   }
 
   /** Resolves when the workers started so far have loaded DoltLite; rejects if they cannot. */

@@ -16,7 +16,8 @@ export interface EngineOptions {
   workerExecArgv?: string[];
   /**
    * Workers per lane (default meta 1, query 2, operation 1). One meta and one query worker start
-   * with the engine; the others when a job finds every worker of its lane busy.
+   * with the engine; the others when a job finds every worker of its lane busy (the operation
+   * worker also when an import's upload begins, Engine.warm).
    */
   workers?: Partial<Record<Lane, number>>;
   queryLimits?: Partial<QueryLaneLimits>;

@@ -109,6 +109,8 @@ export class ImportEndpoints {
       parts: {},
     };
     this.hub.store.mutate((s) => (s.uploads[id] = rec));
+    // The import runs in the operation lane: its worker, if not started yet, starts while the parts upload.
+    this.hub.engine.warm('operation');
     const upload: ImportUpload = {
       token: rec.token,
       contents_key: rec.contents_key,

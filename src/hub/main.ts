@@ -37,7 +37,8 @@ Limits of \`serve\` (each refusal is a Problem; see README "Local hub"):
                       forms, planning, execution; a caller that goes away frees its share at once;
                       a query of more than 200,000 tokens is refused (status error) before it is read
   query workers       --query-workers (2): the first starts with the hub, the others when queries of
-                      several callers wait at once (the worker for imports and merges on the first one)
+                      several callers wait at once (the worker for imports and merges on the first one,
+                      or when an import's upload begins)
   query shares        --caller-queries per signed-in user and per address of anonymous callers;
                       --queue-wait-ms, then 429 with Retry-After
   results             --max-result-bytes of cell text, --max-value-bytes per value, --max-rows rows
