@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { prepareAttempt, runAttempt } from './lib/attempt.mjs';
 import { DEV_HUB } from './lib/hub.mjs';
-import { CHROMIUM_ARGS, SEATS, startLane } from './lib/lane.mjs';
+import { CHROMIUM_ARGS, SEATS, startLane, startTracing, TRACE } from './lib/lane.mjs';
 import { startStress } from './lib/stress.mjs';
 import { ensureToolchain, ROOT } from './lib/toolchain.mjs';
 import { buildVsix, checkVsix } from './lib/vsix.mjs';
@@ -235,6 +235,9 @@ async function main() {
     if (results.some((r) => r.attempts.at(-1).error) && RETRIES) {
       for (const lane of lanes)
         for (const seat of await Promise.all(lane.seats)) await closeWindow({ context: seat.context, vscode: seat.vscode, log: seat.log });
+      // The retries' traces hold a DOM snapshot per action (E2E_TRACE=auto).
+      const { context } = await lanes[0].seats[0];
+      if (TRACE === 'auto') await context.tracing.stop().then(() => startTracing(context, true));
     }
     for (let n = 2; n <= 1 + RETRIES; n++) {
       for (const record of results) {

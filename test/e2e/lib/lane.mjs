@@ -16,10 +16,24 @@ import { startHub } from './hub.mjs';
 import { LogWatch } from './logs.mjs';
 
 /**
- * What the Playwright trace of each attempt records: 'dom' (default), 'screenshots' (dom and a
- * filmstrip), 'actions' (each action, its timing, console and network, no DOM snapshot) or 'off'.
+ * What the Playwright trace of each attempt records: 'auto' (default: 'actions' on first attempts,
+ * 'dom' on the retries), 'dom' (a DOM snapshot per action), 'screenshots' (dom and a filmstrip),
+ * 'actions' (each action, its timing, console and network, no DOM snapshot) or 'off'.
  */
-export const TRACE = ['dom', 'screenshots', 'off', 'actions'].includes(process.env.E2E_TRACE) ? process.env.E2E_TRACE : 'dom';
+export const TRACE = ['auto', 'dom', 'screenshots', 'off', 'actions'].includes(process.env.E2E_TRACE) ? process.env.E2E_TRACE : 'auto';
+
+/**
+ * Starts the context's trace for first attempts (`retry` false) or for the retries, alone at the
+ * end. The DOM snapshots cost about a ninth of the suite's CPU, paid by every passing scenario; by
+ * default only a retry records them (a scenario that fails twice has them), while a first attempt
+ * keeps each action with its timing, console and network (what found 36's dropped click), beside
+ * its failure screenshot and window logs.
+ */
+export async function startTracing(context, retry) {
+  if (TRACE === 'off') return;
+  const snapshots = TRACE === 'dom' || TRACE === 'screenshots' || (TRACE === 'auto' && retry);
+  await context.tracing.start({ screenshots: TRACE === 'screenshots', snapshots, sources: false });
+}
 
 /**
  * Built-in extensions of code-server that no scenario uses and that cost every window CPU: git,
@@ -113,12 +127,9 @@ async function startSeat({ n, seat, label, toolchain, vsix, hubJs, browser, arti
   cleanups.push(async () => cpSync(join(vscode.userDataDir, 'logs'), logsCopy, { recursive: true }));
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   cleanups.push(() => context.close());
-  // The trace of a failed attempt holds a DOM snapshot per action; a filmstrip of the screen as
-  // well (E2E_TRACE=screenshots) costs every scenario about a quarter more CPU. The DOM snapshots
-  // themselves cost about a ninth of the suite's CPU (E2E_TRACE=actions leaves them out; figures in
-  // test/e2e/README.md).
-  if (TRACE !== 'off')
-    await context.tracing.start({ screenshots: TRACE === 'screenshots', snapshots: TRACE !== 'actions', sources: false });
+  // A filmstrip of the screen in the trace (E2E_TRACE=screenshots) costs every scenario about a
+  // quarter more CPU, the DOM snapshots about a ninth of the suite's (figures in test/e2e/README.md).
+  await startTracing(context, false);
   return {
     seat,
     log: seatLog,
