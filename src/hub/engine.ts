@@ -38,7 +38,7 @@ import { ENGINE_DEFAULTS, laneCounts, queryQueueLimits, workerMemoryLimit, type 
 export { ENGINE_DEFAULTS, workerMemoryLimit, type EngineOptions, type Lane, type QueryLaneLimits } from './engineOptions';
 
 const LANES: readonly Lane[] = ['meta', 'query', 'operation'];
-/** The lanes whose first worker starts with the engine (the others' start on their first job). */
+/** The lanes whose workers start with the engine (the operation lane's on its first job). */
 const STARTED_LANES: readonly Lane[] = ['meta', 'query'];
 
 /** How long a worker has to answer once its job's caller went away, before it is replaced. */
@@ -108,10 +108,13 @@ export class Engine {
     };
     this.queryWaitMs = q.maxWaitMs ?? ENGINE_DEFAULTS.maxWaitMs;
     // Each worker costs about 0.2 s of CPU to start (it loads the hub bundle and DoltLite) and
-    // tens of MB: only one meta and one query worker start now. The operation lane's worker and
-    // the query lane's second..Nth start when a job finds every worker of its lane busy (pump); the
-    // operation worker also when an import's upload begins (warm).
-    for (const lane of STARTED_LANES) this.slots.push(this.spawn(lane));
+    // tens of MB: the operation lane's worker starts when its first job comes (pump) or an
+    // import's upload begins (warm). Every query worker starts now: started on demand, a burst of
+    // queries right after the start waited for it past --queue-wait-ms under load and got 429s
+    // (a client's first view would then wait a Retry-After).
+    for (const lane of STARTED_LANES) {
+      for (let i = 0; i < this.counts[lane]; i++) this.slots.push(this.spawn(lane));
+    }
   }
 
   /** Starts the first worker of `lane` now, if it has none yet (an upload's import is coming). */

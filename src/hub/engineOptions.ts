@@ -15,9 +15,9 @@ export interface EngineOptions {
   workerScript: string;
   workerExecArgv?: string[];
   /**
-   * Workers per lane (default meta 1, query 2, operation 1). One meta and one query worker start
-   * with the engine; the others when a job finds every worker of its lane busy (the operation
-   * worker also when an import's upload begins, Engine.warm).
+   * Workers per lane (default meta 1, query 2, operation 1). The meta and query workers start
+   * with the engine; the operation worker on its first job or when an import's upload begins
+   * (Engine.warm).
    */
   workers?: Partial<Record<Lane, number>>;
   queryLimits?: Partial<QueryLaneLimits>;

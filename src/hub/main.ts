@@ -36,9 +36,8 @@ Limits of \`serve\` (each refusal is a Problem; see README "Local hub"):
   queries             timeout_ms (default 30000, at most 60000) bounds every phase: translation of Dolt's
                       forms, planning, execution; a caller that goes away frees its share at once;
                       a query of more than 200,000 tokens is refused (status error) before it is read
-  query workers       --query-workers (2): the first starts with the hub, the others when queries of
-                      several callers wait at once (the worker for imports and merges on the first one,
-                      or when an import's upload begins)
+  query workers       --query-workers (2), all started with the hub (the worker for imports and merges
+                      starts on the first one, or when an import's upload begins)
   query shares        --caller-queries per signed-in user and per address of anonymous callers;
                       --queue-wait-ms, then 429 with Retry-After
   results             --max-result-bytes of cell text, --max-value-bytes per value, --max-rows rows
