@@ -38,7 +38,13 @@ export async function run(ctx) {
   await ctx.waitForNotification(`Tests at ${BRANCH}: ${passing.length} passed, ${failing.length} failed.`, { timeout: ctx.scaled(60_000) });
   for (const [name, t] of expected) {
     const row = await ctx.treeItem(name);
-    const text = await description(row);
+    // The outcome notification can come before the tree's redraw reaches the window (the row
+    // still showed its assertion, "expected_single_value >= 3", in a clean clone's first attempt).
+    let text = '';
+    await waitFor(`an outcome beside ${name}`, async () => /^(PASS|FAIL)/.test((text = await description(row))), {
+      timeoutMs: ctx.scaled(10_000),
+      intervalMs: 100,
+    }).catch(() => undefined);
     if (t.pass) assert.equal(text, 'PASS', name);
     else assert.match(text, /^FAIL: Assertion failed/, name);
   }
