@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { expectAccessible } from './a11yHelpers.mjs';
 import { plainRows } from './changesHelpers.mjs';
-import { cellOf, openFromTree } from './tableHelpers.mjs';
+import { cellOf, headerNames, openFromTree } from './tableHelpers.mjs';
 
 export const name =
   "Show History of a table lists the commits that changed it; Show Row History from the table browser's grid shows each version of the row and who last changed the cell";
@@ -81,7 +81,7 @@ export async function run(ctx) {
   const ratingChange = runs.findIndex((r, i) => runs[i + 1] && norm(r.row.rating) !== norm(runs[i + 1].row.rating));
 
   const grid = await openFromTree(ctx, 'suppliers');
-  const headers = (await grid.locator('.vdb-hcell').allInnerTexts()).map((h) => h.trim().split('\n')[0]);
+  const headers = await headerNames(grid);
   const idCol = headers.indexOf('id');
   const ratingCol = headers.indexOf('rating');
   assert.ok(idCol >= 0 && ratingCol >= 0, headers.join(','));
@@ -104,7 +104,7 @@ export async function run(ctx) {
   await history.waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
   await cellOf(history, 0, 0).waitFor({ timeout: ctx.scaled(30_000) });
   await ctx.screenshot('row-history');
-  const hHeaders = (await history.locator('.vdb-hcell').allInnerTexts()).map((h) => h.trim().split('\n')[0]);
+  const hHeaders = await headerNames(history);
   assert.deepEqual(hHeaders.slice(0, 3), ['commit', 'author', 'date']);
   const versions = await history.locator('.vdb-row:not([hidden])').count();
   assert.equal(versions, runs.length, 'one grid row per version');

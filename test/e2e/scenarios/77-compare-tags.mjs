@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { frameWith, plainDiff } from './changesHelpers.mjs';
-import { cellOf } from './tableHelpers.mjs';
+import { cellOf, headerNames } from './tableHelpers.mjs';
 
 export const name =
   "Compare Refs… of tags v1 and v2 shows the changed table and the changed cell old → new, and the changed row's history from the diff";
@@ -47,7 +47,7 @@ export async function run(ctx) {
   const history = ctx.page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame').locator('.vdb-result').first();
   // At least two versions: the row differs between v1 and v2.
   await cellOf(history, 1, 0).waitFor({ timeout: ctx.scaled(30_000) });
-  const hHeaders = (await history.locator('.vdb-hcell').allInnerTexts()).map((h) => h.trim().split('\n')[0]);
+  const hHeaders = await headerNames(history);
   const col = hHeaders.indexOf(cell.column);
   assert.ok(col >= 0, `the row history shows ${cell.column}: ${hHeaders.join(',')}`);
   const newest = (await cellOf(history, 0, col).innerText()).split('→').pop().trim();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { answerHostPick } from './pullHelpers.mjs';
 import { frameWith, plainMergeBase, plainRows } from './changesHelpers.mjs';
-import { importTable } from './tableHelpers.mjs';
+import { headerNames, importTable } from './tableHelpers.mjs';
 import { waitFor } from '../../helpers/waitFor.cjs';
 
 export const name =
@@ -78,7 +78,7 @@ export async function run(ctx) {
     .locator('.vdb-row[data-kind]')
     .first()
     .waitFor({ timeout: ctx.scaled(60_000) });
-  const headers = (await grid.locator('.vdb-hcell').allInnerTexts()).map((h) => h.trim().split('\n')[0]);
+  const headers = await headerNames(grid);
   const idCol = headers.indexOf('id');
   const column = Object.keys(after.get(modifiedId)).find((c) => norm(before.get(modifiedId)[c]) !== norm(after.get(modifiedId)[c]));
   const colIndex = headers.indexOf(column);

@@ -74,6 +74,19 @@ export async function openFromTree(ctx, table) {
   return grid;
 }
 
+/**
+ * The grid's column names by column index (`data-col`), read from the DOM's text. Not innerText: a webview
+ * that is not being rendered at that instant (VS Code lays out a new one late) gives its textContent, which
+ * glues the filter button's "≡" to the name (e2e 34 failed on headers `id≡,name≡,…` once).
+ */
+export async function headerNames(grid) {
+  return grid.locator('.vdb-hcell[data-col]').evaluateAll((cells) => {
+    const names = [];
+    for (const h of cells) names[Number(h.getAttribute('data-col'))] = h.querySelector('.vdb-hname')?.textContent ?? '';
+    return names;
+  });
+}
+
 /** A drawn (loaded) cell of the grid. */
 export function cellOf(grid, r, c) {
   return grid.locator(`.vdb-cell[data-r="${r}"][data-c="${c}"]:not(.placeholder)`).first();
