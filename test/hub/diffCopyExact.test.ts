@@ -34,6 +34,15 @@ const VALUES = [
   '1e-7',
   '1e16',
   '123456789012345678.0',
+  // Reals whose JSON number must read back as the very double (the copy keeps it, not reading the double).
+  '1.7976931348623157e308',
+  '2.2250738585072014e-308',
+  '4.9406564584124654e-324 * 3',
+  '0.7 * 3',
+  '4.35 * 100',
+  '1e21 + 1e5',
+  '2.0 / 3 * 1e-200',
+  '9007199254740993.0',
   "'12'",
   "''",
   "char(65279) || 'bom'",
@@ -118,6 +127,9 @@ function assertSame(sqlite3: Sqlite3, db: Sqlite3Db, copy: DiffCopy | undefined,
   assert.equal(copy.rows, want.exact.length);
   for (let r = 0; r < copy.rows; r++) {
     assert.deepEqual(copy.packed.row(r).map(shown), (want.exact[r] as Cell[]).map(shown), `row ${r}: exact values`);
+    // Decoding from a later column on (a key after the columns) steps over every kind of cell.
+    for (let from = 1; from <= copy.packed.width; from++)
+      assert.deepEqual(copy.packed.row(r, from).map(shown), (want.exact[r] as Cell[]).slice(from).map(shown), `row ${r} from ${from}`);
     const a = copy.answers.row(r);
     assert.deepEqual(a.cells, want.answers[r], `row ${r}: answered cells`);
     assert.deepEqual(

@@ -7,7 +7,9 @@
 //   the cell's bytes are read;
 // - a number is an integer or a real. A number with a fraction is a real; a whole number may be
 //   either, so its type is read. An integer is exact when safe (an int64 past 2^53 never parses
-//   to a safe number): otherwise the int64 is read. A real's value and its answer text are read;
+//   to a safe number): otherwise the int64 is read. A real's value is its JSON number (exact: the
+//   digits SQLite writes read back as the same double), but a zero's is read (its sign); its answer
+//   text is read;
 // - null is NULL or a blob (left out of the text: json_array would read it as JSONB): its type is
 //   read, a blob's bytes.
 // The copy's cells are then what reading every cell one by one gave (test/hub/diffCopyExact.test.ts).
@@ -130,7 +132,10 @@ function cellOf(sqlite3: Sqlite3, col: Columns, stmt: number, at: number, v: unk
       const exact = readValue(sqlite3, stmt, at).value as number | bigint;
       return { type: INTEGER, value: exact, answer: String(exact) };
     }
-    return { type: FLOAT, value: col.double(at), answer: col.text(at) };
+    // A real's JSON number is exact: SQLite (3.43 on) renders it with the digits that read back
+    // as the same double (test/hub/diffCopyExact.test.ts), so only its answer text is read;
+    // except a zero, whose sign the JSON text drops (-0.0 is written 0.0).
+    return { type: FLOAT, value: v === 0 ? col.double(at) : v, answer: col.text(at) };
   }
   if (col.type(at) === BLOB) return { type: BLOB, value: readValue(sqlite3, stmt, at).value, answer: BINARY_CELL };
   return NULL_CELL;

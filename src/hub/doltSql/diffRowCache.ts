@@ -93,7 +93,7 @@ function sameValue(a: Cell, b: Cell): boolean {
 }
 
 function keyOf(copy: DiffCopy, r: number): Cell[] {
-  return copy.packed.row(r).slice(copy.columns.length);
+  return copy.packed.row(r, copy.columns.length);
 }
 
 /** Do two rows next to each other in `rows` have equal keys (then their order is SQLite's sort's)? */

@@ -199,11 +199,15 @@ export class PackedRows {
     return this.data.byteLength + this.starts.byteLength + this.repeats.reduce((n, r) => n + r.length + 16, 0);
   }
 
-  /** The cells of row `r` (text and blobs as views of the packed bytes). */
-  row(r: number): Cell[] {
+  /**
+   * The cells of row `r` from column `from` on (text and blobs as views of the packed bytes): the
+   * cells before it are stepped over, not decoded (a key after a wide row's columns).
+   */
+  row(r: number, from = 0): Cell[] {
     const out: Cell[] = [];
     let at = this.starts[r] as number;
-    for (let c = 0; c < this.width; c++) {
+    for (let c = 0; c < from && c < this.width; c++) at += this.cellLength(at);
+    for (let c = from; c < this.width; c++) {
       const tag = this.data[at] as number;
       switch (tag) {
         case T_INT32:
@@ -235,5 +239,22 @@ export class PackedRows {
       }
     }
     return out;
+  }
+
+  /** How many bytes the cell at byte `at` takes, its tag included. */
+  private cellLength(at: number): number {
+    switch (this.data[at]) {
+      case T_INT32:
+      case T_REPEAT:
+        return 5;
+      case T_INT64:
+      case T_FLOAT:
+        return 9;
+      case T_TEXT:
+      case T_BLOB:
+        return 5 + this.view.getUint32(at + 1, true);
+      default:
+        return 1;
+    }
   }
 }
