@@ -178,7 +178,7 @@ export function buildSchemaDiffQuery(pair: RevisionPair, table?: string): DoltQu
 export function buildPatchQuery(pair: RevisionPair, table: string, page: { pageSize: number; afterOrder?: number }): DoltQuery {
   const after = page.afterOrder === undefined ? '' : ` WHERE statement_order > ${sqlCount(page.afterOrder, 'statement order')}`;
   return {
-    sql: `SELECT statement_order, table_name, diff_type, statement FROM DOLT_PATCH(${pairArgs(pair)}, ${tableArg(table)})${after} ORDER BY statement_order LIMIT ${pageLimit(page.pageSize)}`,
+    sql: `SELECT statement_order, statement FROM DOLT_PATCH(${pairArgs(pair)}, ${tableArg(table)})${after} ORDER BY statement_order LIMIT ${pageLimit(page.pageSize)}`,
     at: sendAtFor(pair),
   };
 }

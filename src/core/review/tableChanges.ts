@@ -132,11 +132,9 @@ export function parseSchemaDiff(result: QueryResult): { changes: SchemaChange[];
   return { changes, completeness };
 }
 
+/** A statement of a table's patch (the export asks only for what it writes: order and text). */
 export interface PatchStatement {
   order: number;
-  table: string;
-  /** `schema` or `data`. */
-  kind: string;
   statement: string;
 }
 
@@ -144,17 +142,10 @@ export interface PatchStatement {
 export function parsePatchPage(result: QueryResult, pageSize: number): Page<PatchStatement> {
   const completeness = completenessOf(result);
   const col = (n: string): number => requireColumn(result, n, 'patch');
-  const [orderI, tableI, kindI, statementI] = ['statement_order', 'table_name', 'diff_type', 'statement'].map(col) as [
-    number,
-    number,
-    number,
-    number,
-  ];
+  const [orderI, statementI] = ['statement_order', 'statement'].map(col) as [number, number];
   const { rows, hasMore } = pageRows(result, pageSize);
   const items = rows.map((row) => ({
     order: countAt(row, orderI, 'statement order') ?? 0,
-    table: cellAt(row, tableI) ?? '',
-    kind: cellAt(row, kindI) ?? '',
     statement: textAt(row, statementI, 'patch statement'),
   }));
   return { items, hasMore, completeness };

@@ -40,8 +40,9 @@ function picks(shape: DiffPageShape, shown: readonly ShownSource[], sourceName: 
 
 /**
  * The copy's cells (`k`) a page shape reads: those its select list shows, and the columns its
- * ORDER BY and kind filter read (by the source's or the shown name); undefined when the select
- * list does not map, so every cell may be read.
+ * ORDER BY and kind filter (diff_type, when it has one) read, by the source's or the shown name;
+ * undefined when the select list does not map, so every cell may be read. A copy is keyed by what
+ * it reads, so one without diff_type never serves a page that filters on it.
  */
 export function cellsRead(
   shape: DiffPageShape,
@@ -56,7 +57,7 @@ export function cellsRead(
     const s = shown[i] as ShownSource;
     if ('k' in s && s.k >= 0) out.add(s.k);
   }
-  const named = new Set([...shape.orderColumns, 'diff_type'].map(fold));
+  const named = new Set([...shape.orderColumns, ...(shape.kinds ? ['diff_type'] : [])].map(fold));
   columns.forEach((c, k) => {
     if (named.has(fold(c))) out.add(k);
   });

@@ -10,7 +10,7 @@ import type { SqlToken } from '../../core/sql/sqlTokens';
 import type { DoltSqlContext } from './common';
 import { diffPageShape } from './diffPageShape';
 import { MYSQL_TEXT_FUNCTION } from './mysqlText';
-import { directPage, type DirectPage } from './directPage';
+import { cellsRead, directPage, type DirectPage } from './directPage';
 import { hexToDoltHash } from '../doltHash';
 
 /** DoltLite's patch columns the copy keeps, in this order. */
@@ -54,22 +54,6 @@ export function pushPatchPage(
   if (!ctx.diffPage) return undefined;
   const shape = diffPageShape(sql, toks, callAt, close);
   if (!shape) return undefined;
-  const page = ctx.diffPage({
-    table: p.table ?? '',
-    fromHex: p.fromHex,
-    toHex: p.toHex,
-    source: p.call,
-    columns: PATCH_COLUMNS,
-    shape,
-    patch: true,
-  });
-  if (!page) return undefined;
-  const subquery =
-    page.rows.length === 0
-      ? `(SELECT ${patchSelectList(p, () => 'NULL')} LIMIT 0)`
-      : `(SELECT ${patchSelectList(p, (k) => `${page.fn}(${page.slot}, "r"."column1", ${k})`)} FROM (VALUES ${page.rows
-          .map((r) => `(${r})`)
-          .join(', ')}) AS "r")`;
   // The same columns as patchSelectList, as values.
   const shown = [
     { name: 'statement_order', k: 0 },
@@ -79,6 +63,25 @@ export function pushPatchPage(
     { name: 'diff_type', k: 2 },
     { name: 'statement', k: 3, mysqlText: true as const },
   ];
+  // The export reads statement_order and statement only: the copy leaves the others NULL.
+  const reads = cellsRead(shape, shown, PATCH_COLUMNS, 'dolt_patch');
+  const page = ctx.diffPage({
+    table: p.table ?? '',
+    fromHex: p.fromHex,
+    toHex: p.toHex,
+    source: p.call,
+    columns: PATCH_COLUMNS,
+    shape,
+    patch: true,
+    ...(reads ? { reads } : {}),
+  });
+  if (!page) return undefined;
+  const subquery =
+    page.rows.length === 0
+      ? `(SELECT ${patchSelectList(p, () => 'NULL')} LIMIT 0)`
+      : `(SELECT ${patchSelectList(p, (k) => `${page.fn}(${page.slot}, "r"."column1", ${k})`)} FROM (VALUES ${page.rows
+          .map((r) => `(${r})`)
+          .join(', ')}) AS "r")`;
   const direct = directPage(shape, shown, page, 'dolt_patch');
   return { subquery, ...(shape.offsetAt !== undefined ? { offsetAt: shape.offsetAt } : {}), ...(direct ? { direct } : {}) };
 }

@@ -143,12 +143,12 @@ describe('review SQL builders (Dolt dialect, one module)', () => {
 
     it('SQL patch pages by statement order', () => {
       assert.deepEqual(buildPatchQuery(twoDot('v1', 'v2'), 'products', { pageSize: 500 }), {
-        sql: "SELECT statement_order, table_name, diff_type, statement FROM DOLT_PATCH('v1', 'v2', 'products') ORDER BY statement_order LIMIT 501",
+        sql: "SELECT statement_order, statement FROM DOLT_PATCH('v1', 'v2', 'products') ORDER BY statement_order LIMIT 501",
         at: 'v2',
       });
       assert.equal(
         buildPatchQuery(threeDot('main', 'f'), 'products', { pageSize: 500, afterOrder: 500 }).sql,
-        "SELECT statement_order, table_name, diff_type, statement FROM DOLT_PATCH('main...f', 'products') WHERE statement_order > 500 ORDER BY statement_order LIMIT 501",
+        "SELECT statement_order, statement FROM DOLT_PATCH('main...f', 'products') WHERE statement_order > 500 ORDER BY statement_order LIMIT 501",
       );
     });
 

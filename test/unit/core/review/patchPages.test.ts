@@ -12,7 +12,7 @@ import type { ReviewRunner } from '../../../../src/core/sql/sqlPort';
 import type { QueryResult } from '../../../../src/shared/wire';
 
 const PATCH = Array.from({ length: 23 }, (_, i) => ({ order: i + 1, statement: `UPDATE \`t\` SET \`v\` = ${i} WHERE \`id\` = ${i + 1}` }));
-const COLUMNS = ['statement_order', 'table_name', 'diff_type', 'statement'].map((name) => ({ name, type: '' }));
+const COLUMNS = ['statement_order', 'statement'].map((name) => ({ name, type: '' }));
 
 /** Answers buildPatchQuery's pages from PATCH: the statements after the cursor, LIMIT of them. */
 function patchRunner(failAfter?: number): { run: ReviewRunner; asked: number[] } {
@@ -24,7 +24,7 @@ function patchRunner(failAfter?: number): { run: ReviewRunner; asked: number[] }
     if (failAfter !== undefined && after >= failAfter) throw new Error('the server went away');
     const rows = PATCH.filter((s) => s.order > after)
       .slice(0, limit)
-      .map((s) => [String(s.order), 't', 'data', s.statement]);
+      .map((s) => [String(s.order), s.statement]);
     return { columns: COLUMNS, rows, status: 'success' } satisfies QueryResult;
   };
   return { run, asked };

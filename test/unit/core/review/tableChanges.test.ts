@@ -155,18 +155,15 @@ describe('schema diff and patch', () => {
     );
     assert.equal(page.hasMore, true);
     assert.deepEqual(
-      page.items.map((s) => [s.order, s.table, s.kind]),
-      [
-        [1, 'inventory', 'data'],
-        [2, 'inventory', 'data'],
-      ],
+      page.items.map((s) => s.order),
+      [1, 2],
     );
     assert.equal(
       patchScript(page.items),
       "UPDATE `inventory` SET `quantity`=0 WHERE `pk`=1;\nINSERT INTO `inventory` (`pk`,`name`,`quantity`) VALUES (3,'hat',6);\n",
     );
     assert.equal(
-      patchScript([{ order: 3, table: 'items', kind: 'schema', statement: 'CREATE TABLE `items` (`name` varchar(50))' }]),
+      patchScript([{ order: 3, statement: 'CREATE TABLE `items` (`name` varchar(50))' }]),
       'CREATE TABLE `items` (`name` varchar(50));\n',
     );
     assert.equal(patchScript([]), '');
