@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import init, { type Sqlite3, type Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import { DiffRowCache, type DiffCopy } from '../../src/hub/doltSql/diffRowCache';
-import { readValue } from '../../src/hub/doltSql/diffCopyRead';
+import { IntegerKeyOrder, readValue } from '../../src/hub/doltSql/diffCopyRead';
 import type { Cell } from '../../src/hub/doltSql/diffRowPacking';
 import { BINARY_CELL, type Cell as AnswerCell } from '../../src/shared/wire';
 
@@ -150,8 +150,29 @@ describe('a diff copy read in bulk holds what reading it cell by cell gives', ()
   after(() => diff?.db.close());
 
   /** The copy of `sql` (its columns, then one ORDER BY value) as a page of the hub would obtain it. */
-  const copyOf = (cacheKey: string, sql: string, columns: string[]) =>
-    new DiffRowCache(1 << 24).obtain(sqlite3, diff.db, { cacheKey, sql, columns, keyWidth: 1, deadline: Date.now() + 60_000 });
+  const copyOf = (cacheKey: string, sql: string, columns: string[], unsortedSql?: string) =>
+    new DiffRowCache(1 << 24).obtain(sqlite3, diff.db, {
+      cacheKey,
+      sql,
+      columns,
+      keyWidth: 1,
+      deadline: Date.now() + 60_000,
+      ...(unsortedSql ? { unsortedSql } : {}),
+    });
+
+  /** The statements `f` prepares on the diff's connection (the copy's own are wrapped by bulkCopySql). */
+  const prepared = (f: () => void): string[] => {
+    const db = diff.db;
+    const own = db.prepare.bind(db);
+    const seen: string[] = [];
+    db.prepare = ((sql: string) => (seen.push(sql), own(sql))) as typeof db.prepare;
+    try {
+      f();
+    } finally {
+      db.prepare = own;
+    }
+    return seen;
+  };
 
   it('a row diff: every kind of value in every column, and the key after the columns', () => {
     const columns = ['to_k', 'to_v', 'to_r', 'to_t', 'to_n', 'to_commit', 'from_k', 'from_v', 'from_r', 'from_t', 'from_n', 'diff_type'];
@@ -175,5 +196,64 @@ describe('a diff copy read in bulk holds what reading it cell by cell gives', ()
     const copy = copyOf('patch', sql, columns);
     assertSame(sqlite3, diff.db, copy, sql, columns.length);
     assert.ok(copy!.rows > VALUES.length, 'a statement per changed row');
+  });
+
+  it('read without the sort when its integer keys come in increasing order, sorted when they do not', () => {
+    const columns = ['statement_order', 'table_name', 'diff_type', 'statement'];
+    const head = (key: string): string =>
+      `SELECT ${columns.map((c) => `"p"."${c}"`).join(', ')}, ${key} FROM dolt_patch('${diff.from}', '${diff.to}', 'odd') AS "p"`;
+    for (const key of ['statement_order', '-statement_order', "CASE WHEN statement_order = 3 THEN 'x' ELSE statement_order END"]) {
+      const sql = `${head(key)} ORDER BY ${key}`;
+      let copy: DiffCopy | undefined;
+      const seen = prepared(() => (copy = copyOf(`patch ${key}`, sql, columns, head(key))));
+      assertSame(sqlite3, diff.db, copy, sql, columns.length);
+      // In order (statement_order): the unsorted read is kept; decreasing, or a text key: read sorted.
+      assert.equal(
+        seen.some((s) => s.includes(sql)),
+        key !== 'statement_order',
+        `${key}: ${seen.join(' / ')}`,
+      );
+    }
+  });
+});
+
+describe('IntegerKeyOrder: rows in strictly increasing integer key order', () => {
+  const inOrder = (keys: unknown[][], types?: number[][]): boolean => {
+    const order = new IntegerKeyOrder(keys[0]?.length ?? 0);
+    return keys.every((key, r) => key.every((v, k) => order.cell(k, types?.[r]?.[k] ?? 1, v)) && order.endRow());
+  };
+  it('says yes to increasing keys, term by term, numbers and BigInts compared by value', () => {
+    assert.equal(inOrder([[1], [2], [10]]), true);
+    assert.equal(
+      inOrder([
+        [1, 5],
+        [1, 6],
+        [2, 0],
+        [2n ** 60n, -1],
+      ]),
+      true,
+    );
+    assert.equal(inOrder([[9007199254740991], [9007199254740993n]]), true);
+  });
+  it('says no to a tie, a decrease, and a key of any other type', () => {
+    assert.equal(inOrder([[1], [2], [2]]), false);
+    assert.equal(
+      inOrder([
+        [1, 5],
+        [1, 5],
+      ]),
+      false,
+    );
+    assert.equal(inOrder([[2], [1]]), false);
+    assert.equal(
+      inOrder([
+        [1, 5],
+        [1, 4],
+      ]),
+      false,
+    );
+    assert.equal(inOrder([[2n ** 60n], [1]]), false);
+    assert.equal(inOrder([[1], [1.5]], [[1], [2]]), false);
+    assert.equal(inOrder([[1], [null]], [[1], [5]]), false);
   });
 });

@@ -13,6 +13,10 @@
 // - null is NULL or a blob (left out of the text: json_array would read it as JSONB): its type is
 //   read, a blob's bytes.
 // The copy's cells are then what reading every cell one by one gave (test/hub/diffCopyExact.test.ts).
+// SQLite's sort of the copy (its ORDER BY: the whole diff held and sorted before the first row) is
+// spared when it would change nothing: the statement is read without it first, and kept when every
+// row's key is an integer above the row before's (a diff by an integer key comes in key order);
+// at the first row that is not, it is read again sorted.
 import type { Sqlite3, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import { BINARY_CELL, type Cell as AnswerCell } from '../../shared/wire';
 import { AnswerRowsWriter, type AnswerRows } from './diffAnswers';
@@ -38,6 +42,11 @@ export interface DiffCopyRequest {
   cacheKey: string;
   /** `SELECT …` that reads the whole diff, in the page's order, with the ORDER BY values after the columns. */
   sql: string;
+  /**
+   * `sql` without its ORDER BY: read first when given; kept when its rows come with strictly
+   * increasing integer keys (then they are in `sql`'s order, and SQLite's sort is spared).
+   */
+  unsortedSql?: string;
   columns: readonly string[];
   keyWidth: number;
   deadline: number;
@@ -147,8 +156,87 @@ function kindCode(cell: ReadCell): number {
   return KINDS.indexOf(typeof v === 'string' ? v : decoder.decode(v as Uint8Array)) + 1;
 }
 
-/** The copy `req` asks for, read in bulk; 'too-large' past `budget`, undefined past the deadline or when the statement fails. */
+/**
+ * Whether rows come in strictly increasing order of their keys, told from INTEGER keys only (a key
+ * of any other type, or not above the one before, says no): then sorting them by key changes
+ * nothing, ties included (there are none).
+ */
+export class IntegerKeyOrder {
+  private prev: (number | bigint)[] | undefined;
+  private key: (number | bigint)[];
+
+  constructor(private readonly width: number) {
+    this.key = new Array<number | bigint>(width);
+  }
+
+  /** Key cell `k` of the current row; false when it is not an integer. */
+  cell(k: number, type: number, value: unknown): boolean {
+    if (type !== INTEGER) return false;
+    this.key[k] = value as number | bigint;
+    return true;
+  }
+
+  /** Ends the current row: false when its key is not above the previous row's. */
+  endRow(): boolean {
+    const { prev, key } = this;
+    if (prev && !above(key, prev)) return false;
+    this.prev = key;
+    this.key = prev ?? new Array<number | bigint>(this.width);
+    return true;
+  }
+}
+
+/** Is key `a` above key `b`, compared as SQLite compares integers, term by term? */
+function above(a: readonly (number | bigint)[], b: readonly (number | bigint)[]): boolean {
+  for (let k = 0; k < a.length; k++) {
+    // A number and a BigInt compare by value with < and >.
+    if ((a[k] as number | bigint) > (b[k] as number | bigint)) return true;
+    if ((a[k] as number | bigint) < (b[k] as number | bigint)) return false;
+  }
+  return false;
+}
+
+/**
+ * The copy `req` asks for, read in bulk: without the sort first when the request allows
+ * (`unsortedSql`), read again sorted when its rows turn out not to be in key order; 'too-large'
+ * past `budget`, undefined past the deadline or when the statement fails.
+ */
 export function readCopy(sqlite3: Sqlite3, conn: Sqlite3Db, req: DiffCopyRequest, budget: number): DiffCopy | 'too-large' | undefined {
+  if (req.unsortedSql !== undefined && req.keyWidth > 0) {
+    const read = readCopyOf(sqlite3, conn, req, req.unsortedSql, budget, new IntegerKeyOrder(req.keyWidth));
+    if (read !== 'unordered') return read;
+  }
+  return readCopyOf(sqlite3, conn, req, req.sql, budget) as DiffCopy | 'too-large' | undefined;
+}
+
+function finished(
+  req: DiffCopyRequest,
+  writer: PackedRowsWriter,
+  answers: AnswerRowsWriter,
+  kinds: number[],
+  kindColumn: number,
+): DiffCopy {
+  const packed = writer.finish();
+  return {
+    columns: req.columns,
+    rows: packed.rows,
+    packed,
+    answers: answers.finish(),
+    keyWidth: req.keyWidth,
+    kinds: Uint8Array.from(kinds),
+    kindColumn,
+    bytes: packed.bytes + answers.bytes + kinds.length,
+  };
+}
+
+function readCopyOf(
+  sqlite3: Sqlite3,
+  conn: Sqlite3Db,
+  req: DiffCopyRequest,
+  sql: string,
+  budget: number,
+  order?: IntegerKeyOrder,
+): DiffCopy | 'too-large' | 'unordered' | undefined {
   const capi = sqlite3.capi;
   capi.sqlite3_progress_handler(conn.pointer, 1000, () => (Date.now() > req.deadline ? 1 : 0), 0);
   const width = req.columns.length;
@@ -159,7 +247,7 @@ export function readCopy(sqlite3: Sqlite3, conn: Sqlite3Db, req: DiffCopyRequest
   const skip = Array.from({ length: all }, (_, i) => req.columns[i] === 'from_commit' || req.columns[i] === 'to_commit');
   let stmt;
   try {
-    stmt = conn.prepare(bulkCopySql(req.sql, all, skip));
+    stmt = conn.prepare(bulkCopySql(sql, all, skip));
     if (stmt.columnCount !== all + 1) return undefined;
     const p = stmt.pointer;
     const col = columnsOf(sqlite3, p);
@@ -180,23 +268,14 @@ export function readCopy(sqlite3: Sqlite3, conn: Sqlite3Db, req: DiffCopyRequest
         if (i < width) {
           texts[i] = cell.answer;
           types[i] = cell.type;
-        }
+        } else if (order && !order.cell(i - width, cell.type, cell.value)) return 'unordered';
       }
+      if (order && !order.endRow()) return 'unordered';
       answers.add(texts, types);
       if (writer.bytes + answers.bytes + kinds.length > budget) return 'too-large';
       if ((writer.rows & 1023) === 0 && Date.now() > req.deadline) return undefined;
     }
-    const packed = writer.finish();
-    return {
-      columns: req.columns,
-      rows: packed.rows,
-      packed,
-      answers: answers.finish(),
-      keyWidth: req.keyWidth,
-      kinds: Uint8Array.from(kinds),
-      kindColumn,
-      bytes: packed.bytes + answers.bytes + kinds.length,
-    };
+    return finished(req, writer, answers, kinds, kindColumn);
   } catch {
     // Interrupted at the deadline, or a query this shape cannot run: the page reads the diff as
     // written (and says what is wrong, if anything is).

@@ -141,6 +141,7 @@ function diffPage(
   const copy = src.cache.obtain(sqlite3, conn, {
     cacheKey,
     sql,
+    ...(shape.orderBy.length > 0 ? { unsortedSql: copySql(req, false) } : {}),
     columns: req.columns,
     keyWidth: shape.orderBy.length,
     deadline: src.deadline,
@@ -166,15 +167,16 @@ export const COPY_FROM_FIRST_PAGE = 2000;
  * `SELECT <columns>, <order> FROM <source> ORDER BY <order>`: the whole diff in the page's order.
  * A column the query does not read (`req.reads`) is NULL: DoltLite makes some cells per row at a
  * cost (a commit's date: about a third of a 100,000-row copy's time), and the copy is keyed by
- * this text, so a query that reads more gets a copy of its own.
+ * this text, so a query that reads more gets a copy of its own. `sorted` false: without the ORDER
+ * BY (diffCopyRead.ts reads that first and keeps it when its rows come in key order).
  */
-function copySql(req: DiffPageRequest): string {
+function copySql(req: DiffPageRequest, sorted = true): string {
   const { shape } = req;
   const alias = q(shape.alias ?? (req.patch ? 'dolt_patch' : 'dolt_diff'));
   const cols = req.columns.map((c, k) => (req.reads && !req.reads.has(k) ? `NULL AS ${q(c)}` : `${alias}.${q(c)}`)).join(', ');
   const order = shape.orderBy.join(', ');
   return shape.orderBy.length > 0
-    ? `SELECT ${cols}, ${order} FROM ${req.source} AS ${alias} ORDER BY ${order}`
+    ? `SELECT ${cols}, ${order} FROM ${req.source} AS ${alias}${sorted ? ` ORDER BY ${order}` : ''}`
     : `SELECT ${cols} FROM ${req.source} AS ${alias}`;
 }
 
