@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import init, { type Sqlite3, type Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import { DiffRowCache, type DiffCopy } from '../../src/hub/doltSql/diffRowCache';
-import { IntegerKeyOrder, readValue } from '../../src/hub/doltSql/diffCopyRead';
+import { bulkCopySql, IntegerKeyOrder, readValue } from '../../src/hub/doltSql/diffCopyRead';
 import type { Cell } from '../../src/hub/doltSql/diffRowPacking';
 import { BINARY_CELL, type Cell as AnswerCell } from '../../src/shared/wire';
 
@@ -205,7 +205,17 @@ describe('a diff copy read in bulk holds what reading it cell by cell gives', ()
     for (const key of ['statement_order', '-statement_order', "CASE WHEN statement_order = 3 THEN 'x' ELSE statement_order END"]) {
       const sql = `${head(key)} ORDER BY ${key}`;
       let copy: DiffCopy | undefined;
-      const seen = prepared(() => (copy = copyOf(`patch ${key}`, sql, columns, head(key))));
+      // As engineContext.ts's copySql writes it: an OFFSET keeps the subquery a co-routine (not
+      // flattened, which would make DoltLite produce every cell twice).
+      const unsorted = `${head(key)} LIMIT -1 OFFSET 0`;
+      const plan = diff.db
+        .selectObjects(`EXPLAIN QUERY PLAN ${bulkCopySql(unsorted, columns.length + 1, [])}`)
+        .map((r) => String(r['detail']));
+      assert.ok(
+        plan.some((p) => p.startsWith('CO-ROUTINE')),
+        plan.join(' | '),
+      );
+      const seen = prepared(() => (copy = copyOf(`patch ${key}`, sql, columns, unsorted)));
       assertSame(sqlite3, diff.db, copy, sql, columns.length);
       // In order (statement_order): the unsorted read is kept; decreasing, or a text key: read sorted.
       assert.equal(
