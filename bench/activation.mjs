@@ -17,22 +17,13 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startCodeServer } from '../test/e2e/lib/codeServer.mjs';
 import { createHelpers } from '../test/e2e/lib/context.mjs';
+import { CHROMIUM_ARGS } from '../test/e2e/lib/lane.mjs';
 import { ensureToolchain, ROOT } from '../test/e2e/lib/toolchain.mjs';
 import { buildVsix, packagedFiles } from '../test/e2e/lib/vsix.mjs';
 
 const SESSIONS = Number(process.argv[2] || 5);
 const BUDGET_BYTES = 500 * 1024;
 const ACTIVATION_AIM_MS = 50;
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 const log = (m) => console.log(`bench: ${m}`);
 
 /** An extension that does nothing, packaged the same way, activated by the same event. */

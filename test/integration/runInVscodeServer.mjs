@@ -10,6 +10,7 @@ import { join, relative } from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium } from 'playwright-core';
 import { findFiles, freePort } from '../e2e/lib/codeServer.mjs';
+import { CHROMIUM_ARGS } from '../e2e/lib/lane.mjs';
 import { startHub } from '../e2e/lib/hub.mjs';
 import { ensureToolchain, ROOT } from '../e2e/lib/toolchain.mjs';
 import { waitFor } from '../helpers/waitFor.cjs';
@@ -20,16 +21,6 @@ const OUT = join(ROOT, '.artifacts', 'integration', `run-${new Date().toISOStrin
 const BUNDLE = join(OUT, 'suite');
 const started = Date.now();
 const log = (m) => console.log(`[integration ${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${m}`);
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 function testFiles(dir = join(ROOT, 'test', 'integration')) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
