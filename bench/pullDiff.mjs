@@ -4,6 +4,8 @@
 //
 //   npm run build && flock /tmp/vdb-heavy.lock node --expose-gc --import=tsx bench/pullDiff.mjs
 //   BENCH_DIFF_ROWS=20000 … for a quicker look
+//   BENCH_PROFILE=/tmp/prof … also writes CPU profiles of the scroll: this process (host, bridge)
+//   as host.cpuprofile and the page's renderer as page.cpuprofile (open in Chrome's DevTools)
 //
 // Setup: a table `items` of N rows on main (CSV import), a branch `changed` where every row gets a
 // new price (N modified rows), a pull changed → main.
@@ -23,7 +25,8 @@
 //   same order, sent raw with fetch (no parsing, no paging layer, no grid), on the hub restarted
 //   and warmed as it was before the view, so they pay for the hub's copy of the diff as the view
 //   did; and one raw query of the whole diff for reference.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
@@ -115,7 +118,8 @@ try {
     globalName: 'VdbGrid',
     platform: 'browser',
     target: 'es2022',
-    minify: true,
+    // Names kept in a profile (minified otherwise, as the extension ships it).
+    minify: !process.env.BENCH_PROFILE,
   });
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const cdp = await page.context().newCDPSession(page);
@@ -233,6 +237,16 @@ try {
   const bridge = firstDeliveredAt - firstResultAt;
   const toFirstPage = hostPart + bridge + drawAfterReceipt;
 
+  const profileDir = process.env.BENCH_PROFILE;
+  const hostProfiler = profileDir ? new Session() : undefined;
+  if (hostProfiler) {
+    mkdirSync(profileDir, { recursive: true });
+    hostProfiler.connect();
+    await hostProfiler.post('Profiler.enable');
+    await hostProfiler.post('Profiler.start');
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
   // Scroll in the page, a page of rows at a time, from the first row to the last, waiting until
   // each position is drawn (the grid asks for the pages it needs as it goes).
   const steps = await page.evaluate(
@@ -258,6 +272,11 @@ try {
     { total: ROWS, step: PAGE },
   );
   const done = performance.now();
+  if (hostProfiler) {
+    writeFileSync(join(profileDir, 'page.cpuprofile'), JSON.stringify((await cdp.send('Profiler.stop')).profile));
+    writeFileSync(join(profileDir, 'host.cpuprofile'), JSON.stringify((await hostProfiler.post('Profiler.stop')).profile));
+    hostProfiler.disconnect();
+  }
   const stepMs = steps.map((x) => x.ms).sort((a, b) => a - b);
   const firstFrameSteps = steps.filter((x) => x.frames === 1).length;
   const framesWaited = steps.reduce((n, x) => n + x.frames, 0);
