@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { shownText } from './tableHelpers.mjs';
 
 export const name =
   'a 50,000-row notebook result past the hub cap: the banner names the cap, Load All Rows reaches row 50,000, exports every row to CSV, and sorts on the server by a header click';
@@ -56,8 +57,7 @@ export async function run(ctx) {
 
   // The banner names the limit that applied: the server's cap, below the user's setting.
   const banner = grid.locator('[data-banner="row_limit"]');
-  await banner.waitFor({ state: 'visible' });
-  const bannerText = await banner.innerText();
+  const bannerText = await shownText(banner, ctx.scaled(30_000));
   const fmt = (n) => n.toLocaleString('en-US');
   assert.match(bannerText, new RegExp(`first ${fmt(cap)} rows`));
   assert.ok(

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { shownText } from './tableHelpers.mjs';
 
 export const name = 'a notebook cell gets its branch from the picker, runs, sorts, copies, exports and shows the row_limit banner';
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
@@ -49,8 +50,7 @@ export async function run(ctx) {
   const server = await ctx.hub.api(`/databases/alice/prices/sql?ref=main&limit=${LIMIT}&q=${encodeURIComponent(QUERY)}`);
   assert.equal(server.body.data.status, 'row_limit', 'the seeded products table has more rows than the limit');
   const banner = grid.locator('[data-banner="row_limit"]');
-  await banner.waitFor({ state: 'visible' });
-  const bannerText = await banner.innerText();
+  const bannerText = await shownText(banner, ctx.scaled(30_000));
   assert.match(bannerText, new RegExp(`first ${server.body.data.rows.length} rows`));
   assert.ok(bannerText.includes(server.body.data.message), `banner shows the server message: ${bannerText}`);
   assert.match(bannerText, /versionedDb\.sql\.rowLimit/);

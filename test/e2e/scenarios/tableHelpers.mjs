@@ -91,3 +91,22 @@ export async function headerNames(grid) {
 export function cellOf(grid, r, c) {
   return grid.locator(`.vdb-cell[data-r="${r}"][data-c="${c}"]:not(.placeholder)`).first();
 }
+
+/**
+ * The text a person sees in the first element `locator` finds, once it is shown with some text. The check and
+ * the read are one evaluate: innerText skips text under `visibility: hidden`, and VS Code's notebook webview
+ * hides an output's container while it lays it out again, so a banner seen visible and read a moment later
+ * read as "" once (e2e 54: `The input did not match /first 10,000 rows/. Input: `).
+ */
+export async function shownText(locator, timeout) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const text = await locator
+      .first()
+      .evaluate((el) => (el.checkVisibility({ visibilityProperty: true }) ? el.innerText : ''), undefined, { timeout })
+      .catch(() => '');
+    if (text.trim()) return text;
+    if (Date.now() > deadline) throw new Error(`no text shown in ${locator} within ${timeout} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
