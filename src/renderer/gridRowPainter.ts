@@ -101,18 +101,15 @@ export class GridRowPainter {
     if (cell.className !== cls) cell.className = cls;
     if (cell.textContent !== text) cell.textContent = text;
     if (cell.title !== title) cell.title = title;
-    cell.setAttribute('aria-colindex', String(col + 2));
-    cell.setAttribute('data-c', String(col));
-    cell.setAttribute('data-r', String(viewRow));
-    if (state !== 'ready') cell.setAttribute('aria-busy', 'true');
-    else cell.removeAttribute('aria-busy');
-    if (cls.includes(' invalid')) cell.setAttribute('aria-invalid', 'true');
-    else cell.removeAttribute('aria-invalid');
-    if (selected) cell.setAttribute('aria-selected', 'true');
-    else cell.removeAttribute('aria-selected');
+    // Written only when changed: a row drawn again as it scrolls mostly keeps its attributes.
+    setAttr(cell, 'aria-colindex', String(col + 2));
+    setAttr(cell, 'data-c', String(col));
+    setAttr(cell, 'data-r', String(viewRow));
+    setAttr(cell, 'aria-busy', state !== 'ready' ? 'true' : null);
+    setAttr(cell, 'aria-invalid', cls.includes(' invalid') ? 'true' : null);
+    setAttr(cell, 'aria-selected', selected ? 'true' : null);
     const count = cls.includes(' commented') ? String(src.comments?.(viewRow, col) ?? '') : undefined;
-    if (count) cell.setAttribute('data-comments', count);
-    else cell.removeAttribute('data-comments');
+    setAttr(cell, 'data-comments', count || null);
     if (isActive) cell.id = this.activeId;
     else if (cell.id) cell.removeAttribute('id');
   }
@@ -127,8 +124,7 @@ export class GridRowPainter {
     if (state !== 'ready') rowCls += ` ${state}`;
     if (kind) rowCls += ` ${kind}`;
     if (rec.el.className !== rowCls) rec.el.className = rowCls;
-    if (kind) rec.el.setAttribute('data-kind', kind);
-    else rec.el.removeAttribute('data-kind');
+    setAttr(rec.el, 'data-kind', kind ?? null);
     if (rec.viewRow !== viewRow) {
       rec.el.setAttribute('aria-rowindex', String(viewRow + 2));
       rec.el.style.transform = `translateY(${top}px)`;
@@ -216,4 +212,11 @@ export class GridRowPainter {
       this.fillCell(cell, viewRow, c.index, '');
     }
   }
+}
+
+/** Sets an attribute (null removes it) only when its value differs. */
+function setAttr(e: HTMLElement, name: string, value: string | null): void {
+  if (e.getAttribute(name) === value) return;
+  if (value === null) e.removeAttribute(name);
+  else e.setAttribute(name, value);
 }
