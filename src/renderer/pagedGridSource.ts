@@ -8,6 +8,14 @@ import { commentCounter } from './commentMarks';
 import { EditedRowSource } from './editedRowSource';
 import type { RowSource, RowSpan } from './rowSource';
 
+/**
+ * How far a paged grid reads ahead of a scroll, and how many requests it keeps at the host. Two
+ * ahead and two out left the host idle between a page's answer and the next request while the
+ * diff view scrolled a page a frame (bench/RESULTS.md, 2026-11-29 "read-ahead"): four ahead, three
+ * out kept it reading, and the view took 1.26-1.34x its raw queries against 1.43-1.49x.
+ */
+export const READ_AHEAD = { ahead: 4, maxPending: 3 } as const;
+
 /** A row source for a paged output; its page requests and cancels go to the host through `post`. */
 export function pagedSourceFor(content: PagedOutput, post: (message: GridPagingMessage) => void): PagedRowSource {
   const source = new PagedRowSource({
@@ -15,6 +23,7 @@ export function pagedSourceFor(content: PagedOutput, post: (message: GridPagingM
     columns: content.columns,
     pageSize: content.pageSize,
     totalRows: content.totalRows,
+    ...READ_AHEAD,
     transport: {
       request: (requestId, start, end) => post({ type: 'page.request', sourceId: content.sourceId, requestId, start, end }),
       cancel: (requestId) => post({ type: 'page.cancel', sourceId: content.sourceId, requestId }),

@@ -30,7 +30,7 @@ export interface PagedRowSourceOptions {
   margin?: number;
   /** Pages fetched ahead of the pages on screen, in the direction of the last scroll. */
   ahead?: number;
-  /** Page requests outstanding at once: one read by the host while the next waits, no more. */
+  /** Page requests outstanding at once (the host reads one; the others wait there, cancellable). */
   maxPending?: number;
 }
 

@@ -26,11 +26,12 @@ export async function run(ctx) {
 
   // The server goes away mid-scroll: the rows of the page it could not read say so, with Retry;
   // the first rows, already loaded, stay on screen after scrolling back. Pages are 500 rows and the
-  // grid reads two pages ahead of the ones on screen: at the top it reads pages 0, 1 and 2 (page 2
-  // may still be on its way when the server stops). With rows 1,485 on in view, pages 2 and 3 are
-  // on screen, page 0 is kept (within two pages), and page 3 (rows 1,500 on), never asked for
-  // before, is read — and fails (page 2 too, if its read was cut off). A jump to the end would let
-  // page 0 go and read it again, so the scenario scrolls only there.
+  // grid reads four pages ahead of the ones on screen (READ_AHEAD in src/renderer/pagedGridSource.ts):
+  // at the top it reads pages 0 to 4 (page 4 may still be on its way when the server stops). With
+  // rows 2,485 on in view, pages 4 and 5 are on screen, page 0 is kept (within four pages), and
+  // page 5 (rows 2,500 on), never asked for before, is read — and fails (page 4 too, if its read
+  // was cut off). A jump to the end would let page 0 go and read it again, so the scenario
+  // scrolls only there.
   const scrollToRow = (row) =>
     grid.locator('.vdb-grid').evaluate(
       (el, [r, n]) => {
@@ -41,12 +42,12 @@ export async function run(ctx) {
   let failedRow = -1;
   await ctx.hub.whileStopped(async () => {
     await cellOf(grid, 0, 1).click();
-    await scrollToRow(1485);
+    await scrollToRow(2485);
     // A row of the failed page: its own error, its Retry in view.
     const failed = grid.locator('.vdb-retry').first();
     await failed.waitFor({ state: 'visible', timeout: ctx.scaled(90_000) });
     failedRow = Number(await failed.getAttribute('data-retry'));
-    assert.ok(failedRow >= 1000 && failedRow < 2000, `the failed row ${failedRow} is on a page not read before the server went away`);
+    assert.ok(failedRow >= 2000 && failedRow < 3000, `the failed row ${failedRow} is on a page not read before the server went away`);
     assert.match(await failed.locator('xpath=..').innerText(), /Could not load these rows: .+/);
     const box = await failed.boundingBox();
     const gridBox = await grid.boundingBox();

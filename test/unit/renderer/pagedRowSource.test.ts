@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { PagedRowSource } from '../../../src/renderer/pagedRowSource';
+import { pagedSourceFor } from '../../../src/renderer/pagedGridSource';
+import type { GridPagingMessage } from '../../../src/shared/gridPaging';
 import type { Cell } from '../../../src/shared/wire';
 
 const columns = [
@@ -109,6 +111,55 @@ describe('paged row source', () => {
     );
     assert.deepEqual(host.cancelled, []);
     assert.equal(waitedFor, 0, 'no step waits for a page the host could have read during the step before');
+  });
+
+  it('as the grids wire it: four pages ahead, three asked for at once, each page once with no wait', () => {
+    const total = 20_000;
+    const out: Extract<GridPagingMessage, { type: 'page.request' }>[] = [];
+    const asked: number[] = [];
+    const src = pagedSourceFor(
+      {
+        v: 1,
+        kind: 'paged',
+        sourceId: 's',
+        columns,
+        target: { hostId: 'h', owner: 'o', name: 'n', ref: 'main' },
+        commit: 'c',
+        title: 't',
+        pageSize: 500,
+        totalRows: total,
+        serverSort: false,
+        serverFilter: false,
+      },
+      (m) => {
+        if (m.type === 'page.request') {
+          out.push(m);
+          asked.push(m.start);
+        } else if (m.type === 'page.cancel') assert.fail(`page ${m.requestId} cancelled`);
+      },
+    );
+    const host = new FakeHost(total);
+    const answerOldest = (): void => {
+      const r = out.shift();
+      if (r) src.receive({ type: 'page.result', sourceId: 's', requestId: r.requestId, start: r.start, rows: host.rows(r.start, r.end) });
+    };
+    src.showing(0, 29);
+    assert.deepEqual(asked, [0, 500, 1000], 'the screen, then the next two: three out');
+    for (let i = 0; i < 3; i++) answerOldest();
+    assert.deepEqual(asked, [0, 500, 1000, 1500, 2000], 'and on to four pages ahead of the screen, no further');
+    for (let top = 0; top < total; top += 500) {
+      src.showing(top, top + 29);
+      assert.ok(src.pendingPages <= 3, `${src.pendingPages} requests out at row ${top}`);
+      assert.ok(src.residentPages <= 9, `${src.residentPages} pages held at row ${top}`);
+      // The host reads one page in the time the grid takes a step: the oldest request.
+      answerOldest();
+      assert.equal(src.rowState(top + 29), 'ready', `row ${top + 29} drawn without waiting`);
+    }
+    assert.deepEqual(
+      asked,
+      Array.from({ length: total / 500 }, (_, i) => i * 500),
+      'every page once, in order',
+    );
   });
 
   it('scrolling back a little and on again does not ask again for the pages below: what was loaded stays within two pages of the screen', () => {
