@@ -3,6 +3,7 @@ import type { Logger } from '../core/logger';
 import type { InputOptions, PickItem, PickOptions, ProgressReporter, Ui } from '../platform/ui';
 import type { ErrorContext } from '../core/errorMessages';
 import { reportError } from './reportError';
+import { keepNamedFirst } from '../core/pickOrder';
 import * as l10n from '../shared/l10n';
 
 type Item<T> = vscode.QuickPickItem & { value?: T; typed?: string };
@@ -45,12 +46,11 @@ export class VscodeUi implements Ui {
           ? [{ label: typed, description: l10n.t('use what you typed'), typed, alwaysShow: true }]
           : [];
       const all = [...fixed, ...extra];
-      // When the choices arrive after the person typed, the row under the cursor stays first and
-      // active: an Enter on "main" already on its way (the workbench names the accepted row by its
-      // place in the list) must not become the first branch of the new list.
-      const again = keepActive && active ? all.find((i) => plain(i) === plain(active)) : undefined;
-      qp.items = again ? [again, ...all.filter((i) => i !== again)] : all;
-      if (again) qp.activeItems = [again];
+      // When the choices arrive after the person typed, the row they meant stays first and active
+      // (src/core/pickOrder.ts says why).
+      const kept = keepActive ? keepNamedFirst(all, plain, active ? plain(active) : undefined, typed) : undefined;
+      qp.items = kept ?? all;
+      if (kept?.[0]) qp.activeItems = [kept[0]];
     };
     void Promise.resolve(items).then(
       (list) => {
