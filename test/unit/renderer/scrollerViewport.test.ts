@@ -39,12 +39,14 @@ class FakeScroller extends EventTarget {
   }
 }
 
+type Scroller = Parameters<typeof scrollerViewport>[0];
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('scroller viewport (the grid scroller as both windows see it)', () => {
   it('reads both offsets once per scroll event, before any listener can write the DOM', () => {
     const s = new FakeScroller();
-    const vp = scrollerViewport(s as unknown as HTMLElement);
+    const vp = scrollerViewport(s as unknown as Scroller);
     const seen: string[] = [];
     // The rows' listener "renders" at once, as the grid's microtask does after a listener returns.
     const offRows = vp.observeOffset(false, (o, scrolling) => {
@@ -70,7 +72,7 @@ describe('scroller viewport (the grid scroller as both windows see it)', () => {
 
   it('reports once more when scrolling stops, and nothing after every listener left', async () => {
     const s = new FakeScroller();
-    const vp = scrollerViewport(s as unknown as HTMLElement);
+    const vp = scrollerViewport(s as unknown as Scroller);
     const rows: string[] = [];
     const off = vp.observeOffset(false, (o, scrolling) => rows.push(`${o} ${scrolling}`));
     s.scroll(44, 0);
@@ -85,7 +87,7 @@ describe('scroller viewport (the grid scroller as both windows see it)', () => {
 
   it('one listener leaving keeps the other axis informed', () => {
     const s = new FakeScroller();
-    const vp = scrollerViewport(s as unknown as HTMLElement);
+    const vp = scrollerViewport(s as unknown as Scroller);
     const cols: number[] = [];
     const offRows = vp.observeOffset(false, () => undefined);
     const offCols = vp.observeOffset(true, (o) => cols.push(o));
