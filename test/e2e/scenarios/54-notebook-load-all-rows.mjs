@@ -81,9 +81,9 @@ export async function run(ctx) {
   const last = TOTAL - 1;
   const lastLabel = paged.locator(`.vdb-cell[data-r="${last}"][data-c="1"]:not(.placeholder)`);
   await lastLabel.waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
-  assert.equal(await lastLabel.innerText(), `row ${TOTAL}`);
-  assert.equal(await paged.locator(`.vdb-cell[data-r="${last}"][data-c="0"]`).innerText(), String(TOTAL));
-  assert.equal(await paged.locator(`.vdb-cell[data-r="${last}"][data-c="2"]`).innerText(), String(TOTAL * 3));
+  assert.equal(await shownText(lastLabel, ctx.scaled(30_000)), `row ${TOTAL}`);
+  assert.equal(await shownText(paged.locator(`.vdb-cell[data-r="${last}"][data-c="0"]`), ctx.scaled(30_000)), String(TOTAL));
+  assert.equal(await shownText(paged.locator(`.vdb-cell[data-r="${last}"][data-c="2"]`), ctx.scaled(30_000)), String(TOTAL * 3));
   // The first page's ids had 1 to 3 digits; the column has widened for the 5-digit ids that came
   // since, so each value of the last row shows whole, none cut short with an ellipsis.
   // Measured in fractions of a pixel: the browser puts the ellipsis on text 0.2 px too wide, which
@@ -125,7 +125,7 @@ export async function run(ctx) {
     .waitFor({ state: 'visible', timeout: ctx.scaled(20_000) });
   const firstId = paged.locator('.vdb-cell[data-r="0"][data-c="0"]:not(.placeholder)', { hasText: String(TOTAL) });
   await firstId.waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
-  assert.equal(await paged.locator('.vdb-cell[data-r="1"][data-c="0"]').innerText(), String(TOTAL - 1));
+  assert.equal(await shownText(paged.locator('.vdb-cell[data-r="1"][data-c="0"]'), ctx.scaled(30_000)), String(TOTAL - 1));
   await paged.locator('.vdb-summary', { hasText: `${fmt(TOTAL)} rows` }).waitFor({ state: 'visible' });
   await ctx.screenshot('sorted-descending');
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectAccessible } from './a11yHelpers.mjs';
+import { shownText } from './tableHelpers.mjs';
 
 export const name = 'a SQL notebook cell runs against the hub and shows the result grid';
 /** The window opens signed in to Test Hub as alice (see README, "Where a scenario starts"). */
@@ -62,7 +63,7 @@ export async function run(ctx) {
     .frameLocator('iframe#active-frame');
   const grid = output.locator('.vdb-result').first();
   await grid.waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
-  const header = (await grid.locator('.vdb-header').innerText()).replace(/\s+/g, ' ');
+  const header = (await shownText(grid.locator('.vdb-header'), ctx.scaled(30_000))).replace(/\s+/g, ' ');
   for (const col of ['id', 'name', 'price']) assert.match(header, new RegExp(`\\b${col}\\b`), `the grid header shows ${col}`);
   const first = rows[0];
   const firstRow = grid
@@ -70,9 +71,9 @@ export async function run(ctx) {
     .filter({ hasText: String(first[1]) })
     .first();
   await firstRow.waitFor({ state: 'visible' });
-  const firstText = await firstRow.innerText();
+  const firstText = await shownText(firstRow, ctx.scaled(30_000));
   for (const cell of first) if (cell !== null) assert.ok(firstText.includes(String(cell)), `row 1 shows ${cell}`);
-  const summary = await grid.locator('.vdb-summary').innerText();
+  const summary = await shownText(grid.locator('.vdb-summary'), ctx.scaled(30_000));
   assert.match(summary, new RegExp(`\\b${rows.length}\\b`), `the summary counts ${rows.length} rows: "${summary}"`);
   await ctx.readmeScreenshot('workbench-notebook');
   await expectAccessible(ctx, '.vdb-result', 'a notebook result', { within: '.vdb-result' });

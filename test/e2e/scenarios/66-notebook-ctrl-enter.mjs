@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { shownText } from './tableHelpers.mjs';
 
 export const name = 'Ctrl+Enter in a notebook SQL cell runs the cell (as each new notebook says) instead of inserting a line';
 /** The window opens signed in to Test Hub as alice (see README, "Where a scenario starts"). */
@@ -44,7 +45,7 @@ export async function run(ctx) {
     .frameLocator('iframe#active-frame');
   const grid = output.locator('.vdb-result').first();
   await grid.waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
-  assert.match(await grid.locator('.vdb-header').innerText(), /\bn\b/);
+  assert.match(await shownText(grid.locator('.vdb-header'), ctx.scaled(30_000)), /\bn\b/);
   await grid.locator('.vdb-row').filter({ hasText: count }).first().waitFor({ state: 'visible' });
   assert.equal(await cellLines.count(), before, 'Ctrl+Enter ran the cell; it did not insert a line');
   // Monaco draws spaces as no-break spaces.
