@@ -37,8 +37,8 @@ export async function run(ctx) {
   }
   await ctx.screenshot('before-merging');
 
-  const merging = ctx.waitForNotification(/Merging pull request #4 into main/);
-  merging.catch(() => undefined);
+  // Recorded, not waited for as visible: the progress toast may last only a few frames.
+  const notes = await ctx.recordNotifications();
   await view.locator('button[data-action="merge"]').click();
   const dialog = ctx.page.locator('.monaco-dialog-box');
   await dialog.waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
@@ -54,7 +54,7 @@ export async function run(ctx) {
     .locator('.dialog-buttons .monaco-button', { hasText: /^\s*Merge\s*$/ })
     .first()
     .click();
-  await merging;
+  await notes.waitFor(/Merging pull request #4 into main/);
   await ctx.waitForNotification(/Pull request #4 is merged/, { timeout: ctx.scaled(60_000) });
   assert.equal((await ctx.hub.api('/databases/alice/prices/pulls/4')).body.data.state, 'merged');
 }
