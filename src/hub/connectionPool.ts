@@ -9,19 +9,30 @@
 // (readOnlyGuard.ts) refuses everything that would change it (writes, temp tables, ATTACH,
 // pragmas that set), and the guard, the progress handler and the statements are removed at the
 // end of each query (engineWorker.ts, selectRunner.ts).
+//
+// A kept connection can be lent to a copy of a diff read page by page (diffCopyStream.ts): while
+// lent it is not handed out (another connection is opened at its revision if asked for), not
+// counted or closed as least recently used, but still closed with its database, after telling the
+// borrower; given back, it is kept again (or closed, if another was kept at its revision meanwhile).
 import type { Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
+import type { CopyLease } from './doltSql/diffCopyStream';
 
 interface Kept {
+  id: string;
   dbKey: string;
   /** The file in the worker's memory the connection is open on (the database or its scratch copy). */
   path: string;
   version: number;
   conn: Sqlite3Db;
+  /** While lent: told before the pool closes the connection. */
+  onClose?: () => void;
 }
 
 export class ConnectionPool {
   /** Insertion order is recency: the first entry is the least recently used. */
   private readonly kept = new Map<string, Kept>();
+  /** Connections lent out (diffCopyStream.ts). */
+  private readonly lent = new Set<Kept>();
 
   constructor(private readonly max = 4) {}
 
@@ -38,23 +49,41 @@ export class ConnectionPool {
       return hit.conn;
     }
     const conn = open();
-    this.kept.set(id, { dbKey, path, version, conn });
-    while (this.kept.size > this.max) {
-      const [oldest, k] = this.kept.entries().next().value as [string, Kept];
-      this.kept.delete(oldest);
-      k.conn.close();
-    }
+    this.keep({ id, dbKey, path, version, conn });
     return conn;
+  }
+
+  private keep(k: Kept): void {
+    this.kept.set(k.id, k);
+    while (this.kept.size > this.max) {
+      const [oldest, old] = this.kept.entries().next().value as [string, Kept];
+      this.kept.delete(oldest);
+      old.conn.close();
+    }
+  }
+
+  /** Lends a kept connection (not handed out until given back); undefined when it is not kept here. */
+  lend(conn: Sqlite3Db): CopyLease | undefined {
+    const k = [...this.kept.values()].find((x) => x.conn === conn);
+    if (!k) return undefined;
+    this.kept.delete(k.id);
+    this.lent.add(k);
+    return {
+      release: () => {
+        if (!this.lent.delete(k)) return;
+        delete k.onClose;
+        if (this.kept.has(k.id)) k.conn.close();
+        else this.keep(k);
+      },
+      onClose: (cb) => {
+        k.onClose = cb;
+      },
+    };
   }
 
   /** Forgets and closes a connection that failed in a way that may have left it unusable. */
   discard(conn: Sqlite3Db): void {
-    for (const [id, k] of this.kept) {
-      if (k.conn !== conn) continue;
-      this.kept.delete(id);
-      conn.close();
-      return;
-    }
+    for (const k of [...this.kept.values(), ...this.lent]) if (k.conn === conn) this.close(k);
   }
 
   /** Closes every connection of `dbKey`, its scratch copies' too (its file is about to be replaced or written). */
@@ -68,14 +97,17 @@ export class ConnectionPool {
   }
 
   private closeWhere(test: (k: Kept) => boolean): void {
-    for (const [id, k] of [...this.kept]) {
-      if (!test(k)) continue;
-      this.kept.delete(id);
-      k.conn.close();
-    }
+    for (const k of [...this.kept.values(), ...this.lent]) if (test(k)) this.close(k);
   }
 
+  private close(k: Kept): void {
+    if (this.lent.delete(k)) k.onClose?.();
+    else this.kept.delete(k.id);
+    k.conn.close();
+  }
+
+  /** Connections open: kept and lent. */
   get size(): number {
-    return this.kept.size;
+    return this.kept.size + this.lent.size;
   }
 }

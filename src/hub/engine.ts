@@ -15,7 +15,7 @@
 // job, so the hub's memory stays flat.
 // Closing answers every queued and running job with EngineShutDownError (the hub answers 503).
 import { Worker } from 'node:worker_threads';
-import type { QueryResult } from '../shared/wire';
+import type { EngineQueryResult } from './selectRunner';
 import type {
   Author,
   BranchRow,
@@ -338,7 +338,7 @@ export class Engine {
     timeoutMs: number,
     caller: string = HUB_CALLER,
     signal?: AbortSignal,
-  ): Promise<QueryResult> {
+  ): Promise<EngineQueryResult> {
     const req: EngineRequest = {
       op: 'query',
       db: this.file(key, path),
@@ -350,8 +350,9 @@ export class Engine {
       maxBytes: this.opts.resultBytes ?? ENGINE_DEFAULTS.resultBytes,
       maxValueBytes: this.opts.valueBytes ?? ENGINE_DEFAULTS.valueBytes,
       maxMemoryBytes: this.opts.queryMemoryBytes ?? ENGINE_DEFAULTS.queryMemoryBytes,
+      rawRows: true,
     };
-    return this.run<QueryResult>('query', caller, req, { hardLimitMs: timeoutMs + 5000, expectedMs: timeoutMs }, signal);
+    return this.run<EngineQueryResult>('query', caller, req, { hardLimitMs: timeoutMs + 5000, expectedMs: timeoutMs }, signal);
   }
 
   async branches(key: string, path: string): Promise<BranchRow[]> {

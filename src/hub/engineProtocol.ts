@@ -50,6 +50,8 @@ export type EngineRequest =
       maxValueBytes: number;
       /** What the query may allocate besides page caches: past it, it fails (queryMemory.ts). */
       maxMemoryBytes: number;
+      /** The rows may come as one JSON text (`rowsJson`: selectRunner.ts), for a response written around it. */
+      rawRows?: boolean;
     }
   | { op: 'read'; db: DbFile; what: 'branches' | 'tags' | 'commit'; ref?: Revision }
   | { op: 'write'; db: DbFile; nextVersion: number; author: Author; script: WriteScript };

@@ -20,7 +20,7 @@ import type {
 } from './engineProtocol';
 import { mysqlNow, translateQuery, type TranslatedQuery } from './mysqlDialect';
 import { ReadOnlyGuard } from './readOnlyGuard';
-import { engineMessage, runSelect, type QueryBudget } from './selectRunner';
+import { engineMessage, runSelect, type EngineQueryResult, type QueryBudget } from './selectRunner';
 import { writeFileAtomicSync } from './atomicFile';
 import { CommitSnapshots, needsSnapshot } from './commitSnapshot';
 import { ConnectionPool } from './connectionPool';
@@ -30,6 +30,7 @@ import { DiffRowCache, diffCopyBudget } from './doltSql/diffRowCache';
 import { ENGINE_DEFAULTS } from './engine';
 import { CACHE_SLACK_BYTES, cacheBytesFor, fileBytes, locateWasm } from './engineFiles';
 import { isOutOfMemory, loadMemFile, QueryMemory, queryMemoryMessage, sortsInHeap } from './queryMemory';
+import { IdleReads } from './engineIdle';
 
 const SQLITE_LIMIT_LENGTH = 0;
 
@@ -68,6 +69,14 @@ export class EngineCore {
   /** How many row diffs this worker keeps copies of, and their estimated size. */
   diffCopyStats(): { copies: number; bytes: number } {
     return this.diffCopies.size;
+  }
+
+  /**
+   * Reads on, for about `ms`, a copy of a diff its pages are reading (diffCopyStream.ts), between
+   * queries; false when no copy is being read.
+   */
+  backgroundRead(ms: number): boolean {
+    return this.diffCopies.readOn(ms);
   }
 
   /** Connections kept open between queries. */
@@ -120,11 +129,20 @@ export class EngineCore {
   async handle(req: EngineRequest): Promise<unknown> {
     switch (req.op) {
       case 'query':
-        return this.query(req.db, req.ref, req.sql, req.limit, req.timeoutMs, req.dbName, {
-          maxBytes: req.maxBytes,
-          maxValueBytes: req.maxValueBytes,
-          memoryBytes: req.maxMemoryBytes,
-        });
+        return this.query(
+          req.db,
+          req.ref,
+          req.sql,
+          req.limit,
+          req.timeoutMs,
+          req.dbName,
+          {
+            maxBytes: req.maxBytes,
+            maxValueBytes: req.maxValueBytes,
+            memoryBytes: req.maxMemoryBytes,
+          },
+          req.rawRows === true,
+        );
       case 'read':
         return this.read(req.db, req.what, req.ref);
       case 'write':
@@ -137,9 +155,18 @@ export class EngineCore {
    * when that connection cannot answer it (a sort or other transient table: commitSnapshot.ts) on
    * a connection at the commit in the worker's scratch copy. Plain queries run on kept connections.
    */
-  query(db: DbFile, ref: Revision, q: string, limit: number, timeoutMs: number, dbName: string, budget: QueryBudget): QueryResult {
+  query(
+    db: DbFile,
+    ref: Revision,
+    q: string,
+    limit: number,
+    timeoutMs: number,
+    dbName: string,
+    budget: QueryBudget,
+    rawRows = false,
+  ): EngineQueryResult {
     // The deadline covers all the query's work, reading a diff for its pages included.
-    const run: QueryRun = { db, dbName, limit, timeoutMs, budget, deadline: Date.now() + timeoutMs };
+    const run: QueryRun = { db, dbName, limit, timeoutMs, budget, deadline: Date.now() + timeoutMs, rawRows };
     const t = translateQuery(q);
     if (t.kind === 'invalid') return { columns: [], rows: [], status: 'error', message: t.message };
     const keep = t.kind === 'sql';
@@ -192,7 +219,7 @@ export class EngineCore {
   }
 
   /** Runs the caller's query on `conn` under the read-only guard; closes `conn` unless it is kept. */
-  private answer(conn: Sqlite3Db, kept: boolean, t: Exclude<TranslatedQuery, { kind: 'invalid' }>, run: QueryRun): QueryResult {
+  private answer(conn: Sqlite3Db, kept: boolean, t: Exclude<TranslatedQuery, { kind: 'invalid' }>, run: QueryRun): EngineQueryResult {
     sortsInHeap(conn, cacheBytesFor(this.loaded.get(run.db.key)?.bytes ?? 0), run.budget.memoryBytes);
     // Every statement on this connection is the caller's or built from the caller's input.
     const at: Answering = { conn, guard: new ReadOnlyGuard(this.sqlite3.capi, conn.pointer) };
@@ -230,13 +257,13 @@ export class EngineCore {
   }
 
   /** The caller's statement translated and run; an error answer when it cannot be. */
-  private statement(at: Answering, t: Exclude<TranslatedQuery, { kind: 'invalid' }>, run: QueryRun): QueryResult {
+  private statement(at: Answering, t: Exclude<TranslatedQuery, { kind: 'invalid' }>, run: QueryRun): EngineQueryResult {
     const st = callerStatement(t, at, {
       sqlite3: this.sqlite3,
       dbName: run.dbName,
       memPath: this.memPath(run.db.key),
       fileBytes: () => fileBytes(run.db.path),
-      diffPages: { cache: this.diffCopies, dbKey: run.db.key, deadline: run.deadline, callerGone },
+      diffPages: { cache: this.diffCopies, dbKey: run.db.key, deadline: run.deadline, callerGone, lease: (c) => this.pool.lend(c) },
     });
     if ('error' in st) return { columns: [], rows: [], status: st.status ?? 'error', message: st.error };
     return runSelect(this.sqlite3, at.conn, at.guard, st.sql, run.limit, run.timeoutMs, run.budget, st.fixedTypes, {
@@ -244,7 +271,7 @@ export class EngineCore {
       callerGone,
       grownOutsideHeap: this.memory.outsideHeapMeter(),
       ...(st.describeSql !== undefined ? { describeSql: st.describeSql } : {}),
-      ...(st.direct ? { direct: st.direct } : {}),
+      ...(st.direct ? { direct: st.direct, rawRows: run.rawRows } : {}),
     });
   }
 
@@ -341,6 +368,8 @@ interface QueryRun {
   timeoutMs: number;
   budget: QueryBudget;
   deadline: number;
+  /** The rows of a page served from a copy may come as one JSON text. */
+  rawRows: boolean;
 }
 
 /** How a connection at `rev` is opened: `file@branch`, `file@commit`, `file@tag`; the default branch bare. */
@@ -363,7 +392,9 @@ export async function runEngineWorker(): Promise<void> {
   const core = await EngineCore.create(typeof budget === 'number' ? budget : undefined);
   // Main sends one request at a time per worker; the chain keeps that true even if it did not.
   let chain: Promise<void> = Promise.resolve();
+  const idle = new IdleReads(core);
   port.on('message', (msg: { id: number; req: EngineRequest }) => {
+    idle.requestArrived();
     chain = chain.then(async () => {
       let resp: EngineResponse;
       try {
@@ -374,6 +405,7 @@ export async function runEngineWorker(): Promise<void> {
       resp.memoryBytes = core.memoryBytes();
       resp.dataBytes = core.dataBytes();
       port.postMessage(resp);
+      idle.requestDone();
     });
   });
   port.postMessage({ ready: true });

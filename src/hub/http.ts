@@ -54,7 +54,10 @@ export function newRequestId(): string {
 }
 
 export function sendJson(ctx: Ctx, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  sendJsonText(ctx, status, JSON.stringify(body), headers);
+}
+
+function sendJsonText(ctx: Ctx, status: number, text: string, headers: Record<string, string> = {}): void {
   ctx.res.writeHead(status, {
     'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
@@ -67,6 +70,18 @@ export function sendJson(ctx: Ctx, status: number, body: unknown, headers: Recor
 
 export function sendData(ctx: Ctx, status: number, data: unknown, meta?: Meta): void {
   sendJson(ctx, status, meta ? { data, meta } : { data });
+}
+
+/**
+ * `data` with its `rows` given as JSON text already (a page the engine answered as one text,
+ * selectRunner.ts): written into the response as it is, not parsed and written again.
+ */
+export function sendDataWithRows(ctx: Ctx, status: number, data: { columns: unknown }, rowsJson: string): void {
+  // A placeholder no value can hold (a fresh random token), replaced by the rows' text.
+  const slot = `\u0000rows:${randomUUID()}`;
+  const { columns, ...rest } = data;
+  const text = JSON.stringify({ data: { columns, rows: slot, ...rest } }).replace(JSON.stringify(slot), () => rowsJson);
+  sendJsonText(ctx, status, text);
 }
 
 export function problemBody(status: number, code: Open<ErrorCode>, detail: string, instance: string, requestId: string): Problem {

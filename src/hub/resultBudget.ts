@@ -5,7 +5,7 @@
 import type { Cell } from '../shared/wire';
 
 /** Bytes a cell adds to the JSON response besides its text: quotes and a comma. */
-const CELL_OVERHEAD = 3;
+export const CELL_OVERHEAD = 3;
 
 export class ResultBudget {
   private used = 2;
@@ -16,6 +16,11 @@ export class ResultBudget {
   admit(row: readonly Cell[]): boolean {
     let bytes = 2;
     for (const c of row) bytes += (typeof c === 'string' ? c.length : 4) + CELL_OVERHEAD;
+    return this.admitBytes(bytes);
+  }
+
+  /** Counts a row of `bytes` as `admit` counts them; false past the budget. */
+  admitBytes(bytes: number): boolean {
     if (this.used + bytes > this.maxBytes) return false;
     this.used += bytes;
     return true;

@@ -7,7 +7,7 @@ import type { Sqlite3, Sqlite3Db, Sqlite3Stmt } from '@dolthub/doltlite-wasm/sql
 import type { QueryColumn, QueryResult, Cell } from '../shared/wire';
 import { BINARY_CELL } from '../shared/wire';
 import { type ReadOnlyGuard, ReadOnlyRefusal } from './readOnlyGuard';
-import { ResultBudget, valueTooLargeMessage } from './resultBudget';
+import { CELL_OVERHEAD, ResultBudget, valueTooLargeMessage } from './resultBudget';
 import { UserColumnTypes } from './doltSql/engineContext';
 import { queryMemoryMessage } from './queryMemory';
 import type { DirectPage } from './doltSql/directPage';
@@ -50,7 +50,12 @@ export interface SelectOptions {
   grownOutsideHeap?: () => number;
   /** The rows, read from a copy of a diff (directPage.ts): `describeSql` is prepared for the columns, `sql` runs only if they do not fit it. */
   direct?: DirectPage;
+  /** Rows of a `direct` page may be answered as one JSON text (`rowsJson`). */
+  rawRows?: boolean;
 }
+
+/** A query's answer in the worker: its rows may be one JSON text, written into the response as it is. */
+export type EngineQueryResult = QueryResult & { rowsJson?: string };
 
 export function runSelect(
   sqlite3: Sqlite3,
@@ -62,9 +67,9 @@ export function runSelect(
   budget: QueryBudget,
   fixedTypes?: string[],
   options: SelectOptions = {},
-): QueryResult {
+): EngineQueryResult {
   if (options.direct && options.describeSql !== undefined) {
-    const answered = answerDirect(sqlite3, conn, guard, options.describeSql, options.direct, limit, budget, fixedTypes);
+    const answered = answerDirect(sqlite3, conn, guard, options.describeSql, options.direct, limit, budget, fixedTypes, options.rawRows);
     if (answered) return answered;
   }
   const capi = sqlite3.capi;
@@ -191,6 +196,8 @@ function rowLimitMessage(limit: number): string {
  * The answer of a page read from a copy (`direct`), described by `describeSql` as runSelect
  * describes a page served through SQLite, with the same row limit, byte budget and decimal
  * scales; undefined when the rows do not fit the description (runSelect then runs the query).
+ * Its cells come as JSON texts: with `raw`, the rows are left as one JSON text (`rowsJson`, the
+ * response is written around it: routes/sql.ts), else parsed.
  */
 function answerDirect(
   sqlite3: Sqlite3,
@@ -201,42 +208,55 @@ function answerDirect(
   limit: number,
   budget: QueryBudget,
   fixedTypes?: string[],
-): QueryResult | undefined {
+  raw = false,
+): EngineQueryResult | undefined {
   let stmt: Sqlite3Stmt | undefined;
   try {
     guard.reset();
     stmt = conn.prepare(describeSql);
     guard.checkStatement(stmt.pointer, describeSql);
     const n = stmt.columnCount;
-    if (direct.rows.some((r) => r.length !== n)) return undefined;
+    if (direct.width !== n) return undefined;
     const scales = decimalScales(sqlite3.capi, conn, stmt.pointer, n);
     const firstTypes = new Array<number>(n).fill(SQLITE_NULL);
-    const rows: Cell[][] = [];
+    const rows: string[] = [];
     const bytes = new ResultBudget(budget.maxBytes);
     let end: { status: 'row_limit'; message: string } | undefined;
-    for (let i = 0; i < direct.rows.length && !end; i++) {
+    for (let i = 0, at = 0; i < direct.rows && !end; i++, at += n) {
       if (rows.length >= limit) {
         end = { status: 'row_limit', message: rowLimitMessage(limit) };
         break;
       }
-      const types = direct.types[i] as number[];
-      const row = (direct.rows[i] as Cell[]).map((cell, j) => {
-        const ty = types[j] as number;
+      const row = direct.cells.slice(at, at + n);
+      let size = 2;
+      for (let j = 0; j < n; j++) {
+        const ty = direct.types[at + j] as number;
         if (firstTypes[j] === SQLITE_NULL && ty !== SQLITE_NULL) firstTypes[j] = ty;
         const scale = scales[j];
-        return scale !== undefined && cell !== null && (ty === SQLITE_INTEGER || ty === SQLITE_FLOAT) ? withScale(cell, scale) : cell;
-      });
-      if (!bytes.admit(row)) end = { status: 'row_limit', message: bytes.message(rows.length) };
-      else rows.push(row);
+        if (scale !== undefined && (ty === SQLITE_INTEGER || ty === SQLITE_FLOAT))
+          row[j] = JSON.stringify(withScale(JSON.parse(row[j] as string) as string, scale));
+        size += pieceLength(row[j] as string) + CELL_OVERHEAD;
+      }
+      if (!bytes.admitBytes(size)) end = { status: 'row_limit', message: bytes.message(rows.length) };
+      else rows.push(`[${row.join(',')}]`);
     }
     const columns = resultColumns(sqlite3, conn, stmt, firstTypes, fixedTypes);
-    return { columns, rows, ...(end ?? { status: 'success', message: '' }) };
+    const rowsJson = `[${rows.join(',')}]`;
+    const answered = end ?? { status: 'success' as const, message: '' };
+    return raw ? { columns, rows: [], rowsJson, ...answered } : { columns, rows: JSON.parse(rowsJson) as Cell[][], ...answered };
   } catch {
     // Not prepared or refused here: runSelect runs the query and says so as it would.
     return undefined;
   } finally {
     stmt?.finalize();
   }
+}
+
+/** What ResultBudget counts for a cell given as JSON text: a string's length, 4 for null. */
+function pieceLength(piece: string): number {
+  if (piece.charCodeAt(0) !== 0x22) return 4;
+  // Without a backslash the text between the quotes is the string itself.
+  return piece.indexOf('\\') < 0 ? piece.length - 2 : (JSON.parse(piece) as string).length;
 }
 
 /** Turns the current row of a statement into the API's cells, noting each column's first non-NULL type. */

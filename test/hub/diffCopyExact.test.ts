@@ -151,14 +151,16 @@ describe('a diff copy read in bulk holds what reading it cell by cell gives', ()
 
   /** The copy of `sql` (its columns, then one ORDER BY value) as a page of the hub would obtain it. */
   const copyOf = (cacheKey: string, sql: string, columns: string[], unsortedSql?: string) =>
-    new DiffRowCache(1 << 24).obtain(sqlite3, diff.db, {
-      cacheKey,
-      sql,
-      columns,
-      keyWidth: 1,
-      deadline: Date.now() + 60_000,
-      ...(unsortedSql ? { unsortedSql } : {}),
-    });
+    new DiffRowCache(1 << 24)
+      .obtain(sqlite3, diff.db, {
+        cacheKey,
+        sql,
+        columns,
+        keyWidth: 1,
+        deadline: Date.now() + 60_000,
+        ...(unsortedSql ? { unsortedSql } : {}),
+      })
+      ?.view();
 
   /** The statements `f` prepares on the diff's connection (the copy's own are wrapped by bulkCopySql). */
   const prepared = (f: () => void): string[] => {

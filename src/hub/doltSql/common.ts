@@ -1,7 +1,7 @@
 // What the Dolt SQL rewriter needs from the engine, and what its parts share.
 import { quoteSqlIdentifier, quoteSqlString } from '../../core/sql/sqlTokens';
 import type { DiffPageShape } from './diffPageShape';
-import type { AnswerRow } from './diffAnswers';
+import type { AnswerPieces } from './diffAnswers';
 
 /** A problem with the query the user should fix: becomes `status: error` with this message. */
 export class DoltSqlError extends Error {}
@@ -48,6 +48,8 @@ export interface DiffPageRequest {
   shape: DiffPageShape;
   /** A page of `dolt_patch(fromHex, toHex[, table])` (patchPushdown.ts) rather than of a row diff. */
   patch?: true;
+  /** The column whose text the page shows through hub_mysql_text: the copy keeps that as its answer. */
+  answerAsMysqlText?: number;
   /**
    * The indexes of `columns` the query reads (its select list, ORDER BY and kind filter); the
    * copy leaves the others NULL. Undefined: every column.
@@ -64,7 +66,7 @@ export interface DiffPageRows {
    * Row `r`'s cells of the source as the hub answers them, when the page's rows are in the order
    * the query would put them in (no two with equal keys): the page can be answered without SQLite.
    */
-  answer?: (r: number) => AnswerRow;
+  answer?: (r: number) => AnswerPieces;
 }
 
 /** A column a diff shows, and the index of the source column it reads (-1: none, it is NULL). */

@@ -12,6 +12,12 @@ export interface AnswerRow {
   types: Uint8Array;
 }
 
+/** One row's cells as answered, each as its JSON text (a string literal or `null`), and their SQLite types. */
+export interface AnswerPieces {
+  pieces: string[];
+  types: Uint8Array;
+}
+
 /** Appends rows of `width` answered cells; `bytes` is what they take so far (estimated). */
 export class AnswerRowsWriter {
   private readonly rows: string[] = [];
@@ -34,6 +40,11 @@ export class AnswerRowsWriter {
     this.bytes += 2 * text.length + 32 + this.width;
   }
 
+  /** The rows so far (later rows are appended past them: the view stays exact). */
+  sofar(): AnswerRows {
+    return new AnswerRows(this.width, this.rows, this.types.subarray(0, this.rows.length * this.width));
+  }
+
   finish(): AnswerRows {
     return new AnswerRows(this.width, this.rows, this.types.slice(0, this.rows.length * this.width));
   }
@@ -49,4 +60,40 @@ export class AnswerRows {
   row(r: number): AnswerRow {
     return { cells: JSON.parse(this.rows[r] as string) as Cell[], types: this.types.subarray(r * this.width, (r + 1) * this.width) };
   }
+
+  /** Row `r`'s cells as JSON texts, cut out of the row's text without parsing it (a page passes them on as they are). */
+  pieces(r: number): AnswerPieces {
+    return { pieces: jsonCells(this.rows[r] as string), types: this.types.subarray(r * this.width, (r + 1) * this.width) };
+  }
+}
+
+/**
+ * The cells of a JSON array of strings and nulls, as JSON.stringify wrote it (no spaces), each as
+ * its own JSON text: a string ends at the first quote not escaped by an odd run of backslashes.
+ */
+export function jsonCells(text: string): string[] {
+  const out: string[] = [];
+  const end = text.length - 1;
+  let at = 1;
+  while (at < end) {
+    if (text.charCodeAt(at) === 0x22) {
+      let close = text.indexOf('"', at + 1);
+      while (escaped(text, close)) close = text.indexOf('"', close + 1);
+      out.push(text.slice(at, close + 1));
+      at = close + 2;
+    } else {
+      const comma = text.indexOf(',', at);
+      const stop = comma < 0 ? end : comma;
+      out.push(text.slice(at, stop));
+      at = stop + 1;
+    }
+  }
+  return out;
+}
+
+/** Is the quote at `i` escaped (an odd number of backslashes before it)? */
+function escaped(text: string, i: number): boolean {
+  let n = 0;
+  while (text.charCodeAt(i - 1 - n) === 0x5c) n++;
+  return n % 2 === 1;
 }

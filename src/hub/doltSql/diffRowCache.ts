@@ -18,8 +18,9 @@
 //   deadline, and the cell function of a query serves only the copies that query asked for.
 import type { Sqlite3, Sqlite3Db, Sqlite3Stmt } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { DiffPageShape } from './diffPageShape';
-import { BLOB, FLOAT, INTEGER, NULL, TEXT, type Cell } from './diffRowPacking';
+import { BLOB, FLOAT, INTEGER, TEXT, type Cell } from './diffRowPacking';
 import { KINDS, readCopy, type DiffCopy, type DiffCopyRequest } from './diffCopyRead';
+import { StreamingCopy, type CopyLease, type StreamEnd } from './diffCopyStream';
 
 export type { DiffCopy, DiffCopyRequest } from './diffCopyRead';
 
@@ -39,6 +40,8 @@ export class DiffRowCache {
   /** Diffs found too large to copy (most recent last). */
   private readonly tooLarge = new Set<string>();
   private used = 0;
+  /** Copies being read as their pages need them (most recently used last). */
+  private readonly streams = new Map<string, StreamingCopy>();
 
   constructor(
     readonly budgetBytes: number,
@@ -46,51 +49,104 @@ export class DiffRowCache {
   ) {}
 
   get size(): { copies: number; bytes: number } {
-    return { copies: this.copies.size, bytes: this.used };
+    let reading = 0;
+    for (const s of this.streams.values()) reading += s.bytes;
+    return { copies: this.copies.size + this.streams.size, bytes: this.used + reading };
   }
 
-  /** Is there a copy for this key already? */
+  /** Is there a copy for this key already (whole, or being read)? */
   has(cacheKey: string): boolean {
-    return this.copies.has(cacheKey);
+    return this.copies.has(cacheKey) || this.streams.has(cacheKey);
   }
 
-  /** The copy for the request: cached, or read now; undefined when it cannot be had in time and memory. */
-  obtain(sqlite3: Sqlite3, conn: Sqlite3Db, req: DiffCopyRequest): DiffCopy | undefined {
-    const hit = this.copies.get(req.cacheKey);
+  /**
+   * The copy for the request: cached, being read, or started now; undefined when it cannot be had
+   * in time and memory. A copy with an order starts being read page by page (diffCopyStream.ts)
+   * when `lease` lends it the connection; otherwise it is read whole now.
+   */
+  obtain(
+    sqlite3: Sqlite3,
+    conn: Sqlite3Db,
+    req: DiffCopyRequest,
+    lease?: (conn: Sqlite3Db) => CopyLease | undefined,
+  ): CopySource | undefined {
+    const key = req.cacheKey;
+    const hit = this.copies.get(key);
     if (hit) {
-      this.copies.delete(req.cacheKey);
-      this.copies.set(req.cacheKey, hit);
-      return hit;
+      this.copies.delete(key);
+      this.copies.set(key, hit);
+      return whole(hit);
     }
-    if (this.tooLarge.has(req.cacheKey)) return undefined;
+    const stream = this.streams.get(key);
+    if (stream) {
+      this.streams.delete(key);
+      this.streams.set(key, stream);
+      return stream;
+    }
+    if (this.tooLarge.has(key)) return undefined;
+    const lent = req.keyWidth > 0 ? lease?.(conn) : undefined;
+    if (lent) {
+      const started = StreamingCopy.start(sqlite3, conn, req, this.budgetBytes, lent, (end) => this.ended(key, end));
+      if (started) {
+        this.streams.set(key, started);
+        // A few at a time: each holds a sorted diff in SQLite's memory and a connection.
+        while (this.streams.size > MAX_STREAMS) (this.streams.values().next().value as StreamingCopy).abandon();
+        return started;
+      }
+      lent.release();
+    }
     const read = readCopy(sqlite3, conn, req, this.budgetBytes);
     if (read === 'too-large') {
-      this.tooLarge.add(req.cacheKey);
-      if (this.tooLarge.size > 256) this.tooLarge.delete(this.tooLarge.values().next().value as string);
+      this.markTooLarge(key);
       return undefined;
     }
     if (read === undefined) return undefined;
+    this.keep(key, read);
+    return whole(read);
+  }
+
+  /** Reads on, for about `ms`, the copy being read that was used last; false when none is left. */
+  readOn(ms: number): boolean {
+    const last = [...this.streams.values()].pop();
+    last?.readFor(ms);
+    return this.streams.size > 0;
+  }
+
+  private ended(key: string, end: StreamEnd): void {
+    this.streams.delete(key);
+    if (end.state === 'done') this.keep(key, end.copy);
+    else if (end.state === 'too-large') this.markTooLarge(key);
+  }
+
+  private markTooLarge(key: string): void {
+    this.tooLarge.add(key);
+    if (this.tooLarge.size > 256) this.tooLarge.delete(this.tooLarge.values().next().value as string);
+  }
+
+  private keep(key: string, read: DiffCopy): void {
     while (this.copies.size > 0 && (this.used + read.bytes > this.budgetBytes || this.copies.size >= this.maxCopies)) {
       const [oldest, copy] = this.copies.entries().next().value as [string, DiffCopy];
       this.copies.delete(oldest);
       this.used -= copy.bytes;
     }
-    this.copies.set(req.cacheKey, read);
+    this.copies.set(key, read);
     this.used += read.bytes;
-    return read;
   }
 }
 
-/** SQLite's equality of two values (numbers across INTEGER and REAL), for ties between keys. */
-function sameValue(a: Cell, b: Cell): boolean {
-  const numeric = (t: number): boolean => t === INTEGER || t === FLOAT;
-  if (numeric(a.type) && numeric(b.type)) return (a.value as number | bigint) == (b.value as number | bigint);
-  if (a.type !== b.type) return false;
-  if (a.type === NULL) return true;
-  const x = a.value as Uint8Array;
-  const y = b.value as Uint8Array;
-  return x.length === y.length && x.every((v, i) => v === y[i]);
+/** A copy's rows as a page reads them: the copy so far, and reading on until there are `rows`. */
+export interface CopySource {
+  view(): DiffCopy;
+  /** False when no more rows can be read (the copy stopped: the page reads the diff as written). */
+  more(rows: number): boolean;
 }
+
+function whole(copy: DiffCopy): CopySource {
+  return { view: () => copy, more: () => true };
+}
+
+/** Copies read page by page at once in one worker. */
+const MAX_STREAMS = 2;
 
 function keyOf(copy: DiffCopy, r: number): Cell[] {
   return copy.packed.row(r, copy.columns.length);
@@ -103,10 +159,10 @@ export function tiesIn(copy: DiffCopy, rows: readonly number[]): boolean {
   return false;
 }
 
+/** Rows r < s of a copy in key order have equal keys when every row after r up to s ties with the one before. */
 function sameKey(copy: DiffCopy, r: number, s: number): boolean {
-  const a = keyOf(copy, r);
-  const b = keyOf(copy, s);
-  return a.every((cell, k) => sameValue(cell, b[k] as Cell));
+  for (let k = r + 1; k <= s; k++) if (copy.tieBefore[k] !== 1) return false;
+  return true;
 }
 
 /** Binds the first `n` key values of row `r` to ?1…?n of `stmt`. */
@@ -128,9 +184,10 @@ function bindKey(sqlite3: Sqlite3, stmt: Sqlite3Stmt, copy: DiffCopy, r: number,
 
 /**
  * The rows of `copy` the page `shape` returns, in order, or undefined when the page cannot be
- * served from the copy (a run of equal keys at its edge: the order among them is SQLite's to pick).
+ * served from the copy (a run of equal keys at its edge: the order among them is SQLite's to pick);
+ * 'more' when the copy is still being read and the page reaches past its rows so far.
  */
-export function pageRows(sqlite3: Sqlite3, conn: Sqlite3Db, copy: DiffCopy, shape: DiffPageShape): number[] | undefined {
+export function pageRows(sqlite3: Sqlite3, conn: Sqlite3Db, copy: DiffCopy, shape: DiffPageShape): number[] | undefined | 'more' {
   let start = 0;
   if (shape.cursor) {
     // Rows are in key order and the cursor is "the key sorts after these values": the rows it
@@ -177,12 +234,15 @@ export function pageRows(sqlite3: Sqlite3, conn: Sqlite3Db, copy: DiffCopy, shap
     }
     out.push(r);
   }
+  if (!copy.complete && out.length < shape.limit) return 'more';
   if (shape.orderBy.length > 0 && copy.keyWidth > 0) {
     const first = out[0];
     if (first !== undefined && lastSkipped >= 0 && sameKey(copy, lastSkipped, first)) return undefined;
     const last = out[out.length - 1];
     if (last !== undefined && out.length === shape.limit) {
+      // The next row of the page's kinds must be read to know it does not tie with the last.
       while (r < copy.rows && !matches(r)) r++;
+      if (r >= copy.rows && !copy.complete) return 'more';
       if (r < copy.rows && sameKey(copy, last, r)) return undefined;
     }
   }

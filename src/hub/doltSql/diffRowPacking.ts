@@ -175,6 +175,14 @@ export class PackedRowsWriter {
     }
   }
 
+  /**
+   * The rows so far, without copying them: later rows never change the bytes of earlier ones (a
+   * larger buffer is a new array), so the view stays exact while writing goes on.
+   */
+  sofar(): PackedRows {
+    return new PackedRows(this.width, this.rows, this.data.subarray(0, this.at), this.starts.subarray(0, this.rows), this.repeats);
+  }
+
   /** The rows, trimmed to their size. */
   finish(): PackedRows {
     return new PackedRows(this.width, this.rows, this.data.slice(0, this.at), this.starts.slice(0, this.rows), this.repeats);

@@ -4,20 +4,23 @@
 // columns of the rewritten call's select list, and every cell is one the copy read as the hub
 // answers it (diffAnswers.ts). Anything this cannot map (a name that is not exactly one column,
 // another qualifier) is left to SQLite, which answers (or refuses) it as before.
-import type { Cell } from '../../shared/wire';
 import type { DiffPageRows } from './common';
 import type { DiffPageShape } from './diffPageShape';
 import { NULL, TEXT } from './diffRowPacking';
-import { sqliteToMysqlText } from './mysqlText';
 
-/** The rows of a page as the hub answers them, and each cell's SQLite type. */
+/**
+ * The rows of a page as the hub answers them, row after row: each cell as its JSON text (a string
+ * literal or `null`, passed on to the response as it is), and its SQLite type.
+ */
 export interface DirectPage {
-  rows: Cell[][];
-  types: number[][];
+  rows: number;
+  width: number;
+  cells: string[];
+  types: Uint8Array;
 }
 
-/** What a column of the rewritten call shows: cell `k` of the copy (`mysqlText`: through hub_mysql_text; k < 0: NULL), or a constant text. */
-export type ShownSource = { name: string } & ({ k: number; mysqlText?: true } | { text: string });
+/** What a column of the rewritten call shows: cell `k` of the copy as the copy answers it (k < 0: NULL), or a constant text. */
+export type ShownSource = { name: string } & ({ k: number } | { text: string });
 
 /** SQLite compares identifiers with ASCII case folding only. */
 const fold = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
@@ -76,30 +79,30 @@ export function directPage(
   if (!answer) return undefined;
   const cols = picks(shape, shown, sourceName);
   if (!cols) return undefined;
-  const rows: Cell[][] = [];
-  const types: number[][] = [];
+  const width = cols.length;
+  const cells: string[] = new Array<string>(page.rows.length * width);
+  const types = new Uint8Array(page.rows.length * width);
+  const constants = cols.map((i) => {
+    const s = shown[i] as ShownSource;
+    return 'text' in s ? JSON.stringify(s.text) : undefined;
+  });
+  let at = 0;
   for (const r of page.rows) {
     const a = answer(r);
-    const row: Cell[] = [];
-    const rowTypes: number[] = [];
-    for (const i of cols) {
-      const s = shown[i] as ShownSource;
-      if ('text' in s) {
-        row.push(s.text);
-        rowTypes.push(TEXT);
-      } else if (s.k < 0) {
-        row.push(null);
-        rowTypes.push(NULL);
+    for (let j = 0; j < width; j++, at++) {
+      const s = shown[cols[j] as number] as ShownSource;
+      const constant = constants[j];
+      if (constant !== undefined) {
+        cells[at] = constant;
+        types[at] = TEXT;
+      } else if (!('k' in s) || s.k < 0) {
+        cells[at] = 'null';
+        types[at] = NULL;
       } else {
-        const cell = a.cells[s.k] ?? null;
-        const type = a.types[s.k] as number;
-        // hub_mysql_text rewrites text and returns any other value as it is.
-        row.push('mysqlText' in s && type === TEXT ? sqliteToMysqlText(cell ?? '') : cell);
-        rowTypes.push(type);
+        cells[at] = a.pieces[s.k] ?? 'null';
+        types[at] = a.types[s.k] as number;
       }
     }
-    rows.push(row);
-    types.push(rowTypes);
   }
-  return { rows, types };
+  return { rows: page.rows.length, width, cells, types };
 }

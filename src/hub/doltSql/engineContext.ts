@@ -4,8 +4,8 @@
 import { createHash } from 'node:crypto';
 import { MYSQL_TEXT_FUNCTION, sqliteToMysqlText } from './mysqlText';
 import type { Sqlite3, Sqlite3Capi, Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
-import type { DiffPageRequest, DiffPageRows, DoltSqlContext, PreviewTable } from './common';
-import { DIFF_CELL_FUNCTION, pageRows, registerCellFunction, tiesIn, type DiffCopy, type DiffRowCache } from './diffRowCache';
+import type { DiffPageRequest, DoltSqlContext, PreviewTable } from './common';
+import { diffPage, type DiffPageSource, type ServedCopies } from './diffPageServe';
 import { HASH_FUNCTION, REVISION_FUNCTION } from './forms';
 import { toDoltHash, toEngineRevision } from './revisions';
 import { userColumnOf } from './userColumns';
@@ -24,23 +24,16 @@ export function registerDoltSqlFunctions(conn: Sqlite3Db): void {
   conn.createFunction(REVISION_FUNCTION, (_ctx, v) => (typeof v === 'string' ? toEngineRevision(v) : v), { arity: 1, deterministic: true });
 }
 
-/** Where diff pages come from: the worker's copies of diffs, for this database, until the query's deadline. */
-export interface DiffPageSource {
-  cache: DiffRowCache;
-  dbKey: string;
-  deadline: number;
-  /** Whether the query's caller went away (the engine's cancel flag). */
-  callerGone?: () => boolean;
-}
-
 /**
  * `loadCopy` gives the bytes of the database file (as committed on disk); merge previews run on
  * a private copy of them, so the real database and its branches are never touched.
  */
+export { COPY_FROM_FIRST_PAGE, type DiffPageSource } from './diffPageServe';
+
 export function engineContext(sqlite3: Sqlite3, conn: Sqlite3Db, loadCopy: () => Uint8Array, diffPages?: DiffPageSource): DoltSqlContext {
   const resolved = new Map<string, string | null>();
   /** The copies this query's pages read: the only ones its cell function can reach. */
-  const served: DiffCopy[] = [];
+  const served: ServedCopies = { copies: [], registered: false };
   const interrupted = (): 'timeout' | 'cancelled' | undefined =>
     diffPages === undefined ? undefined : Date.now() > diffPages.deadline ? 'timeout' : diffPages.callerGone?.() ? 'cancelled' : undefined;
   // The look-ups translation runs on the connection stop too (runSelect sets its own handler after).
@@ -121,98 +114,6 @@ function columnsAt(sqlite3: Sqlite3, conn: Sqlite3Db, hex: string, table: string
   } catch {
     return undefined;
   }
-}
-
-function diffPage(
-  sqlite3: Sqlite3,
-  conn: Sqlite3Db,
-  src: DiffPageSource,
-  served: DiffCopy[],
-  req: DiffPageRequest,
-): DiffPageRows | undefined {
-  const { shape } = req;
-  const keyed = req.patch ? patchCopyKey(src, req) : diffCopyKey(conn, src, req);
-  if (!keyed) return undefined;
-  const { cacheKey, sql } = keyed;
-  // Reading a diff into a copy costs several times one page computed whole: the first page of a
-  // diff is read as written (a diff that fits in it is never copied), the next one makes the copy.
-  // A first page as large as an export's asks for the whole diff: it makes the copy at once.
-  if (!shape.cursor && shape.offset === 0 && shape.limit < COPY_FROM_FIRST_PAGE && !src.cache.has(cacheKey)) return undefined;
-  const copy = src.cache.obtain(sqlite3, conn, {
-    cacheKey,
-    sql,
-    ...(shape.orderBy.length > 0 ? { unsortedSql: copySql(req, false) } : {}),
-    columns: req.columns,
-    keyWidth: shape.orderBy.length,
-    deadline: src.deadline,
-  });
-  if (!copy) return undefined;
-  let rows: number[] | undefined;
-  try {
-    rows = pageRows(sqlite3, conn, copy, shape);
-  } catch {
-    return undefined;
-  }
-  if (!rows) return undefined;
-  if (served.length === 0) registerCellFunction(sqlite3, conn, served);
-  served.push(copy);
-  const page = { fn: DIFF_CELL_FUNCTION, slot: served.length - 1, rows };
-  return tiesIn(copy, rows) ? page : { ...page, answer: (r: number) => copy.answers.row(r) };
-}
-
-/** A first page of at least this many rows (an export's: src/core/review/patchPages.ts) makes the copy. */
-export const COPY_FROM_FIRST_PAGE = 2000;
-
-/**
- * `SELECT <columns>, <order> FROM <source> ORDER BY <order>`: the whole diff in the page's order.
- * A column the query does not read (`req.reads`) is NULL: DoltLite makes some cells per row at a
- * cost (a commit's date: about a third of a 100,000-row copy's time), and the copy is keyed by
- * this text, so a query that reads more gets a copy of its own. `sorted` false: without the ORDER
- * BY (diffCopyRead.ts reads that first and keeps it when its rows come in key order), with an
- * OFFSET instead: a subquery with one is never flattened into the bulk read around it, which
- * would make DoltLite produce every cell twice (for the JSON text and for the cell itself).
- */
-function copySql(req: DiffPageRequest, sorted = true): string {
-  const { shape } = req;
-  const alias = q(shape.alias ?? (req.patch ? 'dolt_patch' : 'dolt_diff'));
-  const cols = req.columns.map((c, k) => (req.reads && !req.reads.has(k) ? `NULL AS ${q(c)}` : `${alias}.${q(c)}`)).join(', ');
-  const order = shape.orderBy.join(', ');
-  return shape.orderBy.length > 0
-    ? `SELECT ${cols}, ${order} FROM ${req.source} AS ${alias}${sorted ? ` ORDER BY ${order}` : ' LIMIT -1 OFFSET 0'}`
-    : `SELECT ${cols} FROM ${req.source} AS ${alias}`;
-}
-
-/** The copy of a row diff: keyed by the diff's columns and the table's schema on this connection. */
-function diffCopyKey(conn: Sqlite3Db, src: DiffPageSource, req: DiffPageRequest): { cacheKey: string; sql: string } | undefined {
-  let diffColumns: [string, string][];
-  let schema: unknown[];
-  try {
-    diffColumns = conn
-      .selectObjects('SELECT name, type FROM pragma_table_info(?)', [`dolt_diff_${req.table}`])
-      .map((r) => [String(r['name']), String(r['type'] ?? '')]);
-    schema = conn.selectObjects('SELECT name, type, pk, "notnull" FROM pragma_table_info(?)', [req.table]).map((r) => Object.values(r));
-  } catch {
-    return undefined;
-  }
-  // The cursor is tested on the key values alone (diffRowCache.ts), which compare as in the query
-  // only when the columns the keys read carry no type affinity, as the diff's own columns do.
-  const declared = new Map(diffColumns.map(([n, t]) => [n.toLowerCase(), t]));
-  if (req.shape.orderColumns.some((c) => declared.get(c.toLowerCase()) !== '')) return undefined;
-  const sql = copySql(req);
-  return { cacheKey: JSON.stringify([src.dbKey, req.fromHex, req.toHex, req.table, req.columns, diffColumns, schema, sql]), sql };
-}
-
-/**
- * The copy of a patch (patchPushdown.ts), ordered by statement_order alone. Its values are whole
- * numbers: compared with a number the cursor tests the same with or without the column's affinity;
- * a cursor with any quoted literal (text, blob) is read as written.
- */
-function patchCopyKey(src: DiffPageSource, req: DiffPageRequest): { cacheKey: string; sql: string } | undefined {
-  const { shape } = req;
-  if (shape.kinds || shape.orderColumns.some((c) => c.toLowerCase() !== 'statement_order')) return undefined;
-  if (shape.cursor && /['"`]/.test(shape.cursor.sql)) return undefined;
-  const sql = copySql(req);
-  return { cacheKey: JSON.stringify(['patch', src.dbKey, req.fromHex, req.toHex, req.table, req.columns, sql]), sql };
 }
 
 function previewMerge(

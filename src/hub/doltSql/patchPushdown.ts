@@ -61,7 +61,8 @@ export function pushPatchPage(
     { name: 'to_commit_hash', text: hexToDoltHash(p.toHex) },
     { name: 'table_name', k: 1 },
     { name: 'diff_type', k: 2 },
-    { name: 'statement', k: 3, mysqlText: true as const },
+    // The copy keeps the statement's answer as hub_mysql_text gives it (answerAsMysqlText).
+    { name: 'statement', k: 3 },
   ];
   // The export reads statement_order and statement only: the copy leaves the others NULL.
   const reads = cellsRead(shape, shown, PATCH_COLUMNS, 'dolt_patch');
@@ -73,6 +74,7 @@ export function pushPatchPage(
     columns: PATCH_COLUMNS,
     shape,
     patch: true,
+    answerAsMysqlText: 3,
     ...(reads ? { reads } : {}),
   });
   if (!page) return undefined;

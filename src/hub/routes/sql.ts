@@ -1,9 +1,9 @@
 // The read-only SQL endpoint (GET with a query string, POST with a JSON body).
-import type { QueryResult } from '../../shared/wire';
+import type { EngineQueryResult } from '../selectRunner';
 import { EngineCancelledError, EngineTimeoutError } from '../engineErrors';
 import type { Revision } from '../engineProtocol';
 import { doltHashToHex, isDoltHash } from '../doltHash';
-import { badRequest, notFound, quoted, readJson, sendData } from '../http';
+import { badRequest, notFound, quoted, readJson, sendData, sendDataWithRows } from '../http';
 import type { Ctx } from '../http';
 import { route } from '../router';
 import type { Route } from '../router';
@@ -29,7 +29,7 @@ export class SqlEndpoint {
     const effLimit = Math.min(limit ?? DEFAULT_LIMIT, this.hub.opts.maxRows);
     const effTimeout = Math.min(timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
     const rev = this.revision(ref);
-    let result: QueryResult & { ref_not_found?: boolean };
+    let result: EngineQueryResult & { ref_not_found?: boolean };
     try {
       // Each user has a share of the query workers, and so has each address anonymous calls come
       // from (one anonymous caller's long query does not hold up the others').
@@ -58,7 +58,9 @@ export class SqlEndpoint {
     if (result.ref_not_found) throw notFound(`No branch, tag or commit named ${quoted(ref)} in ${a.key}.`);
     delete result.ref_not_found;
     if (result.message === '' || result.message === undefined) delete result.message;
-    sendData(ctx, 200, result);
+    const { rowsJson, rows, ...rest } = result;
+    if (rowsJson === undefined) sendData(ctx, 200, { ...rest, rows });
+    else sendDataWithRows(ctx, 200, rest, rowsJson);
   }
 
   private revision(ref: string): Revision {
