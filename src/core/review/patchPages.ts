@@ -41,7 +41,7 @@ export async function* patchPages(
 }
 
 /** Statements a patch export asks for at a time (also the row diff's export page). */
-export const PATCH_EXPORT_PAGE = 2000;
+export const PATCH_EXPORT_PAGE = 5000;
 
 /**
  * Streams the table's patch into `file` through runExport (src/core/export/exportRun.ts): the next
