@@ -20,7 +20,7 @@
 // - The view's paths, on the hub started again (no diff copies, like the baseline), warmed by the
 //   same `COUNT(*)`, then the table opened as the view opens it (DOLT_DIFF_SUMMARY and DOLT_DIFF_STAT
 //   of the pair, the columns at both commits), untimed; each side pays what the other pays (the
-//   view's queries go to the first free query worker, here always the same one). Then: the CSV export (`DiffPageSource.exportSource` paged by `pagesOf`, 2,000 rows a
+//   view's queries go to the first free query worker, here always the same one). Then: the CSV export (`DiffPageSource.exportSource` paged by `pagesOf`, `PATCH_EXPORT_PAGE` rows a
 //   page, written by `runExport`: what `exportDiffRows` does minus the dialogs), then the patch
 //   export (`writePatchFile`, what `exportPatch` does minus the dialogs), in the same order as the
 //   baseline, with the real HubClient.

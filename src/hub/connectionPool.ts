@@ -13,7 +13,9 @@
 // A kept connection can be lent to a copy of a diff read page by page (diffCopyStream.ts): while
 // lent it is not handed out (another connection is opened at its revision if asked for), not
 // counted or closed as least recently used, but still closed with its database, after telling the
-// borrower; given back, it is kept again (or closed, if another was kept at its revision meanwhile).
+// borrower. Given back, it is kept again: its page cache holds what the copy read (both commits'
+// trees), which the next query there reads again, so it replaces a connection opened meanwhile
+// (once that one's query, if one is running on it, is over: `use`).
 import type { Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { CopyLease } from './doltSql/diffCopyStream';
 
@@ -33,6 +35,10 @@ export class ConnectionPool {
   private readonly kept = new Map<string, Kept>();
   /** Connections lent out (diffCopyStream.ts). */
   private readonly lent = new Set<Kept>();
+  /** Given back while the connection they replace runs a query: kept when it ends. */
+  private readonly returned = new Set<Kept>();
+  /** The connection of the query running now, if it is one of ours. */
+  private inUse: Sqlite3Db | undefined;
 
   constructor(private readonly max = 4) {}
 
@@ -72,8 +78,8 @@ export class ConnectionPool {
       release: () => {
         if (!this.lent.delete(k)) return;
         delete k.onClose;
-        if (this.kept.has(k.id)) k.conn.close();
-        else this.keep(k);
+        if (this.kept.get(k.id)?.conn === this.inUse && this.inUse !== undefined) this.returned.add(k);
+        else this.keepInstead(k);
       },
       onClose: (cb) => {
         k.onClose = cb;
@@ -81,9 +87,30 @@ export class ConnectionPool {
     };
   }
 
+  /** Keeps `k`, closing a connection kept at its revision meanwhile. */
+  private keepInstead(k: Kept): void {
+    const other = this.kept.get(k.id);
+    if (other) this.close(other);
+    this.keep(k);
+  }
+
+  /** The connection a query runs on from now (undefined: the query ended; connections given back meanwhile are kept). */
+  use(conn: Sqlite3Db | undefined): void {
+    this.inUse = conn;
+    if (conn !== undefined) return;
+    for (const k of [...this.returned]) {
+      this.returned.delete(k);
+      this.keepInstead(k);
+    }
+  }
+
   /** Forgets and closes a connection that failed in a way that may have left it unusable. */
   discard(conn: Sqlite3Db): void {
-    for (const k of [...this.kept.values(), ...this.lent]) if (k.conn === conn) this.close(k);
+    for (const k of this.all()) if (k.conn === conn) this.close(k);
+  }
+
+  private all(): Kept[] {
+    return [...this.kept.values(), ...this.lent, ...this.returned];
   }
 
   /** Closes every connection of `dbKey`, its scratch copies' too (its file is about to be replaced or written). */
@@ -97,17 +124,17 @@ export class ConnectionPool {
   }
 
   private closeWhere(test: (k: Kept) => boolean): void {
-    for (const k of [...this.kept.values(), ...this.lent]) if (test(k)) this.close(k);
+    for (const k of this.all()) if (test(k)) this.close(k);
   }
 
   private close(k: Kept): void {
     if (this.lent.delete(k)) k.onClose?.();
-    else this.kept.delete(k.id);
+    else if (!this.returned.delete(k)) this.kept.delete(k.id);
     k.conn.close();
   }
 
-  /** Connections open: kept and lent. */
+  /** Connections open: kept, lent and given back. */
   get size(): number {
-    return this.kept.size + this.lent.size;
+    return this.kept.size + this.lent.size + this.returned.size;
   }
 }

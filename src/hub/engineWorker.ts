@@ -224,6 +224,7 @@ export class EngineCore {
     // Every statement on this connection is the caller's or built from the caller's input.
     const at: Answering = { conn, guard: new ReadOnlyGuard(this.sqlite3.capi, conn.pointer) };
     let failed = true;
+    this.pool.use(conn);
     try {
       this.sqlite3.capi.sqlite3_limit(conn.pointer, SQLITE_LIMIT_LENGTH, run.budget.maxValueBytes);
       conn.createFunction('now', () => mysqlNow(), { arity: 0 });
@@ -243,6 +244,7 @@ export class EngineCore {
       if (!kept) at.conn.close();
       else if (failed) this.pool.discard(at.conn);
       else this.sqlite3.capi.sqlite3_progress_handler(at.conn.pointer, 0, 0, 0);
+      this.pool.use(undefined);
     }
   }
 

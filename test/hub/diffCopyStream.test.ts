@@ -271,7 +271,7 @@ describe('connections lent by the pool (connectionPool.ts)', () => {
     return { conn, closed: () => closed };
   };
 
-  it('a lent connection is not handed out; another is opened at its revision', () => {
+  it('a lent connection is not handed out; given back, it replaces the one opened meanwhile (after that one’s query)', () => {
     const pool = new ConnectionPool();
     const a = fake();
     const b = fake();
@@ -286,8 +286,17 @@ describe('connections lent by the pool (connectionPool.ts)', () => {
       pool.get('k', 1, '/k.db', 'main', () => b.conn),
       b.conn,
     );
+    pool.use(b.conn);
     lease.release();
-    assert.equal(a.closed(), 1, 'given back while another is kept at its revision: closed');
+    assert.equal(b.closed(), 0, 'not closed under its query');
+    pool.use(undefined);
+    assert.equal(b.closed(), 1, 'closed once its query ended');
+    assert.equal(a.closed(), 0);
+    assert.equal(
+      pool.get('k', 1, '/k.db', 'main', () => fake().conn),
+      a.conn,
+      'the lent one, whose cache holds what the copy read, is kept',
+    );
     assert.equal(pool.size, 1);
   });
 
