@@ -346,7 +346,7 @@ try {
   console.log(`| baseline: every query of the view raw (${every.length}: pin, list, columns, pages) | ${ms(rawAll)} |`);
   console.log(`| of which the page queries | ${ms(rawPages)} |`);
   console.log(
-    `| one page query in the view: the first (read as written) / the second (the hub copies the diff) / median of the others | ${ms(sent[0]?.ms ?? 0)} / ${ms(sent[1]?.ms ?? 0)} / ${ms(medianViewPage)} |`,
+    `| one page query in the view: the first (starts the hub's copy of the diff) / the second / median of the others | ${ms(sent[0]?.ms ?? 0)} / ${ms(sent[1]?.ms ?? 0)} / ${ms(medianViewPage)} |`,
   );
   console.log(
     `| one page, raw: as served (mean of the ${sent.length} above) / computed from the whole diff as before (mean of ${sample.length}) | ${ms(rawPages / Math.max(1, sent.length))} / ${ms(wholePerPage)} |`,

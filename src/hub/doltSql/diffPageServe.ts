@@ -29,10 +29,12 @@ export function diffPage(
   const keyed = req.patch ? patchCopyKey(src, req) : diffCopyKey(conn, src, req);
   if (!keyed) return undefined;
   const { cacheKey, sql } = keyed;
-  // Reading a diff into a copy costs several times one page computed whole: the first page of a
-  // diff is read as written (a diff that fits in it is never copied), the next one makes the copy.
-  // A first page as large as an export's asks for the whole diff: it makes the copy at once.
-  if (!shape.cursor && shape.offset === 0 && shape.limit < COPY_FROM_FIRST_PAGE && !src.cache.has(cacheKey)) return undefined;
+  // A copy read as its pages need it (diffCopyStream.ts) costs its first page what that page
+  // computed whole costs (the diff made and sorted once): any first page starts one. A copy read
+  // whole costs several times one page: then a small first page is read as written (a diff that
+  // fits in it is never copied) and the next page makes the copy; a first page as large as an
+  // export's asks for the whole diff: it makes the copy at once.
+  const streamOnly = !shape.cursor && shape.offset === 0 && shape.limit < COPY_FROM_FIRST_PAGE && !src.cache.has(cacheKey);
   // Before a copy's statement may be left running on the connection (diffCopyStream.ts): SQLite
   // refuses to define a function on a connection while one of its statements runs.
   if (!served.registered) registerCellFunction(sqlite3, conn, served.copies);
@@ -50,6 +52,7 @@ export function diffPage(
       deadline: src.deadline,
     },
     src.lease,
+    streamOnly,
   );
   if (!source) return undefined;
   let copy = source.view();

@@ -62,13 +62,14 @@ export class DiffRowCache {
   /**
    * The copy for the request: cached, being read, or started now; undefined when it cannot be had
    * in time and memory. A copy with an order starts being read page by page (diffCopyStream.ts)
-   * when `lease` lends it the connection; otherwise it is read whole now.
+   * when `lease` lends it the connection; otherwise it is read whole now, unless `streamOnly`.
    */
   obtain(
     sqlite3: Sqlite3,
     conn: Sqlite3Db,
     req: DiffCopyRequest,
     lease?: (conn: Sqlite3Db) => CopyLease | undefined,
+    streamOnly = false,
   ): CopySource | undefined {
     const key = req.cacheKey;
     const hit = this.copies.get(key);
@@ -95,6 +96,7 @@ export class DiffRowCache {
       }
       lent.release();
     }
+    if (streamOnly) return undefined;
     const read = readCopy(sqlite3, conn, req, this.budgetBytes);
     if (read === 'too-large') {
       this.markTooLarge(key);
