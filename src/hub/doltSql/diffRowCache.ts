@@ -1,8 +1,9 @@
 // Pages of a table's row diff without computing the diff for every page. DoltLite's
 // `dolt_diff_<t>(from, to)` cannot seek: every page of `DOLT_DIFF(…) WHERE key > cursor ORDER BY key
-// LIMIT n` computed and sorted the whole diff (about 1 s for 100,000 rows). From the second page
-// (diffPageShape.ts; engineContext.ts reads the first as written), the diff is read once, in the
-// page's ORDER BY, into a copy kept by this worker (packed: diffRowPacking.ts); every page then
+// LIMIT n` computed and sorted the whole diff (about 1 s for 100,000 rows). A page (diffPageShape.ts;
+// which one makes a copy: diffPageServe.ts) has the diff read once, in the page's ORDER BY, into a
+// copy kept by this worker (packed: diffRowPacking.ts), as its pages need it (diffCopyStream.ts,
+// the rows read so far standing for the diff's first rows) or whole (readCopy); every page then
 // picks its rows from the copy (binary search for the cursor, the kind filter, LIMIT/OFFSET) and
 // the query reads just those rows through `hub_diff_cell`, or, when the statement is nothing but
 // the page, is answered from the cells the copy keeps as the hub answers them (directPage.ts).
@@ -14,8 +15,9 @@
 // - The cursor is tested by SQLite itself (the query's own condition on the row's key values), so
 //   comparisons are SQLite's; a page whose edge falls inside a run of equal keys is not served.
 // - Memory is bounded: copies share `budgetBytes` (least recently used dropped first), a diff
-//   too large for it is not copied (and remembered as such), the copy is read under the query's
-//   deadline, and the cell function of a query serves only the copies that query asked for.
+//   too large for it is not copied (and remembered as such), the copy is read under the deadline
+//   of the query that started it, a worker reads at most MAX_STREAMS copies as pages need them,
+//   and the cell function of a query serves only the copies that query asked for.
 import type { Sqlite3, Sqlite3Db, Sqlite3Stmt } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { DiffPageShape } from './diffPageShape';
 import { BLOB, FLOAT, INTEGER, TEXT, type Cell } from './diffRowPacking';
