@@ -33,6 +33,12 @@ describe('versioning commands', () => {
     assert.deepEqual(callsOf(k, 'createBranch')[0]![1], { name: 'fix', from: { commit: hash } });
   });
 
+  it('branch from a tag whose name was typed and accepted before the choices were listed: its commit', async () => {
+    const k = kit([typeInPicker('v1'), input('from-v1')]);
+    await createBranch(k.deps, dbNode);
+    assert.deepEqual(callsOf(k, 'createBranch')[0]![1], { name: 'from-v1', from: { commit: HASH_TAG } });
+  });
+
   it('branch from a branch node asks only for the name', async () => {
     const k = kit([input('dev2')]);
     await createBranch(k.deps, devNode);
@@ -72,6 +78,18 @@ describe('versioning commands', () => {
     const k2 = kit([typeInPicker('v3'), typeInPicker(hash), input('Three'), input('')]);
     await createRelease(k2.deps, dbNode);
     assert.equal((callsOf(k2, 'createRelease')[0]![1] as { commit_sha: string }).commit_sha, hash);
+  });
+
+  it('release at a branch whose name was typed and accepted before the branches were listed: its head', async () => {
+    const k = kit([typeInPicker('v4'), typeInPicker('main'), input('Four'), input('')]);
+    await createRelease(k.deps, dbNode);
+    assert.deepEqual(callsOf(k, 'createRelease')[0]![1], {
+      tag: 'v4',
+      title: 'Four',
+      commit_sha: HASH_MAIN,
+      create_tag_if_not_exists: true,
+    });
+    assert.equal(k.ui.infos.filter((m) => /not a commit hash/.test(m)).length, 0);
   });
 
   it('release refuses a pasted text that is not a commit hash', async () => {
