@@ -44,9 +44,12 @@ export async function run(ctx) {
     await cellOf(grid, 0, 1).click();
     await scrollToRow(2485);
     // A row of the failed page: its own error, its Retry in view.
-    const failed = grid.locator('.vdb-retry').first();
-    await failed.waitFor({ state: 'visible', timeout: ctx.scaled(90_000) });
-    failedRow = Number(await failed.getAttribute('data-retry'));
+    const firstFailed = grid.locator('.vdb-retry').first();
+    await firstFailed.waitFor({ state: 'visible', timeout: ctx.scaled(90_000) });
+    failedRow = Number(await firstFailed.getAttribute('data-retry'));
+    // That row's own Retry from now on: the grid reuses row elements, so "the first Retry in the
+    // DOM" may be another failed row's by the next read (page 4's rows can fail after page 5's).
+    const failed = grid.locator(`.vdb-retry[data-retry="${failedRow}"]`);
     assert.ok(failedRow >= 2000 && failedRow < 3000, `the failed row ${failedRow} is on a page not read before the server went away`);
     assert.match(await failed.locator('xpath=..').innerText(), /Could not load these rows: .+/);
     const box = await failed.boundingBox();
