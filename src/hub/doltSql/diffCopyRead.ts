@@ -219,6 +219,8 @@ export class CopyRead {
   private ties: Uint8Array = new Uint8Array(1024);
   private readonly order: IntegerKeyOrder | undefined;
   private readonly keys: KeyTies;
+  private readonly texts: AnswerCell[];
+  private readonly types: number[];
   private readonly col: Columns;
   private stmt: Sqlite3Stmt | undefined;
   private state: CopyReadState = 'more';
@@ -240,6 +242,8 @@ export class CopyRead {
     this.answers = new AnswerRowsWriter(this.width);
     this.order = order === 'unsorted' ? new IntegerKeyOrder(req.keyWidth) : undefined;
     this.keys = new KeyTies(req.keyWidth);
+    this.texts = new Array<AnswerCell>(this.width);
+    this.types = new Array<number>(this.width);
     this.stmt = stmt;
     this.col = columnsOf(sqlite3, stmt.pointer);
   }
@@ -310,8 +314,8 @@ export class CopyRead {
     const { all, width, skip, order, writer, col } = this;
     const row = JSON.parse(col.text(0)) as unknown[];
     if (row.length !== all) return 'failed';
-    const texts: AnswerCell[] = new Array<AnswerCell>(width);
-    const types: number[] = new Array<number>(width);
+    // Reused row to row: the answers' writer copies them.
+    const { texts, types } = this;
     writer.startRow();
     for (let i = 0; i < all; i++) {
       const cell = skip[i] ? NULL_CELL : cellOf(this.sqlite3, col, p, i + 1, row[i]);
