@@ -10,61 +10,9 @@
 //   node bench/cpuSample.mjs --report FILE.json   (the tables again, from a saved run)
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { TICK, kind, machine, read, stat } from './procCpu.mjs';
 
-const TICK = 100; // USER_HZ (getconf CLK_TCK) on Linux
 const INTERVAL_MS = 500;
-
-const read = (p) => {
-  try {
-    return readFileSync(p, 'utf8');
-  } catch {
-    return '';
-  }
-};
-
-/** pid → { ppid, ticks, start } from /proc/<pid>/stat (fields after the command's closing paren). */
-function stat(pid) {
-  const s = read(`/proc/${pid}/stat`);
-  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-  if (f.length < 20) return undefined;
-  return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]), start: f[19] };
-}
-
-/** Busy and total ticks of the whole machine. */
-function machine() {
-  const f = read('/proc/stat').split('\n')[0].split(/\s+/).slice(1).map(Number);
-  const idle = f[3] + f[4];
-  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
-}
-
-/** What a process is, from its command line. */
-export function kind(cmd) {
-  const rules = [
-    [/chrom.*--type=renderer.*--extension-process|--type=renderer/, 'chromium renderer'],
-    [/chrom.*--type=gpu-process/, 'chromium gpu'],
-    [/chrom.*--type=utility/, 'chromium utility (network, storage)'],
-    [/chrom.*--type=zygote/, 'chromium zygote'],
-    [/chrom/, 'chromium browser'],
-    [/--type=extensionHost/, 'code-server extension host'],
-    [/--type=fileWatcher/, 'code-server file watcher'],
-    [/--type=ptyHost/, 'code-server pty host'],
-    [/code-server/, 'code-server server'],
-    [/hub\.js|scripts\/hub\.mjs/, 'hub'],
-    [/typecheck|\btsc\b|typescript\/bin/, 'tsc'],
-    [/eslint/, 'eslint'],
-    [/prettier/, 'prettier'],
-    [/esbuild/, 'esbuild'],
-    [/mocha/, 'mocha'],
-    [/vsce|package\.mjs/, 'packaging'],
-    [/e2e\/run\.mjs/, 'e2e runner (node, playwright)'],
-    [/runInVscodeServer/, 'integration runner'],
-    [/npm|scripts\/test\.mjs|bootstrap/, 'npm / test runner'],
-    [/^(sh|bash|nice|flock|env) /, 'shell'],
-  ];
-  for (const [re, name] of rules) if (re.test(cmd)) return name;
-  return `other: ${cmd.split(' ')[0].split('/').pop()}`;
-}
 
 /** The `npm test` step a process runs under: the first ancestor whose command is a step's. */
 export function step(chain) {

@@ -4,6 +4,9 @@
 //
 //   npm run build && flock /tmp/vdb-heavy.lock node --expose-gc --import=tsx bench/pullDiff.mjs
 //   BENCH_DIFF_ROWS=20000 … for a quicker look
+//   BENCH_BRIDGE=cdp … the earlier bridge (a page.evaluate per message) instead of the socket's
+//   BENCH_TRACE=/tmp/t.json … also writes a Chromium trace of the scroll (style, layout, paint per frame);
+//   BENCH_STEPS=/tmp/s.json … each scroll step's time and frames, and each page query's time
 //   BENCH_PROFILE=/tmp/prof … also writes CPU profiles of the scroll: this process (host, bridge)
 //   as host.cpuprofile and the page's renderer as page.cpuprofile (open in Chrome's DevTools)
 //
@@ -15,10 +18,13 @@
 //   PageServer answers from a DiffPageSource over HTTP, bridged to the page);
 // - first page: from the HTTP response of the first page query to the second animation frame after
 //   the grid got the page (what the user waits for beyond the server): host (parse, PageServer),
-//   bridge (one page.evaluate, in place of the webview's postMessage), grid (receipt to drawn);
+//   bridge (bench/socketBridge.mjs: the message as JSON text over a socket to the page, parsed
+//   there, as code-server carries a webview's postMessage), grid (receipt to drawn);
 // - full scroll: from the first page drawn until the last row is drawn, moving a page of rows at a
 //   time (in the page) and waiting until each position is drawn (the row in the DOM, filled: a
 //   page the grid read ahead is loaded before the scroll to it is drawn);
+// - CPU during the scroll and during the baseline's queries, per process (bench/procCpu.mjs): what
+//   the two cores spent, which paces both when they are saturated;
 // - memory over idle: host (Node heap + array buffers after GC, this process) and webview (JS heap +
 //   backing stores after GC), each after the whole scroll minus before the view opened;
 // - baseline: every query the view sent (pin, table list, columns, pages), the same SQL text in the
@@ -32,6 +38,8 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium } from 'playwright-core';
 import { hubApi, importItems, itemsCsv, startHub } from './client-common.mjs';
+import { cpuOfTree, cpuSpent } from './procCpu.mjs';
+import { startSocketBridge } from './socketBridge.mjs';
 import { loadDiffTableSpec, loadTableChanges, pinChanges } from '../src/core/review/changesPin.ts';
 import { DiffPageSource } from '../src/core/review/diffSource.ts';
 import { PageServer } from '../src/core/paging/pageServer.ts';
@@ -41,11 +49,10 @@ const ROWS = Number(process.env.BENCH_DIFF_ROWS ?? 100_000);
 const PAGE = 500;
 const log = (...a) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${a.join(' ')}\n`);
 const gc = globalThis.gc;
+/** BENCH_BRIDGE=cdp: the earlier bridge, a page.evaluate per message, for comparison. */
+const CDP_BRIDGE = process.env.BENCH_BRIDGE === 'cdp';
+const epoch = () => performance.timeOrigin + performance.now();
 if (!gc) throw new Error('run with node --expose-gc (host memory is measured after a GC)');
-
-// ---------------------------------------------------------------- the hub and the data
-
-// ---------------------------------------------------------------- measuring
 
 function hostBytes() {
   gc?.();
@@ -57,6 +64,7 @@ const mb = (b) => `${(b / 1048576).toFixed(1)} MB`;
 const ms = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} ms`);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'vdb-pulldiff-'));
+let bridge;
 let hub = await startHub({ dataDir, serveArgs: ['--max-rows', '1000000'] });
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
@@ -128,10 +136,20 @@ try {
     const u = await cdp.send('Runtime.getHeapUsage');
     return u.usedSize + (u.backingStorageSize ?? 0);
   };
-  await page.setContent('<!doctype html><html><body style="margin:0"><div id="host"></div></body></html>');
-  await page.addScriptTag({ content: bundle.outputFiles[0].text });
   let server;
+  // The grid's messages to the host (which pages it wants) come over a Playwright binding.
   await page.exposeFunction('hostPost', (m) => server?.handle(m));
+  if (CDP_BRIDGE) {
+    await page.setContent('<!doctype html><html><body style="margin:0"><div id="host"></div></body></html>');
+    await page.addScriptTag({ content: bundle.outputFiles[0].text });
+  } else {
+    bridge = await startSocketBridge({
+      html: '<!doctype html><html><body style="margin:0"><div id="host"></div><script src="/bridge.js"></script><script src="/grid.js"></script></body></html>',
+      scripts: { '/grid.js': bundle.outputFiles[0].text },
+    });
+    await page.goto(bridge.url);
+    await bridge.ready;
+  }
   const idlePage = await pageBytes();
   const idleHost = hostBytes();
 
@@ -157,8 +175,8 @@ try {
   const spec = await loadDiffTableSpec(pinned.pair, change, run);
   const source = new DiffPageSource({ pair: pinned.pair, spec, run, knownTotal: ROWS });
   let firstResultAt;
-  let firstDeliveredAt;
-  /** Time in the bench's bridge (page.evaluate: the copy into the page and the grid's receive), summed over pages. */
+  let firstPostedAt;
+  /** CDP bridge only: time in page.evaluate (the copy into the page and the grid's receive), summed over pages. */
   let bridgeTotal = 0;
   server = new PageServer({
     sourceId: 'diff',
@@ -166,21 +184,17 @@ try {
     concurrency: 1,
     post: (m) => {
       const first = m.type === 'page.result' && m.start === 0;
-      if (first) firstResultAt = performance.now();
+      if (first) {
+        firstResultAt = performance.now();
+        firstPostedAt = epoch();
+      }
+      if (!CDP_BRIDGE) return bridge.send(m);
+      // The message as one JSON string, parsed in the page (Playwright's own serialization of
+      // nested arrays cost about 85 ms a 500-row page, more than the hub's page).
       const b0 = performance.now();
-      // The bridge plays the webview's postMessage, which VS Code sends to a webview as JSON text:
-      // the message goes as one string and is parsed in the page (Playwright's own serialization
-      // of nested arrays cost about 85 ms a 500-row page, more than the hub's page).
       void page
-        .evaluate((text) => {
-          const msg = JSON.parse(text);
-          if (msg.type === 'page.result' && msg.start === 0) globalThis.firstReceivedAt = performance.now();
-          const r0 = performance.now();
-          globalThis.grid.receive(msg);
-          globalThis.receiveMs = (globalThis.receiveMs ?? 0) + performance.now() - r0;
-        }, JSON.stringify(m))
+        .evaluate((text) => globalThis.onHostMessage(JSON.parse(text)), JSON.stringify(m))
         .then(() => {
-          if (first) firstDeliveredAt = performance.now();
           if (m.type === 'page.result') bridgeTotal += performance.now() - b0;
         });
     },
@@ -201,6 +215,14 @@ try {
   };
   await page.evaluate((o) => {
     globalThis.raf = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const epoch = () => performance.timeOrigin + performance.now();
+    // Every message from the host: the first page's arrival noted, the grid's receive timed.
+    globalThis.onHostMessage = (msg) => {
+      if (msg.type === 'page.result' && msg.start === 0) globalThis.firstReceivedAt = epoch();
+      const r0 = performance.now();
+      globalThis.grid.receive(msg);
+      globalThis.receiveMs = (globalThis.receiveMs ?? 0) + performance.now() - r0;
+    };
     globalThis.grid = new globalThis.VdbGrid.ResultGrid(
       o,
       { copy() {}, export() {}, post: (m) => globalThis.hostPost(m) },
@@ -229,13 +251,13 @@ try {
     }
     await globalThis.raf();
     await globalThis.raf();
-    return { drawnAt: performance.now(), receivedAt: globalThis.firstReceivedAt };
+    return { drawnAt: performance.timeOrigin + performance.now(), receivedAt: globalThis.firstReceivedAt };
   });
   const firstDrawnAt = performance.now();
   const drawAfterReceipt = inPage.drawnAt - inPage.receivedAt;
   const hostPart = firstResultAt - firstResponseAt;
-  const bridge = firstDeliveredAt - firstResultAt;
-  const toFirstPage = hostPart + bridge + drawAfterReceipt;
+  const bridgePart = inPage.receivedAt - firstPostedAt;
+  const toFirstPage = hostPart + bridgePart + drawAfterReceipt;
 
   const profileDir = process.env.BENCH_PROFILE;
   const hostProfiler = profileDir ? new Session() : undefined;
@@ -247,6 +269,12 @@ try {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.start');
   }
+  if (process.env.BENCH_TRACE)
+    await browser.startTracing(page, {
+      path: process.env.BENCH_TRACE,
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'cc', 'blink', 'v8'],
+    });
+  const cpu0 = cpuOfTree();
   // Scroll in the page, a page of rows at a time, from the first row to the last, waiting until
   // each position is drawn (the grid asks for the pages it needs as it goes).
   const steps = await page.evaluate(
@@ -272,6 +300,8 @@ try {
     { total: ROWS, step: PAGE },
   );
   const done = performance.now();
+  const scrollCpu = cpuSpent(cpu0, cpuOfTree());
+  if (process.env.BENCH_TRACE) await browser.stopTracing();
   if (hostProfiler) {
     writeFileSync(join(profileDir, 'page.cpuprofile'), JSON.stringify((await cdp.send('Profiler.stop')).profile));
     writeFileSync(join(profileDir, 'host.cpuprofile'), JSON.stringify((await hostProfiler.post('Profiler.stop')).profile));
@@ -279,6 +309,7 @@ try {
   }
   const stepMs = steps.map((x) => x.ms).sort((a, b) => a - b);
   const firstFrameSteps = steps.filter((x) => x.frames === 1).length;
+  if (process.env.BENCH_STEPS) writeFileSync(process.env.BENCH_STEPS, JSON.stringify({ steps, pages: sent.map((x) => x.ms) }));
   const framesWaited = steps.reduce((n, x) => n + x.frames, 0);
   const receiveTotal = await page.evaluate(() => globalThis.receiveMs ?? 0);
   const fullScroll = done - firstDrawnAt;
@@ -294,6 +325,7 @@ try {
   await hub.stop();
   hub = await startHub({ dataDir, token: hub.token, serveArgs: ['--max-rows', '1000000'] });
   await hubApi(hub, 'POST', '/databases/bench/b/sql', { ref: 'main', q: 'SELECT COUNT(*) FROM items', limit: 10 });
+  const rawCpu0 = cpuOfTree();
   const r0 = performance.now();
   let rawPages = 0;
   for (const { page, body } of every) {
@@ -302,6 +334,7 @@ try {
     if (page) rawPages += performance.now() - p0;
   }
   const rawAll = performance.now() - r0;
+  const rawCpu = cpuSpent(rawCpu0, cpuOfTree());
   // ---- one page: as the view got it (the hub serves a page from its copy of the diff from the
   // second page on) and
   // computed from the whole diff as before (the same page wrapped in a subquery, which the hub
@@ -326,15 +359,17 @@ try {
   const rawWhole = performance.now() - w0;
   if (whole.rows.length !== ROWS) throw new Error(`raw whole diff: ${whole.status} ${whole.rows.length}`);
 
-  console.log(`\nPull diff of ${ROWS.toLocaleString('en-US')} changed rows (pages of ${PAGE}, ${sent.length} page queries)\n`);
+  console.log(
+    `\nPull diff of ${ROWS.toLocaleString('en-US')} changed rows (pages of ${PAGE}, ${sent.length} page queries; bridge: ${CDP_BRIDGE ? 'CDP page.evaluate' : 'socket'})\n`,
+  );
   console.log('| figure | value |');
   console.log('|---|---|');
   console.log(
-    `| first page drawn after its response | ${ms(toFirstPage)} (host ${ms(hostPart)}, bridge ${ms(bridge)}, grid ${ms(drawAfterReceipt)}) |`,
+    `| first page drawn after its response | ${ms(toFirstPage)} (host ${ms(hostPart)}, bridge ${ms(bridgePart)}, grid ${ms(drawAfterReceipt)}) |`,
   );
   console.log(`| full scroll, first row to last | ${ms(fullScroll)} |`);
   console.log(
-    `| of which in the bench's bridge (page.evaluate per page, the grid's receive included), summed; the grid's receive alone | ${ms(bridgeTotal)}; ${ms(receiveTotal)} |`,
+    `| the grid's receive summed${CDP_BRIDGE ? `; the bench's CDP bridge (page.evaluate per page, the receive included), summed` : ''} | ${ms(receiveTotal)}${CDP_BRIDGE ? `; ${ms(bridgeTotal)}` : ''} |`,
   );
   console.log(
     `| scroll steps (${steps.length}): drawn at the first frame / median step / slowest step | ${firstFrameSteps} / ${ms(stepMs[Math.floor(stepMs.length / 2)] ?? 0)} / ${ms(stepMs[stepMs.length - 1] ?? 0)} |`,
@@ -342,9 +377,12 @@ try {
   console.log(
     `| frames the scroll waited × the frame interval (${frameMs.toFixed(1)} ms): one a step at least | ${framesWaited} frames, ${ms(framesWaited * frameMs)} (one a step: ${ms(steps.length * frameMs)}) |`,
   );
+  const cpuRow = (c) => `${c.rows.map(([k, x]) => `${k} ${x.toFixed(2)} s`).join(', ')} (machine busy ${c.machineBusy.toFixed(2)} s)`;
+  console.log(`| CPU during the scroll, by process | ${cpuRow(scrollCpu)} |`);
   console.log(`| view total (pin, list, columns, every page drawn) | ${ms(viewTotal)} |`);
   console.log(`| baseline: every query of the view raw (${every.length}: pin, list, columns, pages) | ${ms(rawAll)} |`);
   console.log(`| of which the page queries | ${ms(rawPages)} |`);
+  console.log(`| CPU during the baseline's queries, by process | ${cpuRow(rawCpu)} |`);
   console.log(
     `| one page query in the view: the first (starts the hub's copy of the diff) / the second / median of the others | ${ms(sent[0]?.ms ?? 0)} / ${ms(sent[1]?.ms ?? 0)} / ${ms(medianViewPage)} |`,
   );
@@ -361,6 +399,7 @@ try {
   );
 } finally {
   await browser.close();
+  bridge?.close();
   await hub.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
