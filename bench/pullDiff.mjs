@@ -276,12 +276,16 @@ try {
     });
   const cpu0 = cpuOfTree();
   // Scroll in the page, a page of rows at a time, from the first row to the last, waiting until
-  // each position is drawn (the grid asks for the pages it needs as it goes).
+  // each position is drawn (the grid asks for the pages it needs as it goes). Each step scrolls
+  // between frames, as a person's scroll does: once a frame has the position's rows, that frame
+  // paints before the next step (a task after the frame). Scrolling inside the frame's animation
+  // callback instead forced a layout of the rows just filled and moved on before they were painted.
   const steps = await page.evaluate(
     async ({ total, step }) => {
       const steps = [];
       const rowH = globalThis.scroller.scrollHeight / globalThis.grid.source.rowCount;
       const screen = Math.max(1, Math.floor(globalThis.scroller.clientHeight / rowH));
+      const afterFrame = () => new Promise((r) => setTimeout(r, 0));
       for (let top = 0; ; top = Math.min(total - screen, top + step)) {
         const s0 = performance.now();
         let frames = 0;
@@ -293,6 +297,7 @@ try {
           await globalThis.raf();
           frames++;
         }
+        if (frames > 0) await afterFrame();
         steps.push({ ms: performance.now() - s0, frames });
         if (last === total - 1) return steps;
       }
