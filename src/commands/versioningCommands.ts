@@ -75,18 +75,7 @@ async function pickSource(deps: CommandDeps, node: unknown, t: DatabaseTarget, t
   if (!picked) return undefined;
   if ('value' in picked) return picked.value;
   const typed = picked.typed.trim();
-  if (isCommitHash(typed)) return { commit: typed };
-  return (await namedChoice(items, typed)) ?? { branch: typed };
-}
-
-/**
- * The choice whose name (its label without the leading icon) is `typed`, when the name was typed
- * and accepted before the choices were listed (the picker then answers what was typed); the first
- * such, branches being listed before tags.
- */
-async function namedChoice<T>(items: Promise<readonly PickItem<T>[]>, typed: string): Promise<T | undefined> {
-  const listed = await items.catch(() => [] as readonly PickItem<T>[]);
-  return listed.find((i) => i.label.replace(/^\$\([\w~-]+\)\s*/, '') === typed)?.value;
+  return isCommitHash(typed) ? { commit: typed } : { branch: typed };
 }
 
 function sourceText(s: RevisionSource): string {
@@ -251,11 +240,7 @@ async function pickReleaseCommit(
   });
   if (!picked) return undefined;
   if ('value' in picked) return picked.value;
-  const typed = picked.typed.trim();
-  if (isCommitHash(typed)) return typed;
-  // A branch's name typed and accepted before the branches were listed: its head.
-  const named = await namedChoice(heads, typed);
-  if (named) return named;
+  if (isCommitHash(picked.typed)) return picked.typed.trim();
   void deps.ui.info(l10n.t('"{0}" is not a commit hash (32 characters of 0-9 and a-v). Pick a branch or paste a hash.', picked.typed));
   return undefined;
 }

@@ -3,7 +3,7 @@ import type { Logger } from '../core/logger';
 import type { InputOptions, PickItem, PickOptions, ProgressReporter, Ui } from '../platform/ui';
 import type { ErrorContext } from '../core/errorMessages';
 import { reportError } from './reportError';
-import { keepNamedFirst } from '../core/pickOrder';
+import { keepNamedFirst, plainLabel, typedAnswer } from '../core/pickOrder';
 import * as l10n from '../shared/l10n';
 
 type Item<T> = vscode.QuickPickItem & { value?: T; typed?: string };
@@ -37,7 +37,7 @@ export class VscodeUi implements Ui {
     qp.busy = true;
     let fixed: Item<T>[] = [];
     // Labels may start with a codicon (`$(git-branch) main`): typing "main" picks that item, not a copy.
-    const plain = (i: Item<T>): string => i.typed ?? i.label.replace(/^\$\([\w~-]+\)\s*/, '');
+    const plain = (i: Item<T>): string => i.typed ?? plainLabel(i.label);
     const render = (keepActive: boolean): void => {
       const typed = qp.value.trim();
       const active = qp.activeItems[0];
@@ -70,7 +70,9 @@ export class VscodeUi implements Ui {
         const sel = qp.selectedItems[0];
         if (!sel) return;
         done = true;
-        resolve(sel.typed !== undefined ? { typed: sel.typed } : { value: sel.value as T });
+        // A typed row accepted before the choices were listed answers the choice of that name.
+        if (sel.typed !== undefined) void typedAnswer(items, sel.typed).then(resolve);
+        else resolve({ value: sel.value as T });
         qp.hide();
       });
       qp.onDidHide(() => {

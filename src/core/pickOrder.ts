@@ -23,3 +23,23 @@ export function keepNamedFirst<T>(
   const first = rows.find((r) => name(r) === wanted);
   return first === undefined ? undefined : [first, ...rows.filter((r) => r !== first)];
 }
+
+/** A choice's plain name: its label without a leading icon (`$(git-branch) main` is "main"). */
+export function plainLabel(label: string): string {
+  return label.replace(/^\$\([\w~-]+\)\s*/, '');
+}
+
+/**
+ * What a text typed and accepted in a pick-or-type box answers once the choices are listed: the
+ * choice of that name, or the text itself. The box offers "use what you typed" only when no choice
+ * has that name, but while the choices are still loading it is the only row, and a quick person
+ * accepts it (e2e 30 once typed "main" for a release's commit and was told it is not a hash).
+ */
+export async function typedAnswer<T>(
+  choices: readonly { label: string; value: T }[] | Promise<readonly { label: string; value: T }[]>,
+  typed: string,
+): Promise<{ value: T } | { typed: string }> {
+  const listed = await Promise.resolve(choices).catch(() => []);
+  const named = listed.find((c) => plainLabel(c.label) === typed.trim());
+  return named ? { value: named.value } : { typed };
+}

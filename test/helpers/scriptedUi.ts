@@ -11,6 +11,7 @@
 import { strict as assert } from 'node:assert';
 import type { ErrorContext } from '../../src/core/errorMessages';
 import type { InputOptions, PickItem, PickOptions, ProgressReporter, Ui } from '../../src/platform/ui';
+import { typedAnswer } from '../../src/core/pickOrder';
 
 export type PromptKind = 'pick' | 'pickOrType' | 'pickMany' | 'input' | 'confirm' | 'choose' | 'infoAction';
 
@@ -174,7 +175,8 @@ export class ScriptedUi implements Ui {
     const list = await items;
     const reply = this.reply(this.shown('pickOrType', options.title, list));
     if (reply === undefined) return undefined;
-    if (typeof reply === 'object' && 'typed' in reply) return { typed: reply.typed };
+    // As the real box: a typed name of a choice answers that choice (src/core/pickOrder.ts typedAnswer).
+    if (typeof reply === 'object' && 'typed' in reply) return typedAnswer(list, reply.typed);
     const found = findItem(list, String(reply));
     return found ? { value: found.value } : { typed: String(reply) };
   }
