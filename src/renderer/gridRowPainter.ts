@@ -13,6 +13,8 @@ import * as l10n from '../shared/l10n';
 /** A row element, kept and refilled as the grid scrolls, and what it shows now. */
 export interface RowRec {
   el: HTMLElement;
+  /** The row number and the frozen cells: one sticky element a row (see .vdb-rowhead in gridStyles.ts). */
+  head: HTMLElement;
   num: HTMLElement;
   frozen: HTMLElement[];
   cells: HTMLElement[];
@@ -39,10 +41,11 @@ export class GridRowPainter {
     const d = this.doc;
     const row = el(d, 'div', 'vdb-row');
     row.setAttribute('role', 'row');
+    const head = el(d, 'div', 'vdb-rowhead');
     const num = el(d, 'div', 'vdb-rownum');
     num.setAttribute('role', 'rowheader');
     num.setAttribute('aria-colindex', '1');
-    row.appendChild(num);
+    head.appendChild(num);
     const frozen: HTMLElement[] = [];
     let left = GUTTER_WIDTH;
     for (let i = 0; i < this.frozen; i++) {
@@ -50,11 +53,13 @@ export class GridRowPainter {
       cell.setAttribute('role', 'gridcell');
       cell.style.left = `${left}px`;
       left += this.model.widths[i] ?? 100;
-      row.appendChild(cell);
+      head.appendChild(cell);
       frozen.push(cell);
     }
+    head.style.width = `${left}px`;
+    row.appendChild(head);
     body.appendChild(row);
-    return { el: row, num, frozen, cells: [], error: undefined, viewRow: -1, colKey: '', version: -1 };
+    return { el: row, head, num, frozen, cells: [], error: undefined, viewRow: -1, colKey: '', version: -1 };
   }
 
   private fillCell(cell: HTMLElement, viewRow: number, col: number, extra: string): void {
@@ -162,6 +167,8 @@ export class GridRowPainter {
     for (const c of rec.cells) c.remove();
     rec.cells.length = 0;
     for (const f of rec.frozen) f.hidden = true;
+    // The bar follows the row number in the row's flow (the frozen cells are hidden).
+    rec.head.style.width = `${GUTTER_WIDTH}px`;
     if (!rec.error) {
       rec.error = el(d, 'div', 'vdb-rowerror');
       rec.error.setAttribute('role', 'gridcell');
@@ -195,6 +202,8 @@ export class GridRowPainter {
       left += w;
       this.fillCell(f, viewRow, i, ' frozen');
     }
+    const headW = `${left}px`;
+    if (rec.head.style.width !== headW) rec.head.style.width = headW;
     while (rec.cells.length < cols.length) {
       const cell = el(this.doc, 'div', 'vdb-cell');
       cell.setAttribute('role', 'gridcell');

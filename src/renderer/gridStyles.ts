@@ -44,7 +44,10 @@ const CSS = `
 .vdb-resizer:hover, .vdb-resizer.active { background: var(--vscode-sash-hoverBorder, var(--vscode-focusBorder)); }
 .vdb-row { position: absolute; left: 0; top: 0; height: ${ROW_HEIGHT}px; white-space: nowrap; }
 .vdb-row.odd .vdb-cell { background: var(--vscode-list-hoverBackground, transparent); }
-.vdb-rownum { position: sticky; left: 0; z-index: 1; display: inline-block; width: ${GUTTER_WIDTH}px; height: ${ROW_HEIGHT}px; line-height: ${ROW_HEIGHT}px;
+/* The row number and the frozen cells sit in one sticky element a row, placed inside it: measured
+   (bench/gridRowFloor.mjs), a second sticky element a row cost the renderer ~45% more a screen of new rows. */
+.vdb-rowhead { position: sticky; left: 0; z-index: 1; display: inline-block; vertical-align: top; height: ${ROW_HEIGHT}px; }
+.vdb-rownum { position: absolute; left: 0; top: 0; width: ${GUTTER_WIDTH}px; height: ${ROW_HEIGHT}px; line-height: ${ROW_HEIGHT}px;
   box-sizing: border-box; padding-right: 6px; text-align: right; color: var(--vscode-editorLineNumber-foreground, var(--vscode-descriptionForeground));
   background: var(--vscode-editor-background); box-shadow: inset -1px 0 0 var(--vscode-editorWidget-border, #8884); cursor: pointer; user-select: none; }
 /* Grid lines as inset shadows, not borders: measured (bench/.out profiling) borders on these
@@ -70,9 +73,11 @@ const CSS = `
   font-family: var(--vscode-editor-font-family, monospace); }
 /* Some parts set their own display; the hidden attribute must still hide them. */
 .vdb-result [hidden] { display: none !important; }
-/* Frozen leading columns (e.g. the primary key): in the row's flow right after the sticky row
-   number, sticky at their own offset, opaque so the scrolled cells pass beneath them. */
-.vdb-cell.frozen, .vdb-hcell.frozen { position: sticky; display: inline-block; vertical-align: top; z-index: 1;
+/* Frozen leading columns (e.g. the primary key), opaque so the scrolled cells pass beneath them:
+   in a row, placed in its sticky head after the row number; in the header, in its flow right
+   after the sticky corner, sticky at their own offset. */
+.vdb-cell.frozen { background-color: var(--vscode-editor-background); }
+.vdb-hcell.frozen { position: sticky; display: inline-block; vertical-align: top; z-index: 1;
   background-color: var(--vscode-editor-background); }
 .vdb-hcell.frozen { z-index: 3; background-color: var(--vscode-editorGroupHeader-tabsBackground, var(--vscode-editor-background)); }
 .vdb-row.odd .vdb-cell.frozen { background-image: linear-gradient(var(--vscode-list-hoverBackground, transparent), var(--vscode-list-hoverBackground, transparent)); }

@@ -235,23 +235,31 @@ export class GridView {
     if (range) this.source().showing(range.first, range.last);
     const wanted = new Set<number>();
     for (const r of items) wanted.add(r.index);
+    // Rows that left the window are refilled for the rows that came in, an odd row's element for
+    // an odd row (its class, and so its cells' style, stays); only those left over are hidden
+    // (hiding and showing a row again in one render costs a style pass for nothing).
+    const leaving: [RowRec[], RowRec[]] = [[], []];
     for (const [viewRow, rec] of this.rowRecs) {
       if (!wanted.has(viewRow)) {
         this.rowRecs.delete(viewRow);
         rec.viewRow = -1;
-        rec.el.hidden = true;
-        this.freeRows.push(rec);
+        leaving[viewRow % 2]?.push(rec);
       }
     }
     for (const r of items) {
       let rec = this.rowRecs.get(r.index);
       if (!rec) {
-        rec = this.freeRows.pop() ?? this.rows.create(body);
+        const parity = r.index % 2;
+        rec = leaving[parity]?.pop() ?? leaving[1 - parity]?.pop() ?? this.freeRows.pop() ?? this.rows.create(body);
         this.rowRecs.set(r.index, rec);
       }
       if (rec.viewRow !== r.index || rec.colKey !== colKey || rec.version !== this.version) {
         this.rows.fill(rec, r.index, r.start, cols, totalW, colKey, this.version);
       }
+    }
+    for (const rec of leaving.flat()) {
+      rec.el.hidden = true;
+      this.freeRows.push(rec);
     }
     const active = m.active;
     if (active && this.rowRecs.has(active.row)) scroller.setAttribute('aria-activedescendant', `${this.opts.id}-active`);

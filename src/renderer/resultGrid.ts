@@ -280,7 +280,9 @@ export class ResultGrid {
   }
 
   private updateSummary(): void {
-    if (this.summary) this.summary.textContent = this.summaryText();
+    const text = this.summaryText();
+    // Written only when it changed: every page that arrives asks, and a write lays out the toolbar.
+    if (this.summary && this.summary.textContent !== text) this.summary.textContent = text;
   }
 
   // ---------- reacting to input and to the host ----------
@@ -333,7 +335,8 @@ export class ResultGrid {
     else view.invalidate();
     this.updateSummary();
     if (this.empty) {
-      this.empty.textContent = this.filters().length ? l10n.t('No rows match the filters.') : l10n.t('The table has no rows.');
+      const text = this.filters().length ? l10n.t('No rows match the filters.') : l10n.t('The table has no rows.');
+      if (this.empty.textContent !== text) this.empty.textContent = text;
       this.empty.hidden = !(src.totalKnown && src.rowCount === 0);
     }
     view.queueRender();
