@@ -45,7 +45,7 @@ const CSS = `
 .vdb-row { position: absolute; left: 0; top: 0; height: ${ROW_HEIGHT}px; white-space: nowrap; }
 .vdb-row.odd .vdb-cell { background: var(--vscode-list-hoverBackground, transparent); }
 /* The row number and the frozen cells sit in one sticky element a row, placed inside it: measured
-   (bench/gridRowFloor.mjs), a second sticky element a row cost the renderer ~45% more a screen of new rows. */
+   (bench/gridRowFloor.mjs), a second sticky element a row cost the renderer 35–45% more a screen of new rows. */
 .vdb-rowhead { position: sticky; left: 0; z-index: 1; display: inline-block; vertical-align: top; height: ${ROW_HEIGHT}px; }
 .vdb-rownum { position: absolute; left: 0; top: 0; width: ${GUTTER_WIDTH}px; height: ${ROW_HEIGHT}px; line-height: ${ROW_HEIGHT}px;
   box-sizing: border-box; padding-right: 6px; text-align: right; color: var(--vscode-editorLineNumber-foreground, var(--vscode-descriptionForeground));
