@@ -11,7 +11,8 @@ import init from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import type { Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import { EngineCore } from '../../src/hub/engineWorker';
 import { hexToDoltHash } from '../../src/hub/doltHash';
-import { buildRowDiffPageQuery, type DiffPagePosition, type DiffTableSpec } from '../../src/core/review/doltQueries';
+import { buildRowDiffPageQuery, type DiffPagePosition } from '../../src/core/review/doltQueries';
+import { ID_VALUE_SPEC } from './fixtures/diffSpecs';
 import { twoDot } from '../../src/core/review/revisions';
 import { KeyTies } from '../../src/hub/doltSql/diffCopyKeys';
 import { jsonCells } from '../../src/hub/doltSql/diffAnswers';
@@ -44,17 +45,7 @@ describe('copies of diffs read as their pages need them', function () {
   let two: string;
   let version = 1;
   const db = () => ({ key: 'alice/s', path: join(dir, 's.db'), version });
-  const spec: DiffTableSpec = {
-    table: 't',
-    fromColumns: [
-      { name: 'id', type: 'integer', primaryKey: true },
-      { name: 'v', type: 'text', primaryKey: false },
-    ],
-    toColumns: [
-      { name: 'id', type: 'integer', primaryKey: true },
-      { name: 'v', type: 'text', primaryKey: false },
-    ],
-  };
+  const spec = ID_VALUE_SPEC;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'vdb-diffstream-'));

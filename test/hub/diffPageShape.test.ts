@@ -17,6 +17,7 @@ import {
   buildRowDiffPageQuery,
   type DiffTableSpec,
 } from '../../src/core/review/doltQueries';
+import { ID_VALUE_SPEC } from './fixtures/diffSpecs';
 import { twoDot } from '../../src/core/review/revisions';
 import type { Cell } from '../../src/shared/wire';
 
@@ -188,17 +189,7 @@ describe('copies of row diffs in an engine worker', function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const tSpec: DiffTableSpec = {
-    table: 't',
-    fromColumns: [
-      { name: 'id', type: 'integer', primaryKey: true },
-      { name: 'v', type: 'text', primaryKey: false },
-    ],
-    toColumns: [
-      { name: 'id', type: 'integer', primaryKey: true },
-      { name: 'v', type: 'text', primaryKey: false },
-    ],
-  };
+  const tSpec = ID_VALUE_SPEC;
   const run = (from: string, to: string, position: Parameters<typeof buildRowDiffPageQuery>[2]['position']) => {
     const q = buildRowDiffPageQuery(twoDot(from, to), tSpec, { position, pageSize: 100 });
     const r = core.query(db(), { branch: 'main' }, q.sql, 1000, 30_000, 't', {

@@ -6,12 +6,6 @@
 // few bytes a cell, one string a row), its types as one byte a cell.
 import type { Cell } from '../../shared/wire';
 
-/** One row's cells as answered, and their SQLite types. */
-export interface AnswerRow {
-  cells: Cell[];
-  types: Uint8Array;
-}
-
 /** One row's cells as answered, each as its JSON text (a string literal or `null`), and their SQLite types. */
 export interface AnswerPieces {
   pieces: string[];
@@ -56,10 +50,6 @@ export class AnswerRows {
     private readonly rows: readonly string[],
     private readonly types: Uint8Array,
   ) {}
-
-  row(r: number): AnswerRow {
-    return { cells: JSON.parse(this.rows[r] as string) as Cell[], types: this.types.subarray(r * this.width, (r + 1) * this.width) };
-  }
 
   /** Row `r`'s cells as JSON texts, cut out of the row's text without parsing it (a page passes them on as they are). */
   pieces(r: number): AnswerPieces {
