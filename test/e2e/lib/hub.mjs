@@ -3,7 +3,7 @@
 // and integration runners.
 // Same steps as test/helpers/hub.ts, in plain .mjs so the runners need no TypeScript loader.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './toolchain.mjs';
@@ -76,6 +76,31 @@ async function serve(hubJs, data, port) {
   return { child, url, output: () => output };
 }
 
+/**
+ * Serves DATA on a port below the machine's ephemeral range, so no other process can take it while
+ * reset() or whileStopped() has the hub down: a port the kernel handed out for `--port 0` goes back
+ * to the pool then, and another process binding port 0 (the other seat's hub, the hub suite's hubs)
+ * or opening a connection can get it (seen: 20 scenarios failing with EADDRINUSE on one lane).
+ * A port some other program already holds is skipped, and so is one a hub of this process has had
+ * (the other seat's, down for its own reset).
+ */
+const portsTaken = new Set();
+async function serveOnOwnPort(hubJs, data) {
+  const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0]) || 32768;
+  const from = Math.max(1024, low - 12000);
+  if (low - from < 1000) return serve(hubJs, data, 0);
+  for (let attempt = 1; ; attempt++) {
+    const port = from + Math.floor(Math.random() * (low - from));
+    if (portsTaken.has(port)) continue;
+    portsTaken.add(port);
+    try {
+      return await serve(hubJs, data, port);
+    } catch (e) {
+      if (attempt >= 20 || !/EADDRINUSE/.test(String(e))) throw e;
+    }
+  }
+}
+
 function stopChild(child) {
   if (child.exitCode !== null || child.signalCode) return Promise.resolve();
   return new Promise((resolve) => {
@@ -123,7 +148,7 @@ export async function startHub({
     templateDir = mkdtempSync(join(tmpdir(), 'vdb-hub-template-'));
     cpSync(data, templateDir, { recursive: true });
   }
-  let server = await serve(hubJs, data, 0);
+  let server = await serveOnOwnPort(hubJs, data);
   const url = server.url;
   const port = Number(new URL(url).port);
   log(`hub: listening on ${url}`);
