@@ -1,6 +1,6 @@
 // The Changes view's exports of a 100,000-row pull diff (issue #28): the row diff as CSV and the
-// table's SQL patch, each through the view's own code against the real hub (dist/hub.js), and each
-// against a direct DoltLite read of the same rows written to a file in the same run. Prints figures
+// table's SQL patch, each through the view's own code (bundled from src/ as the extension ships it,
+// as is the baseline's writer) against the real hub (dist/hub.js), and each against a direct DoltLite read of the same rows written to a file in the same run. Prints figures
 // and ratios; never passes or fails on time. (A file of its own: bench/pullDiff.mjs and
 // bench/export.mjs are near the 400-line limit; the data is pullDiff's.)
 //
@@ -31,12 +31,35 @@
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_DB, benchHub, hubApi, importItems, itemsCsv, jsonChild, loadAverage, startHub, steppedPages } from './client-common.mjs';
+import {
+  BENCH_DB,
+  benchHub,
+  hostBundle,
+  hubApi,
+  importItems,
+  itemsCsv,
+  jsonChild,
+  loadAverage,
+  startHub,
+  steppedPages,
+} from './client-common.mjs';
 
 const ROWS = Number(process.env.BENCH_DIFF_ROWS ?? 100_000);
 const self = fileURLToPath(import.meta.url);
 /** How long each query of the view took, for the per-page figures. */
 const queryTimes = [];
+let modules;
+/** The src/ modules both sides use, bundled as the extension ships them (client-common's hostBundle). */
+const src = () =>
+  (modules ??= hostBundle(`export { doltHashToHex } from './src/hub/doltHash';
+export { pinChanges, loadDiffTableSpec, loadTableChanges } from './src/core/review/changesPin';
+export { HubClient } from './src/api/hubClient';
+export { DiffPageSource } from './src/core/review/diffSource';
+export { pagesOf } from './src/core/paging/pagesOf';
+export { createExportWriter } from './src/core/export/exportWriters';
+export { createPendingFile, runExport } from './src/core/export/exportRun';
+export { PATCH_EXPORT_PAGE, writePatchFile } from './src/core/review/patchPages';
+export { sqliteToMysqlText } from './src/hub/doltSql/mysqlText';`));
 const log = (...a) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${a.join(' ')}\n`);
 const fmt = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
 
@@ -51,7 +74,7 @@ async function main() {
     const pair = await setup(hub);
     const columns = await exportColumns(hub, pair);
     await hub.stop();
-    const { doltHashToHex } = await import('../src/hub/doltHash.ts');
+    const { doltHashToHex } = await src();
     const baseline = await child({
       dbFile,
       fromHex: doltHashToHex(pair.from),
@@ -84,7 +107,7 @@ async function setup(hub) {
     from_branch: { database: BENCH_DB, branch_name: 'changed' },
     to_branch: { database: BENCH_DB, branch_name: 'main' },
   });
-  const { pinChanges } = await import('../src/core/review/changesPin.ts');
+  const { pinChanges } = await src();
   return (await pinChanges({ kind: 'pull', toBranch: 'main', fromBranch: 'changed' }, runner(hub))).pair;
 }
 
@@ -99,7 +122,7 @@ function pageTimes(from) {
 function runner(hub) {
   let client;
   return async (query, opts) => {
-    const { HubClient } = await import('../src/api/hubClient.ts');
+    const { HubClient } = await src();
     client ??= new HubClient({ baseUrl: hub.url, token: hub.token });
     const t0 = performance.now();
     const r = await client.runSql(
@@ -114,8 +137,8 @@ function runner(hub) {
 
 /** The view's source for `items`, as the Changes view builds it when the table is selected. */
 async function diffSource(hub, pair) {
-  const { loadDiffTableSpec, loadTableChanges } = await import('../src/core/review/changesPin.ts');
-  const { DiffPageSource } = await import('../src/core/review/diffSource.ts');
+  const { loadDiffTableSpec, loadTableChanges } = await src();
+  const { DiffPageSource } = await src();
   const run = runner(hub);
   const change = (await loadTableChanges(pair, run)).tables.find((t) => t.table === 'items');
   if (change?.rows?.modified !== ROWS) throw new Error(`expected ${ROWS} modified rows, got ${JSON.stringify(change?.rows)}`);
@@ -130,10 +153,10 @@ async function exportColumns(hub, pair) {
 }
 
 async function viewExports(hub, pair, dir) {
-  const { pagesOf } = await import('../src/core/paging/pagesOf.ts');
-  const { createExportWriter } = await import('../src/core/export/exportWriters.ts');
-  const { createPendingFile, runExport } = await import('../src/core/export/exportRun.ts');
-  const { PATCH_EXPORT_PAGE, writePatchFile } = await import('../src/core/review/patchPages.ts');
+  const { pagesOf } = await src();
+  const { createExportWriter } = await src();
+  const { createPendingFile, runExport } = await src();
+  const { PATCH_EXPORT_PAGE, writePatchFile } = await src();
   const source = await diffSource(hub, pair);
   const signal = new AbortController().signal;
   const csv = await sampled(hub, async () => {
@@ -200,9 +223,9 @@ function report(baseline, view, dir) {
 
 async function direct({ dbFile, fromHex, toHex, columns, csv, patch }) {
   const { default: init } = await import('@dolthub/doltlite-wasm/sqlite3-node.mjs');
-  const { createExportWriter } = await import('../src/core/export/exportWriters.ts');
-  const { createPendingFile, runExport } = await import('../src/core/export/exportRun.ts');
-  const { sqliteToMysqlText } = await import('../src/hub/doltSql/mysqlText.ts');
+  const { createExportWriter } = await src();
+  const { createPendingFile, runExport } = await src();
+  const { sqliteToMysqlText } = await src();
   const sqlite3 = await init({ print: () => {}, printErr: () => {} });
   sqlite3.config.warn = () => {};
   const bytes = readFileSync(dbFile);

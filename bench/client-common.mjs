@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export async function startBenchServer() {
   const child = spawn(process.execPath, [fileURLToPath(new URL('./client-server.mjs', import.meta.url))], {
@@ -223,4 +223,30 @@ export async function* steppedPages(sqlite3, stmt, size) {
     }
   }
   if (page.length) yield page;
+}
+
+/**
+ * Host-side modules of src/ bundled as the extension ships them (esbuild, one file), imported:
+ * what a bench measures of the host is then the bundle's cost, not tsx's per-import getters.
+ * `exports` is the entry's source, e.g. "export { HubClient } from './src/api/hubClient';".
+ */
+export async function hostBundle(exports) {
+  const { build } = await import('esbuild');
+  const dir = mkdtempSync(join(tmpdir(), 'vdb-hostbundle-'));
+  const outfile = join(dir, 'host.mjs');
+  await build({
+    stdin: { contents: exports, resolveDir: ROOT, loader: 'ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // undici (in the API client) requires Node built-ins: give the ESM bundle a require.
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    outfile,
+  });
+  try {
+    return await import(pathToFileURL(outfile).href);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

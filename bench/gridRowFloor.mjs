@@ -24,6 +24,7 @@
 //   BENCH_MUTATIONS=1 … also prints the DOM mutations each variant made, by kind and target
 import * as esbuild from 'esbuild';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../test/e2e/lib/lane.mjs';
 import { cpuOfTree, cpuSpent } from './procCpu.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -150,7 +151,10 @@ function rowOf(layout, pane) {
     cell.style.width = `${w}px`;
     if (frozen && layout === 'sticky cells') cell.style.cssText += 'position:sticky;display:inline-block;vertical-align:top;z-index:1';
     (frozen && layout !== 'sticky cells' ? head : row).appendChild(cell);
-    cells.push({ cell, cls: frozen ? 'vdb-cell frozen num' : ['vdb-cell num', 'vdb-cell', 'vdb-cell num changed', 'vdb-cell'][cells.length] });
+    cells.push({
+      cell,
+      cls: frozen ? 'vdb-cell frozen num' : ['vdb-cell num', 'vdb-cell', 'vdb-cell num changed', 'vdb-cell'][cells.length],
+    });
     left += w;
   }
   row.style.width = `${layout === 'one text' ? 652 : left}px`;
@@ -218,7 +222,15 @@ function ourGrid() {
         rows.push(cellsOf(v, (v % 997) + 1.25));
         old.push(cellsOf(v, (v % 997) + 0.25));
       }
-      g.receive({ type: 'page.result', sourceId: 'diff', requestId: m.requestId, start: m.start, rows, kinds: rows.map(() => 'modified'), old });
+      g.receive({
+        type: 'page.result',
+        sourceId: 'diff',
+        requestId: m.requestId,
+        start: m.start,
+        rows,
+        kinds: rows.map(() => 'modified'),
+        old,
+      });
     }, 0);
   };
   const target = { hostId: 'h', owner: 'bench', name: 'b', ref: 'pull' };
@@ -300,7 +312,7 @@ async function runOne(browser, name) {
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking'],
+  args: CHROMIUM_ARGS,
 });
 const runs = new Map(chosen.map((v) => [v, []]));
 for (let round = 0; round < ROUNDS; round++) for (const name of chosen) runs.get(name).push(await runOne(browser, name));

@@ -1,5 +1,5 @@
-// A pull request whose diff has 100,000 changed rows, through the Changes view's own code against
-// the real hub (dist/hub.js), with the grid in Chromium (issue #15). Prints figures and ratios
+// A pull request whose diff has 100,000 changed rows, through the Changes view's own code (bundled
+// from src/ as the extension ships it) against the real hub (dist/hub.js), with the grid in Chromium (issue #15). Prints figures and ratios
 // against a baseline run in the same script; never passes or fails on time.
 //
 //   npm run build && flock /tmp/vdb-heavy.lock node --expose-gc --import=tsx bench/pullDiff.mjs
@@ -37,13 +37,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium } from 'playwright-core';
-import { hubApi, importItems, itemsCsv, startHub } from './client-common.mjs';
+import { hostBundle, hubApi, importItems, itemsCsv, startHub } from './client-common.mjs';
 import { cpuOfTree, cpuSpent } from './procCpu.mjs';
 import { startSocketBridge } from './socketBridge.mjs';
-import { loadDiffTableSpec, loadTableChanges, pinChanges } from '../src/core/review/changesPin.ts';
-import { DiffPageSource } from '../src/core/review/diffSource.ts';
-import { PageServer } from '../src/core/paging/pageServer.ts';
-import { HubClient } from '../src/api/hubClient.ts';
+
+// The host side as the extension runs it: bundled from src/.
+const { loadDiffTableSpec, loadTableChanges, pinChanges, DiffPageSource, PageServer, HubClient } =
+  await hostBundle(`export { loadDiffTableSpec, loadTableChanges, pinChanges } from './src/core/review/changesPin';
+export { DiffPageSource } from './src/core/review/diffSource';
+export { PageServer } from './src/core/paging/pageServer';
+export { HubClient } from './src/api/hubClient';`);
 
 const ROWS = Number(process.env.BENCH_DIFF_ROWS ?? 100_000);
 const PAGE = 500;

@@ -27,14 +27,13 @@
 //   host = this process's JS heap + external + array buffers after a forced GC, webview = the
 //   page's JS heap + backing stores after a forced GC; both minus their idle values before opening
 //   (the aim: ≤ 150 MB together).
-import * as esbuild from 'esbuild';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { BENCH_DB, hubApi, importCsv, startHub } from './client-common.mjs';
+import { BENCH_DB, hostBundle, hubApi, importCsv, startHub } from './client-common.mjs';
 import { pageRenderer, rssOf, webviewHtml } from './webviewPage.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,27 +47,12 @@ const log = (...a) => process.stderr.write(`${new Date().toISOString().slice(11,
 if (typeof globalThis.gc !== 'function') log('warning: run with node --expose-gc for host memory after GC');
 
 // ---- the host side, bundled from src/ (what the extension runs)
-const tmp = mkdtempSync(join(tmpdir(), 'vdb-tbench-'));
-const hostEntry = join(tmp, 'host.mjs');
-await esbuild.build({
-  stdin: {
-    contents: `export { TableCatalogCache } from './src/core/sql/tableCatalog';
+const { TableCatalogCache, openTableAt, PageServer, HubClient, webviewCsp } =
+  await hostBundle(`export { TableCatalogCache } from './src/core/sql/tableCatalog';
 export { openTableAt } from './src/core/paging/tableOpening';
 export { PageServer } from './src/core/paging/pageServer';
 export { HubClient } from './src/api/hubClient';
-export { webviewCsp } from './src/core/webviewCsp';`,
-    resolveDir: ROOT,
-    loader: 'ts',
-  },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  // undici (in the API client) requires Node built-ins: give the ESM bundle a require.
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-  outfile: hostEntry,
-});
-const { TableCatalogCache, openTableAt, PageServer, HubClient, webviewCsp } = await import(pathToFileURL(hostEntry).href);
+export { webviewCsp } from './src/core/webviewCsp';`);
 // The webview's own script as the extension ships it (npm run build): the page below is the one
 // WebviewHost serves (gridPage: strict CSP with a nonce, one script from dist/), its messages
 // arrive as `message` events the way VS Code's webview delivers `webview.postMessage`.
@@ -192,7 +176,6 @@ try {
   );
 } finally {
   await hub.stop();
-  rmSync(tmp, { recursive: true, force: true });
 }
 
 async function measure(browser, commit, run) {
