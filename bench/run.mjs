@@ -36,6 +36,20 @@ const BENCHES = {
       'export of a 1M-row table (table browser keyset pages, Load All Rows OFFSET pages) vs a direct DoltLite dump; extension and hub memory',
   },
   activation: { args: ['bench/activation.mjs'], about: 'activation time in code-server vs an empty extension; bundle size' },
+  'pull-diff': {
+    args: ['--expose-gc', ...TSX, 'bench/pullDiff.mjs'],
+    build: true,
+    about: "a 100,000-row pull diff scrolled in the Changes view's grid vs every query of the view raw",
+  },
+  'changes-export': {
+    args: [...TSX, 'bench/changesExport.mjs'],
+    build: true,
+    about: "the Changes view's CSV and SQL patch export of a 100,000-row diff vs a direct DoltLite read",
+  },
+  'grid-rows': {
+    args: ['bench/gridRowFloor.mjs'],
+    about: 'what a screen of new rows costs Chromium: our grid vs rows built by hand and a canvas',
+  },
 };
 
 const [name, ...rest] = process.argv.slice(2);
