@@ -1,6 +1,7 @@
 // A pull request whose diff has 100,000 changed rows, through the Changes view's own code (bundled
-// from src/ as the extension ships it) against the real hub (dist/hub.js), with the grid in Chromium (issue #15). Prints figures and ratios
-// against a baseline run in the same script; never passes or fails on time.
+// from src/ as the extension ships it) against the real hub (dist/hub.js), with the grid in
+// Chromium (issue #15). Prints figures and ratios against a baseline run in the same script; never
+// passes or fails on time.
 //
 //   npm run build && flock /tmp/vdb-heavy.lock node --expose-gc --import=tsx bench/pullDiff.mjs
 //   BENCH_DIFF_ROWS=20000 … for a quicker look
