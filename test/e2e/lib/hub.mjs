@@ -89,16 +89,17 @@ async function serveOnOwnPort(hubJs, data) {
   const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0]) || 32768;
   const from = Math.max(1024, low - 12000);
   if (low - from < 1000) return serve(hubJs, data, 0);
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1; attempt <= 20; attempt++) {
     const port = from + Math.floor(Math.random() * (low - from));
     if (portsTaken.has(port)) continue;
     portsTaken.add(port);
     try {
       return await serve(hubJs, data, port);
     } catch (e) {
-      if (attempt >= 20 || !/EADDRINUSE/.test(String(e))) throw e;
+      if (!/EADDRINUSE/.test(String(e))) throw e;
     }
   }
+  throw new Error(`no free port for the hub in ${from}-${low - 1} after 20 tries`);
 }
 
 function stopChild(child) {
