@@ -8,9 +8,10 @@ import type { QueryColumn, QueryResult, Cell } from '../shared/wire';
 import { BINARY_CELL } from '../shared/wire';
 import { type ReadOnlyGuard, ReadOnlyRefusal } from './readOnlyGuard';
 import { CELL_OVERHEAD, ResultBudget, valueTooLargeMessage } from './resultBudget';
-import { UserColumnTypes } from './doltSql/engineContext';
 import { queryMemoryMessage } from './queryMemory';
+import { UserColumnTypes } from './doltSql/engineContext';
 import type { DirectPage } from './doltSql/directPage';
+import { decimalScales, withScale } from './decimalScale';
 
 const SQLITE_INTEGER = 1;
 const SQLITE_FLOAT = 2;
@@ -164,17 +165,6 @@ class QueryStop {
   }
 }
 
-/** SQLite keeps decimal(p,s) values as numbers ("0.5"); MySQL prints the declared scale ("0.50"). */
-function decimalScales(capi: Sqlite3['capi'], conn: Sqlite3Db, meta: number, n: number): (number | undefined)[] {
-  const userCols = new UserColumnTypes(conn);
-  const scales: (number | undefined)[] = [];
-  for (let i = 0; i < n; i++) {
-    const m = /^\s*(?:decimal|numeric)\s*\(\s*\d+\s*,\s*(\d+)\s*\)/i.exec(userCols.declType(capi, meta, i) ?? '');
-    scales.push(m ? Number(m[1]) : undefined);
-  }
-  return scales;
-}
-
 /** Steps the statement into rows until it ends, the row limit or the byte budget. Throws what a step throws. */
 function stepRows(stmt: Sqlite3Stmt, read: RowReader, limit: number, budget: QueryBudget): Omit<QueryResult, 'columns'> {
   const rows: Cell[][] = [];
@@ -227,18 +217,20 @@ function answerDirect(
         end = { status: 'row_limit', message: rowLimitMessage(limit) };
         break;
       }
-      const row = direct.cells.slice(at, at + n);
+      let text = '[';
       let size = 2;
       for (let j = 0; j < n; j++) {
         const ty = direct.types[at + j] as number;
         if (firstTypes[j] === SQLITE_NULL && ty !== SQLITE_NULL) firstTypes[j] = ty;
         const scale = scales[j];
-        if (scale !== undefined && (ty === SQLITE_INTEGER || ty === SQLITE_FLOAT))
-          row[j] = JSON.stringify(withScale(JSON.parse(row[j] as string) as string, scale));
-        size += pieceLength(row[j] as string) + CELL_OVERHEAD;
+        let piece = direct.cells[at + j] as string;
+        // A number's text has no escapes: its JSON text is the text in quotes.
+        if (scale !== undefined && (ty === SQLITE_INTEGER || ty === SQLITE_FLOAT)) piece = `"${withScale(piece.slice(1, -1), scale)}"`;
+        size += pieceLength(piece) + CELL_OVERHEAD;
+        text += j === 0 ? piece : ',' + piece;
       }
       if (!bytes.admitBytes(size)) end = { status: 'row_limit', message: bytes.message(rows.length) };
-      else rows.push(`[${row.join(',')}]`);
+      else rows.push(text + ']');
     }
     const columns = resultColumns(sqlite3, conn, stmt, firstTypes, fixedTypes);
     const rowsJson = `[${rows.join(',')}]`;
@@ -342,14 +334,6 @@ function resultColumns(
     cols.push({ name, type, is_primary_key: isPk, source_table: table });
   }
   return cols;
-}
-
-export function withScale(text: string, scale: number): string {
-  const m = /^(-?\d+)(?:\.(\d+))?$/.exec(text);
-  if (!m) return text;
-  const frac = (m[2] ?? '').padEnd(scale, '0');
-  if (frac.length > scale) return text;
-  return scale === 0 ? (m[1] as string) : `${m[1]}.${frac}`;
 }
 
 function expressionType(sqliteType: number): string {

@@ -1,15 +1,16 @@
-// The copy of a diff the hub keeps (src/hub/doltSql/diffRowCache.ts), read in bulk as one JSON
-// text a row (diffCopyRead.ts), holds exactly what reading every cell of the same statement one
-// by one gives: each cell's SQLite type and value (the cell function hands them back to SQLite),
-// and its text as the hub answers it (selectRunner.ts: `sqlite3_column_text`, blobs as a marker).
-// The values are the ones a JSON text does not carry as they are: reals that need 17 digits,
-// infinities, -0.0, integral reals, integers past 2^53 and at the int64 limits, blobs (empty
-// too), text with a leading BOM, invalid UTF-8, a real U+FFFD, NUL, emoji, and NULLs, in a column
-// without a type and in typed ones, in the key too. Runs on DoltLite itself, no hub.
+// The copy of a diff the hub keeps (src/hub/doltSql/diffRowCache.ts), read through the C column
+// accessors (diffCopyRead.ts), holds exactly what reading every cell of the same statement one by one
+// through the JS API gives: each cell's SQLite type and value (the cell function hands them back
+// to SQLite), and its text as the hub answers it (selectRunner.ts: `sqlite3_column_text`, blobs as
+// a marker). The values are the hard ones: reals that need 17 digits, infinities, -0.0, integral
+// reals, integers past 2^53 and at the int64 limits, blobs (empty too), text with a leading BOM,
+// invalid UTF-8, a real U+FFFD, NUL, emoji, and NULLs, in a column without a type and in typed
+// ones, in the key too. Runs on DoltLite itself, no hub.
 import assert from 'node:assert/strict';
 import init, { type Sqlite3, type Sqlite3Db } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
 import { DiffRowCache, type DiffCopy } from '../../src/hub/doltSql/diffRowCache';
-import { bulkCopySql, IntegerKeyOrder, readValue } from '../../src/hub/doltSql/diffCopyRead';
+import { IntegerKeyOrder } from '../../src/hub/doltSql/diffCopyRead';
+import { readValue } from '../../src/hub/doltSql/diffCopyCells';
 import type { Cell } from '../../src/hub/doltSql/diffRowPacking';
 import { BINARY_CELL, type Cell as AnswerCell } from '../../src/shared/wire';
 
@@ -34,7 +35,7 @@ const VALUES = [
   '1e-7',
   '1e16',
   '123456789012345678.0',
-  // Reals whose JSON number must read back as the very double (the copy keeps it, not reading the double).
+  // Reals whose text must be SQLite's, and whose value the very double.
   '1.7976931348623157e308',
   '2.2250738585072014e-308',
   '4.9406564584124654e-324 * 3',
@@ -145,7 +146,7 @@ function assertSame(sqlite3: Sqlite3, db: Sqlite3Db, copy: DiffCopy | undefined,
   }
 }
 
-describe('a diff copy read in bulk holds what reading it cell by cell gives', () => {
+describe('a diff copy holds what reading it cell by cell through the JS API gives', () => {
   let sqlite3: Sqlite3;
   let diff: { db: Sqlite3Db; from: string; to: string };
   before(async () => {
@@ -167,7 +168,7 @@ describe('a diff copy read in bulk holds what reading it cell by cell gives', ()
       })
       ?.view();
 
-  /** The statements `f` prepares on the diff's connection (the copy's own are wrapped by bulkCopySql). */
+  /** The statements `f` prepares on the diff's connection. */
   const prepared = (f: () => void): string[] => {
     const db = diff.db;
     const own = db.prepare.bind(db);
@@ -214,16 +215,8 @@ describe('a diff copy read in bulk holds what reading it cell by cell gives', ()
     for (const key of ['statement_order', '-statement_order', "CASE WHEN statement_order = 3 THEN 'x' ELSE statement_order END"]) {
       const sql = `${head(key)} ORDER BY ${key}`;
       let copy: DiffCopy | undefined;
-      // As engineContext.ts's copySql writes it: an OFFSET keeps the subquery a co-routine (not
-      // flattened, which would make DoltLite produce every cell twice).
-      const unsorted = `${head(key)} LIMIT -1 OFFSET 0`;
-      const plan = diff.db
-        .selectObjects(`EXPLAIN QUERY PLAN ${bulkCopySql(unsorted, columns.length + 1, [])}`)
-        .map((r) => String(r['detail']));
-      assert.ok(
-        plan.some((p) => p.startsWith('CO-ROUTINE')),
-        plan.join(' | '),
-      );
+      // As diffPageServe.ts's copySql writes it: without the ORDER BY.
+      const unsorted = head(key);
       const seen = prepared(() => (copy = copyOf(`patch ${key}`, sql, columns, unsorted)));
       assertSame(sqlite3, diff.db, copy, sql, columns.length);
       // In order (statement_order): the unsorted read is kept; decreasing, or a text key: read sorted.

@@ -8,7 +8,7 @@ import { hasMoreTokensThan } from '../../src/core/sql/sqlTokens';
 import { splitStatements } from '../../src/core/sql/statements';
 import { isReadOnlyFunction, refusal } from '../../src/hub/readOnlyGuard';
 import { Paginator } from '../../src/hub/pagination';
-import { withScale } from '../../src/hub/selectRunner';
+import { withScale } from '../../src/hub/decimalScale';
 
 describe('hub pure logic', () => {
   it('encodes Dolt hashes as 32 characters of 0-9a-v (Dolt test vector) and back', () => {
@@ -131,6 +131,13 @@ describe('hub pure logic', () => {
     assert.equal(withScale('-1.25', 2), '-1.25');
     assert.equal(withScale('7', 0), '7');
     assert.equal(withScale('1.5e+20', 2), '1.5e+20');
+    // Texts that are not plain decimals, or have more digits than the scale, stay as they are.
+    for (const t of ['', '-', '3.', '.5', '1.234', '- 1', '1.2.3', 'Inf', '0x10', '1e5', '+1', '12a'])
+      assert.equal(withScale(t, 2), t, JSON.stringify(t));
+    assert.equal(withScale('1.5', 0), '1.5');
+    assert.equal(withScale('-0', 3), '-0.000');
+    assert.equal(withScale('123', 1), '123.0');
+    assert.equal(withScale('-7.1', 4), '-7.1000');
   });
 
   it('makes cursors that only work for their list and cannot be edited', () => {

@@ -1,17 +1,17 @@
-// Reading a diff into a copy (diffRowCache.ts) in bulk: DoltLite gives each row of the copy's
-// statement as one JSON text (`json_array` over the sorted rows, a co-routine, so every cell is made
-// once), parsed in JS, instead of every cell read out of WASM one call at a time (about 1.4 s of a
-// 100,000-row diff's copy). The JSON text is exact for what it holds, and the statement also
-// returns each cell itself, read one by one only where the text is not enough:
-// - a string is a text cell: exact, unless it holds U+FFFD (invalid UTF-8 decodes to it): then
-//   the cell's bytes are read;
-// - a number is an integer or a real. A number with a fraction is a real; a whole number may be
-//   either, so its type is read. An integer is exact when safe (an int64 past 2^53 never parses
-//   to a safe number): otherwise the int64 is read. A real's value is its JSON number (exact: the
-//   digits SQLite writes read back as the same double), but a zero's is read (its sign); its answer
-//   text is read;
-// - null is NULL or a blob (left out of the text: json_array would read it as JSONB): its type is
-//   read, a blob's bytes.
+// Reading a diff into a copy (diffRowCache.ts): every cell of the copy's statement read out of WASM
+// with the C column accessors called straight (no JS wrapper: they push and pop a scope and
+// convert each argument), each cell once, with its exact SQLite type and value and its text as the
+// hub answers it (selectRunner.ts):
+// - a text is decoded once, its leading BOM kept in the value and dropped from the answer (as
+//   `sqlite3_column_text`'s decoder drops it); a text that decodes to U+FFFD anywhere (invalid
+//   UTF-8, or a real U+FFFD) keeps its bytes as its value;
+// - an integer is read as a double, exact when safe; otherwise as an int64;
+// - a real is read as a double, and its answer is SQLite's own text of it, read (remembered by
+//   value: the same double always reads as the same text);
+// - a blob keeps its bytes and answers a marker; NULL is null.
+// (Reading each row as one `json_array` text and parsing it, as before, took 1.6–2.0 s of a
+// 100,000-row copy, stepped and parsed, against 1.1–1.2 s read this way: DoltLite making the JSON
+// cost more than reading the cells.)
 // The copy's cells are then what reading every cell one by one gave (test/hub/diffCopyExact.test.ts).
 // A copy is read whole (readCopy) or a few rows at a time as pages need them (CopyRead, for
 // diffCopyStream.ts: a sorted read gives every row in its final place, so the rows read so far are
@@ -20,12 +20,12 @@
 // without it first, and kept when every row's key is an integer above the row before's (a diff by
 // an integer key comes in key order); at the first row that is not, it is read again sorted.
 import type { Sqlite3, Sqlite3Db, Sqlite3Stmt } from '@dolthub/doltlite-wasm/sqlite3-node.mjs';
-import { BINARY_CELL, type Cell as AnswerCell } from '../../shared/wire';
+import type { Cell as AnswerCell } from '../../shared/wire';
 import { AnswerRowsWriter, type AnswerRows } from './diffAnswers';
-import { BLOB, FLOAT, INTEGER, NULL, PackedRowsWriter, TEXT, type Cell, type PackedRows } from './diffRowPacking';
-import { q } from '../sqliteQuote';
+import { PackedRowsWriter, TEXT, type PackedRows } from './diffRowPacking';
 import { IntegerKeyOrder, KeyTies } from './diffCopyKeys';
 import { sqliteToMysqlText } from './mysqlText';
+import { cellAt, columnsOf, decodeText, NULL_CELL, type Columns, type ReadCell } from './diffCopyCells';
 
 export { IntegerKeyOrder } from './diffCopyKeys';
 
@@ -67,109 +67,14 @@ export interface DiffCopyRequest {
 /** The kinds of row change, as codes (0: any other text, read from the row). */
 export const KINDS = ['added', 'modified', 'removed'];
 
-/** What `sqlite3_column_text` decodes a text's bytes with in this build: a default TextDecoder (a leading BOM dropped). */
-const decoder = new TextDecoder();
-
-/** The statement that gives each row of `sql` as one JSON text, then its cells (`skip`: constants left out of the text). */
-export function bulkCopySql(sql: string, width: number, skip: readonly boolean[]): string {
-  const names = Array.from({ length: width }, (_, i) => q(`c${i}`));
-  // A blob given to json_array is read as JSONB (a value, or an error when it is none): never given.
-  const json = names.map((n, i) => (skip[i] ? 'NULL' : `iif(typeof(${n}) = 'blob', NULL, ${n})`)).join(', ');
-  return `WITH ${q('~hub diff copy')}(${names.join(', ')}) AS (${sql}) SELECT json_array(${json}), ${names.join(', ')} FROM ${q('~hub diff copy')}`;
-}
-
-/** Cell `i` of the statement's current row read out of WASM with its exact SQLite type. */
-export function readValue(sqlite3: Sqlite3, stmt: number, i: number): Cell {
-  const capi = sqlite3.capi;
-  const type = capi.sqlite3_column_type(stmt, i);
-  switch (type) {
-    case INTEGER: {
-      // As a double first (no BigInt): exact whenever it is a safe integer, since an int64 of
-      // magnitude 2^53 or more never converts to one below it.
-      const d = capi.sqlite3_column_double(stmt, i);
-      if (Number.isSafeInteger(d)) return { type, value: d };
-      const v = capi.sqlite3_column_int64(stmt, i);
-      return {
-        type,
-        value: typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v,
-      };
-    }
-    case FLOAT:
-      return { type, value: capi.sqlite3_column_double(stmt, i) };
-    case TEXT:
-    case BLOB: {
-      // The bytes as stored (text with NUL or invalid UTF-8 included), copied out of WASM memory.
-      const p = capi.sqlite3_column_blob(stmt, i);
-      const n = capi.sqlite3_column_bytes(stmt, i);
-      return { type, value: n === 0 ? new Uint8Array(0) : sqlite3.wasm.heap8u().slice(p, p + n) };
-    }
-    default:
-      return { type: NULL, value: null };
-  }
-}
-
-/** One cell: its exact value (text as a string when exact), and its text as the hub answers it. */
-interface ReadCell {
-  type: number;
-  value: number | bigint | Uint8Array | string | null;
-  answer: AnswerCell;
-}
-
-const NULL_CELL: ReadCell = { type: NULL, value: null, answer: null };
-
-/**
- * The C column accessors called straight (the JS wrappers push and pop a scope and convert each
- * argument: a third of the copy's time in calls); text decoded as the wrapper decodes it.
- */
-interface Columns {
-  type(i: number): number;
-  double(i: number): number;
-  text(i: number): string;
-}
-
-function columnsOf(sqlite3: Sqlite3, stmt: number): Columns {
-  const ex = sqlite3.wasm.exports;
-  return {
-    type: (i) => ex.sqlite3_column_type(stmt, i),
-    double: (i) => ex.sqlite3_column_double(stmt, i),
-    text: (i) => {
-      const p = ex.sqlite3_column_text(stmt, i);
-      const n = ex.sqlite3_column_bytes(stmt, i);
-      return p === 0 || n === 0 ? '' : decoder.decode(sqlite3.wasm.heap8u().slice(p, p + n));
-    },
-  };
-}
-
-/** Cell `i` from its JSON value `v`, reading column `at` of the statement only where `v` is not exact. */
-function cellOf(sqlite3: Sqlite3, col: Columns, stmt: number, at: number, v: unknown): ReadCell {
-  if (typeof v === 'string') {
-    if (!v.includes('\uFFFD')) return { type: TEXT, value: v, answer: v.charCodeAt(0) === 0xfeff ? v.slice(1) : v };
-    const bytes = readValue(sqlite3, stmt, at).value as Uint8Array;
-    return { type: TEXT, value: bytes, answer: decoder.decode(bytes) };
-  }
-  if (typeof v === 'number') {
-    if (Number.isInteger(v) && col.type(at) === INTEGER) {
-      if (Number.isSafeInteger(v)) return { type: INTEGER, value: v, answer: String(v) };
-      const exact = readValue(sqlite3, stmt, at).value as number | bigint;
-      return { type: INTEGER, value: exact, answer: String(exact) };
-    }
-    // A real's JSON number is exact: SQLite (3.43 on) renders it with the digits that read back
-    // as the same double (test/hub/diffCopyExact.test.ts), so only its answer text is read;
-    // except a zero, whose sign the JSON text drops (-0.0 is written 0.0).
-    return { type: FLOAT, value: v === 0 ? col.double(at) : v, answer: col.text(at) };
-  }
-  if (col.type(at) === BLOB) return { type: BLOB, value: readValue(sqlite3, stmt, at).value, answer: BINARY_CELL };
-  return NULL_CELL;
-}
-
 function kindCode(cell: ReadCell): number {
   if (cell.type !== TEXT) return 0;
   const v = cell.value;
-  return KINDS.indexOf(typeof v === 'string' ? v : decoder.decode(v as Uint8Array)) + 1;
+  return KINDS.indexOf(typeof v === 'string' ? v : decodeText(v as Uint8Array)) + 1;
 }
 
 /**
- * The copy `req` asks for, read in bulk and whole: without the sort first when the request allows
+ * The copy `req` asks for, read whole: without the sort first when the request allows
  * (`unsortedSql`), read again sorted when its rows turn out not to be in key order; 'too-large'
  * past `budget`, undefined past the deadline or when the statement fails.
  */
@@ -261,8 +166,8 @@ export class CopyRead {
     const all = req.columns.length + req.keyWidth;
     let stmt: Sqlite3Stmt | undefined;
     try {
-      stmt = conn.prepare(bulkCopySql(sql, all, skippedColumns(req)));
-      if (stmt.columnCount === all + 1) return new CopyRead(sqlite3, conn, req, budget, stmt, order);
+      stmt = conn.prepare(sql);
+      if (stmt.columnCount === all) return new CopyRead(sqlite3, conn, req, budget, stmt, order);
     } catch {
       // A query this shape cannot run: the page reads the diff as written (and says what is wrong).
     }
@@ -312,13 +217,11 @@ export class CopyRead {
 
   private row(p: number): CopyReadState {
     const { all, width, skip, order, writer, col } = this;
-    const row = JSON.parse(col.text(0)) as unknown[];
-    if (row.length !== all) return 'failed';
     // Reused row to row: the answers' writer copies them.
     const { texts, types } = this;
     writer.startRow();
     for (let i = 0; i < all; i++) {
-      const cell = skip[i] ? NULL_CELL : cellOf(this.sqlite3, col, p, i + 1, row[i]);
+      const cell = skip[i] ? NULL_CELL : cellAt(this.sqlite3, col, p, i);
       if (i === this.kindColumn) this.kinds = put(this.kinds, writer.rows - 1, kindCode(cell));
       if (typeof cell.value === 'string') writer.textCell(i, cell.value);
       else writer.cell(i, cell.type, cell.value);

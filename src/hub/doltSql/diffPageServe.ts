@@ -90,9 +90,7 @@ export const COPY_FROM_FIRST_PAGE = 2000;
  * A column the query does not read (`req.reads`) is NULL: DoltLite makes some cells per row at a
  * cost (a commit's date: about a third of a 100,000-row copy's time), and the copy is keyed by
  * this text, so a query that reads more gets a copy of its own. `sorted` false: without the ORDER
- * BY (diffCopyRead.ts reads that first and keeps it when its rows come in key order), with an
- * OFFSET instead: a subquery with one is never flattened into the bulk read around it, which
- * would make DoltLite produce every cell twice (for the JSON text and for the cell itself).
+ * BY (diffCopyRead.ts reads that first and keeps it when its rows come in key order).
  */
 function copySql(req: DiffPageRequest, sorted = true): string {
   const { shape } = req;
@@ -100,7 +98,7 @@ function copySql(req: DiffPageRequest, sorted = true): string {
   const cols = req.columns.map((c, k) => (req.reads && !req.reads.has(k) ? `NULL AS ${q(c)}` : `${alias}.${q(c)}`)).join(', ');
   const order = shape.orderBy.join(', ');
   return shape.orderBy.length > 0
-    ? `SELECT ${cols}, ${order} FROM ${req.source} AS ${alias}${sorted ? ` ORDER BY ${order}` : ' LIMIT -1 OFFSET 0'}`
+    ? `SELECT ${cols}, ${order} FROM ${req.source} AS ${alias}${sorted ? ` ORDER BY ${order}` : ''}`
     : `SELECT ${cols} FROM ${req.source} AS ${alias}`;
 }
 
