@@ -6,6 +6,7 @@ import { AccountServices } from './auth/accountServices';
 import { DatabaseTree } from './tree/databaseTree';
 import { VscodeUi } from './commands/vscodeUi';
 import { registerCommands } from './commands/registerCommands';
+import { TextEditPrompt } from './commands/textEditPrompt';
 import type { AccountCommandDeps } from './commands/accountCommands';
 import { showOperationFailure, withOperationProgress } from './commands/operations';
 import { registerImportCommands } from './commands/importCommands';
@@ -34,7 +35,8 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
   const started = performance.now();
   installHostL10n();
   const log = vscode.window.createOutputChannel('Versioned DB', { log: true });
-  const ui = new VscodeUi(taggedLogger(log, 'ui'));
+  const texts = new TextEditPrompt();
+  const ui = new VscodeUi(taggedLogger(log, 'ui'), texts);
   const services = new AccountServices(context, ui, taggedLogger(log, 'auth'));
   const tree = new DatabaseTree(context, services, taggedLogger(log, 'tree'));
   const commandDeps: AccountCommandDeps = {
@@ -64,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
   const changeSets = new ChangeSetStore(context.workspaceState, taggedLogger(log, 'edits'));
   context.subscriptions.push(
     log,
+    texts,
     services,
     tree,
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),

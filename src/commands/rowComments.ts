@@ -8,7 +8,7 @@ import { anchoredBody, type CommentAnchor, type RowCommentRequest } from '../cor
 import * as l10n from '../shared/l10n';
 
 export interface RowCommentEnv {
-  ui: Pick<Ui, 'input' | 'info' | 'pick'>;
+  ui: Pick<Ui, 'input' | 'editText' | 'info' | 'pick'>;
   /** Posts a comment body on the pull (the pull view refreshes); resolves undefined when it failed. */
   post(target: PullTarget, body: string): Promise<unknown>;
 }
@@ -33,16 +33,25 @@ async function askText(env: RowCommentEnv, title: string): Promise<string | unde
 /** The suggested value: a text (starting from the cell's value now) or NULL; undefined when cancelled. */
 async function askValue(env: RowCommentEnv, req: RowCommentRequest, now: Cell): Promise<{ value: Cell } | undefined> {
   const where = l10n.t('{0} (pull request #{1})', anchorWords(req.anchor), req.pull.pullNumber);
+  // An input box takes one line: a value over several lines (or one that has some now) is edited in an editor.
+  const lines = {
+    label: `$(list-flat) ${l10n.t('A value over several lines…')}`,
+    description: l10n.t('in an editor'),
+    value: 'lines' as const,
+  };
+  const line = { label: `$(edit) ${l10n.t('A value…')}`, description: l10n.t('typed next'), value: 'text' as const };
+  const multiline = now !== null && /[\r\n]/.test(now);
   const kind = await env.ui.pick(
-    [
-      { label: `$(edit) ${l10n.t('A value…')}`, description: l10n.t('typed next'), value: 'text' as const },
-      { label: l10n.t('NULL'), description: l10n.t('no value'), value: 'null' as const },
-    ],
+    [...(multiline ? [lines, line] : [line, lines]), { label: l10n.t('NULL'), description: l10n.t('no value'), value: 'null' as const }],
     { title: l10n.t('Suggest a value for {0}', where), placeholder: l10n.t('What the cell should hold') },
   );
   if (kind === undefined) return undefined;
   if (kind === 'null') return { value: null };
-  const value = await env.ui.input({ title: l10n.t('Suggested value for {0}', where), value: now ?? '' });
+  const title = l10n.t('Suggested value for {0}', where);
+  const value =
+    kind === 'lines'
+      ? await env.ui.editText({ name: l10n.t('Suggested value'), title, value: now ?? '' })
+      : await env.ui.input({ title, value: now ?? '' });
   return value === undefined ? undefined : { value };
 }
 

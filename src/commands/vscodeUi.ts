@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
-import type { InputOptions, PickItem, PickOptions, ProgressReporter, Ui } from '../platform/ui';
+import type { EditTextOptions, InputOptions, PickItem, PickOptions, ProgressReporter, Ui } from '../platform/ui';
+import type { TextEditPrompt } from './textEditPrompt';
 import type { ErrorContext } from '../core/errorMessages';
 import { reportError } from './reportError';
 import { keepNamedFirst, plainLabel, typedAnswer } from '../core/pickOrder';
@@ -10,7 +11,10 @@ type Item<T> = vscode.QuickPickItem & { value?: T; typed?: string };
 
 /** The real UI: `vscode.window` behind the Ui interface the command logic is written against. */
 export class VscodeUi implements Ui {
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly texts: Pick<TextEditPrompt, 'edit'>,
+  ) {}
 
   async pick<T>(items: readonly PickItem<T>[] | Promise<readonly PickItem<T>[]>, options: PickOptions): Promise<T | undefined> {
     const mapped: Promise<Item<T>[]> = Promise.resolve(items).then((list) =>
@@ -101,6 +105,10 @@ export class VscodeUi implements Ui {
       ignoreFocusOut: true,
       validateInput: options.validate ? (v) => options.validate?.(v) : undefined,
     });
+  }
+
+  editText(options: EditTextOptions): Promise<string | undefined> {
+    return this.texts.edit(options);
   }
 
   async info(message: string, ...actions: string[]): Promise<string | undefined> {

@@ -26,6 +26,15 @@ export interface InputOptions {
   readonly validate?: (value: string) => string | undefined;
 }
 
+export interface EditTextOptions {
+  /** What the text is, as the editor's tab names it (e.g. "Suggested value"). */
+  readonly name: string;
+  /** Says what to do, with the text's context (shown when the editor opens). */
+  readonly title: string;
+  /** The text to start from. */
+  readonly value: string;
+}
+
 export interface ProgressReporter {
   report(message: string): void;
 }
@@ -40,6 +49,11 @@ export interface Ui {
   ): Promise<{ value: T } | { typed: string } | undefined>;
   pickMany<T>(items: readonly PickItem<T>[], options: PickOptions): Promise<T[] | undefined>;
   input(options: InputOptions): Promise<string | undefined>;
+  /**
+   * A text edited over several lines in an editor: resolves it when the person uses Use This Text,
+   * undefined when they cancel or close the editor.
+   */
+  editText(options: EditTextOptions): Promise<string | undefined>;
   /** Shows an information message; resolves the action picked (without blocking the caller when not awaited). */
   info(message: string, ...actions: string[]): Promise<string | undefined>;
   /** A modal confirmation; true only when the confirm button was pressed. */

@@ -73,6 +73,9 @@ export const Commands = {
   // ...and editing them: dolt_tests in the table browser at the branch, proposed as a pull.
   editTests: 'versionedDb.editTests',
   resolveConflicts: 'versionedDb.resolveConflicts',
+  // A text edited over several lines in an editor (src/commands/textEditPrompt.ts)
+  useEditedText: 'versionedDb.useEditedText',
+  cancelEditedText: 'versionedDb.cancelEditedText',
 } as const;
 
 export const Views = {
@@ -111,6 +114,8 @@ export const ContextKeys = {
   localHubRunning: 'versionedDb.localHubRunning',
   /** True while the active editor is a .sql file with a Versioned DB target (scopes Ctrl+Enter). */
   sqlEditorHasTarget: 'versionedDb.sqlEditorHasTarget',
+  /** True while the active editor holds a text the extension asked for (its title bar: Use This Text, Cancel). */
+  editingText: 'versionedDb.editingText',
 } as const;
 
 /**

@@ -10,10 +10,10 @@
 //    repeats).
 import { strict as assert } from 'node:assert';
 import type { ErrorContext } from '../../src/core/errorMessages';
-import type { InputOptions, PickItem, PickOptions, ProgressReporter, Ui } from '../../src/platform/ui';
+import type { EditTextOptions, InputOptions, PickItem, PickOptions, ProgressReporter, Ui } from '../../src/platform/ui';
 import { typedAnswer } from '../../src/core/pickOrder';
 
-export type PromptKind = 'pick' | 'pickOrType' | 'pickMany' | 'input' | 'confirm' | 'choose' | 'infoAction';
+export type PromptKind = 'pick' | 'pickOrType' | 'pickMany' | 'input' | 'editText' | 'confirm' | 'choose' | 'infoAction';
 
 export interface Prompt {
   readonly kind: PromptKind;
@@ -21,6 +21,8 @@ export interface Prompt {
   readonly items: readonly PickItem<unknown>[];
   readonly labels: string[];
   readonly input?: InputOptions;
+  /** An editor's text asked for: what it starts from. */
+  readonly edit?: EditTextOptions;
 }
 
 /**
@@ -53,6 +55,8 @@ export const pickOrType = (label: string): Step => ({
 export const typeInPicker = (text: string): Step => ({ kind: 'pickOrType', reply: { typed: text } });
 export const pickMany = (...labels: string[]): Step => ({ kind: 'pickMany', reply: labels });
 export const input = (text: string | undefined, expectValid = true): Step => ({ kind: 'input', reply: text, mayBeInvalid: !expectValid });
+/** The text an editor holds when Use This Text is chosen (undefined: cancelled or closed). */
+export const editText = (text: string | undefined): Step => ({ kind: 'editText', reply: text });
 export const confirm = (yes: boolean): Step => ({ kind: 'confirm', reply: yes });
 /** Presses one of a modal's answers (undefined dismisses it). */
 export const choose = (action: string | undefined): Step => ({ kind: 'choose', reply: action });
@@ -87,6 +91,8 @@ export class ScriptedUi implements Ui {
   /** Every pick shown: title, labels (a multi-pick's as "[x] label" / "[ ] label") and details. */
   readonly picks: { title: string; labels: string[]; details: (string | undefined)[] }[] = [];
   readonly inputs: InputOptions[] = [];
+  /** Every text asked for in an editor, in order. */
+  readonly edits: EditTextOptions[] = [];
   /** Titles of every prompt, in order. */
   readonly asked: string[] = [];
   /** The action picked on a message that offers it, when messages take no queued answer. */
@@ -199,6 +205,12 @@ export class ScriptedUi implements Ui {
       labels: [],
       input: options,
     });
+    return reply === undefined ? undefined : String(reply);
+  }
+
+  async editText(options: EditTextOptions): Promise<string | undefined> {
+    this.edits.push(options);
+    const reply = this.reply({ kind: 'editText', title: options.title, items: [], labels: [], edit: options });
     return reply === undefined ? undefined : String(reply);
   }
 

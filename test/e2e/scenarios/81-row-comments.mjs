@@ -5,7 +5,7 @@ import { headerNames, importTable } from './tableHelpers.mjs';
 import { waitFor } from '../../helpers/waitFor.cjs';
 
 export const name =
-  "comments on a pull's rows and cells: posted from the Changes grid, readable through the API, threads in the pull view marked outdated after a push, a reply, Changes Since Last Review, a cell's thread and a reply beside the grid, the pull's tree item counting new commits, and a suggested value applied onto the branch";
+  "comments on a pull's rows and cells: posted from the Changes grid, readable through the API, threads in the pull view marked outdated after a push, a reply, Changes Since Last Review, a cell's thread and a reply beside the grid, the pull's tree item counting new commits, and a suggested value over two lines (typed in an editor) applied onto the branch";
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 export const timeout = 300_000;
@@ -50,6 +50,28 @@ async function commentVia(ctx, grid, r, c, item, text) {
   await entry.waitFor({ timeout: ctx.scaled(10_000) });
   await entry.click();
   await ctx.inputBox(text);
+}
+
+/**
+ * In the editor Suggest a Value… opened (its tab "Suggested value N", starting from the cell's
+ * value), replaces the text with `lines`, then chooses Use This Text in the editor's title bar.
+ */
+async function typeInTextEditor(ctx, lines) {
+  const { page } = ctx;
+  await page.locator('.part.editor .tab.active', { hasText: /^Suggested value \d+/ }).waitFor({ timeout: ctx.scaled(30_000) });
+  const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('Control+A');
+  // insertText: no key events, so no auto-closed quotes; Enter between the lines.
+  for (const [i, line] of lines.entries()) {
+    if (i > 0) await page.keyboard.press('Enter');
+    await page.keyboard.insertText(line);
+  }
+  await editor.locator('.view-lines .view-line', { hasText: lines[lines.length - 1] }).waitFor();
+  await ctx.screenshot('suggested-value-in-an-editor');
+  await page.locator('.part.editor .editor-actions .action-label[aria-label^="Use This Text"]').click();
+  // Used: the editor closes without asking to save.
+  await page.locator('.part.editor .tab', { hasText: /^Suggested value \d+/ }).waitFor({ state: 'detached', timeout: ctx.scaled(30_000) });
 }
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
@@ -226,7 +248,9 @@ export async function run(ctx) {
   await changes.locator('.chg-list button[data-table="suppliers"][aria-current="true"]').waitFor({ timeout: ctx.scaled(60_000) });
   const nameCol = headers.indexOf('name');
   assert.ok(nameCol >= 0, `a name column among ${headers.join(', ')}`);
-  const suggested = 'Fornecedor "Novo" ünï';
+  // Over two lines: an input box takes one, so the value is edited in an editor of its own.
+  const lines = ['Fornecedor "Novo" ünï', 'Armazém 2'];
+  const suggested = lines.join('\n');
   await grid
     .locator(`.vdb-cell[data-r="${await rowOf(addedId)}"][data-c="${nameCol}"]:not(.placeholder)`)
     .first()
@@ -234,8 +258,8 @@ export async function run(ctx) {
   const suggestItem = grid.locator('.vdb-menu [role="menuitem"]', { hasText: 'Suggest a Value…' });
   await suggestItem.waitFor({ timeout: ctx.scaled(10_000) });
   await suggestItem.click();
-  await ctx.quickPick('A value…');
-  await ctx.inputBox(suggested);
+  await ctx.quickPick('A value over several lines…');
+  await typeInTextEditor(ctx, lines);
   await ctx.inputBox('Its legal name.');
   const suggestion = await waitFor(
     'the suggestion comment through the API',

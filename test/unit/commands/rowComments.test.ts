@@ -2,7 +2,7 @@
 // anchor the Changes view named (parsed back here), the text typed, and for a reply the thread's
 // first comment and the head the view shows; dismissing posts nothing.
 import { strict as assert } from 'node:assert';
-import { ScriptedUi, input, pick } from '../../helpers/scriptedUi';
+import { ScriptedUi, editText, input, pick } from '../../helpers/scriptedUi';
 import { commentOnRow, replyToThread } from '../../../src/commands/rowComments';
 import { parseAnchoredBody } from '../../../src/core/review/commentAnchor';
 import { parseGridPagingMessage } from '../../../src/shared/gridPaging';
@@ -85,5 +85,25 @@ describe('row comments from the Changes view', () => {
       key: ['1'],
       column: 'c',
     });
+  });
+
+  it('Suggest a Value…: a value over several lines is edited in an editor, offered first when the cell has line breaks', async () => {
+    const anchor = { table: 'suppliers', key: { id: '3' }, column: 'notes', commit: HEAD };
+    const posted: string[] = [];
+    const env = (ui: ScriptedUi) => ({ ui, post: async (_t: PullTarget, b: string) => posted.push(b) });
+    const multi = 'Line one\n  indented "two"\n\nünï';
+    const ui = new ScriptedUi([pick('A value over several lines…'), editText(multi), input('Reworded.')]);
+    await commentOnRow(env(ui), { pull: PULL, anchor, suggest: { value: 'one line' } });
+    assert.deepEqual(ui.picks[0]!.labels, ['$(edit) A value…', '$(list-flat) A value over several lines…', 'NULL']);
+    assert.deepEqual(ui.edits, [
+      { name: 'Suggested value', title: 'Suggested value for suppliers, id = 3, notes (pull request #4)', value: 'one line' },
+    ]);
+    assert.deepEqual(parseAnchoredBody(posted[0]!), { anchor: { ...anchor, suggestion: { value: multi } }, text: 'Reworded.' });
+    // A cell over several lines now: the editor is offered first, and starts from it.
+    const again = new ScriptedUi([pick('A value over several lines…'), editText(undefined)]);
+    await commentOnRow(env(again), { pull: PULL, anchor, suggest: { value: 'a\r\nb' } });
+    assert.equal(again.picks[0]!.labels[0], '$(list-flat) A value over several lines…');
+    assert.equal(again.edits[0]!.value, 'a\r\nb');
+    assert.equal(posted.length, 1, 'cancelled in the editor: nothing posted');
   });
 });

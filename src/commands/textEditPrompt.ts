@@ -1,0 +1,79 @@
+// A text asked for over several lines (Ui.editText): an input box takes one line, so a value with
+// line breaks opens in an editor of its own, an untitled document named for what it is. Its title
+// bar offers Use This Text and Cancel Editing (package.json `editor/title`, shown while the
+// `versionedDb.editingText` context key says the active editor is this one), as VS Code's Git
+// commit message editor does; closing the editor cancels. One text at a time: asking again
+// cancels the one before. Nothing is saved to disk: the editor is reverted as it closes.
+import * as vscode from 'vscode';
+import type { EditTextOptions } from '../platform/ui';
+import { Commands, ContextKeys } from '../shared/ids';
+import * as l10n from '../shared/l10n';
+
+interface Pending {
+  doc: vscode.TextDocument;
+  /** The starting text kept its own line breaks: a \r in it keeps \r\n, else \r\n becomes \n. */
+  keepCr: boolean;
+  settle: (text: string | undefined) => void;
+}
+
+export class TextEditPrompt implements vscode.Disposable {
+  private pending: Pending | undefined;
+  private count = 0;
+  private readonly disposables: vscode.Disposable[];
+
+  constructor() {
+    this.disposables = [
+      vscode.commands.registerCommand(Commands.useEditedText, () => this.finish(true)),
+      vscode.commands.registerCommand(Commands.cancelEditedText, () => this.finish(false)),
+      vscode.window.onDidChangeActiveTextEditor((e) => this.showKey(e)),
+      vscode.workspace.onDidCloseTextDocument((doc) => {
+        if (doc === this.pending?.doc) this.settle(undefined);
+      }),
+    ];
+  }
+
+  async edit(options: EditTextOptions): Promise<string | undefined> {
+    if (this.pending) await this.finish(false);
+    // A name of its own each time: an untitled document of a name already open would be reused.
+    const uri = vscode.Uri.from({ scheme: 'untitled', path: `${options.name.replace(/[\\/:*?"<>|]/g, '_')} ${++this.count}` });
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const editor = await vscode.window.showTextDocument(doc, { preview: false });
+    if (options.value) await editor.edit((b) => b.insert(new vscode.Position(0, 0), options.value));
+    const done = new Promise<string | undefined>((resolve) => {
+      this.pending = { doc, keepCr: options.value.includes('\r'), settle: resolve };
+    });
+    this.showKey(vscode.window.activeTextEditor);
+    void vscode.window.showInformationMessage(
+      l10n.t('Edit, then choose ✓ Use This Text in the title bar (close to cancel). {0}', options.title),
+    );
+    return done;
+  }
+
+  /** Ends the pending edit: with its text (`use`) or without; the editor is reverted and closed. */
+  private async finish(use: boolean): Promise<void> {
+    const p = this.pending;
+    if (!p) return;
+    const text = p.doc.getText();
+    this.settle(use ? (p.keepCr ? text : text.replace(/\r\n/g, '\n')) : undefined);
+    if (p.doc.isClosed) return;
+    await vscode.window.showTextDocument(p.doc, { preview: false });
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+
+  private settle(text: string | undefined): void {
+    const p = this.pending;
+    this.pending = undefined;
+    void vscode.commands.executeCommand('setContext', ContextKeys.editingText, false);
+    p?.settle(text);
+  }
+
+  private showKey(editor: vscode.TextEditor | undefined): void {
+    const on = this.pending !== undefined && editor?.document === this.pending.doc;
+    void vscode.commands.executeCommand('setContext', ContextKeys.editingText, on);
+  }
+
+  dispose(): void {
+    this.settle(undefined);
+    for (const d of this.disposables) d.dispose();
+  }
+}

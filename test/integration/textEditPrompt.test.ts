@@ -1,0 +1,66 @@
+// A text asked for over several lines (Ui.editText, src/commands/textEditPrompt.ts), in a real
+// extension host: the untitled editor opens with the starting text, Use This Text resolves what
+// the editor holds, Cancel Editing or closing the editor resolves nothing, asking again cancels
+// the text before, and no editor is left open or dirty.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { Commands, EXTENSION_ID } from '../../src/shared/ids';
+import type { VersionedDbApi } from '../../src/extension';
+import { waitFor } from '../helpers/waitFor.cjs';
+
+/** The editor of the untitled document `editText` opened, once it holds `text`. */
+async function editorHolding(text: string): Promise<vscode.TextEditor> {
+  return waitFor(
+    `an untitled editor holding ${JSON.stringify(text)}`,
+    async () => {
+      const e = vscode.window.activeTextEditor;
+      return e?.document.uri.scheme === 'untitled' && e.document.getText() === text ? e : undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 50 },
+  );
+}
+
+/** Waits until the document is closed (no tab, no save prompt). */
+async function closed(doc: vscode.TextDocument): Promise<void> {
+  await waitFor('the editor closed', async () => doc.isClosed || undefined, { timeoutMs: 20_000, intervalMs: 50 });
+}
+
+describe('a text edited over several lines in an editor (Ui.editText)', () => {
+  let api: VersionedDbApi;
+  before(async () => {
+    api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as VersionedDbApi;
+  });
+
+  it('Use This Text answers what the editor holds; the editor closes unsaved', async () => {
+    const asked = api.commandDeps.ui.editText({ name: 'Suggested value', title: 'A value', value: 'first\nsecond' });
+    const editor = await editorHolding('first\nsecond');
+    assert.match(editor.document.uri.path, /^Suggested value \d+$/);
+    await editor.edit((b) => b.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), 'one\n  two "2"\n\nthree'));
+    await vscode.commands.executeCommand(Commands.useEditedText);
+    assert.equal(await asked, 'one\n  two "2"\n\nthree');
+    await closed(editor.document);
+  });
+
+  it('Cancel Editing, closing the editor, or asking again answer nothing', async () => {
+    const cancelled = api.commandDeps.ui.editText({ name: 'Suggested value', title: 'A value', value: 'x' });
+    const first = await editorHolding('x');
+    await vscode.commands.executeCommand(Commands.cancelEditedText);
+    assert.equal(await cancelled, undefined);
+    await closed(first.document);
+
+    const shut = api.commandDeps.ui.editText({ name: 'Suggested value', title: 'A value', value: 'y' });
+    const second = await editorHolding('y');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    assert.equal(await shut, undefined);
+    await closed(second.document);
+
+    const replaced = api.commandDeps.ui.editText({ name: 'Suggested value', title: 'A value', value: 'z1' });
+    const third = await editorHolding('z1');
+    const next = api.commandDeps.ui.editText({ name: 'Suggested value', title: 'A value', value: 'z2' });
+    assert.equal(await replaced, undefined);
+    await closed(third.document);
+    await editorHolding('z2');
+    await vscode.commands.executeCommand(Commands.useEditedText);
+    assert.equal(await next, 'z2');
+  });
+});
