@@ -79,6 +79,7 @@ async function askTitleAndDescription(env: PullEnv, fromBranch: string): Promise
   const description = await env.ui.input({
     title: l10n.t('Open a pull request (4/4): description (optional, markdown)'),
     placeholder: l10n.t('What does it change, and why?'),
+    lines: l10n.t('Pull request description'),
   });
   return description === undefined ? undefined : { title: title.trim(), description };
 }

@@ -171,7 +171,11 @@ export async function askProposal(
     validate: (v) => (v.trim() ? undefined : 'A pull request needs a title.'),
   });
   if (title === undefined) return undefined;
-  const description = await env.ui.input({ title: l10n.t('Propose changes (3/4): description (markdown)'), value: text.description });
+  const description = await env.ui.input({
+    title: l10n.t('Propose changes (3/4): description (markdown)'),
+    value: text.description,
+    lines: l10n.t('Pull request description'),
+  });
   if (description === undefined) return undefined;
   const target = await env.ui.pick(
     branches.map((b) => ({

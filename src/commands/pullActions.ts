@@ -172,6 +172,7 @@ export async function editPullCommand(env: PullEnv, arg: unknown, edit?: PullEdi
       const description = await env.ui.input({
         title: l10n.t('Edit pull request #{0} (2/2): description (markdown)', target.pullNumber),
         value: current.description ?? '',
+        lines: l10n.t('Pull request description'),
       });
       if (description === undefined) return undefined;
       next = { title, description };
@@ -223,6 +224,7 @@ export async function commentOnPullCommand(env: PullEnv, arg: unknown, body?: st
       title: l10n.t('Comment on pull request #{0}', target.pullNumber),
       placeholder: l10n.t('Markdown'),
       validate: (v) => (v.trim() ? undefined : 'Write something first.'),
+      lines: l10n.t('Comment'),
     });
     if (text === undefined) return undefined;
   }

@@ -26,6 +26,7 @@ async function askText(env: RowCommentEnv, title: string): Promise<string | unde
     title,
     placeholder: l10n.t('Markdown'),
     validate: (v) => (v.trim() ? undefined : 'Write something first.'),
+    lines: l10n.t('Comment'),
   });
   return text?.trim() ? text : undefined;
 }
@@ -61,7 +62,11 @@ export async function commentOnRow(env: RowCommentEnv, req: RowCommentRequest): 
   if (req.suggest && !suggestion) return undefined;
   const where = l10n.t('{0} (pull request #{1})', anchorWords(req.anchor), req.pull.pullNumber);
   const text = suggestion
-    ? await env.ui.input({ title: l10n.t('Why this value? (optional) {0}', where), placeholder: l10n.t('Markdown') })
+    ? await env.ui.input({
+        title: l10n.t('Why this value? (optional) {0}', where),
+        placeholder: l10n.t('Markdown'),
+        lines: l10n.t('Comment'),
+      })
     : await askText(env, `Comment on ${where}`);
   if (text === undefined) return undefined;
   const body = anchoredBody({ ...req.anchor, ...(suggestion ? { suggestion } : {}) }, text);

@@ -1,9 +1,10 @@
 // A text asked for over several lines (Ui.editText): an input box takes one line, so a value with
-// line breaks opens in an editor of its own, an untitled document named for what it is. Its title
-// bar offers Use This Text and Cancel Editing (package.json `editor/title`, shown while the
-// `versionedDb.editingText` context key says the active editor is this one), as VS Code's Git
-// commit message editor does; closing the editor cancels. One text at a time: asking again
-// cancels the one before. Nothing is saved to disk: the editor is reverted as it closes.
+// line breaks opens in an editor of its own, an untitled document named for what it is (`.md` for
+// markdown, so it is highlighted and previewed as such). Its title bar offers Use This Text and
+// Cancel Editing (package.json `editor/title`, shown while the `versionedDb.editingText` context
+// key says the active editor is this one), as VS Code's Git commit message editor does; closing
+// the editor cancels. One text at a time: asking again cancels the one before. Nothing is saved to
+// disk: the editor is reverted as it closes.
 import * as vscode from 'vscode';
 import type { EditTextOptions } from '../platform/ui';
 import { Commands, ContextKeys } from '../shared/ids';
@@ -35,7 +36,8 @@ export class TextEditPrompt implements vscode.Disposable {
   async edit(options: EditTextOptions): Promise<string | undefined> {
     if (this.pending) await this.finish(false);
     // A name of its own each time: an untitled document of a name already open would be reused.
-    const uri = vscode.Uri.from({ scheme: 'untitled', path: `${options.name.replace(/[\\/:*?"<>|]/g, '_')} ${++this.count}` });
+    const name = `${options.name.replace(/[\\/:*?"<>|]/g, '_')} ${++this.count}${options.markdown ? '.md' : ''}`;
+    const uri = vscode.Uri.from({ scheme: 'untitled', path: name });
     const doc = await vscode.workspace.openTextDocument(uri);
     const editor = await vscode.window.showTextDocument(doc, { preview: false });
     if (options.value) await editor.edit((b) => b.insert(new vscode.Position(0, 0), options.value));

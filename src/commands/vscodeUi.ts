@@ -96,15 +96,62 @@ export class VscodeUi implements Ui {
   }
 
   async input(options: InputOptions): Promise<string | undefined> {
-    return vscode.window.showInputBox({
-      title: options.title,
-      prompt: options.prompt,
-      placeHolder: options.placeholder,
-      value: options.value,
-      password: options.password,
-      ignoreFocusOut: true,
-      validateInput: options.validate ? (v) => options.validate?.(v) : undefined,
+    if (options.lines === undefined) {
+      return vscode.window.showInputBox({
+        title: options.title,
+        prompt: options.prompt,
+        placeHolder: options.placeholder,
+        value: options.value,
+        password: options.password,
+        ignoreFocusOut: true,
+        validateInput: options.validate ? (v) => options.validate?.(v) : undefined,
+      });
+    }
+    if (/[\r\n]/.test(options.value ?? '')) return this.inEditor(options, options.value ?? '', options.lines);
+    return this.inputWithLines(options, options.lines);
+  }
+
+  /** An input box with a button that goes on in an editor, with what was typed so far. */
+  private inputWithLines(options: InputOptions, name: string): Promise<string | undefined> {
+    const box = vscode.window.createInputBox();
+    box.title = options.title;
+    box.prompt = options.prompt;
+    box.placeholder = options.placeholder;
+    box.value = options.value ?? '';
+    box.ignoreFocusOut = true;
+    box.buttons = [{ iconPath: new vscode.ThemeIcon('list-flat'), tooltip: l10n.t('Write over several lines in an editor') }];
+    const check = (): string | undefined => (box.validationMessage = options.validate?.(box.value));
+    check();
+    return new Promise((resolve) => {
+      let done = false;
+      box.onDidChangeValue(check);
+      box.onDidAccept(() => {
+        if (check() !== undefined) return;
+        done = true;
+        resolve(box.value);
+        box.hide();
+      });
+      box.onDidTriggerButton(() => {
+        done = true;
+        const typed = box.value;
+        box.hide();
+        void this.inEditor(options, typed, name).then(resolve);
+      });
+      box.onDidHide(() => {
+        if (!done) resolve(undefined);
+        box.dispose();
+      });
+      box.show();
     });
+  }
+
+  /** The text written in an editor (editText), checked as the box would check it. */
+  private async inEditor(options: InputOptions, value: string, name: string): Promise<string | undefined> {
+    const text = await this.texts.edit({ name, title: options.title, value, markdown: true });
+    const refused = text === undefined ? undefined : options.validate?.(text);
+    if (refused === undefined) return text;
+    void vscode.window.showWarningMessage(refused);
+    return undefined;
   }
 
   editText(options: EditTextOptions): Promise<string | undefined> {

@@ -24,6 +24,11 @@ export interface InputOptions {
   readonly password?: boolean;
   /** A message when the text is not acceptable yet, undefined when it is. */
   readonly validate?: (value: string) => string | undefined;
+  /**
+   * The text is markdown and may have several lines: the box offers to go on in an editor named this
+   * (editText), and a starting value with line breaks opens there at once (a box would drop them).
+   */
+  readonly lines?: string;
 }
 
 export interface EditTextOptions {
@@ -33,6 +38,8 @@ export interface EditTextOptions {
   readonly title: string;
   /** The text to start from. */
   readonly value: string;
+  /** Markdown (a comment, a description): the editor highlights it as such. */
+  readonly markdown?: boolean;
 }
 
 export interface ProgressReporter {

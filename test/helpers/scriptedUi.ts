@@ -33,7 +33,13 @@ export interface Prompt {
  * the offered labels (and the whole prompt).
  */
 export type Reply =
-  string | readonly string[] | { readonly typed: string } | boolean | undefined | ((labels: string[], prompt: Prompt) => Reply);
+  | string
+  | readonly string[]
+  | { readonly typed: string }
+  | { readonly lines: string }
+  | boolean
+  | undefined
+  | ((labels: string[], prompt: Prompt) => Reply);
 
 /** A queued answer that also checks which kind of prompt it answers. */
 export interface Step {
@@ -55,6 +61,8 @@ export const pickOrType = (label: string): Step => ({
 export const typeInPicker = (text: string): Step => ({ kind: 'pickOrType', reply: { typed: text } });
 export const pickMany = (...labels: string[]): Step => ({ kind: 'pickMany', reply: labels });
 export const input = (text: string | undefined, expectValid = true): Step => ({ kind: 'input', reply: text, mayBeInvalid: !expectValid });
+/** Goes on from an input box in the editor it offers for several lines, and writes `text` there. */
+export const inputLines = (text: string): Step => ({ kind: 'input', reply: { lines: text } });
 /** The text an editor holds when Use This Text is chosen (undefined: cancelled or closed). */
 export const editText = (text: string | undefined): Step => ({ kind: 'editText', reply: text });
 export const confirm = (yes: boolean): Step => ({ kind: 'confirm', reply: yes });
@@ -156,6 +164,12 @@ export class ScriptedUi implements Ui {
       }
     }
     while (typeof reply === 'function') reply = reply(prompt.labels, prompt);
+    if (prompt.kind === 'input' && typeof reply === 'object' && reply !== null && 'lines' in reply) {
+      // Written over several lines in the editor the box offers (InputOptions.lines).
+      assert.ok(prompt.input?.lines !== undefined, `"${prompt.title}" offers no editor for several lines`);
+      this.edits.push({ name: prompt.input.lines, title: prompt.input.title, value: prompt.input.value ?? '' });
+      return reply.lines;
+    }
     if (prompt.kind === 'input' && typeof reply === 'string') {
       const text = reply === '' && prompt.input?.value !== undefined ? prompt.input.value : reply;
       if (!mayBeInvalid && prompt.input?.validate)

@@ -63,4 +63,29 @@ describe('a text edited over several lines in an editor (Ui.editText)', () => {
     await vscode.commands.executeCommand(Commands.useEditedText);
     assert.equal(await next, 'z2');
   });
+
+  it('an input box for several lines opens a starting text with line breaks in the editor at once, checked as the box checks', async () => {
+    const ui = api.commandDeps.ui;
+    const validate = (v: string): string | undefined => (v.trim() ? undefined : 'Write something first.');
+    const described = ui.input({
+      title: 'Edit pull request #1 (2/2): description (markdown)',
+      value: 'Para one.\n\nPara two.',
+      lines: 'Pull request description',
+      validate,
+    });
+    const editor = await editorHolding('Para one.\n\nPara two.');
+    assert.match(editor.document.uri.path, /^Pull request description \d+\.md$/);
+    assert.equal(editor.document.languageId, 'markdown');
+    await editor.edit((b) => b.insert(new vscode.Position(2, 9), '\nPara three.'));
+    await vscode.commands.executeCommand(Commands.useEditedText);
+    assert.equal(await described, 'Para one.\n\nPara two.\nPara three.');
+    await closed(editor.document);
+
+    const emptied = ui.input({ title: 'A comment', value: 'a\nb', lines: 'Comment', validate });
+    const second = await editorHolding('a\nb');
+    await second.edit((b) => b.delete(new vscode.Range(0, 0, 1, 1)));
+    await vscode.commands.executeCommand(Commands.useEditedText);
+    assert.equal(await emptied, undefined, 'refused as the box would refuse it: nothing');
+    await closed(second.document);
+  });
 });

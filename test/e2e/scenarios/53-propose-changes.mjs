@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { cellOf, importTable, openFromTree, plain } from './tableHelpers.mjs';
 import { plainDiff } from './changesHelpers.mjs';
-import { confirmDialog, pullView } from './pullHelpers.mjs';
+import { confirmDialog, pullView, typeInTextEditor } from './pullHelpers.mjs';
 
 export const name =
   'edits to products (two cells, a new row, a deleted row) proposed as a pull request: the branch holds exactly the edits; then a stale base (main changed the same row) is reported and the edits rebased onto main';
@@ -36,7 +36,9 @@ async function pullFrom(ctx, branch) {
 async function answerProposal(ctx, branch, title) {
   await ctx.inputBox(branch);
   await ctx.inputBox(title);
-  await ctx.inputBox('Made by the end-to-end suite.');
+  // The description Propose Changes… writes has several lines: it opens in an editor (an input
+  // box would drop its line breaks); used as written.
+  await typeInTextEditor(ctx, /^Pull request description \d+/);
   await ctx.quickPick('main');
   await ctx.page
     .locator('.part.editor .tab', { hasText: title })
@@ -76,6 +78,7 @@ export async function run(ctx) {
   await ctx.screenshot('pull-opened');
   const pull = await pullFrom(ctx, 'edit/products-e2e');
   assert.ok(pull, 'the pull request is on the hub');
+  assert.match(pull.description, /:\n\n- 2 rows changed\n- 1 row added\n- 1 row deleted$/, 'the description keeps its lines');
   assert.equal(pull.to_branch.branch_name, 'main');
   // The pull's diff is exactly the edits, by plain reads of the table at main and at the branch.
   const diff = await plainDiff(ctx, 'alice/prices', 'products', 'main', 'edit/products-e2e');

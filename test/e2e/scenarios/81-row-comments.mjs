@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { answerHostPick } from './pullHelpers.mjs';
+import { answerHostPick, typeInTextEditor } from './pullHelpers.mjs';
 import { frameWith, plainMergeBase, plainRows } from './changesHelpers.mjs';
 import { headerNames, importTable } from './tableHelpers.mjs';
 import { waitFor } from '../../helpers/waitFor.cjs';
@@ -43,35 +43,20 @@ async function pullItemSays(ctx, pattern) {
   );
 }
 
-/** Right-clicks a cell of the diff grid and picks the menu item, then types the comment. */
+/**
+ * Right-clicks a cell of the diff grid and picks the menu item, then types the comment: in the box,
+ * or when it has several lines, in the editor the box's "several lines" button opens.
+ */
 async function commentVia(ctx, grid, r, c, item, text) {
   await grid.locator(`.vdb-cell[data-r="${r}"][data-c="${c}"]:not(.placeholder)`).first().click({ button: 'right' });
   const entry = grid.locator('.vdb-menu [role="menuitem"]', { hasText: item });
   await entry.waitFor({ timeout: ctx.scaled(10_000) });
   await entry.click();
-  await ctx.inputBox(text);
-}
-
-/**
- * In the editor Suggest a Value… opened (its tab "Suggested value N", starting from the cell's
- * value), replaces the text with `lines`, then chooses Use This Text in the editor's title bar.
- */
-async function typeInTextEditor(ctx, lines) {
-  const { page } = ctx;
-  await page.locator('.part.editor .tab.active', { hasText: /^Suggested value \d+/ }).waitFor({ timeout: ctx.scaled(30_000) });
-  const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
-  await editor.locator('.view-lines').click();
-  await page.keyboard.press('Control+A');
-  // insertText: no key events, so no auto-closed quotes; Enter between the lines.
-  for (const [i, line] of lines.entries()) {
-    if (i > 0) await page.keyboard.press('Enter');
-    await page.keyboard.insertText(line);
-  }
-  await editor.locator('.view-lines .view-line', { hasText: lines[lines.length - 1] }).waitFor();
-  await ctx.screenshot('suggested-value-in-an-editor');
-  await page.locator('.part.editor .editor-actions .action-label[aria-label^="Use This Text"]').click();
-  // Used: the editor closes without asking to save.
-  await page.locator('.part.editor .tab', { hasText: /^Suggested value \d+/ }).waitFor({ state: 'detached', timeout: ctx.scaled(30_000) });
+  if (!text.includes('\n')) return ctx.inputBox(text);
+  const button = ctx.quickInput.locator('.action-label[aria-label^="Write over several lines in an editor"]');
+  await button.waitFor({ timeout: ctx.scaled(10_000) });
+  await button.click();
+  await typeInTextEditor(ctx, /^Comment \d+/, text.split('\n'), 'comment-in-an-editor');
 }
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
@@ -116,7 +101,9 @@ export async function run(ctx) {
   await grid
     .locator(`.vdb-cell.commented[data-comments="1"][data-c="${colIndex}"][data-r="${await rowOf(modifiedId)}"]`)
     .waitFor({ timeout: ctx.scaled(60_000) });
-  await commentVia(ctx, grid, await rowOf(addedId), idCol, 'Comment on Row…', 'Is this supplier real?');
+  // Over several lines: written in the editor the comment box offers.
+  const rowComment = 'Is this supplier real?\n\nI found no VAT number.';
+  await commentVia(ctx, grid, await rowOf(addedId), idCol, 'Comment on Row…', rowComment);
   // Both marked in the grid with their count: the cell, and the added row at its key.
   await grid
     .locator(`.vdb-cell.commented[data-comments="1"][data-c="${idCol}"][data-r="${await rowOf(addedId)}"]`)
@@ -137,6 +124,7 @@ export async function run(ctx) {
   );
   assert.match(anchored[0].body.split('\n')[1], new RegExp(`^\\*\\*suppliers\\*\\* · id \\\\= ${modifiedId} · column ${column}`));
   assert.ok(anchored[0].body.endsWith(`Why is ${column} changed?`));
+  assert.ok(anchored[1].body.endsWith(`\n\n${rowComment}`), 'the comment keeps its lines');
 
   // Show Comments on the commented cell: its thread in the pane beside the grid, as text.
   await grid
@@ -259,7 +247,7 @@ export async function run(ctx) {
   await suggestItem.waitFor({ timeout: ctx.scaled(10_000) });
   await suggestItem.click();
   await ctx.quickPick('A value over several lines…');
-  await typeInTextEditor(ctx, lines);
+  await typeInTextEditor(ctx, /^Suggested value \d+/, lines, 'suggested-value-in-an-editor');
   await ctx.inputBox('Its legal name.');
   const suggestion = await waitFor(
     'the suggestion comment through the API',

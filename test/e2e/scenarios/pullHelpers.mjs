@@ -30,3 +30,31 @@ export async function confirmDialog(ctx, button, message) {
 export function pullView(ctx) {
   return ctx.page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
 }
+
+/**
+ * In the editor a text over several lines was asked in (src/commands/textEditPrompt.ts: its tab
+ * named by `tab`, starting from the text so far), replaces the text with `lines` (when given),
+ * then chooses Use This Text in the editor's title bar and waits for the editor to close.
+ */
+export async function typeInTextEditor(ctx, tab, lines, shot) {
+  const { page } = ctx;
+  await page.locator('.part.editor .tab.active', { hasText: tab }).waitFor({ timeout: ctx.scaled(30_000) });
+  const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
+  await editor.locator('.view-lines .view-line').first().waitFor();
+  if (lines) await replaceText(page, editor, lines);
+  if (shot) await ctx.screenshot(shot);
+  await page.locator('.part.editor .editor-actions .action-label[aria-label^="Use This Text"]').click();
+  // Used: the editor closes without asking to save.
+  await page.locator('.part.editor .tab', { hasText: tab }).waitFor({ state: 'detached', timeout: ctx.scaled(30_000) });
+}
+
+async function replaceText(page, editor, lines) {
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('Control+A');
+  // insertText: no key events, so no auto-closed quotes; Enter between the lines.
+  for (const [i, line] of lines.entries()) {
+    if (i > 0) await page.keyboard.press('Enter');
+    if (line) await page.keyboard.insertText(line);
+  }
+  await editor.locator('.view-lines .view-line', { hasText: lines[lines.length - 1] }).waitFor();
+}

@@ -2,7 +2,7 @@
 // anchor the Changes view named (parsed back here), the text typed, and for a reply the thread's
 // first comment and the head the view shows; dismissing posts nothing.
 import { strict as assert } from 'node:assert';
-import { ScriptedUi, editText, input, pick } from '../../helpers/scriptedUi';
+import { ScriptedUi, editText, input, inputLines, pick } from '../../helpers/scriptedUi';
 import { commentOnRow, replyToThread } from '../../../src/commands/rowComments';
 import { parseAnchoredBody } from '../../../src/core/review/commentAnchor';
 import { parseGridPagingMessage } from '../../../src/shared/gridPaging';
@@ -22,6 +22,15 @@ describe('row comments from the Changes view', () => {
     assert.deepEqual(posted[0]![0], PULL);
     assert.equal(posted[0]![1], body);
     assert.deepEqual(parseAnchoredBody(body!), { anchor, text: 'Is **4** right?' });
+  });
+
+  it('a comment may be written over several lines in the editor the box offers', async () => {
+    const ui = new ScriptedUi([inputLines('First paragraph.\n\n- a point\n- another')]);
+    const posted: string[] = [];
+    const anchor = { table: 'suppliers', key: { id: '3' }, commit: HEAD };
+    await commentOnRow({ ui, post: async (_t, b) => posted.push(b) }, { pull: PULL, anchor });
+    assert.deepEqual(ui.edits, [{ name: 'Comment', title: 'Comment on suppliers, id = 3 (pull request #4)', value: '' }]);
+    assert.deepEqual(parseAnchoredBody(posted[0]!), { anchor, text: 'First paragraph.\n\n- a point\n- another' });
   });
 
   it('posts nothing when the box is dismissed', async () => {
