@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { frameWith, plainRows } from './changesHelpers.mjs';
 import { cellOf } from './tableHelpers.mjs';
+import { typeInTextEditor } from './pullHelpers.mjs';
 import { judgedTests } from './testsHelpers.mjs';
 import { waitFor } from '../../helpers/waitFor.cjs';
 
@@ -132,7 +133,8 @@ async function addTestInGrid(ctx, head) {
   await ctx.quickPick('New branch and pull request');
   await ctx.inputBox(NEW_BRANCH);
   await ctx.inputBox('Test: no huge orders');
-  await ctx.inputBox('Added from the grid by the end-to-end suite.');
+  // The description Propose Changes… writes has several lines: it opens in an editor, used as written.
+  await typeInTextEditor(ctx, /^Pull request description \d+/);
   await ctx.quickPick(BRANCH);
   // The pull's view: its Checks run the new test at the head (it is not at the merge base).
   const view = await frameWith(ctx, '#pull-checks .checks[data-state="done"] tr.check[data-test="no huge orders"]', {
