@@ -11,6 +11,7 @@ import { Commands, ContextKeys } from '../shared/ids';
 import * as l10n from '../shared/l10n';
 
 interface Pending {
+  /** The editor's document (another object after a language change reopens it). */
   doc: vscode.TextDocument;
   /** The starting text kept its own line breaks: a \r in it keeps \r\n, else \r\n becomes \n. */
   keepCr: boolean;
@@ -27,9 +28,7 @@ export class TextEditPrompt implements vscode.Disposable {
       vscode.commands.registerCommand(Commands.useEditedText, () => this.finish(true)),
       vscode.commands.registerCommand(Commands.cancelEditedText, () => this.finish(false)),
       vscode.window.onDidChangeActiveTextEditor((e) => this.showKey(e)),
-      vscode.workspace.onDidCloseTextDocument((doc) => {
-        if (doc === this.pending?.doc) this.settle(undefined);
-      }),
+      vscode.workspace.onDidCloseTextDocument((doc) => this.closed(doc)),
     ];
   }
 
@@ -55,11 +54,28 @@ export class TextEditPrompt implements vscode.Disposable {
   private async finish(use: boolean): Promise<void> {
     const p = this.pending;
     if (!p) return;
-    const text = p.doc.getText();
+    const doc = openDocument(p.doc) ?? p.doc;
+    const text = doc.getText();
     this.settle(use ? (p.keepCr ? text : text.replace(/\r\n/g, '\n')) : undefined);
-    if (p.doc.isClosed) return;
-    await vscode.window.showTextDocument(p.doc, { preview: false });
+    if (doc.isClosed) return;
+    await vscode.window.showTextDocument(doc, { preview: false });
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+
+  /**
+   * The pending text's document closed: the editor was closed (cancelled), unless a change of its
+   * language mode closed it, which opens it again at once under the same name: then go on with it.
+   */
+  private closed(doc: vscode.TextDocument): void {
+    const p = this.pending;
+    if (!p || doc !== p.doc) return;
+    setTimeout(() => {
+      if (this.pending !== p) return;
+      const again = openDocument(doc);
+      if (!again) return this.settle(undefined);
+      p.doc = again;
+      this.showKey(vscode.window.activeTextEditor);
+    }, 0);
   }
 
   private settle(text: string | undefined): void {
@@ -70,7 +86,7 @@ export class TextEditPrompt implements vscode.Disposable {
   }
 
   private showKey(editor: vscode.TextEditor | undefined): void {
-    const on = this.pending !== undefined && editor?.document === this.pending.doc;
+    const on = this.pending !== undefined && editor !== undefined && editor.document === openDocument(this.pending.doc);
     void vscode.commands.executeCommand('setContext', ContextKeys.editingText, on);
   }
 
@@ -78,4 +94,11 @@ export class TextEditPrompt implements vscode.Disposable {
     this.settle(undefined);
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** The open document of `doc`'s name: itself, or the one a language change reopened; undefined when closed. */
+function openDocument(doc: vscode.TextDocument): vscode.TextDocument | undefined {
+  if (!doc.isClosed) return doc;
+  const name = doc.uri.toString();
+  return vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.toString() === name);
 }

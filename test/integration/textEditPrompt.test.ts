@@ -36,9 +36,11 @@ describe('a text edited over several lines in an editor (Ui.editText)', () => {
     const editor = await editorHolding('first\nsecond');
     assert.match(editor.document.uri.path, /^Suggested value \d+$/);
     await editor.edit((b) => b.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), 'one\n  two "2"\n\nthree'));
+    // A change of language mode closes and reopens the document: the edit goes on.
+    const reopened = await vscode.languages.setTextDocumentLanguage(editor.document, 'markdown');
     await vscode.commands.executeCommand(Commands.useEditedText);
     assert.equal(await asked, 'one\n  two "2"\n\nthree');
-    await closed(editor.document);
+    await closed(reopened);
   });
 
   it('Cancel Editing, closing the editor, or asking again answer nothing', async () => {
