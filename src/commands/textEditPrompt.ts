@@ -34,9 +34,13 @@ export class TextEditPrompt implements vscode.Disposable {
 
   async edit(options: EditTextOptions): Promise<string | undefined> {
     if (this.pending) await this.finish(false);
-    // A name of its own each time: an untitled document of a name already open would be reused.
-    const name = `${options.name.replace(/[\\/:*?"<>|]/g, '_')} ${++this.count}${options.markdown ? '.md' : ''}`;
-    const uri = vscode.Uri.from({ scheme: 'untitled', path: name });
+    // A name of its own each time: an untitled document of a name already open would be reused
+    // with its text (one restored by a window reload, say).
+    const base = options.name.replace(/[\\/:*?"<>|]/g, '_');
+    let uri: vscode.Uri;
+    do {
+      uri = vscode.Uri.from({ scheme: 'untitled', path: `${base} ${++this.count}${options.markdown ? '.md' : ''}` });
+    } while (openAt(uri));
     const doc = await vscode.workspace.openTextDocument(uri);
     const editor = await vscode.window.showTextDocument(doc, { preview: false });
     if (options.value) await editor.edit((b) => b.insert(new vscode.Position(0, 0), options.value));
@@ -98,7 +102,11 @@ export class TextEditPrompt implements vscode.Disposable {
 
 /** The open document of `doc`'s name: itself, or the one a language change reopened; undefined when closed. */
 function openDocument(doc: vscode.TextDocument): vscode.TextDocument | undefined {
-  if (!doc.isClosed) return doc;
-  const name = doc.uri.toString();
+  return doc.isClosed ? openAt(doc.uri) : doc;
+}
+
+/** The open document named `uri`, if any. */
+function openAt(uri: vscode.Uri): vscode.TextDocument | undefined {
+  const name = uri.toString();
   return vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.toString() === name);
 }

@@ -90,4 +90,33 @@ describe('a text edited over several lines in an editor (Ui.editText)', () => {
     assert.equal(await emptied, undefined, 'refused as the box would refuse it: nothing');
     await closed(second.document);
   });
+
+  it('never reuses an open untitled document of the same name (one a window reload restored, say)', async () => {
+    // Documents of the names the next texts could take, each with a text of its own.
+    const taken = await Promise.all(
+      Array.from({ length: 15 }, (_, k) =>
+        vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: 'untitled', path: `Suggested value ${k + 1}` })),
+      ),
+    );
+    const edit = new vscode.WorkspaceEdit();
+    for (const d of taken) edit.insert(d.uri, new vscode.Position(0, 0), 'restored text');
+    await vscode.workspace.applyEdit(edit);
+    try {
+      const asked = api.commandDeps.ui.editText({ name: 'Suggested value', title: 'A value', value: 'new' });
+      const editor = await editorHolding('new');
+      assert.ok(!taken.some((d) => d.uri.toString() === editor.document.uri.toString()), editor.document.uri.toString());
+      await vscode.commands.executeCommand(Commands.useEditedText);
+      assert.equal(await asked, 'new');
+      assert.ok(
+        taken.every((d) => d.getText() === 'restored text'),
+        'the other documents are untouched',
+      );
+    } finally {
+      // Reverted: nothing left dirty for the tests after.
+      for (const d of taken) {
+        await vscode.window.showTextDocument(d);
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      }
+    }
+  });
 });
