@@ -14,6 +14,7 @@ import { resolveDatabase } from './commandTargets';
 import { compareRefs, parseChangesRequest } from './changesActions';
 import { commentOnRow, replyToThread } from './rowComments';
 import type { PullTarget } from '../core/targets';
+import type { UnsentText } from '../core/errorMessages';
 
 export type ChangesCommandDeps = CommandDeps & {
   readonly changesLog: Logger;
@@ -26,7 +27,8 @@ export function registerChangesCommands(deps: ChangesCommandDeps): { panels: Cha
   const schemaDocs = new SchemaDocuments();
   const rowCommentEnv = {
     ui: deps.ui,
-    post: async (t: PullTarget, body: string) => vscode.commands.executeCommand(Commands.commentOnPullRequest, t, body),
+    post: async (t: PullTarget, body: string, unsent?: UnsentText) =>
+      vscode.commands.executeCommand(Commands.commentOnPullRequest, t, body, unsent),
   };
   const panels = new ChangesPanels({
     extensionUri: deps.extensionUri,

@@ -7,6 +7,7 @@ import { branchRefLabel, sameDatabase } from '../core/pullPage';
 import type { PickItem } from '../platform/ui';
 import { forkNetwork, networkBranches, type NetworkBranch } from './pullNetwork';
 import { pullLabel, resolveDatabaseTarget, type PullEnv } from './pullActions';
+import type { UnsentText } from '../core/errorMessages';
 import * as l10n from '../shared/l10n';
 
 function branchItem(nb: NetworkBranch, home: DbRef): PickItem<NetworkBranch> {
@@ -32,6 +33,12 @@ export function defaultPullTitle(branch: string): string {
 export interface CreatePullPreset {
   /** Preselects the source branch (e.g. invoked on a branch node). */
   fromBranch?: string;
+  /** The source branch's database when it is a fork's (Edit and Try Again after a failure). */
+  fromDb?: DbRef;
+  /** Preselects the branch to merge into. */
+  toBranch?: string;
+  /** The title and description to start from (Edit and Try Again after a failure). */
+  text?: { title: string; description: string };
 }
 
 /** Steps 1 and 2: the branch to merge into (this database's), then the one to merge from (forks' too). */
@@ -44,7 +51,7 @@ async function pickBranches(
   const here = branches.filter((b) => sameDatabase(b.db, db));
   if (here.length === 0) return void env.ui.info(l10n.t('{0}/{1} has no branches to merge into.', db.owner, db.name));
   const to = await env.ui.pick(
-    here.map((b) => ({ ...branchItem(b, db), picked: b.branch.name === 'main' })),
+    here.map((b) => ({ ...branchItem(b, db), picked: b.branch.name === (preset.toBranch ?? 'main') })),
     {
       title: l10n.t('Open a pull request on {0}/{1} (1/4): merge into', db.owner, db.name),
       placeholder: l10n.t('The branch that receives the changes'),
@@ -56,7 +63,7 @@ async function pickBranches(
     return void env.ui.info(l10n.t('There is no other branch in {0}/{1} or its forks to merge from.', db.owner, db.name));
   // Same-database branches first, then forks; a preset branch first of all.
   const rank = (x: NetworkBranch): number =>
-    (sameDatabase(x.db, db) ? 0 : 2) + (preset.fromBranch && sameDatabase(x.db, db) && x.branch.name === preset.fromBranch ? -1 : 0);
+    (sameDatabase(x.db, db) ? 0 : 2) + (x.branch.name === preset.fromBranch && sameDatabase(x.db, preset.fromDb ?? db) ? -3 : 0);
   fromCandidates.sort((a, b) => rank(a) - rank(b));
   const from = await env.ui.pick(
     fromCandidates.map((b) => branchItem(b, db)),
@@ -69,16 +76,21 @@ async function pickBranches(
 }
 
 /** Steps 3 and 4: the title (required) and the description (optional markdown). */
-async function askTitleAndDescription(env: PullEnv, fromBranch: string): Promise<{ title: string; description: string } | undefined> {
+async function askTitleAndDescription(
+  env: PullEnv,
+  fromBranch: string,
+  start: CreatePullPreset['text'],
+): Promise<{ title: string; description: string } | undefined> {
   const title = await env.ui.input({
     title: l10n.t('Open a pull request (3/4): title'),
-    value: defaultPullTitle(fromBranch),
+    value: start?.title ?? defaultPullTitle(fromBranch),
     validate: (v) => (v.trim() ? undefined : 'A pull request needs a title.'),
   });
   if (title === undefined) return undefined;
   const description = await env.ui.input({
     title: l10n.t('Open a pull request (4/4): description (optional, markdown)'),
     placeholder: l10n.t('What does it change, and why?'),
+    ...(start ? { value: start.description } : {}),
     lines: l10n.t('Pull request description'),
   });
   return description === undefined ? undefined : { title: title.trim(), description };
@@ -89,6 +101,7 @@ export async function createPullCommand(env: PullEnv, arg: unknown, preset: Crea
   if (!target) return undefined;
   const { hostId, db } = target;
   const client = env.clients.clientFor(hostId);
+  let unsent: UnsentText | undefined;
   try {
     const branches = await env.ui.withProgress(
       l10n.t('Reading branches of {0}/{1} and its forks', db.owner, db.name),
@@ -100,8 +113,10 @@ export async function createPullCommand(env: PullEnv, arg: unknown, preset: Crea
     const picked = await pickBranches(env, db, branches, preset);
     if (!picked) return undefined;
     const { from, to } = picked;
-    const text = await askTitleAndDescription(env, from.branch.name);
+    const text = await askTitleAndDescription(env, from.branch.name, preset.text);
     if (!text) return undefined;
+    const again: CreatePullPreset = { fromBranch: from.branch.name, fromDb: from.db, toBranch: to.branch.name, text };
+    unsent = { text: text.description || text.title, again: () => createPullCommand(env, target, again) };
     const pull = await client.createPull(db, {
       title: text.title,
       ...(text.description.trim() ? { description: text.description } : {}),
@@ -114,7 +129,8 @@ export async function createPullCommand(env: PullEnv, arg: unknown, preset: Crea
     await env.showPull(created);
     return pull;
   } catch (err) {
-    env.ui.error(err, { action: l10n.t('open a pull request on {0}/{1}', db.owner, db.name), hostId });
+    const action = l10n.t('open a pull request on {0}/{1}', db.owner, db.name);
+    env.ui.error(err, { action, hostId, ...(unsent ? { unsent } : {}) });
     return undefined;
   }
 }

@@ -205,5 +205,7 @@ function reportStepFailure(env: ProposeEnv, input: ProposalInput, a: ProposalAns
   env.ui.error(failure.cause, {
     action: l10n.t('propose the changes to {0} ({1}){2}{3}', scope.table, failure.step.replace(/…$/, ''), where, kept),
     hostId: scope.hostId,
+    // The description (or commit message) written for it can be copied from the message.
+    unsent: { text: a.mode === 'pull' ? a.description : a.title },
   });
 }

@@ -8,6 +8,7 @@ import type { DatabaseTarget, PullTarget } from '../core/targets';
 import { databaseTargetOf } from '../tree/databaseTargets';
 import { pullStateLabel } from '../core/pullPage';
 import type { PickItem } from '../platform/ui';
+import type { UnsentText } from '../core/errorMessages';
 import type { OperationWaiter } from './operationsRunner';
 import type { CommandDeps } from './commandDeps';
 import type { NetworkApi } from './pullNetwork';
@@ -154,29 +155,20 @@ export interface PullEdit {
   description: string;
 }
 
-/** Edits title and description; asks for both when `edit` is not given. Sends only what changed. */
-export async function editPullCommand(env: PullEnv, arg: unknown, edit?: PullEdit): Promise<Pull | undefined> {
+/**
+ * Edits title and description; asks for both when `edit` is not given (starting from `start`, else
+ * the pull's own). Sends only what changed. Texts asked for are offered again should the edit fail.
+ */
+export async function editPullCommand(env: PullEnv, arg: unknown, edit?: PullEdit, start?: PullEdit): Promise<Pull | undefined> {
   const target = await resolvePullTarget(env, arg, []);
   if (!target) return undefined;
   const client = env.clients.clientFor(target.hostId);
+  let asked: PullEdit | undefined;
   try {
     const current = await client.getPull(target.db, target.pullNumber);
-    let next = edit;
-    if (!next) {
-      const title = await env.ui.input({
-        title: l10n.t('Edit pull request #{0} (1/2): title', target.pullNumber),
-        value: current.title,
-        validate: (v) => (v.trim() ? undefined : 'A pull request needs a title.'),
-      });
-      if (title === undefined) return undefined;
-      const description = await env.ui.input({
-        title: l10n.t('Edit pull request #{0} (2/2): description (markdown)', target.pullNumber),
-        value: current.description ?? '',
-        lines: l10n.t('Pull request description'),
-      });
-      if (description === undefined) return undefined;
-      next = { title, description };
-    }
+    const next =
+      edit ?? (asked = await askPullEdit(env, target, start ?? { title: current.title, description: current.description ?? '' }));
+    if (!next) return undefined;
     const title = next.title.trim();
     if (!title) {
       void env.ui.info(l10n.t('A pull request needs a title; nothing was changed.'));
@@ -193,9 +185,26 @@ export async function editPullCommand(env: PullEnv, arg: unknown, edit?: PullEdi
     env.pullChanged(target);
     return updated;
   } catch (err) {
-    env.ui.error(err, { action: l10n.t('edit {0}', pullLabel(target)), hostId: target.hostId });
+    const kept = asked;
+    const unsent = kept && { text: kept.description, again: () => editPullCommand(env, target, undefined, kept) };
+    env.ui.error(err, { action: l10n.t('edit {0}', pullLabel(target)), hostId: target.hostId, ...(unsent ? { unsent } : {}) });
     return undefined;
   }
+}
+
+async function askPullEdit(env: PullEnv, target: PullTarget, start: PullEdit): Promise<PullEdit | undefined> {
+  const title = await env.ui.input({
+    title: l10n.t('Edit pull request #{0} (1/2): title', target.pullNumber),
+    value: start.title,
+    validate: (v) => (v.trim() ? undefined : 'A pull request needs a title.'),
+  });
+  if (title === undefined) return undefined;
+  const description = await env.ui.input({
+    title: l10n.t('Edit pull request #{0} (2/2): description (markdown)', target.pullNumber),
+    value: start.description,
+    lines: l10n.t('Pull request description'),
+  });
+  return description === undefined ? undefined : { title, description };
 }
 
 /** Closes an open pull or reopens a closed one (the only transitions PATCH accepts). */
@@ -215,14 +224,25 @@ export async function setPullStateCommand(env: PullEnv, arg: unknown, state: 'op
   }
 }
 
-export async function commentOnPullCommand(env: PullEnv, arg: unknown, body?: string): Promise<PullComment | undefined> {
+/**
+ * Comment on a pull: `given` is a body written elsewhere (a row comment, with its text kept should
+ * the post fail), or a text to start the question from (Edit and Try Again); else it is asked for.
+ */
+export async function commentOnPullCommand(
+  env: PullEnv,
+  arg: unknown,
+  given?: string | { body: string; unsent?: UnsentText } | { start: string },
+): Promise<PullComment | undefined> {
   const target = await resolvePullTarget(env, arg, []);
   if (!target) return undefined;
-  let text = body;
+  const written = typeof given === 'string' ? { body: given } : given && 'body' in given ? given : undefined;
+  const start = typeof given === 'object' && 'start' in given ? given.start : undefined;
+  let text = written?.body;
   if (text === undefined) {
     text = await env.ui.input({
       title: l10n.t('Comment on pull request #{0}', target.pullNumber),
       placeholder: l10n.t('Markdown'),
+      ...(start !== undefined ? { value: start } : {}),
       validate: (v) => (v.trim() ? undefined : 'Write something first.'),
       lines: l10n.t('Comment'),
     });
@@ -237,7 +257,9 @@ export async function commentOnPullCommand(env: PullEnv, arg: unknown, body?: st
     env.pullChanged(target);
     return comment;
   } catch (err) {
-    env.ui.error(err, { action: l10n.t('comment on {0}', pullLabel(target)), hostId: target.hostId });
+    const asked = text;
+    const unsent = written ? written.unsent : { text: asked, again: () => commentOnPullCommand(env, target, { start: asked }) };
+    env.ui.error(err, { action: l10n.t('comment on {0}', pullLabel(target)), hostId: target.hostId, ...(unsent ? { unsent } : {}) });
     return undefined;
   }
 }

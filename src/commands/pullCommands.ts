@@ -17,6 +17,7 @@ import { replyToThread } from './rowComments';
 import { applySuggestion } from './applySuggestion';
 import type { ProposeEnv } from './proposeTypes';
 import type { PullTarget } from '../core/targets';
+import type { UnsentText } from '../core/errorMessages';
 import type { CommandDeps } from './commandDeps';
 import { previewMerge } from '../core/review/mergePreview';
 import { registerResolveCommand } from './resolveCommands';
@@ -89,14 +90,22 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     vscode.commands.registerCommand(Commands.editPullRequest, (arg?: unknown) => editPullCommand(env, arg)),
     vscode.commands.registerCommand(Commands.closePullRequest, (arg?: unknown) => setPullStateCommand(env, arg, 'closed')),
     vscode.commands.registerCommand(Commands.reopenPullRequest, (arg?: unknown) => setPullStateCommand(env, arg, 'open')),
-    // A second argument is the body (a row comment from the Changes view, src/commands/rowComments.ts).
-    vscode.commands.registerCommand(Commands.commentOnPullRequest, (arg?: unknown, body?: unknown) =>
-      commentOnPullCommand(env, arg, typeof body === 'string' ? body : undefined),
+    // A second argument is the body (a row comment from the Changes view, src/commands/rowComments.ts),
+    // a third the text written for it, offered again should the post fail.
+    vscode.commands.registerCommand(Commands.commentOnPullRequest, (arg?: unknown, body?: unknown, unsent?: unknown) =>
+      commentOnPullCommand(env, arg, typeof body === 'string' ? { body, ...(isUnsent(unsent) ? { unsent } : {}) } : undefined),
     ),
     vscode.commands.registerCommand(Commands.mergePullRequest, (arg?: unknown) => mergePullCommand(env, arg)),
     // Settling conflicts cell by cell (issue #24).
     registerResolveCommand(deps, env),
   );
+}
+
+/** The text a row comment's poster hands over (an in-process call: the function is kept). */
+function isUnsent(v: unknown): v is UnsentText {
+  if (typeof v !== 'object' || v === null) return false;
+  const { text, again } = v as { text?: unknown; again?: unknown };
+  return typeof text === 'string' && (again === undefined || typeof again === 'function');
 }
 
 /** Invoked on a branch node: that branch is the likely source. */
@@ -122,7 +131,13 @@ function reviewSections(deps: PullCommandDeps, env: PullEnv): Pick<PullPanelsDep
     threads: {
       sql: deps.sql,
       log: deps.log,
-      reply: (t, thread, head) => replyToThread({ ui: deps.ui, post: (p, body) => commentOnPullCommand(env, p, body) }, t, thread, head),
+      reply: (t, thread, head) =>
+        replyToThread(
+          { ui: deps.ui, post: (p, body, unsent) => commentOnPullCommand(env, p, { body, ...(unsent ? { unsent } : {}) }) },
+          t,
+          thread,
+          head,
+        ),
       apply: (t, thread, comment) => applySuggestion(suggestionEnv(deps, env), t, thread, comment),
     },
   };

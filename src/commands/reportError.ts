@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { Commands } from '../shared/ids';
 import type { Logger } from '../core/logger';
-import { describeError, type ErrorContext } from '../core/errorMessages';
+import { describeError, type ErrorAction, type ErrorContext } from '../core/errorMessages';
+import * as l10n from '../shared/l10n';
 
 export { isCancellation, describeError, type ErrorContext } from '../core/errorMessages';
 
@@ -20,15 +21,30 @@ export function reportError(error: unknown, context: ErrorContext = {}, log?: Lo
   if (presentation.expected) log?.warn(presentation.message);
   else log?.error(presentation.message);
   const labels = new Map<string, (typeof presentation.actions)[number]>();
-  for (const a of presentation.actions) {
-    labels.set(a.kind === 'signIn' ? 'Sign in' : a.kind === 'copyRequestId' ? 'Copy request id' : 'Show log', a);
-  }
+  for (const a of presentation.actions) labels.set(actionLabel(a), a);
   void (async () => {
     const picked = await vscode.window.showErrorMessage(presentation.message, ...labels.keys());
     const action = picked === undefined ? undefined : labels.get(picked);
     if (!action) return;
     if (action.kind === 'signIn') await vscode.commands.executeCommand(Commands.signIn, action.hostId);
     else if (action.kind === 'copyRequestId') await vscode.env.clipboard.writeText(action.requestId);
+    else if (action.kind === 'copyText') await vscode.env.clipboard.writeText(action.text);
+    else if (action.kind === 'writeAgain') await action.again();
     else await vscode.commands.executeCommand(Commands.showLog);
   })().catch((e: unknown) => log?.warn(`could not show an error notification: ${String(e)}`));
+}
+
+function actionLabel(a: ErrorAction): string {
+  switch (a.kind) {
+    case 'signIn':
+      return l10n.t('Sign in');
+    case 'copyRequestId':
+      return l10n.t('Copy request id');
+    case 'writeAgain':
+      return l10n.t('Edit and Try Again');
+    case 'copyText':
+      return l10n.t('Copy What You Wrote');
+    case 'showLog':
+      return l10n.t('Show log');
+  }
 }

@@ -5,12 +5,16 @@ import type { Ui } from '../platform/ui';
 import type { PullTarget } from '../core/targets';
 import type { Cell } from '../shared/wire';
 import { anchoredBody, type CommentAnchor, type RowCommentRequest } from '../core/review/commentAnchor';
+import type { UnsentText } from '../core/errorMessages';
 import * as l10n from '../shared/l10n';
 
 export interface RowCommentEnv {
   ui: Pick<Ui, 'input' | 'editText' | 'info' | 'pick'>;
-  /** Posts a comment body on the pull (the pull view refreshes); resolves undefined when it failed. */
-  post(target: PullTarget, body: string): Promise<unknown>;
+  /**
+   * Posts a comment body on the pull (the pull view refreshes); resolves undefined when it failed,
+   * having shown the failure with `unsent` (the text written, and how to write it again).
+   */
+  post(target: PullTarget, body: string, unsent?: UnsentText): Promise<unknown>;
 }
 
 /** What a comment is about, in words: `suppliers, id = 3, rating`. */
@@ -21,10 +25,11 @@ export function anchorWords(a: Pick<CommentAnchor, 'table' | 'key' | 'column'>):
   return [a.table, key, a.column].filter((x) => x !== undefined).join(', ');
 }
 
-async function askText(env: RowCommentEnv, title: string): Promise<string | undefined> {
+async function askText(env: RowCommentEnv, title: string, start?: string): Promise<string | undefined> {
   const text = await env.ui.input({
     title,
     placeholder: l10n.t('Markdown'),
+    ...(start !== undefined ? { value: start } : {}),
     validate: (v) => (v.trim() ? undefined : 'Write something first.'),
     lines: l10n.t('Comment'),
   });
@@ -61,16 +66,16 @@ export async function commentOnRow(env: RowCommentEnv, req: RowCommentRequest): 
   const suggestion = req.suggest && req.anchor.column !== undefined ? await askValue(env, req, req.suggest.value) : undefined;
   if (req.suggest && !suggestion) return undefined;
   const where = l10n.t('{0} (pull request #{1})', anchorWords(req.anchor), req.pull.pullNumber);
-  const text = suggestion
-    ? await env.ui.input({
-        title: l10n.t('Why this value? (optional) {0}', where),
-        placeholder: l10n.t('Markdown'),
-        lines: l10n.t('Comment'),
-      })
-    : await askText(env, `Comment on ${where}`);
-  if (text === undefined) return undefined;
-  const body = anchoredBody({ ...req.anchor, ...(suggestion ? { suggestion } : {}) }, text);
-  return (await env.post(req.pull, body)) === undefined ? undefined : body;
+  const ask = (start?: string): Promise<string | undefined> =>
+    suggestion
+      ? env.ui.input({
+          title: l10n.t('Why this value? (optional) {0}', where),
+          placeholder: l10n.t('Markdown'),
+          ...(start !== undefined ? { value: start } : {}),
+          lines: l10n.t('Comment'),
+        })
+      : askText(env, `Comment on ${where}`, start);
+  return writeAndPost(env, req.pull, ask, (text) => anchoredBody({ ...req.anchor, ...(suggestion ? { suggestion } : {}) }, text));
 }
 
 /** Reply to a thread: the thread's anchor at the head the view shows now, naming the first comment. */
@@ -80,9 +85,31 @@ export async function replyToThread(
   thread: { rootId: string; anchor: CommentAnchor },
   head: string,
 ): Promise<string | undefined> {
-  const text = await askText(env, `Reply on ${anchorWords(thread.anchor)} (pull request #${pull.pullNumber})`);
-  if (text === undefined) return undefined;
+  const title = `Reply on ${anchorWords(thread.anchor)} (pull request #${pull.pullNumber})`;
   const { table, key, column } = thread.anchor;
-  const body = anchoredBody({ table, key, ...(column !== undefined ? { column } : {}), commit: head, replyTo: thread.rootId }, text);
-  return (await env.post(pull, body)) === undefined ? undefined : body;
+  const anchor = { table, key, ...(column !== undefined ? { column } : {}), commit: head, replyTo: thread.rootId };
+  return writeAndPost(
+    env,
+    pull,
+    (start) => askText(env, title, start),
+    (text) => anchoredBody(anchor, text),
+  );
+}
+
+/**
+ * Asks for the text (from `start`) and posts its body; should the post fail, the failure offers the
+ * text again (Edit and Try Again asks from it) so nothing written is lost.
+ */
+async function writeAndPost(
+  env: RowCommentEnv,
+  pull: PullTarget,
+  ask: (start?: string) => Promise<string | undefined>,
+  bodyOf: (text: string) => string,
+  start?: string,
+): Promise<string | undefined> {
+  const text = await ask(start);
+  if (text === undefined) return undefined;
+  const body = bodyOf(text);
+  const unsent = { text, again: () => writeAndPost(env, pull, ask, bodyOf, text) };
+  return (await env.post(pull, body, unsent)) === undefined ? undefined : body;
 }

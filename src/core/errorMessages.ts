@@ -42,7 +42,11 @@ const CLIENT_TIMEOUT = 'TIMEOUT';
 export type ErrorAction =
   | { readonly kind: 'signIn'; readonly hostId: string | undefined }
   | { readonly kind: 'copyRequestId'; readonly requestId: string }
-  | { readonly kind: 'showLog' };
+  | { readonly kind: 'showLog' }
+  /** Opens the question again with what was written (ErrorContext.unsent). */
+  | { readonly kind: 'writeAgain'; readonly again: () => unknown }
+  /** Copies what was written to the clipboard. */
+  | { readonly kind: 'copyText'; readonly text: string };
 
 export interface ErrorPresentation {
   readonly message: string;
@@ -60,6 +64,14 @@ export interface ErrorContext {
   /** The host the request went to, so "Sign in" signs in there. */
   readonly hostId?: string;
   readonly hostLabel?: string;
+  /** What the person wrote for the request (a comment, a description): kept, never lost with the failure. */
+  readonly unsent?: UnsentText;
+}
+
+/** A text written for a request that failed, and how to ask for it again (starting from it). */
+export interface UnsentText {
+  readonly text: string;
+  readonly again?: () => unknown;
 }
 
 /**
@@ -75,6 +87,19 @@ export function isCancellation(error: unknown): boolean {
 
 /** A user-facing message and fixing actions, or undefined for a cancellation (show nothing). */
 export function describeError(error: unknown, context: ErrorContext = {}): ErrorPresentation | undefined {
+  const presentation = describeFailure(error, context);
+  const unsent = context.unsent;
+  if (!presentation || !unsent?.text.trim()) return presentation;
+  // The text goes with the message: offered again (starting from it) and to copy, never only gone.
+  const actions: ErrorAction[] = [
+    ...(unsent.again ? [{ kind: 'writeAgain' as const, again: unsent.again }] : []),
+    { kind: 'copyText', text: unsent.text },
+    ...presentation.actions,
+  ];
+  return { ...presentation, message: `${presentation.message} ${l10n.t('What you wrote was not sent; it is kept here.')}`, actions };
+}
+
+function describeFailure(error: unknown, context: ErrorContext): ErrorPresentation | undefined {
   if (isCancellation(error)) return undefined;
   const prefix = context.action ? l10n.t('Could not {0}', context.action) : l10n.t('The request failed');
   const host = context.hostLabel ?? context.hostId ?? l10n.t('the host');

@@ -97,7 +97,8 @@ export class ScriptedUi implements Ui {
   /** Progress messages reported, in order. */
   readonly progress: string[] = [];
   /** Every pick shown: title, labels (a multi-pick's as "[x] label" / "[ ] label") and details. */
-  readonly picks: { title: string; labels: string[]; details: (string | undefined)[] }[] = [];
+  /** Each pick shown: its labels, details and the labels it offered picked (preselected). */
+  readonly picks: { title: string; labels: string[]; details: (string | undefined)[]; picked: string[] }[] = [];
   readonly inputs: InputOptions[] = [];
   /** Every text asked for in an editor, in order. */
   readonly edits: EditTextOptions[] = [];
@@ -286,7 +287,12 @@ export class ScriptedUi implements Ui {
 
   private shown(kind: PromptKind, title: string, items: readonly PickItem<unknown>[]): Prompt {
     const labels = items.map((i) => i.label);
-    this.picks.push({ title, labels: [...labels], details: items.map((i) => i.detail) });
+    this.picks.push({
+      title,
+      labels: [...labels],
+      details: items.map((i) => i.detail),
+      picked: items.filter((i) => i.picked).map((i) => i.label),
+    });
     return { kind, title, items, labels };
   }
 }

@@ -36,6 +36,15 @@ class FakeServer implements PullApi {
   roots = new Map<string, DatabaseRef>([['bob/inventory', alice]]);
   mergeOutcome: 'succeeded' | OperationError = 'succeeded';
   calls: string[] = [];
+  /** How many of the next writes (open, edit, comment) fail as an unreachable host would. */
+  failWrites = 0;
+
+  private write(what: string): void {
+    this.calls.push(what);
+    if (this.failWrites <= 0) return;
+    this.failWrites--;
+    throw Object.assign(new Error('connect ECONNREFUSED'), { name: 'ApiError', status: 0, code: 'NETWORK' });
+  }
 
   private key(db: DatabaseRef): string {
     return `${db.owner}/${db.name}`;
@@ -63,14 +72,14 @@ class FakeServer implements PullApi {
     return { ...p };
   }
   async createPull(db: DatabaseRef, body: CreatePullBody) {
-    this.calls.push(`createPull ${JSON.stringify(body)}`);
+    this.write(`createPull ${JSON.stringify(body)}`);
     const p: Pull = aPull({ pull_number: this.pulls.length + 1, created_at: '2026-11-21T10:00:00Z', creator: 'alice', ...body });
     assert.deepEqual(body.to_branch.database, { owner: db.owner, name: db.name });
     this.pulls.push(p);
     return p;
   }
   async updatePull(_db: DatabaseRef, n: number | string, patch: Partial<Pull>) {
-    this.calls.push(`updatePull #${n} ${JSON.stringify(patch)}`);
+    this.write(`updatePull #${n} ${JSON.stringify(patch)}`);
     const p = this.pulls.find((x) => x.pull_number === Number(n));
     if (!p) throw Object.assign(new Error('not found'), { name: 'ApiError', status: 404 });
     Object.assign(p, patch);
@@ -80,7 +89,7 @@ class FakeServer implements PullApi {
     return this.comments;
   }
   async createPullComment(_db: DatabaseRef, n: number | string, body: { body: string }) {
-    this.calls.push(`comment #${n} ${body.body}`);
+    this.write(`comment #${n} ${body.body}`);
     const c = aPullComment({ comment_id: String(this.comments.length + 1), author: 'alice', body: body.body });
     this.comments.push(c);
     return c;
@@ -241,6 +250,68 @@ describe('pull request commands', () => {
       ['LGTM'],
     );
     assert.match(ui.infos[0]!, /empty comment/);
+  });
+
+  it('a comment that fails to post is kept: Edit and Try Again asks from it and posts it', async () => {
+    const { server, ui, env } = setup();
+    server.pulls = [pull(1, 'open')];
+    server.failWrites = 1;
+    ui.answer('A long\n\nreview');
+    assert.equal(await commentOnPullCommand(env, node(1)), undefined);
+    assert.deepEqual(server.comments, []);
+    const unsent = ui.errorContexts[0]!.unsent!;
+    assert.equal(unsent.text, 'A long\n\nreview');
+    ui.answer('');
+    const posted = (await unsent.again!()) as PullComment | undefined;
+    assert.equal(ui.inputs[1]!.value, 'A long\n\nreview');
+    assert.equal(posted?.body, 'A long\n\nreview');
+    assert.deepEqual(
+      server.comments.map((c) => c.body),
+      ['A long\n\nreview'],
+    );
+  });
+
+  it('an edit that fails keeps the title and description written, and asks from them again', async () => {
+    const { server, ui, env } = setup();
+    server.pulls = [pull(1, 'open', 'Old title')];
+    server.failWrites = 1;
+    ui.answer('New title', 'Why:\n- a\n- b');
+    assert.equal(await editPullCommand(env, node(1)), undefined);
+    const unsent = ui.errorContexts[0]!.unsent!;
+    assert.equal(unsent.text, 'Why:\n- a\n- b');
+    ui.answer('', '');
+    await unsent.again!();
+    assert.deepEqual(
+      ui.inputs.slice(2).map((i) => i.value),
+      ['New title', 'Why:\n- a\n- b'],
+    );
+    assert.equal(server.pulls[0]!.title, 'New title');
+    assert.equal(server.pulls[0]!.description, 'Why:\n- a\n- b');
+    // The pull view's own form keeps its text: an edit handed over whole offers nothing again.
+    server.failWrites = 1;
+    await editPullCommand(env, node(1), { title: 'Other', description: '' });
+    assert.equal(ui.errorContexts[1]!.unsent, undefined);
+  });
+
+  it('opening a pull that fails keeps what was written and asks again from the same branches', async () => {
+    const { server, ui, env } = setup();
+    server.failWrites = 1;
+    ui.answer('prices', 'bob/inventory:fix-typo', 'Fix typo', 'Fixes a **typo**');
+    assert.equal(await createPullCommand(env, { hostId: 'h1', db: alice }), undefined);
+    const unsent = ui.errorContexts[0]!.unsent!;
+    assert.equal(unsent.text, 'Fixes a **typo**');
+    ui.answer('prices', 'bob/inventory:fix-typo', '', '');
+    const created = (await unsent.again!()) as Pull | undefined;
+    // The branches picked before are offered picked and first; the texts start from what was written.
+    assert.deepEqual(ui.picks[2]!.picked, ['prices']);
+    assert.equal(ui.picks[3]!.labels[0], 'bob/inventory:fix-typo');
+    assert.deepEqual(
+      ui.inputs.slice(2).map((i) => i.value),
+      ['Fix typo', 'Fixes a **typo**'],
+    );
+    assert.deepEqual(created?.from_branch, { database: bobFork, branch_name: 'fix-typo' });
+    assert.deepEqual(created?.to_branch, { database: alice, branch_name: 'prices' });
+    assert.equal(created?.description, 'Fixes a **typo**');
   });
 
   it('merges after confirmation, watching the operation, and ends with the pull merged', async () => {

@@ -7,6 +7,7 @@ import { commentOnRow, replyToThread } from '../../../src/commands/rowComments';
 import { parseAnchoredBody } from '../../../src/core/review/commentAnchor';
 import { parseGridPagingMessage } from '../../../src/shared/gridPaging';
 import type { PullTarget } from '../../../src/core/targets';
+import type { UnsentText } from '../../../src/core/errorMessages';
 
 const PULL: PullTarget = { hostId: 'h', db: { owner: 'alice', name: 'prices' }, pullNumber: 4 };
 const HEAD = '0123456789abcdefghijklmnopqrstuv';
@@ -50,6 +51,35 @@ describe('row comments from the Changes view', () => {
       anchor: { table: 't', key: { id: '1' }, commit: LATER, replyTo: 'c1' },
       text: 'Fixed.',
     });
+  });
+
+  it('a comment or reply whose post fails is kept: Edit and Try Again asks from its text and posts it', async () => {
+    const ui = new ScriptedUi([input('Is **4** right?')]);
+    const posted: string[] = [];
+    const unsent: UnsentText[] = [];
+    let up = false;
+    const post = async (_t: PullTarget, b: string, u?: UnsentText) => {
+      if (!up) return void (u && unsent.push(u));
+      return posted.push(b);
+    };
+    const anchor = { table: 'suppliers', key: { id: '3' }, column: 'rating', commit: HEAD };
+    assert.equal(await commentOnRow({ ui, post }, { pull: PULL, anchor }), undefined);
+    assert.equal(unsent[0]!.text, 'Is **4** right?');
+    up = true;
+    ui.answer(input(''));
+    await unsent[0]!.again!();
+    assert.equal(ui.inputs[1]!.value, 'Is **4** right?');
+    assert.deepEqual(parseAnchoredBody(posted[0]!), { anchor, text: 'Is **4** right?' });
+
+    up = false;
+    const thread = { rootId: 'c1', anchor: { table: 't', key: { id: '1' }, commit: HEAD } };
+    ui.answer(input('Fixed.'));
+    await replyToThread({ ui, post }, PULL, thread, LATER);
+    up = true;
+    ui.answer(input(''));
+    await unsent[1]!.again!();
+    assert.equal(ui.inputs.at(-1)!.value, 'Fixed.');
+    assert.deepEqual(parseAnchoredBody(posted[1]!)?.anchor, { table: 't', key: { id: '1' }, commit: LATER, replyTo: 'c1' });
   });
 
   it('the grid message is checked like row.history', () => {

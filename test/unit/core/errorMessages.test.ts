@@ -42,6 +42,25 @@ describe('describeError', () => {
     assert.equal(describeError(apiError(500, 'INTERNAL'))!.expected, false);
   });
 
+  it('a text written for the request is kept with the failure: write it again, or copy it', () => {
+    const again = () => undefined;
+    const p = describeError(apiError(401, 'UNAUTHENTICATED'), {
+      action: 'comment on #3',
+      hostId: 'h1',
+      unsent: { text: 'Long\ntext', again },
+    });
+    assert.match(p!.message, /^Could not comment on #3: .*What you wrote was not sent; it is kept here\.$/s);
+    assert.deepEqual(p!.actions, [
+      { kind: 'writeAgain', again },
+      { kind: 'copyText', text: 'Long\ntext' },
+      { kind: 'signIn', hostId: 'h1' },
+    ]);
+    // Without a way to ask again it can still be copied; a blank text or a cancellation says nothing of it.
+    assert.deepEqual(describeError(apiError(500, 'INTERNAL'), { unsent: { text: 'x' } })!.actions, [{ kind: 'copyText', text: 'x' }]);
+    assert.deepEqual(describeError(apiError(500, 'INTERNAL'), { unsent: { text: '  ' } })!.actions, []);
+    assert.equal(describeError(Object.assign(new Error('c'), { name: 'AbortError' }), { unsent: { text: 'x' } }), undefined);
+  });
+
   it('403 names the missing permission from the request', () => {
     const branch = describeError(apiError(403, 'PERMISSION_DENIED', { method: 'POST', path: '/api/v2/databases/acme/payroll/branches' }), {
       action: 'create branch x',
