@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join, relative } from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium } from 'playwright-core';
-import { findFiles, freePort } from '../e2e/lib/codeServer.mjs';
+import { findFiles } from '../e2e/lib/codeServer.mjs';
 import { CHROMIUM_ARGS } from '../e2e/lib/lane.mjs';
 import { startHub } from '../e2e/lib/hub.mjs';
 import { ensureToolchain, ROOT } from '../e2e/lib/toolchain.mjs';
@@ -119,15 +119,16 @@ async function main() {
     mkdirSync(join(dirs['server-data'], 'data', 'Machine'), { recursive: true });
     writeFileSync(join(dirs['server-data'], 'data', 'Machine', 'settings.json'), JSON.stringify(settings, null, 2));
 
-    const port = await freePort();
     server = spawn(
       toolchain.node,
       [
         toolchain.vscodeServerMain,
         '--host',
         '127.0.0.1',
+        // Port 0: the server binds a free port itself and says which ("Server bound to …"), so no
+        // other process can take a port picked for it before it binds.
         '--port',
-        String(port),
+        '0',
         '--without-connection-token',
         '--accept-server-license-terms',
         '--enable-smoke-test-driver',
@@ -176,13 +177,13 @@ async function main() {
           setTimeout(() => killGroup('SIGKILL'), 5000).unref();
         }),
     );
-    const base = `http://127.0.0.1:${port}`;
-    await new Promise((resolve, reject) => {
+    const base = await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`VS Code server did not start:\n${serverOut}`)), 60_000);
       const check = () => {
-        if (/Extension host agent started|Server bound to|listening on/i.test(serverOut)) {
+        const m = /Server bound to 127\.0\.0\.1:(\d+)|Extension host agent listening on (\d+)/.exec(serverOut);
+        if (m) {
           clearTimeout(timer);
-          resolve();
+          resolve(`http://127.0.0.1:${m[1] ?? m[2]}`);
         }
       };
       server.stdout.on('data', check);
@@ -193,7 +194,7 @@ async function main() {
       });
     });
 
-    const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+    const remote = (p) => `vscode-remote://${new URL(base).host}${p}`;
     const payload = [
       ['extensionDevelopmentPath', remote(ROOT)],
       ['extensionTestsPath', remote(join(BUNDLE, 'index'))],

@@ -110,7 +110,9 @@ export async function startCodeServer({
     await runTool(toolchain.node, [toolchain.codeServerHome, ...common, '--install-extension', vsix, '--force'], env);
   }
 
-  const p = port ?? (await freePort());
+  // Port 0 unless one is asked for: code-server binds a free port itself and names it in "HTTP
+  // server listening on …" (read below), so no other process can take a port picked for it first.
+  const p = port ?? 0;
   const child = spawn(
     toolchain.node,
     [
