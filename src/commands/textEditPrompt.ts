@@ -48,10 +48,23 @@ export class TextEditPrompt implements vscode.Disposable {
       this.pending = { doc, keepCr: options.value.includes('\r'), settle: resolve };
     });
     this.showKey(vscode.window.activeTextEditor);
-    void vscode.window.showInformationMessage(
-      l10n.t('Edit, then choose ✓ Use This Text in the title bar (close to cancel). {0}', options.title),
-    );
+    this.hint(options.title, done);
     return done;
+  }
+
+  /**
+   * Says how to end the edit for as long as it lasts: a notification that closes with the edit (an
+   * information message would stay behind, stale, after every edit), whose Cancel cancels it.
+   */
+  private hint(title: string, done: Promise<unknown>): void {
+    const p = this.pending;
+    const message = l10n.t('Edit, then choose ✓ Use This Text in the title bar (close to cancel). {0}', title);
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: message, cancellable: true }, (_p, token) => {
+      token.onCancellationRequested(() => {
+        if (this.pending === p) void this.finish(false);
+      });
+      return done;
+    });
   }
 
   /** Ends the pending edit: with its text (`use`) or without; the editor is reverted and closed. */

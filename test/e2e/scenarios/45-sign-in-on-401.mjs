@@ -15,13 +15,16 @@ export async function run(ctx) {
   await ctx.runCommand('Versioned DB: Sign Out…');
   await ctx.waitForNotification(/Signed out alice from Test Hub; its token was deleted/);
 
+  // The editor a comment over several lines is written in says how to end the edit, for as long as
+  // it lasts; that notification's Cancel cancels it (the editor closes).
+  await openCommentEditor(ctx);
+  const hint = await ctx.waitForNotification(/Use This Text in the title bar/);
+  await hint.getByRole('button', { name: 'Cancel' }).click();
+  await ctx.page.locator('.part.editor .tab', { hasText: /^Comment \d+/ }).waitFor({ state: 'detached', timeout: ctx.scaled(30_000) });
+
   // A comment written over several lines is refused: what was written is kept with the failure.
   const comment = ['Are the dairy prices final?', '', '- milk', '- cheese'];
-  await ctx.runCommand('Versioned DB: Comment on Pull Request…');
-  await answerHostPick(ctx);
-  await ctx.quickPick('alice/prices');
-  await ctx.quickPick('#1 Add the 2025 prices');
-  await ctx.quickInput.locator('.action-label[aria-label^="Write over several lines in an editor"]').click();
+  await openCommentEditor(ctx);
   await typeInTextEditor(ctx, /^Comment \d+/, comment);
   const kept = await ctx.waitForNotification(
     /Could not comment on pull request #1 of alice\/prices: .*What you wrote was not sent; it is kept here/,
@@ -61,4 +64,14 @@ export async function run(ctx) {
     timeoutMs: ctx.scaled(30_000),
     intervalMs: 250,
   });
+}
+
+/** Comment on Pull Request… on alice/prices #1, going on in the editor the box offers. */
+async function openCommentEditor(ctx) {
+  await ctx.runCommand('Versioned DB: Comment on Pull Request…');
+  await answerHostPick(ctx);
+  await ctx.quickPick('alice/prices');
+  await ctx.quickPick('#1 Add the 2025 prices');
+  await ctx.quickInput.locator('.action-label[aria-label^="Write over several lines in an editor"]').click();
+  await ctx.page.locator('.part.editor .tab.active', { hasText: /^Comment \d+/ }).waitFor({ timeout: ctx.scaled(30_000) });
 }

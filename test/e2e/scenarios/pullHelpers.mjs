@@ -44,8 +44,11 @@ export async function typeInTextEditor(ctx, tab, lines, shot) {
   if (lines) await replaceText(page, editor, lines);
   if (shot) await ctx.screenshot(shot);
   await page.locator('.part.editor .editor-actions .action-label[aria-label^="Use This Text"]').click();
-  // Used: the editor closes without asking to save.
+  // Used: the editor closes without asking to save, and the notification saying how to end the edit goes with it.
   await page.locator('.part.editor .tab', { hasText: tab }).waitFor({ state: 'detached', timeout: ctx.scaled(30_000) });
+  await page
+    .locator('.notifications-toasts .notification-toast', { hasText: 'Use This Text in the title bar' })
+    .waitFor({ state: 'hidden', timeout: ctx.scaled(10_000) });
 }
 
 async function replaceText(page, editor, lines) {

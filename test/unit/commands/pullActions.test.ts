@@ -258,7 +258,7 @@ describe('pull request commands', () => {
     server.failWrites = 1;
     ui.answer('A long\n\nreview');
     assert.equal(await commentOnPullCommand(env, node(1)), undefined);
-    assert.deepEqual(server.comments, []);
+    assert.equal(server.comments.length, 0);
     const unsent = ui.errorContexts[0]!.unsent!;
     assert.equal(unsent.text, 'A long\n\nreview');
     ui.answer('');
