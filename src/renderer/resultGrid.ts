@@ -371,6 +371,15 @@ export class ResultGrid {
         this.notices.appendChild(refMovedBanner(this.doc, m, refresh, !!this.editing));
         return;
       }
+      case 'page.marks': {
+        // A comment was posted: the new counts, drawn on the rows on screen; nothing is read again.
+        const p = this.paged;
+        if (!p || m.sourceId !== p.sourceId) return;
+        p.commentMarks = m.commentMarks;
+        this.view?.invalidate();
+        this.view?.render();
+        return;
+      }
       case 'page.reset': {
         const src = pagesOf(this.source);
         if (src && m.sourceId === src.sourceId) this.server?.reset(m, src);

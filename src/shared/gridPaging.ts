@@ -201,6 +201,8 @@ export type HostPagingMessage =
   | { type: 'page.reset'; sourceId: string; totalRows?: number; sort: ColumnSort[]; filters: ColumnFilter[]; message?: string }
   /** The ref the source was opened at has moved on; pages stay at `commit`. */
   | { type: 'ref.moved'; sourceId: string; ref: string; commit: string; movedTo: string }
+  /** The comment counts on the rows changed (one was posted): the grid keeps its rows and place. */
+  | { type: 'page.marks'; sourceId: string; commentMarks: CommentMark[] }
   /** "Load All Rows" could not start (not a single SELECT, duplicate column names ...). */
   | { type: 'loadAll.refused'; message: string };
 

@@ -421,9 +421,9 @@ export class ChangesPanel implements vscode.Disposable {
     }
   }
 
-  /** What the row comments need of the view: show the table again, post to it. */
+  /** What the row comments need of the view: the output shown, and a way to post to it. */
   private commentView(): CommentView {
-    return { reselect: async () => void (this.selected && (await this.select(this.selected))), post: (m) => this.post(m) };
+    return { output: () => this.output, post: (m) => this.post(m) };
   }
 
   /** For tests: rows [start, end) of the selected table's diff as the grid gets them. */

@@ -9,7 +9,7 @@ import { commentMarksOf, splitThreads, type RowThread } from '../core/review/row
 import { sameTarget, type RowCommentRequest } from '../core/review/commentAnchor';
 import { rowHistoryRequestFromGrid } from '../core/review/rowHistoryView';
 import type { PullTarget } from '../core/targets';
-import type { GridPagingMessage, PagedOutput } from '../shared/gridPaging';
+import type { GridPagingMessage, HostPagingMessage, PagedOutput } from '../shared/gridPaging';
 import type { ChangesHostMessage, ThreadPaneItem } from '../shared/changesProtocol';
 import type { Cell } from '../shared/wire';
 
@@ -22,10 +22,10 @@ export interface ChangesRowCommentsDeps {
   replyToThread?(pull: PullTarget, thread: Pick<RowThread, 'rootId' | 'anchor'>, head: string): Promise<unknown>;
 }
 
-/** What the row comments need of the Changes view: show the selected table again (marks and threads read anew), post to it. */
+/** What the row comments need of the Changes view: the output the grid shows, and a way to post to it. */
 export interface CommentView {
-  reselect(): Promise<void>;
-  post(m: ChangesHostMessage): void;
+  output(): PagedOutput | undefined;
+  post(m: ChangesHostMessage | HostPagingMessage): void;
 }
 
 export class ChangesRowComments {
@@ -78,15 +78,29 @@ export class ChangesRowComments {
     if (m.type === 'row.thread') return view.post({ type: 'changes.thread', ...this.pane(table, key, column) });
     const anchor = { table, key, commit: output.commit, ...(column !== undefined ? { column } : {}) };
     const suggest = m.suggest && column !== undefined ? { suggest: m.suggest } : {};
-    if (await this.deps.commentOnRow?.({ pull, anchor, ...suggest })) await view.reselect();
+    if (await this.deps.commentOnRow?.({ pull, anchor, ...suggest })) await this.showMarks(view);
   }
 
-  /** Reply on a thread of the pane at `head`: posted, the table and the pane are shown again with it. */
+  /**
+   * After a post: the threads read again and the grid sent their new counts. The grid keeps its
+   * rows, its place and its selection (showing the table again would read it from the top).
+   */
+  private async showMarks(view: CommentView): Promise<void> {
+    await this.read();
+    const output = view.output();
+    const rowsOf = output?.rowsOf;
+    if (!output || !rowsOf || !output.rowComments) return;
+    const names = rowsOf.keyColumns.map((c) => output.columns[c]?.name ?? '');
+    output.commentMarks = commentMarksOf(this.threads, rowsOf.table, names);
+    view.post({ type: 'page.marks', sourceId: output.sourceId, commentMarks: output.commentMarks });
+  }
+
+  /** Reply on a thread of the pane at `head`: posted, the grid's marks and the pane are shown again with it. */
   async replyInPane(rootId: string, head: string, view: CommentView): Promise<void> {
     const thread = this.threads.find((t) => t.rootId === rootId);
     const pull = this.pull;
     if (!thread || !pull || !(await this.deps.replyToThread?.(pull, thread, head))) return;
-    await view.reselect();
+    await this.showMarks(view);
     const { table, key, column } = thread.anchor;
     view.post({ type: 'changes.thread', ...this.pane(table, key, column) });
   }

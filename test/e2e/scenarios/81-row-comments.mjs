@@ -152,6 +152,17 @@ export async function run(ctx) {
     commit: head,
     replyTo: anchored[0].comment_id,
   });
+  // The grid takes the new count where it is: the cell says 2, and it was not shown again from the
+  // top (the cell right-clicked is still the active one).
+  const modifiedRow = await rowOf(modifiedId);
+  await grid
+    .locator(`.vdb-cell.commented[data-comments="2"][data-c="${colIndex}"][data-r="${modifiedRow}"]`)
+    .waitFor({ timeout: ctx.scaled(30_000) });
+  assert.equal(
+    await grid.locator(`.vdb-cell.active[data-c="${colIndex}"][data-r="${modifiedRow}"]`).count(),
+    1,
+    'the grid kept its active cell: it was not read again',
+  );
   await ctx.screenshot('thread-beside-grid');
 
   // The pull view shows both as threads, current.

@@ -60,4 +60,23 @@ describe('comment marks in the diff grid', () => {
       undefined,
     );
   });
+
+  it('a grid whose rows take comments counts by the marks it holds now (page.marks replaces them)', () => {
+    const rows: Cell[][] = [['1', 'x', '5']];
+    const output = {
+      columns: [
+        { name: 'id', type: 'int' },
+        { name: 'r', type: 'text' },
+        { name: 'rating', type: 'int' },
+      ],
+      rowsOf: { table: 's', keyColumns: [0, 1] },
+      rowComments: true,
+    } as unknown as PagedOutput;
+    const count = commentCounter(output, (r, c) => rows[r]![c]!)!;
+    assert.equal(count(0, 2), 0, 'no marks yet');
+    output.commentMarks = marks;
+    assert.equal(count(0, 2), 2);
+    output.commentMarks = [{ key: ['1', 'x'], column: 'rating', count: 3 }];
+    assert.equal(count(0, 2), 3);
+  });
 });

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { ChangesRowComments } from '../../../src/views/changesRowComments';
 import { anchoredBody, type CommentAnchor } from '../../../src/core/review/commentAnchor';
-import { parseGridPagingMessage } from '../../../src/shared/gridPaging';
+import { parseGridPagingMessage, type PagedOutput } from '../../../src/shared/gridPaging';
 import { silent } from '../../helpers/memoryFakes';
 import { aPullComment } from '../../builders/wire';
 import type { PullComment } from '../../../src/shared/wire';
@@ -61,23 +61,59 @@ describe('the comments pane beside the Changes grid', () => {
     assert.deepEqual(rc.pane('products', { id: '3' }, 'name').threads, []);
   });
 
-  it('a reply from the pane is posted at the head the view shows, then the table and the pane are shown again', async () => {
+  it('a reply from the pane is posted at the head the view shows, then the grid gets the new counts (nothing re-read) and the pane is shown again', async () => {
     const replies: unknown[] = [];
+    const posted = [...comments];
     const rc = new ChangesRowComments(
       { kind: 'pull', target: { hostId: 'h', db: { owner: 'alice', name: 'prices' }, pullNumber: 4 } },
       {
-        clientFor: () => ({ listPullComments: async () => comments }),
+        clientFor: () => ({ listPullComments: async () => posted }),
         log: silent,
         commentOnRow: async () => undefined,
-        replyToThread: async (pull, thread, head) => (replies.push([pull.pullNumber, thread.rootId, head]), 'posted'),
+        replyToThread: async (pull, thread, head) => {
+          replies.push([pull.pullNumber, thread.rootId, head]);
+          posted.push(
+            aPullComment({ comment_id: 'c6', author: 'alice', body: anchoredBody(a({ commit: head, replyTo: thread.rootId }), 'Yes.') }),
+          );
+          return 'posted';
+        },
       },
     );
     await rc.read();
-    const events: string[] = [];
-    const view = { reselect: async () => void events.push('reselect'), post: (m: { type: string }) => void events.push(m.type) };
+    const output: PagedOutput = {
+      v: 1,
+      kind: 'paged',
+      sourceId: 's1',
+      columns: [
+        { name: 'id', type: 'int' },
+        { name: 'name', type: 'varchar(40)' },
+      ],
+      target: { hostId: 'h', owner: 'alice', name: 'prices', ref: 'a..b' },
+      commit: LATER,
+      title: 'suppliers',
+      pageSize: 500,
+      serverSort: false,
+      serverFilter: false,
+      rowsOf: { table: 'suppliers', keyColumns: [0] },
+      rowComments: true,
+    };
+    const events: unknown[] = [];
+    const view = { output: () => output, post: (m: { type: string }) => void events.push(m.type === 'page.marks' ? m : m.type) };
     await rc.replyInPane('c3', LATER, view);
     assert.deepEqual(replies, [[4, 'c3', LATER]]);
-    assert.deepEqual(events, ['reselect', 'changes.thread']);
+    // Row 3 now has two comments (c3 and the reply), its name cell one thread of two; row 4's name one.
+    assert.deepEqual(events, [
+      {
+        type: 'page.marks',
+        sourceId: 's1',
+        commentMarks: [
+          { key: ['3'], column: 'name', count: 2 },
+          { key: ['3'], count: 2 },
+          { key: ['4'], column: 'name', count: 1 },
+        ],
+      },
+      'changes.thread',
+    ]);
     await rc.replyInPane('no-such-thread', LATER, view);
     assert.equal(replies.length, 1, 'an unknown thread posts nothing');
   });
