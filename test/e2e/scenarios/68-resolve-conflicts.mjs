@@ -64,7 +64,7 @@ export async function run(ctx) {
   assert.equal(await view.locator('.problem').count(), 0);
   // Said before it happens: a new pull rebuilt on main's head.
   assert.match(await view.locator('.plan').innerText(), /new pull request is opened/);
-  await ctx.screenshot('choices');
+  await ctx.readmeScreenshot('resolve-conflicts');
 
   await view.locator('button[data-action="apply"]').click();
   await view.locator('.outcome.ok', { hasText: /No conflicts/ }).waitFor({ timeout: ctx.scaled(120_000) });

@@ -163,7 +163,7 @@ export async function run(ctx) {
     1,
     'the grid kept its active cell: it was not read again',
   );
-  await ctx.screenshot('thread-beside-grid');
+  await ctx.readmeScreenshot('review-comments');
 
   // The pull view shows both as threads, current.
   await ctx.page.locator('.part.editor .tab', { hasText: /^#4 / }).first().click();
