@@ -1,14 +1,16 @@
 // Sending a proposal (./proposeChanges.ts asked where): one cancellable progress notification with
 // its steps. A new branch at the base commit (or the pull's own branch, for a suggestion), the
 // upserts as an `update` import of JSON, the deletes as a `sql` import, the proof (the branch's
-// diff against the base held to the change set), then the pull request (or a note on the pull).
-// A failed step says which, and whether a branch exists by then; the change set is kept.
+// diff against the base held to the change set), then the pull request or a note on the pull
+// (./proposePull.ts). A failed step says which, and whether a branch exists by then; the change set
+// is kept.
 import { proposalDifferences } from '../core/changes/branchDiff';
 import { describeDifference, type ProposalDifference } from '../core/changes/proposalCheck';
 import { deleteSql, describeCounts, proposalCounts, upsertJson, type ProposalInput } from '../core/changes/proposalFiles';
 import type { PullTarget } from '../core/targets';
 import { importOntoBranch, type BranchImport } from './proposeImports';
 import { dbOf, listAllBranches, type ProposalAnswers, type ProposeEnv } from './proposeTypes';
+import { finishProposal } from './proposePull';
 import * as l10n from '../shared/l10n';
 
 /** A step of the proposal failed; `written` says whether anything exists by then (a branch, a commit). */
@@ -46,39 +48,7 @@ export async function sendProposal(env: ProposeEnv, input: ProposalInput, a: Pro
     env.refreshDatabase(scope.hostId, db, ['branches', 'operations']);
   }
   if (written.differences.length > 0 && !(await acceptDifferences(env, input, written))) return undefined;
-  const target = a.mode === 'pull' ? await openPull(env, input, a) : await noteOnPull(env, input, a, written.head);
-  await env.changeSets.remove(scope);
-  env.refreshDatabase(scope.hostId, db, ['pulls']);
-  env.log.info(`proposed ${describeCounts(proposalCounts(input))} of ${scope.table} on ${written.branch} (pull #${target.pullNumber})`);
-  await env.showPull(target);
-  return target;
-}
-
-async function openPull(env: ProposeEnv, input: ProposalInput, a: Extract<ProposalAnswers, { mode: 'pull' }>): Promise<PullTarget> {
-  const { scope } = input;
-  const db = dbOf(scope);
-  const pull = await env.clientFor(scope.hostId).createPull(db, {
-    title: a.title,
-    ...(a.description.trim() ? { description: a.description } : {}),
-    from_branch: { database: db, branch_name: a.branch },
-    to_branch: { database: db, branch_name: a.target },
-  });
-  return { hostId: scope.hostId, db, pullNumber: pull.pull_number };
-}
-
-/** A suggestion committed onto the pull's branch is said on the pull, so its conversation shows it. */
-async function noteOnPull(
-  env: ProposeEnv,
-  input: ProposalInput,
-  a: Extract<ProposalAnswers, { mode: 'commit' }>,
-  head: string,
-): Promise<PullTarget> {
-  const { scope } = input;
-  const db = a.note?.db ?? dbOf(scope);
-  await env.clientFor(scope.hostId).createPullComment(db, a.pull, {
-    body: a.note ? a.note.body(head) : `Committed suggested changes to \`${scope.table}\`: ${describeCounts(proposalCounts(input))}.`,
-  });
-  return { hostId: scope.hostId, db, pullNumber: a.pull };
+  return finishProposal(env, input, a, written.head);
 }
 
 async function writeBranch(

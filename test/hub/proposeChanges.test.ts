@@ -191,6 +191,60 @@ describe('Propose Changes… through the hub (issue #23)', function () {
     assert.equal(before[0]![3], '89504E47', 'the seeded logo is there to keep');
   });
 
+  it('when the pull request cannot be opened the edits stay on their branch, and Edit and Try Again opens it from there', async () => {
+    const { input } = await changeSetOn('main', (rows) => ({
+      updated: [{ before: rows[3]!, after: [rows[3]![0]!, 'Retried', rows[3]![2]!, rows[3]![3]!, rows[3]![4]!] }],
+      inserted: [],
+      deleted: [],
+    }));
+    const changeSets = new MemoryChangeSets(input);
+    const shown: PullTarget[] = [];
+    const ui = new ScriptedUi({
+      'Propose changes to products (1/4)': 'edit/products-retry',
+      'Propose changes (2/4)': 'Rename product 4',
+      'Propose changes (3/4)': 'Why:\n- the supplier renamed it',
+      'Propose changes (4/4)': 'main',
+      // Edit and Try Again: the texts as written, accepted.
+      'Open the pull request from edit/products-retry: title': '',
+      'Open the pull request from edit/products-retry: description': '',
+    });
+    // The server refuses the first pull request it is asked for; everything else is the real hub.
+    let refuse = 1;
+    const flaky = new Proxy(client, {
+      get(target, key) {
+        if (key === 'createPull' && refuse-- > 0)
+          return async () => {
+            throw Object.assign(new Error('Service Unavailable'), { name: 'ApiError', status: 503, code: 'UNAVAILABLE' });
+          };
+        const v: unknown = Reflect.get(target, key, target);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const e = { ...env(ui, changeSets, shown), clientFor: () => flaky };
+    assert.equal(await proposeChanges(e, input.scope), undefined);
+    assert.equal(changeSets.removed, false, 'the change set is kept while no pull request is open');
+    assert.deepEqual(shown, []);
+    const said = ui.errorContexts[0]!;
+    assert.match(said.action!, /open the pull request from edit\/products-retry into main \(the branch holds your edits to products/);
+    assert.equal(said.unsent!.text, 'Why:\n- the supplier renamed it');
+    const branches = (await collectAll((t) => client.listBranches(PRICES, { pageToken: t }))).length;
+
+    const pull = (await said.unsent!.again!()) as PullTarget | undefined;
+    assert.ok(pull, ui.errors.slice(1).map(String).join('; '));
+    assert.deepEqual(
+      ui.inputs.slice(-2).map((i) => i.value),
+      ['Rename product 4', 'Why:\n- the supplier renamed it'],
+    );
+    assert.deepEqual(shown, [pull]);
+    assert.equal(changeSets.removed, true);
+    const opened = await client.getPull(PRICES, pull.pullNumber);
+    assert.equal(opened.from_branch.branch_name, 'edit/products-retry');
+    assert.equal(opened.title, 'Rename product 4');
+    assert.equal(opened.description, 'Why:\n- the supplier renamed it');
+    assert.equal((await collectAll((t) => client.listBranches(PRICES, { pageToken: t }))).length, branches, 'no branch made twice');
+    assert.equal((await rowsAt('edit/products-retry'))[3]![1], 'Retried');
+  });
+
   it('on the branch of an open pull request the edits can be committed onto it, and the pull says so', async () => {
     const base = await head('prices-2025');
     const before = (await sql.ok('SELECT product_id, price FROM prices_2025 ORDER BY product_id', base)).rows;
