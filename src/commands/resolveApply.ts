@@ -6,6 +6,7 @@
 // target branch. A pull from a fork is read and written in the fork (the pull author's database,
 // where the user may write), provided the fork holds the target's head; otherwise it is refused. No vscode: the hub test drives it with a real client.
 import type { HubClient } from '../api/index';
+import { paginate } from '../api/pagination';
 import type { BranchRef, Cell, DatabaseRef, Pull, QueryResult } from '../shared/wire';
 import { BINARY_CELL } from '../shared/wire';
 import type { ReviewRunner } from '../core/sql/sqlPort';
@@ -171,11 +172,24 @@ export function describePlan(r: Resolution, plan: ResolutionPlan): string {
       );
 }
 
-export type ResolveApi = ImportApi & Pick<HubClient, 'createBranch' | 'createPull' | 'createPullComment'>;
+export type ResolveApi = ImportApi & Pick<HubClient, 'createBranch' | 'createPull' | 'createPullComment' | 'listBranches'>;
 
 export type ApplyOutcome =
   | { readonly kind: 'onBranch'; readonly pullNumber: number }
-  | { readonly kind: 'rebuild'; readonly pullNumber: number; readonly branch: string };
+  /** `unnoted`: why the old pull got no comment naming the new one (the rebuild itself is done). */
+  | { readonly kind: 'rebuild'; readonly pullNumber: number; readonly branch: string; readonly unnoted?: string };
+
+/**
+ * `base`, or `base-2`, `base-3`…: the first name no branch of `db` has. An earlier Apply that failed
+ * after making its branch left that name taken (the API cannot delete branches).
+ */
+async function freeBranchName(api: ResolveApi, db: DatabaseRef, base: string, signal: AbortSignal): Promise<string> {
+  const taken = new Set<string>();
+  for await (const b of paginate((pageToken) => api.listBranches(db, { pageToken }, { signal }))) taken.add(b.name);
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
+  return name;
+}
 
 function noBinary(table: string, rows: readonly (readonly Cell[])[]): void {
   if (rows.some((r) => r.some((v) => v === BINARY_CELL)))
@@ -242,24 +256,40 @@ export async function applyResolution(
   // head is there, pinCommits checked), at the target head's commit; the pull goes to the target.
   const db = plan.in;
   const target = plan.onto.database;
-  await api.createBranch(db, { name: opts.newBranch, from: { commit: r.commits.ours } }, { signal });
-  for (const { t, rows } of merged)
-    await jsonImport(
-      api,
-      db,
-      { table: t.table, columns: t.ours.columns, rows, operation: 'replace', branch: opts.newBranch, message },
-      signal,
+  const branch = await freeBranchName(api, db, opts.newBranch, signal);
+  await api.createBranch(db, { name: branch, from: { commit: r.commits.ours } }, { signal });
+  let pull: Pull;
+  try {
+    for (const { t, rows } of merged)
+      await jsonImport(api, db, { table: t.table, columns: t.ours.columns, rows, operation: 'replace', branch, message }, signal);
+    pull = await api.createPull(
+      target,
+      {
+        title: l10n.t('{0} (conflicts settled)', r.pull.title),
+        description: l10n.t('Rebuilds pull request #{0} on {1} with its conflicts settled cell by cell.', n, plan.onto.branch_name),
+        from_branch: { database: db, branch_name: branch },
+        to_branch: plan.onto,
+      },
+      { signal },
     );
-  const pull = await api.createPull(
-    target,
-    {
-      title: l10n.t('{0} (conflicts settled)', r.pull.title),
-      description: l10n.t('Rebuilds pull request #{0} on {1} with its conflicts settled cell by cell.', n, plan.onto.branch_name),
-      from_branch: { database: db, branch_name: opts.newBranch },
-      to_branch: plan.onto,
-    },
-    { signal },
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new Error(
+      l10n.t(
+        '{0} The branch {1} was made in {2}/{3} and may hold part of the settled tables (the API cannot delete branches); Apply again makes a new one.',
+        why,
+        branch,
+        db.owner,
+        db.name,
+      ),
+      { cause: e },
+    );
+  }
+  // The rebuild is done once the new pull is open; a comment that fails is only said.
+  const body = `The conflicts of this pull request are settled in #${pull.pull_number}.`;
+  const unnoted = await api.createPullComment(target, n, { body }, { signal }).then(
+    () => undefined,
+    (e: unknown) => (e instanceof Error ? e.message : String(e)),
   );
-  await api.createPullComment(target, n, { body: `The conflicts of this pull request are settled in #${pull.pull_number}.` }, { signal });
-  return { kind: 'rebuild', pullNumber: pull.pull_number, branch: opts.newBranch };
+  return { kind: 'rebuild', pullNumber: pull.pull_number, branch, ...(unnoted !== undefined ? { unnoted } : {}) };
 }

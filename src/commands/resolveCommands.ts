@@ -95,7 +95,12 @@ function session(deps: ResolveDeps, target: PullTarget, r: Resolution): ResolveS
         });
         deps.env.pullChanged(target);
         if (outcome.done.kind === 'rebuild') deps.env.pullChanged(outcome.settled);
-        const where = outcome.done.kind === 'rebuild' ? `A new pull request #${outcome.done.pullNumber} holds the settled changes. ` : '';
+        const done = outcome.done;
+        let where = done.kind === 'rebuild' ? `A new pull request #${done.pullNumber} holds the settled changes. ` : '';
+        if (done.kind === 'rebuild' && done.unnoted !== undefined) {
+          deps.log.warn(`pull #${n} got no comment naming #${done.pullNumber}: ${done.unnoted}`);
+          where += l10n.t('Pull request #{0} could not be given a comment naming it ({1}). ', n, done.unnoted);
+        }
         await deps.env.showPull(outcome.settled);
         return { ok: outcome.again.ok, text: `${where}${outcome.again.text}` };
       } catch (e) {

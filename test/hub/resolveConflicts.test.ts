@@ -187,4 +187,49 @@ describe('hub: settling a pull’s conflicts cell by cell', function () {
       assert.deepEqual(await mergeAndRead(h, s.client(), out.pullNumber), expected);
     });
   });
+
+  describe('a rebuild that fails after making its branch: Apply again makes another and succeeds', () => {
+    const s = setup();
+    it('the error names the branch left behind; the second Apply uses the next free name and merges to the choices', async () => {
+      const h = s.hub();
+      const r = await refs(h, s.client());
+      const plain = await plainConflicts(h, r);
+      const [city, email, quantity] = ['customers 1 city', 'customers 1 email', 'orders 2 quantity'];
+      const picks = new Map<string, CellChoice>([
+        [city, { kind: 'ours' }],
+        [email, { kind: 'theirs' }],
+        [quantity, { kind: 'value', value: '8' }],
+      ]);
+      const res = await readResolution((db) => s.port().review('h', db), await s.client().getPull(DB, r.pullNumber));
+      const choices = choicesFrom(picks);
+      const real = s.client();
+      // The server refuses the pull request: the branch and its imports are made by then.
+      const refusing = new Proxy(real, {
+        get(target, key) {
+          if (key === 'createPull')
+            return async () => {
+              throw new Error('Service Unavailable');
+            };
+          const v: unknown = Reflect.get(target, key, target);
+          return typeof v === 'function' ? v.bind(target) : v;
+        },
+      });
+      const opts = { newBranch: 'ana-settled', signal: new AbortController().signal };
+      await assert.rejects(applyResolution(refusing, res, choices, opts), (e: Error) => {
+        assert.match(e.message, /^Service Unavailable The branch ana-settled was made in alice\/orders and may hold part/);
+        return true;
+      });
+      const branches = async () => (await collectAll((t) => real.listBranches(DB, { pageToken: t }))).map((b) => b.name);
+      assert.ok((await branches()).includes('ana-settled'), 'the first attempt left its branch');
+      const out = await applyResolution(real, res, choices, opts);
+      assert.equal(out.kind === 'rebuild' && out.branch, 'ana-settled-2');
+      assert.equal((await real.getPull(DB, out.pullNumber)).from_branch.branch_name, 'ana-settled-2');
+      const chosen = new Map<string, Cell>([
+        [city, plain.get(city)![1]!],
+        [email, plain.get(email)![2]!],
+        [quantity, '8'],
+      ]);
+      assert.deepEqual(await mergeAndRead(h, real, out.pullNumber), await expectedAfter(h, r, chosen));
+    });
+  });
 });
