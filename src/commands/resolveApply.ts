@@ -254,16 +254,38 @@ export async function applyResolution(
   for (const m of merged) noBinary(m.t.table, m.rows);
   // The branch is made where the pull's branch lives (the fork for a pull from one: the target's
   // head is there, pinCommits checked), at the target head's commit; the pull goes to the target.
+  const pull = await writeRebuild(api, r, plan, merged, opts);
+  // The rebuild is done once the new pull is open; a comment that fails is only said.
+  const body = `The conflicts of this pull request are settled in #${pull.pull_number}.`;
+  const unnoted = await api.createPullComment(plan.onto.database, n, { body }, { signal }).then(
+    () => undefined,
+    (e: unknown) => (e instanceof Error ? e.message : String(e)),
+  );
+  return { kind: 'rebuild', pullNumber: pull.pull_number, branch: pull.branch, ...(unnoted !== undefined ? { unnoted } : {}) };
+}
+
+/**
+ * The rebuild's branch (the next free name) at the target's head with the merged tables, and its
+ * pull into the target. A failure after the branch is made names it: the API cannot delete it.
+ */
+async function writeRebuild(
+  api: ResolveApi,
+  r: Resolution,
+  plan: Extract<ReturnType<typeof planResolution>, { kind: 'rebuild' }>,
+  merged: readonly { t: Resolution['tables'][number]; rows: Cell[][] }[],
+  opts: { newBranch: string; signal: AbortSignal },
+): Promise<{ pull_number: number; branch: string }> {
+  const { signal } = opts;
+  const n = r.pull.pull_number;
+  const message = `Settle the conflicts of pull request #${n}`;
   const db = plan.in;
-  const target = plan.onto.database;
   const branch = await freeBranchName(api, db, opts.newBranch, signal);
   await api.createBranch(db, { name: branch, from: { commit: r.commits.ours } }, { signal });
-  let pull: Pull;
   try {
     for (const { t, rows } of merged)
       await jsonImport(api, db, { table: t.table, columns: t.ours.columns, rows, operation: 'replace', branch, message }, signal);
-    pull = await api.createPull(
-      target,
+    const pull = await api.createPull(
+      plan.onto.database,
       {
         title: l10n.t('{0} (conflicts settled)', r.pull.title),
         description: l10n.t('Rebuilds pull request #{0} on {1} with its conflicts settled cell by cell.', n, plan.onto.branch_name),
@@ -272,6 +294,7 @@ export async function applyResolution(
       },
       { signal },
     );
+    return { pull_number: pull.pull_number, branch };
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     throw new Error(
@@ -285,11 +308,4 @@ export async function applyResolution(
       { cause: e },
     );
   }
-  // The rebuild is done once the new pull is open; a comment that fails is only said.
-  const body = `The conflicts of this pull request are settled in #${pull.pull_number}.`;
-  const unnoted = await api.createPullComment(target, n, { body }, { signal }).then(
-    () => undefined,
-    (e: unknown) => (e instanceof Error ? e.message : String(e)),
-  );
-  return { kind: 'rebuild', pullNumber: pull.pull_number, branch, ...(unnoted !== undefined ? { unnoted } : {}) };
 }
