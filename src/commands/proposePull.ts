@@ -6,6 +6,7 @@
 import { describeCounts, proposalCounts, type ProposalInput } from '../core/changes/proposalFiles';
 import type { PullTarget } from '../core/targets';
 import { dbOf, type ProposalAnswers, type ProposeEnv } from './proposeTypes';
+import { askPullText } from './pullActions';
 import * as l10n from '../shared/l10n';
 
 type PullAnswers = Extract<ProposalAnswers, { mode: 'pull' }>;
@@ -65,19 +66,12 @@ function reportNotOpened(env: ProposeEnv, input: ProposalInput, a: PullAnswers, 
 
 /** Edit and Try Again: the title and description asked again from what was written, then the pull opened from the same branch. */
 async function openAgain(env: ProposeEnv, input: ProposalInput, a: PullAnswers, head: string): Promise<PullTarget | undefined> {
-  const title = await env.ui.input({
+  const boxes = {
     title: l10n.t('Open the pull request from {0}: title', a.branch),
-    value: a.title,
-    validate: (v) => (v.trim() ? undefined : 'A pull request needs a title.'),
-  });
-  if (title === undefined) return undefined;
-  const description = await env.ui.input({
-    title: l10n.t('Open the pull request from {0}: description (markdown)', a.branch),
-    value: a.description,
-    lines: l10n.t('Pull request description'),
-  });
-  if (description === undefined) return undefined;
-  return finishProposal(env, input, { ...a, title: title.trim(), description }, head);
+    description: l10n.t('Open the pull request from {0}: description (markdown)', a.branch),
+  };
+  const text = await askPullText(env.ui, boxes, a);
+  return text ? finishProposal(env, input, { ...a, title: text.title.trim(), description: text.description }, head) : undefined;
 }
 
 /** A suggestion committed onto the pull's branch is said on the pull, so its conversation shows it. */

@@ -7,7 +7,7 @@ import { parseDatabaseInput } from '../core/databaseInput';
 import type { DatabaseTarget, PullTarget } from '../core/targets';
 import { databaseTargetOf } from '../tree/databaseTargets';
 import { pullStateLabel } from '../core/pullPage';
-import type { PickItem } from '../platform/ui';
+import type { PickItem, Ui } from '../platform/ui';
 import type { UnsentText } from '../core/errorMessages';
 import type { OperationWaiter } from './operationsRunner';
 import type { CommandDeps } from './commandDeps';
@@ -192,18 +192,30 @@ export async function editPullCommand(env: PullEnv, arg: unknown, edit?: PullEdi
   }
 }
 
-async function askPullEdit(env: PullEnv, target: PullTarget, start: PullEdit): Promise<PullEdit | undefined> {
-  const title = await env.ui.input({
-    title: l10n.t('Edit pull request #{0} (1/2): title', target.pullNumber),
+function askPullEdit(env: PullEnv, target: PullTarget, start: PullEdit): Promise<PullEdit | undefined> {
+  return askPullText(
+    env.ui,
+    {
+      title: l10n.t('Edit pull request #{0} (1/2): title', target.pullNumber),
+      description: l10n.t('Edit pull request #{0} (2/2): description (markdown)', target.pullNumber),
+    },
+    start,
+  );
+}
+
+/** A pull's title (required) then its description (markdown, several lines), each box titled and starting from `start`. */
+export async function askPullText(
+  ui: Pick<Ui, 'input'>,
+  boxes: { title: string; description: string },
+  start: PullEdit,
+): Promise<PullEdit | undefined> {
+  const title = await ui.input({
+    title: boxes.title,
     value: start.title,
     validate: (v) => (v.trim() ? undefined : 'A pull request needs a title.'),
   });
   if (title === undefined) return undefined;
-  const description = await env.ui.input({
-    title: l10n.t('Edit pull request #{0} (2/2): description (markdown)', target.pullNumber),
-    value: start.description,
-    lines: l10n.t('Pull request description'),
-  });
+  const description = await ui.input({ title: boxes.description, value: start.description, lines: l10n.t('Pull request description') });
   return description === undefined ? undefined : { title, description };
 }
 

@@ -256,12 +256,12 @@ export async function applyResolution(
   // head is there, pinCommits checked), at the target head's commit; the pull goes to the target.
   const pull = await writeRebuild(api, r, plan, merged, opts);
   // The rebuild is done once the new pull is open; a comment that fails is only said.
-  const body = `The conflicts of this pull request are settled in #${pull.pull_number}.`;
+  const body = `The conflicts of this pull request are settled in #${pull.pullNumber}.`;
   const unnoted = await api.createPullComment(plan.onto.database, n, { body }, { signal }).then(
     () => undefined,
     (e: unknown) => (e instanceof Error ? e.message : String(e)),
   );
-  return { kind: 'rebuild', pullNumber: pull.pull_number, branch: pull.branch, ...(unnoted !== undefined ? { unnoted } : {}) };
+  return { kind: 'rebuild', pullNumber: pull.pullNumber, branch: pull.branch, ...(unnoted !== undefined ? { unnoted } : {}) };
 }
 
 /**
@@ -274,7 +274,7 @@ async function writeRebuild(
   plan: Extract<ReturnType<typeof planResolution>, { kind: 'rebuild' }>,
   merged: readonly { t: Resolution['tables'][number]; rows: Cell[][] }[],
   opts: { newBranch: string; signal: AbortSignal },
-): Promise<{ pull_number: number; branch: string }> {
+): Promise<{ pullNumber: number; branch: string }> {
   const { signal } = opts;
   const n = r.pull.pull_number;
   const message = `Settle the conflicts of pull request #${n}`;
@@ -294,7 +294,7 @@ async function writeRebuild(
       },
       { signal },
     );
-    return { pull_number: pull.pull_number, branch };
+    return { pullNumber: pull.pull_number, branch };
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     throw new Error(

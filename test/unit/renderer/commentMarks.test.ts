@@ -22,6 +22,11 @@ describe('comment marks in the diff grid', () => {
     comment(anchoredBody({ table: 's', key: { id: '3' }, commit: C }, 'wrong key shape')),
     comment('plain'),
   ];
+  const COLUMNS = [
+    { name: 'id', type: 'int' },
+    { name: 'r', type: 'text' },
+    { name: 'rating', type: 'int' },
+  ];
   const marks = commentMarksOf(splitThreads(comments).threads, 's', ['id', 'r']);
 
   it('counts each thread with its replies, per row and cell, in key column order', () => {
@@ -38,11 +43,7 @@ describe('comment marks in the diff grid', () => {
       ['1', 'z', '3'],
     ];
     const output = {
-      columns: [
-        { name: 'id', type: 'int' },
-        { name: 'r', type: 'text' },
-        { name: 'rating', type: 'int' },
-      ],
+      columns: COLUMNS,
       rowsOf: { table: 's', keyColumns: [0, 1] },
       commentMarks: marks,
     } as unknown as PagedOutput;
@@ -64,11 +65,7 @@ describe('comment marks in the diff grid', () => {
   it('a grid whose rows take comments counts by the marks it holds now (page.marks replaces them)', () => {
     const rows: Cell[][] = [['1', 'x', '5']];
     const output = {
-      columns: [
-        { name: 'id', type: 'int' },
-        { name: 'r', type: 'text' },
-        { name: 'rating', type: 'int' },
-      ],
+      columns: COLUMNS,
       rowsOf: { table: 's', keyColumns: [0, 1] },
       rowComments: true,
     } as unknown as PagedOutput;
