@@ -153,7 +153,10 @@ export class PagedRowSource implements RowSource {
   showing(first: number, last: number): void {
     if (this.disposed) return;
     const top = Math.max(0, first);
-    if (top !== this.first) {
+    // The rows shown before and more around them (the grid's overscan drawn once a scroll settles)
+    // are no scroll: the direction and the jump stay as they were.
+    const grew = top < this.first && last >= this.last;
+    if (top !== this.first && !grew) {
       this.down = top > this.first;
       this.jumped = this.isJump(top, Math.max(top, last));
     }

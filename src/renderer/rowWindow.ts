@@ -22,6 +22,13 @@ export class RowWindow {
   private offset = 0;
   private viewSize = 0;
   private scrolling = false;
+  /**
+   * The scroll landed on rows none of which were rendered (a scrollbar drag, a jump): the rows on
+   * screen are drawn alone and the overscan waits for the scroll to settle, since rows kept for a
+   * small wheel step are of no use after a leap and drawing them made each far step dearer.
+   */
+  private leap = false;
+  private rendered: { first: number; last: number } | undefined;
   private lastKey = '';
   private readonly unsubscribe: (() => void)[] = [];
 
@@ -34,6 +41,9 @@ export class RowWindow {
       opts.viewport.observeOffset(false, (offset, scrolling) => {
         this.offset = offset;
         this.scrolling = scrolling;
+        const seen = this.seen();
+        const was = this.rendered;
+        this.leap = scrolling && !!seen && !!was && (seen.last < was.first || seen.first > was.last);
         this.notify();
       }),
     );
@@ -45,16 +55,23 @@ export class RowWindow {
 
   /** First and last row rendered (overscan included), or undefined when there are none. */
   range(): { first: number; last: number } | undefined {
-    const { count, size, overscan } = this.opts;
+    const seen = this.seen();
+    if (!seen) return undefined;
+    const overscan = this.leap ? 0 : this.opts.overscan;
+    return { first: Math.max(0, seen.first - overscan), last: Math.min(this.opts.count - 1, seen.last + overscan) };
+  }
+
+  /** First and last row in the viewport, or undefined when there are none. */
+  private seen(): { first: number; last: number } | undefined {
+    const { count, size } = this.opts;
     if (count <= 0 || size <= 0) return undefined;
     // Rows whose span meets [offset, offset + viewSize), as the library counts them; an offset past
     // the end (a count that shrank before the scroller followed) counts as the end, as the DOM clamps it.
     const offset = Math.max(0, Math.min(this.offset, this.totalSize() - this.viewSize));
     const top = Math.max(0, offset - this.pad);
     const bottom = Math.max(top, offset + this.viewSize - this.pad);
-    const firstSeen = Math.min(count - 1, Math.floor(top / size));
-    const lastSeen = Math.min(count - 1, Math.max(firstSeen, Math.ceil(bottom / size) - 1));
-    return { first: Math.max(0, firstSeen - overscan), last: Math.min(count - 1, lastSeen + overscan) };
+    const first = Math.min(count - 1, Math.floor(top / size));
+    return { first, last: Math.min(count - 1, Math.max(first, Math.ceil(bottom / size) - 1)) };
   }
 
   items(): WindowItem[] {
@@ -102,6 +119,7 @@ export class RowWindow {
 
   private notify(): void {
     const r = this.range();
+    this.rendered = r;
     const key = `${r?.first ?? -1}:${r?.last ?? -1}:${this.opts.count}:${this.scrolling}`;
     if (key === this.lastKey) return;
     this.lastKey = key;

@@ -22,6 +22,16 @@ export class FakeViewport implements Viewport {
     else this.offsets.y = offset;
     for (const o of this.offCbs) if (o.h === h) o.cb(offset, false);
   }
+  /** A scroll in progress (a wheel step, a scrollbar drag): reported as scrolling, as the grid's viewport does. */
+  scroll(h: boolean, offset: number): void {
+    if (h) this.offsets.x = offset;
+    else this.offsets.y = offset;
+    for (const o of this.offCbs) if (o.h === h) o.cb(offset, true);
+  }
+  /** The scroll settled: the idle report after the last scroll event. */
+  settle(): void {
+    for (const o of this.offCbs) o.cb(o.h ? this.offsets.x : this.offsets.y, false);
+  }
   resize(s: Size): void {
     this.size = s;
     for (const cb of this.sizeCbs) cb(s);

@@ -73,4 +73,25 @@ describe('row window (fixed row height)', () => {
     w.setCount(0);
     assert.equal(w.range(), undefined);
   });
+
+  it('a scroll that leaps past every rendered row draws the rows on screen alone, and the overscan once it settles', () => {
+    const vp = new FakeViewport();
+    let changes = 0;
+    const w = new RowWindow({ count: 100_000, size: 20, overscan: 8, viewport: vp, onChange: () => changes++ });
+    // 440 px show 22 rows.
+    assert.deepEqual(w.range(), { first: 0, last: 29 });
+    vp.scroll(false, 20 * 5); // a wheel step: rows 5..26 meet the rendered 0..29
+    assert.deepEqual(w.range(), { first: 0, last: 34 });
+    vp.scroll(false, 20 * 10_000); // a leap
+    assert.deepEqual(w.range(), { first: 10_000, last: 10_021 });
+    vp.scroll(false, 20 * 20_000); // another, from a window without overscan
+    assert.deepEqual(w.range(), { first: 20_000, last: 20_021 });
+    vp.scroll(false, 20 * 20_003); // a small step after a leap meets its rows: overscan again
+    assert.deepEqual(w.range(), { first: 19_995, last: 20_032 });
+    vp.scroll(false, 20 * 50_000);
+    const before = changes;
+    vp.settle();
+    assert.deepEqual(w.range(), { first: 49_992, last: 50_029 }, 'settled: the overscan is drawn');
+    assert.equal(changes, before + 1, 'the grid is told once');
+  });
 });
