@@ -116,7 +116,7 @@ export async function createPullCommand(env: PullEnv, arg: unknown, preset: Crea
     const text = await askTitleAndDescription(env, from.branch.name, preset.text);
     if (!text) return undefined;
     const again: CreatePullPreset = { fromBranch: from.branch.name, fromDb: from.db, toBranch: to.branch.name, text };
-    unsent = { text: text.description || text.title, again: () => createPullCommand(env, target, again) };
+    unsent = { text: text.description.trim() ? text.description : text.title, again: () => createPullCommand(env, target, again) };
     const pull = await client.createPull(db, {
       title: text.title,
       ...(text.description.trim() ? { description: text.description } : {}),

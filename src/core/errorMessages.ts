@@ -89,11 +89,12 @@ export function isCancellation(error: unknown): boolean {
 export function describeError(error: unknown, context: ErrorContext = {}): ErrorPresentation | undefined {
   const presentation = describeFailure(error, context);
   const unsent = context.unsent;
-  if (!presentation || !unsent?.text.trim()) return presentation;
+  const hasText = !!unsent?.text.trim();
+  if (!presentation || !unsent || (!hasText && !unsent.again)) return presentation;
   // The text goes with the message: offered again (starting from it) and to copy, never only gone.
   const actions: ErrorAction[] = [
     ...(unsent.again ? [{ kind: 'writeAgain' as const, again: unsent.again }] : []),
-    { kind: 'copyText', text: unsent.text },
+    ...(hasText ? [{ kind: 'copyText' as const, text: unsent.text }] : []),
     ...presentation.actions,
   ];
   return { ...presentation, message: `${presentation.message} ${l10n.t('What you wrote was not sent; it is kept here.')}`, actions };

@@ -58,6 +58,8 @@ describe('describeError', () => {
     // Without a way to ask again it can still be copied; a blank text or a cancellation says nothing of it.
     assert.deepEqual(describeError(apiError(500, 'INTERNAL'), { unsent: { text: 'x' } })!.actions, [{ kind: 'copyText', text: 'x' }]);
     assert.deepEqual(describeError(apiError(500, 'INTERNAL'), { unsent: { text: '  ' } })!.actions, []);
+    // A blank text (an empty description) is not offered to copy, but the question still is.
+    assert.deepEqual(describeError(apiError(500, 'INTERNAL'), { unsent: { text: '', again } })!.actions, [{ kind: 'writeAgain', again }]);
     assert.equal(describeError(Object.assign(new Error('c'), { name: 'AbortError' }), { unsent: { text: 'x' } }), undefined);
   });
 
