@@ -62,6 +62,21 @@ export class GridRowPainter {
     return { el: row, head, num, frozen, cells: [], error: undefined, viewRow: -1, colKey: '', version: -1 };
   }
 
+  /**
+   * A row element no row needs now (fewer rows drawn: after a leap, a filter): hidden, and naming no
+   * row any more (its cells' positions, the active cell's id, a failed page's Retry), so nothing
+   * looked up by row finds it beside the element that shows that row.
+   */
+  release(rec: RowRec): void {
+    rec.el.hidden = true;
+    rec.viewRow = -1;
+    rec.error?.remove();
+    rec.error = undefined;
+    rec.num.removeAttribute('data-rownum');
+    for (const c of rec.frozen) forget(c);
+    for (const c of rec.cells) forget(c);
+  }
+
   private fillCell(cell: HTMLElement, viewRow: number, col: number, extra: string): void {
     const m = this.model;
     const src = this.source();
@@ -221,6 +236,12 @@ export class GridRowPainter {
       this.fillCell(cell, viewRow, c.index, '');
     }
   }
+}
+
+/** A released cell: no row position, and not the active cell. */
+function forget(cell: HTMLElement): void {
+  cell.removeAttribute('data-r');
+  if (cell.id) cell.removeAttribute('id');
 }
 
 /** Sets an attribute (null removes it) only when its value differs. */

@@ -258,7 +258,7 @@ export class GridView {
       }
     }
     for (const rec of leaving.flat()) {
-      rec.el.hidden = true;
+      this.rows.release(rec);
       this.freeRows.push(rec);
     }
     const active = m.active;

@@ -177,6 +177,31 @@ describeIfChromium('paged result grid in Chromium', function () {
     assert.ok(first > 22_000 && first < 23_000, `row at 500,000 px: ${first}`);
   });
 
+  it('row elements left over after a leap name no row: each row is found once, however the grid jumped', async () => {
+    await page.evaluate('mountPaged(100000, 500, 4)');
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]:not(.placeholder)');
+    const leap = async (top: string, row: number): Promise<void> => {
+      await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = ${top}`);
+      await page.waitForSelector(`.vdb-cell[data-r="${row}"][data-c="1"]:not(.placeholder)`);
+    };
+    await leap('1e9', 99999);
+    await leap('0', 0);
+    await leap('1e9', 99999);
+    // Settled (the overscan drawn), then a leap back: rows left over are hidden and carry nothing.
+    await page.waitForTimeout(300);
+    await leap('0', 0);
+    const found = (await page.evaluate(`(function () {
+      var seen = {}, twice = [];
+      document.querySelectorAll('.vdb-cell[data-r]').forEach(function (c) {
+        var k = c.getAttribute('data-r') + ',' + c.getAttribute('data-c');
+        if (seen[k]) twice.push(k); seen[k] = true;
+      });
+      return { twice: twice, hiddenNamed: document.querySelectorAll('.vdb-row[hidden] [data-r], .vdb-row[hidden] [data-rownum], .vdb-row[hidden] [id]').length };
+    })()`)) as { twice: string[]; hiddenNamed: number };
+    assert.deepEqual(found.twice, [], 'no cell found twice');
+    assert.equal(found.hiddenNamed, 0, 'a hidden row names no row');
+  });
+
   it('rows not loaded yet draw as placeholders, then fill in', async () => {
     // Counted in the same task as the mount, so no page can have answered yet.
     const placeholders = (await page.evaluate(`(function () {
