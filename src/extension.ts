@@ -17,6 +17,7 @@ import { registerDataTestCommands } from './commands/dataTestCommands';
 import { registerTableCommands } from './commands/tableCommands';
 import { registerChangesCommands } from './commands/changesCommands';
 import { ChangeSetStore } from './views/changeSetStore';
+import type { PullTarget } from './core/targets';
 
 /** What activate returns: the live objects, for integration tests and sibling features. */
 export interface VersionedDbApi {
@@ -72,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     ...registerCommands(commandDeps),
     registerImportCommands(commandDeps),
-    registerPullCommands({ ...commandDeps, log: taggedLogger(log, 'pulls'), reviewMarks: tree.reviewMarks }),
+    ...registerReview(commandDeps, log, tree, changeSets),
     ...notebooks.disposables,
     // History (issue #15): Show History of a table, Show Row History.
     ...registerHistoryCommands({ ...commandDeps, log: taggedLogger(log, 'history') }),
@@ -82,14 +83,38 @@ export function activate(context: vscode.ExtensionContext): VersionedDbApi {
     // The database's tests at a ref (issue #24)
     ...registerDataTestCommands({ ...commandDeps, tests: tree.model, log: taggedLogger(log, 'tests') }),
   );
-  // Review: the Changes view (issue #15), unsent change sets included (issue #23).
-  context.subscriptions.push(registerChangesCommands({ ...commandDeps, changesLog: taggedLogger(log, 'changes'), changeSets }).disposable);
   // The demo's folder setting: start after activation returns, so activation itself stays fast.
   if (services.currentSettings.localHub.startOnActivation) {
     setTimeout(() => void vscode.commands.executeCommand(Commands.startLocalHub), 0);
   }
   log.info(`Versioned DB activated in ${Math.round(performance.now() - started)} ms${moduleEvaluation()}`);
   return { services, tree, commandDeps, notebooks: notebooks.api, changeSets };
+}
+
+/**
+ * Pull requests and the Changes view (issue #15), unsent change sets included (issue #23). A pull
+ * that changed (a comment, an edit, a merge) is told to its open Changes view.
+ */
+function registerReview(
+  commandDeps: AccountCommandDeps,
+  log: vscode.LogOutputChannel,
+  tree: DatabaseTree,
+  changeSets: ChangeSetStore,
+): vscode.Disposable[] {
+  const pullChanges = new vscode.EventEmitter<PullTarget>();
+  const pulls = registerPullCommands({
+    ...commandDeps,
+    log: taggedLogger(log, 'pulls'),
+    reviewMarks: tree.reviewMarks,
+    announcePullChange: (t) => pullChanges.fire(t),
+  });
+  const changes = registerChangesCommands({
+    ...commandDeps,
+    changesLog: taggedLogger(log, 'changes'),
+    changeSets,
+    onPullChanged: pullChanges.event,
+  });
+  return [pullChanges, pulls, changes.disposable];
 }
 
 // Set by esbuild.mjs's banner and footer around the bundle; absent when run unbundled.

@@ -20,6 +20,8 @@ export type ChangesCommandDeps = CommandDeps & {
   readonly changesLog: Logger;
   /** Unsent change sets (issue #23), shown for `changeSet` requests. */
   readonly changeSets?: ChangeSetStore;
+  /** Fires when a pull changed (pullCommands.ts): its open Changes view shows its comments anew. */
+  readonly onPullChanged?: vscode.Event<PullTarget>;
 };
 
 /** The Changes views and their commands; `panels` is exposed for integration tests. */
@@ -72,5 +74,7 @@ export function registerChangesCommands(deps: ChangesCommandDeps): { panels: Cha
         ),
     ],
   ];
-  return { panels, disposable: vscode.Disposable.from(panels, schemaDocs, ...registerGuarded(handlers, deps.ui)) };
+  const changed = deps.onPullChanged?.((t) => void panels.pullChanged(t));
+  const disposables = [panels, schemaDocs, ...(changed ? [changed] : []), ...registerGuarded(handlers, deps.ui)];
+  return { panels, disposable: vscode.Disposable.from(...disposables) };
 }

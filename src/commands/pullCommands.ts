@@ -24,11 +24,14 @@ import { registerResolveCommand } from './resolveCommands';
 import { pullChecksWiring } from './pullChecksWiring';
 import type { ReviewMarks } from '../views/pullCommits';
 
-/** What the pull request commands need: part of every command's CommandDeps, plus the review marks (issue #25). */
+/**
+ * What the pull request commands need: part of every command's CommandDeps, the review marks
+ * (issue #25), and whom to tell when a pull changed (the Changes views show its comments anew).
+ */
 export type PullCommandDeps = Pick<
   CommandDeps,
   'ui' | 'accounts' | 'log' | 'clients' | 'sql' | 'databases' | 'tree' | 'operations' | 'extensionUri' | 'workspaceState'
-> & { reviewMarks: ReviewMarks };
+> & { reviewMarks: ReviewMarks; announcePullChange?: (t: PullTarget) => void };
 
 /** Registers every pull request command and the pull request view; dispose to unregister. */
 export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
@@ -46,6 +49,7 @@ export function registerPullCommands(deps: PullCommandDeps): vscode.Disposable {
     pullChanged: (t) => {
       deps.tree.refreshDatabase(t.hostId, t.db, ['pulls', 'operations']);
       panels?.refresh(t);
+      deps.announcePullChange?.(t);
     },
     // The merge confirmation says what the merge changes and whether it conflicts (issue #15).
     previewMerge: (t, pull, signal) =>

@@ -237,6 +237,8 @@ function onMessage(m: ChangesHostMessage | HostPagingMessage | { type: 'exported
       document.body.classList.toggle('busy', m.busy);
       return;
     case 'changes.thread':
+      // Comments changed elsewhere (the pull view): a pane closed, or showing another row, stays so.
+      if (m.refresh && (threadPane.hidden || threadPane.dataset.about !== m.about)) return;
       renderThreadPane(document, threadPane, m.about, m.threads, (rootId) => post({ type: 'changes.threadReply', rootId }));
       return;
     case 'paged.show':

@@ -27,6 +27,7 @@ export function renderThreadPane(
 ): void {
   pane.replaceChildren();
   pane.hidden = threads.length === 0;
+  pane.dataset.about = about;
   if (threads.length === 0) return;
   const head = el(doc, 'h2');
   head.appendChild(el(doc, 'span', undefined, l10n.t('Comments on {0}', about)));

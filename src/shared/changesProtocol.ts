@@ -51,8 +51,11 @@ export type ChangesHostMessage =
   | { type: 'changes.partial'; table: string; message: string }
   | { type: 'changes.error'; message: string }
   | { type: 'changes.busy'; busy: boolean }
-  /** The comment threads on one row or cell of a pull's diff, shown beside the grid (none: close it). */
-  | { type: 'changes.thread'; about: string; threads: ThreadPaneItem[] };
+  /**
+   * The comment threads on one row or cell of a pull's diff, shown beside the grid (none: close it).
+   * `refresh`: the pull's comments changed elsewhere; shown only if the pane shows `about` now.
+   */
+  | { type: 'changes.thread'; about: string; threads: ThreadPaneItem[]; refresh?: boolean };
 
 /** One thread as the pane beside the Changes grid shows it: plain text only (set as textContent). */
 export interface ThreadPaneItem {

@@ -421,6 +421,11 @@ export class ChangesPanel implements vscode.Disposable {
     }
   }
 
+  /** The pull's comments changed (a comment or reply posted anywhere in the window): marks and pane shown anew. */
+  async commentsChanged(): Promise<void> {
+    if (!this.disposed) await this.rowComments.commentsChanged(this.commentView());
+  }
+
   /** What the row comments need of the view: the output shown, and a way to post to it. */
   private commentView(): CommentView {
     return { output: () => this.output, post: (m) => this.post(m) };

@@ -4,6 +4,7 @@ import type * as vscode from 'vscode';
 import type { ChangesRequest } from '../core/review/requests';
 import { scopeKey } from '../core/changes/changeSetScope';
 import { ChangesPanel, type ChangesPanelsDeps } from './changesPanel';
+import type { PullTarget } from '../core/targets';
 
 /** A stable key per request: the same request reveals its open view. */
 export function changesKey(r: ChangesRequest): string {
@@ -39,6 +40,12 @@ export class ChangesPanels implements vscode.Disposable {
     this.panels.set(key, panel);
     await panel.load();
     return panel;
+  }
+
+  /** A pull changed (a comment, an edit, a merge): its open Changes view shows its comments as they are now. */
+  async pullChanged(t: PullTarget): Promise<void> {
+    const open = this.panels.get(changesKey({ kind: 'pull', target: t }));
+    await open?.commentsChanged();
   }
 
   /** For tests: the open view of a request. */

@@ -30,6 +30,11 @@ export interface CommentView {
 
 export class ChangesRowComments {
   private threads: RowThread[] = [];
+  /** The row or cell whose threads the pane beside the grid was last given. */
+  private paneAt: { table: string; key: Record<string, Cell>; column: string | undefined } | undefined;
+  /** A read of the threads and marks running now, and whether another must follow it. */
+  private marking: Promise<void> | undefined;
+  private markAgain = false;
 
   constructor(
     private readonly request: ChangesRequest,
@@ -75,17 +80,49 @@ export class ChangesRowComments {
     const pull = this.pull;
     if (!req || !pull) return;
     const { table, key, column } = req;
-    if (m.type === 'row.thread') return view.post({ type: 'changes.thread', ...this.pane(table, key, column) });
+    if (m.type === 'row.thread') return this.showPane(view, table, key, column);
     const anchor = { table, key, commit: output.commit, ...(column !== undefined ? { column } : {}) };
     const suggest = m.suggest && column !== undefined ? { suggest: m.suggest } : {};
     if (await this.deps.commentOnRow?.({ pull, anchor, ...suggest })) await this.showMarks(view);
   }
 
   /**
-   * After a post: the threads read again and the grid sent their new counts. The grid keeps its
-   * rows, its place and its selection (showing the table again would read it from the top).
+   * The pull's comments changed (posted here or anywhere else in the window): the grid's marks, and
+   * the pane if it still shows the same row or cell, are shown as they are now.
    */
-  private async showMarks(view: CommentView): Promise<void> {
+  async commentsChanged(view: CommentView): Promise<void> {
+    if (!this.pull) return;
+    await this.showMarks(view);
+    const at = this.paneAt;
+    if (at) view.post({ type: 'changes.thread', ...this.pane(at.table, at.key, at.column), refresh: true });
+  }
+
+  private showPane(view: CommentView, table: string, key: Record<string, Cell>, column: string | undefined): void {
+    this.paneAt = { table, key, column };
+    view.post({ type: 'changes.thread', ...this.pane(table, key, column) });
+  }
+
+  /**
+   * After a post: the threads read again and the grid sent their new counts. The grid keeps its
+   * rows, its place and its selection (showing the table again would read it from the top). Calls
+   * while a read runs share one more read after it (it may have started before their post).
+   */
+  private showMarks(view: CommentView): Promise<void> {
+    if (this.marking) {
+      this.markAgain = true;
+      return this.marking;
+    }
+    const run = async (): Promise<void> => {
+      do {
+        this.markAgain = false;
+        await this.readMarks(view);
+      } while (this.markAgain);
+    };
+    this.marking = run().finally(() => (this.marking = undefined));
+    return this.marking;
+  }
+
+  private async readMarks(view: CommentView): Promise<void> {
     await this.read();
     const output = view.output();
     const rowsOf = output?.rowsOf;
@@ -102,7 +139,7 @@ export class ChangesRowComments {
     if (!thread || !pull || !(await this.deps.replyToThread?.(pull, thread, head))) return;
     await this.showMarks(view);
     const { table, key, column } = thread.anchor;
-    view.post({ type: 'changes.thread', ...this.pane(table, key, column) });
+    this.showPane(view, table, key, column);
   }
 
   /** The threads on one row (column undefined) or cell, as the pane beside the grid shows them. */

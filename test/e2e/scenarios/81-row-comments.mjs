@@ -210,6 +210,20 @@ export async function run(ctx) {
     replyTo: anchored[0].comment_id,
   });
 
+  // The pull's Changes view, open in its tab all along, took the reply posted in the pull view: the
+  // cell says 3 and the pane beside the grid shows the reply, without the table being shown again.
+  await ctx.page
+    .locator('.part.editor .tab', { hasText: /^Changes: #4/ })
+    .first()
+    .click();
+  await grid
+    .locator(`.vdb-cell.commented[data-comments="3"][data-c="${colIndex}"][data-r="${modifiedRow}"]`)
+    .waitFor({ timeout: ctx.scaled(30_000) });
+  await pane.locator('.t-comment .t-text', { hasText: 'Updated in the new commit.' }).waitFor({ timeout: ctx.scaled(30_000) });
+  assert.equal(await grid.locator(`.vdb-cell.active[data-c="${colIndex}"][data-r="${modifiedRow}"]`).count(), 1, 'not read again');
+  await ctx.page.locator('.part.editor .tab', { hasText: /^#4 / }).first().click();
+  view = await frameWith(ctx, '#pull-commits [data-new-commits="1"]', { timeout: ctx.scaled(60_000) });
+
   // Changes Since Last Review: only the new commit's rows.
   await view.locator('#pull-commits [data-new-commits="1"]').waitFor({ timeout: ctx.scaled(30_000) });
   await view.locator('#pull-commits button[data-review="since"]').click();

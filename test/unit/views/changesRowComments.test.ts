@@ -80,23 +80,7 @@ describe('the comments pane beside the Changes grid', () => {
       },
     );
     await rc.read();
-    const output: PagedOutput = {
-      v: 1,
-      kind: 'paged',
-      sourceId: 's1',
-      columns: [
-        { name: 'id', type: 'int' },
-        { name: 'name', type: 'varchar(40)' },
-      ],
-      target: { hostId: 'h', owner: 'alice', name: 'prices', ref: 'a..b' },
-      commit: LATER,
-      title: 'suppliers',
-      pageSize: 500,
-      serverSort: false,
-      serverFilter: false,
-      rowsOf: { table: 'suppliers', keyColumns: [0] },
-      rowComments: true,
-    };
+    const output = suppliersOutput();
     const events: unknown[] = [];
     const view = { output: () => output, post: (m: { type: string }) => void events.push(m.type === 'page.marks' ? m : m.type) };
     await rc.replyInPane('c3', LATER, view);
@@ -118,6 +102,55 @@ describe('the comments pane beside the Changes grid', () => {
     assert.equal(replies.length, 1, 'an unknown thread posts nothing');
   });
 
+  it('a comment posted elsewhere in the window: the marks, and the pane only while it shows that place, shown anew', async () => {
+    const posted = [...comments];
+    let reads = 0;
+    let release: () => void = () => undefined;
+    let gate: Promise<void> | undefined;
+    const rc = new ChangesRowComments(
+      { kind: 'pull', target: { hostId: 'h', db: { owner: 'alice', name: 'prices' }, pullNumber: 4 } },
+      {
+        clientFor: () => ({
+          listPullComments: async () => {
+            reads++;
+            const now = [...posted];
+            await gate;
+            return now;
+          },
+        }),
+        log: silent,
+        commentOnRow: async () => undefined,
+      },
+    );
+    const output = suppliersOutput();
+    const events: { type: string; refresh?: boolean; threads?: unknown[]; commentMarks?: unknown }[] = [];
+    const view = { output: () => output, post: (m: { type: string }) => void events.push(m) };
+    await rc.commentsChanged(view);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['page.marks'],
+      'no pane was shown: none is sent',
+    );
+    await rc.onGrid({ type: 'row.thread', sourceId: 's1', key: ['3'], column: undefined }, output, view);
+    assert.equal(events.at(-1)?.type, 'changes.thread');
+    events.length = 0;
+    reads = 0;
+    // Changes while a read runs: that read started before the post, so one more read follows it.
+    gate = new Promise((r) => (release = r));
+    const first = rc.commentsChanged(view);
+    posted.push(aPullComment({ comment_id: 'c7', author: 'bob', body: anchoredBody(a({ replyTo: 'c3' }), 'Seen.') }));
+    const more = [rc.commentsChanged(view), rc.commentsChanged(view)];
+    gate = undefined;
+    release();
+    await Promise.all([first, ...more]);
+    assert.equal(reads, 2, 'one read, then one more for the changes during it');
+    const marks = events.filter((e) => e.type === 'page.marks').at(-1)?.commentMarks as { key: string[]; column?: string; count: number }[];
+    assert.equal(marks.find((m) => m.key[0] === '3' && m.column === undefined)?.count, 2, 'the new reply is counted');
+    const pane = events.filter((e) => e.type === 'changes.thread');
+    assert.ok(pane.length > 0 && pane.every((e) => e.refresh === true), 'the pane is sent as a refresh only');
+    assert.equal(((pane.at(-1)?.threads as { comments: unknown[] }[])[0]?.comments ?? []).length, 2);
+  });
+
   it('the grid message is checked like row.history', () => {
     assert.deepEqual(parseGridPagingMessage({ type: 'row.thread', sourceId: 's', key: ['3'], column: 'name' }), {
       type: 'row.thread',
@@ -128,3 +161,23 @@ describe('the comments pane beside the Changes grid', () => {
     assert.equal(parseGridPagingMessage({ type: 'row.thread', sourceId: 's', key: [3] }), undefined);
   });
 });
+
+function suppliersOutput(): PagedOutput {
+  return {
+    v: 1,
+    kind: 'paged',
+    sourceId: 's1',
+    columns: [
+      { name: 'id', type: 'int' },
+      { name: 'name', type: 'varchar(40)' },
+    ],
+    target: { hostId: 'h', owner: 'alice', name: 'prices', ref: 'a..b' },
+    commit: LATER,
+    title: 'suppliers',
+    pageSize: 500,
+    serverSort: false,
+    serverFilter: false,
+    rowsOf: { table: 'suppliers', keyColumns: [0] },
+    rowComments: true,
+  };
+}
