@@ -191,6 +191,12 @@ async function freeBranchName(api: ResolveApi, db: DatabaseRef, base: string, si
   return name;
 }
 
+/** An error's message as a sentence (a full stop added when it has none), for a message that goes on after it. */
+function sentence(e: unknown): string {
+  const why = e instanceof Error ? e.message : String(e);
+  return /[.!?…]$/.test(why) ? why : `${why}.`;
+}
+
 function noBinary(table: string, rows: readonly (readonly Cell[])[]): void {
   if (rows.some((r) => r.some((v) => v === BINARY_CELL)))
     throw new Error(`${table} holds binary values, which cannot be written back from here.`);
@@ -223,30 +229,28 @@ function jsonImport(
   return importOntoBranch(api, db, imp, signal);
 }
 
-/** Applies the choices; throws before writing when a table cannot be settled or a conflict has no choice. */
+/** Apply onto the pull's branch stopped after writing some of its tables there: they stay written. */
+export class PartlyAppliedError extends Error {}
+
+/**
+ * Applies the choices; throws before writing when a table cannot be settled or a conflict has no
+ * choice. `written`: the tables an earlier Apply of the same resolution wrote onto the pull's
+ * branch before it failed (the plan was every cell ours then, as it is whenever it writes there),
+ * skipped now and added to as tables are written.
+ */
 export async function applyResolution(
   api: ResolveApi,
   r: Resolution,
   choices: TableChoices,
-  opts: { newBranch: string; signal: AbortSignal },
+  opts: { newBranch: string; signal: AbortSignal; written?: Set<string> },
 ): Promise<ApplyOutcome> {
-  const { signal } = opts;
   const plan = planResolution(r, choices);
   const n = r.pull.pull_number;
-  const message = `Settle the conflicts of pull request #${n}`;
   if (plan.kind === 'onBranch') {
-    for (const t of r.tables) {
-      if (t.conflicts.cells.length === 0) continue;
-      const rows = branchRows(t.theirs, t.conflicts);
-      await jsonImport(
-        api,
-        plan.branch.database,
-        { table: t.table, columns: t.theirs.columns, rows, operation: 'update', branch: plan.branch.branch_name, message },
-        signal,
-      );
-    }
+    await writeOnBranch(api, r, plan.branch, opts.written ?? new Set(), opts.signal);
     return { kind: 'onBranch', pullNumber: n };
   }
+  const { signal } = opts;
   // A rebuild carries every table the pull changes, so one it cannot read cell by cell stops it.
   const refused = r.tables.find((t) => t.refusal !== undefined);
   if (refused) throw new Error(`${refused.table}: ${refused.refusal}`);
@@ -262,6 +266,32 @@ export async function applyResolution(
     (e: unknown) => (e instanceof Error ? e.message : String(e)),
   );
   return { kind: 'rebuild', pullNumber: pull.pullNumber, branch: pull.branch, ...(unnoted !== undefined ? { unnoted } : {}) };
+}
+
+/** Every cell ours: each conflicting table imported onto the pull's branch in turn; a failure after the first says which are written. */
+async function writeOnBranch(api: ResolveApi, r: Resolution, branch: BranchRef, written: Set<string>, signal: AbortSignal): Promise<void> {
+  const message = `Settle the conflicts of pull request #${r.pull.pull_number}`;
+  for (const t of r.tables) {
+    if (t.conflicts.cells.length === 0 || written.has(t.table)) continue;
+    const rows = branchRows(t.theirs, t.conflicts);
+    const what = { table: t.table, columns: t.theirs.columns, rows, operation: 'update', branch: branch.branch_name, message } as const;
+    try {
+      await jsonImport(api, branch.database, what, signal);
+    } catch (e) {
+      if (written.size === 0) throw e;
+      throw new PartlyAppliedError(
+        l10n.t(
+          'Writing {0} failed: {1} Already written onto {2}: {3}. Apply again writes the rest.',
+          t.table,
+          sentence(e),
+          branch.branch_name,
+          [...written].join(', '),
+        ),
+        { cause: e },
+      );
+    }
+    written.add(t.table);
+  }
 }
 
 /**
@@ -296,11 +326,10 @@ async function writeRebuild(
     );
     return { pullNumber: pull.pull_number, branch };
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
     throw new Error(
       l10n.t(
         '{0} The branch {1} was made in {2}/{3} and may hold part of the settled tables (the API cannot delete branches); Apply again makes a new one.',
-        why,
+        sentence(e),
         branch,
         db.owner,
         db.name,

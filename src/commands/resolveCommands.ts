@@ -15,7 +15,15 @@ import type { Logger } from '../core/logger';
 import type { Pull } from '../shared/wire';
 import { ResolvePanel, type ResolveSession } from '../views/resolvePanel';
 import { resolvePullTarget, type PullEnv } from './pullActions';
-import { applyResolution, describePlan, planResolution, readResolution, type Resolution, type ResolveApi } from './resolveApply';
+import {
+  applyResolution,
+  describePlan,
+  planResolution,
+  readResolution,
+  PartlyAppliedError,
+  type Resolution,
+  type ResolveApi,
+} from './resolveApply';
 import * as l10n from '../shared/l10n';
 
 export interface ResolveDeps {
@@ -69,6 +77,8 @@ async function previewAgain(deps: ResolveDeps, t: PullTarget, pull: Pull, signal
 
 function session(deps: ResolveDeps, target: PullTarget, r: Resolution): ResolveSession {
   const n = target.pullNumber;
+  // Tables an Apply that failed part way wrote onto the pull's branch: the next Apply skips them.
+  const written = new Set<string>();
   return {
     title: l10n.t('Resolve #{0} · {1}', n, target.db.name),
     tables: r.tables.map((t) => ({
@@ -88,7 +98,7 @@ function session(deps: ResolveDeps, target: PullTarget, r: Resolution): ResolveS
       const newBranch = `settle-pull-${n}-${r.commits.ours.slice(0, 8)}`;
       try {
         const outcome = await deps.env.ui.withProgress(l10n.t('Settling the conflicts of pull request #{0}…', n), async (_p, signal) => {
-          const done = await applyResolution(client, r, choices, { newBranch, signal });
+          const done = await applyResolution(client, r, choices, { newBranch, signal, written });
           const settled: PullTarget = { ...target, pullNumber: done.pullNumber };
           const again = await previewAgain(deps, settled, await client.getPull(target.db, done.pullNumber, { signal }), signal);
           return { done, settled, again };
@@ -104,8 +114,11 @@ function session(deps: ResolveDeps, target: PullTarget, r: Resolution): ResolveS
         await deps.env.showPull(outcome.settled);
         return { ok: outcome.again.ok, text: `${where}${outcome.again.text}` };
       } catch (e) {
-        deps.log.warn(`settling pull #${n}: ${e instanceof Error ? e.message : String(e)}`);
-        return { ok: false, text: l10n.t('Not applied: {0}', e instanceof Error ? e.message : String(e)) };
+        const why = e instanceof Error ? e.message : String(e);
+        deps.log.warn(`settling pull #${n}: ${why}`);
+        if (!(e instanceof PartlyAppliedError)) return { ok: false, text: l10n.t('Not applied: {0}', why) };
+        deps.env.pullChanged(target);
+        return { ok: false, text: l10n.t('Partly applied: {0}', why) };
       }
     },
   };

@@ -8,7 +8,7 @@ import { HubClient, collectAll } from '../../src/api/index';
 import { SqlPort } from '../../src/core/sql/sqlPort';
 import type { Cell, OperationRef } from '../../src/shared/wire';
 import type { CellChoice, Choices } from '../../src/core/review/conflictResolution';
-import { applyResolution, planResolution, readResolution } from '../../src/commands/resolveApply';
+import { applyResolution, planResolution, readResolution, PartlyAppliedError } from '../../src/commands/resolveApply';
 import { startHub, type HubHandle } from '../helpers/hub';
 import { hubSql } from '../helpers/hubSql';
 
@@ -147,6 +147,55 @@ describe('hub: settling a pull’s conflicts cell by cell', function () {
     });
   });
 
+  describe('writing onto the pull’s branch fails after its first table: Apply again writes the rest', () => {
+    const s = setup();
+    it('says which table is written where; the second Apply imports only the other, and the pull merges to the choices', async () => {
+      const h = s.hub();
+      const r = await refs(h, s.client());
+      const plain = await plainConflicts(h, r);
+      const res = await readResolution((db) => s.port().review('h', db), await s.client().getPull(DB, r.pullNumber));
+      const choices = choicesFrom(new Map([...plain.keys()].map((k) => [k, { kind: 'ours' } as CellChoice])));
+      const real = s.client();
+      const imports: string[] = [];
+      // The server refuses the second table's import (the first is committed onto the branch by then).
+      const refusing = (refuseAt: number): typeof real =>
+        new Proxy(real, {
+          get(target, key) {
+            if (key === 'createImport')
+              return async (...args: Parameters<typeof real.createImport>) => {
+                imports.push(args[1].table_name);
+                if (imports.length === refuseAt) throw new Error('Service Unavailable');
+                return real.createImport(...args);
+              };
+            const v: unknown = Reflect.get(target, key, target);
+            return typeof v === 'function' ? v.bind(target) : v;
+          },
+        });
+      const written = new Set<string>();
+      const opts = { newBranch: 'unused', signal: new AbortController().signal, written };
+      await assert.rejects(applyResolution(refusing(2), res, choices, opts), (e: Error) => {
+        assert.ok(e instanceof PartlyAppliedError, e.message);
+        assert.equal(
+          e.message,
+          `Writing ${imports[1]} failed: Service Unavailable. Already written onto relocate-ana: ${imports[0]}. Apply again writes the rest.`,
+        );
+        return true;
+      });
+      // The first table holds ours in its conflicting cells on the branch; the second does not yet.
+      const atBranch = await tableAt(h, imports[0]!, 'relocate-ana');
+      for (const [k, v] of plain) {
+        const [table, key, column] = k.split(' ') as [string, string, string];
+        if (table === imports[0]) assert.equal(atBranch.get(key)?.[column], v[1], k);
+      }
+      imports.length = 0;
+      const out = await applyResolution(refusing(0), res, choices, opts);
+      assert.deepEqual(out, { kind: 'onBranch', pullNumber: r.pullNumber });
+      assert.equal(imports.length, 1, `only the table not yet written: ${imports.join(', ')}`);
+      const expected = await expectedAfter(h, r, new Map([...plain].map(([k, v]) => [k, v[1]!])));
+      assert.deepEqual(await mergeAndRead(h, real, r.pullNumber), expected);
+    });
+  });
+
   describe('ours for one cell, theirs for another, a typed value for a third: rebuilt as a new pull', () => {
     const s = setup();
     it('opens a new pull on the target’s head that names the old one, which gets a comment; merging it yields exactly the choices', async () => {
@@ -216,7 +265,7 @@ describe('hub: settling a pull’s conflicts cell by cell', function () {
       });
       const opts = { newBranch: 'ana-settled', signal: new AbortController().signal };
       await assert.rejects(applyResolution(refusing, res, choices, opts), (e: Error) => {
-        assert.match(e.message, /^Service Unavailable The branch ana-settled was made in alice\/orders and may hold part/);
+        assert.match(e.message, /^Service Unavailable\. The branch ana-settled was made in alice\/orders and may hold part/);
         return true;
       });
       const branches = async () => (await collectAll((t) => real.listBranches(DB, { pageToken: t }))).map((b) => b.name);
