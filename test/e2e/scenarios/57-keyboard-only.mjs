@@ -67,8 +67,9 @@ export async function run(ctx) {
     .locator('.monaco-menu .action-item')
     .first()
     .waitFor({ timeout: ctx.scaled(10_000) });
+  // Read without waiting: the menu opens with no item focused (innerText would wait its whole timeout).
   const focusedItem = page.locator('.monaco-menu .action-item.focused');
-  for (let i = 0; i < 8 && (await focusedItem.innerText().catch(() => '')).trim() !== 'Open Table'; i++) await kb.press('ArrowDown');
+  for (let i = 0; i < 8 && (await focusedItem.allInnerTexts()).join('').trim() !== 'Open Table'; i++) await kb.press('ArrowDown');
   await page.locator('.monaco-menu .action-item.focused', { hasText: 'Open Table' }).waitFor({ timeout: ctx.scaled(5_000) });
   await kb.press('Enter');
   await page
@@ -123,12 +124,7 @@ export async function run(ctx) {
   const menu = grid.locator('.vdb-menu[role="menu"]');
   await menu.waitFor({ timeout: ctx.scaled(10_000) });
   for (let i = 0; i < 6; i++) {
-    const focused = (
-      await menu
-        .locator('[role="menuitem"]:focus')
-        .innerText()
-        .catch(() => '')
-    ).trim();
+    const focused = (await menu.locator('[role="menuitem"]:focus').allInnerTexts()).join('').trim();
     if (focused === 'Show Row History') break;
     await kb.press('ArrowDown');
   }
