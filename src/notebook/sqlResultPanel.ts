@@ -117,7 +117,7 @@ export class SqlResultPanel implements vscode.Disposable {
   }
 
   private async receive(host: ResultHost, m: GridPagingMessage | GridToHostMessage): Promise<void> {
-    if (m.type === 'ready') return;
+    if (m.type === 'ready' || m.type === 'focused') return;
     if (isGridPagingMessage(m)) {
       this.handlePaging(m, host);
       return;

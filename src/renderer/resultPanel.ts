@@ -78,5 +78,8 @@ function focusGridIfIdle(): void {
   if (document.activeElement && document.activeElement !== document.body) return;
   root.querySelector<HTMLElement>('.vdb-grid')?.focus({ preventScroll: true });
 }
-window.addEventListener('focus', focusGridIfIdle);
+window.addEventListener('focus', () => {
+  focusGridIfIdle();
+  post({ type: 'focused' });
+});
 post({ type: 'ready' });

@@ -14,6 +14,8 @@ export const PULL_ACTIONS: readonly PullAction[] = ['merge', 'close', 'reopen', 
 export type PullWebviewMessage =
   /** The script has loaded and listens: the host (re)sends the current content. */
   | { type: 'ready' }
+  /** The view got the focus (the user came back to it): the host looks whether the pull's branch moved. */
+  | { type: 'focused' }
   | { type: 'action'; action: PullAction }
   | { type: 'comment'; body: string }
   | { type: 'edit'; title: string; description: string }
@@ -55,7 +57,8 @@ export function parsePullWebviewMessage(raw: unknown): PullWebviewMessage | unde
   if (!isRecord(raw)) return undefined;
   switch (raw['type']) {
     case 'ready':
-      return { type: 'ready' };
+    case 'focused':
+      return { type: raw['type'] };
     case 'action': {
       const action = raw['action'];
       return typeof action === 'string' && (PULL_ACTIONS as readonly string[]).includes(action)

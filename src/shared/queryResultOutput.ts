@@ -57,7 +57,9 @@ export function isQueryOutput(v: unknown): v is QueryOutput {
 export type GridToHostMessage =
   | { type: 'copy'; text: string; format: string; rows: number }
   | { type: 'export'; format: 'csv' | 'json' | 'markdown'; content: string; suggestedName: string; rows: number }
-  | { type: 'ready' };
+  | { type: 'ready' }
+  /** The panel got the focus (the user came back to it): a table browser looks whether its ref moved. */
+  | { type: 'focused' };
 
 /** Messages the host posts to the grid (panel webview only). */
 export type HostToGridMessage =

@@ -331,7 +331,7 @@ export class ChangesPanel implements vscode.Disposable {
       if (m.type === 'copy') {
         await vscode.env.clipboard.writeText(m.text);
         vscode.window.setStatusBarMessage(m.rows === 1 ? l10n.t('Copied 1 row') : l10n.t('Copied {0} rows', m.rows), 3000);
-      } else if (m.type === 'export') return;
+      } else if (m.type === 'export' || m.type === 'focused') return;
       else if (isGridPagingMessage(m)) await this.onPaging(m);
       else await this.handle(m);
     } catch (e) {

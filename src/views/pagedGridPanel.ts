@@ -45,6 +45,9 @@ export class PagedGridPanel implements vscode.Disposable {
   private output: PagedOutput | undefined;
   private handlers: PagedGridHandlers = {};
   private disposed = false;
+  private readonly focused = new vscode.EventEmitter<void>();
+  /** Fires when the panel gets the focus (the user came back to it, from the side bar too). */
+  readonly onDidFocus = this.focused.event;
 
   constructor(
     extensionUri: vscode.Uri,
@@ -124,6 +127,7 @@ export class PagedGridPanel implements vscode.Disposable {
   private async onMessage(m: GridPagingMessage | GridEditMessage | GridToHostMessage): Promise<void> {
     try {
       if (m.type === 'copy') return await this.copy(m.text, m.rows);
+      if (m.type === 'focused') return this.focused.fire();
       if (m.type === 'export' || m.type === 'ready') return;
       if (m.type === 'edit.apply' || m.type === 'edit.action') {
         if (m.sourceId === this.output?.sourceId) await this.handlers.edit?.(m);
@@ -151,6 +155,7 @@ export class PagedGridPanel implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.server?.dispose();
+    this.focused.dispose();
     this.host.dispose();
   }
 }

@@ -331,6 +331,7 @@ export class PullPanel extends Disposable {
       this.post({ type: 'update', html: this.withChanges() });
       return;
     }
+    if (msg.type === 'focused') return this.checkMoved();
     // The Changes section's own actions: no busy state, no reload of the pull.
     if (msg.type === 'changes.open') {
       await this.changes?.open(msg.table || undefined);

@@ -77,6 +77,8 @@ export class TableBrowser implements vscode.Disposable {
       this.panel.panel.onDidChangeViewState((e) => {
         if (e.webviewPanel.visible) void this.checkMoved();
       }),
+      // Back from the side bar or a panel, the browser stays the active editor: no view state change.
+      this.panel.onDidFocus(() => void this.checkMoved()),
       this.panel.onDidDispose(() => this.dispose()),
     );
     const poll = deps.pollMs ?? 30_000;

@@ -103,4 +103,6 @@ window.addEventListener('message', (event: MessageEvent<PullHostMessage>) => {
 
 bindPullChanges((m) => vscode.postMessage(m));
 bindPullCommits((m) => vscode.postMessage(m));
+// Back from the side bar the view stays the active editor (no view state change): say so here.
+window.addEventListener('focus', () => vscode.postMessage({ type: 'focused' }));
 vscode.postMessage({ type: 'ready' });

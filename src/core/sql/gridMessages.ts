@@ -7,6 +7,7 @@ export function parseGridMessage(raw: unknown): GridToHostMessage | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const m = raw as Record<string, unknown>;
   if (m.type === 'ready') return { type: 'ready' };
+  if (m.type === 'focused') return { type: 'focused' };
   if (m.type === 'copy' && typeof m.text === 'string') {
     return { type: 'copy', text: m.text, format: String(m.format ?? ''), rows: Number(m.rows) || 0 };
   }

@@ -86,8 +86,10 @@ export async function run(ctx) {
   assert.equal(after[0], String(ROWS + 10));
   await ctx.treeItem('Tables').then((r) => r.click());
   await page.locator('.part.editor .tab', { hasText: 'series @ main' }).first().click();
+  // Looked for when the panel gets the focus back (the browser stayed the active editor, so no view
+  // state changed), well before the 30 s poll.
   const moved = grid.locator('[data-banner="moved"]');
-  await moved.waitFor({ state: 'visible', timeout: ctx.scaled(30_000) });
+  await moved.waitFor({ state: 'visible', timeout: ctx.scaled(10_000) });
   assert.match(await moved.innerText(), /main/);
   assert.ok(
     await summary.filter({ hasText: `${ROWS.toLocaleString('en-US')} rows` }).isVisible(),

@@ -64,6 +64,14 @@ export async function run(ctx) {
   );
   assert.equal(await pullView.locator('#pull-head-moved .head-moved').count(), 0, 'the notice is gone after Refresh');
 
+  // Another push while the view stays the active editor: coming back to it from the side bar (no
+  // view state changes) looks again, well before the 30 s poll.
+  await importTable(ctx, 'review_notes', 'id,note\n2,pushed again\n', ['id'], 'update', from);
+  const [again] = (await plainRows(ctx, 'alice/prices', from, 'SELECT commit_hash FROM dolt_log LIMIT 1')).map((r) => r.commit_hash);
+  await (await ctx.treeItem('alice/prices')).click();
+  await ctx.page.locator('.part.editor .tab', { hasText: /^#4 / }).first().click();
+  await pullView.locator(`#pull-head-moved .head-moved[data-head="${again}"]`).waitFor({ timeout: ctx.scaled(10_000) });
+
   // The conflicting pull #5: Settle Conflicts is the primary button, Merge a secondary one.
   await openPull(ctx, /^#5 /);
   const conflict = await frameWith(ctx, '#merge-preview .merge-preview[data-state="conflicts"]', { timeout: ctx.scaled(60_000) });

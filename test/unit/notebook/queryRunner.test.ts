@@ -126,6 +126,7 @@ describe('grid messages and banners', () => {
     assert.equal(parseGridMessage({ type: 'export', format: 'csv', content: 3, suggestedName: 'a' }), undefined);
     assert.equal(parseGridMessage('copy'), undefined);
     assert.equal(parseGridMessage({ type: 'delete' }), undefined);
+    assert.deepEqual(parseGridMessage({ type: 'focused', extra: 'x' }), { type: 'focused' });
   });
 
   it('export file names cannot leave the chosen folder', () => {

@@ -30,6 +30,7 @@ describe('Changes view and pull view Changes messages', () => {
 
   it('the pull view opens a table (or all) and marks a table viewed', () => {
     assert.deepEqual(parsePullWebviewMessage({ type: 'changes.open', table: '' }), { type: 'changes.open', table: '' });
+    assert.deepEqual(parsePullWebviewMessage({ type: 'focused', extra: 1 }), { type: 'focused' });
     assert.deepEqual(parsePullWebviewMessage({ type: 'changes.viewed', table: 'suppliers', viewed: true }), {
       type: 'changes.viewed',
       table: 'suppliers',
