@@ -6,6 +6,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitFor } from '../../helpers/waitFor.cjs';
 import { ROOT } from './toolchain.mjs';
+import { escapeRegExp, notificationWaits } from './notifications.mjs';
 
 const README_SCREENSHOTS = join(ROOT, 'media', 'screenshots');
 
@@ -31,7 +32,7 @@ const BASE_TIMEOUT = 20_000;
  * @property {(answer: string | RegExp, opts?: { timeout?: number }) => Promise<void>} quickPick
  * @property {(text: string, opts?: { timeout?: number }) => Promise<void>} inputBox
  * @property {(path: string, opts?: { timeout?: number }) => Promise<void>} fileDialog
- * @property {(text: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} waitForNotification
+ * @property {(text: string | RegExp, opts?: { timeout?: number, center?: boolean }) => Promise<import('playwright-core').Locator>} waitForNotification
  * @property {() => Promise<{ waitFor(text: string | RegExp, opts?: { timeout?: number }): Promise<void> }>} recordNotifications
  * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} treeItem
  * @property {(label: string | RegExp, opts?: { timeout?: number }) => Promise<import('playwright-core').Locator>} expand
@@ -54,10 +55,6 @@ const BASE_TIMEOUT = 20_000;
  * @property {(...names: string[]) => Promise<void>} databases  adds owner/name databases to the view (Add Database…)
  */
 
-function escapeRegExp(s) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** A string matches exactly (whole label); a RegExp is used as given. */
 function labelPattern(label) {
   // ⟦ ⟧: the same label in the pseudo-locale run (lib/pseudoL10n.mjs), so the shared steps work there too.
@@ -68,8 +65,6 @@ function labelPattern(label) {
 export function createHelpers(page, { scale = 1 } = {}) {
   const DEFAULT_TIMEOUT = Math.round(BASE_TIMEOUT * scale);
   const FILE_SEARCH_TIMEOUT = Math.round(60_000 * scale);
-  /** How long a notification's toast is waited for before its notification center is looked at. */
-  const TOAST_WINDOW = Math.round(10_000 * scale);
   const quickInput = page.locator('.quick-input-widget');
   const quickInputBox = quickInput.locator('.quick-input-box input');
 
@@ -192,76 +187,6 @@ export function createHelpers(page, { scale = 1 } = {}) {
     await quickInputBox.press('Enter');
   }
 
-  /**
-   * The notification with `text`, as its toast; or, when VS Code kept it in the notification
-   * center without drawing a toast (it does for a notification added while a progress toast shows,
-   * under load: seen for "Pull request #N is merged" in e2e 68, 71 and 80 on a clean clone), as its
-   * entry in the center, opened the way a person would. Either has the notification's buttons.
-   */
-  async function waitForNotification(text, { timeout = DEFAULT_TIMEOUT } = {}) {
-    const message = { has: page.locator('.notification-list-item-message', { hasText: text }) };
-    const toast = page.locator('.notifications-toasts .notification-toast').filter(message).first();
-    const entry = page.locator('.notifications-center .notification-list-item').filter(message).first();
-    const deadline = Date.now() + timeout;
-    // The toast is looked for in windows, the center between them: a notification kept there
-    // is found within a window, not after the whole timeout (90 s of e2e 68 went that way).
-    for (;;) {
-      const left = deadline - Date.now();
-      try {
-        await toast.waitFor({ state: 'visible', timeout: Math.max(1, Math.min(left, TOAST_WINDOW)) });
-        return toast;
-      } catch (notDrawn) {
-        await runCommand('Notifications: Show Notifications');
-        if (
-          await entry.waitFor({ state: 'visible', timeout: 2_000 }).then(
-            () => true,
-            () => false,
-          )
-        )
-          return entry;
-        // Left open: the palette closes it anyway, and a notification added while it is open
-        // goes straight into it, where the next look finds it.
-        if (Date.now() >= deadline) throw notDrawn;
-      }
-    }
-  }
-
-  /**
-   * Starts recording the text of every notification toast from now on, however briefly it shows
-   * (a progress notification of an operation that ends in a few milliseconds is on screen for less
-   * than a frame, which waiting for it to be visible can miss), and of every notification VS Code
-   * announces to a screen reader (`.monaco-alert`, "Info: …"): a notification added while another's
-   * toast is on screen under load was announced and put in the notification center but never drawn
-   * as a toast (seen in the sign-in fixture). Resolves `{ waitFor(text) }`, which waits until a
-   * notification with that text (string or RegExp) has been shown or announced.
-   */
-  async function recordNotifications() {
-    await page.evaluate(() => {
-      const seen = (window.__vdbSeenNotifications ??= []);
-      const collect = () => {
-        for (const el of document.querySelectorAll('.notifications-toasts .notification-list-item-message, .monaco-alert')) {
-          const text = el.textContent ?? '';
-          if (text && !seen.includes(text)) seen.push(text);
-        }
-      };
-      collect();
-      if (!window.__vdbNotificationObserver) {
-        window.__vdbNotificationObserver = new MutationObserver(collect);
-        window.__vdbNotificationObserver.observe(document.body, { childList: true, subtree: true, characterData: true });
-      }
-    });
-    return {
-      async waitFor(text, { timeout = DEFAULT_TIMEOUT } = {}) {
-        const pattern = typeof text === 'string' ? { source: escapeRegExp(text), flags: '' } : { source: text.source, flags: text.flags };
-        await page.waitForFunction(
-          (p) => (window.__vdbSeenNotifications ?? []).some((t) => new RegExp(p.source, p.flags).test(t)),
-          pattern,
-          { timeout },
-        );
-      },
-    };
-  }
-
   async function treeItem(label, { timeout = DEFAULT_TIMEOUT } = {}) {
     const row = page
       .locator('.part.sidebar .monaco-list-row, .part.panel .monaco-list-row, .part.auxiliarybar .monaco-list-row')
@@ -376,6 +301,7 @@ export function createHelpers(page, { scale = 1 } = {}) {
     await sidebarTitle.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT });
   }
 
+  const { waitForNotification, recordNotifications } = notificationWaits(page, { scale, timeout: DEFAULT_TIMEOUT, runCommand });
   return {
     runCommand,
     quickPick,

@@ -54,7 +54,10 @@ export async function run(ctx) {
   // several lines), with its text, and is posted as written.
   const comments = async () => (await ctx.hub.api('/databases/alice/prices/pulls/1/comments')).body.data.map((c) => c.body);
   assert.ok(!(await comments()).includes(comment.join('\n')), 'the refused comment was not posted');
-  const again = await ctx.waitForNotification(/Could not comment on pull request #1 of alice\/prices: .*What you wrote was not sent/);
+  // Shown before the sign-in, it is looked for where a person finds an earlier one: the notification center.
+  const again = await ctx.waitForNotification(/Could not comment on pull request #1 of alice\/prices: .*What you wrote was not sent/, {
+    center: true,
+  });
   await again.getByRole('button', { name: 'Edit and Try Again' }).click();
   const editor = ctx.page.locator('.part.editor .editor-instance .monaco-editor').first();
   await editor.locator('.view-lines .view-line', { hasText: '- cheese' }).waitFor({ timeout: ctx.scaled(30_000) });
