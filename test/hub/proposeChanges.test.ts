@@ -12,6 +12,7 @@ import { changeSetAccess, type ChangeSetHolder } from '../../src/commands/change
 import type { PullTarget } from '../../src/core/targets';
 import type { Cell, QueryColumn } from '../../src/shared/wire';
 import { silent } from '../helpers/memoryFakes';
+import { overriding } from '../helpers/overriding';
 import { ScriptedUi } from '../helpers/scriptedUi';
 import { startHub, type HubHandle } from '../helpers/hub';
 import { hubSql } from '../helpers/hubSql';
@@ -210,15 +211,9 @@ describe('Propose Changes… through the hub (issue #23)', function () {
     });
     // The server refuses the first pull request it is asked for; everything else is the real hub.
     let refuse = 1;
-    const flaky = new Proxy(client, {
-      get(target, key) {
-        if (key === 'createPull' && refuse-- > 0)
-          return async () => {
-            throw Object.assign(new Error('Service Unavailable'), { name: 'ApiError', status: 503, code: 'UNAVAILABLE' });
-          };
-        const v: unknown = Reflect.get(target, key, target);
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
+    const flaky = overriding(client, 'createPull', (createPull) => async (...args) => {
+      if (refuse-- > 0) throw Object.assign(new Error('Service Unavailable'), { name: 'ApiError', status: 503, code: 'UNAVAILABLE' });
+      return createPull(...args);
     });
     const e = { ...env(ui, changeSets, shown), clientFor: () => flaky };
     assert.equal(await proposeChanges(e, input.scope), undefined);

@@ -10,6 +10,7 @@ import type { Cell, OperationRef } from '../../src/shared/wire';
 import type { CellChoice, Choices } from '../../src/core/review/conflictResolution';
 import { applyResolution, planResolution, readResolution, PartlyAppliedError } from '../../src/commands/resolveApply';
 import { startHub, type HubHandle } from '../helpers/hub';
+import { overriding } from '../helpers/overriding';
 import { hubSql } from '../helpers/hubSql';
 
 const DB = { owner: 'alice', name: 'orders' };
@@ -110,6 +111,11 @@ describe('hub: settling a pull’s conflicts cell by cell', function () {
     return out;
   }
 
+  /** Every conflicting cell takes the target's value (ours): the choices, and the values they give. */
+  const allOurs = (plain: Map<string, Cell[]>): Map<string, Choices> =>
+    choicesFrom(new Map([...plain.keys()].map((k) => [k, { kind: 'ours' } as CellChoice])));
+  const oursValues = (plain: Map<string, Cell[]>): Map<string, Cell> => new Map([...plain].map(([k, v]) => [k, v[1]!]));
+
   async function mergeAndRead(h: HubHandle, client: HubClient, pullNumber: number): Promise<Map<string, Rows>> {
     const preview = await hubSql(() => h, 'alice/orders').ok(
       `SELECT * FROM dolt_preview_merge_conflicts_summary('main', '${(await client.getPull(DB, pullNumber)).from_branch.branch_name}')`,
@@ -137,10 +143,9 @@ describe('hub: settling a pull’s conflicts cell by cell', function () {
         ),
       );
       assert.deepEqual(found, plain);
-      const picks = new Map([...plain.keys()].map((k) => [k, { kind: 'ours' } as CellChoice]));
-      const choices = choicesFrom(picks);
+      const choices = allOurs(plain);
       assert.equal(planResolution(res, choices).kind, 'onBranch');
-      const expected = await expectedAfter(h, r, new Map([...plain].map(([k, v]) => [k, v[1]!])));
+      const expected = await expectedAfter(h, r, oursValues(plain));
       const out = await applyResolution(s.client(), res, choices, { newBranch: 'unused', signal: new AbortController().signal });
       assert.deepEqual(out, { kind: 'onBranch', pullNumber: r.pullNumber });
       assert.deepEqual(await mergeAndRead(h, s.client(), r.pullNumber), expected);
@@ -154,22 +159,15 @@ describe('hub: settling a pull’s conflicts cell by cell', function () {
       const r = await refs(h, s.client());
       const plain = await plainConflicts(h, r);
       const res = await readResolution((db) => s.port().review('h', db), await s.client().getPull(DB, r.pullNumber));
-      const choices = choicesFrom(new Map([...plain.keys()].map((k) => [k, { kind: 'ours' } as CellChoice])));
+      const choices = allOurs(plain);
       const real = s.client();
       const imports: string[] = [];
       // The server refuses the second table's import (the first is committed onto the branch by then).
       const refusing = (refuseAt: number): typeof real =>
-        new Proxy(real, {
-          get(target, key) {
-            if (key === 'createImport')
-              return async (...args: Parameters<typeof real.createImport>) => {
-                imports.push(args[1].table_name);
-                if (imports.length === refuseAt) throw new Error('Service Unavailable');
-                return real.createImport(...args);
-              };
-            const v: unknown = Reflect.get(target, key, target);
-            return typeof v === 'function' ? v.bind(target) : v;
-          },
+        overriding(real, 'createImport', (createImport) => async (...args) => {
+          imports.push(args[1].table_name);
+          if (imports.length === refuseAt) throw new Error('Service Unavailable');
+          return createImport(...args);
         });
       const written = new Set<string>();
       const opts = { newBranch: 'unused', signal: new AbortController().signal, written };
@@ -191,7 +189,7 @@ describe('hub: settling a pull’s conflicts cell by cell', function () {
       const out = await applyResolution(refusing(0), res, choices, opts);
       assert.deepEqual(out, { kind: 'onBranch', pullNumber: r.pullNumber });
       assert.equal(imports.length, 1, `only the table not yet written: ${imports.join(', ')}`);
-      const expected = await expectedAfter(h, r, new Map([...plain].map(([k, v]) => [k, v[1]!])));
+      const expected = await expectedAfter(h, r, oursValues(plain));
       assert.deepEqual(await mergeAndRead(h, real, r.pullNumber), expected);
     });
   });
@@ -253,15 +251,8 @@ describe('hub: settling a pull’s conflicts cell by cell', function () {
       const choices = choicesFrom(picks);
       const real = s.client();
       // The server refuses the pull request: the branch and its imports are made by then.
-      const refusing = new Proxy(real, {
-        get(target, key) {
-          if (key === 'createPull')
-            return async () => {
-              throw new Error('Service Unavailable');
-            };
-          const v: unknown = Reflect.get(target, key, target);
-          return typeof v === 'function' ? v.bind(target) : v;
-        },
+      const refusing = overriding(real, 'createPull', () => async () => {
+        throw new Error('Service Unavailable');
       });
       const opts = { newBranch: 'ana-settled', signal: new AbortController().signal };
       await assert.rejects(applyResolution(refusing, res, choices, opts), (e: Error) => {

@@ -6,6 +6,11 @@ export function escapeRegExp(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** `text` as a pattern the page can rebuild: a string matches anywhere, ignoring case (as Playwright's `hasText`). */
+function patternOf(text) {
+  return typeof text === 'string' ? { source: escapeRegExp(text), flags: 'i' } : { source: text.source, flags: text.flags };
+}
+
 /**
  * The notification helpers of one page. `timeout` is the default wait; `runCommand` runs a
  * command through the palette (context.mjs), as a person opens the notification center.
@@ -55,7 +60,7 @@ export function notificationWaits(page, { scale, timeout: DEFAULT_TIMEOUT, runCo
    * be another notification, whose entry would be taken for this one.
    */
   async function toastWithin(toast, text, ms) {
-    const pattern = typeof text === 'string' ? { source: escapeRegExp(text), flags: 'i' } : { source: text.source, flags: text.flags };
+    const pattern = patternOf(text);
     const listening = await listenForAlerts();
     const end = Date.now() + ms;
     let announcedAt;
@@ -135,7 +140,7 @@ export function notificationWaits(page, { scale, timeout: DEFAULT_TIMEOUT, runCo
     });
     return {
       async waitFor(text, { timeout = DEFAULT_TIMEOUT } = {}) {
-        const pattern = typeof text === 'string' ? { source: escapeRegExp(text), flags: '' } : { source: text.source, flags: text.flags };
+        const pattern = patternOf(text);
         await page.waitForFunction(
           (p) => (window.__vdbSeenNotifications ?? []).some((t) => new RegExp(p.source, p.flags).test(t)),
           pattern,
