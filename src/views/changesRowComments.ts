@@ -12,6 +12,7 @@ import type { PullTarget } from '../core/targets';
 import type { GridPagingMessage, HostPagingMessage, PagedOutput } from '../shared/gridPaging';
 import type { ChangesHostMessage, ThreadPaneItem } from '../shared/changesProtocol';
 import type { Cell } from '../shared/wire';
+import { Rerun } from '../core/rerun';
 
 export interface ChangesRowCommentsDeps {
   clientFor(hostId: string): Pick<HubClient, 'listPullComments'>;
@@ -32,9 +33,8 @@ export class ChangesRowComments {
   private threads: RowThread[] = [];
   /** The row or cell whose threads the pane beside the grid was last given. */
   private paneAt: { table: string; key: Record<string, Cell>; column: string | undefined } | undefined;
-  /** A read of the threads and marks running now, and whether another must follow it. */
-  private marking: Promise<void> | undefined;
-  private markAgain = false;
+  /** The threads read again and the marks sent (one more read for calls while one runs). */
+  private marking: Rerun | undefined;
 
   constructor(
     private readonly request: ChangesRequest,
@@ -108,18 +108,8 @@ export class ChangesRowComments {
    * while a read runs share one more read after it (it may have started before their post).
    */
   private showMarks(view: CommentView): Promise<void> {
-    if (this.marking) {
-      this.markAgain = true;
-      return this.marking;
-    }
-    const run = async (): Promise<void> => {
-      do {
-        this.markAgain = false;
-        await this.readMarks(view);
-      } while (this.markAgain);
-    };
-    this.marking = run().finally(() => (this.marking = undefined));
-    return this.marking;
+    this.marking ??= new Rerun(() => this.readMarks(view));
+    return this.marking.run();
   }
 
   private async readMarks(view: CommentView): Promise<void> {

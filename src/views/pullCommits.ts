@@ -15,6 +15,7 @@ import { loadPullCommits, pullHeadNow, type PullCommits } from '../core/review/p
 import { renderHeadMovedNotice, renderPullCommitsSection, type ReviewMark } from '../core/pullCommitsPage';
 import type { ReviewMarkStore } from '../platform/reviewMarks';
 import * as l10n from '../shared/l10n';
+import { Rerun } from '../core/rerun';
 
 /** The element the Commits section's HTML replaces in the pull view. */
 export const PULL_COMMITS_ID = 'pull-commits';
@@ -38,7 +39,9 @@ export class PullCommitsSection {
   private pull: Pick<Pull, 'from_branch' | 'to_branch' | 'state'> | undefined;
   /** The head last reported as moved, so the notice is posted once per move. */
   private reported: string | undefined;
-  private checking: Promise<string | undefined> | undefined;
+  private readonly checks = new Rerun(() => this.checkMovedOnce());
+  /** A notice found by a check and not taken by a caller yet. */
+  private notice: string | undefined;
   private generation = 0;
 
   constructor(
@@ -83,29 +86,32 @@ export class PullCommitsSection {
 
   /**
    * The notice's HTML when the from-branch moved on from the head the view shows and that move was
-   * not reported yet; undefined otherwise (and when it cannot tell).
+   * not reported yet; undefined otherwise (and when it cannot tell). A call while a check runs
+   * (which may have read the head before the move) looks once more after it; of callers that
+   * share a check, one gets the notice.
    */
-  checkMoved(): Promise<string | undefined> {
+  async checkMoved(): Promise<string | undefined> {
+    await this.checks.run();
+    const notice = this.notice;
+    this.notice = undefined;
+    return notice;
+  }
+
+  private async checkMovedOnce(): Promise<void> {
     const pull = this.pull;
     const shown = this.shownHead;
-    // Nothing read yet (or not open): no check, and nothing left pending that later checks would wait on.
-    if (!pull || !shown || pull.state !== 'open') return Promise.resolve(undefined);
-    this.checking ??= (async () => {
-      try {
-        const now = await pullHeadNow(pull, (db) => this.deps.sql.review(this.target.hostId, db));
-        if (now === shown || now === this.reported || shown !== this.shownHead) return undefined;
-        this.reported = now;
-        return renderHeadMovedNotice(pull.from_branch.branch_name, shown, now);
-      } catch (e) {
-        this.deps.log.warn(
-          `could not check whether pull #${this.target.pullNumber}'s branch moved: ${e instanceof Error ? e.message : String(e)}`,
-        );
-        return undefined;
-      } finally {
-        this.checking = undefined;
-      }
-    })();
-    return this.checking;
+    // Nothing read yet (or not open): nothing to check.
+    if (!pull || !shown || pull.state !== 'open') return;
+    try {
+      const now = await pullHeadNow(pull, (db) => this.deps.sql.review(this.target.hostId, db));
+      if (now === shown || now === this.reported || shown !== this.shownHead) return;
+      this.reported = now;
+      this.notice = renderHeadMovedNotice(pull.from_branch.branch_name, shown, now);
+    } catch (e) {
+      this.deps.log.warn(
+        `could not check whether pull #${this.target.pullNumber}'s branch moved: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
   }
 
   /** The head last marked reviewed by the current account (undefined mark when no account). */

@@ -20,6 +20,7 @@ import { PULL_THREADS_STYLE } from '../core/pullThreadsPage';
 import { PullChecksSection, type PullChecksDeps } from './pullChecks';
 import { CHECKS_ID, CHECKS_STYLE } from '../core/pullChecksPage';
 import * as l10n from '../shared/l10n';
+import { Rerun } from '../core/rerun';
 
 /** What the view's buttons do: the same command logic the palette uses (src/commands/pullActions.ts). */
 export interface PullViewActions {
@@ -117,9 +118,11 @@ const isSectionMessage = (m: PullWebviewMessage): m is SectionMessage => SECTION
 export class PullPanel extends Disposable {
   private readonly host: WebviewHost<PullWebviewMessage, PullHostMessage>;
   private content = `<p>${l10n.tHtml('Loading…')}</p>`;
-  private loading: Promise<void> | undefined;
-  private reloadAgain = false;
   private disposed = false;
+  private readonly reloads = new Rerun(
+    () => this.loadOnce(),
+    () => this.disposed,
+  );
   /** Remote images stay placeholders until the user presses "Load images" in this view. */
   private images: RemoteImages = 'blocked';
   /** The last HTML sent, for tests and for the script's `ready`. */
@@ -207,19 +210,7 @@ export class PullPanel extends Disposable {
 
   /** Re-reads the pull and its comments; concurrent calls collapse into one more read. */
   reload(): Promise<void> {
-    if (this.loading) {
-      this.reloadAgain = true;
-      return this.loading;
-    }
-    this.loading = (async () => {
-      do {
-        this.reloadAgain = false;
-        await this.loadOnce();
-      } while (this.reloadAgain && !this.disposed);
-    })().finally(() => {
-      this.loading = undefined;
-    });
-    return this.loading;
+    return this.reloads.run();
   }
 
   private async loadOnce(): Promise<void> {

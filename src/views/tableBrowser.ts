@@ -24,6 +24,7 @@ import type { ChangeSetScope } from '../core/changes/changeSetScope';
 import { tableEditability, type RefKind } from '../core/changes/tableEditability';
 import type { ChangeSetStore } from './changeSetStore';
 import { TableEditing } from './tableEditing';
+import { Rerun } from '../core/rerun';
 
 export interface TableBrowserDeps {
   readonly extensionUri: vscode.Uri;
@@ -57,7 +58,10 @@ export class TableBrowser implements vscode.Disposable {
   private source: TableSource | undefined;
   /** The head last reported as moved, so the banner is posted once per move. */
   private reportedHead: string | undefined;
-  private checking: Promise<void> | undefined;
+  private readonly checks = new Rerun(
+    () => this.checkMovedOnce(),
+    () => this.disposed,
+  );
   private editing: TableEditing | undefined;
   private refKindNow: RefKind | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -216,21 +220,23 @@ export class TableBrowser implements vscode.Disposable {
     await this.show({ ...this.at, commit: head ?? this.at.commit });
   }
 
-  /** Tells the grid when the ref has moved on from the commit it shows. */
+  /**
+   * Tells the grid when the ref has moved on from the commit it shows. A call while a check runs
+   * (which may have read the head before the move) looks once more after it.
+   */
   checkMoved(): Promise<void> {
-    this.checking ??= (async () => {
-      try {
-        const head = await this.deps.headOf(this.at);
-        if (this.disposed || !head || head === this.at.commit || head === this.reportedHead) return;
-        this.reportedHead = head;
-        this.panel.refMoved(this.at.target.ref, head);
-      } catch (e) {
-        this.deps.log.warn(`could not check whether ${this.at.target.ref} moved: ${e instanceof Error ? e.message : String(e)}`);
-      } finally {
-        this.checking = undefined;
-      }
-    })();
-    return this.checking;
+    return this.checks.run();
+  }
+
+  private async checkMovedOnce(): Promise<void> {
+    try {
+      const head = await this.deps.headOf(this.at);
+      if (this.disposed || !head || head === this.at.commit || head === this.reportedHead) return;
+      this.reportedHead = head;
+      this.panel.refMoved(this.at.target.ref, head);
+    } catch (e) {
+      this.deps.log.warn(`could not check whether ${this.at.target.ref} moved: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   private async export(format: StreamFormat, view: PageView): Promise<void> {
