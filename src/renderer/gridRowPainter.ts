@@ -198,7 +198,6 @@ export class GridRowPainter {
     const retry = el(d, 'button', 'vdb-retry', l10n.t('Retry'));
     retry.setAttribute('data-retry', String(viewRow));
     rec.error.replaceChildren(msg, retry);
-    rec.error.hidden = false;
     const barW = Math.max(200, this.scroller.clientWidth - GUTTER_WIDTH - 4);
     rec.error.style.width = `${barW}px`;
     return GUTTER_WIDTH + barW;
@@ -206,7 +205,9 @@ export class GridRowPainter {
 
   /** A loaded or pending row: the frozen cells, then the cells of the columns on screen. */
   private fillCells(rec: RowRec, viewRow: number, cols: readonly WindowItem[], colKey: string): void {
-    if (rec.error) rec.error.hidden = true;
+    // A failed row's bar goes with it: hidden, its Retry would still name that row (found twice).
+    rec.error?.remove();
+    rec.error = undefined;
     let left = GUTTER_WIDTH;
     for (let i = 0; i < this.frozen; i++) {
       const f = rec.frozen[i] as HTMLElement;

@@ -253,6 +253,15 @@ describeIfChromium('paged result grid in Chromium', function () {
     assert.match((await err.textContent()) ?? '', /Could not load these rows: server said 503/);
     // Rows of the pages on either side are still there.
     assert.equal(await page.locator('.vdb-cell[data-r="95"][data-c="1"]').textContent(), 'label 96');
+    // Scrolled away, the row elements that showed the failed rows show loaded rows: no Retry is left
+    // in them (hidden or not), so a row's Retry is found once when it is back in view.
+    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 0`);
+    await page.waitForSelector('.vdb-cell[data-r="0"][data-c="1"]');
+    await page.waitForFunction('!document.querySelector(".vdb-row.failed:not([hidden])")');
+    assert.equal(await page.locator('.vdb-retry').count(), 0, 'no Retry in rows that show loaded rows');
+    await page.evaluate(`document.querySelector(".vdb-grid").scrollTop = 90 * 22`);
+    await page.waitForSelector('.vdb-row.failed .vdb-rowerror');
+    assert.equal(await page.locator('.vdb-retry[data-retry="105"]').count(), 1);
     await page.locator('.vdb-retry[data-retry="105"]').click();
     await page.waitForSelector('.vdb-cell[data-r="100"][data-c="1"]:not(.placeholder)');
     assert.equal(await page.locator('.vdb-cell[data-r="100"][data-c="1"]').textContent(), 'label 101');
