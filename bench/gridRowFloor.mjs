@@ -23,8 +23,7 @@
 //   BENCH_ROUNDS=5 …; BENCH_VARIANTS='our grid;canvas' … (names as printed, ';' between)
 //   BENCH_MUTATIONS=1 … also prints the DOM mutations each variant made, by kind and target
 import * as esbuild from 'esbuild';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../test/e2e/lib/lane.mjs';
+import { launchChromium } from './browser.mjs';
 import { cpuOfTree, cpuSpent } from './procCpu.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -310,10 +309,7 @@ async function runOne(browser, name) {
   return { wall: wall / STEPS, renderer: per('chromium renderer'), gpu: per('chromium gpu'), script, style, layout };
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: CHROMIUM_ARGS,
-});
+const browser = await launchChromium();
 const runs = new Map(chosen.map((v) => [v, []]));
 for (let round = 0; round < ROUNDS; round++) for (const name of chosen) runs.get(name).push(await runOne(browser, name));
 await browser.close();

@@ -18,7 +18,7 @@
 //   stay flat, since only pages near the viewport are kept).
 import * as esbuild from 'esbuild';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './browser.mjs';
 
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const RUNS = Number(arg('runs') ?? 1);
@@ -108,19 +108,7 @@ globalThis.scrollSteps = async (frames, step) => {
   return times;
 };`;
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--js-flags=--expose-gc',
-  ],
-});
+const browser = await launchChromium();
 
 const pct = (values, p) => {
   const s = [...values].sort((a, b) => a - b);

@@ -37,7 +37,7 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './browser.mjs';
 import { hostBundle, hubApi, importItems, itemsCsv, startHub } from './client-common.mjs';
 import { cpuOfTree, cpuSpent } from './procCpu.mjs';
 import { startSocketBridge } from './socketBridge.mjs';
@@ -70,19 +70,7 @@ const ms = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} m
 const dataDir = mkdtempSync(join(tmpdir(), 'vdb-pulldiff-'));
 let bridge;
 let hub = await startHub({ dataDir, serveArgs: ['--max-rows', '1000000'] });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--js-flags=--expose-gc',
-  ],
-});
+const browser = await launchChromium();
 try {
   log(`setup: ${ROWS.toLocaleString('en-US')} rows on main, every one repriced on "changed"`);
   await hubApi(hub, 'POST', '/databases', { owner: 'bench', name: 'b', visibility: 'public' });

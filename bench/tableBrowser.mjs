@@ -32,7 +32,7 @@ import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './browser.mjs';
 import { BENCH_DB, hostBundle, hubApi, importCsv, startHub } from './client-common.mjs';
 import { pageRenderer, rssOf, webviewHtml } from './webviewPage.mjs';
 
@@ -91,19 +91,7 @@ try {
     return performance.now() - t;
   };
 
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--js-flags=--expose-gc',
-    ],
-  });
+  const browser = await launchChromium();
   // Warm the hub's query workers (each loads the table's file on its first query), so neither the
   // baseline nor the first open pays that once-only cost.
   // One at a time: the hub runs one query per user at once and refuses a second that waits long.

@@ -86,7 +86,7 @@ export const LIGHT_SETTINGS = {
   'editor.cursorBlinking': 'solid',
 };
 
-/** How the browser runs (test/e2e/run.mjs, the integration runner, bench/workbenchLoads.mjs and bench/activation.mjs). */
+/** How the browser runs (test/e2e/run.mjs, the integration runner, and every bench through bench/browser.mjs, bench/workbenchLoads.mjs and bench/activation.mjs). */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
