@@ -1,8 +1,8 @@
 // A task run on demand whose calls while it runs share one more run after the running one: that
 // run may have started before the caller's change (a comment posted, a branch moved), so joining
 // it alone would answer from before the change, and a burst of calls still costs two runs at most.
-// Used for the pull view's reload, its and the table browser's "did the branch move" checks, and
-// the Changes view's comment marks. No vscode.
+// Used for the pull view's reload, its and the table browser's "did the branch move" checks, the
+// Changes view's comment marks, and the table browser's check of new keys while editing. No vscode.
 
 export class Rerun {
   private running: Promise<void> | undefined;

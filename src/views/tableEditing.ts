@@ -10,6 +10,7 @@ import { EditRefusedError, type ChangeSet, type ChangeSetOptions } from '../core
 import { scopeKey, type ChangeSetScope } from '../core/changes/changeSetScope';
 import type { OverlayChange } from '../core/changes/changeOverlay';
 import { findExistingKeys, type KeyColumn } from '../core/changes/existingKeys';
+import { Rerun } from '../core/rerun';
 import type { ChangeSetChange, ChangeSetStore } from './changeSetStore';
 
 export interface TableEditingDeps {
@@ -30,8 +31,10 @@ export interface TableEditingDeps {
 export class TableEditing implements vscode.Disposable {
   private cs: ChangeSet;
   private readonly abort = new AbortController();
-  private checking: Promise<void> | undefined;
-  private checkAgain = false;
+  private readonly keyChecks = new Rerun(
+    () => this.checkOnceOrSay(),
+    () => this.abort.signal.aborted,
+  );
   private readonly sub: vscode.Disposable;
 
   constructor(
@@ -86,30 +89,24 @@ export class TableEditing implements vscode.Disposable {
     void this.checkKeys();
   }
 
-  /** Asks the server which new keys the table already has, until none is left unasked. */
+  /**
+   * Asks the server which new keys the table already has, until none is left unasked: an edit
+   * made during a check is checked by one more run after it (src/core/rerun.ts).
+   */
   checkKeys(): Promise<void> {
-    if (this.checking) {
-      this.checkAgain = true;
-      return this.checking;
+    return this.keyChecks.run();
+  }
+
+  /** One check; a failure is said in the grid (the keys stay unchecked) and never thrown. */
+  private async checkOnceOrSay(): Promise<void> {
+    try {
+      await this.checkOnce();
+    } catch (e) {
+      if (this.abort.signal.aborted) return;
+      const message = e instanceof Error ? e.message : String(e);
+      this.deps.log.warn(`could not check new keys of ${this.options.scope.table}: ${message}`);
+      this.refuse(`Could not check whether the new keys are free (they stay unchecked, so the changes cannot be proposed yet): ${message}`);
     }
-    this.checking = (async () => {
-      try {
-        do {
-          this.checkAgain = false;
-          await this.checkOnce();
-        } while (this.checkAgain && !this.abort.signal.aborted);
-      } catch (e) {
-        if (this.abort.signal.aborted) return;
-        const message = e instanceof Error ? e.message : String(e);
-        this.deps.log.warn(`could not check new keys of ${this.options.scope.table}: ${message}`);
-        this.refuse(
-          `Could not check whether the new keys are free (they stay unchecked, so the changes cannot be proposed yet): ${message}`,
-        );
-      } finally {
-        this.checking = undefined;
-      }
-    })();
-    return this.checking;
   }
 
   private async checkOnce(): Promise<void> {

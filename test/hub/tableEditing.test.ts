@@ -100,4 +100,64 @@ describe('table editing against the hub: new keys checked at the base commit', f
       [],
     );
   });
+
+  it('a check the server fails is said in the grid, the keys stay unchecked, and the next edit asks again', async () => {
+    let calls = 0;
+    let fail = true;
+    const port = hubSqlPort(() => hub);
+    const real = port.at({ hostId: 'h', db: { owner: 'alice', name: 'prices' }, ref: base });
+    const posted: HostEditMessage[] = [];
+    const scope = { hostId: 'h', owner: 'alice', name: 'prices', branch: 'main', table: 'products', baseCommit: base };
+    const editing = new TableEditing(
+      {
+        store: new ChangeSetStore(new MemoryMemento(), log),
+        log,
+        run: async (sql, opts) => {
+          calls++;
+          if (fail) throw new Error('the server is away');
+          return real(sql, opts);
+        },
+        post: (m) => posted.push(m),
+        rebased: () => undefined,
+      },
+      {
+        scope,
+        columns: [
+          { name: 'id', type: 'int', is_primary_key: true, source_table: 'products' },
+          { name: 'name', type: 'varchar(100)', is_primary_key: false, source_table: 'products' },
+        ],
+        keyColumns: [0],
+        nullable: [false, true],
+      },
+      'src',
+    );
+    const add = (key: string, row: number): Promise<void> =>
+      editing.handle({
+        type: 'edit.apply',
+        sourceId: 'src',
+        request: { kind: 'set', edits: [{ row: { newRow: row }, column: 0, value: key }] },
+      });
+    await editing.handle({ type: 'edit.apply', sourceId: 'src', request: { kind: 'addRows', count: 2 } });
+    await add('2', 1);
+    await editing.checkKeys();
+    // Each failed check says why in the grid (the edit's own and the one asked for here).
+    const refused = posted.filter((m) => m.type === 'edit.refused');
+    assert.ok(refused.length >= 1);
+    for (const r of refused) {
+      assert.match(JSON.stringify(r), /Could not check whether the new keys are free .*the server is away/);
+    }
+    assert.equal(editing.changeSet.counts().pending, 1, 'the key stays unchecked');
+    // The server is back: the next edit checks both keys (the unchecked one too).
+    fail = false;
+    const before = calls;
+    await add('777', 2);
+    await editing.checkKeys();
+    editing.dispose();
+    assert.ok(calls > before);
+    assert.equal(editing.changeSet.counts().pending, 0, 'every key was answered');
+    assert.deepEqual(
+      editing.changeSet.snapshot().problems.map((p) => p.message),
+      ['A row with id = 2 already exists in products.'],
+    );
+  });
 });
