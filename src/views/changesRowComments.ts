@@ -33,8 +33,11 @@ export class ChangesRowComments {
   private threads: RowThread[] = [];
   /** The row or cell whose threads the pane beside the grid was last given. */
   private paneAt: { table: string; key: Record<string, Cell>; column: string | undefined } | undefined;
-  /** The threads read again and the marks sent (one more read for calls while one runs). */
-  private marking: Rerun | undefined;
+  /** The threads read again and the marks sent to the view last asked for (one more read for calls while one runs). */
+  private readonly marking = new Rerun(async () => {
+    if (this.markView) await this.readMarks(this.markView);
+  });
+  private markView: CommentView | undefined;
 
   constructor(
     private readonly request: ChangesRequest,
@@ -108,7 +111,7 @@ export class ChangesRowComments {
    * while a read runs share one more read after it (it may have started before their post).
    */
   private showMarks(view: CommentView): Promise<void> {
-    this.marking ??= new Rerun(() => this.readMarks(view));
+    this.markView = view;
     return this.marking.run();
   }
 
