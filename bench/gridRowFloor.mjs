@@ -236,8 +236,14 @@ function ourGrid() {
   const output = { v: 1, kind: 'paged', sourceId: 'diff', columns, target, commit: 'c', title: 'items', pageSize: 500 };
   Object.assign(output, { totalRows: 100000, serverSort: false, serverFilter: false, frozenColumns: 1 });
   g = new globalThis.ResultGrid(output, { copy() {}, export() {}, post }, host, { maxHeight: 760 });
-  // Drawn: no row on screen is a placeholder.
-  stepper(host.querySelector('.vdb-grid'), () => !host.querySelector('.vdb-row:not([hidden]) .vdb-cell.placeholder'));
+  // Drawn: no row on screen is a placeholder, on the canvas a leap draws (src/renderer/gridMotion.ts)
+  // while it is shown, else among the row elements.
+  const drawn = () => {
+    const motion = host.querySelector('.vdb-motion:not([hidden])');
+    if (motion) return motion.dataset.waiting === '0';
+    return !host.querySelector('.vdb-row:not([hidden]) .vdb-cell.placeholder');
+  };
+  stepper(host.querySelector('.vdb-grid'), drawn);
 }
 
 /** globalThis.runSteps(n): n jumps of 500 rows, each scrolled between frames and drawn before the next. */

@@ -22,8 +22,10 @@
 //   bridge (bench/socketBridge.mjs: the message as JSON text over a socket to the page, parsed
 //   there, as code-server carries a webview's postMessage), grid (receipt to drawn);
 // - full scroll: from the first page drawn until the last row is drawn, moving a page of rows at a
-//   time (in the page) and waiting until each position is drawn (the row in the DOM, filled: a
-//   page the grid read ahead is loaded before the scroll to it is drawn);
+//   time (in the page) and waiting until each position is drawn (the row in the DOM, filled, or on
+//   the canvas the grid draws a leap on, none of its rows waiting for a page: a page the grid read
+//   ahead is loaded before the scroll to it is drawn); then until the row elements are drawn once
+//   the scroll has settled;
 // - CPU during the scroll and during the baseline's queries, per process (bench/procCpu.mjs): what
 //   the two cores spent, which paces both when they are saturated;
 // - memory over idle: host (Node heap + array buffers after GC, this process) and webview (JS heap +
@@ -225,6 +227,13 @@ try {
     // Drawn: the row is in the DOM with its cells filled, and no row on screen is a placeholder.
     // (Not only loaded: a page read ahead is loaded before the grid has drawn the scroll to it.)
     globalThis.drawn = (row) => {
+      // While a leap is drawn on the grid's canvas (src/renderer/gridMotion.ts): the row is among
+      // the rows it drew, and none of them is waiting for its page.
+      const motion = document.querySelector('.vdb-motion:not([hidden])');
+      if (motion) {
+        const [first, last] = (motion.dataset.rows ?? '').split('-').map(Number);
+        return row >= first && row <= last && motion.dataset.waiting === '0';
+      }
       const cell = document.querySelector(`.vdb-row:not([hidden]) .vdb-cell[data-r="${row}"]`);
       return (
         !!cell &&
@@ -298,6 +307,13 @@ try {
   );
   const done = performance.now();
   const scrollCpu = cpuSpent(cpu0, cpuOfTree());
+  // Once the scroll settles (the grid's idle report, 150 ms after the last scroll event) the row
+  // elements replace the canvas: how long after the last step they are there.
+  const settled = await page.evaluate(async (last) => {
+    const s0 = performance.now();
+    while (document.querySelector('.vdb-motion:not([hidden])') || !globalThis.drawn(last)) await globalThis.raf();
+    return performance.now() - s0;
+  }, ROWS - 1);
   if (process.env.BENCH_TRACE) await browser.stopTracing();
   if (hostProfiler) {
     writeFileSync(join(profileDir, 'page.cpuprofile'), JSON.stringify((await cdp.send('Profiler.stop')).profile));
@@ -377,6 +393,7 @@ try {
   const cpuRow = (c) => `${c.rows.map(([k, x]) => `${k} ${x.toFixed(2)} s`).join(', ')} (machine busy ${c.machineBusy.toFixed(2)} s)`;
   console.log(`| CPU during the scroll, by process | ${cpuRow(scrollCpu)} |`);
   console.log(`| view total (pin, list, columns, every page drawn) | ${ms(viewTotal)} |`);
+  console.log(`| the last rows' elements drawn after the scroll settled (after the view total) | ${ms(settled)} |`);
   console.log(`| baseline: every query of the view raw (${every.length}: pin, list, columns, pages) | ${ms(rawAll)} |`);
   console.log(`| of which the page queries | ${ms(rawPages)} |`);
   console.log(`| CPU during the baseline's queries, by process | ${cpuRow(rawCpu)} |`);

@@ -25,6 +25,17 @@ export interface RowRec {
   version: number;
 }
 
+/** What a cell shows (GridRowPainter.look). */
+export interface CellLook {
+  cls: string;
+  text: string;
+  title: string;
+  ready: boolean;
+  selected: boolean;
+  isActive: boolean;
+  comments: number;
+}
+
 export class GridRowPainter {
   constructor(
     private readonly doc: Document,
@@ -77,14 +88,18 @@ export class GridRowPainter {
     for (const c of rec.cells) forget(c);
   }
 
-  private fillCell(cell: HTMLElement, viewRow: number, col: number, extra: string): void {
+  /**
+   * What a cell shows: its classes, text and tooltip (the DOM row's cell, and the motion canvas,
+   * gridMotion.ts, draw from the same answer).
+   */
+  look(viewRow: number, col: number, extra: string): CellLook {
     const m = this.model;
     const src = this.source();
     const state = src.rowState(viewRow);
-    const active = m.active;
     let cls = `vdb-cell${extra}`;
     let text = '';
     let title = '';
+    let comments = 0;
     if (state === 'ready') {
       const value = m.cell(viewRow, col);
       const kind = m.kinds[col];
@@ -101,7 +116,7 @@ export class GridRowPainter {
         title = `Was: ${cellPreview(old, 300)}`;
         if (!src.editable) text = `${cellPreview(old, 140)} → ${cellPreview(value, 140)}`;
       }
-      const comments = src.comments?.(viewRow, col) ?? 0;
+      comments = src.comments?.(viewRow, col) ?? 0;
       if (comments > 0) {
         cls += ' commented';
         title = `${comments} ${comments === 1 ? 'comment' : 'comments'} in the pull request${title ? `\n${title}` : ''}`;
@@ -116,8 +131,34 @@ export class GridRowPainter {
     }
     const selected = m.isSelected(viewRow, col);
     if (selected) cls += ' selected';
+    const active = m.active;
     const isActive = !!active && active.row === viewRow && active.col === col;
     if (isActive) cls += ' active';
+    return { cls, text, title, ready: state === 'ready', selected, isActive, comments };
+  }
+
+  /** A row element's classes: its stripe, its state when not loaded, its kind of change. */
+  rowClass(viewRow: number): string {
+    const src = this.source();
+    const state = src.rowState(viewRow);
+    let rowCls = viewRow % 2 ? 'vdb-row odd' : 'vdb-row';
+    if (state !== 'ready') return `${rowCls} ${state}`;
+    const kind = src.rowKind(viewRow);
+    if (kind) rowCls += ` ${kind}`;
+    return rowCls;
+  }
+
+  /** The row number's text (new rows of an editable grid say so) and its problems, if any. */
+  gutter(viewRow: number): { label: string; problems: string[] } {
+    const src = this.source();
+    const label = src.rowLabel?.(viewRow) ?? String(viewRow + 1);
+    const ready = src.rowState(viewRow) === 'ready';
+    const problems = ready ? (src.problems?.(viewRow).filter((p) => !p.pending) ?? []) : [];
+    return { label, problems: problems.map((p) => p.message) };
+  }
+
+  private fillCell(cell: HTMLElement, viewRow: number, col: number, extra: string): void {
+    const { cls, text, title, ready, selected, isActive, comments } = this.look(viewRow, col, extra);
     if (cell.className !== cls) cell.className = cls;
     if (cell.textContent !== text) cell.textContent = text;
     if (cell.title !== title) cell.title = title;
@@ -125,11 +166,10 @@ export class GridRowPainter {
     setAttr(cell, 'aria-colindex', String(col + 2));
     setAttr(cell, 'data-c', String(col));
     setAttr(cell, 'data-r', String(viewRow));
-    setAttr(cell, 'aria-busy', state !== 'ready' ? 'true' : null);
+    setAttr(cell, 'aria-busy', ready ? null : 'true');
     setAttr(cell, 'aria-invalid', cls.includes(' invalid') ? 'true' : null);
     setAttr(cell, 'aria-selected', selected ? 'true' : null);
-    const count = cls.includes(' commented') ? String(src.comments?.(viewRow, col) ?? '') : undefined;
-    setAttr(cell, 'data-comments', count || null);
+    setAttr(cell, 'data-comments', comments > 0 ? String(comments) : null);
     if (isActive) cell.id = this.activeId;
     else if (cell.id) cell.removeAttribute('id');
   }
@@ -140,9 +180,7 @@ export class GridRowPainter {
     const state = src.rowState(viewRow);
     const kind = state === 'ready' ? src.rowKind(viewRow) : undefined;
     rec.el.hidden = false;
-    let rowCls = viewRow % 2 ? 'vdb-row odd' : 'vdb-row';
-    if (state !== 'ready') rowCls += ` ${state}`;
-    if (kind) rowCls += ` ${kind}`;
+    const rowCls = this.rowClass(viewRow);
     if (rec.el.className !== rowCls) rec.el.className = rowCls;
     setAttr(rec.el, 'data-kind', kind ?? null);
     if (rec.viewRow !== viewRow) {
@@ -150,7 +188,7 @@ export class GridRowPainter {
       rec.el.style.transform = `translateY(${top}px)`;
       rec.num.setAttribute('data-rownum', String(viewRow));
     }
-    this.fillGutter(rec, viewRow, state === 'ready');
+    this.fillGutter(rec, viewRow);
     let rowW = totalW;
     if (state === 'failed') rowW = Math.max(totalW, this.fillFailed(rec, viewRow));
     else this.fillCells(rec, viewRow, cols, colKey);
@@ -162,14 +200,12 @@ export class GridRowPainter {
   }
 
   /** The row's label (new rows of an editable grid say so) and, when its edits have problems, a mark. */
-  private fillGutter(rec: RowRec, viewRow: number, ready: boolean): void {
-    const src = this.source();
-    const label = src.rowLabel?.(viewRow) ?? String(viewRow + 1);
+  private fillGutter(rec: RowRec, viewRow: number): void {
+    const { label, problems } = this.gutter(viewRow);
     if (rec.num.textContent !== label) rec.num.textContent = label;
-    const problems = ready ? (src.problems?.(viewRow).filter((p) => !p.pending) ?? []) : [];
     const cls = problems.length ? 'vdb-rownum invalid' : 'vdb-rownum';
     if (rec.num.className !== cls) rec.num.className = cls;
-    const title = problems.map((p) => p.message).join('\n');
+    const title = problems.join('\n');
     if (rec.num.title !== title) rec.num.title = title;
   }
 

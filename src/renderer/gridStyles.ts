@@ -81,6 +81,11 @@ const CSS = `
   background-color: var(--vscode-editor-background); }
 .vdb-hcell.frozen { z-index: 3; background-color: var(--vscode-editorGroupHeader-tabsBackground, var(--vscode-editor-background)); }
 .vdb-row.odd .vdb-cell.frozen { background-image: linear-gradient(var(--vscode-list-hoverBackground, transparent), var(--vscode-list-hoverBackground, transparent)); }
+/* The rows drawn on one canvas while the scroll leaps (gridMotion.ts): in view below the header,
+   over the rows, never a target for the pointer. */
+.vdb-motion { position: sticky; top: ${HEADER_HEIGHT}px; left: 0; width: 0; height: 0; z-index: 2; pointer-events: none; }
+.vdb-motion[hidden] { display: none; }
+.vdb-motion > canvas { position: absolute; left: 0; top: 0; display: block; }
 /* Rows not loaded yet, and rows of a page that failed. */
 .vdb-cell.placeholder { background-image: linear-gradient(90deg, transparent 8px, var(--vscode-editorWidget-border, #8882) 8px,
   var(--vscode-editorWidget-border, #8882) 60%, transparent 60%); background-size: 100% 6px; background-repeat: no-repeat; background-position: 0 50%; }

@@ -12,6 +12,7 @@ import { AxisWindow, type WindowItem } from './gridWindow';
 import { RowWindow } from './rowWindow';
 import { el } from './dom';
 import { GridRowPainter, type RowRec } from './gridRowPainter';
+import { GridMotion } from './gridMotion';
 import { scrollerViewport } from './scrollerViewport';
 import { GUTTER_WIDTH, HEADER_HEIGHT, MAX_GRID_HEIGHT, ROW_HEIGHT, measureCharWidth } from './gridStyles';
 import * as l10n from '../shared/l10n';
@@ -52,6 +53,8 @@ export class GridView {
   private readonly freeRows: RowRec[] = [];
   private readonly frozen: number;
   private readonly rows: GridRowPainter;
+  /** The rows drawn on a canvas while the scroll leaps (gridMotion.ts). */
+  private readonly motion: GridMotion;
   /** The widths the columns are laid out at (the model's, as of the last layout). */
   private shownWidths: number[] = [];
   /** Column indexes with a filter set (marked in the header). */
@@ -88,6 +91,7 @@ export class GridView {
     this.canvas.appendChild(this.body);
     scroller.appendChild(this.canvas);
     this.rows = new GridRowPainter(doc, model, source, this.frozen, `${opts.id}-active`, scroller);
+    this.motion = new GridMotion(doc, scroller, this.canvas, this.body, this.rows, model, source, this.frozen);
     this.setHeight();
   }
 
@@ -212,7 +216,7 @@ export class GridView {
    * what every row shows bumps `version`, which refills the visible rows.
    */
   render(): void {
-    const { rowsWin, colsWin, canvas, header, body, scroller } = this;
+    const { rowsWin, colsWin, canvas, header, scroller } = this;
     if (!rowsWin || !colsWin) return;
     const m = this.model;
     const totalW = colsWin.totalSize();
@@ -230,9 +234,26 @@ export class GridView {
     // -1 while a paged source is still counting (ARIA's "unknown"), never the rows seen so far as the total.
     scroller.setAttribute('aria-rowcount', this.source().totalKnown ? String(m.rowCount + 1) : '-1');
 
-    const items = rowsWin.items();
     const range = rowsWin.range();
     if (range) this.source().showing(range.first, range.last);
+    if (range && rowsWin.leaping && this.drawMotion(range, cols)) return;
+    this.motion.hide();
+    this.renderRows(rowsWin.items(), cols, colKey, totalW);
+  }
+
+  /** While the scroll leaps, the rows on screen go on the motion canvas (false: they cannot). */
+  private drawMotion(range: { first: number; last: number }, cols: readonly WindowItem[]): boolean {
+    const { rowsWin, colsWin } = this;
+    if (!rowsWin || !colsWin) return false;
+    const v = rowsWin.scroll;
+    const h = colsWin.scroll;
+    return this.motion.draw({ ...range, top: v.offset, left: h.offset, cols, width: h.viewSize, height: v.viewSize });
+  }
+
+  /** The row elements: recycled for the rows that came into the window, refilled when stale. */
+  private renderRows(items: readonly WindowItem[], cols: readonly WindowItem[], colKey: string, totalW: number): void {
+    const { scroller, body } = this;
+    const m = this.model;
     const wanted = new Set<number>();
     for (const r of items) wanted.add(r.index);
     // Rows that left the window are refilled for the rows that came in, an odd row's element for
@@ -277,6 +298,7 @@ export class GridView {
 
   dispose(): void {
     this.disposed = true;
+    this.motion.dispose();
     this.rowsWin?.dispose();
     this.colsWin?.dispose();
   }

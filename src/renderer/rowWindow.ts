@@ -28,6 +28,11 @@ export class RowWindow {
    * small wheel step are of no use after a leap and drawing them made each far step dearer.
    */
   private leap = false;
+  /**
+   * The next scroll is reveal()'s (the keyboard's): not a leap, whatever its length, since the
+   * active cell it brings into view is then used at once (edited, announced, copied).
+   */
+  private revealing = false;
   private rendered: { first: number; last: number } | undefined;
   private lastKey = '';
   private readonly unsubscribe: (() => void)[] = [];
@@ -43,7 +48,8 @@ export class RowWindow {
         this.scrolling = scrolling;
         const seen = this.seen();
         const was = this.rendered;
-        this.leap = scrolling && !!seen && !!was && (seen.last < was.first || seen.first > was.last);
+        this.leap = !this.revealing && scrolling && !!seen && !!was && (seen.last < was.first || seen.first > was.last);
+        this.revealing = false;
         this.notify();
       }),
     );
@@ -51,6 +57,11 @@ export class RowWindow {
 
   private get pad(): number {
     return this.opts.paddingStart ?? 0;
+  }
+
+  /** The scroll is moving and landed on rows none of which were drawn (see `leap`). */
+  get leaping(): boolean {
+    return this.leap;
   }
 
   /** First and last row rendered (overscan included), or undefined when there are none. */
@@ -109,7 +120,9 @@ export class RowWindow {
     let target: number | undefined;
     if (start < visibleStart) target = start - this.pad;
     else if (end > visibleEnd) target = end - this.viewSize;
-    if (target !== undefined) this.opts.viewport.scrollTo(false, Math.max(0, target));
+    if (target === undefined) return;
+    this.revealing = true;
+    this.opts.viewport.scrollTo(false, Math.max(0, target));
   }
 
   /** The current scroll offset and viewport height. */

@@ -94,4 +94,20 @@ describe('row window (fixed row height)', () => {
     assert.deepEqual(w.range(), { first: 49_992, last: 50_029 }, 'settled: the overscan is drawn');
     assert.equal(changes, before + 1, 'the grid is told once');
   });
+
+  it("a reveal (the keyboard's move) is never a leap, however far; a scroll after it may be", () => {
+    const vp = new FakeViewport();
+    // As the browser does: setting the offset reports nothing until the scroll event.
+    vp.scrollTo = (h, offset) => {
+      if (!h) vp.offsets.y = offset;
+    };
+    const w = new RowWindow({ count: 100_000, size: 20, overscan: 8, viewport: vp, onChange: () => undefined });
+    w.reveal(99_999);
+    vp.scroll(false, vp.offsets.y); // its scroll event
+    assert.equal(w.leaping, false);
+    assert.deepEqual(w.range(), { first: 99_970, last: 99_999 }, 'the overscan is drawn: the rows are elements at once');
+    vp.scroll(false, 0); // a scrollbar drag to the top
+    assert.equal(w.leaping, true);
+    assert.deepEqual(w.range(), { first: 0, last: 21 });
+  });
 });
