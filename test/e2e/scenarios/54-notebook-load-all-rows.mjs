@@ -74,14 +74,21 @@ export async function run(ctx) {
   await paged.locator('.vdb-summary', { hasText: `${fmt(TOTAL)} rows` }).waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
   await ctx.screenshot('loaded-all');
 
-  // Scroll to the very end: row 50,000's values, read from the server page by page.
-  await paged.locator('.vdb-grid').evaluate((el) => {
+  // Scroll to the very end: row 50,000's values, read from the server page by page. A leap is drawn
+  // on the grid's canvas in the frame that shows it (src/renderer/gridMotion.ts), the rows as row
+  // elements once the scroll settles (below).
+  const leapt = await paged.locator('.vdb-grid').evaluate(async (el) => {
     el.scrollTop = el.scrollHeight;
+    await new Promise((r) => requestAnimationFrame(r));
+    const motion = el.querySelector('.vdb-motion');
+    return motion && !motion.hidden ? (motion.dataset.rows ?? '') : null;
   });
   const last = TOTAL - 1;
+  assert.ok(leapt && Number(leapt.split('-')[1]) === last, `the leap's frame drew rows ${leapt} on the canvas, to row ${last}`);
   const lastLabel = paged.locator(`.vdb-cell[data-r="${last}"][data-c="1"]:not(.placeholder)`);
   await lastLabel.waitFor({ state: 'visible', timeout: ctx.scaled(60_000) });
   assert.equal(await shownText(lastLabel, ctx.scaled(30_000)), `row ${TOTAL}`);
+  await paged.locator('.vdb-motion[hidden]').waitFor({ state: 'attached', timeout: ctx.scaled(10_000) });
   assert.equal(await shownText(paged.locator(`.vdb-cell[data-r="${last}"][data-c="0"]`), ctx.scaled(30_000)), String(TOTAL));
   assert.equal(await shownText(paged.locator(`.vdb-cell[data-r="${last}"][data-c="2"]`), ctx.scaled(30_000)), String(TOTAL * 3));
   // The first page's ids had 1 to 3 digits; the column has widened for the 5-digit ids that came
