@@ -124,6 +124,9 @@ export class GridMotion {
     if (!this.shown) return;
     this.shown = false;
     this.layer.hidden = true;
+    // Its pixels are let go (a screen of them is megabytes, and a notebook has a grid per result).
+    this.canvas.width = 0;
+    this.canvas.height = 0;
     this.probe?.row.remove();
     this.probe = undefined;
     this.paints.clear();

@@ -97,7 +97,7 @@ describeIfChromium('the grid drawn on a canvas while the scroll leaps', function
     );
   const rowElements = (row: number): Promise<number> => page.locator(`.vdb-row:not([hidden]) .vdb-cell[data-r="${row}"]`).count();
 
-  it('a leap draws the rows on screen on the canvas, placeholders until their page comes, and the row elements once the scroll settles', async () => {
+  it('a leap draws the rows on screen on the canvas, placeholders until their page comes, and the row elements once the scroll settles, its pixels let go', async () => {
     await page.evaluate('window.hold = true');
     await scrollTo(50_000 * 22);
     const held = await motion();
@@ -112,6 +112,7 @@ describeIfChromium('the grid drawn on a canvas while the scroll leaps', function
     await page.waitForFunction('window.motion() === null');
     assert.equal(await page.locator('.vdb-row:not([hidden]) .vdb-cell[data-r="50000"][data-c="1"]').textContent(), 'item-50001');
     assert.equal(await page.locator('.vdb-motion canvas').count(), 1);
+    assert.equal(await page.evaluate("document.querySelector('.vdb-motion canvas').width"), 0, 'its pixels are let go');
   });
 
   it('what the canvas shows is what the row elements show once the scroll settles', async () => {
