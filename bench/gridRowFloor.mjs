@@ -23,7 +23,7 @@
 //   BENCH_ROUNDS=5 …; BENCH_VARIANTS='our grid;canvas' … (names as printed, ';' between)
 //   BENCH_MUTATIONS=1 … also prints the DOM mutations each variant made, by kind and target
 import * as esbuild from 'esbuild';
-import { launchChromium } from './browser.mjs';
+import { ROWS_DRAWN_JS, launchChromium } from './browser.mjs';
 import { cpuOfTree, cpuSpent } from './procCpu.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -236,14 +236,8 @@ function ourGrid() {
   const output = { v: 1, kind: 'paged', sourceId: 'diff', columns, target, commit: 'c', title: 'items', pageSize: 500 };
   Object.assign(output, { totalRows: 100000, serverSort: false, serverFilter: false, frozenColumns: 1 });
   g = new globalThis.ResultGrid(output, { copy() {}, export() {}, post }, host, { maxHeight: 760 });
-  // Drawn: no row on screen is a placeholder, on the canvas a leap draws (src/renderer/gridMotion.ts)
-  // while it is shown, else among the row elements.
-  const drawn = () => {
-    const motion = host.querySelector('.vdb-motion:not([hidden])');
-    if (motion) return motion.dataset.waiting === '0';
-    return !host.querySelector('.vdb-row:not([hidden]) .vdb-cell.placeholder');
-  };
-  stepper(host.querySelector('.vdb-grid'), drawn);
+  // Drawn: no row on screen waiting, on the canvas of a leap or as row elements (ROWS_DRAWN_JS).
+  stepper(host.querySelector('.vdb-grid'), () => globalThis.rowsDrawn());
 }
 
 /** globalThis.runSteps(n): n jumps of 500 rows, each scrolled between frames and drawn before the next. */
@@ -275,7 +269,7 @@ function stepper(scroller, drawn) {
 const pageScript = (v) => {
   const fns = [values, scrollerOf, canvasRows, rowOf, domRows, ourGrid, stepper].join('\n');
   const start = v.kind === 'our grid' ? 'ourGrid()' : v.kind === 'canvas' ? 'canvasRows()' : `domRows(${JSON.stringify(v)})`;
-  return `const ROW = ${ROW}, WIDTHS = ${JSON.stringify(WIDTHS)}, GUTTER = ${GUTTER};\n${fns}\n${start};`;
+  return `${ROWS_DRAWN_JS}\nconst ROW = ${ROW}, WIDTHS = ${JSON.stringify(WIDTHS)}, GUTTER = ${GUTTER};\n${fns}\n${start};`;
 };
 
 function watchMutations() {

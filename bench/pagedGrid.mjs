@@ -18,7 +18,7 @@
 //   stay flat, since only pages near the viewport are kept).
 import * as esbuild from 'esbuild';
 import { join } from 'node:path';
-import { launchChromium } from './browser.mjs';
+import { ROWS_DRAWN_JS, launchChromium } from './browser.mjs';
 
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const RUNS = Number(arg('runs') ?? 1);
@@ -96,7 +96,9 @@ globalThis.mountWhole = async () => {
   globalThis.scroller = document.querySelector('.vdb-grid');
   await globalThis.grid.compacted;
 };
-globalThis.settled = () => document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0;
+${ROWS_DRAWN_JS}
+// Settled: the rows on screen drawn, on the canvas of a leap or as row elements.
+globalThis.settled = () => globalThis.rowsDrawn();
 globalThis.scrollSteps = async (frames, step) => {
   const times = [];
   for (let i = 0; i < frames; i++) {
@@ -159,8 +161,7 @@ async function runOne(kind) {
     for (;;) {
       await globalThis.raf();
       const last = document.querySelector('.vdb-grid').getAttribute('aria-rowcount') - 2;
-      const cell = document.querySelector('.vdb-cell[data-r="' + last + '"][data-c="1"]');
-      if (cell && !cell.classList.contains('placeholder')) return performance.now() - t0;
+      if (globalThis.rowsDrawn(last)) return performance.now() - t0;
     }
   });
   let heapSweep;

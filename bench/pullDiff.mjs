@@ -39,7 +39,7 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { launchChromium } from './browser.mjs';
+import { ROWS_DRAWN_JS, launchChromium } from './browser.mjs';
 import { hostBundle, hubApi, importItems, itemsCsv, startHub } from './client-common.mjs';
 import { cpuOfTree, cpuSpent } from './procCpu.mjs';
 import { startSocketBridge } from './socketBridge.mjs';
@@ -207,6 +207,7 @@ try {
     serverFilter: false,
     frozenColumns: 1,
   };
+  await page.evaluate(ROWS_DRAWN_JS);
   await page.evaluate((o) => {
     globalThis.raf = () => new Promise((r) => requestAnimationFrame(() => r()));
     const epoch = () => performance.timeOrigin + performance.now();
@@ -224,23 +225,10 @@ try {
       { maxHeight: 700 },
     );
     globalThis.scroller = document.querySelector('.vdb-grid');
-    // Drawn: the row is in the DOM with its cells filled, and no row on screen is a placeholder.
-    // (Not only loaded: a page read ahead is loaded before the grid has drawn the scroll to it.)
-    globalThis.drawn = (row) => {
-      // While a leap is drawn on the grid's canvas (src/renderer/gridMotion.ts): the row is among
-      // the rows it drew, and none of them is waiting for its page.
-      const motion = document.querySelector('.vdb-motion:not([hidden])');
-      if (motion) {
-        const [first, last] = (motion.dataset.rows ?? '').split('-').map(Number);
-        return row >= first && row <= last && motion.dataset.waiting === '0';
-      }
-      const cell = document.querySelector(`.vdb-row:not([hidden]) .vdb-cell[data-r="${row}"]`);
-      return (
-        !!cell &&
-        !cell.classList.contains('placeholder') &&
-        document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0
-      );
-    };
+    // Drawn: the row on screen with its values, none of the rows on screen waiting for a page, on
+    // the canvas of a leap or as row elements (bench/browser.mjs ROWS_DRAWN_JS). Not only loaded: a
+    // page read ahead is loaded before the grid has drawn the scroll to it.
+    globalThis.drawn = (row) => globalThis.rowsDrawn(row);
   }, output);
   server.start();
   // In the page: when the first page arrives, and when it is drawn (second animation frame after).

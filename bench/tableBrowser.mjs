@@ -268,8 +268,7 @@ async function measure(browser, commit, run) {
     for (;;) {
       await globalThis.raf();
       const last = Number(document.querySelector('.vdb-grid').getAttribute('aria-rowcount')) - 2;
-      const cell = document.querySelector('.vdb-cell[data-r="' + last + '"][data-c="1"]');
-      if (cell && !cell.classList.contains('placeholder')) return performance.now() - t;
+      if (globalThis.rowsDrawn(last)) return performance.now() - t;
     }
   });
 

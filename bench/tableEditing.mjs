@@ -19,7 +19,7 @@
 import * as esbuild from 'esbuild';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium } from './browser.mjs';
+import { ROWS_DRAWN_JS, launchChromium } from './browser.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, d) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d);
@@ -119,7 +119,9 @@ globalThis.mount = (editable) => {
     ...(edit ? { edit, rowsOf: { table: 't', keyColumns: [0] } } : {}) }, host, document.getElementById('host'), { maxHeight: 600 });
   globalThis.scroller = document.querySelector('.vdb-grid');
 };
-globalThis.settled = () => document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder').length === 0;
+${ROWS_DRAWN_JS}
+// Settled: the rows on screen drawn, on the canvas of a leap or as row elements.
+globalThis.settled = () => globalThis.rowsDrawn();
 globalThis.editedSeen = new Set();
 globalThis.scrollSteps = async (frames, step) => {
   const times = [];

@@ -2,6 +2,7 @@
 // serves it, with what VS Code puts before its script and the bench's probes, and the RSS of the
 // page's Chromium renderer process.
 import { readFileSync, readdirSync } from 'node:fs';
+import { ROWS_DRAWN_JS } from './browser.mjs';
 
 // What VS Code puts in a webview before its script (acquireVsCodeApi, here posting to the bench's
 // host), and the bench's probes: the first page's receipt (a listener added before the panel
@@ -26,8 +27,13 @@ window.addEventListener('message', (e) => {
   };
   void frames();
 });
-// Settled: no row on screen waiting (a failed page counts as answered; the sweep reports them).
-globalThis.settled = () => document.querySelectorAll('.vdb-row:not([hidden]):not(.failed) .vdb-cell.placeholder').length === 0;
+${ROWS_DRAWN_JS}
+// Settled: no row on screen waiting, on the canvas of a leap or as row elements (a failed page
+// counts as answered; the sweep reports them; a failed page's rows are always row elements).
+globalThis.settled = () =>
+  document.querySelector('.vdb-motion:not([hidden])')
+    ? globalThis.rowsDrawn()
+    : document.querySelectorAll('.vdb-row:not([hidden]):not(.failed) .vdb-cell.placeholder').length === 0;
 globalThis.failedRows = () => document.querySelectorAll('.vdb-row.failed:not([hidden])').length;`;
 
 /** The grid page as WebviewHost serves it (src/platform/webviewHost.ts gridPage), with VS Code's acquireVsCodeApi. */
