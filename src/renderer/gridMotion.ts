@@ -2,8 +2,9 @@
 // canvas kept in view over the body instead of as row elements; when the scroll settles (the idle
 // report, scrollerViewport.ts) the row elements are drawn and the canvas hidden. Laying out and
 // painting a screen of new row elements is most of what a leap costs the renderer
-// (bench/RESULTS.md, "What a screen of new rows costs"): a canvas costs about a third of it, which
-// the two cores share with the hub in the diff view. The row elements stay the grid's truth (focus,
+// (bench/RESULTS.md, "What a screen of new rows costs"; "A leap drawn on a canvas": the renderer
+// spends about a third less a screen of new rows), and in the diff view it shares two cores with
+// the hub. The row elements stay the grid's truth (focus,
 // selection, editing, screen readers, tests); the canvas only shows, and nothing on it is
 // interactive (pointer-events: none: a click lands on the grid as before).
 //
@@ -16,7 +17,7 @@ import type { WindowItem } from './gridWindow';
 import type { GridRowPainter } from './gridRowPainter';
 import type { RowSource } from './rowSource';
 import { el } from './dom';
-import { GUTTER_WIDTH, HEADER_HEIGHT, ROW_HEIGHT } from './gridStyles';
+import { GUTTER_WIDTH, HEADER_HEIGHT, MOTION_TOP, ROW_HEIGHT } from './gridStyles';
 import { type Paint, readPaint } from './gridMotionPaint';
 
 /** What the probe cell's data-comments holds: drawn as the cell's own comment count. */
@@ -78,13 +79,14 @@ export class GridMotion {
     const ctx = this.context(f);
     if (!ctx) return false;
     ctx.fillStyle = this.background();
-    ctx.fillRect(0, 0, f.width, Math.max(0, f.height - HEADER_HEIGHT));
+    ctx.fillRect(0, 0, f.width, Math.max(0, f.height - MOTION_TOP));
     let frozenRight = GUTTER_WIDTH;
     for (let i = 0; i < this.frozen; i++) frozenRight += this.model.widths[i] ?? 100;
     let waiting = 0;
     for (let r = f.first; r <= f.last; r++) {
-      // The canvas starts below the header, where the row at offset `top` starts.
-      const y = r * ROW_HEIGHT - f.top;
+      // The canvas starts below the header and its border line (MOTION_TOP): row r starts at
+      // HEADER_HEIGHT + r * ROW_HEIGHT - top in the viewport.
+      const y = r * ROW_HEIGHT - f.top - (MOTION_TOP - HEADER_HEIGHT);
       const rowCls = this.painter.rowClass(r);
       if (src.rowState(r) !== 'ready') waiting++;
       for (const c of f.cols) {
@@ -141,13 +143,13 @@ export class GridMotion {
   private context(f: MotionFrame): CanvasRenderingContext2D | null {
     const dpr = this.doc.defaultView?.devicePixelRatio ?? 1;
     const w = Math.max(1, Math.round(f.width * dpr));
-    const h = Math.max(1, Math.round(Math.max(0, f.height - HEADER_HEIGHT) * dpr));
+    const h = Math.max(1, Math.round(Math.max(0, f.height - MOTION_TOP) * dpr));
     if (!this.ctx) this.ctx = this.canvas.getContext('2d', { alpha: false });
     if (this.canvas.width !== w || this.canvas.height !== h) {
       this.canvas.width = w;
       this.canvas.height = h;
       this.canvas.style.width = `${f.width}px`;
-      this.canvas.style.height = `${Math.max(0, f.height - HEADER_HEIGHT)}px`;
+      this.canvas.style.height = `${Math.max(0, f.height - MOTION_TOP)}px`;
       this.font = '';
     }
     this.ctx?.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -172,6 +174,7 @@ export class GridMotion {
     // The mark after the text (a long value's ⤢, a comment count), at its place from the right.
     const after = p.after;
     if (after && (after.text !== COMMENT_COUNT || look.comments > 0)) {
+      if (this.font !== after.font) this.setFont(ctx, after.font);
       ctx.fillStyle = after.color;
       ctx.textAlign = 'right';
       ctx.fillText(after.text === COMMENT_COUNT ? String(look.comments) : after.text, x + w - after.right, y + this.baseline);

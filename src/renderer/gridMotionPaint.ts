@@ -30,7 +30,7 @@ export interface Paint {
   /** What ::before adds where the cell has no text (an editable grid's empty string). */
   before?: { text: string; color: string };
   /** What ::after adds at the right (attr() resolved on the element read). */
-  after?: { text: string; color: string; right: number };
+  after?: { text: string; color: string; right: number; font: string };
 }
 
 const COLOR = /rgba?\([^)]*\)|#[0-9a-f]{3,8}\b/gi;
@@ -45,7 +45,7 @@ export function readPaint(view: Window | null | undefined, target: HTMLElement):
     layers,
     shadows: insetBands(st.boxShadow),
     color: st.color,
-    font: `${st.fontStyle} ${st.fontWeight} ${st.fontSize} ${st.fontFamily}`,
+    font: fontOf(st),
     right: st.textAlign === 'right' || st.textAlign === 'end',
     strike: st.textDecorationLine.includes('line-through'),
     padLeft: parseFloat(st.paddingLeft) || 0,
@@ -58,8 +58,13 @@ export function readPaint(view: Window | null | undefined, target: HTMLElement):
   if (before && beforeText) p.before = { text: beforeText, color: before.color };
   const after = view?.getComputedStyle(target, '::after');
   const afterText = after ? contentText(after.content) : undefined;
-  if (after && afterText) p.after = { text: afterText, color: after.color, right: parseFloat(after.right) || 0 };
+  if (after && afterText) p.after = { text: afterText, color: after.color, right: parseFloat(after.right) || 0, font: fontOf(after) };
   return p;
+}
+
+/** A computed style's font as the canvas takes it. */
+function fontOf(st: CSSStyleDeclaration): string {
+  return `${st.fontStyle} ${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
 }
 
 function plain(): Paint {

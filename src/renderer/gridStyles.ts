@@ -7,6 +7,8 @@ export const HEADER_HEIGHT = 26;
 /** The row-number column: seven digits (row 1,000,000) at VS Code's editor font sizes up to 15 px, plus its padding. */
 export const GUTTER_WIDTH = 72;
 export const MAX_GRID_HEIGHT = 440;
+/** Where the motion canvas starts (gridMotion.ts): below the sticky header and its 1 px bottom border. */
+export const MOTION_TOP = HEADER_HEIGHT + 1;
 
 const CSS = `
 .vdb-result { font-family: var(--vscode-font-family, sans-serif); font-size: var(--vscode-font-size, 13px);
@@ -83,7 +85,7 @@ const CSS = `
 .vdb-row.odd .vdb-cell.frozen { background-image: linear-gradient(var(--vscode-list-hoverBackground, transparent), var(--vscode-list-hoverBackground, transparent)); }
 /* The rows drawn on one canvas while the scroll leaps (gridMotion.ts): in view below the header,
    over the rows, never a target for the pointer. */
-.vdb-motion { position: sticky; top: ${HEADER_HEIGHT}px; left: 0; width: 0; height: 0; z-index: 2; pointer-events: none; }
+.vdb-motion { position: sticky; top: ${MOTION_TOP}px; left: 0; width: 0; height: 0; z-index: 2; pointer-events: none; }
 .vdb-motion[hidden] { display: none; }
 .vdb-motion > canvas { position: absolute; left: 0; top: 0; display: block; }
 /* Rows not loaded yet, and rows of a page that failed. */
