@@ -7,7 +7,8 @@
 // paging code, no grid). Prints figures and ratios; never passes or fails on time.
 //
 //   npm run build && flock /tmp/vdb-heavy.lock node --expose-gc bench/tableBrowser.mjs
-//   options: --rows=1000000 (table size), --runs=3 (opens measured; medians), --sweep=100 (positions)
+//   options: --rows=1000000 (table size), --runs=3 (opens measured; medians), --sweep=100 (positions);
+//   BENCH_POSITIONS=1 also logs each sweep position's time and the reads made for it
 //
 // Measured:
 // - open → first page drawn: from the command's start (SHOW FULL TABLES, DESCRIBE at the commit)
@@ -276,6 +277,7 @@ async function measure(browser, commit, run) {
   const sweepAt = performance.now();
   const retriesBefore = retries;
   const perPosition = [];
+  let readsSeen = source.reads.length;
   let hostDuring = -Infinity;
   let webDuring = -Infinity;
   let failedSeen = 0;
@@ -292,6 +294,14 @@ async function measure(browser, commit, run) {
     try {
       await page.waitForFunction(() => globalThis.settled(), null, { timeout: 300_000 });
       perPosition.push(performance.now() - at);
+      if (process.env.BENCH_POSITIONS) {
+        // Each position: its time, since the sweep began, and the reads made for it by kind.
+        const kinds = source.reads.slice(readsSeen);
+        readsSeen = source.reads.length;
+        log(
+          `position ${i}: ${(performance.now() - at).toFixed(0)} ms at +${((at - sweepAt) / 1000).toFixed(1)} s, reads ${kinds.join(',')}`,
+        );
+      }
     } catch (e) {
       const pending = await page.evaluate(() =>
         [...document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell.placeholder')].slice(0, 3).map((c) => c.getAttribute('data-r')),
