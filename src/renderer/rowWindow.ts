@@ -29,10 +29,12 @@ export class RowWindow {
    */
   private leap = false;
   /**
-   * The next scroll is reveal()'s (the keyboard's): not a leap, whatever its length, since the
-   * active cell it brings into view is then used at once (edited, announced, copied).
+   * Where reveal() (the keyboard) scrolled to: the scroll that lands there is not a leap, whatever
+   * its length, since the active cell it brings into view is used at once (edited, announced,
+   * copied). Only the next scroll is looked at (a reveal the browser did not scroll for must not
+   * turn a later scrollbar drag into no leap).
    */
-  private revealing = false;
+  private revealTo: number | undefined;
   private rendered: { first: number; last: number } | undefined;
   private lastKey = '';
   private readonly unsubscribe: (() => void)[] = [];
@@ -48,8 +50,9 @@ export class RowWindow {
         this.scrolling = scrolling;
         const seen = this.seen();
         const was = this.rendered;
-        this.leap = !this.revealing && scrolling && !!seen && !!was && (seen.last < was.first || seen.first > was.last);
-        this.revealing = false;
+        const revealed = this.revealTo !== undefined && Math.abs(offset - this.revealTo) <= 2;
+        this.revealTo = undefined;
+        this.leap = !revealed && scrolling && !!seen && !!was && (seen.last < was.first || seen.first > was.last);
         this.notify();
       }),
     );
@@ -121,8 +124,8 @@ export class RowWindow {
     if (start < visibleStart) target = start - this.pad;
     else if (end > visibleEnd) target = end - this.viewSize;
     if (target === undefined) return;
-    this.revealing = true;
-    this.opts.viewport.scrollTo(false, Math.max(0, target));
+    this.revealTo = Math.max(0, target);
+    this.opts.viewport.scrollTo(false, this.revealTo);
   }
 
   /** The current scroll offset and viewport height. */

@@ -43,6 +43,40 @@ window.mountDiff = function (total) {
   } };
   window.grid = new VdbGrid.ResultGrid(output, host, document.getElementById('host'), { maxHeight: 400 });
 };
+/**
+ * Scrolls to \`top\` and resolves at the first draw of the canvas after it (with none of its rows
+ * waiting, when \`loaded\`), with what the canvas shows then: read in the task that drew it (a
+ * MutationObserver's microtask), so however slow the machine, the scroll cannot settle first.
+ */
+window.leap = function (top, loaded) {
+  var layer = document.querySelector('.vdb-motion'), canvas = layer.querySelector('canvas');
+  return new Promise(function (resolve, reject) {
+    var seen = [];
+    var give = setTimeout(function () {
+      obs.disconnect();
+      reject(new Error('no draw of the canvas' + (loaded ? ' with its rows loaded' : '') + ' after the leap to ' + top + ' px: saw ' + JSON.stringify(seen)));
+    }, 20000);
+    var obs = new MutationObserver(function () {
+      seen.push({ hidden: layer.hidden, rows: layer.dataset.rows, waiting: layer.dataset.waiting });
+      if (layer.hidden || (loaded && layer.dataset.waiting !== '0')) return;
+      clearTimeout(give);
+      obs.disconnect();
+      var r = canvas.getBoundingClientRect();
+      resolve({ rows: layer.dataset.rows, waiting: Number(layer.dataset.waiting),
+        rowElements: document.querySelectorAll('.vdb-row:not([hidden]) .vdb-cell[data-r="' + layer.dataset.rows.split('-')[0] + '"]').length,
+        png: canvas.toDataURL('image/png').split(',')[1], corner: Array.from(canvas.getContext('2d').getImageData(1, 1, 1, 1).data),
+        x: r.x, y: r.y, width: r.width, height: r.height });
+    });
+    obs.observe(layer, { attributes: true });
+    document.querySelector('.vdb-grid').scrollTop = top;
+  });
+};
+/** From now on, whether the canvas was ever shown. */
+window.watchMotion = function () {
+  window.motionShown = false;
+  var layer = document.querySelector('.vdb-motion');
+  new MutationObserver(function () { if (!layer.hidden) window.motionShown = true; }).observe(layer, { attributes: true });
+};
 window.motion = function () {
   var m = document.querySelector('.vdb-motion');
   return m.hidden ? null : { rows: m.dataset.rows, waiting: Number(m.dataset.waiting) };
@@ -62,7 +96,7 @@ window.pixelDiff = async function (a, b, tolerance) {
 /** How many pixels of a PNG (base64) in the rectangle are near the colour [r, g, b]. */
 window.inkOf = async function (png, rect, rgb) {
   var i = new Image();
-  await new Promise(function (ok) { i.onload = ok; i.src = 'data:image/png;base64,' + png; });
+  await new Promise(function (ok, fail) { i.onload = ok; i.onerror = function () { fail(new Error('not a PNG: ' + png.slice(0, 40))); }; i.src = 'data:image/png;base64,' + png; });
   var c = document.createElement('canvas'); c.width = i.width; c.height = i.height;
   var x = c.getContext('2d'); x.drawImage(i, 0, 0);
   var d = x.getImageData(Math.round(rect.x), Math.round(rect.y), Math.round(rect.width), Math.round(rect.height)).data, n = 0;
@@ -103,22 +137,18 @@ describeIfChromium('the grid drawn on a canvas while the scroll leaps', function
 
   type Motion = { rows: string; waiting: number } | null;
   const motion = (): Promise<Motion> => page.evaluate('window.motion()') as Promise<Motion>;
-  /** Scrolls and waits for the frame that drew the new position. */
-  const scrollTo = (top: number): Promise<unknown> =>
-    page.evaluate(
-      `new Promise((done) => { document.querySelector('.vdb-grid').scrollTop = ${top}; requestAnimationFrame(() => requestAnimationFrame(done)); })`,
-    );
-  const rowElements = (row: number): Promise<number> => page.locator(`.vdb-row:not([hidden]) .vdb-cell[data-r="${row}"]`).count();
+  type Drawn = { rows: string; waiting: number; rowElements: number; png: string; corner: number[] } & Rect;
+  type Rect = { x: number; y: number; width: number; height: number };
+  /** Leaps to row `row` and gives the canvas as first drawn there (with its rows loaded, when `loaded`). */
+  const leap = (row: number, loaded: boolean): Promise<Drawn> => page.evaluate(`window.leap(${row * 22}, ${loaded})`) as Promise<Drawn>;
 
   it('a leap draws the rows on screen on the canvas, placeholders until their page comes, and the row elements once the scroll settles, its pixels let go', async () => {
     await page.evaluate('window.hold = true');
-    await scrollTo(50_000 * 22);
-    const held = await motion();
-    assert.ok(held, 'the canvas is shown');
+    const held = await leap(50_000, false);
     const [first, last] = held.rows.split('-').map(Number) as [number, number];
     assert.ok(first <= 50_000 && last >= 50_010 && last - first < 25, `rows ${held.rows}: the screen's, no overscan`);
     assert.equal(held.waiting, last - first + 1, 'every row waits for its page');
-    assert.equal(await rowElements(50_000), 0, 'no row element is made during the leap');
+    assert.equal(held.rowElements, 0, 'no row element is made during the leap');
     await page.evaluate('window.hold = false; window.held.splice(0).forEach(function (a) { a(); })');
     await page.waitForFunction('window.motion() === null || window.motion().waiting === 0');
     // 150 ms after the last scroll event the row elements are drawn and the canvas goes.
@@ -132,14 +162,8 @@ describeIfChromium('the grid drawn on a canvas while the scroll leaps', function
     // Every kind of row on screen, long values, NULLs, comment counts, and a selected column in a focused grid.
     await page.locator('.vdb-cell[data-r="0"][data-c="3"]').click();
     await page.keyboard.press('Control+Space');
-    await scrollTo(30_000 * 22);
-    await page.waitForFunction('window.motion() !== null && window.motion().waiting === 0');
     // What the canvas drew, as a PNG, and where it sits on the page.
-    const drawn = (await page.evaluate(`(function () {
-      var c = document.querySelector('.vdb-motion canvas'), r = c.getBoundingClientRect();
-      return { png: c.toDataURL('image/png').split(',')[1], shown: window.motion() !== null, x: r.x, y: r.y, width: r.width, height: r.height };
-    })()`)) as { png: string; shown: boolean; x: number; y: number; width: number; height: number };
-    assert.ok(drawn.shown, 'taken while the canvas showed');
+    const drawn = await leap(30_000, true);
     await page.waitForFunction('window.motion() === null');
     const clip = { x: drawn.x, y: drawn.y, width: drawn.width, height: drawn.height };
     const settled = (await page.screenshot({ clip })).toString('base64');
@@ -181,25 +205,22 @@ describeIfChromium('the grid drawn on a canvas while the scroll leaps', function
   });
 
   it("the canvas takes the theme's colours: the editor background behind the rows", async () => {
-    await scrollTo(70_000 * 22);
-    await page.waitForFunction('window.motion() !== null && window.motion().waiting === 0');
     // The gutter's background at its left edge, away from the number's text.
-    const px = (await page.evaluate(
-      "Array.from(document.querySelector('.vdb-motion canvas').getContext('2d').getImageData(1, 1, 1, 1).data)",
-    )) as number[];
-    assert.deepEqual(px.slice(0, 3), [30, 30, 30]);
+    const { corner } = await leap(70_000, true);
+    assert.deepEqual(corner.slice(0, 3), [30, 30, 30]);
   });
 
   it('a move by the keyboard is not a leap: the active cell is a row element at once', async () => {
     await page.locator('.vdb-cell[data-r="0"][data-c="1"]').click();
+    await page.evaluate('window.watchMotion()');
     await page.keyboard.press('Control+End');
     await page.waitForSelector('.vdb-cell[data-r="99999"][data-c="4"].active');
-    assert.equal(await motion(), null, 'no canvas for a reveal');
+    assert.equal(await page.evaluate('window.motionShown'), false, 'no canvas for a reveal');
   });
 
   it("a failed page's rows are row elements even during a leap: its Retry is there to press", async () => {
     await page.evaluate('window.failPages[80000] = true');
-    await scrollTo(80_100 * 22);
+    await page.evaluate(`document.querySelector('.vdb-grid').scrollTop = ${80_100 * 22}`);
     await page.waitForSelector('.vdb-retry[data-retry="80100"]');
     assert.equal(await motion(), null);
   });

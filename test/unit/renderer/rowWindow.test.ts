@@ -109,5 +109,9 @@ describe('row window (fixed row height)', () => {
     vp.scroll(false, 0); // a scrollbar drag to the top
     assert.equal(w.leaping, true);
     assert.deepEqual(w.range(), { first: 0, last: 21 });
+    // A reveal the browser sends no scroll for (it did not move): the next drag is a leap all the same.
+    w.reveal(50_000);
+    vp.scroll(false, 20 * 80_000);
+    assert.equal(w.leaping, true, 'a drag elsewhere after a reveal that did not scroll');
   });
 });
