@@ -74,6 +74,8 @@ async function loadScenarios() {
       throw new Error(`${file}: 'expectedErrors' must be an array of RegExp`);
     }
     checkGiven(mod.given, file);
+    if (mod.workspaceSettings !== undefined && (typeof mod.workspaceSettings !== 'object' || Array.isArray(mod.workspaceSettings)))
+      throw new Error(`${file}: 'workspaceSettings' must be an object of setting ids and values`);
     // The pseudo-locale scenarios run only in a pseudo-locale run, and only they (lib/pseudoL10n.mjs).
     if (Boolean(mod.pseudoL10n) !== PSEUDO_L10N) continue;
     out.push({
@@ -81,6 +83,7 @@ async function loadScenarios() {
       name: mod.name,
       run: mod.run,
       given: mod.given,
+      workspaceSettings: mod.workspaceSettings,
       timeout: mod.timeout ?? DEFAULT_SCENARIO_TIMEOUT,
       expectedErrors,
     });

@@ -107,7 +107,17 @@ export async function prepareAttempt({ lane, seat, s, dir, scale }) {
     const copy = s.given ? seat.givenCopies.get(givenKey(s.given)) : undefined;
     const w0 = Date.now();
     const steps = {};
-    prepared.page = await freshWindow({ context, vscode, hub, logs, given: copy, scale, log: seat.log, steps });
+    prepared.page = await freshWindow({
+      context,
+      vscode,
+      hub,
+      logs,
+      given: copy,
+      workspaceSettings: s.workspaceSettings,
+      scale,
+      log: seat.log,
+      steps,
+    });
     const detail = Object.entries(steps)
       .map(([k, v]) => `${k} ${seconds(v)}`)
       .join(', ');

@@ -4,7 +4,7 @@
 // editors are removed and the browser
 // forgets the origin's storage (globalState, secrets, workspace state, open editors). What is
 // left is what a person has after installing the extension: no account, no database in the view.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { descendants, isAlive } from '../../../scripts/lib/stopTree.mjs';
 import { waitFor, WaitTimeoutError } from '../../helpers/waitFor.cjs';
@@ -90,7 +90,7 @@ export async function openWorkbench(page, url, { scale = 1 } = {}) {
  * load again. With `given` (a copy of the origin's storage, lib/profile.mjs) the window opens on
  * that storage instead of an empty one: signed in, its databases in the view. Resolves the new page.
  */
-export async function freshWindow({ context, vscode, hub, logs, given, scale = 1, log = () => {}, steps = {} }) {
+export async function freshWindow({ context, vscode, hub, logs, given, workspaceSettings, scale = 1, log = () => {}, steps = {} }) {
   let t = Date.now();
   /** `steps` gets how long each step took (ms), for the runner's "new window" line. */
   const step = (name) => {
@@ -108,6 +108,14 @@ export async function freshWindow({ context, vscode, hub, logs, given, scale = 1
   });
   hubReady.catch(() => undefined);
   for (const name of readdirSync(vscode.workspaceDir)) rmSync(join(vscode.workspaceDir, name), { recursive: true, force: true });
+  // The scenario's workspace settings are there before the window opens, which reads them as it
+  // starts. Written by the scenario into the open window instead, they came only when VS Code's
+  // watcher saw the new .vscode folder and its file: once not before the scenario's query ran
+  // (e2e 56 in clean clone 56: the default row limit, outputs not saved).
+  if (workspaceSettings) {
+    mkdirSync(join(vscode.workspaceDir, '.vscode'), { recursive: true });
+    writeFileSync(join(vscode.workspaceDir, '.vscode', 'settings.json'), `${JSON.stringify(workspaceSettings, null, 2)}\n`);
+  }
   removeExtensionStorage(join(vscode.userDataDir, 'User'));
   // Hot exit keeps an unsaved editor (an untitled notebook a scenario opened) in User/Backups and
   // brings it back in the next window, where it takes the first webview; the local history of

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const name =
   'the SQL result panel: Load All Rows pages a 50,000-row SELECT to its last row, and says why a result with repeated column names cannot be paged';
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
+/** Written before the window opens (lib/window.mjs), which reads them as it starts. */
+export const workspaceSettings = { 'versionedDb.sql.rowLimit': 60_000 };
 export const timeout = 240_000;
 
 const TOTAL = 50_000;
@@ -17,8 +19,6 @@ const PAGED = `${CTE} SELECT i AS id, 'row ' || i AS label FROM n;`;
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
   const { page } = ctx;
-  mkdirSync(join(ctx.workspaceDir, '.vscode'), { recursive: true });
-  writeFileSync(join(ctx.workspaceDir, '.vscode', 'settings.json'), JSON.stringify({ 'versionedDb.sql.rowLimit': 60_000 }, null, 2));
   writeFileSync(join(ctx.workspaceDir, 'e2e-load-all.sql'), `${REPEATED}\n${PAGED}\n`);
   const server = await ctx.hub.api(`/databases/alice/prices/sql?ref=main&limit=60000&q=${encodeURIComponent(PAGED)}`);
   assert.equal(server.body.data.status, 'row_limit');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitFor } from '../../helpers/waitFor.cjs';
 import { shownText } from './tableHelpers.mjs';
@@ -8,6 +8,8 @@ export const name =
   'a saved notebook keeps the first response of a result past the cap; reopened, Load All Rows still reads every row at the commit it ran at';
 /** The window opens signed in to Test Hub as alice, with alice/prices in the view (see README, "Where a scenario starts"). */
 export const given = { signedIn: 'alice', databases: ['alice/prices'] };
+/** Written before the window opens (lib/window.mjs), which reads them as it starts. */
+export const workspaceSettings = { 'versionedDb.sql.rowLimit': 60_000, 'versionedDb.notebooks.saveOutputs': true };
 export const timeout = 300_000;
 
 const TOTAL = 30_000;
@@ -16,11 +18,6 @@ const QUERY = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WH
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
   const { page } = ctx;
-  mkdirSync(join(ctx.workspaceDir, '.vscode'), { recursive: true });
-  writeFileSync(
-    join(ctx.workspaceDir, '.vscode', 'settings.json'),
-    JSON.stringify({ 'versionedDb.sql.rowLimit': 60_000, 'versionedDb.notebooks.saveOutputs': true }, null, 2),
-  );
   const file = join(ctx.workspaceDir, 'e2e-saved.vdbnb');
   writeFileSync(file, JSON.stringify({ version: 1, cells: [{ kind: 'sql', source: QUERY }] }, null, 2));
   await ctx.openFile('e2e-saved.vdbnb');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { shownText } from './tableHelpers.mjs';
 
@@ -9,13 +9,13 @@ export const given = { signedIn: 'alice', databases: ['alice/prices'] };
 
 const QUERY = 'SELECT id, name, price FROM products';
 const LIMIT = 3;
+/** Written before the window opens (lib/window.mjs), which reads them as it starts. */
+export const workspaceSettings = { 'versionedDb.sql.rowLimit': LIMIT };
 
 /** @param {import('../lib/context.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
   const { page } = ctx;
   // Every scenario starts in an empty workspace: this one's settings cap results at LIMIT rows.
-  mkdirSync(join(ctx.workspaceDir, '.vscode'), { recursive: true });
-  writeFileSync(join(ctx.workspaceDir, '.vscode', 'settings.json'), JSON.stringify({ 'versionedDb.sql.rowLimit': LIMIT }, null, 2));
   const exportFile = join(ctx.workspaceDir, 'e2e-export.csv');
 
   // A notebook without a target: the cell's status bar asks where to run.
